@@ -1,0 +1,34 @@
+/**
+ * Typed errors of the rules library. Every error carries a stable, machine-readable `code`
+ * (e.g. `CARD.MALFORMED`) that the service maps to HTTP and that refusal logs record.
+ */
+
+/** Stable error codes raised by the rules library. */
+export type RulesErrorCode =
+  | 'CARD.MALFORMED'
+  | 'SHOE.CARD_EXCEEDS_DECKS'
+  | 'SHOE.INVALID_DECK_COUNT'
+  | 'TABLEAU.INSUFFICIENT_CARDS'
+  | 'TABLEAU.VIOLATION'
+  | 'MONEY.INVALID_STAKE'
+  | 'MONEY.INVALID_ODDS'
+  | 'PAYTABLE.UNKNOWN'
+  | 'PAYTABLE.INVALID'
+  | 'BET.UNKNOWN_CODE'
+  | 'VARIANT.UNKNOWN';
+
+/**
+ * Base error of the rules library.
+ * @property code stable machine-readable code, see {@link RulesErrorCode}
+ * @property details optional structured context (the offending card, position, …)
+ */
+export class RulesError extends Error {
+  constructor(
+    public readonly code: RulesErrorCode,
+    message: string,
+    public readonly details: Record<string, unknown> = {},
+  ) {
+    super(message);
+    this.name = 'RulesError';
+  }
+}
