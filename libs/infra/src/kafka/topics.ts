@@ -1,0 +1,101 @@
+import type { Admin } from 'kafkajs';
+
+/**
+ * A Kafka topic the ledger owns, declared as data so the local stack (`scripts/create-topics.ts`),
+ * the tests and the services all create and check the same thing.
+ */
+export interface LedgerTopic {
+  /** Topic name; the `.vN` suffix is the schema generation of what it carries. */
+  readonly name: string;
+  /** Partition count. Never lowered, and raising it reshuffles keys across partitions. */
+  readonly partitions: number;
+  /**
+   * Replication factor; when absent the broker's `default.replication.factor` applies
+   * (1 on the single-node local stack).
+   */
+  readonly replicationFactor?: number;
+  /** Topic-level configs, as the broker spells them (`retention.ms`, `cleanup.policy`, ...). */
+  readonly configs: Readonly<Record<string, string>>;
+}
+
+/**
+ * The ledger's event stream, published by the outbox relay and read by the projections.
+ * The stream id is the message key, so one stream's events stay in order on one partition.
+ */
+export const LEDGER_EVENTS_TOPIC = 'baccarat.ledger.events.v1';
+
+/**
+ * Every topic the ledger needs. Retention is forever (`retention.ms=-1`, `retention.bytes=-1`):
+ * the topic is a replayable copy of the event store, not a queue.
+ */
+export const LEDGER_TOPICS: readonly LedgerTopic[] = [
+  {
+    name: LEDGER_EVENTS_TOPIC,
+    partitions: 6,
+    configs: {
+      'cleanup.policy': 'delete',
+      'retention.ms': '-1',
+      'retention.bytes': '-1',
+      'min.insync.replicas': '1',
+      'message.timestamp.type': 'CreateTime',
+    },
+  },
+];
+
+/** What {@link ensureTopics} found and did. */
+export interface EnsureTopicsResult {
+  /** Topics that were missing and have been created. */
+  readonly created: string[];
+  /** Topics that already existed with the declared partition count. */
+  readonly existing: string[];
+}
+
+/**
+ * Creates the declared topics that are missing (waiting for their partition leaders) and checks that
+ * those that exist have the declared partition count. Configs of existing topics are left as they are.
+ *
+ * Idempotent, so every `stack.sh up` and every service start may call it.
+ *
+ * @param admin a connected kafkajs admin client
+ * @param topics the topics to ensure; {@link LEDGER_TOPICS} when omitted
+ * @throws Error naming the topic when an existing topic's partition count differs from the declared one
+ *   (partitions are never changed here: that would move keys between partitions and break per-stream order).
+ */
+export async function ensureTopics(
+  admin: Admin,
+  topics: readonly LedgerTopic[] = LEDGER_TOPICS,
+): Promise<EnsureTopicsResult> {
+  const present = new Set(await admin.listTopics());
+  const missing = topics.filter((t) => !present.has(t.name));
+
+  if (missing.length > 0) {
+    // createTopics resolves false (not an error) when another client created one of them first;
+    // the partition check below covers that case too.
+    await admin.createTopics({
+      waitForLeaders: true,
+      topics: missing.map((t) => ({
+        topic: t.name,
+        numPartitions: t.partitions,
+        replicationFactor: t.replicationFactor ?? -1,
+        configEntries: Object.entries(t.configs).map(([name, value]) => ({ name, value })),
+      })),
+    });
+  }
+
+  const { topics: metadata } = await admin.fetchTopicMetadata({ topics: topics.map((t) => t.name) });
+  const actual = new Map(metadata.map((m) => [m.name, m.partitions.length]));
+  const mismatches = topics
+    .filter((t) => actual.get(t.name) !== t.partitions)
+    .map((t) => `${t.name}: declared ${t.partitions} partitions, broker has ${actual.get(t.name) ?? 'none'}`);
+  if (mismatches.length > 0) {
+    throw new Error(
+      `Kafka topics do not match their declarations (libs/infra/src/kafka/topics.ts): ${mismatches.join('; ')}`,
+    );
+  }
+
+  const createdNames = new Set(missing.map((t) => t.name));
+  return {
+    created: topics.filter((t) => createdNames.has(t.name)).map((t) => t.name),
+    existing: topics.filter((t) => !createdNames.has(t.name)).map((t) => t.name),
+  };
+}
