@@ -12,3 +12,4 @@ export * from './settlement';
 export * from './variants';
 export * from './paytables';
 export * from './evaluate';
+export * from './par-sheet';

@@ -95,10 +95,15 @@ export function tableauViolation(dealt: readonly Card[], position: Position): Ta
   const pt = handTotal([dealt[0], dealt[2]]);
   const bt = handTotal([dealt[1], dealt[3]]);
   if (pt >= 8 || bt >= 8) return 'NATURAL_NO_DRAW';
-  if (position === 'P3') return n === 4 ? 'PLAYER_MUST_STAND' : 'OUT_OF_ORDER';
+  if (position === 'P3') {
+    if (n === 4) return 'PLAYER_MUST_STAND';
+    // five or more cards are down: either the Banker's B3 is due (out of order) or the round is over
+    return expected === null ? 'ROUND_COMPLETE' : 'OUT_OF_ORDER';
+  }
   // position B3
   if (n === 4 && expected === 'P3') return 'PLAYER_MUST_DRAW';
-  if (n === 6) return 'ROUND_COMPLETE';
+  // the Banker already holds a third card (after P3, or as the 5th card when the Player stood)
+  if (n >= 6 || (n === 5 && !playerDraws(pt))) return 'ROUND_COMPLETE';
   return 'BANKER_MUST_STAND';
 }
 
