@@ -1,0 +1,126 @@
+/**
+ * Typed errors of the event store. Each carries a stable, machine-readable `code` that the HTTP
+ * layer maps to a status in one place (style.md point 6) and that the rejection log records.
+ *
+ * | code                        | class                     | suggested HTTP |
+ * |-----------------------------|---------------------------|----------------|
+ * | `STREAM.VERSION_CONFLICT`   | {@link ConcurrencyError}  | 409            |
+ * | `STREAM.TABLE_MISMATCH`     | {@link StreamTableMismatchError} | 409     |
+ * | `EVENT.DUPLICATE_ID`        | {@link DuplicateEventError} | 409          |
+ * | `IDEMPOTENCY.KEY_REUSED`    | {@link IdempotencyKeyReuseError} | 422     |
+ * | `APPEND.INVALID`            | {@link InvalidAppendError} | 400 (a bug of the caller, not of the client) |
+ */
+
+/** Stable error codes raised by the event store. */
+export type EventStoreErrorCode =
+  | 'STREAM.VERSION_CONFLICT'
+  | 'STREAM.TABLE_MISMATCH'
+  | 'EVENT.DUPLICATE_ID'
+  | 'IDEMPOTENCY.KEY_REUSED'
+  | 'APPEND.INVALID';
+
+/**
+ * SQLSTATE raised by the database triggers that keep `events` and `rejections` append-only
+ * (class `LA` is not used by PostgreSQL itself). node-postgres exposes it as `error.code`.
+ */
+export const APPEND_ONLY_SQLSTATE = 'LA001';
+
+/**
+ * Base class of every event-store error.
+ * @property code stable machine-readable code, see {@link EventStoreErrorCode}
+ * @property details structured context (stream id, versions, event ids, …); safe to log and to return
+ */
+export class EventStoreError extends Error {
+  constructor(
+    public readonly code: EventStoreErrorCode,
+    message: string,
+    public readonly details: Readonly<Record<string, unknown>> = {},
+  ) {
+    super(message);
+    this.name = 'EventStoreError';
+  }
+}
+
+/**
+ * Optimistic concurrency (architecture.md guarantee 2): the stream is not at the version the
+ * writer expected, i.e. another writer appended first. Nothing was written; reload and decide again.
+ * Code `STREAM.VERSION_CONFLICT`; `details` = `{ streamId, expectedVersion, actualVersion }`.
+ */
+export class ConcurrencyError extends EventStoreError {
+  constructor(
+    public readonly streamId: string,
+    public readonly expectedVersion: number,
+    public readonly actualVersion: number,
+  ) {
+    super(
+      'STREAM.VERSION_CONFLICT',
+      `stream ${streamId} is at version ${actualVersion}, the append expected ${expectedVersion}`,
+      { streamId, expectedVersion, actualVersion },
+    );
+    this.name = 'ConcurrencyError';
+  }
+}
+
+/**
+ * The stream exists but belongs to another table than the append names (a stream never moves
+ * between tables: the table id is its Kafka key). Code `STREAM.TABLE_MISMATCH`;
+ * `details` = `{ streamId, tableId, streamTableId }`.
+ */
+export class StreamTableMismatchError extends EventStoreError {
+  constructor(streamId: string, tableId: string, streamTableId: string) {
+    super('STREAM.TABLE_MISMATCH', `stream ${streamId} belongs to table ${streamTableId}, not ${tableId}`, {
+      streamId,
+      tableId,
+      streamTableId,
+    });
+    this.name = 'StreamTableMismatchError';
+  }
+}
+
+/** Why an append's event ids were refused as duplicates. */
+export type DuplicateEventReason =
+  /** some, not all, of the request's event ids are already stored */
+  | 'PARTIAL'
+  /** every id is stored, but in another stream or with another type or data */
+  | 'DIFFERENT_CONTENT'
+  /** the same id appears twice within one request */
+  | 'REPEATED_IN_REQUEST';
+
+/**
+ * Event ids that are already taken by other facts. (A request whose ids are *all* stored with the same
+ * stream, type and data is not an error: it is a retry and gets the stored events back.)
+ * Code `EVENT.DUPLICATE_ID`; `details` = `{ streamId, eventIds, reason }`.
+ */
+export class DuplicateEventError extends EventStoreError {
+  constructor(streamId: string, eventIds: readonly string[], reason: DuplicateEventReason) {
+    super('EVENT.DUPLICATE_ID', `event id(s) ${eventIds.join(', ')} already recorded (${reason})`, {
+      streamId,
+      eventIds,
+      reason,
+    });
+    this.name = 'DuplicateEventError';
+  }
+}
+
+/**
+ * The idempotency key was first used for a different request (another request hash). The first
+ * answer is not replayed for a different request. Code `IDEMPOTENCY.KEY_REUSED`; `details` = `{ key }`.
+ */
+export class IdempotencyKeyReuseError extends EventStoreError {
+  constructor(key: string) {
+    super('IDEMPOTENCY.KEY_REUSED', `idempotency key ${key} was already used for a different request`, { key });
+    this.name = 'IdempotencyKeyReuseError';
+  }
+}
+
+/**
+ * The append request itself is malformed (no events, a non-UUID event id, an unknown event type, an
+ * invalid timestamp or actor, data that JSON cannot carry). Nothing was written.
+ * Code `APPEND.INVALID`; `details` = `{ field, … }`.
+ */
+export class InvalidAppendError extends EventStoreError {
+  constructor(message: string, details: Readonly<Record<string, unknown>> = {}) {
+    super('APPEND.INVALID', message, details);
+    this.name = 'InvalidAppendError';
+  }
+}

@@ -1,0 +1,667 @@
+/**
+ * PgEventStore against the real PostgreSQL (`ledger_test`): architecture.md guarantees 1, 2, 3, 5
+ * (positions), 8, 9, 11 (the refusal log). Run: `npx jest --selectProjects int libs/event-store --runInBand`.
+ */
+import { randomUUID } from 'node:crypto';
+import type { Client, Notification } from 'pg';
+import type { DataSource } from 'typeorm';
+import { GENESIS_HASH, type LedgerEvent } from '@ledger/events';
+import { LEDGER_EVENTS_TOPIC } from '../../infra/src/kafka/topics';
+import { PgEventStore, type AppendRequest } from './event-store';
+import { APPEND_ONLY_SQLSTATE, ConcurrencyError, EventStoreError } from './errors';
+import { computeEventHash } from './hash';
+import { DEFAULT_EVENTS_TOPIC } from './constants';
+import { createDataSource, runMigrations } from './data-source';
+import {
+  DEVICE,
+  TEST_DATABASE_URL,
+  collectingLogger,
+  dealerChanges,
+  ids,
+  openTestDataSource,
+  pgClient,
+} from './testing/int-support';
+
+jest.setTimeout(60_000);
+
+let ds: DataSource;
+let store: PgEventStore;
+let admin: Client; // superuser postgres: only to simulate tampering
+let ledger: Client; // the application role, outside the store
+const log = collectingLogger();
+
+beforeAll(async () => {
+  ds = await openTestDataSource(20);
+  store = new PgEventStore(ds, { logger: log });
+  admin = await pgClient(true);
+  ledger = await pgClient(false);
+});
+
+afterAll(async () => {
+  await admin?.end();
+  await ledger?.end();
+  await ds?.destroy();
+});
+
+function request(over: Partial<AppendRequest> & Pick<AppendRequest, 'streamId' | 'tableId'>): AppendRequest {
+  return {
+    expectedVersion: 0,
+    events: dealerChanges(2),
+    metadata: { actor: DEVICE, correlationId: `corr-${randomUUID()}` },
+    ...over,
+  };
+}
+
+async function codeOf(p: Promise<unknown>): Promise<string> {
+  try {
+    await p;
+  } catch (err) {
+    return (err as { code?: string }).code ?? `no code: ${(err as Error).message}`;
+  }
+  return 'resolved';
+}
+
+async function countEvents(eventIds: readonly string[]): Promise<number> {
+  const { rows } = await ledger.query(`SELECT count(*)::int AS n FROM events WHERE event_id = ANY($1::uuid[])`, [eventIds]);
+  return rows[0].n;
+}
+
+describe('migrations', () => {
+  it('are idempotent: a second run finds nothing to do', async () => {
+    await expect(runMigrations(ds)).resolves.toEqual([]);
+  });
+
+  it('never synchronize; the outbox topic is the one declared in libs/infra', () => {
+    const d = createDataSource(TEST_DATABASE_URL);
+    expect(d.options.synchronize).toBe(false);
+    expect(d.options.migrationsRun).toBe(false);
+    expect(DEFAULT_EVENTS_TOPIC).toBe(LEDGER_EVENTS_TOPIC);
+  });
+});
+
+describe('append and read (guarantees 5, 8, 9)', () => {
+  it('records the full envelope and reads back exactly what append returned', async () => {
+    const { streamId, tableId } = ids();
+    const events = dealerChanges(3);
+    const result = await store.append({
+      streamId,
+      tableId,
+      expectedVersion: 0,
+      events,
+      metadata: {
+        actor: { id: 'dealer-7', role: 'table-device' },
+        correlationId: 'corr-1',
+        causationId: 'cause-1',
+        occurredAt: '2026-03-01T12:00:00.123456+02:00',
+      },
+    });
+    expect(result.outcome).toBe('APPENDED');
+    expect(result.lastVersion).toBe(3);
+    const [first, second, third] = result.events;
+    expect(first).toMatchObject({
+      eventId: events[0].eventId,
+      type: 'DealerChanged',
+      schemaVersion: 1,
+      streamId,
+      streamVersion: 1,
+      tableId,
+      actor: { id: 'dealer-7', role: 'table-device' },
+      correlationId: 'corr-1',
+      causationId: 'cause-1',
+      occurredAt: '2026-03-01T10:00:00.123Z', // UTC, milliseconds: the form that is stored and hashed
+      prevHash: GENESIS_HASH,
+      data: events[0].data,
+    });
+    expect(new Date(first.recordedAt).getTime()).toBeGreaterThan(Date.now() - 60_000);
+    // positions are decimal strings, consecutive within one append
+    expect(typeof first.globalPosition).toBe('string');
+    expect(BigInt(second.globalPosition)).toBe(BigInt(first.globalPosition) + 1n);
+    expect(BigInt(third.globalPosition)).toBe(BigInt(first.globalPosition) + 2n);
+    // the chain
+    expect(second.prevHash).toBe(first.hash);
+    expect(third.prevHash).toBe(second.hash);
+    expect(first.hash).toBe(computeEventHash(first));
+    expect(first.hash).toMatch(/^[0-9a-f]{64}$/);
+
+    await expect(store.readStream(streamId)).resolves.toEqual(result.events);
+    await expect(store.readStream(streamId, 2)).resolves.toEqual([second, third]);
+    await expect(store.streamVersion(streamId)).resolves.toBe(3);
+    await expect(store.streamVersion(`shoe-${randomUUID()}`)).resolves.toBe(0);
+    await expect(store.readAll(first.globalPosition, 3)).resolves.toEqual(result.events);
+    await expect(store.verifyChain(streamId)).resolves.toEqual({
+      ok: true,
+      streamsChecked: 1,
+      eventsChecked: 3,
+      problems: [],
+    });
+  });
+
+  it('causationId defaults to the correlation id; occurredAt to the recording time', async () => {
+    const { streamId, tableId } = ids();
+    const r = await store.append(request({ streamId, tableId, metadata: { actor: DEVICE, correlationId: 'c-77' } }));
+    expect(r.events[0].causationId).toBe('c-77');
+    expect(r.events[0].occurredAt).toBe(r.events[0].recordedAt);
+  });
+
+  it('continues a stream at its version and writes one outbox row per event, keyed by table', async () => {
+    const { streamId, tableId } = ids();
+    const a = await store.append(request({ streamId, tableId }));
+    const b = await store.append(request({ streamId, tableId, expectedVersion: 2, events: dealerChanges(3) }));
+    expect(b.events.map((e) => e.streamVersion)).toEqual([3, 4, 5]);
+    expect(b.events[0].prevHash).toBe(a.events[1].hash);
+    const { rows } = await ledger.query(
+      `SELECT o.global_position::text AS p, o.topic, o.key, o.published_at FROM outbox o
+         JOIN events e USING (global_position) WHERE e.stream_id = $1 ORDER BY o.global_position`,
+      [streamId],
+    );
+    expect(rows.map((r) => r.p)).toEqual([...a.events, ...b.events].map((e) => e.globalPosition));
+    expect(rows.every((r) => r.topic === LEDGER_EVENTS_TOPIC && r.key === tableId)).toBe(true);
+  });
+
+  it('an append wakes the relay: NOTIFY outbox with the last position, on commit', async () => {
+    const listener = await pgClient(false);
+    try {
+      const got = new Promise<Notification>((resolve) => listener.on('notification', resolve));
+      await listener.query('LISTEN outbox');
+      const { streamId, tableId } = ids();
+      const r = await store.append(request({ streamId, tableId }));
+      const n = await got;
+      expect(n.channel).toBe('outbox');
+      expect(BigInt(n.payload!)).toBeGreaterThanOrEqual(BigInt(r.events[1].globalPosition));
+    } finally {
+      await listener.end();
+    }
+  });
+
+  it('refuses a stream that belongs to another table', async () => {
+    const { streamId, tableId } = ids();
+    await store.append(request({ streamId, tableId }));
+    await expect(codeOf(store.append(request({ streamId, tableId: 'T-other', expectedVersion: 2 })))).resolves.toBe(
+      'STREAM.TABLE_MISMATCH',
+    );
+  });
+
+  it.each([
+    ['no events', { events: [] }],
+    ['a non-UUID event id', { events: [{ eventId: 'nope', type: 'DealerChanged', data: {} }] }],
+    ['an unknown type', { events: [{ eventId: randomUUID(), type: 'CardTeleported', data: {} }] }],
+    ['NaN in data', { events: [{ eventId: randomUUID(), type: 'DealerChanged', data: { x: NaN } }] }],
+    ['a NUL character in data', { events: [{ eventId: randomUUID(), type: 'DealerChanged', data: { x: 'a\u0000b' } }] }],
+    ['a negative expected version', { expectedVersion: -1 }],
+    ['an unknown role', { metadata: { actor: { id: 'x', role: 'croupier' }, correlationId: 'c' } }],
+    ['an invalid occurredAt', { metadata: { actor: DEVICE, correlationId: 'c', occurredAt: 'yesterday' } }],
+  ])('refuses a malformed append (%s) with APPEND.INVALID and writes nothing', async (_name, over) => {
+    const { streamId, tableId } = ids();
+    await expect(codeOf(store.append(request({ streamId, tableId, ...(over as Partial<AppendRequest>) })))).resolves.toBe(
+      'APPEND.INVALID',
+    );
+    await expect(store.streamVersion(streamId)).resolves.toBe(0);
+  });
+});
+
+describe('optimistic concurrency (guarantee 2)', () => {
+  it('two concurrent appends creating a stream: exactly one wins, the other gets STREAM.VERSION_CONFLICT', async () => {
+    const { streamId, tableId } = ids();
+    const results = await Promise.allSettled([
+      store.append(request({ streamId, tableId, events: dealerChanges(2, 'a') })),
+      store.append(request({ streamId, tableId, events: dealerChanges(2, 'b') })),
+    ]);
+    const won = results.filter((r) => r.status === 'fulfilled');
+    const lost = results.filter((r): r is PromiseRejectedResult => r.status === 'rejected');
+    expect(won).toHaveLength(1);
+    expect(lost).toHaveLength(1);
+    expect(lost[0].reason).toBeInstanceOf(ConcurrencyError);
+    expect(lost[0].reason).toMatchObject({
+      code: 'STREAM.VERSION_CONFLICT',
+      details: { streamId, expectedVersion: 0, actualVersion: 2 },
+    });
+    // the winner's events and nothing else
+    const stored = await store.readStream(streamId);
+    expect(stored.map((e) => e.eventId)).toEqual(
+      (won[0] as PromiseFulfilledResult<{ events: LedgerEvent[] }>).value.events.map((e) => e.eventId),
+    );
+  });
+
+  it('eight writers at the same version: one wins, seven conflict, no silent overwrite', async () => {
+    const { streamId, tableId } = ids();
+    await store.append(request({ streamId, tableId }));
+    const attempts = Array.from({ length: 8 }, (_, i) =>
+      store.append(request({ streamId, tableId, expectedVersion: 2, events: dealerChanges(1, `w${i}-`) })),
+    );
+    const results = await Promise.allSettled(attempts);
+    const won = results.filter((r) => r.status === 'fulfilled');
+    const codes = results
+      .filter((r): r is PromiseRejectedResult => r.status === 'rejected')
+      .map((r) => (r.reason as EventStoreError).code);
+    expect(won).toHaveLength(1);
+    expect(codes).toEqual(Array(7).fill('STREAM.VERSION_CONFLICT'));
+    await expect(store.streamVersion(streamId)).resolves.toBe(3);
+    await expect(store.verifyChain(streamId)).resolves.toMatchObject({ ok: true, eventsChecked: 3 });
+  });
+
+  it('an append at a stale version changes nothing', async () => {
+    const { streamId, tableId } = ids();
+    await store.append(request({ streamId, tableId }));
+    await store.append(request({ streamId, tableId, expectedVersion: 2 }));
+    const stale = dealerChanges(1);
+    await expect(codeOf(store.append(request({ streamId, tableId, expectedVersion: 2, events: stale })))).resolves.toBe(
+      'STREAM.VERSION_CONFLICT',
+    );
+    await expect(codeOf(store.append(request({ streamId, tableId, expectedVersion: 9 })))).resolves.toBe(
+      'STREAM.VERSION_CONFLICT',
+    );
+    await expect(countEvents(stale.map((e) => e.eventId))).resolves.toBe(0);
+    await expect(store.streamVersion(streamId)).resolves.toBe(4);
+  });
+});
+
+describe('idempotent ingestion (guarantee 3)', () => {
+  it('the same events twice are stored once and answered the same way', async () => {
+    const { streamId, tableId } = ids();
+    const req = request({ streamId, tableId, events: dealerChanges(3) });
+    const first = await store.append(req);
+    const second = await store.append(req); // expectedVersion 0 is stale now: still the same answer
+    expect(first.outcome).toBe('APPENDED');
+    expect(second.outcome).toBe('DUPLICATE');
+    expect(second.events).toEqual(first.events);
+    expect(second.lastVersion).toBe(first.lastVersion);
+    await expect(countEvents(req.events.map((e) => e.eventId))).resolves.toBe(3);
+    await expect(store.streamVersion(streamId)).resolves.toBe(3);
+  });
+
+  it('the same events sent twice at once: one append, one duplicate, identical answers', async () => {
+    const { streamId, tableId } = ids();
+    const req = request({ streamId, tableId, events: dealerChanges(2) });
+    const [a, b] = await Promise.all([store.append(req), store.append(req)]);
+    expect([a.outcome, b.outcome].sort()).toEqual(['APPENDED', 'DUPLICATE']);
+    expect(a.events).toEqual(b.events);
+    await expect(countEvents(req.events.map((e) => e.eventId))).resolves.toBe(2);
+  });
+
+  it('event ids already used by other facts are refused (EVENT.DUPLICATE_ID), nothing written', async () => {
+    const { streamId, tableId } = ids();
+    const events = dealerChanges(2);
+    await store.append(request({ streamId, tableId, events }));
+    // one known id among new ones
+    const partial = [events[0], ...dealerChanges(1)];
+    const e1 = await store.append(request({ streamId, tableId, expectedVersion: 2, events: partial })).catch((e) => e);
+    expect(e1).toMatchObject({ code: 'EVENT.DUPLICATE_ID', details: { reason: 'PARTIAL' } });
+    // same ids, other data
+    const altered = events.map((e) => ({
+      eventId: e.eventId,
+      type: 'DealerChanged' as const,
+      data: { previousDealerId: 'x', dealerId: 'y' },
+    }));
+    const e2 = await store.append(request({ streamId, tableId, events: altered })).catch((e) => e);
+    expect(e2).toMatchObject({ code: 'EVENT.DUPLICATE_ID', details: { reason: 'DIFFERENT_CONTENT' } });
+    // same ids, another stream
+    const other = ids();
+    const e3 = await store.append(request({ ...other, events })).catch((e) => e);
+    expect(e3).toMatchObject({ code: 'EVENT.DUPLICATE_ID', details: { reason: 'DIFFERENT_CONTENT' } });
+    // one id twice in one request
+    const e4 = await store
+      .append(request({ ...ids(), events: [events[0], events[0]] as typeof events }))
+      .catch((e) => e);
+    expect(e4).toMatchObject({ code: 'EVENT.DUPLICATE_ID', details: { reason: 'REPEATED_IN_REQUEST' } });
+    await expect(store.streamVersion(streamId)).resolves.toBe(2);
+    await expect(store.streamVersion(other.streamId)).resolves.toBe(0);
+  });
+
+  it('the same idempotency key twice is recorded once and answered the same way', async () => {
+    const { streamId, tableId } = ids();
+    const key = `idem-${randomUUID()}`;
+    const respond = (events: LedgerEvent[]) => ({ accepted: events.map((e) => e.eventId), at: events[0].globalPosition });
+    const first = await store.append(
+      request({ streamId, tableId, idempotency: { key, requestHash: 'h1', statusCode: 201, response: respond } }),
+    );
+    // A retry decides again, so it carries new event ids; it may even find the version it expects.
+    const retryEvents = dealerChanges(2, 'retry');
+    const retry = await store.append(
+      request({
+        streamId,
+        tableId,
+        expectedVersion: 2,
+        events: retryEvents,
+        idempotency: { key, requestHash: 'h1', statusCode: 201, response: respond },
+      }),
+    );
+    expect(first.outcome).toBe('APPENDED');
+    expect(retry.outcome).toBe('IDEMPOTENT_REPLAY');
+    expect(retry.idempotent).toEqual(first.idempotent);
+    expect(retry.idempotent).toEqual({ statusCode: 201, response: respond(first.events) });
+    expect(retry.events).toEqual(first.events);
+    expect(retry.lastVersion).toBe(2);
+    await expect(countEvents(retryEvents.map((e) => e.eventId))).resolves.toBe(0);
+    await expect(store.streamVersion(streamId)).resolves.toBe(2);
+    // and again, at a stale version
+    const third = await store.append(
+      request({ streamId, tableId, idempotency: { key, requestHash: 'h1', statusCode: 201, response: respond } }),
+    );
+    expect(third.idempotent).toEqual(first.idempotent);
+    await expect(store.findIdempotent(key)).resolves.toMatchObject({
+      key,
+      requestHash: 'h1',
+      statusCode: 201,
+      response: first.idempotent!.response,
+      streamId,
+      eventIds: first.events.map((e) => e.eventId),
+      lastVersion: 2,
+    });
+    await expect(store.findIdempotent(`idem-${randomUUID()}`)).resolves.toBeNull();
+  });
+
+  it('the same key raced on two streams: one append, one replay of its answer (unique key in the transaction)', async () => {
+    const key = `idem-${randomUUID()}`;
+    const s1 = ids();
+    const s2 = ids();
+    const idempotency = { key, requestHash: 'h', statusCode: 201, response: (ev: LedgerEvent[]) => ev.length };
+    const [a, b] = await Promise.all([
+      store.append(request({ ...s1, idempotency })),
+      store.append(request({ ...s2, idempotency })),
+    ]);
+    expect([a.outcome, b.outcome].sort()).toEqual(['APPENDED', 'IDEMPOTENT_REPLAY']);
+    expect(a.events).toEqual(b.events);
+    expect(a.idempotent).toEqual(b.idempotent);
+    const versions = [await store.streamVersion(s1.streamId), await store.streamVersion(s2.streamId)].sort();
+    expect(versions).toEqual([0, 2]);
+  });
+
+  it('a key reused for a different request is refused (IDEMPOTENCY.KEY_REUSED)', async () => {
+    const { streamId, tableId } = ids();
+    const key = `idem-${randomUUID()}`;
+    await store.append(request({ streamId, tableId, idempotency: { key, requestHash: 'A', statusCode: 201, response: () => 1 } }));
+    await expect(
+      codeOf(
+        store.append(
+          request({ ...ids(), idempotency: { key, requestHash: 'B', statusCode: 201, response: () => 2 } }),
+        ),
+      ),
+    ).resolves.toBe('IDEMPOTENCY.KEY_REUSED');
+  });
+});
+
+describe('append-only (guarantee 1): the database refuses changes', () => {
+  let streamId: string;
+  let eventIds: string[];
+
+  beforeAll(async () => {
+    const s = ids();
+    streamId = s.streamId;
+    const r = await store.append(request(s));
+    eventIds = r.events.map((e) => e.eventId);
+  });
+
+  const refused = async (client: Client, sql: string, params: unknown[] = [], message = /append-only/) => {
+    const err = await client.query(sql, params).then(
+      () => null,
+      (e) => e,
+    );
+    expect(err).not.toBeNull();
+    expect(err.code).toBe(APPEND_ONLY_SQLSTATE);
+    expect(err.message).toMatch(message);
+    return err;
+  };
+
+  it.each([
+    ['ledger', false],
+    ['postgres (superuser)', true],
+  ])('UPDATE, DELETE and TRUNCATE on events are refused for %s', async (_who, asAdmin) => {
+    const c = asAdmin ? admin : ledger;
+    const before = await store.readStream(streamId);
+    const u = await refused(c, `UPDATE events SET data = '{}'::jsonb WHERE event_id = $1`, [eventIds[0]]);
+    expect(u.message).toBe('ledger: UPDATE on "events" refused: the table is append-only');
+    await refused(c, `DELETE FROM events WHERE event_id = $1`, [eventIds[1]]);
+    await refused(c, `TRUNCATE events CASCADE`);
+    await expect(store.readStream(streamId)).resolves.toEqual(before);
+  });
+
+  it('UPDATE, DELETE and TRUNCATE on rejections are refused', async () => {
+    const correlationId = `rej-${randomUUID()}`;
+    await store.recordRejection({ code: 'X.TEST', message: 'm', httpStatus: 422, correlationId });
+    await refused(ledger, `UPDATE rejections SET code = 'Y' WHERE correlation_id = $1`, [correlationId]);
+    await refused(ledger, `DELETE FROM rejections WHERE correlation_id = $1`, [correlationId]);
+    await refused(ledger, `TRUNCATE rejections`);
+    const { rows } = await ledger.query(`SELECT code FROM rejections WHERE correlation_id = $1`, [correlationId]);
+    expect(rows).toEqual([{ code: 'X.TEST' }]);
+  });
+
+  it('the position counter only moves forward and cannot be deleted', async () => {
+    await refused(ledger, `UPDATE event_position SET last_position = last_position - 1`, [], /only move forward/);
+    await refused(ledger, `DELETE FROM event_position`);
+  });
+});
+
+describe('gap-free global positions (guarantee 5)', () => {
+  async function assertGapFree(): Promise<void> {
+    const { rows } = await ledger.query(
+      `SELECT count(*)::text AS n, min(global_position)::text AS min, max(global_position)::text AS max,
+              (SELECT last_position::text FROM event_position) AS counter FROM events`,
+    );
+    expect(rows[0].min).toBe('1');
+    expect(rows[0].n).toBe(rows[0].max);
+    expect(rows[0].counter).toBe(rows[0].max);
+  }
+
+  it('stay gap-free after appends rolled back after taking positions', async () => {
+    const s1 = ids();
+    const a = await store.append(request({ ...s1, events: dealerChanges(3) }));
+
+    // rolled back by the database: an id of s1 inserted into s2 (unique violation after the counter moved)
+    const s2 = ids();
+    const clash = [...dealerChanges(1), a.events[0] as unknown as (typeof a.events)[number]].map((e) => ({
+      eventId: e.eventId,
+      type: 'DealerChanged' as const,
+      data: { previousDealerId: 'p', dealerId: 'q' },
+    }));
+    await expect(codeOf(store.append(request({ ...s2, events: clash })))).resolves.toBe('EVENT.DUPLICATE_ID');
+    // rolled back by the caller: the idempotent answer cannot be built (after the counter moved)
+    const boom = store.append(
+      request({
+        ...ids(),
+        idempotency: {
+          key: `idem-${randomUUID()}`,
+          requestHash: 'h',
+          statusCode: 201,
+          response: () => {
+            throw new Error('boom');
+          },
+        },
+      }),
+    );
+    await expect(boom).rejects.toThrow('boom');
+
+    const b = await store.append(request({ ...ids(), events: dealerChanges(2) }));
+    const lastA = BigInt(a.events[2].globalPosition);
+    const firstB = BigInt(b.events[0].globalPosition);
+    expect(firstB).toBeGreaterThan(lastA);
+    // anything between A and B belongs to another committed append (another suite may write concurrently)
+    const { rows } = await ledger.query(
+      `SELECT count(*)::text AS n FROM events WHERE global_position > $1::bigint AND global_position < $2::bigint`,
+      [lastA.toString(), firstB.toString()],
+    );
+    expect(BigInt(rows[0].n)).toBe(firstB - lastA - 1n);
+    await assertGapFree();
+  });
+
+  it('stay gap-free under 40 concurrent appends, a quarter of them failing', async () => {
+    const taken = dealerChanges(1);
+    await store.append(request({ ...ids(), events: taken }));
+    const attempts = Array.from({ length: 40 }, (_, i) =>
+      store.append(
+        request({
+          ...ids(),
+          events: i % 4 === 0 ? [...dealerChanges(2), taken[0]] : dealerChanges(1 + (i % 5)),
+        }),
+      ),
+    );
+    const results = await Promise.allSettled(attempts);
+    expect(results.filter((r) => r.status === 'rejected')).toHaveLength(10);
+    await assertGapFree();
+    const v = await store.verifyAll();
+    expect(v.problems.filter((p) => p.kind === 'POSITION_GAP')).toEqual([]);
+  });
+});
+
+describe('tamper evidence (guarantee 8): the verifier names the altered event', () => {
+  /** Runs `sql` as superuser with triggers off (what an attacker with database access could do). */
+  async function tamper(sql: string, params: unknown[]): Promise<void> {
+    await admin.query('BEGIN');
+    try {
+      await admin.query('SET LOCAL session_replication_role = replica');
+      await admin.query(sql, params);
+      await admin.query('COMMIT');
+    } catch (err) {
+      await admin.query('ROLLBACK');
+      throw err;
+    }
+  }
+
+  async function chain(n: number) {
+    const s = ids();
+    const r = await store.append(request({ ...s, events: dealerChanges(n) }));
+    return { ...s, events: r.events };
+  }
+
+  it('an altered payload: HASH_MISMATCH on that event, for the stream, the table and the whole ledger', async () => {
+    const { streamId, tableId, events } = await chain(5);
+    const victim = events[2];
+    await tamper(`UPDATE events SET data = jsonb_set(data, '{dealerId}', '"mallory"') WHERE event_id = $1`, [victim.eventId]);
+    try {
+      const expected = [
+        expect.objectContaining({ streamId, streamVersion: 3, eventId: victim.eventId, kind: 'HASH_MISMATCH' }),
+      ];
+      const byStream = await store.verifyChain(streamId);
+      expect(byStream.ok).toBe(false);
+      expect(byStream.problems).toEqual(expected);
+      await expect(store.verifyChain({ tableId })).resolves.toMatchObject({ ok: false, streamsChecked: 1, problems: expected });
+      const all = await store.verifyAll();
+      expect(all.problems.filter((p) => p.streamId === streamId)).toEqual(expected);
+    } finally {
+      await tamper(`UPDATE events SET data = $2::jsonb WHERE event_id = $1`, [victim.eventId, JSON.stringify(victim.data)]);
+    }
+    await expect(store.verifyChain(streamId)).resolves.toMatchObject({ ok: true });
+  });
+
+  it('an altered attribution (actor) is found too', async () => {
+    const { streamId, events } = await chain(2);
+    await tamper(`UPDATE events SET actor_id = 'someone-else' WHERE event_id = $1`, [events[0].eventId]);
+    try {
+      const v = await store.verifyChain(streamId);
+      expect(v.problems).toEqual([expect.objectContaining({ eventId: events[0].eventId, kind: 'HASH_MISMATCH' })]);
+    } finally {
+      await tamper(`UPDATE events SET actor_id = $2 WHERE event_id = $1`, [events[0].eventId, events[0].actor.id]);
+    }
+  });
+
+  it('a forger who also recomputes the hash breaks the link to the next event: PREV_HASH_MISMATCH names it', async () => {
+    const { streamId, events } = await chain(4);
+    const victim = events[1];
+    const forged = { ...victim, data: { previousDealerId: 'x', dealerId: 'mallory' } };
+    await tamper(`UPDATE events SET data = $2::jsonb, hash = $3 WHERE event_id = $1`, [
+      victim.eventId,
+      JSON.stringify(forged.data),
+      computeEventHash(forged),
+    ]);
+    try {
+      const v = await store.verifyChain(streamId);
+      expect(v.ok).toBe(false);
+      expect(v.problems).toEqual([
+        expect.objectContaining({ streamVersion: 3, eventId: events[2].eventId, kind: 'PREV_HASH_MISMATCH' }),
+      ]);
+    } finally {
+      await tamper(`UPDATE events SET data = $2::jsonb, hash = $3 WHERE event_id = $1`, [
+        victim.eventId,
+        JSON.stringify(victim.data),
+        victim.hash,
+      ]);
+    }
+    await expect(store.verifyChain(streamId)).resolves.toMatchObject({ ok: true });
+  });
+
+  it('a removed event: VERSION_GAP and PREV_HASH_MISMATCH on its successor, POSITION_GAP in the ledger', async () => {
+    const { streamId, events } = await chain(4);
+    const victim = events[1];
+    await admin.query(`CREATE TEMP TABLE IF NOT EXISTS saved_events (LIKE events)`);
+    await admin.query(`DELETE FROM saved_events`);
+    await admin.query(`INSERT INTO saved_events SELECT * FROM events WHERE event_id = $1`, [victim.eventId]);
+    await tamper(`DELETE FROM events WHERE event_id = $1`, [victim.eventId]);
+    try {
+      const v = await store.verifyChain(streamId);
+      expect(v.problems).toEqual([
+        expect.objectContaining({ streamVersion: 2, eventId: events[2].eventId, kind: 'VERSION_GAP' }),
+        expect.objectContaining({ streamVersion: 3, eventId: events[2].eventId, kind: 'PREV_HASH_MISMATCH' }),
+      ]);
+      const all = await store.verifyAll();
+      expect(all.problems).toContainEqual(
+        expect.objectContaining({
+          kind: 'POSITION_GAP',
+          detail: `global positions ${victim.globalPosition}..${victim.globalPosition} missing before this event`,
+        }),
+      );
+    } finally {
+      await tamper(`INSERT INTO events SELECT * FROM saved_events`, []);
+    }
+    await expect(store.verifyChain(streamId)).resolves.toMatchObject({ ok: true });
+  });
+
+  it('a removed last event is found against the stream head (VERSION_GAP, no event after it)', async () => {
+    const { streamId, events } = await chain(3);
+    const victim = events[2];
+    await admin.query(`CREATE TEMP TABLE IF NOT EXISTS saved_events (LIKE events)`);
+    await admin.query(`DELETE FROM saved_events`);
+    await admin.query(`INSERT INTO saved_events SELECT * FROM events WHERE event_id = $1`, [victim.eventId]);
+    await tamper(`DELETE FROM events WHERE event_id = $1`, [victim.eventId]);
+    try {
+      const v = await store.verifyChain(streamId);
+      expect(v.problems).toEqual([
+        expect.objectContaining({ streamId, streamVersion: 3, eventId: null, kind: 'VERSION_GAP' }),
+      ]);
+    } finally {
+      await tamper(`INSERT INTO events SELECT * FROM saved_events`, []);
+    }
+    await expect(store.verifyChain(streamId)).resolves.toMatchObject({ ok: true });
+  });
+});
+
+describe('the refusal log (guarantee 11)', () => {
+  it('records a rejection with its attribution and raw payload', async () => {
+    const correlationId = `rej-${randomUUID()}`;
+    await store.recordRejection({
+      code: 'SHOE.CARD_EXCEEDS_DECKS',
+      message: 'a ninth ace of spades',
+      httpStatus: 422,
+      actorId: 'device-3',
+      actorRole: 'table-device',
+      route: 'POST /tables/T1/shoes/S1/cards',
+      tableId: 'T1',
+      correlationId,
+      rawPayload: { card: 'AS', weird: 'nul\u0000here', big: 12345678901234567890n },
+    });
+    const { rows } = await ledger.query(`SELECT * FROM rejections WHERE correlation_id = $1`, [correlationId]);
+    expect(rows).toHaveLength(1);
+    expect(rows[0]).toMatchObject({
+      code: 'SHOE.CARD_EXCEEDS_DECKS',
+      message: 'a ninth ace of spades',
+      http_status: 422,
+      actor_id: 'device-3',
+      actor_role: 'table-device',
+      route: 'POST /tables/T1/shoes/S1/cards',
+      table_id: 'T1',
+      raw_payload: { card: 'AS', weird: 'nul\\u0000here', big: '12345678901234567890' },
+    });
+  });
+
+  it('never throws to the caller, and logs the failure when it cannot record', async () => {
+    const closed = createDataSource(TEST_DATABASE_URL);
+    await closed.initialize();
+    await closed.destroy();
+    const lines = collectingLogger();
+    const s = new PgEventStore(closed, { logger: lines });
+    await expect(
+      s.recordRejection({ code: 'X.Y', message: 'm', httpStatus: 400, correlationId: 'lost-1' }),
+    ).resolves.toBeUndefined();
+    expect(lines.lines).toContainEqual(
+      expect.objectContaining({ level: 'error', msg: 'could not record a rejection', fields: expect.objectContaining({ correlationId: 'lost-1' }) }),
+    );
+  });
+});

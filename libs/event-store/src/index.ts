@@ -1,0 +1,16 @@
+/**
+ * The write side's persistence on PostgreSQL: the event store (append with optimistic concurrency,
+ * idempotency, hash chain, gap-free positions, transactional outbox), its migrations, the outbox relay
+ * to Kafka, and the chain verifier. Plain classes: the Nest app wraps them.
+ *
+ * Importing `data-source` also builds (never connects) the TypeORM CLI's default DataSource.
+ */
+export * from './constants';
+export * from './errors';
+export * from './logger';
+export * from './hash';
+export * from './rows';
+export { createDataSource, runMigrations, MIGRATION_LOCK_KEY, type DataSourceOptions } from './data-source';
+export * from './migrations';
+export * from './event-store';
+export * from './outbox-relay';

@@ -1,0 +1,30 @@
+import pino from 'pino';
+
+/**
+ * The structured logger the event store and the relay write to (style.md point 9: no `console.log`).
+ * A pino `Logger` fits as is; the Nest app passes its `nestjs-pino` logger, tests a silent or
+ * collecting one. First argument: fields (stream id, positions, error, …); second: a short message.
+ */
+export interface LedgerLogger {
+  debug(fields: Record<string, unknown>, msg?: string): void;
+  info(fields: Record<string, unknown>, msg?: string): void;
+  warn(fields: Record<string, unknown>, msg?: string): void;
+  error(fields: Record<string, unknown>, msg?: string): void;
+}
+
+/**
+ * A pino logger named `name`, JSON lines on stdout, level from env `LOG_LEVEL` (default `info`).
+ * @param name component name, e.g. `event-store`, `ledger-relay`
+ */
+export function defaultLogger(name: string): LedgerLogger {
+  return pino({ name, level: process.env.LOG_LEVEL ?? 'info' });
+}
+
+/** Turns anything thrown into loggable fields (`err.message`, `err.code`, `err.stack`). */
+export function errorFields(err: unknown): Record<string, unknown> {
+  if (err instanceof Error) {
+    const e = err as Error & { code?: unknown; detail?: unknown };
+    return { err: { name: e.name, message: e.message, code: e.code, detail: e.detail, stack: e.stack } };
+  }
+  return { err: String(err) };
+}

@@ -1,0 +1,335 @@
+/**
+ * The outbox relay against the real PostgreSQL and the real Kafka (architecture.md guarantees 4 and 5):
+ * no event lost when the relay process dies between commit and publish or between publish and mark,
+ * duplicates only byte-identical with the same event id, Kafka order per table = the store's order,
+ * one publishing instance at a time. The crash tests spawn `apps/relay/src/main.ts` as a real process.
+ */
+import { spawn } from 'node:child_process';
+import { resolve } from 'node:path';
+import type { Kafka, Admin } from 'kafkajs';
+import type { DataSource } from 'typeorm';
+import type { Client } from 'pg';
+import type { EventEnvelope, LedgerEvent } from '@ledger/events';
+import { ensureTopics, LEDGER_EVENTS_TOPIC } from '../../infra/src/kafka/topics';
+import { PgEventStore } from './event-store';
+import { OutboxRelay, type RelayCrashPoint } from './outbox-relay';
+import { computeEventHash } from './hash';
+import {
+  DEVICE,
+  TEST_DATABASE_URL,
+  TEST_KAFKA_BROKERS,
+  collectingLogger,
+  dealerChanges,
+  endOffsets,
+  eventually,
+  ids,
+  kafkaAdmin,
+  openTestDataSource,
+  pgClient,
+  readRange,
+  type ReadRecord,
+} from './testing/int-support';
+
+jest.setTimeout(120_000);
+
+const ROOT = resolve(__dirname, '../../..');
+const TOPIC = LEDGER_EVENTS_TOPIC;
+
+let ds: DataSource;
+let store: PgEventStore;
+let kafka: Kafka;
+let admin: Admin;
+let db: Client;
+
+beforeAll(async () => {
+  ds = await openTestDataSource();
+  store = new PgEventStore(ds, { logger: collectingLogger() });
+  ({ kafka, admin } = await kafkaAdmin());
+  await ensureTopics(admin);
+  db = await pgClient();
+});
+
+afterAll(async () => {
+  await admin?.disconnect();
+  await db?.end();
+  await ds?.destroy();
+});
+
+function relay(over: Partial<ConstructorParameters<typeof OutboxRelay>[0]> = {}) {
+  return new OutboxRelay({
+    databaseUrl: TEST_DATABASE_URL,
+    brokers: TEST_KAFKA_BROKERS,
+    logger: collectingLogger(),
+    crashPoint: null,
+    ...over,
+  });
+}
+
+/** Publishes whatever other suites left unpublished, so that the next batch holds only this test's rows. */
+async function drainPending(): Promise<void> {
+  const r = relay();
+  try {
+    const result = await r.runOnce();
+    expect(result.leader).toBe(true);
+  } finally {
+    await r.stop();
+  }
+}
+
+/** Appends `rounds` appends of 1–3 events, interleaved over `tables` tables with 2 streams each. */
+async function appendInterleaved(tables: number, rounds: number): Promise<LedgerEvent[]> {
+  const streams = Array.from({ length: tables }, () => {
+    const { tableId } = ids();
+    return [0, 1].map(() => ({ tableId, streamId: ids().streamId, version: 0 }));
+  }).flat();
+  const all: LedgerEvent[] = [];
+  for (let round = 0; round < rounds; round++) {
+    // each round: every stream appends once, half of them concurrently
+    await Promise.all(
+      streams.map(async (s, i) => {
+        const r = await store.append({
+          streamId: s.streamId,
+          tableId: s.tableId,
+          expectedVersion: s.version,
+          events: dealerChanges(1 + ((round + i) % 3), `r${round}-`),
+          metadata: { actor: DEVICE, correlationId: `order-${round}-${i}` },
+        });
+        s.version = r.lastVersion;
+        all.push(...r.events);
+      }),
+    );
+  }
+  return all.sort((a, b) => (BigInt(a.globalPosition) < BigInt(b.globalPosition) ? -1 : 1));
+}
+
+async function unpublished(events: readonly LedgerEvent[]): Promise<number> {
+  const { rows } = await db.query(
+    `SELECT count(*)::int AS n FROM outbox WHERE global_position = ANY($1::bigint[]) AND published_at IS NULL`,
+    [events.map((e) => e.globalPosition)],
+  );
+  return rows[0].n;
+}
+
+interface RelayProcess {
+  readonly exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
+  kill(signal: NodeJS.Signals): void;
+  output(): string;
+}
+
+/** `apps/relay/src/main.ts` as a child process (node + tsx), on the test database. */
+function spawnRelay(crashPoint?: RelayCrashPoint): RelayProcess {
+  const child = spawn(process.execPath, ['--import', 'tsx', 'apps/relay/src/main.ts'], {
+    cwd: ROOT,
+    env: {
+      ...process.env,
+      DATABASE_URL: TEST_DATABASE_URL,
+      KAFKA_BROKERS: TEST_KAFKA_BROKERS.join(','),
+      RELAY_POLL_INTERVAL_MS: '100',
+      RELAY_CRASH_POINT: crashPoint ?? '',
+      LOG_LEVEL: 'debug',
+    },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let out = '';
+  child.stdout.on('data', (d) => (out += d));
+  child.stderr.on('data', (d) => (out += d));
+  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((res) =>
+    child.on('exit', (code, signal) => res({ code, signal })),
+  );
+  return { exited, kill: (s) => child.kill(s), output: () => out };
+}
+
+async function withTimeout<T>(p: Promise<T>, ms: number, what: string, output?: () => string): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  try {
+    return await Promise.race([
+      p,
+      new Promise<never>((_, reject) => {
+        timer = setTimeout(() => reject(new Error(`${what} timed out\n${output?.() ?? ''}`)), ms);
+      }),
+    ]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+/** Records of `events` (by ce_id) read from Kafka between two offset snapshots. */
+function mine(records: readonly ReadRecord[], events: readonly LedgerEvent[]): ReadRecord[] {
+  const idSet = new Set(events.map((e) => e.eventId));
+  return records.filter((r) => idSet.has(r.headers.ce_id));
+}
+
+/** Every event id at least once, and all copies of an id identical (value, key, headers). */
+function expectAtLeastOnceAndIdentical(records: readonly ReadRecord[], events: readonly LedgerEvent[]): Map<string, number> {
+  const copies = new Map<string, ReadRecord[]>();
+  for (const r of records) copies.set(r.headers.ce_id, [...(copies.get(r.headers.ce_id) ?? []), r]);
+  expect([...copies.keys()].sort()).toEqual(events.map((e) => e.eventId).sort());
+  for (const [, list] of copies) {
+    for (const c of list) {
+      expect(c.value).toBe(list[0].value);
+      expect(c.key).toBe(list[0].key);
+      expect(c.headers).toEqual(list[0].headers);
+      expect(c.partition).toBe(list[0].partition);
+    }
+  }
+  return new Map([...copies].map(([id, list]) => [id, list.length]));
+}
+
+describe('no dual-write loss (guarantee 4): the relay process dies', () => {
+  it('after commit, before publish: a restarted relay publishes every event', async () => {
+    await drainPending();
+    const from = await endOffsets(admin, TOPIC);
+    const events = await appendInterleaved(2, 3);
+
+    const crashed = spawnRelay('before-send');
+    const exit = await withTimeout(crashed.exited, 60_000, 'relay crash (before-send)', crashed.output);
+    expect(exit.code).toBe(137);
+    expect(crashed.output()).toContain('RELAY_CRASH_POINT reached');
+    await expect(unpublished(events)).resolves.toBe(events.length);
+
+    const restarted = spawnRelay();
+    try {
+      await eventually(async () => (await unpublished(events)) === 0, 60_000, 'publication after restart');
+    } finally {
+      restarted.kill('SIGTERM');
+    }
+    const stopped = await withTimeout(restarted.exited, 30_000, 'relay stop', restarted.output);
+    expect(stopped.code).toBe(0);
+
+    const records = mine(await readRange(kafka, TOPIC, from, await endOffsets(admin, TOPIC)), events);
+    const counts = expectAtLeastOnceAndIdentical(records, events);
+    // exactly once each: the crashed relay sent nothing
+    expect([...counts.values()]).toEqual(Array(events.length).fill(1));
+  });
+
+  it('after publish, before marking: the restart sends duplicates, only of the same event ids and content', async () => {
+    await drainPending();
+    const from = await endOffsets(admin, TOPIC);
+    const events = await appendInterleaved(2, 2);
+
+    const crashed = spawnRelay('after-send');
+    const exit = await withTimeout(crashed.exited, 60_000, 'relay crash (after-send)', crashed.output);
+    expect(exit.code).toBe(137);
+    await expect(unpublished(events)).resolves.toBe(events.length); // Kafka has them; the outbox does not know
+
+    const r = relay();
+    try {
+      await expect(r.runOnce()).resolves.toMatchObject({ leader: true });
+    } finally {
+      await r.stop();
+    }
+    await expect(unpublished(events)).resolves.toBe(0);
+
+    const records = mine(await readRange(kafka, TOPIC, from, await endOffsets(admin, TOPIC)), events);
+    const counts = expectAtLeastOnceAndIdentical(records, events);
+    // the crashed batch held all of them: each one exactly twice, byte for byte
+    expect([...counts.values()]).toEqual(Array(events.length).fill(2));
+  });
+
+  it('killed with SIGKILL while publishing: nothing lost', async () => {
+    await drainPending();
+    const from = await endOffsets(admin, TOPIC);
+    const first = await appendInterleaved(2, 2);
+    const victim = spawnRelay();
+    await eventually(async () => (await unpublished(first)) === 0, 60_000, 'first publication');
+    // more events, and the relay dies at some point while they are being published
+    const second = appendInterleaved(2, 4);
+    await new Promise((r) => setTimeout(r, 30));
+    victim.kill('SIGKILL');
+    await victim.exited;
+    const events = [...first, ...(await second)];
+
+    const r = relay();
+    try {
+      await r.runOnce();
+    } finally {
+      await r.stop();
+    }
+    await expect(unpublished(events)).resolves.toBe(0);
+    const records = mine(await readRange(kafka, TOPIC, from, await endOffsets(admin, TOPIC)), events);
+    expectAtLeastOnceAndIdentical(records, events);
+  });
+});
+
+describe('per-table order (guarantee 5) and the record layout', () => {
+  it('Kafka order per table equals the store order; woken by NOTIFY; CloudEvents headers', async () => {
+    await drainPending();
+    const from = await endOffsets(admin, TOPIC);
+    // a poll interval far beyond the test: only NOTIFY can wake the relay
+    const r = relay({ pollIntervalMs: 600_000 });
+    await r.start();
+    let events: LedgerEvent[];
+    try {
+      await eventually(async () => r.isLeader, 10_000, 'leadership');
+      events = await appendInterleaved(3, 6);
+      await eventually(async () => (await unpublished(events)) === 0, 10_000, 'publication woken by NOTIFY');
+    } finally {
+      await r.stop();
+    }
+
+    const records = mine(await readRange(kafka, TOPIC, from, await endOffsets(admin, TOPIC)), events);
+    expect(records).toHaveLength(events.length); // no crash, no duplicate
+    const tables = [...new Set(events.map((e) => e.tableId))];
+    expect(tables).toHaveLength(3);
+    for (const tableId of tables) {
+      const inKafka = records.filter((rec) => rec.key === tableId);
+      // one partition per table, and in it the store's global order for that table
+      expect(new Set(inKafka.map((rec) => rec.partition)).size).toBe(1);
+      expect(inKafka.map((rec) => rec.headers.ce_id)).toEqual(
+        events.filter((e) => e.tableId === tableId).map((e) => e.eventId),
+      );
+      // and each stream's versions 1..n in order
+      for (const streamId of new Set(inKafka.map((rec) => rec.headers.ce_subject))) {
+        const versions = inKafka
+          .filter((rec) => rec.headers.ce_subject === streamId)
+          .map((rec) => (JSON.parse(rec.value) as EventEnvelope).streamVersion);
+        expect(versions).toEqual(versions.map((_, i) => i + 1));
+      }
+    }
+
+    const e = events[0];
+    const rec = records.find((x) => x.headers.ce_id === e.eventId)!;
+    expect(rec.key).toBe(e.tableId);
+    expect(rec.headers).toEqual({
+      ce_specversion: '1.0',
+      ce_id: e.eventId,
+      ce_type: 'baccarat.ledger.DealerChanged.v1',
+      ce_source: `/tables/${e.tableId}`,
+      ce_time: e.occurredAt,
+      ce_subject: e.streamId,
+      'content-type': 'application/json',
+      schema_version: '1',
+      global_position: e.globalPosition,
+    });
+    const value = JSON.parse(rec.value) as EventEnvelope;
+    expect(value).toEqual(e);
+    expect(computeEventHash(value)).toBe(value.hash); // downstream can verify the chain
+  });
+});
+
+describe('one publisher at a time (advisory lock)', () => {
+  it('a second relay stands by and takes over when the leader stops', async () => {
+    await drainPending();
+    const a = relay({ standbyRetryMs: 100 });
+    const b = relay({ standbyRetryMs: 100 });
+    try {
+      await a.start();
+      await eventually(async () => a.isLeader, 10_000, 'a leads');
+      await b.start();
+      await new Promise((res) => setTimeout(res, 400));
+      expect(b.isLeader).toBe(false);
+      await expect(b.runOnce()).resolves.toEqual({ leader: false, published: 0, batches: 0, lastPosition: null });
+
+      const one = await appendInterleaved(1, 1);
+      await eventually(async () => (await unpublished(one)) === 0, 10_000, 'published by a');
+
+      await a.stop();
+      await eventually(async () => b.isLeader, 10_000, 'b takes over');
+      const two = await appendInterleaved(1, 1);
+      await eventually(async () => (await unpublished(two)) === 0, 10_000, 'published by b');
+    } finally {
+      await a.stop();
+      await b.stop();
+    }
+  });
+});

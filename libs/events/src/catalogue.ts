@@ -1,0 +1,275 @@
+import type { BetCode, Position, Variant, Winner } from '@ledger/rules';
+import type { EventEnvelope, ManagementDecision } from './envelope';
+
+/**
+ * The event catalogue: every event of the shoe and round life cycle (issue #3, domain-rules.md §5).
+ * Past-tense `type` literals; `data` shapes below; amounts are minor units as decimal strings
+ * (JSON has no bigint); cards are canonical codes (`TH`, never `10H`).
+ *
+ * Current schema version of every type: {@link SCHEMA_VERSIONS}. Older versions are lifted by the
+ * upcasters in `upcasters.ts` when read.
+ */
+
+/** Snapshot of the table's configuration taken when the shoe opened, so replay never depends on current config. */
+export interface TableSettings {
+  readonly variant: Variant;
+  readonly decks: number;
+  readonly virtualTable: boolean;
+  /** `id@version` of the paytable every settlement of this shoe names. */
+  readonly paytableRef: string;
+  /** Classic only: pair wagers need a main wager by the same account in the same round first (§3.1). */
+  readonly pairBetsRequireMainBet: boolean;
+  /** ISO 4217 currency of stakes at this table. */
+  readonly currency: string;
+  /** Limits per bet code, minor units as decimal strings: min per stake, max per account per code per round (§4). */
+  readonly limits: Readonly<Record<string, { readonly min: string; readonly max: string }>>;
+}
+
+export interface ShoeOpenedData extends TableSettings {
+  readonly shoeId: string;
+  readonly tableId: string;
+  readonly dealerId: string;
+}
+/** §5.1: the first card is opened and that many cards burned (A=1, 2–9 face, T/J/Q/K=10). */
+export interface CommencementCardDrawnData {
+  readonly card: string;
+  /** Burns the card calls for. */
+  readonly burnCount: number;
+}
+/** §5.1: a commencement mistake corrected before the first hand is dealt. */
+export interface CommencementCorrectedData {
+  readonly card: string;
+  readonly burnCount: number;
+  readonly reason: string;
+  /** eventId of the CommencementCardDrawn (or earlier correction) this replaces. */
+  readonly compensates: string;
+}
+/** A card burned; `card` null when burned face down. `phase` says when. */
+export interface CardBurnedData {
+  readonly card: string | null;
+  readonly phase: 'COMMENCEMENT' | 'BETWEEN_ROUNDS';
+  /** 1-based count of this burn within the commencement. */
+  readonly burnIndex: number;
+}
+export interface RoundOpenedData {
+  readonly roundId: string;
+  /** Rounds opened in this shoe so far, this one included (voided ones counted, §3.2 windows). */
+  readonly handNumber: number;
+}
+export interface BetPlacedData {
+  readonly betId: string;
+  readonly roundId: string;
+  readonly accountId: string;
+  readonly betCode: BetCode;
+  /** Minor units, decimal string. */
+  readonly stake: string;
+  readonly currency: string;
+}
+export interface BettingClosedData {
+  readonly roundId: string;
+  readonly betCount: number;
+  /** Sum of stakes, minor units. */
+  readonly totalStake: string;
+}
+export interface CardDealtData {
+  readonly roundId: string;
+  readonly position: Position;
+  readonly card: string;
+}
+/**
+ * §5.3: a card exposed. While bets are open it voids the hand (a RoundVoided follows);
+ * during commencement it changes nothing (recorded only).
+ */
+export interface CardExposedData {
+  readonly roundId: string | null;
+  readonly card: string;
+  readonly phase: 'BETTING_OPEN' | 'DEALING' | 'COMMENCEMENT' | 'SHUFFLE' | 'BETWEEN_ROUNDS';
+}
+/** §5.5: a card dropped out of camera view. */
+export interface CardDroppedData {
+  readonly roundId: string | null;
+  /** The card if it was seen, else null. */
+  readonly card: string | null;
+  readonly phase: 'SHUFFLE' | 'COMMENCEMENT' | 'BURNING' | 'SCOOPING' | 'DEALING';
+  /** Dealing only: the card was exposed before it left view (then it is reused, §5.5). */
+  readonly exposedBeforeLeavingView: boolean;
+}
+/** §5.3: a card drawn and exposed that the tableau did not call for; it left the shoe but not into a hand. */
+export interface UnneededCardDrawnData {
+  readonly roundId: string;
+  readonly card: string;
+}
+/** §5.2: the cut card came out. */
+export interface CutCardDrawnData {
+  readonly roundId: string | null;
+  /** DURING_DEALING: this round is the last. BEFORE_DEALING / BETWEEN_ROUNDS: no further round commences. */
+  readonly timing: 'DURING_DEALING' | 'BEFORE_DEALING' | 'BETWEEN_ROUNDS';
+}
+/** The outcome the ledger computed from the cards (never taken from the client). */
+export interface RoundOutcomeData {
+  readonly player: readonly string[];
+  readonly banker: readonly string[];
+  readonly playerTotal: number;
+  readonly bankerTotal: number;
+  readonly winner: Winner;
+  readonly natural: boolean;
+  readonly playerPair: boolean;
+  readonly bankerPair: boolean;
+}
+export interface RoundResultedData {
+  readonly roundId: string;
+  readonly handNumber: number;
+  readonly outcome: RoundOutcomeData;
+  readonly paytableRef: string;
+}
+/** The settlement of one bet, amounts in minor units as decimal strings (§4). */
+export interface BetSettlementData {
+  readonly betId: string;
+  readonly roundId: string;
+  readonly accountId: string;
+  readonly betCode: BetCode;
+  readonly currency: string;
+  readonly result: 'WIN' | 'LOSE' | 'PUSH';
+  readonly stake: string;
+  readonly winnings: string;
+  /** Returned to the player: stake + winnings on a win, stake on a push, 0 on a loss. */
+  readonly payout: string;
+  /** payout − stake. */
+  readonly net: string;
+  /** Fraction of a minor unit dropped by rounding down, `"num/den"` (`"1/2"`), `"0"` when none. */
+  readonly dropped: string;
+  /** The paytable `id@version` used. */
+  readonly paytableRef: string;
+  /** 1 for the first settlement; +1 for each resettlement after a correction. */
+  readonly revision: number;
+}
+export type BetSettledData = BetSettlementData;
+export interface BetResettledData extends BetSettlementData {
+  /** eventId of the settlement (BetSettled or BetResettled) this replaces. */
+  readonly compensates: string;
+}
+/** Why a round was voided. MANAGEMENT rounds carry a {@link ManagementDecision}. */
+export type VoidCause = 'MANAGEMENT' | 'EXPOSED_CARD' | 'DROPPED_CARD' | 'CUT_CARD' | 'SHOE_VOIDED';
+export interface RoundVoidedData {
+  readonly roundId: string;
+  readonly cause: VoidCause;
+  /** Present when cause is MANAGEMENT. */
+  readonly decision: ManagementDecision | null;
+  /** eventId of the table fact that caused an automatic void (exposed/dropped/cut card), else null. */
+  readonly causedBy: string | null;
+}
+/** A bet's stake returned because its round (or shoe) was voided (§5: a void returns every stake). */
+export interface BetRefundedData {
+  readonly betId: string;
+  readonly roundId: string;
+  readonly accountId: string;
+  readonly betCode: BetCode;
+  readonly currency: string;
+  readonly stake: string;
+  /** eventId of the RoundVoided or ShoeVoided. */
+  readonly compensates: string;
+  /** The settlement revision this refund ends (0 if the bet was never settled). */
+  readonly revision: number;
+}
+/** §5.4: management edited a hand's result; the corrected cards give the new outcome. */
+export interface ResultCorrectedData {
+  readonly roundId: string;
+  /** The corrected cards in dealing order (P1 B1 P2 B2 [P3] [B3]). */
+  readonly cards: readonly string[];
+  readonly previousOutcome: RoundOutcomeData;
+  readonly outcome: RoundOutcomeData;
+  readonly decision: ManagementDecision;
+  readonly paytableRef: string;
+}
+export interface ShoeVoidedData {
+  readonly decision: ManagementDecision;
+  /** Rounds voided with the shoe (open ones and those not yet voided). */
+  readonly roundIds: readonly string[];
+}
+export interface ShoeClosedData {
+  readonly roundsPlayed: number;
+  readonly cardsRemaining: number;
+}
+export interface DealerChangedData {
+  readonly previousDealerId: string;
+  readonly dealerId: string;
+}
+
+/** type literal → data shape. The single source of the catalogue. */
+export interface LedgerEventMap {
+  ShoeOpened: ShoeOpenedData;
+  CommencementCardDrawn: CommencementCardDrawnData;
+  CommencementCorrected: CommencementCorrectedData;
+  CardBurned: CardBurnedData;
+  RoundOpened: RoundOpenedData;
+  BetPlaced: BetPlacedData;
+  BettingClosed: BettingClosedData;
+  CardDealt: CardDealtData;
+  CardExposed: CardExposedData;
+  CardDropped: CardDroppedData;
+  UnneededCardDrawn: UnneededCardDrawnData;
+  CutCardDrawn: CutCardDrawnData;
+  RoundResulted: RoundResultedData;
+  BetSettled: BetSettledData;
+  RoundVoided: RoundVoidedData;
+  BetRefunded: BetRefundedData;
+  ResultCorrected: ResultCorrectedData;
+  BetResettled: BetResettledData;
+  ShoeVoided: ShoeVoidedData;
+  ShoeClosed: ShoeClosedData;
+  DealerChanged: DealerChangedData;
+}
+
+export type LedgerEventType = keyof LedgerEventMap;
+
+/** Current schema version of each event type. Bump with an upcaster, never edit old events. */
+export const SCHEMA_VERSIONS: Readonly<Record<LedgerEventType, number>> = {
+  ShoeOpened: 1,
+  CommencementCardDrawn: 1,
+  CommencementCorrected: 1,
+  CardBurned: 1,
+  RoundOpened: 1,
+  BetPlaced: 1,
+  BettingClosed: 1,
+  CardDealt: 1,
+  CardExposed: 1,
+  CardDropped: 1,
+  UnneededCardDrawn: 1,
+  CutCardDrawn: 1,
+  RoundResulted: 1,
+  BetSettled: 1,
+  RoundVoided: 1,
+  BetRefunded: 1,
+  ResultCorrected: 1,
+  BetResettled: 1,
+  ShoeVoided: 1,
+  ShoeClosed: 1,
+  DealerChanged: 1,
+};
+
+/** Every event type literal. */
+export const EVENT_TYPES = Object.keys(SCHEMA_VERSIONS) as LedgerEventType[];
+
+/**
+ * An event before the store wraps it in its envelope: what `decide` returns. `eventId` is
+ * assigned by the caller's id generator (passed to `decide` explicitly) so compensating events
+ * can name the events they compensate.
+ */
+export type NewEvent<T extends LedgerEventType = LedgerEventType> = {
+  [K in T]: { readonly eventId: string; readonly type: K; readonly data: LedgerEventMap[K] };
+}[T];
+
+/** A stored ledger event of any type, discriminated by `type`. */
+export type LedgerEvent<T extends LedgerEventType = LedgerEventType> = {
+  [K in T]: EventEnvelope<K, LedgerEventMap[K]>;
+}[T];
+
+/** Events that only the management roles may cause (compensating events). */
+export const COMPENSATING_TYPES: readonly LedgerEventType[] = [
+  'CommencementCorrected',
+  'RoundVoided',
+  'BetRefunded',
+  'ResultCorrected',
+  'BetResettled',
+  'ShoeVoided',
+];
