@@ -15,7 +15,7 @@ args=()
 for t in $tiers; do args+=(--selectProjects "$t"); done
 results=.stack/jest-results.json
 rm -f "$results"
-npx jest "${args[@]}" --runInBand --json --outputFile="$results" "$@"
+npx jest "${args[@]}" --runInBand --forceExit --json --outputFile="$results" "$@"
 code=$?
 node -e '
   const fs = require("fs");

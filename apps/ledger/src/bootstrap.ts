@@ -1,0 +1,30 @@
+import { ValidationPipe } from '@nestjs/common';
+import type { NestExpressApplication } from '@nestjs/platform-express';
+import { NestFactory } from '@nestjs/core';
+import { DocumentBuilder, SwaggerModule } from '@nestjs/swagger';
+import { Logger } from 'nestjs-pino';
+import { AppModule } from './app.module';
+
+/**
+ * Creates the ledger HTTP app with its global pipes and OpenAPI at `/docs` (JSON at `/docs-json`).
+ * Shared by `main.ts` and the e2e tests so both run the same wiring.
+ */
+export async function createLedgerApp(options: { logger?: boolean } = {}): Promise<NestExpressApplication> {
+  const app = await NestFactory.create<NestExpressApplication>(AppModule, { bufferLogs: true, logger: options.logger === false ? false : undefined });
+  if (options.logger !== false) app.useLogger(app.get(Logger));
+  app.useBodyParser('json', { limit: '5mb' });
+  app.useGlobalPipes(
+    new ValidationPipe({ whitelist: true, forbidNonWhitelisted: true, transform: true, stopAtFirstError: false }),
+  );
+  const config = new DocumentBuilder()
+    .setTitle('Baccarat round ledger')
+    .setDescription(
+      'Table facts, bets and management decisions become immutable events. Errors answer `{ error: { code, message, details } }`.',
+    )
+    .setVersion('1')
+    .addBearerAuth()
+    .build();
+  SwaggerModule.setup('docs', app, () => SwaggerModule.createDocument(app, config));
+  app.enableShutdownHooks();
+  return app;
+}

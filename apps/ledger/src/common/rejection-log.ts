@@ -1,0 +1,21 @@
+import type { Principal } from '../auth/principal';
+
+/** Injection token of the {@link RejectionLog}. */
+export const REJECTION_LOG = Symbol('REJECTION_LOG');
+
+/** One refused request, as the append-only `rejections` table keeps it. */
+export interface RejectionRecord {
+  code: string;
+  message: string;
+  httpStatus: number;
+  actor: Principal | null;
+  route: string;
+  tableId: string | null;
+  correlationId: string | null;
+  rawPayload: unknown;
+}
+
+/** Where refusals go for audit (architecture.md guarantee 11). */
+export interface RejectionLog {
+  record(r: RejectionRecord): Promise<void>;
+}

@@ -1,0 +1,36 @@
+import { registerDecorator, ValidationOptions } from 'class-validator';
+
+/** Card notation: rank A 2-9 T/10 J Q K then suit S H D C (domain-rules.md §1). */
+export const CARD_PATTERN = /^(10|[2-9TJQKA])[SHDC]$/i;
+
+/**
+ * A card in notation `9S`, `TH`, `10H`. Failing it gives the error code `CARD.MALFORMED`.
+ */
+export function IsCard(options?: ValidationOptions) {
+  return (object: object, propertyName: string) =>
+    registerDecorator({
+      name: 'isCard',
+      target: object.constructor,
+      propertyName,
+      options: { message: `CARD.MALFORMED: ${propertyName} must be a card like "9S", "TH" or "10H"`, ...options },
+      validator: { validate: (v: unknown) => typeof v === 'string' && CARD_PATTERN.test(v) },
+    });
+}
+
+/**
+ * A stake in minor units: a decimal string of digits (preferred: exact beyond 2^53) or a JSON
+ * integer that is a safe integer. Range checks (1..2^53−1, table limits) are the rules' job.
+ */
+export function IsMinorUnits(options?: ValidationOptions) {
+  return (object: object, propertyName: string) =>
+    registerDecorator({
+      name: 'isMinorUnits',
+      target: object.constructor,
+      propertyName,
+      options: { message: `${propertyName} must be integer minor units, as a string of digits or a safe integer`, ...options },
+      validator: {
+        validate: (v: unknown) =>
+          (typeof v === 'string' && /^\d{1,30}$/.test(v)) || (typeof v === 'number' && Number.isSafeInteger(v) && v >= 0),
+      },
+    });
+}

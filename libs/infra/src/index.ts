@@ -1,0 +1,2 @@
+/** Infrastructure shared by the apps: Kafka topic definitions. */
+export * from './kafka/topics';

@@ -1,0 +1,67 @@
+import { sign } from 'jsonwebtoken';
+
+/** Roles the simulator acts as. */
+export type ClientRole = 'table-device' | 'betting-platform' | 'pit-manager' | 'auditor';
+
+/** A non-2xx answer of the ledger API, with its stable error code. */
+export class LedgerHttpError extends Error {
+  constructor(
+    public readonly status: number,
+    public readonly code: string,
+    public readonly body: unknown,
+    public readonly route: string,
+  ) {
+    super(`${route} → ${status} ${code}`);
+    this.name = 'LedgerHttpError';
+  }
+}
+
+/**
+ * A minimal HTTP client of the ledger API (Node's fetch), acting as the table device, the betting
+ * platform, pit managers and an auditor with locally minted HS256 tokens.
+ */
+export class LedgerClient {
+  private readonly tokens = new Map<string, string>();
+
+  /**
+   * @param baseUrl e.g. `http://127.0.0.1:3000` (loopback only)
+   * @param secret the API's JWT secret
+   */
+  constructor(
+    public readonly baseUrl: string,
+    private readonly secret: string,
+  ) {}
+
+  /** A bearer token for `role` and subject `sub`, cached. */
+  token(role: ClientRole, sub: string): string {
+    const key = `${role}|${sub}`;
+    let t = this.tokens.get(key);
+    if (!t) {
+      t = sign({ role }, this.secret, { subject: sub, expiresIn: '12h', algorithm: 'HS256' });
+      this.tokens.set(key, t);
+    }
+    return t;
+  }
+
+  /** POSTs JSON; resolves the parsed body of a 2xx answer. @throws LedgerHttpError otherwise */
+  async post<T = any>(role: ClientRole, sub: string, path: string, body: unknown, headers: Record<string, string> = {}): Promise<T> {
+    return this.request<T>('POST', role, sub, path, body, headers);
+  }
+
+  /** GETs JSON. @throws LedgerHttpError on a non-2xx answer */
+  async get<T = any>(role: ClientRole, sub: string, path: string): Promise<T> {
+    return this.request<T>('GET', role, sub, path, undefined, {});
+  }
+
+  private async request<T>(method: string, role: ClientRole, sub: string, path: string, body: unknown, headers: Record<string, string>): Promise<T> {
+    const res = await fetch(`${this.baseUrl}${path}`, {
+      method,
+      headers: { 'content-type': 'application/json', authorization: `Bearer ${this.token(role, sub)}`, ...headers },
+      body: body === undefined ? undefined : JSON.stringify(body),
+    });
+    const text = await res.text();
+    const parsed = text ? JSON.parse(text) : null;
+    if (!res.ok) throw new LedgerHttpError(res.status, parsed?.error?.code ?? `HTTP.${res.status}`, parsed, `${method} ${path}`);
+    return parsed as T;
+  }
+}
