@@ -1,4 +1,5 @@
 import { existsSync } from 'node:fs';
+import { resolve } from 'node:path';
 import {
   HandRecord,
   parseHandLine,
@@ -12,10 +13,10 @@ import {
 } from './hand-history';
 
 /**
- * Data tier: the one million third-party hands (`/work/shared/data/hand-histories/README.md`),
+ * Data tier: the one million third-party hands (`../shared/data/hand-histories/README.md`),
  * streamed out of the archive with `tar -xJOf` and dealt through the rules engine.
  */
-const ARCHIVE = process.env.HAND_HISTORY_ARCHIVE ?? '/work/shared/data/hand-histories/one-million-hands.txt.tar.xz';
+const ARCHIVE = process.env.HAND_HISTORY_ARCHIVE ?? resolve(__dirname, '../../../../shared/data/hand-histories/one-million-hands.txt.tar.xz');
 
 function hand(text: string, line = 2): HandRecord {
   const p = parseHandLine(text, line);

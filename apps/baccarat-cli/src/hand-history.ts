@@ -6,7 +6,7 @@ import { Card, card, dealRound, Rank, RANKS, RoundOutcome, RulesError, Suit, Win
 
 /**
  * Replay of the third-party hand history `one-million-hands.txt.tar.xz`
- * (`/work/shared/data/hand-histories/README.md`) through the rules engine (`dealRound`,
+ * (`../shared/data/hand-histories/README.md`) through the rules engine (`dealRound`,
  * domain-rules.md §2).
  *
  * File format: a header line `PHand - BHand - Outcome` before every hand, then the hand as
