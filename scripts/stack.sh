@@ -7,6 +7,7 @@
 #   bash scripts/stack.sh down     stop Kafka (SIGTERM, then SIGKILL after KAFKA_STOP_TIMEOUT s); PostgreSQL stays up
 #   bash scripts/stack.sh status   print what is up; exit 0 when everything is, 3 otherwise
 #   bash scripts/stack.sh reset    down + delete Kafka's data + drop and recreate the databases
+#   bash scripts/stack.sh fresh-test-db   drop and recreate ledger_test (npm test does this before each run)
 #
 # Environment (defaults in brackets):
 #   PGHOST [127.0.0.1]  PGPORT [5432]  PG_ADMIN_USER [postgres]
@@ -353,6 +354,19 @@ cmd_reset() {
   log "reset done; Kafka is down: run 'bash scripts/stack.sh up'"
 }
 
+# A clean test database for each test run: events are append-only, so a run cannot clean up after
+# itself, and outbox rows left by an earlier run would name topics a fresh broker does not have.
+# TEST_DB_NAME [ledger_test] names it (a second checkout on the same machine may use its own).
+cmd_fresh_test_db() {
+  local db="${TEST_DB_NAME:-ledger_test}"
+  [[ "$db" =~ ^[a-z_][a-z0-9_]*$ && "$db" != ledger ]] || die "TEST_DB_NAME must be a plain lower-case name other than ledger"
+  pg_start
+  pg_ensure_role_and_databases
+  pg_admin -c "DROP DATABASE IF EXISTS $db WITH (FORCE)"
+  pg_admin -c "CREATE DATABASE $db OWNER $DB_ROLE"
+  log "PostgreSQL: database $db recreated empty"
+}
+
 usage() {
   sed -n '2,9p' "${BASH_SOURCE[0]}" | sed 's/^# \{0,1\}//' >&2
   exit 2
@@ -369,6 +383,7 @@ main() {
       "cmd_$1"
       ;;
     status) cmd_status ;;
+    fresh-test-db) cmd_fresh_test_db ;;
     *) usage ;;
   esac
 }

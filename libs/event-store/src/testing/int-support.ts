@@ -18,7 +18,7 @@ export const TEST_DATABASE_URL =
   process.env.TEST_DATABASE_URL ?? 'postgres://ledger:ledger@127.0.0.1:5432/ledger_test';
 /** The test database as superuser `postgres` (trust auth on loopback): used only to simulate tampering. */
 export const TEST_ADMIN_DATABASE_URL =
-  process.env.TEST_ADMIN_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/ledger_test';
+  process.env.TEST_ADMIN_DATABASE_URL ?? `postgres://postgres@127.0.0.1:5432/${process.env.TEST_DB_NAME ?? 'ledger_test'}`;
 /** The local broker. */
 export const TEST_KAFKA_BROKERS = (process.env.KAFKA_BROKERS ?? '127.0.0.1:9092').split(',').map((b) => b.trim());
 
