@@ -5,6 +5,7 @@ import type { DataSource } from 'typeorm';
 import { createDataSource, OutboxRelay, PgEventStore, runMigrations } from '@ledger/event-store';
 import { ensureTopics } from '@ledger/infra';
 import { LedgerClient } from '@ledger/simulator';
+import { ProjectionRunner } from '@ledger/projections';
 import { jwtSecret } from '../../apps/ledger/src/auth/jwt-secret';
 
 /** The test database (created by scripts/stack.sh up). */
@@ -22,8 +23,12 @@ export interface LedgerHarness {
   ds: DataSource;
   store: PgEventStore;
   kafka: Kafka;
+  /** The read-model schema the API reads and `startProjector` writes (unique per harness). */
+  readSchema: string;
   /** Starts an in-process outbox relay to `topic`. */
   startRelay(): Promise<OutboxRelay>;
+  /** Starts an in-process projector: `topic` → `readSchema`, its own consumer group. */
+  startProjector(): Promise<ProjectionRunner>;
   close(): Promise<void>;
 }
 
@@ -32,7 +37,10 @@ export interface LedgerHarness {
  * so concurrent runs and the demo never mix, plus a DataSource and store for direct checks.
  */
 export async function startLedger(): Promise<LedgerHarness> {
-  const topic = `test.ledger.events.${Date.now()}.${randomUUID().slice(0, 8)}`;
+  const suffix = `${Date.now().toString(36)}_${randomUUID().slice(0, 8).replace(/-/g, '')}`;
+  const topic = `test.ledger.events.${suffix}`;
+  const readSchema = `read_t_${suffix}`.toLowerCase();
+  process.env.READ_SCHEMA = readSchema;
   process.env.DATABASE_URL = TEST_DATABASE_URL;
   process.env.LEDGER_EVENTS_TOPIC = topic;
   process.env.LOG_LEVEL = process.env.LOG_LEVEL ?? 'silent';
@@ -51,6 +59,7 @@ export async function startLedger(): Promise<LedgerHarness> {
   await runMigrations(ds);
   const store = new PgEventStore(ds, { topic });
   const relays: OutboxRelay[] = [];
+  const projectors: ProjectionRunner[] = [];
   return {
     app,
     baseUrl,
@@ -65,7 +74,15 @@ export async function startLedger(): Promise<LedgerHarness> {
       relays.push(relay);
       return relay;
     },
+    readSchema,
+    async startProjector() {
+      const runner = new ProjectionRunner({ kafka, ds, topic, schema: readSchema, groupId: `projector-${suffix}`, holdSchemaLock: false });
+      await runner.start();
+      projectors.push(runner);
+      return runner;
+    },
     async close() {
+      for (const p of projectors) await p.stop();
       for (const r of relays) await r.stop();
       await app.close();
       await ds.destroy();

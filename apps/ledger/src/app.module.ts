@@ -6,6 +6,7 @@ import { CorrelationMiddleware } from './common/correlation.middleware';
 import { LedgerExceptionFilter } from './common/ledger-exception.filter';
 import { HealthController } from './health.controller';
 import { PersistenceModule } from './persistence/persistence.module';
+import { QueriesModule } from './queries/queries.module';
 import { ShoeModule } from './shoe/shoe.module';
 
 /** The ledger's HTTP service: table facts, bets, management decisions, and the reads that drive them. */
@@ -26,6 +27,7 @@ import { ShoeModule } from './shoe/shoe.module';
     AuthModule,
     PersistenceModule,
     ShoeModule,
+    QueriesModule,
   ],
   controllers: [HealthController],
   providers: [{ provide: APP_FILTER, useClass: LedgerExceptionFilter }],

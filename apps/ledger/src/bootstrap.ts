@@ -4,6 +4,7 @@ import { NestFactory } from '@nestjs/core';
 import { DocumentBuilder, SwaggerModule } from '@nestjs/swagger';
 import { Logger } from 'nestjs-pino';
 import { AppModule } from './app.module';
+import { RequestShapePipe } from './common/request-shape.pipe';
 
 /**
  * Creates the ledger HTTP app with its global pipes and OpenAPI at `/docs` (JSON at `/docs-json`).
@@ -14,6 +15,7 @@ export async function createLedgerApp(options: { logger?: boolean } = {}): Promi
   if (options.logger !== false) app.useLogger(app.get(Logger));
   app.useBodyParser('json', { limit: '5mb' });
   app.useGlobalPipes(
+    new RequestShapePipe(),
     new ValidationPipe({ whitelist: true, forbidNonWhitelisted: true, transform: true, stopAtFirstError: false }),
   );
   const config = new DocumentBuilder()

@@ -35,13 +35,15 @@ export class LedgerExceptionFilter implements ExceptionFilter {
       try {
         await this.rejections.record({
           code: body.error.code,
-          message: body.error.message,
           httpStatus: status,
           actor: req.principal ?? null,
-          route: `${req.method} ${req.originalUrl}`,
-          tableId: (req.params?.tableId as string | undefined) ?? null,
+          // storable(): a refusal whose text PostgreSQL cannot hold (NUL, lone surrogates from a hostile
+          // path or body) must still be recorded; those characters are written out as `\uXXXX`.
+          message: storable(body.error.message),
+          route: storable(`${req.method} ${req.originalUrl}`),
+          tableId: typeof req.params?.tableId === 'string' ? storable(req.params.tableId) : null,
           correlationId: req.correlationId ?? null,
-          rawPayload: req.body ?? null,
+          rawPayload: storablePayload(req.body ?? null),
         });
       } catch (e) {
         this.logger.error({ err: e }, 'could not record a rejection');
@@ -66,11 +68,56 @@ export class LedgerExceptionFilter implements ExceptionFilter {
         const code = problems.some((m) => String(m).includes('CARD.MALFORMED')) ? 'CARD.MALFORMED' : 'VALIDATION.FAILED';
         return { status: 400, body: { error: { code, message: 'request body is invalid', details: { problems } } } };
       }
-      if (status === 400) return { status, body: { error: { code: 'REQUEST.MALFORMED', message: e.message } } };
       if (status === 404) return { status, body: { error: { code: 'ROUTE.NOT_FOUND', message: e.message } } };
-      if (status === 413) return { status, body: { error: { code: 'REQUEST.TOO_LARGE', message: e.message } } };
-      return { status, body: { error: { code: `HTTP.${status}`, message: e.message } } };
+      return { status, body: { error: { code: codeForHttpStatus(status), message: e.message } } };
+    }
+    // Errors of the body parser (http-errors: `status` 4xx, `expose`): a body that cannot be inflated
+    // (bad gzip), an unsupported charset or content encoding, a body over the size limit. They reach
+    // the filter as plain errors, not HttpExceptions; they are the client's fault, never a 500.
+    const httpish = e as { status?: unknown; statusCode?: unknown; expose?: unknown };
+    const st = typeof httpish?.status === 'number' ? httpish.status : typeof httpish?.statusCode === 'number' ? httpish.statusCode : NaN;
+    if (e instanceof Error && st >= 400 && st < 500) {
+      return { status: st, body: { error: { code: codeForHttpStatus(st), message: httpish.expose === false ? 'request refused' : e.message } } };
     }
     return { status: 500, body: { error: { code: 'INTERNAL', message: 'internal error' } } };
   }
+}
+
+/** A stable `AREA.REASON` code for a framework or body-parser refusal that carries only an HTTP status. */
+function codeForHttpStatus(status: number): string {
+  switch (status) {
+    case 400:
+      return 'REQUEST.MALFORMED';
+    case 401:
+      return 'AUTH.UNAUTHENTICATED';
+    case 403:
+      return 'AUTH.FORBIDDEN';
+    case 413:
+      return 'REQUEST.TOO_LARGE';
+    case 415:
+      return 'REQUEST.UNSUPPORTED_MEDIA_TYPE';
+    default:
+      return status >= 500 ? 'INTERNAL' : 'REQUEST.REFUSED';
+  }
+}
+
+const UNSTORABLE = /\u0000|[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g;
+
+/** `s` with NUL and lone UTF-16 surrogates (which PostgreSQL text and jsonb refuse) written out as `\uXXXX`. */
+function storable(s: string): string {
+  return s.replace(UNSTORABLE, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
+}
+
+/** Nesting kept in a recorded payload; anything deeper is summarised (a hostile body may nest 10^5 deep). */
+const MAX_PAYLOAD_DEPTH = 32;
+
+/** The raw payload with every key and string made {@link storable}, nesting cut at {@link MAX_PAYLOAD_DEPTH}. */
+function storablePayload(v: unknown, depth = 0): unknown {
+  if (typeof v === 'string') return storable(v);
+  if (v === null || typeof v !== 'object') return v;
+  if (depth >= MAX_PAYLOAD_DEPTH) return { truncated: `nested deeper than ${MAX_PAYLOAD_DEPTH} levels` };
+  if (Array.isArray(v)) return v.map((x) => storablePayload(x, depth + 1));
+  const out: Record<string, unknown> = {};
+  for (const [k, x] of Object.entries(v)) Object.defineProperty(out, storable(k), { value: storablePayload(x, depth + 1), enumerable: true, writable: true, configurable: true });
+  return out;
 }

@@ -1,6 +1,8 @@
 import { Global, Inject, Injectable, Logger, Module, OnApplicationShutdown } from '@nestjs/common';
 import type { DataSource } from 'typeorm';
 import { createDataSource, PgEventStore, runMigrations } from '@ledger/event-store';
+import { runProjectionMigrations } from '@ledger/projections';
+import { CreateQueryLog1733100000000 } from '../queries/migrations/1733100000000-create-query-log';
 import { REJECTION_LOG, RejectionLog, RejectionRecord } from '../common/rejection-log';
 
 /** Injection token of the TypeORM DataSource. */
@@ -45,10 +47,12 @@ class DataSourceCloser implements OnApplicationShutdown {
     {
       provide: DATA_SOURCE,
       useFactory: async () => {
-        const ds = createDataSource(process.env.DATABASE_URL);
+        const ds = createDataSource(process.env.DATABASE_URL, { extraMigrations: [CreateQueryLog1733100000000] });
         await ds.initialize();
         if (process.env.RUN_MIGRATIONS !== 'false') {
           await runMigrations(ds);
+          // the read model the query API reads; the projector runs the same migrations (both idempotent, locked)
+          await runProjectionMigrations(ds, { schema: process.env.READ_SCHEMA || undefined });
           new Logger('Persistence').log('migrations up to date');
         }
         return ds;

@@ -1,6 +1,6 @@
 import { ApiProperty } from '@nestjs/swagger';
 import { Type } from 'class-transformer';
-import { ArrayMaxSize, ArrayMinSize, IsArray, Matches, ValidateNested } from 'class-validator';
+import { ArrayMaxSize, ArrayMinSize, IsArray, IsObject, Matches, ValidateNested } from 'class-validator';
 import { WriteOptionsDto } from './common.dto';
 import { IsMinorUnits } from './validators';
 
@@ -16,7 +16,8 @@ export class BetDto {
 }
 /** POST /shoes/{shoeId}/rounds/{roundId}/bets: a single bet. */
 export class PlaceBetDto extends WriteOptionsDto {
-  @ApiProperty({ type: BetDto }) @ValidateNested() @Type(() => BetDto) bet!: BetDto;
+  // @IsObject: @ValidateNested alone lets a missing, null or array `bet` through (the handler then failed with a 500).
+  @ApiProperty({ type: BetDto }) @IsObject() @ValidateNested() @Type(() => BetDto) bet!: BetDto;
 }
 /** POST /shoes/{shoeId}/rounds/{roundId}/bets/batch: up to 10,000 bets, accepted all or none. */
 export class PlaceBetBatchDto extends WriteOptionsDto {

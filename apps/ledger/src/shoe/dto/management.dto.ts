@@ -1,11 +1,11 @@
 import { ApiProperty } from '@nestjs/swagger';
 import { ArrayMaxSize, ArrayMinSize, IsArray, Matches } from 'class-validator';
 import { WriteOptionsDto } from './common.dto';
-import { IsCard } from './validators';
+import { IsCard, REASON_PATTERN } from './validators';
 
 /** A management decision: the acting pit manager is the token's subject; a second one approves (§5). */
 export class DecisionDto extends WriteOptionsDto {
-  @ApiProperty({ example: 'card exposed by the dealer before betting closed' }) @Matches(/^[\s\S]{3,500}$/) reason!: string;
+  @ApiProperty({ example: 'card exposed by the dealer before betting closed' }) @Matches(REASON_PATTERN) reason!: string;
   @ApiProperty({ example: 'pm-2' }) @Matches(/^[A-Za-z0-9_.:-]{1,64}$/) approverId!: string;
 }
 /** POST /shoes/{shoeId}/rounds/{roundId}/result-corrections: the corrected cards in dealing order. */

@@ -2,7 +2,7 @@ import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { IsBoolean, IsIn, IsOptional, Matches, ValidateIf } from 'class-validator';
 import { POSITIONS } from '@ledger/rules';
 import { WriteOptionsDto } from './common.dto';
-import { IsCard } from './validators';
+import { IsCard, REASON_PATTERN } from './validators';
 
 const ID = /^[A-Za-z0-9_.:-]{1,64}$/;
 
@@ -18,7 +18,7 @@ export class CommencementDto extends WriteOptionsDto {
 /** POST /shoes/{shoeId}/commencement/corrections (pit manager). */
 export class CorrectCommencementDto extends WriteOptionsDto {
   @ApiProperty({ example: '5H' }) @IsCard() card!: string;
-  @ApiProperty({ example: 'wrong card read by the scanner' }) @Matches(/^[\s\S]{3,500}$/) reason!: string;
+  @ApiProperty({ example: 'wrong card read by the scanner' }) @Matches(REASON_PATTERN) reason!: string;
 }
 /** POST /shoes/{shoeId}/burns: one burned card, `null` if burned face down. */
 export class BurnCardDto extends WriteOptionsDto {

@@ -4,6 +4,15 @@ import { registerDecorator, ValidationOptions } from 'class-validator';
 export const CARD_PATTERN = /^(10|[2-9TJQKA])[SHDC]$/i;
 
 /**
+ * A management reason: 3..500 characters, none of them a control character (tab, line feed and
+ * carriage return excepted) or a lone UTF-16 surrogate. Such characters have no place in an audit
+ * record, and PostgreSQL jsonb cannot store NUL or lone surrogates: they reached the event store
+ * and were refused there (422 `APPEND.INVALID`) instead of at the edge, while other controls (BEL,
+ * ESC) were recorded.
+ */
+export const REASON_PATTERN = /^(?:[^\p{Cc}\p{Cs}]|[\t\n\r]){3,500}$/u;
+
+/**
  * A card in notation `9S`, `TH`, `10H`. Failing it gives the error code `CARD.MALFORMED`.
  */
 export function IsCard(options?: ValidationOptions) {

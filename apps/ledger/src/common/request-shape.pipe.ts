@@ -1,0 +1,53 @@
+import { ArgumentMetadata, Injectable, PipeTransform } from '@nestjs/common';
+import { ApiError } from './api-error';
+
+/**
+ * Path ids (shoe, round, table, bet, event): the id alphabet of the write side plus `@`, at most
+ * 128 characters. Anything else cannot name a record; it is refused before it reaches a query
+ * (a NUL in `shoes/%00/...` made PostgreSQL fail the read with a 500).
+ */
+const PATH_ID = /^[A-Za-z0-9_.:@-]{1,128}$/;
+
+/** Keys that class-transformer silently drops instead of letting `forbidNonWhitelisted` refuse them. */
+const FORBIDDEN_KEYS = new Set(['__proto__', 'constructor', 'prototype']);
+
+/** Deepest nesting a request body may have (the deepest real one, a bet batch, has 3 levels). */
+export const MAX_BODY_DEPTH = 16;
+
+/**
+ * Global pipe run before the ValidationPipe (architecture.md guarantee 11: bad input is refused
+ * with a clear code, never a 500, never silently accepted):
+ * - path parameters must look like ids, else 400 `VALIDATION.FAILED`;
+ * - bodies may not nest deeper than {@link MAX_BODY_DEPTH} (class-transformer recurses and a body
+ *   nested 10^4 deep overflowed the stack: 500) nor carry `__proto__` / `constructor` /
+ *   `prototype` keys (dropped by class-transformer, so such a body was accepted although extra
+ *   fields are refused everywhere else), else 400 `VALIDATION.FAILED`.
+ * The walk is iterative, so the check itself cannot overflow.
+ */
+@Injectable()
+export class RequestShapePipe implements PipeTransform {
+  transform(value: unknown, metadata: ArgumentMetadata): unknown {
+    if (metadata.type === 'param' && (typeof value !== 'string' || !PATH_ID.test(value))) {
+      throw new ApiError('VALIDATION.FAILED', `path parameter ${metadata.data ?? ''} is not a valid id`, 400, { param: metadata.data ?? null });
+    }
+    if (metadata.type === 'body') checkBody(value);
+    return value;
+  }
+}
+
+function checkBody(body: unknown): void {
+  const stack: Array<[unknown, number]> = [[body, 1]];
+  while (stack.length) {
+    const [v, depth] = stack.pop()!;
+    if (v === null || typeof v !== 'object') continue;
+    if (depth > MAX_BODY_DEPTH) throw new ApiError('VALIDATION.FAILED', `request body nests deeper than ${MAX_BODY_DEPTH} levels`, 400);
+    if (Array.isArray(v)) {
+      for (const x of v) stack.push([x, depth + 1]);
+      continue;
+    }
+    for (const k of Object.keys(v)) {
+      if (FORBIDDEN_KEYS.has(k)) throw new ApiError('VALIDATION.FAILED', `property ${k} should not exist`, 400, { property: k });
+      stack.push([(v as Record<string, unknown>)[k], depth + 1]);
+    }
+  }
+}

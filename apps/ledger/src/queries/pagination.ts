@@ -1,0 +1,57 @@
+import { ApiError } from '../common/api-error';
+
+/** A page of a list: `items`, and `nextCursor` to pass back for the next page (null at the end). */
+export interface Page<T> {
+  items: T[];
+  nextCursor: string | null;
+}
+
+/**
+ * Parses `limit` (1..1000, default 100).
+ * @throws ApiError 400 `VALIDATION.FAILED`
+ */
+export function parseLimit(raw: unknown, dflt = 100): number {
+  if (raw === undefined || raw === '') return dflt;
+  const n = Number(raw);
+  if (!Number.isInteger(n) || n < 1 || n > 1000) throw new ApiError('VALIDATION.FAILED', 'limit must be an integer 1..1000', 400, { limit: raw });
+  return n;
+}
+
+/** Opaque cursor: base64url of a JSON key. */
+export function encodeCursor(key: unknown): string {
+  return Buffer.from(JSON.stringify(key)).toString('base64url');
+}
+
+/** @throws ApiError 400 `VALIDATION.FAILED` for a cursor this API did not make */
+export function decodeCursor<T>(raw: unknown): T | null {
+  if (raw === undefined || raw === '') return null;
+  try {
+    return JSON.parse(Buffer.from(String(raw), 'base64url').toString('utf8')) as T;
+  } catch {
+    throw new ApiError('VALIDATION.FAILED', 'cursor is not one this API returned', 400);
+  }
+}
+
+/** Checks an ISO-8601 timestamp filter. @throws ApiError 400 */
+export function parseTime(raw: unknown, name: string): string | null {
+  if (raw === undefined || raw === '') return null;
+  const s = String(raw);
+  if (Number.isNaN(Date.parse(s))) throw new ApiError('VALIDATION.FAILED', `${name} must be an ISO-8601 time`, 400);
+  return new Date(s).toISOString();
+}
+
+/** Checks a date filter `YYYY-MM-DD`. @throws ApiError 400 */
+export function parseDay(raw: unknown, name: string): string | null {
+  if (raw === undefined || raw === '') return null;
+  const s = String(raw);
+  if (!/^\d{4}-\d{2}-\d{2}$/.test(s)) throw new ApiError('VALIDATION.FAILED', `${name} must be YYYY-MM-DD`, 400);
+  return s;
+}
+
+/** Checks an id filter (same alphabet as ids on the write side). @throws ApiError 400 */
+export function parseId(raw: unknown, name: string): string | null {
+  if (raw === undefined || raw === '') return null;
+  const s = String(raw);
+  if (!/^[A-Za-z0-9_.:@-]{1,64}$/.test(s)) throw new ApiError('VALIDATION.FAILED', `${name} is not a valid id`, 400);
+  return s;
+}

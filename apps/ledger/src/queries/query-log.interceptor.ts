@@ -1,0 +1,36 @@
+import { CallHandler, ExecutionContext, Inject, Injectable, Logger, NestInterceptor } from '@nestjs/common';
+import { Observable, from, lastValueFrom } from 'rxjs';
+import type { DataSource } from 'typeorm';
+import { DATA_SOURCE } from '../persistence/persistence.module';
+
+/**
+ * Records every read of the audit, settlement and reconciliation API in the append-only
+ * `query_log` (who looked at what, with which filters, how many rows came back). A read whose
+ * log row cannot be written fails (500): an unrecorded audit read is not allowed.
+ */
+@Injectable()
+export class QueryLogInterceptor implements NestInterceptor {
+  private readonly logger = new Logger('QueryLog');
+
+  constructor(@Inject(DATA_SOURCE) private readonly ds: DataSource) {}
+
+  intercept(ctx: ExecutionContext, next: CallHandler): Observable<unknown> {
+    const req = ctx.switchToHttp().getRequest();
+    return from(
+      (async () => {
+        const result = await lastValueFrom(next.handle(), { defaultValue: undefined });
+        const count = Array.isArray((result as { items?: unknown[] })?.items)
+          ? (result as { items: unknown[] }).items.length
+          : typeof result === 'string'
+            ? Math.max(0, result.split('\n').length - 2)
+            : null;
+        await this.ds.query(
+          `INSERT INTO query_log (actor_id, actor_role, route, params, result_count, status, correlation_id) VALUES ($1, $2, $3, $4, $5, 200, $6)`,
+          [req.principal?.id ?? 'unknown', req.principal?.role ?? 'unknown', `${req.method} ${req.route?.path ?? req.path}`, JSON.stringify({ ...req.params, ...req.query }), count, req.correlationId ?? null],
+        );
+        this.logger.debug({ actor: req.principal?.id, route: req.originalUrl }, 'audit read recorded');
+        return result;
+      })(),
+    );
+  }
+}

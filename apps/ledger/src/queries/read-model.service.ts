@@ -1,0 +1,263 @@
+import { Inject, Injectable } from '@nestjs/common';
+import type { DataSource } from 'typeorm';
+import { PgEventStore } from '@ledger/event-store';
+import { DEFAULT_READ_SCHEMA } from '@ledger/projections';
+import { ApiError } from '../common/api-error';
+import { DATA_SOURCE, EVENT_STORE } from '../persistence/persistence.module';
+import { decodeCursor, encodeCursor, Page } from './pagination';
+
+/** Read-model schema the API reads (env `READ_SCHEMA`, default `read`). */
+const S = process.env.READ_SCHEMA ?? DEFAULT_READ_SCHEMA;
+if (!/^[a-z_][a-z0-9_]*$/.test(S)) throw new Error(`READ_SCHEMA must be a plain identifier, got ${S}`);
+
+/** snake_case row → camelCase object (values unchanged; amounts arrive as strings). */
+function camel<T = Record<string, unknown>>(row: Record<string, unknown>): T {
+  const out: Record<string, unknown> = {};
+  for (const [k, v] of Object.entries(row)) out[k.replace(/_([a-z])/g, (_, c: string) => c.toUpperCase())] = v instanceof Date ? v.toISOString() : v;
+  return out as T;
+}
+
+/** Filters of the event search. Times ISO-8601. */
+export interface EventFilters {
+  tableId?: string | null;
+  shoeId?: string | null;
+  roundId?: string | null;
+  type?: string | null;
+  actorId?: string | null;
+  from?: string | null;
+  to?: string | null;
+  limit: number;
+  cursor?: string | null;
+}
+
+/** Filters of the settlement list. */
+export interface SettlementFilters {
+  tableId?: string | null;
+  shoeId?: string | null;
+  roundId?: string | null;
+  accountId?: string | null;
+  status?: string | null;
+  limit: number;
+  cursor?: string | null;
+}
+
+/** Dimensions the reconciliation report can group by. */
+export const RECONCILIATION_DIMENSIONS = { table: 'table_id', shoe: 'shoe_id', dealer: 'dealer_id', day: 'gaming_day', currency: 'currency' } as const;
+export type ReconciliationDimension = keyof typeof RECONCILIATION_DIMENSIONS;
+
+/** Filters of the reconciliation report. Days are gaming days `YYYY-MM-DD`, inclusive. */
+export interface ReconciliationFilters {
+  groupBy: ReconciliationDimension[];
+  tableId?: string | null;
+  shoeId?: string | null;
+  dealerId?: string | null;
+  currency?: string | null;
+  fromDay?: string | null;
+  toDay?: string | null;
+}
+
+/** Amount columns of a reconciliation row: minor units as decimal strings. `hold` = GGR / turnover, 6 decimals (exact numeric). */
+export interface ReconciliationRow {
+  [dimension: string]: unknown;
+  turnover: string;
+  payouts: string;
+  ggr: string;
+  hold: string | null;
+  voidedStakes: string;
+  correctionPayoutDelta: string;
+  betsSettled: string;
+  betsRefunded: string;
+  betsResettled: string;
+  roundsResulted: string;
+  roundsVoided: string;
+  corrections: string;
+}
+
+const SETTLEMENT_COLUMNS = `bet_id, shoe_id, round_id, table_id, dealer_id, gaming_day::text AS gaming_day, account_id, bet_code, currency,
+  stake::text AS stake, status, result, winnings::text AS winnings, payout::text AS payout, net::text AS net, dropped, paytable_ref,
+  revision, refunded_stake::text AS refunded_stake, placed_at, settled_at, refunded_at`;
+
+/**
+ * Queries over the projections (schema `read`) and the event store, for back office and
+ * regulators. Amounts are strings of minor units; nothing passes through floating point.
+ */
+@Injectable()
+export class ReadModelService {
+  constructor(
+    @Inject(DATA_SOURCE) private readonly ds: DataSource,
+    @Inject(EVENT_STORE) private readonly store: PgEventStore,
+  ) {}
+
+  /**
+   * Game recall of one round: the round as it stands, every revision (resulted, corrected, voided)
+   * with actor, approver and reason, its events in original order, its bets with their
+   * settlement history, and the shoe's hash-chain status.
+   * @throws ApiError 404 `ROUND.NOT_FOUND`
+   */
+  async recall(shoeId: string, roundId: string) {
+    const [round] = await this.ds.query(`SELECT * FROM ${S}.hand_outcomes WHERE shoe_id = $1 AND round_id = $2`, [shoeId, roundId]);
+    if (!round) throw new ApiError('ROUND.NOT_FOUND', `no round ${roundId} in shoe ${shoeId} (or not projected yet)`, 404);
+    const revisions = await this.ds.query(`SELECT * FROM ${S}.hand_outcome_revisions WHERE round_id = $1 ORDER BY revision`, [roundId]);
+    const events = await this.ds.query(
+      `SELECT global_position::text AS global_position, event_id, stream_version, type, actor_id, actor_role, occurred_at, recorded_at,
+              correlation_id, causation_id, reason, acting_manager_id, approver_id, compensates, hash, prev_hash, data
+         FROM ${S}.audit_events
+        WHERE shoe_id = $1 AND (round_id = $2 OR type IN ('ShoeVoided', 'ShoeClosed'))
+        ORDER BY stream_version`,
+      [shoeId, roundId],
+    );
+    const bets = await this.ds.query(`SELECT ${SETTLEMENT_COLUMNS} FROM ${S}.bet_settlements WHERE round_id = $1 ORDER BY bet_id`, [roundId]);
+    const betRevisions = await this.ds.query(
+      `SELECT bet_id, seq, kind, revision, result, stake::text AS stake, winnings::text AS winnings, payout::text AS payout, net::text AS net,
+              dropped, paytable_ref, compensates, event_id, actor_id, actor_role, reason, approver_id, occurred_at
+         FROM ${S}.bet_settlement_revisions WHERE round_id = $1 ORDER BY bet_id, seq`,
+      [roundId],
+    );
+    const chain = await this.store.verifyChain(`shoe-${shoeId}`);
+    const byBet = new Map<string, unknown[]>();
+    for (const r of betRevisions) byBet.set(r.bet_id, [...(byBet.get(r.bet_id) ?? []), camel(r)]);
+    return {
+      round: camel(round),
+      revisions: revisions.map((r: Record<string, unknown>) => camel(r)),
+      events: events.map((e: Record<string, unknown>) => camel(e)),
+      bets: bets.map((b: Record<string, unknown>) => ({ ...camel(b), history: byBet.get(b.bet_id as string) ?? [] })),
+      chain: { ok: chain.ok, eventsChecked: chain.eventsChecked, problems: chain.problems },
+    };
+  }
+
+  /** Events by table, shoe, round, type, actor and time range, in global order; keyset pagination. */
+  async events(f: EventFilters): Promise<Page<Record<string, unknown>>> {
+    const where: string[] = [];
+    const args: unknown[] = [];
+    const add = (sql: string, v: unknown) => {
+      if (v === null || v === undefined) return;
+      args.push(v);
+      where.push(sql.replace('?', `$${args.length}`));
+    };
+    add('table_id = ?', f.tableId);
+    add('shoe_id = ?', f.shoeId);
+    add('round_id = ?', f.roundId);
+    add('type = ?', f.type);
+    add('actor_id = ?', f.actorId);
+    add('occurred_at >= ?', f.from);
+    add('occurred_at < ?', f.to);
+    add('global_position > ?', decodeCursor<string>(f.cursor));
+    args.push(f.limit + 1);
+    const rows = await this.ds.query(
+      `SELECT global_position::text AS global_position, event_id, stream_id, stream_version, table_id, shoe_id, round_id, bet_id, type, schema_version,
+              actor_id, actor_role, occurred_at, recorded_at, correlation_id, causation_id, reason, acting_manager_id, approver_id, compensates, hash, data
+         FROM ${S}.audit_events ${where.length ? 'WHERE ' + where.join(' AND ') : ''}
+        ORDER BY global_position LIMIT $${args.length}`,
+      args,
+    );
+    return this.page(rows, f.limit, (r) => r.global_position);
+  }
+
+  /** Management decisions and automatic voids: round voids, result corrections, shoe voids, commencement corrections. */
+  decisions(f: EventFilters): Promise<Page<Record<string, unknown>>> {
+    return this.eventsOfTypes(['RoundVoided', 'ResultCorrected', 'ShoeVoided', 'CommencementCorrected'], f);
+  }
+
+  private async eventsOfTypes(types: string[], f: EventFilters) {
+    if (f.type && !types.includes(f.type)) return { items: [], nextCursor: null };
+    if (f.type) return this.events(f);
+    const pages = await this.ds.query(
+      `SELECT global_position::text AS global_position, event_id, table_id, shoe_id, round_id, type, actor_id, actor_role, occurred_at, recorded_at,
+              reason, acting_manager_id, approver_id, compensates, data
+         FROM ${S}.audit_events
+        WHERE type = ANY($1) AND ($2::text IS NULL OR table_id = $2) AND ($3::text IS NULL OR shoe_id = $3)
+          AND ($4::timestamptz IS NULL OR occurred_at >= $4) AND ($5::timestamptz IS NULL OR occurred_at < $5)
+          AND ($6::bigint IS NULL OR global_position > $6) AND ($7::text IS NULL OR actor_id = $7)
+        ORDER BY global_position LIMIT $8`,
+      [types, f.tableId ?? null, f.shoeId ?? null, f.from ?? null, f.to ?? null, decodeCursor<string>(f.cursor), f.actorId ?? null, f.limit + 1],
+    );
+    return this.page(pages, f.limit, (r) => r.global_position);
+  }
+
+  /** Settlements by table, shoe, round, account or status, ordered by bet id; keyset pagination. */
+  async settlements(f: SettlementFilters): Promise<Page<Record<string, unknown>>> {
+    const rows = await this.ds.query(
+      `SELECT ${SETTLEMENT_COLUMNS} FROM ${S}.bet_settlements
+        WHERE ($1::text IS NULL OR table_id = $1) AND ($2::text IS NULL OR shoe_id = $2) AND ($3::text IS NULL OR round_id = $3)
+          AND ($4::text IS NULL OR account_id = $4) AND ($5::text IS NULL OR status = $5) AND ($6::text IS NULL OR bet_id > $6)
+        ORDER BY bet_id LIMIT $7`,
+      [f.tableId ?? null, f.shoeId ?? null, f.roundId ?? null, f.accountId ?? null, f.status ?? null, decodeCursor<string>(f.cursor), f.limit + 1],
+    );
+    return this.page(rows, f.limit, (r) => r.bet_id);
+  }
+
+  /** One bet with its whole settlement history. @throws ApiError 404 `BET.NOT_FOUND` */
+  async settlement(betId: string) {
+    const [bet] = await this.ds.query(`SELECT ${SETTLEMENT_COLUMNS} FROM ${S}.bet_settlements WHERE bet_id = $1`, [betId]);
+    if (!bet) throw new ApiError('BET.NOT_FOUND', `no bet ${betId} (or not projected yet)`, 404);
+    const history = await this.ds.query(
+      `SELECT seq, kind, revision, result, stake::text AS stake, winnings::text AS winnings, payout::text AS payout, net::text AS net, dropped,
+              paytable_ref, compensates, event_id, actor_id, actor_role, reason, approver_id, occurred_at
+         FROM ${S}.bet_settlement_revisions WHERE bet_id = $1 ORDER BY seq`,
+      [betId],
+    );
+    return { ...camel(bet), history: history.map((h: Record<string, unknown>) => camel(h)) };
+  }
+
+  /**
+   * The reconciliation report grouped by any of table, shoe, dealer, day, currency (§4): turnover,
+   * payouts, GGR = turnover − payouts, hold, with voided stakes and correction deltas apart.
+   */
+  async reconciliation(f: ReconciliationFilters): Promise<ReconciliationRow[]> {
+    const dims = f.groupBy.map((d) => RECONCILIATION_DIMENSIONS[d]);
+    const select = dims.map((c) => (c === 'gaming_day' ? 'gaming_day::text AS gaming_day' : c));
+    const rows = await this.ds.query(
+      `SELECT ${[...select, ''].join(', ')}
+              sum(turnover)::text AS turnover, sum(payouts)::text AS payouts, sum(ggr)::text AS ggr,
+              CASE WHEN sum(turnover) = 0 THEN NULL ELSE round(sum(ggr) / sum(turnover), 6)::text END AS hold,
+              sum(voided_stakes)::text AS voided_stakes, sum(correction_payout_delta)::text AS correction_payout_delta,
+              sum(bets_settled)::text AS bets_settled, sum(bets_refunded)::text AS bets_refunded, sum(bets_resettled)::text AS bets_resettled,
+              sum(rounds_resulted)::text AS rounds_resulted, sum(rounds_voided)::text AS rounds_voided, sum(corrections)::text AS corrections
+         FROM ${S}.reconciliation
+        WHERE ($1::text IS NULL OR table_id = $1) AND ($2::text IS NULL OR shoe_id = $2) AND ($3::text IS NULL OR dealer_id = $3)
+          AND ($4::text IS NULL OR currency = $4) AND ($5::date IS NULL OR gaming_day >= $5) AND ($6::date IS NULL OR gaming_day <= $6)
+        ${dims.length ? `GROUP BY ${dims.join(', ')} ORDER BY ${dims.join(', ')}` : ''}`,
+      [f.tableId ?? null, f.shoeId ?? null, f.dealerId ?? null, f.currency ?? null, f.fromDay ?? null, f.toDay ?? null],
+    );
+    return rows.filter((r: Record<string, unknown>) => r.turnover !== null).map((r: Record<string, unknown>) => camel<ReconciliationRow>(r));
+  }
+
+  /** The roads of a shoe. @throws ApiError 404 `SHOE.NOT_FOUND` */
+  async roads(shoeId: string) {
+    const [row] = await this.ds.query(`SELECT * FROM ${S}.roads WHERE shoe_id = $1`, [shoeId]);
+    if (!row) throw new ApiError('SHOE.NOT_FOUND', `no roads for shoe ${shoeId} (or not projected yet)`, 404);
+    return camel(row);
+  }
+
+  /** The projected state of a shoe. @throws ApiError 404 `SHOE.NOT_FOUND` */
+  async shoeState(shoeId: string) {
+    const [row] = await this.ds.query(`SELECT * FROM ${S}.shoe_state WHERE shoe_id = $1`, [shoeId]);
+    if (!row) throw new ApiError('SHOE.NOT_FOUND', `no shoe ${shoeId} (or not projected yet)`, 404);
+    return camel(row);
+  }
+
+  /** Whether the projections have applied an event (callers wait on it to read their own writes). */
+  async applied(eventId: string): Promise<{ eventId: string; applied: boolean }> {
+    if (!/^[0-9a-f-]{36}$/i.test(eventId)) throw new ApiError('VALIDATION.FAILED', 'eventId must be a UUID', 400);
+    const rows = await this.ds.query(`SELECT 1 FROM ${S}.applied_events WHERE event_id = $1`, [eventId.toLowerCase()]);
+    return { eventId, applied: rows.length > 0 };
+  }
+
+  /** Who looked at what: the query log, newest last; keyset pagination. */
+  async accessLog(f: { actorId?: string | null; from?: string | null; to?: string | null; limit: number; cursor?: string | null }) {
+    const rows = await this.ds.query(
+      `SELECT id::text AS id, at, actor_id, actor_role, route, params, result_count, status, correlation_id FROM query_log
+        WHERE ($1::text IS NULL OR actor_id = $1) AND ($2::timestamptz IS NULL OR at >= $2) AND ($3::timestamptz IS NULL OR at < $3)
+          AND ($4::bigint IS NULL OR id > $4)
+        ORDER BY id LIMIT $5`,
+      [f.actorId ?? null, f.from ?? null, f.to ?? null, decodeCursor<string>(f.cursor), f.limit + 1],
+    );
+    return this.page(rows, f.limit, (r) => r.id);
+  }
+
+  private page(rows: Record<string, unknown>[], limit: number, key: (r: any) => unknown): Page<Record<string, unknown>> {
+    const more = rows.length > limit;
+    const items = rows.slice(0, limit);
+    return { items: items.map((r) => camel(r)), nextCursor: more ? encodeCursor(key(items[items.length - 1])) : null };
+  }
+}

@@ -1,0 +1,95 @@
+/**
+ * The projector: runs the read-side projections as its own process (issue #4 item 3).
+ *
+ *   npx tsx apps/projector/src/main.ts
+ *
+ * Environment (see libs/projections/src/config.ts): DATABASE_URL
+ * (default postgres://ledger:ledger@127.0.0.1:5432/ledger), KAFKA_BROKERS (default 127.0.0.1:9092),
+ * LEDGER_EVENTS_TOPIC (default baccarat.ledger.events.v1), PROJECTOR_GROUP (default
+ * ledger-projector), PROJECTIONS_SCHEMA (default read), GAMING_DAY_TZ / GAMING_DAY_CUTOFF_HOUR,
+ * PROJECTOR_PARTITIONS_CONCURRENTLY, PROJECTOR_MAX_RECORDS_PER_TX, RUN_MIGRATIONS, LOG_LEVEL.
+ *
+ * Plain TypeScript with explicit construction (no Nest DI: `tsx` emits no decorator metadata).
+ * Logs are JSON lines (pino) on stdout. Exit codes: 0 after SIGTERM/SIGINT (the transaction in
+ * hand commits or rolls back, then the consumer leaves its group); 1 on a fatal error (a data
+ * error stops the partition for good: the records stay unapplied until fixed).
+ */
+import { Kafka, logLevel as KafkaLogLevel, LogEntry } from 'kafkajs';
+import pino from 'pino';
+import { createProjectionDataSource, ProjectionRunner, projectorConfigFromEnv, runProjectionMigrations } from '@ledger/projections';
+
+async function main(): Promise<void> {
+  const config = projectorConfigFromEnv();
+  const logger = pino({ name: 'projector', level: config.logLevel });
+  logger.info({ topic: config.topic, groupId: config.groupId, schema: config.schema, gamingDay: config.gamingDay }, 'projector starting');
+
+  const ds = createProjectionDataSource(config.databaseUrl, {
+    // visible in pg_stat_activity; the group makes it unique per deployment (and per test)
+    applicationName: `ledger-projector:${config.groupId}`.slice(0, 63),
+    poolSize: config.partitionsConsumedConcurrently + 3,
+  });
+  await ds.initialize();
+  if (config.runMigrations) {
+    const { applied } = await runProjectionMigrations(ds, { schema: config.schema });
+    logger.info({ schema: config.schema, applied }, 'read-model migrations up to date');
+  }
+
+  const kafkaLog = logger.child({ component: 'kafkajs' });
+  const kafka = new Kafka({
+    clientId: `ledger-projector-${process.pid}`,
+    brokers: config.kafkaBrokers,
+    logLevel: KafkaLogLevel.WARN,
+    logCreator:
+      () =>
+      ({ level, log }: LogEntry) => {
+        const { message, ...rest } = log;
+        if (level <= KafkaLogLevel.ERROR) kafkaLog.error(rest, message);
+        else if (level === KafkaLogLevel.WARN) kafkaLog.warn(rest, message);
+        else kafkaLog.debug(rest, message);
+      },
+  });
+
+  const runner = new ProjectionRunner({
+    kafka,
+    ds,
+    topic: config.topic,
+    groupId: config.groupId,
+    schema: config.schema,
+    gamingDay: config.gamingDay,
+    logger,
+    partitionsConsumedConcurrently: config.partitionsConsumedConcurrently,
+    maxRecordsPerTransaction: config.maxRecordsPerTransaction,
+    maxBytesPerPartition: config.maxBytesPerPartition,
+    faultDelayInTxMs: config.faultDelayInTxMs,
+  });
+
+  let stopping = false;
+  const shutdown = async (signal: string, code: number) => {
+    if (stopping) return;
+    stopping = true;
+    logger.info({ signal, progress: { ...runner.progress, positions: Object.fromEntries([...runner.progress.positions].map(([p, o]) => [p, o.toString()])) } }, 'projector stopping');
+    const force = setTimeout(() => {
+      logger.error({}, 'shutdown timed out; exiting');
+      process.exit(code || 1);
+    }, 30_000);
+    force.unref();
+    await runner.stop();
+    if (ds.isInitialized) await ds.destroy();
+    logger.info({}, 'projector stopped');
+    process.exit(code);
+  };
+  process.on('SIGTERM', () => void shutdown('SIGTERM', 0));
+  process.on('SIGINT', () => void shutdown('SIGINT', 0));
+  runner.failed.catch((err: unknown) => {
+    logger.fatal({ err: String(err), code: (err as { code?: string }).code }, 'projection failed; exiting');
+    void shutdown('fatal', 1);
+  });
+
+  await runner.start();
+  logger.info({}, 'projector running');
+}
+
+main().catch((err: unknown) => {
+  process.stderr.write(`projector: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}\n`);
+  process.exit(1);
+});

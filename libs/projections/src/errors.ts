@@ -1,0 +1,43 @@
+/**
+ * Typed errors of the read side. Every error carries a stable, machine-readable `code` that logs
+ * and alerts key on (style.md point 6). A projection error rolls the whole transaction back, so
+ * neither rows nor checkpoint move: the partition stops until the cause is fixed (the ledger's
+ * reports must never be silently wrong).
+ */
+
+/** Stable error codes raised by the projections, the runner and the rebuild. */
+export type ProjectionErrorCode =
+  /** A Kafka record whose value is not a well-formed ledger event envelope. */
+  | 'PROJECTION.MALFORMED_EVENT'
+  /** An event type (or schema version) this projector cannot read: upgrade the projector first. */
+  | 'PROJECTION.UNKNOWN_EVENT_TYPE'
+  /** An event contradicts the projected state (a settlement of a bet never placed, a round of an unknown shoe…). */
+  | 'PROJECTION.INCONSISTENT_EVENT'
+  /** A stream version was skipped: an event of the shoe is missing before this one (guarantee 5). */
+  | 'PROJECTION.STREAM_GAP'
+  /** An amount that is not an integer number of minor units, or a dropped fraction that is not `num/den`. */
+  | 'PROJECTION.BAD_AMOUNT'
+  /** A schema name that is not a plain lower-case SQL identifier. */
+  | 'PROJECTION.BAD_SCHEMA_NAME'
+  /** An environment variable or option with an invalid value. */
+  | 'PROJECTION.BAD_CONFIG'
+  /** A live projector holds the schema: an in-place rebuild would race it. */
+  | 'PROJECTION.SCHEMA_IN_USE'
+  /** The rebuild did not reach the high watermarks it captured at start. */
+  | 'PROJECTION.REBUILD_INCOMPLETE';
+
+/**
+ * Error of the read side.
+ * @property code stable code, see {@link ProjectionErrorCode}
+ * @property details structured context (event id, offset, bet id…) for logs
+ */
+export class ProjectionError extends Error {
+  constructor(
+    public readonly code: ProjectionErrorCode,
+    message: string,
+    public readonly details: Record<string, unknown> = {},
+  ) {
+    super(`${code}: ${message}`);
+    this.name = 'ProjectionError';
+  }
+}

@@ -1,0 +1,92 @@
+import { ROLES, SCHEMA_VERSIONS, upcast, type EventEnvelope, type LedgerEvent } from '@ledger/events';
+import { ProjectionError } from './errors';
+
+/**
+ * Reading a Kafka record of `baccarat.ledger.events.v1` into a ledger event.
+ *
+ * The record value is the event envelope as JSON (`@ledger/events` `LedgerEvent`, `globalPosition`
+ * a decimal string), the key the table id, headers `ce_id` = eventId, `ce_type`, `schema_version`,
+ * `global_position`. Only the value is trusted; headers are cross-checked when present.
+ */
+
+/** Where a record sits, for error messages and the `applied_events` row. */
+export interface RecordPosition {
+  readonly topic: string;
+  readonly partition: number;
+  /** Kafka offset, decimal string (kafkajs spelling). */
+  readonly offset: string;
+}
+
+/** The part of a kafkajs message the read side uses. */
+export interface EventRecord extends RecordPosition {
+  readonly value: Buffer | string | null;
+  readonly headers?: Readonly<Record<string, Buffer | string | (Buffer | string)[] | undefined>>;
+}
+
+const DECIMAL = /^\d+$/;
+const STREAM = /^shoe-.+$/;
+
+function fail(message: string, at: RecordPosition, details: Record<string, unknown> = {}): never {
+  throw new ProjectionError('PROJECTION.MALFORMED_EVENT', `${message} (${at.topic}/${at.partition}@${at.offset})`, {
+    topic: at.topic,
+    partition: at.partition,
+    offset: at.offset,
+    ...details,
+  });
+}
+
+function header(r: EventRecord, name: string): string | undefined {
+  const h = r.headers?.[name];
+  const v = Array.isArray(h) ? h[0] : h;
+  return v === undefined ? undefined : v.toString();
+}
+
+/**
+ * Parses, checks and upcasts one record to the current schema of its type.
+ * @throws ProjectionError `PROJECTION.MALFORMED_EVENT` (not JSON, envelope field missing or of the
+ *   wrong type, `ce_id` header differing from `eventId`), `PROJECTION.UNKNOWN_EVENT_TYPE` (a type
+ *   or schema version this build cannot read: deploy the newer projector first)
+ */
+export function parseEventRecord(r: EventRecord): LedgerEvent {
+  if (r.value === null || r.value === undefined) fail('record has no value', r);
+  let e: Record<string, unknown>;
+  try {
+    e = JSON.parse(typeof r.value === 'string' ? r.value : r.value.toString('utf8'));
+  } catch (err) {
+    return fail(`record value is not JSON: ${(err as Error).message}`, r);
+  }
+  if (!e || typeof e !== 'object' || Array.isArray(e)) fail('record value is not a JSON object', r);
+  const str = (k: string) => {
+    if (typeof e[k] !== 'string' || (e[k] as string).length === 0) fail(`envelope field ${k} must be a non-empty string`, r, { field: k });
+  };
+  for (const k of ['eventId', 'type', 'streamId', 'tableId', 'occurredAt', 'recordedAt', 'correlationId', 'causationId', 'prevHash', 'hash']) str(k);
+  if (typeof e.globalPosition !== 'string' || !DECIMAL.test(e.globalPosition)) fail('globalPosition must be a decimal string', r, { field: 'globalPosition' });
+  if (!Number.isInteger(e.streamVersion) || (e.streamVersion as number) < 1) fail('streamVersion must be an integer ≥ 1', r, { field: 'streamVersion' });
+  if (!Number.isInteger(e.schemaVersion) || (e.schemaVersion as number) < 1) fail('schemaVersion must be an integer ≥ 1', r, { field: 'schemaVersion' });
+  if (!STREAM.test(e.streamId as string)) fail('streamId must be shoe-<shoeId>', r, { field: 'streamId' });
+  for (const k of ['occurredAt', 'recordedAt']) if (!Number.isFinite(Date.parse(e[k] as string))) fail(`${k} is not an ISO-8601 instant`, r, { field: k });
+  const actor = e.actor as Record<string, unknown> | undefined;
+  if (!actor || typeof actor.id !== 'string' || !(ROLES as readonly string[]).includes(actor.role as string)) fail('actor must be { id, role }', r, { field: 'actor' });
+  if (!e.data || typeof e.data !== 'object' || Array.isArray(e.data)) fail('data must be an object', r, { field: 'data' });
+  const ceId = header(r, 'ce_id');
+  if (ceId !== undefined && ceId !== e.eventId) fail(`header ce_id ${ceId} differs from eventId ${String(e.eventId)}`, r);
+
+  const current = SCHEMA_VERSIONS[e.type as keyof typeof SCHEMA_VERSIONS];
+  if (current === undefined || (e.schemaVersion as number) > current) {
+    throw new ProjectionError('PROJECTION.UNKNOWN_EVENT_TYPE', `cannot read ${String(e.type)} v${String(e.schemaVersion)} (${r.topic}/${r.partition}@${r.offset})`, {
+      type: e.type,
+      schemaVersion: e.schemaVersion,
+      offset: r.offset,
+    });
+  }
+  try {
+    return upcast(e as unknown as EventEnvelope<string, unknown>);
+  } catch (err) {
+    throw new ProjectionError('PROJECTION.UNKNOWN_EVENT_TYPE', `${(err as Error).message} (${r.topic}/${r.partition}@${r.offset})`, { type: e.type });
+  }
+}
+
+/** The shoe id of an event: its stream id without the `shoe-` prefix. */
+export function shoeIdOf(e: { readonly streamId: string }): string {
+  return e.streamId.slice('shoe-'.length);
+}

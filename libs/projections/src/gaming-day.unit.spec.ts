@@ -1,0 +1,46 @@
+import { assertGamingDayConfig, gamingDay, gamingDayConfigFromEnv } from './gaming-day';
+
+describe('gaming day', () => {
+  const utc6 = { timeZone: 'UTC', cutoffHour: 6 };
+
+  it('before the cut-off hour a round belongs to the previous date', () => {
+    expect(gamingDay('2025-03-01T05:59:59.999Z', utc6)).toBe('2025-02-28');
+    expect(gamingDay('2025-03-01T06:00:00.000Z', utc6)).toBe('2025-03-01');
+    expect(gamingDay('2025-03-01T23:59:59Z', utc6)).toBe('2025-03-01');
+  });
+
+  it('crosses month and year ends', () => {
+    expect(gamingDay('2025-01-01T02:00:00Z', utc6)).toBe('2024-12-31');
+    expect(gamingDay('2024-03-01T05:00:00Z', utc6)).toBe('2024-02-29'); // leap year
+  });
+
+  it('uses the local wall clock of the configured time zone', () => {
+    const bkk = { timeZone: 'Asia/Bangkok', cutoffHour: 6 }; // UTC+7
+    expect(gamingDay('2025-03-01T22:30:00Z', bkk)).toBe('2025-03-01'); // 05:30 on the 2nd, Bangkok
+    expect(gamingDay('2025-03-01T23:00:00Z', bkk)).toBe('2025-03-02'); // 06:00 on the 2nd
+    expect(gamingDay('2025-03-01T12:00:00+07:00', bkk)).toBe('2025-03-01');
+  });
+
+  it('is right on a DST change day (local clock, not "instant minus N hours")', () => {
+    // Malta: 2025-03-30 02:00 CET → 03:00 CEST. 06:30 local (04:30Z) is after the cut-off.
+    const mt = { timeZone: 'Europe/Malta', cutoffHour: 6 };
+    expect(gamingDay('2025-03-30T04:30:00Z', mt)).toBe('2025-03-30');
+    expect(gamingDay('2025-03-30T03:30:00Z', mt)).toBe('2025-03-29'); // 05:30 local
+  });
+
+  it('cut-off 0 means calendar days', () => {
+    expect(gamingDay('2025-03-01T00:00:00Z', { timeZone: 'UTC', cutoffHour: 0 })).toBe('2025-03-01');
+  });
+
+  it('reads GAMING_DAY_TZ and GAMING_DAY_CUTOFF_HOUR with defaults UTC and 6, refusing bad values', () => {
+    expect(gamingDayConfigFromEnv({})).toEqual({ timeZone: 'UTC', cutoffHour: 6 });
+    expect(gamingDayConfigFromEnv({ GAMING_DAY_TZ: 'Asia/Bangkok', GAMING_DAY_CUTOFF_HOUR: '5' })).toEqual({ timeZone: 'Asia/Bangkok', cutoffHour: 5 });
+    expect(() => gamingDayConfigFromEnv({ GAMING_DAY_TZ: 'Mars/Olympus' })).toThrow(expect.objectContaining({ code: 'PROJECTION.BAD_CONFIG' }));
+    expect(() => gamingDayConfigFromEnv({ GAMING_DAY_CUTOFF_HOUR: '24' })).toThrow(expect.objectContaining({ code: 'PROJECTION.BAD_CONFIG' }));
+    expect(() => assertGamingDayConfig({ timeZone: 'UTC', cutoffHour: 1.5 })).toThrow(/cut-off/);
+  });
+
+  it('refuses an occurredAt that is not an instant', () => {
+    expect(() => gamingDay('yesterday', utc6)).toThrow(expect.objectContaining({ code: 'PROJECTION.MALFORMED_EVENT' }));
+  });
+});

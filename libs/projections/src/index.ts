@@ -1,0 +1,25 @@
+/**
+ * The read side (issue #4): projections of the ledger's events into PostgreSQL (schema `read`),
+ * applied by a Kafka consumer with exactly-once effect, rebuildable from the topic.
+ *
+ * Data flow: Kafka `baccarat.ledger.events.v1` → {@link ProjectionRunner} (consumer group
+ * `ledger-projector`) → {@link ProjectionApplier} (one transaction per batch: every projection +
+ * the checkpoint) → tables `read.*`. {@link rebuildProjections} replays the topic into an empty
+ * schema; {@link projectionChecksums} proves two schemas hold the same state.
+ */
+export * from './errors';
+export * from './logger';
+export * from './gaming-day';
+export * from './rational';
+export * from './schema-name';
+export * from './event-record';
+export * from './projection-tx';
+export * from './projections';
+export * from './roads/roads';
+export * from './migrations';
+export * from './applier';
+export * from './runner';
+export * from './checksums';
+export * from './rebuild';
+export * from './data-source';
+export * from './config';

@@ -1,0 +1,43 @@
+import type { LedgerEvent } from '@ledger/events';
+import { shoeIdOf } from '../event-record';
+import type { ProjectionTx } from '../projection-tx';
+import type { Projection } from './projection';
+
+/**
+ * `audit_events`: every event, flattened for search by table, shoe, round, bet, time, type and
+ * actor (regulators' game recall, architecture.md guarantee 9), with the full `data` as jsonb and
+ * the hash chain fields. Append-only: one row per event, keyed by global position.
+ */
+export const auditEventsProjection: Projection = {
+  name: 'audit_events',
+  tables: [{ name: 'audit_events', orderBy: 'global_position' }],
+  async apply(e: LedgerEvent, tx: ProjectionTx): Promise<void> {
+    const d = e.data as unknown as Record<string, unknown>;
+    const decision = (d.decision ?? null) as { reason?: string; actingManagerId?: string; approverId?: string; compensates?: string } | null;
+    tx.append('audit_events', {
+      global_position: e.globalPosition,
+      event_id: e.eventId,
+      stream_id: e.streamId,
+      stream_version: e.streamVersion,
+      table_id: e.tableId,
+      shoe_id: shoeIdOf(e),
+      round_id: typeof d.roundId === 'string' ? d.roundId : null,
+      bet_id: typeof d.betId === 'string' ? d.betId : null,
+      type: e.type,
+      schema_version: e.schemaVersion,
+      actor_id: e.actor.id,
+      actor_role: e.actor.role,
+      occurred_at: e.occurredAt,
+      recorded_at: e.recordedAt,
+      correlation_id: e.correlationId,
+      causation_id: e.causationId,
+      reason: decision?.reason ?? (typeof d.reason === 'string' ? d.reason : null),
+      acting_manager_id: decision?.actingManagerId ?? null,
+      approver_id: decision?.approverId ?? null,
+      compensates: typeof d.compensates === 'string' ? d.compensates : (decision?.compensates ?? null),
+      prev_hash: e.prevHash,
+      hash: e.hash,
+      data: JSON.stringify(e.data),
+    });
+  },
+};

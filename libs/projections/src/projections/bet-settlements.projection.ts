@@ -1,0 +1,258 @@
+import type { BetSettlementData, LedgerEvent, ManagementDecision } from '@ledger/events';
+import { ProjectionError } from '../errors';
+import type { ProjectionTx } from '../projection-tx';
+import { parseFraction, parseMinor } from '../rational';
+import { decisionMemoKey } from './hand-outcomes.projection';
+import type { Projection } from './projection';
+
+/**
+ * `bet_settlements` + `bet_settlement_revisions`: one row per bet with the settlement in force,
+ * and every settlement, resettlement and refund it received (domain-rules.md §4, §5).
+ *
+ * Status: OPEN (placed) → SETTLED (BetSettled, revision 1) → RESETTLED (each BetResettled after
+ * a ResultCorrected, revision n) → REFUNDED (BetRefunded after a void, from OPEN or any settled
+ * state; the refund keeps the revision it ends). On a refund the money columns of the row are
+ * cleared (nothing is paid out; the stake returns as `refunded_stake`); the revisions keep them.
+ *
+ * Attribution (round, shoe, table, dealer at RoundOpened, gaming day) is copied from the round when
+ * the bet is placed. `first_payout` is the payout of the first settlement and
+ * `correction_payout_delta` = payout in force − first_payout while the bet is settled.
+ *
+ * Each revision row carries the actor, the event compensated, and — for resettlements and
+ * refunds caused by a management decision — its reason and approver.
+ *
+ * Amounts: `bigint` minor units; the event's decimal strings are checked and passed as text.
+ */
+export const betSettlementsProjection: Projection = {
+  name: 'bet_settlements',
+  tables: [
+    { name: 'bet_settlements', orderBy: 'bet_id COLLATE "C"' },
+    { name: 'bet_settlement_revisions', orderBy: 'bet_id COLLATE "C", seq' },
+  ],
+  async apply(e: LedgerEvent, tx: ProjectionTx): Promise<void> {
+    const b = tx.t('bet_settlements');
+    switch (e.type) {
+      case 'BetPlaced': {
+        const d = e.data;
+        const ctx = await tx.roundContext(d.roundId);
+        tx.deferInsert('bet_settlements', {
+          bet_id: d.betId,
+          round_id: d.roundId,
+          shoe_id: ctx.shoeId,
+          table_id: ctx.tableId,
+          dealer_id: ctx.dealerId,
+          gaming_day: ctx.gamingDay,
+          account_id: d.accountId,
+          bet_code: d.betCode,
+          currency: d.currency,
+          stake: parseMinor(d.stake, 'stake').toString(),
+          status: 'OPEN',
+          placed_at: e.occurredAt,
+          placed_event_id: e.eventId,
+        });
+        return;
+      }
+      case 'BetSettled': {
+        // deferred: the settlements of a round (up to ~10,000) are written by one UPDATE
+        tx.defer('bet-settlements:settled', e as LedgerEvent<'BetSettled'>, (items) => settleBets(tx, items));
+        return;
+      }
+      case 'BetResettled': {
+        const d = e.data;
+        const m = money(d);
+        const rows = await tx.query<{ revisions: number }>(
+          `UPDATE ${b} SET status = 'RESETTLED', result = $2, winnings = $3, payout = $4, net = $5, dropped = $6, paytable_ref = $7,
+             revision = $8, revisions = revisions + 1, correction_payout_delta = $4 - first_payout,
+             settled_at = $9::timestamptz, settlement_event_id = $10
+           WHERE bet_id = $1 AND status IN ('SETTLED','RESETTLED') RETURNING revisions`,
+          [d.betId, d.result, m.winnings, m.payout, m.net, m.dropped, d.paytableRef, d.revision, e.occurredAt, e.eventId],
+        );
+        if (rows.length === 0) throw await notApplicable(tx, e, d.betId, 'SETTLED or RESETTLED');
+        const decision = await latestRoundDecision(tx, d.roundId);
+        appendRevision(tx, e, d.betId, rows[0].revisions, 'RESETTLED', d, d.compensates, decision);
+        return;
+      }
+      case 'BetRefunded': {
+        const d = e.data;
+        const stake = parseMinor(d.stake, 'stake').toString();
+        const rows = await tx.query<{ revisions: number; paytable_ref: string | null }>(
+          `UPDATE ${b} SET status = 'REFUNDED', result = NULL, winnings = NULL, payout = NULL, net = NULL, dropped = NULL,
+             correction_payout_delta = 0, revisions = revisions + 1, refunded_stake = $2,
+             refunded_at = $3::timestamptz, refund_event_id = $4
+           WHERE bet_id = $1 AND status <> 'REFUNDED' RETURNING revisions, paytable_ref`,
+          [d.betId, stake, e.occurredAt, e.eventId],
+        );
+        if (rows.length === 0) throw await notApplicable(tx, e, d.betId, 'not REFUNDED');
+        const decision = await decisionOf(tx, d.compensates);
+        tx.append('bet_settlement_revisions', {
+          ...revisionBase(e, d.betId, rows[0].revisions, 'REFUNDED', d.revision, d.roundId),
+          result: null,
+          stake,
+          winnings: null,
+          payout: null,
+          net: null,
+          dropped: null,
+          paytable_ref: rows[0].paytable_ref,
+          compensates: d.compensates,
+          reason: decision?.reason ?? null,
+          approver_id: decision?.approverId ?? null,
+        });
+        return;
+      }
+      default:
+        return;
+    }
+  },
+};
+
+/**
+ * BetSettled × n in one UPDATE … FROM (VALUES …): each bet must be OPEN (settled once), then its
+ * revision row is appended with the sequence number the UPDATE returns.
+ */
+async function settleBets(tx: ProjectionTx, events: LedgerEvent<'BetSettled'>[]): Promise<void> {
+  const params: unknown[] = [];
+  const p = (v: unknown) => `$${params.push(v)}`;
+  const values = events.map((e) => {
+    const d = e.data;
+    const m = money(d);
+    return `(${p(d.betId)}::text, ${p(d.result)}::text, ${p(m.winnings)}::bigint, ${p(m.payout)}::bigint, ${p(m.net)}::bigint, ${p(m.dropped)}::text,
+             ${p(d.paytableRef)}::text, ${p(d.revision)}::int, ${p(e.occurredAt)}::timestamptz, ${p(e.eventId)}::text)`;
+  });
+  const b = tx.t('bet_settlements');
+  const rows = await tx.queryNow<{ bet_id: string; revisions: number }>(
+    `UPDATE ${b} AS b SET status = 'SETTLED', result = v.result, winnings = v.winnings, payout = v.payout, net = v.net, dropped = v.dropped,
+       paytable_ref = v.paytable_ref, revision = v.revision, revisions = b.revisions + 1, first_payout = v.payout,
+       correction_payout_delta = 0, settled_at = v.settled_at, settlement_event_id = v.event_id
+     FROM (VALUES ${values.join(',')}) AS v(bet_id, result, winnings, payout, net, dropped, paytable_ref, revision, settled_at, event_id)
+     WHERE b.bet_id = v.bet_id AND b.status = 'OPEN'
+     RETURNING b.bet_id, b.revisions`,
+    params,
+  );
+  const seq = new Map(rows.map((r) => [r.bet_id, r.revisions]));
+  const once = new Set<string>();
+  for (const e of events) {
+    const betId = e.data.betId;
+    if (!seq.has(betId) || once.has(betId)) {
+      // not OPEN (never placed, already settled or refunded), or settled twice in this batch
+      const status = (await tx.queryNow<{ status: string }>(`SELECT status FROM ${b} WHERE bet_id = $1`, [betId]))[0]?.status ?? 'never placed';
+      throw new ProjectionError('PROJECTION.INCONSISTENT_EVENT', `BetSettled of bet ${betId}, which is ${once.has(betId) ? 'settled twice' : status} (expected OPEN)`, {
+        eventId: e.eventId,
+        betId,
+      });
+    }
+    once.add(betId);
+  }
+  for (const e of events) appendRevision(tx, e, e.data.betId, seq.get(e.data.betId)!, 'SETTLED', e.data, null, null);
+}
+
+/** Checked money fields of a settlement, as decimal strings for SQL. */
+function money(d: BetSettlementData) {
+  parseFraction(d.dropped); // PROJECTION.BAD_AMOUNT unless "num/den" or an integer
+  return {
+    stake: parseMinor(d.stake, 'stake').toString(),
+    winnings: parseMinor(d.winnings, 'winnings').toString(),
+    payout: parseMinor(d.payout, 'payout').toString(),
+    net: parseMinor(d.net, 'net').toString(),
+    dropped: d.dropped,
+  };
+}
+
+async function notApplicable(tx: ProjectionTx, e: LedgerEvent, betId: string, expected: string): Promise<ProjectionError> {
+  const rows = await tx.query<{ status: string }>(`SELECT status FROM ${tx.t('bet_settlements')} WHERE bet_id = $1`, [betId]);
+  const actual = rows[0]?.status ?? 'never placed';
+  return new ProjectionError('PROJECTION.INCONSISTENT_EVENT', `${e.type} of bet ${betId}, which is ${actual} (expected ${expected})`, {
+    eventId: e.eventId,
+    betId,
+    status: actual,
+  });
+}
+
+function revisionBase(e: LedgerEvent, betId: string, seq: number, kind: string, revision: number, roundId: string) {
+  return {
+    bet_id: betId,
+    seq,
+    kind,
+    revision,
+    round_id: roundId,
+    event_id: e.eventId,
+    global_position: e.globalPosition,
+    actor_id: e.actor.id,
+    actor_role: e.actor.role,
+    cause_event_id: e.causationId,
+    occurred_at: e.occurredAt,
+  };
+}
+
+function appendRevision(
+  tx: ProjectionTx,
+  e: LedgerEvent,
+  betId: string,
+  seq: number,
+  kind: 'SETTLED' | 'RESETTLED',
+  d: BetSettlementData,
+  compensates: string | null,
+  decision: ManagementDecision | null,
+): void {
+  const m = money(d);
+  tx.append('bet_settlement_revisions', {
+    ...revisionBase(e, betId, seq, kind, d.revision, d.roundId),
+    result: d.result,
+    stake: m.stake,
+    winnings: m.winnings,
+    payout: m.payout,
+    net: m.net,
+    dropped: m.dropped,
+    paytable_ref: d.paytableRef,
+    compensates,
+    reason: decision?.reason ?? null,
+    approver_id: decision?.approverId ?? null,
+  });
+}
+
+/**
+ * The management decision behind a RoundVoided / ShoeVoided `eventId`, if any: the void's own
+ * decision, or for a round voided with its shoe (cause SHOE_VOIDED) the ShoeVoided's.
+ */
+async function decisionOf(tx: ProjectionTx, eventId: string): Promise<ManagementDecision | null> {
+  const key = decisionMemoKey(eventId);
+  if (tx.memo.has(key)) return tx.memo.get(key) as ManagementDecision | null;
+  const rows = await tx.query<DecisionRow>(
+    `SELECT coalesce(r.reason, s.void_reason) AS reason, coalesce(r.acting_manager_id, s.void_actor_id) AS acting_manager_id,
+            coalesce(r.approver_id, s.void_approver_id) AS approver_id, coalesce(r.compensates, s.void_event_id) AS compensates
+     FROM ${tx.t('hand_outcome_revisions')} r LEFT JOIN ${tx.t('shoe_state')} s ON s.void_event_id = r.caused_by
+     WHERE r.event_id = $1
+     UNION ALL
+     SELECT void_reason, void_actor_id, void_approver_id, NULL FROM ${tx.t('shoe_state')} WHERE void_event_id = $1
+     LIMIT 1`,
+    [eventId],
+  );
+  const decision = toDecision(rows[0]);
+  tx.memo.set(key, decision);
+  return decision;
+}
+
+interface DecisionRow {
+  reason: string | null;
+  acting_manager_id: string | null;
+  approver_id: string | null;
+  compensates: string | null;
+}
+
+function toDecision(r: DecisionRow | undefined): ManagementDecision | null {
+  if (!r || r.reason === null) return null;
+  return { reason: r.reason, actingManagerId: r.acting_manager_id ?? '', approverId: r.approver_id ?? '', compensates: r.compensates ?? '' };
+}
+
+/** The decision of the round's latest revision (the ResultCorrected a resettlement follows). */
+async function latestRoundDecision(tx: ProjectionTx, roundId: string): Promise<ManagementDecision | null> {
+  const key = `latest-decision:${roundId}`;
+  if (tx.memo.has(key)) return tx.memo.get(key) as ManagementDecision | null;
+  const rows = await tx.query<DecisionRow>(
+    `SELECT reason, acting_manager_id, approver_id, compensates FROM ${tx.t('hand_outcome_revisions')}
+     WHERE round_id = $1 ORDER BY revision DESC LIMIT 1`,
+    [roundId],
+  );
+  const decision = toDecision(rows[0]);
+  tx.memo.set(key, decision);
+  return decision;
+}

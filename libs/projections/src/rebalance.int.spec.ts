@@ -1,0 +1,120 @@
+import type { Kafka, Producer } from 'kafkajs';
+import type { DataSource } from 'typeorm';
+import { diffChecksums, projectionChecksums } from './checksums';
+import { createProjectionDataSource } from './data-source';
+import { dropProjectionSchema, runProjectionMigrations } from './migrations';
+import { rebuildProjections } from './rebuild';
+import { ProjectionRunner } from './runner';
+import { createTopic, deleteTopics, produce, TEST_DATABASE_URL, testKafka, uniqueTopic, waitForCatchUp } from './testing/kafka-kit';
+import { syntheticLedger } from './testing/synthetic-shoes';
+
+/**
+ * Guarantee 6 under rebalances: two projector instances in ONE consumer group, the second joining
+ * in the middle and the first leaving later (two rebalances), while the relay also republishes
+ * some events (duplicates at new offsets). No event may be applied twice: the instances' applied
+ * counts add up to the distinct events, and reconciliation (and every other projection) equals a
+ * rebuild from the topic.
+ */
+jest.setTimeout(300_000);
+
+const SCHEMA = 'read_it_rebalance';
+const SCRATCH = 'read_it_rebalance_rebuild';
+
+describe('two projector instances and a rebalance', () => {
+  let ds: DataSource;
+  let kafka: Kafka;
+  let producer: Producer;
+  let topic: string;
+  const group = `projector-rebalance-${Date.now()}`;
+  const ledger = syntheticLedger({ shoes: 9, seed: 23, prefix: `rebal${Date.now() % 100000}`, voidRate: 0.06, correctionRate: 0.06, exposedCardRate: 0.02, shoeVoidRate: 0.3 });
+  const runners: ProjectionRunner[] = [];
+
+  beforeAll(async () => {
+    ds = createProjectionDataSource(TEST_DATABASE_URL, { applicationName: 'projections-int-rebalance', poolSize: 12 });
+    await ds.initialize();
+    await dropProjectionSchema(ds, SCHEMA);
+    await dropProjectionSchema(ds, SCRATCH);
+    await runProjectionMigrations(ds, { schema: SCHEMA });
+    kafka = testKafka();
+    topic = uniqueTopic('rebalance');
+    await createTopic(kafka, topic, 3);
+    producer = kafka.producer({ idempotent: true, maxInFlightRequests: 1 });
+    await producer.connect();
+  });
+
+  afterAll(async () => {
+    for (const r of runners) await r.stop();
+    await producer?.disconnect();
+    if (kafka && topic) await deleteTopics(kafka, [topic]);
+    if (ds?.isInitialized) {
+      await dropProjectionSchema(ds, SCRATCH).catch(() => undefined);
+      await dropProjectionSchema(ds, SCHEMA).catch(() => undefined);
+      await ds.destroy();
+    }
+  });
+
+  const instance = () => {
+    const r = new ProjectionRunner({
+      kafka,
+      ds,
+      topic,
+      groupId: group,
+      schema: SCHEMA,
+      maxRecordsPerTransaction: 150,
+      faultDelayInTxMs: 20, // long enough transactions that a rebalance lands inside one
+      maxBytesPerPartition: 64 * 1024,
+    });
+    runners.push(r);
+    return r;
+  };
+
+  it('applies every event exactly once across instances; reconciliation equals a rebuild', async () => {
+    const events = ledger.events;
+    const third = Math.floor(events.length / 3);
+    // republished by the relay: the same envelopes again, later, at new offsets
+    const duplicates = events.filter((_, i) => i % 97 === 0);
+
+    const a = instance();
+    await a.start();
+    await produce(producer, topic, events.slice(0, third));
+    const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+    while (a.progress.applied < 300) await sleep(50);
+
+    const b = instance(); // joins: rebalance while A is mid-stream
+    await b.start();
+    await produce(producer, topic, [...events.slice(third, 2 * third), ...duplicates.slice(0, duplicates.length / 2)]);
+    while (b.progress.applied < 300) await sleep(50);
+
+    await a.stop(); // leaves: B takes every partition, from the checkpoints
+    await produce(producer, topic, [...events.slice(2 * third), ...duplicates.slice(duplicates.length / 2)]);
+    await waitForCatchUp(kafka, ds, SCHEMA, group, topic, 240_000);
+    await b.stop();
+
+    // no event applied twice, none lost
+    expect(a.progress.applied).toBeGreaterThan(0);
+    expect(b.progress.applied).toBeGreaterThan(0);
+    expect(a.progress.applied + b.progress.applied).toBe(events.length);
+    const [{ n }] = await ds.query(`SELECT count(*)::int AS n FROM ${SCHEMA}.applied_events`);
+    expect(n).toBe(events.length);
+    const settlements = events.filter((e) => e.type === 'BetSettled' || e.type === 'BetResettled' || e.type === 'BetRefunded').length;
+    const [{ m }] = await ds.query(`SELECT count(*)::int AS m FROM ${SCHEMA}.bet_settlement_revisions`);
+    expect(m).toBe(settlements);
+
+    const bad = await ds.query(`SELECT * FROM ${SCHEMA}.reconciliation WHERE ggr <> turnover - payouts`);
+    expect(bad).toEqual([]);
+    // refunds of a voided shoe carry the shoe decision's reason and approver
+    const [shoeRefunds] = await ds.query(
+      `SELECT count(*)::int AS n, count(*) FILTER (WHERE r.reason = 'shoe integrity in doubt' AND r.approver_id = 'PM-2')::int AS attributed
+       FROM ${SCHEMA}.bet_settlement_revisions r JOIN ${SCHEMA}.hand_outcomes h USING (round_id)
+       WHERE r.kind = 'REFUNDED' AND h.void_cause = 'SHOE_VOIDED'`,
+    );
+    expect(shoeRefunds.n).toBeGreaterThan(0);
+    expect(shoeRefunds.attributed).toBe(shoeRefunds.n);
+
+    const rebuilt = await rebuildProjections({ ds, kafka, topic, schema: SCRATCH, checkpointGroup: group });
+    expect(rebuilt.events).toBe(events.length);
+    const live = await projectionChecksums(ds, SCHEMA);
+    expect(live.reconciliation).toEqual(rebuilt.checksums.reconciliation);
+    expect(diffChecksums(live, rebuilt.checksums)).toEqual([]);
+  });
+});

@@ -1,0 +1,151 @@
+import type { Kafka } from 'kafkajs';
+import type { DataSource } from 'typeorm';
+import { DEFAULT_PROJECTOR_GROUP } from './applier';
+import { projectionChecksums, ProjectionChecksums } from './checksums';
+import { ProjectionError } from './errors';
+import { DEFAULT_GAMING_DAY, GamingDayConfig } from './gaming-day';
+import { ProjectionLogger, SILENT_LOGGER } from './logger';
+import { runProjectionMigrations } from './migrations';
+import { ProjectionRunner, RunnerProgress, schemaLockSql } from './runner';
+import { assertSchemaName, DEFAULT_READ_SCHEMA, qualified } from './schema-name';
+
+/** Options of {@link rebuildProjections}. */
+export interface RebuildOptions {
+  readonly ds: DataSource;
+  readonly kafka: Kafka;
+  readonly topic: string;
+  /** Schema to rebuild: `read` (live, in place) or a scratch schema. @default 'read' */
+  readonly schema?: string;
+  /** Owner written on the checkpoint rows (the live projector's group). @default 'ledger-projector' */
+  readonly checkpointGroup?: string;
+  /** Must equal the live projector's, or checksums differ. @default UTC, cut-off 6 */
+  readonly gamingDay?: GamingDayConfig;
+  readonly logger?: ProjectionLogger;
+  /** @default 2 */
+  readonly partitionsConsumedConcurrently?: number;
+  /** @default 5000 */
+  readonly maxRecordsPerTransaction?: number;
+  /** Called after each committed transaction: records read so far out of `total`. */
+  readonly onProgress?: (done: number, total: number) => void;
+}
+
+/** What a rebuild did. */
+export interface RebuildResult {
+  readonly schema: string;
+  readonly topic: string;
+  /** Records up to the high watermarks captured at start (what was replayed). */
+  readonly records: number;
+  /** Events applied (records minus duplicates). */
+  readonly events: number;
+  readonly durationMs: number;
+  /** events / second over the replay (excluding schema creation and checksums). */
+  readonly eventsPerSecond: number;
+  /** partition → high watermark replayed up to (exclusive), decimal strings. */
+  readonly highWatermarks: Record<number, string>;
+  readonly checksums: ProjectionChecksums;
+}
+
+/**
+ * Rebuilds a read-model schema from the topic (architecture.md guarantee 7):
+ *
+ * 1. takes the schema's advisory lock EXCLUSIVELY on a dedicated session (live projectors hold it
+ *    shared while they run): an in-place rebuild of `read` refuses to start while a projector
+ *    runs (`PROJECTION.SCHEMA_IN_USE`), and a projector refuses to start during the rebuild;
+ * 2. drops the schema and recreates it with the migrations (empty projections, no checkpoints);
+ * 3. captures every partition's high watermark, then replays the topic from offset 0 up to them
+ *    with a fresh, throw-away consumer group (`<group>-rebuild-<schema>-<time>-<pid>`, deleted
+ *    afterwards), through the same applier as the live projector, writing checkpoints under
+ *    `checkpointGroup`;
+ * 4. sets every partition's checkpoint to its high watermark (a live projector then continues
+ *    exactly where the rebuild stopped) and computes the checksums.
+ *
+ * Into a scratch schema, the live one is not touched; compare with `projectionChecksums(ds, 'read')`
+ * once live has consumed the same offsets (see scripts/rebuild-projections.ts).
+ *
+ * @throws ProjectionError `PROJECTION.SCHEMA_IN_USE`, `PROJECTION.REBUILD_INCOMPLETE`, or the data
+ *   error that stopped the replay
+ */
+export async function rebuildProjections(options: RebuildOptions): Promise<RebuildResult> {
+  const schema = assertSchemaName(options.schema ?? DEFAULT_READ_SCHEMA);
+  const checkpointGroup = options.checkpointGroup ?? DEFAULT_PROJECTOR_GROUP;
+  const logger = options.logger ?? SILENT_LOGGER;
+  const { ds, kafka, topic } = options;
+
+  const lock = ds.createQueryRunner();
+  await lock.connect();
+  try {
+    const got = await lock.query(schemaLockSql('pg_try_advisory_lock'), [schema]);
+    if (!got[0].ok) {
+      throw new ProjectionError('PROJECTION.SCHEMA_IN_USE', `schema ${schema} is in use by a running projector or another rebuild; stop it first`, { schema });
+    }
+    await ds.query(`DROP SCHEMA IF EXISTS "${schema}" CASCADE`);
+    await runProjectionMigrations(ds, { schema });
+
+    const admin = kafka.admin();
+    await admin.connect();
+    const groupId = `${checkpointGroup}-rebuild-${schema}-${Date.now()}-${process.pid}`;
+    try {
+      const offsets = await admin.fetchTopicOffsets(topic);
+      const stopAt = new Map<number, bigint>(offsets.map((o) => [o.partition, BigInt(o.high)]));
+      const total = offsets.reduce((n, o) => n + Number(BigInt(o.high) - BigInt(o.low)), 0);
+      logger.info({ topic, schema, total, groupId }, 'rebuild: replaying');
+
+      const started = Date.now();
+      const runner = new ProjectionRunner({
+        kafka,
+        ds,
+        topic,
+        groupId,
+        checkpointGroup,
+        schema,
+        gamingDay: options.gamingDay ?? DEFAULT_GAMING_DAY,
+        logger,
+        stopAt,
+        holdSchemaLock: false,
+        partitionsConsumedConcurrently: options.partitionsConsumedConcurrently ?? 2,
+        maxRecordsPerTransaction: options.maxRecordsPerTransaction ?? 5000,
+        maxBytesPerPartition: 4 * 1_048_576,
+        onProgress: (p) => options.onProgress?.(p.applied + p.skippedDuplicates + p.skippedBelowCheckpoint, total),
+      });
+      let progress: RunnerProgress;
+      try {
+        await runner.start();
+        await Promise.race([runner.done, runner.failed]);
+        progress = runner.progress;
+      } finally {
+        await runner.stop();
+      }
+      const durationMs = Date.now() - started;
+      await admin.deleteGroups([groupId]).catch((err) => logger.warn({ err: String(err), groupId }, 'rebuild: could not delete the throw-away group'));
+
+      for (const [partition, high] of stopAt) {
+        const reached = progress.positions.get(partition) ?? 0n;
+        if (reached < high && high > 0n) {
+          throw new ProjectionError('PROJECTION.REBUILD_INCOMPLETE', `partition ${partition} replayed to ${reached}, high watermark ${high}`, { partition });
+        }
+        await ds.query(
+          `INSERT INTO ${qualified(schema, 'checkpoints')} (consumer_group, topic, partition, next_offset) VALUES ($1,$2,$3,$4)
+           ON CONFLICT (consumer_group, topic, partition) DO UPDATE SET next_offset = greatest(${qualified(schema, 'checkpoints')}.next_offset, EXCLUDED.next_offset), updated_at = now()`,
+          [checkpointGroup, topic, partition, high.toString()],
+        );
+      }
+      const events = progress.applied;
+      const checksums = await projectionChecksums(ds, schema);
+      return {
+        schema,
+        topic,
+        records: total,
+        events,
+        durationMs,
+        eventsPerSecond: durationMs > 0 ? Math.round((events * 1000) / durationMs) : events,
+        highWatermarks: Object.fromEntries([...stopAt].map(([p, o]) => [p, o.toString()])),
+        checksums,
+      };
+    } finally {
+      await admin.disconnect();
+    }
+  } finally {
+    await lock.query(schemaLockSql('pg_advisory_unlock'), [schema]).catch(() => undefined);
+    await lock.release();
+  }
+}

@@ -1,0 +1,171 @@
+/**
+ * Rebuilds the read-side projections from the ledger's Kafka topic (issue #4 item 4, guarantee 7).
+ *
+ *   npm run -s projections:rebuild -- [options]        (= npx tsx scripts/rebuild-projections.ts)
+ *
+ * Two modes:
+ * - IN PLACE (default): drops and recreates the live schema (`read`, or PROJECTIONS_SCHEMA),
+ *   replays the topic from offset 0 up to the high watermarks captured at start, and leaves the
+ *   checkpoints of PROJECTOR_GROUP at those watermarks, so the projector, restarted afterwards,
+ *   continues exactly there. Refuses to run while a projector holds the schema (exit 4): stop the
+ *   projector first (they share an advisory lock: projectors shared, the rebuild exclusive).
+ * - SCRATCH (`--into-schema <name>`): builds a complete copy in another schema and compares its
+ *   checksums with live (`--compare-with`, default the live schema). Live is never touched: the
+ *   projector keeps running, readers keep reading. The comparison is exact only when live has
+ *   consumed the same offsets (a quiet topic, or a stopped projector): both checkpoint sets are
+ *   printed and a difference in position is reported as such, not as a mismatch. The scratch
+ *   schema is kept for inspection unless `--drop-after`.
+ *
+ * Output (stdout): one line per projection `name rows sha256`, then events, seconds, events/s
+ * (`--json` prints one JSON object instead). A progress bar goes to stderr when it is a TTY.
+ * Exit codes: 0 done (and equal when compared), 1 error, 2 usage, 3 checksums differ at the same
+ * position, 4 schema in use.
+ *
+ * Environment: DATABASE_URL, KAFKA_BROKERS, LEDGER_EVENTS_TOPIC, PROJECTOR_GROUP,
+ * PROJECTIONS_SCHEMA, GAMING_DAY_TZ, GAMING_DAY_CUTOFF_HOUR (must match the live projector's).
+ */
+import { SingleBar } from 'cli-progress';
+import { Command, CommanderError, InvalidArgumentError } from 'commander';
+import { Kafka, logLevel } from 'kafkajs';
+import {
+  assertSchemaName,
+  createProjectionDataSource,
+  diffChecksums,
+  ProjectionChecksums,
+  projectionChecksums,
+  ProjectionError,
+  projectorConfigFromEnv,
+  rebuildProjections,
+  dropProjectionSchema,
+} from '../libs/projections/src';
+
+interface Options {
+  intoSchema?: string;
+  compareWith?: string;
+  compare: boolean;
+  dropAfter: boolean;
+  json: boolean;
+  topic?: string;
+  group?: string;
+  concurrency: string;
+}
+
+const schemaArg = (v: string) => {
+  try {
+    return assertSchemaName(v);
+  } catch (e) {
+    throw new InvalidArgumentError((e as Error).message);
+  }
+};
+
+function buildProgram(): Command {
+  return new Command('projections:rebuild')
+    .description('rebuild the read-side projections from the ledger topic and print their checksums')
+    .option('--into-schema <name>', 'rebuild into this scratch schema instead of the live one (live is left untouched)', schemaArg)
+    .option('--compare-with <schema>', 'after a scratch rebuild, compare checksums with this schema (default: the live schema)', schemaArg)
+    .option('--no-compare', 'do not compare a scratch rebuild with live')
+    .option('--drop-after', 'drop the scratch schema when done', false)
+    .option('--topic <topic>', 'topic to replay (default LEDGER_EVENTS_TOPIC)')
+    .option('--group <group>', 'checkpoint owner to write (default PROJECTOR_GROUP)')
+    .option('--concurrency <n>', 'partitions replayed in parallel', '2')
+    .option('--json', 'print one JSON object', false)
+    .exitOverride()
+    .showHelpAfterError();
+}
+
+function printChecksums(title: string, c: ProjectionChecksums): void {
+  process.stdout.write(`${title}\n`);
+  for (const [name, { rows, sha256 }] of Object.entries(c)) process.stdout.write(`  ${name.padEnd(16)} ${String(rows).padStart(9)}  ${sha256}\n`);
+}
+
+async function run(argv: string[]): Promise<number> {
+  const program = buildProgram();
+  program.parse(argv);
+  const opts = program.opts<Options>();
+  const config = projectorConfigFromEnv();
+  const live = config.schema;
+  const target = opts.intoSchema ?? live;
+  const scratch = target !== live;
+  const topic = opts.topic ?? config.topic;
+  const group = opts.group ?? config.groupId;
+  const concurrency = Number(opts.concurrency);
+  if (!Number.isInteger(concurrency) || concurrency < 1 || concurrency > 64) throw new InvalidArgumentError('--concurrency must be 1..64');
+
+  const ds = createProjectionDataSource(config.databaseUrl, { applicationName: `ledger-rebuild:${target}`.slice(0, 63), poolSize: concurrency + 3 });
+  await ds.initialize();
+  const kafka = new Kafka({ clientId: `ledger-rebuild-${process.pid}`, brokers: config.kafkaBrokers, logLevel: logLevel.ERROR });
+  const bar = process.stderr.isTTY && !opts.json ? new SingleBar({ stream: process.stderr, format: 'rebuild {bar} {percentage}% | {value}/{total} records | {eps} ev/s | ETA {eta_formatted}' }) : null;
+  const started = Date.now();
+  try {
+    let barStarted = false;
+    const result = await rebuildProjections({
+      ds,
+      kafka,
+      topic,
+      schema: target,
+      checkpointGroup: group,
+      gamingDay: config.gamingDay,
+      partitionsConsumedConcurrently: concurrency,
+      onProgress: (done, total) => {
+        if (!bar) return;
+        if (!barStarted) {
+          bar.start(total, 0, { eps: 0 });
+          barStarted = true;
+        }
+        bar.update(done, { eps: Math.round((done * 1000) / Math.max(1, Date.now() - started)) });
+      },
+    });
+    bar?.stop();
+
+    let comparison: { with: string; equal: boolean; samePosition: boolean; differ: string[]; checksums: ProjectionChecksums; positions: Record<string, Record<string, string>> } | null = null;
+    if (scratch && opts.compare) {
+      const other = opts.compareWith ?? live;
+      const checksums = await projectionChecksums(ds, other);
+      const differ = diffChecksums(result.checksums, checksums);
+      const positions = async (schema: string) =>
+        Object.fromEntries(
+          (
+            (await ds.query(`SELECT partition, next_offset::text AS o FROM "${schema}".checkpoints WHERE consumer_group = $1 AND topic = $2 AND next_offset > 0 ORDER BY partition`, [
+              group,
+              topic,
+            ])) as { partition: number; o: string }[]
+          ).map((r) => [String(r.partition), r.o]),
+        );
+      const pos = { [target]: await positions(target), [other]: await positions(other).catch(() => ({})) };
+      const samePosition = JSON.stringify(pos[target]) === JSON.stringify(pos[other]);
+      comparison = { with: other, equal: differ.length === 0, samePosition, differ, checksums, positions: pos };
+    }
+    if (scratch && opts.dropAfter) await dropProjectionSchema(ds, target);
+
+    if (opts.json) {
+      process.stdout.write(JSON.stringify({ ...result, comparison }, null, 2) + '\n');
+    } else {
+      printChecksums(`rebuilt schema "${result.schema}" from ${result.topic} (up to ${JSON.stringify(result.highWatermarks)}):`, result.checksums);
+      process.stdout.write(`events ${result.events} (records ${result.records}) in ${(result.durationMs / 1000).toFixed(2)} s = ${result.eventsPerSecond} events/s\n`);
+      if (comparison) {
+        printChecksums(`schema "${comparison.with}":`, comparison.checksums);
+        if (comparison.equal) process.stdout.write(`IDENTICAL to "${comparison.with}"\n`);
+        else if (!comparison.samePosition) process.stdout.write(`differs from "${comparison.with}" (${comparison.differ.join(', ')}), but they are at different positions: ${JSON.stringify(comparison.positions)}\n`);
+        else process.stdout.write(`MISMATCH with "${comparison.with}" at the same position: ${comparison.differ.join(', ')}\n`);
+      }
+    }
+    if (comparison && !comparison.equal && comparison.samePosition) return 3;
+    return 0;
+  } finally {
+    bar?.stop();
+    await ds.destroy();
+  }
+}
+
+run(process.argv).then(
+  (code) => process.exit(code),
+  (e: unknown) => {
+    if (e instanceof CommanderError) process.exit(e.exitCode === 0 ? 0 : 2);
+    if (e instanceof InvalidArgumentError) {
+      process.stderr.write(`projections:rebuild: ${e.message}\n`);
+      process.exit(2);
+    }
+    process.stderr.write(`projections:rebuild: ${e instanceof Error ? e.message : String(e)}\n`);
+    process.exit(e instanceof ProjectionError && e.code === 'PROJECTION.SCHEMA_IN_USE' ? 4 : 1);
+  },
+);
