@@ -20,6 +20,8 @@ import {
   ids,
   openTestDataSource,
   pgClient,
+  TEST_EVENTS_TOPIC,
+  ensureTestTopic,
 } from './testing/int-support';
 
 jest.setTimeout(60_000);
@@ -32,7 +34,8 @@ const log = collectingLogger();
 
 beforeAll(async () => {
   ds = await openTestDataSource(20);
-  store = new PgEventStore(ds, { logger: log });
+  await ensureTestTopic();
+  store = new PgEventStore(ds, { logger: log, topic: TEST_EVENTS_TOPIC });
   admin = await pgClient(true);
   ledger = await pgClient(false);
 });
@@ -155,7 +158,7 @@ describe('append and read (guarantees 5, 8, 9)', () => {
       [streamId],
     );
     expect(rows.map((r) => r.p)).toEqual([...a.events, ...b.events].map((e) => e.globalPosition));
-    expect(rows.every((r) => r.topic === LEDGER_EVENTS_TOPIC && r.key === tableId)).toBe(true);
+    expect(rows.every((r) => r.topic === TEST_EVENTS_TOPIC && r.key === tableId)).toBe(true);
   });
 
   it('an append wakes the relay: NOTIFY outbox with the last position, on commit', async () => {
@@ -656,7 +659,7 @@ describe('the refusal log (guarantee 11)', () => {
     await closed.initialize();
     await closed.destroy();
     const lines = collectingLogger();
-    const s = new PgEventStore(closed, { logger: lines });
+    const s = new PgEventStore(closed, { logger: lines, topic: TEST_EVENTS_TOPIC });
     await expect(
       s.recordRejection({ code: 'X.Y', message: 'm', httpStatus: 400, correlationId: 'lost-1' }),
     ).resolves.toBeUndefined();

@@ -10,7 +10,7 @@ import type { Kafka, Admin } from 'kafkajs';
 import type { DataSource } from 'typeorm';
 import type { Client } from 'pg';
 import type { EventEnvelope, LedgerEvent } from '@ledger/events';
-import { ensureTopics, LEDGER_EVENTS_TOPIC } from '../../infra/src/kafka/topics';
+import { ensureTopics } from '../../infra/src/kafka/topics';
 import { PgEventStore } from './event-store';
 import { OutboxRelay, type RelayCrashPoint } from './outbox-relay';
 import { computeEventHash } from './hash';
@@ -28,12 +28,13 @@ import {
   pgClient,
   readRange,
   type ReadRecord,
+  TEST_EVENTS_TOPIC,
 } from './testing/int-support';
 
 jest.setTimeout(120_000);
 
 const ROOT = resolve(__dirname, '../../..');
-const TOPIC = LEDGER_EVENTS_TOPIC;
+const TOPIC = TEST_EVENTS_TOPIC;
 
 let ds: DataSource;
 let store: PgEventStore;
@@ -43,9 +44,9 @@ let db: Client;
 
 beforeAll(async () => {
   ds = await openTestDataSource();
-  store = new PgEventStore(ds, { logger: collectingLogger() });
+  store = new PgEventStore(ds, { logger: collectingLogger(), topic: TOPIC });
   ({ kafka, admin } = await kafkaAdmin());
-  await ensureTopics(admin);
+  await ensureTopics(admin, [{ name: TOPIC, partitions: 6, configs: { 'retention.ms': '-1', 'cleanup.policy': 'delete' } }]);
   db = await pgClient();
 });
 

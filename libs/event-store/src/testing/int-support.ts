@@ -19,6 +19,24 @@ export const TEST_DATABASE_URL =
 /** The test database as superuser `postgres` (trust auth on loopback): used only to simulate tampering. */
 export const TEST_ADMIN_DATABASE_URL =
   process.env.TEST_ADMIN_DATABASE_URL ?? `postgres://postgres@127.0.0.1:5432/${process.env.TEST_DB_NAME ?? 'ledger_test'}`;
+/**
+ * The topic the integration specs' outbox rows name. Never the production topic: a relay started
+ * by a later spec on the same test database publishes every unpublished row, and must not put test
+ * events on `baccarat.ledger.events.v1`.
+ */
+export const TEST_EVENTS_TOPIC = process.env.TEST_EVENTS_TOPIC ?? 'test.int.ledger.events.v1';
+
+/** Creates {@link TEST_EVENTS_TOPIC} (6 partitions, retained forever) if missing. */
+export async function ensureTestTopic(): Promise<void> {
+  const { ensureTopics } = await import('../../../infra/src/kafka/topics');
+  const { admin } = await kafkaAdmin();
+  try {
+    await ensureTopics(admin, [{ name: TEST_EVENTS_TOPIC, partitions: 6, configs: { 'retention.ms': '-1', 'cleanup.policy': 'delete' } }]);
+  } finally {
+    await admin.disconnect();
+  }
+}
+
 /** The local broker. */
 export const TEST_KAFKA_BROKERS = (process.env.KAFKA_BROKERS ?? '127.0.0.1:9092').split(',').map((b) => b.trim());
 

@@ -1,0 +1,49 @@
+#!/usr/bin/env bash
+# The main job (`npm run demo`): on a fresh machine, installs the npm packages from the lock file if
+# missing, starts PostgreSQL and Kafka (scripts/stack.sh), builds, starts the ledger API, the outbox
+# relay and the projector, then runs scripts/demo.ts (simulated shoes on three tables and a slice of
+# the recorded third-party hands, through the HTTP API), prints the reconciliation, and stops what
+# it started. `--keep-running` leaves the services up for exploration (stop: npm run demo:stop).
+#   env PORT [3000]  DATABASE_URL [postgres://ledger:ledger@127.0.0.1:5432/ledger]
+set -euo pipefail
+cd "$(dirname "$0")/.."
+keep=0
+for a in "$@"; do [ "$a" = "--keep-running" ] && keep=1; done
+say() { printf '\033[1m[demo]\033[0m %s\n' "$*" >&2; }
+
+if [ ! -d node_modules ]; then say "installing npm packages from the lock file (npm ci)"; npm ci --no-audit --no-fund >&2; fi
+bash scripts/stack.sh up
+say "building"
+npm run -s build >&2
+
+export PORT=${PORT:-3000}
+export DATABASE_URL=${DATABASE_URL:-postgres://ledger:ledger@127.0.0.1:5432/ledger}
+export LEDGER_API=${LEDGER_API:-http://127.0.0.1:$PORT}
+logs=.stack/logs
+mkdir -p "$logs"
+bash scripts/demo-stop.sh >/dev/null 2>&1 || true
+if (exec 3<>"/dev/tcp/127.0.0.1/$PORT") 2>/dev/null; then
+  say "port $PORT is taken by another program: set PORT=<free port> and run again"; exit 1
+fi
+start() { # name, command...
+  local name=$1; shift
+  nohup "$@" >"$logs/$name.log" 2>&1 &
+  echo $! >".stack/$name.pid"
+  say "started $name (pid $!, log $logs/$name.log)"
+}
+start api env TS_NODE_BASEURL=./dist node -r tsconfig-paths/register dist/apps/ledger/src/main.js
+start relay env TS_NODE_BASEURL=./dist node -r tsconfig-paths/register dist/apps/relay/src/main.js
+start projector env TS_NODE_BASEURL=./dist node -r tsconfig-paths/register dist/apps/projector/src/main.js
+cleanup() { [ "$keep" = 1 ] || bash scripts/demo-stop.sh >&2; }
+trap cleanup EXIT
+for i in $(seq 1 120); do
+  curl -fs "$LEDGER_API/health" >/dev/null 2>&1 && break
+  if ! kill -0 "$(cat .stack/api.pid)" 2>/dev/null; then say "the API did not start; see $logs/api.log"; tail -20 "$logs/api.log" >&2; exit 1; fi
+  sleep 0.5
+done
+curl -fs "$LEDGER_API/health" >/dev/null || { say "the API did not answer on $LEDGER_API; see $logs/api.log"; exit 1; }
+say "ledger API up on $LEDGER_API (OpenAPI: $LEDGER_API/docs)"
+npx tsx scripts/demo.ts "$@"
+if [ "$keep" = 1 ]; then
+  say "services keep running (API $LEDGER_API, logs in $logs); stop them with: npm run demo:stop"
+fi
