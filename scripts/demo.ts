@@ -11,7 +11,9 @@
 import { Command } from 'commander';
 import { MultiBar, Presets } from 'cli-progress';
 import { createHash } from 'node:crypto';
-import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { spawn } from 'node:child_process';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { resolve } from 'node:path';
 import { formatMinor } from '@ledger/rules';
 import { generateShoeScript, LedgerClient, runShoeScript, SeededRandom, ShoeScript, SimTable } from '@ledger/simulator';
 import { jwtSecret } from '../apps/ledger/src/auth/jwt-secret';
@@ -21,12 +23,17 @@ const DEMO_TABLES = ['T-CLASSIC-01', 'T-TIGER-01', 'T-FAB4-01'];
 interface Options {
   seed?: string;
   shoes: string;
+  hands: string;
   keepRunning?: boolean;
 }
 
+/** The third-party hand history, beside the checkout (see README). */
+const HANDS_ARCHIVE = resolve(__dirname, '../../shared/data/hand-histories/one-million-hands.txt.tar.xz');
+
 const program = new Command('demo')
   .option('--seed <hex>', 'seed of the run (printed; pass it back to reproduce the same shoes)')
-  .option('--shoes <n>', 'shoes per table', '1')
+  .option('--shoes <n>', 'simulated shoes per table', '1')
+  .option('--hands <n>', 'recorded third-party hands to replay (0 = none)', '300')
   .option('--keep-running', 'leave the services running (handled by scripts/demo.sh)')
   .parse();
 const opts = program.opts<Options>();
@@ -88,6 +95,9 @@ async function main(): Promise<void> {
   const events = stats.reduce((n, s) => n + s.events, 0);
   out(`dealt ${scripts.length} shoes: ${requests} requests, ${events} events in ${secs.toFixed(1)} s (${Math.round(events / secs)} events/s)`);
 
+  // 2b. a slice of recorded play: the third-party hands, converted to the table-log format and replayed
+  const recorded = await replayRecordedHands(runTag, Number(opts.hands));
+
   // 3. wait for the projections to apply the last event of every shoe
   process.stderr.write('waiting for the projections to catch up…\n');
   for (const s of scripts) {
@@ -124,6 +134,15 @@ async function main(): Promise<void> {
     fromSettlements.set(s.table.tableId, acc);
   }
   writeFileSync(settlementsFile, lines.join('\n') + '\n');
+  for (const r of recorded.settlements) {
+    const acc = fromSettlements.get(r.tableId) ?? { turnover: 0n, payouts: 0n, voided: 0n };
+    if (r.status === 'REFUNDED') acc.voided += BigInt(r.stake);
+    else {
+      acc.turnover += BigInt(r.stake);
+      acc.payouts += BigInt(r.payout);
+    }
+    fromSettlements.set(r.tableId, acc);
+  }
 
   out('');
   out('reconciliation by table (EUR; minor units shown as major)');
@@ -131,8 +150,9 @@ async function main(): Promise<void> {
   let allAgree = true;
   for (const table of tables) {
     let turnover = 0n, payouts = 0n, ggr = 0n, voidedStakes = 0n, rounds = 0n, voided = 0n, corrections = 0n;
-    for (const s of scripts.filter((x) => x.table.tableId === table.tableId)) {
-      const rec = await client.get('auditor', 'demo-auditor', `/reports/reconciliation?groupBy=shoe&shoeId=${s.shoeId}`);
+    const shoeIds = [...scripts.filter((x) => x.table.tableId === table.tableId).map((x) => x.shoeId), ...(recorded.shoesByTable.get(table.tableId) ?? [])];
+    for (const shoeId of shoeIds) {
+      const rec = await client.get('auditor', 'demo-auditor', `/reports/reconciliation?groupBy=shoe&shoeId=${shoeId}`);
       for (const r of rec.items) {
         turnover += BigInt(r.turnover);
         payouts += BigInt(r.payouts);
@@ -151,7 +171,9 @@ async function main(): Promise<void> {
       `${table.tableId.padEnd(13)} ${String(rounds).padStart(7)} ${String(voided).padStart(7)} ${String(corrections).padStart(10)} ${formatMinor(turnover).padStart(13)} ${formatMinor(payouts).padStart(13)} ${formatMinor(ggr).padStart(13)} ${hold.padStart(8)} ${formatMinor(voidedStakes).padStart(15)}  ${agrees ? 'yes' : 'NO'}`,
     );
   }
-  out(`settlements written to ${settlementsFile} (${lines.length} bets); reconciliation ${allAgree ? 'agrees with them' : 'DISAGREES with them'}`);
+  out(`settlements written to ${settlementsFile} (${lines.length} bets, simulated shoes)${recorded.file ? ` and ${recorded.file} (${recorded.settlements.length} bets, recorded hands)` : ''}`);
+  out(`reconciliation (simulated and recorded shoes together) ${allAgree ? 'agrees with the settlements' : 'DISAGREES with the settlements'}`);
+  if (!recorded.ok) out('recorded hands: the ledger DISAGREED with the hand history (see above)');
 
   out('');
   out('hash-chain verification');
@@ -173,7 +195,63 @@ async function main(): Promise<void> {
   }
   out(`  reconciliation CSV:   curl -s -H "Authorization: Bearer $(npm run -s token -- --role auditor --sub me)" "${api}/reports/reconciliation?groupBy=table,shoe,dealer,day,currency&format=csv"`);
   out(`  the Kafka topic:      baccarat.ledger.events.v1 on 127.0.0.1:9092 (docs/asyncapi)`);
-  if (!allAgree || !chainsOk) process.exitCode = 1;
+  if (!allAgree || !chainsOk || !recorded.ok) process.exitCode = 1;
+}
+
+/** Runs a command with inherited output, without blocking the event loop; resolves its exit status. */
+function run(cmd: string, args: string[]): Promise<{ status: number | null }> {
+  return new Promise((res, rej) => {
+    const child = spawn(cmd, args, { stdio: ['ignore', 'inherit', 'inherit'] });
+    child.on('error', rej);
+    child.on('close', (status) => res({ status }));
+  });
+}
+
+/** Settlement line written by the replayer. */
+interface RecordedSettlement {
+  tableId: string;
+  stake: string;
+  payout: string;
+  status: string;
+}
+
+/**
+ * Converts the first `hands` hands of the third-party history into table-log shoes spread over
+ * the three tables and replays them through the API with the replayer (apps/replayer), which
+ * checks every outcome against the file and writes the settlements.
+ */
+async function replayRecordedHands(runTag: string, hands: number): Promise<{ ok: boolean; file: string | null; settlements: RecordedSettlement[]; shoesByTable: Map<string, string[]> }> {
+  const none = { ok: true, file: null, settlements: [], shoesByTable: new Map<string, string[]>() };
+  if (!Number.isInteger(hands) || hands < 0) throw new Error('--hands must be a whole number');
+  if (hands === 0) return none;
+  if (!existsSync(HANDS_ARCHIVE)) {
+    process.stderr.write(`recorded hands: ${HANDS_ARCHIVE} not found; skipping the replay of recorded play\n`);
+    return none;
+  }
+  const log = `.stack/demo/recorded-${runTag}.jsonl`;
+  const expected = `.stack/demo/recorded-${runTag}.expected.jsonl`;
+  const file = `.stack/demo/recorded-settlements-${runTag}.jsonl`;
+  const cli = ['tsx', 'apps/replayer/src/main.ts'];
+  out('');
+  out(`recorded play: converting ${hands} third-party hands into table-log shoes`);
+  const conv = await run('npx', [...cli, 'convert-hands', '--file', HANDS_ARCHIVE, '--out', log, '--expected', expected, '--hands', String(hands), '--tables', DEMO_TABLES.join(','), '--shoe-prefix', `MH-${runTag}`]);
+  if (conv.status !== 0) throw new Error('convert-hands failed');
+  const rep = await run('npx', [...cli, 'replay', '--file', log, '--api', api, '--out', file, '--check', expected]);
+  const shoesByTable = new Map<string, string[]>();
+  for (const line of readFileSync(log, 'utf8').split('\n')) {
+    if (!line.includes('"openShoe"')) continue;
+    const l = JSON.parse(line);
+    shoesByTable.set(l.tableId, [...(shoesByTable.get(l.tableId) ?? []), l.shoeId]);
+  }
+  const tableOfShoe = new Map<string, string>();
+  for (const [t, ids] of shoesByTable) for (const id of ids) tableOfShoe.set(id, t);
+  const settlements = existsSync(file)
+    ? readFileSync(file, 'utf8').split('\n').filter(Boolean).map((l) => {
+        const s = JSON.parse(l);
+        return { tableId: tableOfShoe.get(s.shoeId) ?? s.tableId, stake: s.stake, payout: s.payout, status: s.status };
+      })
+    : [];
+  return { ok: rep.status === 0, file, settlements, shoesByTable };
 }
 
 main().catch((e) => {

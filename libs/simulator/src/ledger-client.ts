@@ -54,11 +54,21 @@ export class LedgerClient {
   }
 
   private async request<T>(method: string, role: ClientRole, sub: string, path: string, body: unknown, headers: Record<string, string>): Promise<T> {
-    const res = await fetch(`${this.baseUrl}${path}`, {
-      method,
-      headers: { 'content-type': 'application/json', authorization: `Bearer ${this.token(role, sub)}`, ...headers },
-      body: body === undefined ? undefined : JSON.stringify(body),
-    });
+    const send = () =>
+      fetch(`${this.baseUrl}${path}`, {
+        method,
+        headers: { 'content-type': 'application/json', authorization: `Bearer ${this.token(role, sub)}`, ...headers },
+        body: body === undefined ? undefined : JSON.stringify(body),
+      });
+    let res: Response;
+    try {
+      res = await send();
+    } catch (e) {
+      // a kept-alive socket the server closed meanwhile: retry once when the request is safe to repeat
+      // (a GET, or a write carrying an Idempotency-Key, which the ledger answers the same way twice)
+      if (method !== 'GET' && !Object.keys(headers).some((h) => h.toLowerCase() === 'idempotency-key')) throw e;
+      res = await send();
+    }
     const text = await res.text();
     const parsed = text ? JSON.parse(text) : null;
     if (!res.ok) throw new LedgerHttpError(res.status, parsed?.error?.code ?? `HTTP.${res.status}`, parsed, `${method} ${path}`);

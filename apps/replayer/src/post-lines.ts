@@ -1,0 +1,187 @@
+import { LedgerClient, LedgerHttpError } from '@ledger/simulator';
+import type { NumberedTableLogLine } from '@ledger/table-log';
+import { apiWriteOf, DEFAULT_REPLAY_ACTORS, ReplayActors } from './routes';
+import { idempotencyKeyOf } from './table-log-file';
+
+/** A line the ledger refused (4xx with a stable error code). */
+export interface Refusal {
+  readonly line: number;
+  readonly shoeId: string;
+  readonly kind: string;
+  readonly status: number;
+  readonly code: string;
+  readonly message: string;
+}
+
+/** The last event the ledger recorded for a shoe during the run (for the projection catch-up). */
+export interface ShoeTail {
+  readonly shoeId: string;
+  readonly lastEventId: string | null;
+  readonly streamVersion: number | null;
+}
+
+/** What sending a log did. */
+export interface PostSummary {
+  /** Lines sent (each answered, accepted or refused). */
+  readonly lines: number;
+  /** HTTP requests made, retries included. */
+  readonly requests: number;
+  readonly accepted: number;
+  readonly refused: number;
+  /** Refusals per error code. */
+  readonly refusedByCode: Record<string, number>;
+  /** The first refusals in detail, in the order they were answered. */
+  readonly firstRefusals: Refusal[];
+  /** Events in the answers (an idempotent re-send answers the first answer's events again). */
+  readonly events: number;
+  /** Rounds resulted in the answers (`RoundResulted` events). */
+  readonly roundsResulted: number;
+  /** Shoes, in order of first appearance in the log. */
+  readonly shoes: ShoeTail[];
+  readonly elapsedMs: number;
+}
+
+/** Options of {@link postTableLog}. */
+export interface PostOptions {
+  /** Shoes sent in parallel; each shoe's lines go one after another, in file order. @default 3 */
+  readonly concurrency?: number;
+  /** Token subjects for lines without `actor`. */
+  readonly actors?: ReplayActors;
+  /** Prefix of every line's `Idempotency-Key` (the file hash prefix). */
+  readonly hashPrefix: string;
+  /** Attempts per line on a transport error or a 5xx answer (idempotent, so safe). @default 5 */
+  readonly attempts?: number;
+  /** Refusals kept in detail. @default 20 */
+  readonly refusalsKept?: number;
+  /** Called after each line is answered. */
+  readonly onLine?: (done: number, total: number) => void;
+}
+
+/**
+ * The run stopped: the API could not be reached or kept failing (5xx) for a line, or refused the
+ * replayer's token (401). Re-running the same file resumes it: lines already recorded are answered
+ * from the ledger's idempotency store.
+ */
+export class ReplayAbortedError extends Error {
+  constructor(
+    public readonly line: number,
+    why: string,
+  ) {
+    super(`line ${line}: ${why}; the run stopped (re-run the same file to resume)`);
+    this.name = 'ReplayAbortedError';
+  }
+}
+
+/** An error's message, with the cause's code fetch hides behind "fetch failed" (ECONNREFUSED, …). */
+function describeError(e: unknown): string {
+  if (!(e instanceof Error)) return String(e);
+  const cause = (e as { cause?: { code?: string; message?: string } }).cause;
+  return cause ? `${e.message} (${cause.code ?? cause.message})` : e.message;
+}
+
+interface WriteAnswer {
+  streamVersion?: number;
+  events?: Array<{ eventId: string; type: string; streamVersion: number }>;
+}
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+/**
+ * Sends table-log lines through the public HTTP API: per shoe in file order, shoes in parallel
+ * (a pool of `concurrency` workers takes shoes in order of first appearance). Every write carries
+ * `Idempotency-Key: <hashPrefix>:<line>`, so re-sending a line after a crash, or re-running the
+ * same file, records nothing new: the ledger answers the first answer.
+ *
+ * A refusal (4xx) is counted with its code and the shoe goes on with its next line, as a table
+ * would. A transport error or 5xx is retried (`attempts`), then the whole run stops with
+ * {@link ReplayAbortedError}.
+ */
+export async function postTableLog(lines: readonly NumberedTableLogLine[], client: LedgerClient, options: PostOptions): Promise<PostSummary> {
+  const started = performance.now();
+  const concurrency = Math.max(1, options.concurrency ?? 3);
+  const actors = options.actors ?? DEFAULT_REPLAY_ACTORS;
+  const attempts = Math.max(1, options.attempts ?? 5);
+  const kept = options.refusalsKept ?? 20;
+
+  const byShoe = new Map<string, NumberedTableLogLine[]>();
+  for (const l of lines) {
+    let q = byShoe.get(l.value.shoeId);
+    if (!q) byShoe.set(l.value.shoeId, (q = []));
+    q.push(l);
+  }
+  const shoeIds = [...byShoe.keys()];
+  const tails = new Map<string, ShoeTail>(shoeIds.map((id) => [id, { shoeId: id, lastEventId: null, streamVersion: null }]));
+  let requests = 0;
+  let done = 0;
+  let accepted = 0;
+  let events = 0;
+  let roundsResulted = 0;
+  const refusedByCode: Record<string, number> = {};
+  const firstRefusals: Refusal[] = [];
+  let refused = 0;
+  let abort: ReplayAbortedError | null = null;
+
+  const send = async (l: NumberedTableLogLine): Promise<void> => {
+    const w = apiWriteOf(l.value, actors);
+    const headers = { 'idempotency-key': idempotencyKeyOf(options.hashPrefix, l.line) };
+    for (let attempt = 1; ; attempt++) {
+      requests++;
+      try {
+        const res = await client.post<WriteAnswer>(w.role, w.sub, w.path, w.body, headers);
+        accepted++;
+        const evs = res?.events ?? [];
+        events += evs.length;
+        for (const e of evs) if (e.type === 'RoundResulted') roundsResulted++;
+        if (evs.length) tails.set(l.value.shoeId, { shoeId: l.value.shoeId, lastEventId: evs[evs.length - 1].eventId, streamVersion: res.streamVersion ?? evs[evs.length - 1].streamVersion });
+        return;
+      } catch (e) {
+        if (e instanceof LedgerHttpError && e.status === 401) {
+          throw new ReplayAbortedError(l.line, `the ledger refused the replayer's token (${e.code}): is JWT_SECRET the API's?`);
+        }
+        if (e instanceof LedgerHttpError && e.status < 500) {
+          refused++;
+          refusedByCode[e.code] = (refusedByCode[e.code] ?? 0) + 1;
+          if (firstRefusals.length < kept) {
+            const msg = (e.body as { error?: { message?: string } } | null)?.error?.message ?? e.message;
+            firstRefusals.push({ line: l.line, shoeId: l.value.shoeId, kind: l.value.kind, status: e.status, code: e.code, message: msg });
+          }
+          return;
+        }
+        if (attempt >= attempts) throw new ReplayAbortedError(l.line, `the ledger API did not answer after ${attempts} attempt(s): ${describeError(e)}`);
+        await sleep(Math.min(5000, 100 * 2 ** attempt));
+      }
+    }
+  };
+
+  let nextShoe = 0;
+  const worker = async () => {
+    while (!abort && nextShoe < shoeIds.length) {
+      const q = byShoe.get(shoeIds[nextShoe++])!;
+      for (const l of q) {
+        if (abort) return;
+        try {
+          await send(l);
+        } catch (e) {
+          abort ??= e instanceof ReplayAbortedError ? e : new ReplayAbortedError(l.line, describeError(e));
+          return;
+        }
+        done++;
+        options.onLine?.(done, lines.length);
+      }
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(concurrency, Math.max(1, shoeIds.length)) }, worker));
+  if (abort) throw abort;
+  return {
+    lines: done,
+    requests,
+    accepted,
+    refused,
+    refusedByCode,
+    firstRefusals,
+    events,
+    roundsResulted,
+    shoes: shoeIds.map((id) => tails.get(id)!),
+    elapsedMs: Math.round(performance.now() - started),
+  };
+}
