@@ -735,7 +735,11 @@ function hostileArb(ctx: Ctx): fc.Arbitrary<Hostile> {
   const stateCmds = fc.oneof(tableFacts('BET'), tableFacts('DEAL'), tableFacts('CLOSED'), tableFacts('VOIDED'), validBet.map((b) => bp('BET', [b], 'r1', true)), validBet.map((b) => bp('DEAL', [b])), goodDecision.map((d) => pm('voidShoe', 'VOIDED', d)));
   const fieldOnState = stateCmds.chain((cmd) => fieldDefect(cmd).map(([defect, body]) => request('field', defect, { ...cmd, body }, ctx, { expect: E([400], ['VALIDATION.FAILED', 'CARD.MALFORMED']) })));
 
-  return fc.oneof({ arbitrary: fc.oneof(...wrap), weight: 45 }, { arbitrary: fc.oneof(...state), weight: 40 }, { arbitrary: fieldOnState, weight: 15 });
+  // auth, roles and field defects weigh more: they are the most varied
+  const wrapWeights = [5, 4, 2, 1, 2, 4, 2, 1, 1, 1, 1, 1, 1, 1, 2, 1, 1, 1];
+  expect(wrapWeights).toHaveLength(wrap.length);
+  const wrapped = fc.oneof(...wrap.map((arbitrary, i) => ({ arbitrary, weight: wrapWeights[i] })));
+  return fc.oneof({ arbitrary: wrapped, weight: 45 }, { arbitrary: fc.oneof(...state), weight: 40 }, { arbitrary: fieldOnState, weight: 15 });
 }
 
 /** A few fixed requests too big to draw at random: bodies over the 5 MB limit, a batch of 10,001 bets. */
@@ -804,7 +808,7 @@ function tally<T>(xs: T[], key: (x: T) => string): Record<string, number> {
 /** A private database on the test server, so global counts are not moved by other suites. */
 function privateDatabase(): { url: string; name: string; adminUrl: string; owner: string } {
   const base = new URL(process.env.TEST_DATABASE_URL ?? 'postgres://ledger:ledger@127.0.0.1:5432/ledger_test');
-  const name = `${base.pathname.slice(1).replace(/[^a-z0-9_]/g, '_')}_hostile_${process.pid}_${Date.now().toString(36)}`.toLowerCase();
+  const name = `${base.pathname.slice(1).replace(/[^a-z0-9_]/g, '_')}_hostile_${process.pid}_${Date.now().toString(36)}`.toLowerCase().slice(0, 63);
   const url = new URL(base.toString());
   url.pathname = `/${name}`;
   const admin = new URL(process.env.TEST_ADMIN_DATABASE_URL ?? `postgres://postgres@${base.host}/postgres`);

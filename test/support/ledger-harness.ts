@@ -40,7 +40,7 @@ export async function startLedger(): Promise<LedgerHarness> {
   const suffix = `${Date.now().toString(36)}_${randomUUID().slice(0, 8).replace(/-/g, '')}`;
   const topic = `test.ledger.events.${suffix}`;
   const readSchema = `read_t_${suffix}`.toLowerCase();
-  process.env.READ_SCHEMA = readSchema;
+  process.env.PROJECTIONS_SCHEMA = readSchema;
   process.env.DATABASE_URL = TEST_DATABASE_URL;
   process.env.LEDGER_EVENTS_TOPIC = topic;
   process.env.LOG_LEVEL = process.env.LOG_LEVEL ?? 'silent';

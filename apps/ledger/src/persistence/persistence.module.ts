@@ -52,7 +52,7 @@ class DataSourceCloser implements OnApplicationShutdown {
         if (process.env.RUN_MIGRATIONS !== 'false') {
           await runMigrations(ds);
           // the read model the query API reads; the projector runs the same migrations (both idempotent, locked)
-          await runProjectionMigrations(ds, { schema: process.env.READ_SCHEMA || undefined });
+          await runProjectionMigrations(ds, { schema: process.env.PROJECTIONS_SCHEMA || process.env.READ_SCHEMA || undefined });
           new Logger('Persistence').log('migrations up to date');
         }
         return ds;

@@ -6,9 +6,9 @@ import { ApiError } from '../common/api-error';
 import { DATA_SOURCE, EVENT_STORE } from '../persistence/persistence.module';
 import { decodeCursor, encodeCursor, Page } from './pagination';
 
-/** Read-model schema the API reads (env `READ_SCHEMA`, default `read`). */
-const S = process.env.READ_SCHEMA ?? DEFAULT_READ_SCHEMA;
-if (!/^[a-z_][a-z0-9_]*$/.test(S)) throw new Error(`READ_SCHEMA must be a plain identifier, got ${S}`);
+/** Read-model schema the API reads: env `PROJECTIONS_SCHEMA` (as the projector), or its older name `READ_SCHEMA`; default `read`. */
+const S = process.env.PROJECTIONS_SCHEMA || process.env.READ_SCHEMA || DEFAULT_READ_SCHEMA;
+if (!/^[a-z_][a-z0-9_]*$/.test(S)) throw new Error(`PROJECTIONS_SCHEMA must be a plain identifier, got ${S}`);
 
 /** snake_case row → camelCase object (values unchanged; amounts arrive as strings). */
 function camel<T = Record<string, unknown>>(row: Record<string, unknown>): T {
