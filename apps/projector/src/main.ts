@@ -9,6 +9,15 @@
  * ledger-projector), PROJECTIONS_SCHEMA (default read), GAMING_DAY_TZ / GAMING_DAY_CUTOFF_HOUR,
  * PROJECTOR_PARTITIONS_CONCURRENTLY, PROJECTOR_MAX_RECORDS_PER_TX, RUN_MIGRATIONS, LOG_LEVEL.
  *
+ * Analytics topics (libs/projections/src/analytics/analytics-config.ts): each committed
+ * transaction also writes the analytics records of its events to `<schema>.analytics_outbox`
+ * (ANALYTICS_ENABLED, default true), and an `AnalyticsPublisher` in this process sends them to
+ * the analytics topics (ANALYTICS_PUBLISH, default true; one publisher per schema at a time, by
+ * advisory lock, so several projector instances may run it). Topic names: ANALYTICS_ROUND_OUTCOMES_TOPIC,
+ * ANALYTICS_SETTLEMENTS_TOPIC, ANALYTICS_ROADS_TOPIC; also ANALYTICS_PUBLISH_BATCH_SIZE,
+ * ANALYTICS_POLL_INTERVAL_MS, ANALYTICS_RETAIN_PUBLISHED_HOURS, and for tests only
+ * ANALYTICS_PUBLISHER_CRASH_POINT (before-send | after-send: exit 137 there).
+ *
  * Plain TypeScript with explicit construction (no Nest DI: `tsx` emits no decorator metadata).
  * Logs are JSON lines (pino) on stdout. Exit codes: 0 after SIGTERM/SIGINT (the transaction in
  * hand commits or rolls back, then the consumer leaves its group); 1 on a fatal error (a data
@@ -16,12 +25,23 @@
  */
 import { Kafka, logLevel as KafkaLogLevel, LogEntry } from 'kafkajs';
 import pino from 'pino';
-import { createProjectionDataSource, ProjectionRunner, projectorConfigFromEnv, runProjectionMigrations } from '@ledger/projections';
+import {
+  AnalyticsPublisher,
+  analyticsConfigFromEnv,
+  createProjectionDataSource,
+  ProjectionRunner,
+  projectorConfigFromEnv,
+  runProjectionMigrations,
+} from '@ledger/projections';
 
 async function main(): Promise<void> {
   const config = projectorConfigFromEnv();
+  const analytics = analyticsConfigFromEnv();
   const logger = pino({ name: 'projector', level: config.logLevel });
-  logger.info({ topic: config.topic, groupId: config.groupId, schema: config.schema, gamingDay: config.gamingDay }, 'projector starting');
+  logger.info(
+    { topic: config.topic, groupId: config.groupId, schema: config.schema, gamingDay: config.gamingDay, analytics: { enabled: analytics.enabled, publish: analytics.publish, topics: analytics.topics } },
+    'projector starting',
+  );
 
   const ds = createProjectionDataSource(config.databaseUrl, {
     // visible in pg_stat_activity; the group makes it unique per deployment (and per test)
@@ -49,6 +69,20 @@ async function main(): Promise<void> {
       },
   });
 
+  const publisher = analytics.publish
+    ? new AnalyticsPublisher({
+        kafka,
+        databaseUrl: config.databaseUrl,
+        schema: config.schema,
+        topics: analytics.topics,
+        batchSize: analytics.batchSize,
+        pollIntervalMs: analytics.pollIntervalMs,
+        retainPublishedMs: analytics.retainPublishedHours === 0 ? null : analytics.retainPublishedHours * 3600 * 1000,
+        crashPoint: analytics.crashPoint,
+        logger: logger.child({ component: 'analytics-publisher' }),
+      })
+    : null;
+
   const runner = new ProjectionRunner({
     kafka,
     ds,
@@ -61,6 +95,9 @@ async function main(): Promise<void> {
     maxRecordsPerTransaction: config.maxRecordsPerTransaction,
     maxBytesPerPartition: config.maxBytesPerPartition,
     faultDelayInTxMs: config.faultDelayInTxMs,
+    analytics: analytics.enabled,
+    // a committed transaction may have written outbox rows: publish them now rather than at the next poll
+    onProgress: () => publisher?.wake(),
   });
 
   let stopping = false;
@@ -74,6 +111,8 @@ async function main(): Promise<void> {
     }, 30_000);
     force.unref();
     await runner.stop();
+    // after the runner: the last transaction's records are committed; what is left stays in the outbox for the next start
+    await publisher?.stop();
     if (ds.isInitialized) await ds.destroy();
     logger.info({}, 'projector stopped');
     process.exit(code);
@@ -85,6 +124,7 @@ async function main(): Promise<void> {
     void shutdown('fatal', 1);
   });
 
+  await publisher?.start();
   await runner.start();
   logger.info({}, 'projector running');
 }

@@ -1,5 +1,6 @@
 import type { LedgerEvent } from '@ledger/events';
 import type { DataSource } from 'typeorm';
+import { writeAnalyticsOutbox } from './analytics/analytics-outbox';
 import { ProjectionError } from './errors';
 import { EventRecord, parseEventRecord } from './event-record';
 import { DEFAULT_GAMING_DAY, GamingDayConfig } from './gaming-day';
@@ -21,6 +22,13 @@ export interface ProjectionApplierOptions {
   /** @default ALL_PROJECTIONS */
   readonly projections?: readonly Projection[];
   readonly logger?: ProjectionLogger;
+  /**
+   * Side effects: write the analytics records of every applied event to `analytics_outbox` in the
+   * same transaction (issue #4 item 4; published by `AnalyticsPublisher`). On for the live
+   * projector; `rebuildProjections` turns it off so a replay emits nothing. Needs the
+   * `shoe_state` and `hand_outcomes` projections. @default true
+   */
+  readonly analytics?: boolean;
   /**
    * FAULT INJECTION for tests only: sleep this long inside each transaction, after every row is
    * written and before COMMIT, so a test can kill the process mid-transaction. @default 0
@@ -66,8 +74,9 @@ const MAX_CACHED = 200_000;
  * 4. checks each shoe stream's version: the next event of a stream must be exactly version + 1
  *    (`PROJECTION.STREAM_GAP` otherwise; a different event at an already applied version is
  *    `PROJECTION.INCONSISTENT_EVENT`);
- * 5. applies every projection, records the event in `applied_events`, and moves the checkpoint to
- *    the last record's offset + 1;
+ * 5. applies every projection, writes the event's analytics records to `analytics_outbox` (unless
+ *    `analytics: false`, as in a rebuild), records the event in `applied_events`, and moves the
+ *    checkpoint to the last record's offset + 1;
  * 6. commits. Any error rolls all of it back and is rethrown: nothing moved, so the same records
  *    come again.
  *
@@ -77,6 +86,8 @@ const MAX_CACHED = 200_000;
 export class ProjectionApplier {
   readonly schema: string;
   readonly checkpointGroup: string;
+  /** Whether applied events write analytics records (see {@link ProjectionApplierOptions.analytics}). */
+  readonly analytics: boolean;
   private readonly ds: DataSource;
   private readonly gamingDay: GamingDayConfig;
   private readonly projections: readonly Projection[];
@@ -94,6 +105,7 @@ export class ProjectionApplier {
     this.projections = options.projections ?? ALL_PROJECTIONS;
     this.logger = options.logger ?? SILENT_LOGGER;
     this.faultDelayInTxMs = options.faultDelayInTxMs ?? 0;
+    this.analytics = options.analytics ?? true;
   }
 
   /**
@@ -152,6 +164,7 @@ export class ProjectionApplier {
         seen.add(event.eventId);
         await this.checkStreamVersion(tx, event, versions);
         for (const p of this.projections) await p.apply(event, tx);
+        if (this.analytics) await writeAnalyticsOutbox(event, tx);
         versions.set(event.streamId, { version: event.streamVersion, eventId: event.eventId, position: event.globalPosition });
         tx.append('applied_events', {
           event_id: event.eventId,

@@ -23,3 +23,4 @@ export * from './checksums';
 export * from './rebuild';
 export * from './data-source';
 export * from './config';
+export * from './analytics';

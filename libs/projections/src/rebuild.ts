@@ -27,6 +27,12 @@ export interface RebuildOptions {
   readonly maxRecordsPerTransaction?: number;
   /** Called after each committed transaction: records read so far out of `total`. */
   readonly onProgress?: (done: number, total: number) => void;
+  /**
+   * The schema's `analytics_outbox` may hold records the publisher has not sent yet; dropping the
+   * schema would lose them, so the rebuild refuses (`PROJECTION.SCHEMA_IN_USE`) unless this is set.
+   * Let the projector's publisher drain them first. @default false
+   */
+  readonly discardUnpublishedAnalytics?: boolean;
 }
 
 /** What a rebuild did. */
@@ -51,11 +57,14 @@ export interface RebuildResult {
  * 1. takes the schema's advisory lock EXCLUSIVELY on a dedicated session (live projectors hold it
  *    shared while they run): an in-place rebuild of `read` refuses to start while a projector
  *    runs (`PROJECTION.SCHEMA_IN_USE`), and a projector refuses to start during the rebuild;
- * 2. drops the schema and recreates it with the migrations (empty projections, no checkpoints);
+ * 2. refuses if the schema's analytics outbox still holds unpublished records (they would be lost),
+ *    then drops the schema and recreates it with the migrations (empty projections, no
+ *    checkpoints, empty analytics outbox);
  * 3. captures every partition's high watermark, then replays the topic from offset 0 up to them
  *    with a fresh, throw-away consumer group (`<group>-rebuild-<schema>-<time>-<pid>`, deleted
  *    afterwards), through the same applier as the live projector, writing checkpoints under
- *    `checkpointGroup`;
+ *    `checkpointGroup`, with side effects OFF: no analytics records are written (a replay must
+ *    not re-emit what the live projector already published);
  * 4. sets every partition's checkpoint to its high watermark (a live projector then continues
  *    exactly where the rebuild stopped) and computes the checksums.
  *
@@ -77,6 +86,16 @@ export async function rebuildProjections(options: RebuildOptions): Promise<Rebui
     const got = await lock.query(schemaLockSql('pg_try_advisory_lock'), [schema]);
     if (!got[0].ok) {
       throw new ProjectionError('PROJECTION.SCHEMA_IN_USE', `schema ${schema} is in use by a running projector or another rebuild; stop it first`, { schema });
+    }
+    if (!options.discardUnpublishedAnalytics) {
+      const pending = await unpublishedAnalytics(ds, schema);
+      if (pending > 0) {
+        throw new ProjectionError(
+          'PROJECTION.SCHEMA_IN_USE',
+          `schema ${schema} holds ${pending} unpublished analytics record(s); run the projector until its publisher has sent them, then rebuild`,
+          { schema, pending },
+        );
+      }
     }
     await ds.query(`DROP SCHEMA IF EXISTS "${schema}" CASCADE`);
     await runProjectionMigrations(ds, { schema });
@@ -102,6 +121,7 @@ export async function rebuildProjections(options: RebuildOptions): Promise<Rebui
         logger,
         stopAt,
         holdSchemaLock: false,
+        analytics: false,
         partitionsConsumedConcurrently: options.partitionsConsumedConcurrently ?? 2,
         maxRecordsPerTransaction: options.maxRecordsPerTransaction ?? 5000,
         maxBytesPerPartition: 4 * 1_048_576,
@@ -148,4 +168,12 @@ export async function rebuildProjections(options: RebuildOptions): Promise<Rebui
     await lock.query(schemaLockSql('pg_advisory_unlock'), [schema]).catch(() => undefined);
     await lock.release();
   }
+}
+
+/** Rows of `<schema>.analytics_outbox` not yet published (0 when the table does not exist). */
+async function unpublishedAnalytics(ds: DataSource, schema: string): Promise<number> {
+  const [{ t }] = await ds.query(`SELECT to_regclass($1) IS NOT NULL AS t`, [`"${schema}".analytics_outbox`]);
+  if (!t) return 0;
+  const [{ n }] = await ds.query(`SELECT count(*)::int AS n FROM ${qualified(schema, 'analytics_outbox')} WHERE published_at IS NULL`);
+  return n;
 }

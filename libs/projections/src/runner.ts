@@ -42,6 +42,8 @@ export interface ProjectionRunnerOptions {
   readonly onProgress?: (p: RunnerProgress) => void;
   /** FAULT INJECTION for tests only (see ProjectionApplierOptions.faultDelayInTxMs). */
   readonly faultDelayInTxMs?: number;
+  /** Write analytics records to the outbox (see ProjectionApplierOptions.analytics); off for rebuilds. @default true */
+  readonly analytics?: boolean;
 }
 
 /** Counters of a runner, cumulative since start. */
@@ -113,6 +115,7 @@ export class ProjectionRunner {
       projections: options.projections,
       logger: this.logger,
       faultDelayInTxMs: options.faultDelayInTxMs,
+      analytics: options.analytics ?? true,
     });
     this.done = new Promise<void>((resolve) => (this.resolveDone = resolve));
     this.failed = new Promise<never>((_, reject) => (this.rejectFailed = reject));

@@ -25,21 +25,49 @@ export interface LedgerTopic {
 export const LEDGER_EVENTS_TOPIC = 'baccarat.ledger.events.v1';
 
 /**
- * Every topic the ledger needs. Retention is forever (`retention.ms=-1`, `retention.bytes=-1`):
- * the topic is a replayable copy of the event store, not a queue.
+ * Analytics topic: one record per resulted, corrected or voided round (issue #4 item 4), published
+ * by the projector's analytics publisher. Documented in `docs/asyncapi/asyncapi.yaml`.
+ */
+export const ANALYTICS_ROUND_OUTCOMES_TOPIC = 'baccarat.analytics.round-outcomes.v1';
+
+/** Analytics topic: one record per settlement, resettlement or refund of a bet. */
+export const ANALYTICS_SETTLEMENTS_TOPIC = 'baccarat.analytics.settlements.v1';
+
+/** Analytics topic: a shoe's roads (scoreboards) after each change of its rounds. */
+export const ANALYTICS_ROADS_TOPIC = 'baccarat.analytics.roads.v1';
+
+/**
+ * Configs shared by every ledger topic. Retention is forever (`retention.ms=-1`,
+ * `retention.bytes=-1`) and records are deleted, never compacted: each topic is a replayable
+ * history, not a queue nor a latest-value table.
+ */
+const RETAINED_FOREVER: Readonly<Record<string, string>> = {
+  'cleanup.policy': 'delete',
+  'retention.ms': '-1',
+  'retention.bytes': '-1',
+  'min.insync.replicas': '1',
+  'message.timestamp.type': 'CreateTime',
+};
+
+/**
+ * The three analytics topics (keyed by table id, JSON values, CloudEvents binary-mode headers):
+ * 6 partitions, retained forever, delete policy.
+ */
+export const ANALYTICS_TOPICS: readonly LedgerTopic[] = [ANALYTICS_ROUND_OUTCOMES_TOPIC, ANALYTICS_SETTLEMENTS_TOPIC, ANALYTICS_ROADS_TOPIC].map(
+  (name) => ({ name, partitions: 6, configs: RETAINED_FOREVER }),
+);
+
+/**
+ * Every topic the ledger needs: the event stream (a replayable copy of the event store) and the
+ * analytics topics derived from it.
  */
 export const LEDGER_TOPICS: readonly LedgerTopic[] = [
   {
     name: LEDGER_EVENTS_TOPIC,
     partitions: 6,
-    configs: {
-      'cleanup.policy': 'delete',
-      'retention.ms': '-1',
-      'retention.bytes': '-1',
-      'min.insync.replicas': '1',
-      'message.timestamp.type': 'CreateTime',
-    },
+    configs: RETAINED_FOREVER,
   },
+  ...ANALYTICS_TOPICS,
 ];
 
 /** What {@link ensureTopics} found and did. */

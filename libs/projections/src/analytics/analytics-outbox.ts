@@ -1,0 +1,135 @@
+import type { LedgerEvent, VoidCause } from '@ledger/events';
+import type { ProjectionTx, RoundContext } from '../projection-tx';
+import type { RoadRound, RoadWinner } from '../roads/roads';
+import { ANALYTICS_SOURCE_TYPES, AnalyticsRecord, analyticsRecordsFor, AnalyticsStateReader, RoundSnapshot } from './analytics-records';
+
+/**
+ * The analytics side of the projector's transaction (architecture.md guarantees 4 and 6 applied
+ * to the analytics topics): for each ledger event applied, the records it produces are written to
+ * `<schema>.analytics_outbox` by the SAME transaction that writes the projections and moves the
+ * checkpoint. Either all of it commits or none of it does, so:
+ *
+ * - a record exists in the outbox iff its event was applied, exactly once (a redelivered event is
+ *   skipped by the applier before it gets here; `ce_id` is UNIQUE as a backstop);
+ * - the publisher (`analytics-publisher.ts`) sends what is committed, at least once, and a
+ *   duplicate on Kafka is always byte-identical (same `ce_id`), never a loss.
+ *
+ * Replays switch it off: `ProjectionApplier` takes `analytics: false` for `rebuildProjections`,
+ * so a rebuild emits nothing. The outbox is bookkeeping, not a projection: it is not in the
+ * checksums.
+ */
+
+/** The outbox table (in the projection schema, created by migration 1733100000000). */
+export const ANALYTICS_OUTBOX_TABLE = 'analytics_outbox';
+
+/** A round row of `hand_outcomes` (+ the shoe's variant) as the analytics records need it. */
+interface RoundRow {
+  round_id: string;
+  shoe_id: string;
+  table_id: string;
+  variant: string;
+  hand_number: number;
+  dealer_id: string;
+  dealing_dealer_id: string;
+  gaming_day: string;
+  paytable_ref: string;
+  status: RoundSnapshot['status'];
+  current_revision: number;
+  cards: string[];
+  player_cards: string[] | null;
+  banker_cards: string[] | null;
+  player_total: number | null;
+  banker_total: number | null;
+  winner: RoadWinner | null;
+  is_natural: boolean | null;
+  player_pair: boolean | null;
+  banker_pair: boolean | null;
+  void_cause: VoidCause | null;
+}
+
+/**
+ * {@link AnalyticsStateReader} over the projection tables, inside the projector's transaction:
+ * reads see every write of the transaction so far (`ProjectionTx.query` flushes deferred writes).
+ */
+export class TxAnalyticsState implements AnalyticsStateReader {
+  /** @param tx the transaction the event is being applied in */
+  constructor(private readonly tx: ProjectionTx) {}
+
+  /** @inheritdoc */
+  async roundAfter(roundId: string): Promise<RoundSnapshot> {
+    const rows = await this.tx.query<RoundRow>(
+      `SELECT h.round_id, h.shoe_id, h.table_id, s.variant, h.hand_number, h.dealer_id, h.dealing_dealer_id, h.gaming_day::text AS gaming_day,
+              h.paytable_ref, h.status, h.current_revision, h.cards, h.player_cards, h.banker_cards, h.player_total, h.banker_total,
+              h.winner, h.is_natural, h.player_pair, h.banker_pair, h.void_cause
+       FROM ${this.tx.t('hand_outcomes')} h JOIN ${this.tx.t('shoe_state')} s ON s.shoe_id = h.shoe_id
+       WHERE h.round_id = $1`,
+      [roundId],
+    );
+    const r = rows[0];
+    if (!r) throw new Error(`analytics: round ${roundId} has no hand_outcomes row`);
+    return {
+      roundId: r.round_id,
+      shoeId: r.shoe_id,
+      tableId: r.table_id,
+      variant: r.variant,
+      handNumber: r.hand_number,
+      dealerId: r.dealer_id,
+      dealingDealerId: r.dealing_dealer_id,
+      gamingDay: r.gaming_day,
+      paytableRef: r.paytable_ref,
+      status: r.status,
+      revision: r.current_revision,
+      cards: r.cards,
+      playerCards: r.player_cards,
+      bankerCards: r.banker_cards,
+      playerTotal: r.player_total,
+      bankerTotal: r.banker_total,
+      winner: r.winner,
+      natural: r.is_natural,
+      playerPair: r.player_pair,
+      bankerPair: r.banker_pair,
+      voidCause: r.void_cause,
+    };
+  }
+
+  /** @inheritdoc */
+  async countedRounds(shoeId: string): Promise<RoadRound[]> {
+    const rows = await this.tx.query<{ round_id: string; hand_number: number; winner: RoadWinner; player_pair: boolean; banker_pair: boolean; is_natural: boolean }>(
+      `SELECT round_id, hand_number, winner, player_pair, banker_pair, is_natural FROM ${this.tx.t('hand_outcomes')}
+       WHERE shoe_id = $1 AND status IN ('RESULTED','CORRECTED') ORDER BY hand_number`,
+      [shoeId],
+    );
+    return rows.map((r) => ({ roundId: r.round_id, handNumber: r.hand_number, winner: r.winner, playerPair: r.player_pair, bankerPair: r.banker_pair, natural: r.is_natural }));
+  }
+
+  /** @inheritdoc */
+  roundContext(roundId: string): Promise<RoundContext> {
+    return this.tx.roundContext(roundId);
+  }
+}
+
+/** The outbox row of a record (column → value), as `ProjectionTx.append` writes it. */
+export function outboxRow(r: AnalyticsRecord): Record<string, unknown> {
+  return {
+    global_position: r.globalPosition,
+    ordinal: r.ordinal,
+    kind: r.kind,
+    source_event_id: r.sourceEventId,
+    record_key: r.key,
+    ce_id: r.ceId,
+    headers: JSON.stringify(r.headers),
+    value: r.value,
+  };
+}
+
+/**
+ * Writes the analytics records of one applied event into the transaction's outbox rows. Must run
+ * after every projection has applied the event (it reads `hand_outcomes` as the event left it).
+ * @returns the records written (empty for events that produce none)
+ */
+export async function writeAnalyticsOutbox(e: LedgerEvent, tx: ProjectionTx): Promise<AnalyticsRecord[]> {
+  if (!ANALYTICS_SOURCE_TYPES.has(e.type)) return [];
+  const records = await analyticsRecordsFor(e, new TxAnalyticsState(tx));
+  for (const r of records) tx.append(ANALYTICS_OUTBOX_TABLE, outboxRow(r));
+  return records;
+}

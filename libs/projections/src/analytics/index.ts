@@ -1,0 +1,10 @@
+/**
+ * Analytics topics (issue #4 item 4): records derived from the ledger for downstream consumers,
+ * written to an outbox in the projector's transaction and published with CloudEvents headers.
+ * Documented in `docs/asyncapi/asyncapi.yaml`.
+ */
+export * from './analytics-records';
+export * from './analytics-outbox';
+export * from './memory-state';
+export * from './analytics-publisher';
+export * from './analytics-config';

@@ -1,0 +1,295 @@
+import { readdirSync, readFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { fromFile, Parser, type AsyncAPIDocumentInterface } from '@asyncapi/parser';
+import Ajv, { type ValidateFunction } from 'ajv';
+import addFormats from 'ajv-formats';
+import { EVENT_TYPES, type LedgerEvent } from '@ledger/events';
+import { toKafkaMessage } from '../../libs/event-store/src/outbox-relay';
+import type { EventRow } from '../../libs/event-store/src/rows';
+import { LEDGER_TOPICS } from '@ledger/infra';
+import {
+  ANALYTICS_ID_NAMESPACE,
+  ANALYTICS_RECORD_KINDS,
+  ANALYTICS_RECORD_TYPES,
+  AnalyticsRecord,
+  analyticsRecordId,
+  analyticsRecordsOfEvents,
+  DEFAULT_ANALYTICS_TOPICS,
+  SCHEMA_ID_BASE,
+  uuidV5,
+} from '../../libs/projections/src/analytics';
+import { smallShoe } from '../../libs/projections/src/testing/small-shoe.fixture';
+import { syntheticLedger } from '../../libs/projections/src/testing/synthetic-shoes';
+import { BET_CODES, VARIANTS } from '@ledger/rules';
+
+/**
+ * The topic documentation (architecture.md guarantee 10): `docs/asyncapi/asyncapi.yaml` parses
+ * without errors, every JSON Schema next to it compiles, the documented topics are the declared
+ * ones (`libs/infra/src/kafka/topics.ts`), the ledger schema covers the whole catalogue, and every
+ * analytics record the projector's builders produce for the fixture shoe and a synthetic ledger
+ * (all variants, voids, corrections, shoe voids) validates against its documented payload and
+ * header schemas.
+ */
+jest.setTimeout(60_000);
+
+const DOCS = resolve(__dirname, '../../docs/asyncapi');
+const SCHEMAS = join(DOCS, 'schemas');
+const schemaFiles = readdirSync(SCHEMAS).filter((f) => f.endsWith('.schema.json'));
+const loadSchema = (file: string): Record<string, any> => JSON.parse(readFileSync(join(SCHEMAS, file), 'utf8'));
+
+function newAjv(): Ajv {
+  const ajv = new Ajv({ allErrors: true, strict: true });
+  addFormats(ajv);
+  return ajv;
+}
+
+/** The parser annotates schemas with `x-parser-*` keys; JSON Schema validators must not see them. */
+function stripParserKeys<T>(v: T): T {
+  if (Array.isArray(v)) return v.map(stripParserKeys) as T;
+  if (v && typeof v === 'object') return Object.fromEntries(Object.entries(v).filter(([k]) => !k.startsWith('x-parser-')).map(([k, x]) => [k, stripParserKeys(x)])) as T;
+  return v;
+}
+
+const CHANNEL_OF_KIND = { 'round-outcome': 'roundOutcomes', settlement: 'settlements', roads: 'roads' } as const;
+
+function explain(validate: ValidateFunction, what: string): string {
+  return `${what}: ${JSON.stringify(validate.errors, null, 1)}`;
+}
+
+describe('AsyncAPI document', () => {
+  let doc: AsyncAPIDocumentInterface;
+  let diagnostics: { severity: number; code: string | number; message: string; path: (string | number)[] }[];
+
+  beforeAll(async () => {
+    const out = await fromFile(new Parser(), join(DOCS, 'asyncapi.yaml')).parse();
+    diagnostics = out.diagnostics as typeof diagnostics;
+    doc = out.document!;
+  });
+
+  it('parses with no error- or warning-severity diagnostics', () => {
+    // Spectral severities: 0 error, 1 warning, 2 information, 3 hint
+    const serious = diagnostics.filter((d) => d.severity <= 1).map((d) => `${d.code} ${d.message} at ${d.path.join('.')}`);
+    expect(serious).toEqual([]);
+    expect(doc).toBeDefined();
+    expect(doc.version()).toBe('3.0.0');
+  });
+
+  it('documents the ledger topic and the three analytics topics exactly as topics.ts declares them', () => {
+    const documented = doc
+      .channels()
+      .all()
+      .map((c) => c.address());
+    const declared = LEDGER_TOPICS.map((t) => t.name);
+    expect([...documented].sort()).toEqual([...declared].sort());
+    expect(Object.values(DEFAULT_ANALYTICS_TOPICS).every((t) => documented.includes(t))).toBe(true);
+    for (const t of LEDGER_TOPICS) {
+      const ch = doc
+        .channels()
+        .all()
+        .find((c) => c.address() === t.name)!;
+      const kafka = ch.bindings().get('kafka')!.json();
+      expect(kafka.topic).toBe(t.name);
+      expect(kafka.partitions).toBe(t.partitions);
+      expect(kafka.topicConfiguration).toEqual({
+        'cleanup.policy': [t.configs['cleanup.policy']],
+        'retention.ms': Number(t.configs['retention.ms']),
+        'retention.bytes': Number(t.configs['retention.bytes']),
+      });
+    }
+  });
+
+  it('documents for every message: key, header names, de-duplication header, payload schema by $id', () => {
+    for (const ch of doc.channels().all()) {
+      for (const m of ch.messages().all()) {
+        const key = m.bindings().get('kafka')!.json();
+        expect(key.key).toMatchObject({ type: 'string' });
+        expect(key['x-key-location']).toBe('$message.payload#/tableId');
+        expect(m.correlationId()?.location()).toBe('$message.header#/ce_id');
+        const headers = stripParserKeys(m.headers()!.json()) as { required?: string[]; allOf?: { required?: string[] }[] };
+        const required = [...(headers.required ?? []), ...(headers.allOf ?? []).flatMap((s) => s.required ?? [])];
+        expect(required).toEqual(expect.arrayContaining(['ce_specversion', 'ce_id', 'ce_type', 'ce_source', 'ce_time', 'content-type', 'schema_version']));
+        expect(m.schemaFormat()).toBe('application/schema+json;version=draft-07');
+        const payload = stripParserKeys(m.payload()!.json()) as { schema?: { $id?: string } };
+        expect(payload.schema?.$id).toMatch(new RegExp(`^${SCHEMA_ID_BASE.replace(/\./g, '\\.')}`));
+      }
+    }
+  });
+});
+
+describe('JSON Schemas (docs/asyncapi/schemas)', () => {
+  it('every file is a valid draft-07 JSON Schema with a unique $id named after the file', () => {
+    expect(schemaFiles.sort()).toEqual(
+      [
+        'analytics-headers.v1.schema.json',
+        'ledger-event-headers.v1.schema.json',
+        'ledger-event.v1.schema.json',
+        'roads.v1.schema.json',
+        'round-outcome.v1.schema.json',
+        'settlement.v1.schema.json',
+      ].sort(),
+    );
+    const ids = new Set<string>();
+    for (const f of schemaFiles) {
+      const s = loadSchema(f);
+      expect(s.$schema).toBe('http://json-schema.org/draft-07/schema#');
+      expect(s.$id).toBe(`${SCHEMA_ID_BASE}${f}`);
+      ids.add(s.$id);
+      const ajv = newAjv();
+      expect(ajv.validateSchema(s)).toBe(true);
+      expect(() => ajv.compile(s)).not.toThrow();
+    }
+    expect(ids.size).toBe(schemaFiles.length);
+  });
+
+  it('the payload schemas are the ones the records name in ce_dataschema', () => {
+    for (const kind of ANALYTICS_RECORD_KINDS) {
+      const t = ANALYTICS_RECORD_TYPES[kind];
+      expect(loadSchema(t.schemaFile).$id).toBe(t.dataSchema);
+    }
+  });
+
+  it('the ledger event schema covers the whole catalogue, every bet code and variant', () => {
+    const s = loadSchema('ledger-event.v1.schema.json');
+    expect([...s.properties.type.enum].sort()).toEqual([...EVENT_TYPES].sort());
+    for (const t of EVENT_TYPES) expect(s.definitions[`${t}Data`]).toBeDefined();
+    const allCodes = new Set(Object.values(BET_CODES).flat());
+    expect(new Set(s.definitions.BetPlacedData.properties.betCode.enum)).toEqual(allCodes);
+    expect(new Set(loadSchema('settlement.v1.schema.json').properties.betCode.enum)).toEqual(allCodes);
+    expect(loadSchema('round-outcome.v1.schema.json').properties.variant.enum).toEqual([...VARIANTS]);
+  });
+});
+
+describe('records validate against the documented schemas', () => {
+  const fixture = [...smallShoe({ shoeId: 'fx-1', tableId: 'T-FX-1' }).events];
+  const synthetic = syntheticLedger({ shoes: 6, seed: 5, prefix: 'aapi', voidRate: 0.08, correctionRate: 0.08, exposedCardRate: 0.03, shoeVoidRate: 0.34, maxRounds: 40 }).events;
+  let doc: AsyncAPIDocumentInterface;
+  let fixtureRecords: AnalyticsRecord[];
+  let syntheticRecords: AnalyticsRecord[];
+
+  beforeAll(async () => {
+    doc = (await fromFile(new Parser(), join(DOCS, 'asyncapi.yaml')).parse()).document!;
+    fixtureRecords = await analyticsRecordsOfEvents(fixture);
+    syntheticRecords = await analyticsRecordsOfEvents(synthetic);
+  });
+
+  const validators = (kind: keyof typeof CHANNEL_OF_KIND) => {
+    const message = doc.channels().get(CHANNEL_OF_KIND[kind])!.messages().all()[0];
+    const payload = newAjv().compile(loadSchema(ANALYTICS_RECORD_TYPES[kind].schemaFile));
+    const headers = newAjv().compile(stripParserKeys(message.headers()!.json()));
+    return { payload, headers };
+  };
+
+  const check = (records: readonly AnalyticsRecord[]) => {
+    const v = Object.fromEntries(ANALYTICS_RECORD_KINDS.map((k) => [k, validators(k)]));
+    for (const r of records) {
+      const value = JSON.parse(r.value) as { tableId: string; recordId: string; sourceEventId: string; occurredAt: string; schemaVersion: number };
+      const { payload, headers } = v[r.kind];
+      if (!payload(value)) throw new Error(explain(payload, `${r.kind} ${r.value}`));
+      if (!headers(r.headers)) throw new Error(explain(headers, `${r.kind} headers ${JSON.stringify(r.headers)}`));
+      expect(r.key).toBe(value.tableId);
+      expect(r.headers.ce_id).toBe(value.recordId);
+      expect(r.headers.ce_id).toBe(analyticsRecordId(r.kind, value.sourceEventId));
+      expect(r.headers.ce_source).toBe(`/tables/${value.tableId}`);
+      expect(r.headers.ce_time).toBe(value.occurredAt);
+      expect(r.headers.schema_version).toBe(String(value.schemaVersion));
+    }
+    expect(new Set(records.map((r) => r.ceId)).size).toBe(records.length);
+  };
+
+  it('the fixture shoe: 8 outcomes (3 resulted, a voided and a corrected hand, a cut-card void), 8 roads, 20 settlements, all valid', () => {
+    check(fixtureRecords);
+    const outcomes = fixtureRecords.filter((r) => r.kind === 'round-outcome').map((r) => JSON.parse(r.value));
+    expect(outcomes.map((o) => [o.roundId, o.status, o.revision, o.winner])).toEqual([
+      ['fx-1-R1', 'RESULTED', 1, 'PLAYER'],
+      ['fx-1-R2', 'RESULTED', 1, 'BANKER'],
+      ['fx-1-R3', 'RESULTED', 1, 'TIE'],
+      ['fx-1-R4', 'RESULTED', 1, 'PLAYER'],
+      ['fx-1-R4', 'VOIDED', 2, null],
+      ['fx-1-R5', 'RESULTED', 1, 'PLAYER'],
+      ['fx-1-R5', 'CORRECTED', 2, 'BANKER'],
+      ['fx-1-R6', 'VOIDED', 1, null],
+    ]);
+    expect(outcomes[0]).toMatchObject({ dealerId: 'D-ANNA', gamingDay: '2025-02-28', cards: ['9S', '7H', 'KD', 'QC'], playerTotal: 9, bankerTotal: 7, natural: true });
+    expect(outcomes[6]).toMatchObject({ cards: ['6C', '8D', 'KH', 'QS'], playerTotal: 6, bankerTotal: 8, dealerId: 'D-BORIS', gamingDay: '2025-03-01' });
+    const settlements = fixtureRecords.filter((r) => r.kind === 'settlement').map((r) => JSON.parse(r.value));
+    expect(settlements.filter((s) => s.status === 'SETTLED')).toHaveLength(14);
+    expect(settlements.filter((s) => s.status === 'RESETTLED')).toHaveLength(3);
+    expect(settlements.filter((s) => s.status === 'REFUNDED').map((s) => [s.betId, s.refundedStake, s.revision])).toEqual([
+      ['fx-1-B4-1', '500', 1],
+      ['fx-1-B4-2', '100', 1],
+      ['fx-1-B6-1', '100', 0],
+    ]);
+    expect(settlements.find((s) => s.betId === 'fx-1-B2-3')).toMatchObject({ result: 'WIN', stake: '15', winnings: '14', payout: '29', net: '14', dropped: '1/4' });
+    const lastRoads = JSON.parse(fixtureRecords.filter((r) => r.kind === 'roads').at(-1)!.value);
+    expect(lastRoads.beadPlate.map((b: { result: string }) => b.result)).toEqual(['P', 'B', 'T', 'B']);
+    expect(lastRoads.bigEyeBoy.entries).toEqual([{ colour: 'BLUE', column: 1, row: 1 }]);
+  });
+
+  it('a synthetic ledger of every variant with voids, corrections and shoe voids: every record valid', () => {
+    expect(syntheticRecords.length).toBeGreaterThan(500);
+    const statuses = new Set(syntheticRecords.filter((r) => r.kind !== 'roads').map((r) => JSON.parse(r.value).status));
+    expect(statuses).toEqual(new Set(['RESULTED', 'CORRECTED', 'VOIDED', 'SETTLED', 'RESETTLED', 'REFUNDED']));
+    expect(new Set(syntheticRecords.filter((r) => r.kind === 'round-outcome').map((r) => JSON.parse(r.value).variant))).toEqual(new Set(VARIANTS));
+    check(syntheticRecords);
+  });
+
+  it('records are deterministic: built again, byte-identical with the same ce_id', async () => {
+    const again = await analyticsRecordsOfEvents(fixture);
+    expect(again).toEqual(fixtureRecords);
+  });
+
+  it('the examples in the document validate against their message schemas', () => {
+    let n = 0;
+    for (const ch of doc.channels().all()) {
+      for (const m of ch.messages().all()) {
+        const payloadSchema = stripParserKeys((m.payload()!.json() as { schema: object }).schema);
+        const payload = newAjv().compile(payloadSchema);
+        const headers = newAjv().compile(stripParserKeys(m.headers()!.json()));
+        for (const ex of m.examples().all()) {
+          if (!payload(ex.payload())) throw new Error(explain(payload, `${m.id()} example ${ex.name()}`));
+          if (!headers(ex.headers())) throw new Error(explain(headers, `${m.id()} example ${ex.name()} headers`));
+          n++;
+        }
+      }
+    }
+    expect(n).toBeGreaterThanOrEqual(6);
+  });
+
+  it('ledger events and the relay’s headers validate against the ledger topic’s schemas', () => {
+    const envelope = newAjv().compile(loadSchema('ledger-event.v1.schema.json'));
+    const headers = newAjv().compile(loadSchema('ledger-event-headers.v1.schema.json'));
+    const events: LedgerEvent[] = [...fixture, ...synthetic];
+    expect(new Set(events.map((e) => e.type)).size).toBeGreaterThanOrEqual(18);
+    for (const e of events) {
+      if (!envelope(JSON.parse(JSON.stringify(e)))) throw new Error(explain(envelope, `${e.type} ${e.eventId}`));
+      const row: EventRow & { key: string } = {
+        key: e.tableId,
+        global_position: e.globalPosition,
+        event_id: e.eventId,
+        stream_id: e.streamId,
+        stream_version: e.streamVersion,
+        table_id: e.tableId,
+        type: e.type,
+        schema_version: e.schemaVersion,
+        data: e.data,
+        actor_id: e.actor.id,
+        actor_role: e.actor.role,
+        occurred_at: new Date(e.occurredAt),
+        recorded_at: new Date(e.recordedAt),
+        correlation_id: e.correlationId,
+        causation_id: e.causationId,
+        prev_hash: e.prevHash,
+        hash: e.hash,
+      };
+      const message = toKafkaMessage(row);
+      if (!headers(message.headers)) throw new Error(explain(headers, `relay headers of ${e.type}`));
+      if (!envelope(JSON.parse(message.value as string))) throw new Error(explain(envelope, `relay value of ${e.type}`));
+    }
+  });
+
+  it('ce_id is a name-based UUIDv5 (RFC 9562 test vector) in a fixed namespace', () => {
+    expect(uuidV5('6ba7b810-9dad-11d1-80b4-00c04fd430c8', 'www.example.com')).toBe('2ed6657d-e927-568b-95e1-2665a8aea6a2');
+    expect(ANALYTICS_ID_NAMESPACE).toBe('3d0f6b3e-8a51-4c1e-9b7a-5f2c9e4d7a10');
+    expect(analyticsRecordId('round-outcome', 'e-1')).not.toBe(analyticsRecordId('roads', 'e-1'));
+  });
+});
