@@ -186,7 +186,7 @@ async function main(): Promise<void> {
 
   const voidedRound = scripts.flatMap((s) => s.actions.filter((a) => a.kind === 'voidRound').map((a) => ({ shoeId: s.shoeId, roundId: (a as { roundId: string }).roundId })))[0];
   out('');
-  out('where to look next');
+  out(opts.keepRunning ? 'where to look next (the services keep running; npm run demo:stop stops them)' : 'where to look next (the services stop now: run `npm run demo -- --keep-running` to keep them up and try these)');
   out(`  API docs (OpenAPI):   ${api}/docs`);
   out(`  a token:              npm run -s token -- --role auditor --sub me`);
   if (voidedRound) {
