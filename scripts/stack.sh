@@ -253,8 +253,14 @@ kafka_start() {
   fi
   rm -f "$KAFKA_PID"
   if port_open "$KAFKA_PORT" || port_open "$KAFKA_CONTROLLER_PORT"; then
+    # Another checkout's broker (a developer with two clones): if a Kafka broker answers there, use
+    # it rather than fail; this checkout's `down` leaves it alone. Anything else on the port is an error.
+    if port_open "$KAFKA_PORT" && (cd "$ROOT" && KAFKA_READY_TIMEOUT_MS=10000 npx --no-install tsx scripts/kafka-ready.ts >/dev/null 2>&1); then
+      log "Kafka: WARNING: a broker this checkout did not start already answers on 127.0.0.1:$KAFKA_PORT; using it (stop it, or set KAFKA_PORT/KAFKA_CONTROLLER_PORT, to run this checkout's own)"
+      return
+    fi
     die "port $KAFKA_PORT or $KAFKA_CONTROLLER_PORT is taken by a process this script did not start" \
-      "(another checkout's stack?); stop it or set KAFKA_PORT/KAFKA_CONTROLLER_PORT"
+      "and no Kafka broker answers there; stop it or set KAFKA_PORT/KAFKA_CONTROLLER_PORT"
   fi
 
   kafka_fetch
