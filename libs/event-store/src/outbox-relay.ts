@@ -1,5 +1,6 @@
-import { Client, type Notification } from 'pg';
-import { Kafka, logLevel, Partitioners, type LogEntry, type Message, type Producer } from 'kafkajs';
+import type { Client } from 'pg';
+import { Kafka, logLevel, type LogEntry, type Message } from 'kafkajs';
+import { LeaderOutboxPublisher, type OutboxCrashPoint } from '../../infra/src/outbox/leader-outbox-publisher';
 import { canonicalJson } from './hash';
 import { defaultLogger, errorFields, type LedgerLogger } from './logger';
 import { DEFAULT_DATABASE_URL, OUTBOX_CHANNEL } from './constants';
@@ -19,7 +20,7 @@ export const MAX_RELAY_BATCH = 500;
  *  - `before-send`: rows claimed, nothing sent to Kafka;
  *  - `after-send`: Kafka acknowledged the batch, the rows are not yet marked published.
  */
-export type RelayCrashPoint = 'before-send' | 'after-send';
+export type RelayCrashPoint = OutboxCrashPoint;
 
 /** Options of {@link OutboxRelay}. */
 export interface OutboxRelayOptions {
@@ -90,33 +91,15 @@ interface OutboxRow extends EventRow {
  * `global_position`.
  */
 export class OutboxRelay {
-  private readonly databaseUrl: string;
-  private readonly kafka: Kafka;
   private readonly batchSize: number;
-  private readonly pollIntervalMs: number;
-  private readonly standbyRetryMs: number;
-  private readonly maxRequestBytes: number;
-  private readonly lockKey: string;
   private readonly log: LedgerLogger;
-  private readonly crashPoint: RelayCrashPoint | null;
-  private readonly exit: (code: number) => void;
-
-  private client: Client | null = null;
-  private producer: Producer | null = null;
-  private leader = false;
-  private running = false;
-  private stopping = false;
-  private loop: Promise<void> | null = null;
-  private wake: (() => void) | null = null;
-  private pendingWake = false;
-  private busy: Promise<unknown> = Promise.resolve();
+  private readonly publisher: LeaderOutboxPublisher<OutboxRow>;
 
   /** @param options connection, batching, timing, logging; every field has a default */
   constructor(options: OutboxRelayOptions = {}) {
-    this.databaseUrl = options.databaseUrl ?? process.env.DATABASE_URL ?? DEFAULT_DATABASE_URL;
     this.log = options.logger ?? defaultLogger('ledger-relay');
     const brokers = options.brokers ?? parseBrokers(process.env.KAFKA_BROKERS);
-    this.kafka =
+    const kafka =
       options.kafka ??
       new Kafka({
         clientId: options.clientId ?? 'ledger-relay',
@@ -125,17 +108,50 @@ export class OutboxRelay {
         logCreator: kafkaLogCreator(this.log),
       });
     this.batchSize = Math.min(Math.max(1, options.batchSize ?? MAX_RELAY_BATCH), MAX_RELAY_BATCH);
-    this.pollIntervalMs = options.pollIntervalMs ?? 200;
-    this.standbyRetryMs = options.standbyRetryMs ?? 1000;
-    this.maxRequestBytes = options.maxRequestBytes ?? 512 * 1024;
-    this.lockKey = options.lockKey ?? RELAY_LOCK_KEY;
-    this.crashPoint = options.crashPoint === undefined ? parseCrashPoint(process.env.RELAY_CRASH_POINT) : options.crashPoint;
-    this.exit = options.exit ?? ((code) => process.exit(code));
+    const lockKey = options.lockKey ?? RELAY_LOCK_KEY;
+    this.publisher = new LeaderOutboxPublisher<OutboxRow>({
+      source: {
+        claim: (client, limit) => claimOutboxRows(client, limit),
+        toRecord: (row) => ({ topic: row.topic, message: toKafkaMessage(row) }),
+        markPublished: (client, rows) => markOutboxRowsPublished(client, rows),
+        onBatchPublished: (rows, ms) =>
+          this.log.debug(
+            { count: rows.length, firstPosition: rows[0].global_position, lastPosition: rows[rows.length - 1].global_position, ms },
+            'outbox batch published',
+          ),
+        onCrashPoint: (point, rows) =>
+          this.log.warn(
+            { crashPoint: point, firstPosition: rows[0].global_position, count: rows.length },
+            'RELAY_CRASH_POINT reached: exiting with 137 (test hook)',
+          ),
+      },
+      databaseUrl: options.databaseUrl ?? process.env.DATABASE_URL ?? DEFAULT_DATABASE_URL,
+      applicationName: 'ledger-relay',
+      kafka,
+      lock: { tryLockSql: 'SELECT pg_try_advisory_lock($1::bigint) AS ok', unlockSql: 'SELECT pg_advisory_unlock($1::bigint)', params: [lockKey] },
+      lockFields: { lockKey },
+      messages: {
+        leader: 'relay is the leader',
+        standby: 'another relay publishes: standing by',
+        tookOver: 'took over publishing',
+        loopFailed: 'relay loop failed; reconnecting',
+        connectionFailed: 'relay database connection failed',
+      },
+      logger: this.log,
+      errorFields,
+      listenChannel: OUTBOX_CHANNEL,
+      batchSize: this.batchSize,
+      pollIntervalMs: options.pollIntervalMs,
+      standbyRetryMs: options.standbyRetryMs,
+      maxRequestBytes: options.maxRequestBytes,
+      crashPoint: options.crashPoint === undefined ? parseCrashPoint(process.env.RELAY_CRASH_POINT) : options.crashPoint,
+      exit: options.exit,
+    });
   }
 
   /** Whether this instance currently holds the advisory lock and publishes. */
   get isLeader(): boolean {
-    return this.leader;
+    return this.publisher.isLeader;
   }
 
   /**
@@ -145,17 +161,8 @@ export class OutboxRelay {
    * @throws the PostgreSQL or Kafka error that stopped it (the current batch is rolled back: no loss)
    */
   async runOnce(): Promise<RelayRunResult> {
-    const work = this.busy.then(async () => {
-      await this.connect();
-      if (!(await this.acquire())) return { leader: false, published: 0, batches: 0, lastPosition: null };
-      try {
-        return { leader: true, ...(await this.drain()) };
-      } finally {
-        if (!this.running) await this.release();
-      }
-    });
-    this.busy = work.catch(() => undefined);
-    return work;
+    const { leader, published, batches, lastRow } = await this.publisher.runOnce();
+    return { leader, published, batches, lastPosition: lastRow?.global_position ?? null };
   }
 
   /**
@@ -164,11 +171,8 @@ export class OutboxRelay {
    * retried with back-off up to 5 s; the loop never dies of them. Calling it twice is a no-op.
    */
   async start(): Promise<void> {
-    if (this.running) return;
-    this.running = true;
-    this.stopping = false;
-    this.loop = this.run();
-    this.log.info({ batchSize: this.batchSize, pollIntervalMs: this.pollIntervalMs }, 'relay started');
+    if (!this.publisher.start()) return;
+    this.log.info({ batchSize: this.batchSize, pollIntervalMs: this.publisher.pollIntervalMs }, 'relay started');
   }
 
   /**
@@ -176,240 +180,30 @@ export class OutboxRelay {
    * the advisory lock, disconnects from PostgreSQL and Kafka. Safe to call twice or without start().
    */
   async stop(): Promise<void> {
-    this.stopping = true;
-    this.wakeUp();
-    if (this.loop) await this.loop;
-    this.loop = null;
-    this.running = false;
-    await this.busy;
-    await this.release();
-    await this.disconnect();
+    await this.publisher.stop();
     this.log.info({}, 'relay stopped');
   }
+}
 
-  // -------------------------------------------------------------------------------------------- loop
+/** Claims up to `limit` unpublished outbox rows with their events, in global-position order (`FOR UPDATE`), in the batch's transaction. */
+async function claimOutboxRows(client: Client, limit: number): Promise<OutboxRow[]> {
+  const { rows } = await client.query<OutboxRow>(
+    `SELECT o.topic, o.key, ${EVENT_COLUMNS}
+       FROM outbox o JOIN events e ON e.global_position = o.global_position
+      WHERE o.published_at IS NULL
+      ORDER BY o.global_position
+      LIMIT $1
+      FOR UPDATE OF o`,
+    [limit],
+  );
+  return rows;
+}
 
-  private async run(): Promise<void> {
-    let backoffMs = 100;
-    let wasStandby = false;
-    while (!this.stopping) {
-      try {
-        await this.connect();
-        if (!(await this.acquire())) {
-          if (!wasStandby) this.log.info({ lockKey: this.lockKey }, 'another relay publishes: standing by');
-          wasStandby = true;
-          await this.sleep(this.standbyRetryMs, false);
-          continue;
-        }
-        if (wasStandby) this.log.info({ lockKey: this.lockKey }, 'took over publishing');
-        wasStandby = false;
-        const work = this.busy.then(() => this.drain());
-        this.busy = work.catch(() => undefined);
-        await work;
-        backoffMs = 100;
-        await this.sleep(this.pollIntervalMs, true);
-      } catch (err) {
-        this.log.error({ ...errorFields(err), retryInMs: backoffMs }, 'relay loop failed; reconnecting');
-        await this.disconnect();
-        await this.sleep(backoffMs, false);
-        backoffMs = Math.min(backoffMs * 2, 5000);
-      }
-    }
-  }
-
-  /** Publishes batches until one comes back short. */
-  private async drain(): Promise<Omit<RelayRunResult, 'leader'>> {
-    let published = 0;
-    let batches = 0;
-    let lastPosition: string | null = null;
-    for (;;) {
-      const batch = await this.publishBatch();
-      if (batch.count > 0) {
-        published += batch.count;
-        batches++;
-        lastPosition = batch.lastPosition;
-      }
-      if (batch.count < this.batchSize || this.stopping) break;
-    }
-    return { published, batches, lastPosition };
-  }
-
-  /** One transaction: claim, send, mark, commit. */
-  private async publishBatch(): Promise<{ count: number; lastPosition: string | null }> {
-    const client = this.client!;
-    const started = Date.now();
-    await client.query('BEGIN');
-    try {
-      const { rows } = await client.query<OutboxRow>(
-        `SELECT o.topic, o.key, ${EVENT_COLUMNS}
-           FROM outbox o JOIN events e ON e.global_position = o.global_position
-          WHERE o.published_at IS NULL
-          ORDER BY o.global_position
-          LIMIT $1
-          FOR UPDATE OF o`,
-        [this.batchSize],
-      );
-      if (rows.length === 0) {
-        await client.query('COMMIT');
-        return { count: 0, lastPosition: null };
-      }
-      this.crashIf('before-send', rows);
-      await this.send(rows);
-      this.crashIf('after-send', rows);
-      await client.query(`UPDATE outbox SET published_at = now() WHERE global_position = ANY($1::bigint[])`, [
-        rows.map((r) => r.global_position),
-      ]);
-      await client.query('COMMIT');
-      const lastPosition = rows[rows.length - 1].global_position;
-      this.log.debug(
-        { count: rows.length, firstPosition: rows[0].global_position, lastPosition, ms: Date.now() - started },
-        'outbox batch published',
-      );
-      return { count: rows.length, lastPosition };
-    } catch (err) {
-      await client.query('ROLLBACK').catch(() => undefined);
-      throw err;
-    }
-  }
-
-  /** Sends rows in order: consecutive rows of one topic per request, requests ≤ maxRequestBytes, one after the other. */
-  private async send(rows: readonly OutboxRow[]): Promise<void> {
-    const producer = await this.getProducer();
-    let topic = rows[0].topic;
-    let chunk: Message[] = [];
-    let bytes = 0;
-    const flush = async () => {
-      if (chunk.length === 0) return;
-      try {
-        await producer.send({ topic, acks: -1, messages: chunk });
-      } catch (err) {
-        // An idempotent producer that failed mid-sequence is not reused: a fresh one gets a fresh producer id.
-        await this.dropProducer();
-        throw err;
-      }
-      chunk = [];
-      bytes = 0;
-    };
-    for (const row of rows) {
-      const message = toKafkaMessage(row);
-      const size = (message.value as string).length;
-      if (row.topic !== topic || (chunk.length > 0 && bytes + size > this.maxRequestBytes)) {
-        await flush();
-        topic = row.topic;
-      }
-      chunk.push(message);
-      bytes += size;
-    }
-    await flush();
-  }
-
-  private crashIf(point: RelayCrashPoint, rows: readonly OutboxRow[]): void {
-    if (this.crashPoint !== point) return;
-    this.log.warn(
-      { crashPoint: point, firstPosition: rows[0].global_position, count: rows.length },
-      'RELAY_CRASH_POINT reached: exiting with 137 (test hook)',
-    );
-    this.exit(137);
-  }
-
-  // ------------------------------------------------------------------------------------ connections
-
-  private async connect(): Promise<void> {
-    if (this.client) return;
-    const client = new Client({ connectionString: this.databaseUrl, application_name: 'ledger-relay' });
-    client.on('error', (err) => {
-      // The connection is gone, and with it the advisory lock: the loop reconnects and competes again.
-      this.log.error(errorFields(err), 'relay database connection failed');
-      if (this.client === client) {
-        this.client = null;
-        this.leader = false;
-      }
-      this.wakeUp();
-    });
-    client.on('notification', (n: Notification) => {
-      if (n.channel === OUTBOX_CHANNEL) this.wakeUp();
-    });
-    await client.connect();
-    await client.query(`LISTEN ${OUTBOX_CHANNEL}`);
-    this.client = client;
-  }
-
-  /** Tries the advisory lock once; true when this instance holds it. */
-  private async acquire(): Promise<boolean> {
-    if (this.leader) return true;
-    const { rows } = await this.client!.query<{ ok: boolean }>('SELECT pg_try_advisory_lock($1::bigint) AS ok', [
-      this.lockKey,
-    ]);
-    this.leader = rows[0].ok;
-    if (this.leader) this.log.info({ lockKey: this.lockKey }, 'relay is the leader');
-    return this.leader;
-  }
-
-  private async release(): Promise<void> {
-    if (!this.leader || !this.client) {
-      this.leader = false;
-      return;
-    }
-    this.leader = false;
-    await this.client.query('SELECT pg_advisory_unlock($1::bigint)', [this.lockKey]).catch(() => undefined);
-  }
-
-  private async getProducer(): Promise<Producer> {
-    if (this.producer) return this.producer;
-    const producer = this.kafka.producer({
-      idempotent: true,
-      maxInFlightRequests: 1,
-      // Java-client-compatible murmur2 partitioning: a table id lands on the same partition for every client.
-      createPartitioner: Partitioners.DefaultPartitioner,
-      allowAutoTopicCreation: false,
-    });
-    await producer.connect();
-    this.producer = producer;
-    return producer;
-  }
-
-  private async dropProducer(): Promise<void> {
-    const p = this.producer;
-    this.producer = null;
-    await p?.disconnect().catch(() => undefined);
-  }
-
-  private async disconnect(): Promise<void> {
-    this.leader = false;
-    const c = this.client;
-    this.client = null;
-    await c?.end().catch(() => undefined);
-    await this.dropProducer();
-  }
-
-  // ------------------------------------------------------------------------------------------ waiting
-
-  /** Waits `ms`; a NOTIFY ends the wait early when `wakeable`; stop() always does. */
-  private sleep(ms: number, wakeable: boolean): Promise<void> {
-    if (this.stopping) return Promise.resolve();
-    if (wakeable && this.pendingWake) {
-      this.pendingWake = false;
-      return Promise.resolve();
-    }
-    return new Promise<void>((resolve) => {
-      const finish = () => {
-        clearTimeout(timer);
-        this.wake = null;
-        resolve();
-      };
-      const timer = setTimeout(finish, ms);
-      this.wake = () => {
-        if (wakeable || this.stopping) finish();
-      };
-    }).then(() => {
-      if (wakeable) this.pendingWake = false;
-    });
-  }
-
-  private wakeUp(): void {
-    this.pendingWake = true;
-    this.wake?.();
-  }
+/** Marks claimed outbox rows published, in the batch's transaction (Kafka acknowledged them). */
+async function markOutboxRowsPublished(client: Client, rows: readonly OutboxRow[]): Promise<void> {
+  await client.query(`UPDATE outbox SET published_at = now() WHERE global_position = ANY($1::bigint[])`, [
+    rows.map((r) => r.global_position),
+  ]);
 }
 
 /** The Kafka record of an outbox row (see {@link OutboxRelay} for the layout). */

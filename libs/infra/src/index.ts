@@ -1,2 +1,3 @@
-/** Infrastructure shared by the apps: Kafka topic definitions. */
+/** Infrastructure shared by the apps: Kafka topic definitions, the leader-elected outbox publisher. */
 export * from './kafka/topics';
+export * from './outbox/leader-outbox-publisher';

@@ -1,0 +1,506 @@
+/**
+ * The machinery every transactional-outbox publisher of the ledger shares (the write side's
+ * `OutboxRelay`, the read side's `AnalyticsPublisher`): one dedicated PostgreSQL session, leadership
+ * by a session-level advisory lock, the start/stop/run loop with back-off, wake-up by LISTEN/NOTIFY
+ * or by {@link LeaderOutboxPublisher.wake} with polling as the fallback, claim → send → mark in one
+ * transaction, the idempotent Kafka producer, and the crash points the tests use.
+ *
+ * What stays with each publisher (given as {@link OutboxSource} hooks): its SQL (which table, which
+ * order, how rows are claimed and marked), its Kafka records (topic, key, value, headers), its log
+ * lines and its result shape.
+ */
+import { Client, type Notification } from 'pg';
+import { Partitioners, type Kafka, type Message, type Producer } from 'kafkajs';
+
+/** Polling fallback of the loop when nothing wakes it, in milliseconds. */
+export const DEFAULT_OUTBOX_POLL_INTERVAL_MS = 200;
+
+/** How often a standby publisher tries to take the lock over, in milliseconds. */
+export const DEFAULT_OUTBOX_STANDBY_RETRY_MS = 1000;
+
+/**
+ * Upper bound of one Kafka produce request, in units of message-value length (the JS `length` of
+ * each value: characters for strings, bytes for Buffers); keeps requests under the broker's 1 MiB.
+ */
+export const DEFAULT_OUTBOX_MAX_REQUEST_BYTES = 512 * 1024;
+
+/** First back-off of the loop after a failure, in milliseconds; doubled per failure in a row. */
+const FIRST_BACKOFF_MS = 100;
+/** Longest back-off of the loop, in milliseconds. */
+const MAX_BACKOFF_MS = 5000;
+/** Exit code of a crash point: what a shell reports for SIGKILL (128 + 9). */
+const CRASH_EXIT_CODE = 137;
+
+/**
+ * Where a test makes the publisher's process die (`exit(137)`, like a SIGKILL):
+ *  - `before-send`: rows claimed (transaction open), nothing sent to Kafka;
+ *  - `after-send`: Kafka acknowledged the whole batch, the rows are not yet marked published (the
+ *    next leader sends them again: byte-identical duplicates).
+ */
+export type OutboxCrashPoint = 'before-send' | 'after-send';
+
+/**
+ * The structured logger the publisher writes to: fields first, then a short message (pino-compatible;
+ * the ledger's `LedgerLogger` and `ProjectionLogger` both fit).
+ */
+export interface OutboxPublisherLogger {
+  debug(fields: Record<string, unknown>, msg?: string): void;
+  info(fields: Record<string, unknown>, msg?: string): void;
+  warn(fields: Record<string, unknown>, msg?: string): void;
+  error(fields: Record<string, unknown>, msg?: string): void;
+}
+
+/** One Kafka record to send: the topic it goes to and the kafkajs message (key, value, headers). */
+export interface OutboxRecord {
+  /** Topic name; it must exist (the producer never creates topics). */
+  readonly topic: string;
+  /** The record; its `value` should be a string or Buffer (its `length` counts against `maxRequestBytes`). */
+  readonly message: Message;
+}
+
+/**
+ * The session-level advisory lock that makes one instance the leader. Both statements run on the
+ * publisher's own session with {@link AdvisoryLock.params}.
+ */
+export interface AdvisoryLock {
+  /** Tries the lock without waiting; returns one row whose boolean column `ok` is true when held. E.g. `SELECT pg_try_advisory_lock($1::bigint) AS ok`. */
+  readonly tryLockSql: string;
+  /** Releases it. E.g. `SELECT pg_advisory_unlock($1::bigint)`. */
+  readonly unlockSql: string;
+  /** Parameters of both statements. */
+  readonly params: readonly unknown[];
+}
+
+/**
+ * The fixed texts of the publisher's log lines; each line also carries {@link LeaderOutboxPublisherOptions.lockFields}
+ * (leadership lines) or the error's fields plus `retryInMs` (failure lines).
+ */
+export interface OutboxPublisherMessages {
+  /** Info, when this instance takes the lock. */
+  readonly leader: string;
+  /** Info, once each time this instance finds the lock held by another and starts standing by. */
+  readonly standby: string;
+  /** Info, after {@link leader}'s line when the instance that got the lock had been standing by. @default none (no line) */
+  readonly tookOver?: string;
+  /** Error, when an iteration of the loop failed (fields: the error's, `retryInMs`); the loop reconnects after the back-off. */
+  readonly loopFailed: string;
+  /** Error, when the dedicated PostgreSQL session failed (and with it the lock). */
+  readonly connectionFailed: string;
+}
+
+/**
+ * What one kind of outbox contributes: how to claim, render and mark its rows. The hooks run inside
+ * the batch's transaction on the publisher's session (BEGIN before {@link claim}, COMMIT after
+ * {@link markPublished}); anything they throw rolls the batch back and propagates (no loss: the rows
+ * stay unpublished).
+ * @typeParam Row one claimed outbox row, as the hooks' SQL returns it
+ */
+export interface OutboxSource<Row> {
+  /** Claims up to `limit` unpublished rows in publication order, locking them (`FOR UPDATE`); `[]` when none. */
+  claim(client: Client, limit: number): Promise<readonly Row[]>;
+  /** The Kafka record of a row. Records are sent in row order. */
+  toRecord(row: Row): OutboxRecord;
+  /** Marks the rows published (Kafka has acknowledged all of them). */
+  markPublished(client: Client, rows: readonly Row[]): Promise<void>;
+  /** After COMMIT of a non-empty batch (logging). `ms`: milliseconds from BEGIN to COMMIT. */
+  onBatchPublished?(rows: readonly Row[], ms: number): void;
+  /** Logs that crash point `point` is reached with `rows` claimed; the publisher then calls `exit(137)`. */
+  onCrashPoint?(point: OutboxCrashPoint, rows: readonly Row[]): void;
+  /** After every successful drain (by {@link LeaderOutboxPublisher.runOnce} or by the loop). */
+  onDrained?(result: OutboxDrainResult<Row>): void;
+  /** Loop only, leader only, after each successful drain and before waiting (housekeeping, e.g. pruning); a throw counts as a loop failure. */
+  afterLoopDrain?(client: Client): Promise<void>;
+}
+
+/** Options of {@link LeaderOutboxPublisher}. */
+export interface LeaderOutboxPublisherOptions<Row> {
+  /** The outbox's hooks. */
+  readonly source: OutboxSource<Row>;
+  /** PostgreSQL URL of the dedicated session (it holds the lock). */
+  readonly databaseUrl: string;
+  /** `application_name` of that session (PostgreSQL keeps 63 bytes). */
+  readonly applicationName: string;
+  /** A kafkajs client; the publisher makes its own producer from it. */
+  readonly kafka: Kafka;
+  /** The leadership lock. */
+  readonly lock: AdvisoryLock;
+  /** Fields added to the leadership log lines, e.g. `{ lockKey }`. @default {} */
+  readonly lockFields?: Record<string, unknown>;
+  /** Texts of the log lines. */
+  readonly messages: OutboxPublisherMessages;
+  /** The logger. */
+  readonly logger: OutboxPublisherLogger;
+  /** Turns a thrown error into log fields. @default `err => ({ err: String(err) })` */
+  readonly errorFields?: (err: unknown) => Record<string, unknown>;
+  /** `LISTEN` on this channel; each NOTIFY on it wakes the loop. @default none (only {@link LeaderOutboxPublisher.wake} and polling) */
+  readonly listenChannel?: string;
+  /** Most rows one batch (transaction) claims; the caller has validated it (≥ 1). A drain stops at the first shorter batch. */
+  readonly batchSize: number;
+  /** Polling fallback, in milliseconds. @default {@link DEFAULT_OUTBOX_POLL_INTERVAL_MS} */
+  readonly pollIntervalMs?: number;
+  /** How often a standby instance tries to take over, in milliseconds. @default {@link DEFAULT_OUTBOX_STANDBY_RETRY_MS} */
+  readonly standbyRetryMs?: number;
+  /** Upper bound of one produce request. @default {@link DEFAULT_OUTBOX_MAX_REQUEST_BYTES} (see there for the unit) */
+  readonly maxRequestBytes?: number;
+  /** Test-only crash hook. @default null (none) */
+  readonly crashPoint?: OutboxCrashPoint | null;
+  /** What the crash hook calls with 137. @default `process.exit` */
+  readonly exit?: (code: number) => void;
+}
+
+/** What a drain published: batches until one came back shorter than `batchSize` (or stop was asked). */
+export interface OutboxDrainResult<Row> {
+  /** Rows sent and marked published. */
+  readonly published: number;
+  /** Non-empty batches (transactions) committed. */
+  readonly batches: number;
+  /** The last row published; null when none. */
+  readonly lastRow: Row | null;
+}
+
+/** What {@link LeaderOutboxPublisher.runOnce} did. */
+export interface OutboxRunResult<Row> extends OutboxDrainResult<Row> {
+  /** Whether this instance held the lock (false: another publisher holds it; nothing done). */
+  readonly leader: boolean;
+}
+
+/**
+ * Publishes one transactional outbox to Kafka, at least once, in claim order, one instance at a time.
+ *
+ * Batch (leader only): BEGIN; {@link OutboxSource.claim}; send the records in row order, waiting for
+ * the acks of each request before the next (consecutive rows of one topic per request, each request
+ * ≤ `maxRequestBytes`); {@link OutboxSource.markPublished}; COMMIT. The producer is idempotent
+ * (`idempotent: true`, acks = all, `maxInFlightRequests: 1`, no topic auto-creation, kafkajs'
+ * Java-compatible murmur2 `DefaultPartitioner`), so per-partition order holds and producer retries
+ * add no duplicates; after a failed send it is dropped and the next batch gets a fresh one (fresh
+ * producer id). A crash before COMMIT leaves the rows unpublished and the next leader sends them
+ * again: duplicates are byte-identical, never a loss.
+ *
+ * Leadership: a session-level advisory lock ({@link LeaderOutboxPublisherOptions.lock}) on the
+ * publisher's own PostgreSQL session; others stand by and retry every `standbyRetryMs`. When the
+ * session dies, PostgreSQL releases the lock and a standby takes over.
+ *
+ * Loop ({@link start}): connect (and LISTEN), try to lead, drain, wait for a NOTIFY / {@link wake}
+ * or `pollIntervalMs`, repeat. Errors are logged and retried with back-off 100 ms doubling to 5 s:
+ * the loop never dies of them. {@link runOnce} and the loop's drains never overlap.
+ *
+ * Used by composition: the owning class keeps its public API and maps {@link OutboxRunResult} to
+ * its own result shape.
+ * @typeParam Row one claimed outbox row
+ */
+export class LeaderOutboxPublisher<Row> {
+  /** Most rows per batch, as given. */
+  readonly batchSize: number;
+  /** Polling fallback in use, in milliseconds. */
+  readonly pollIntervalMs: number;
+  /** Standby retry in use, in milliseconds. */
+  readonly standbyRetryMs: number;
+  /** Produce-request bound in use (see {@link DEFAULT_OUTBOX_MAX_REQUEST_BYTES} for the unit). */
+  readonly maxRequestBytes: number;
+
+  private readonly source: OutboxSource<Row>;
+  private readonly databaseUrl: string;
+  private readonly applicationName: string;
+  private readonly kafka: Kafka;
+  private readonly lock: AdvisoryLock;
+  private readonly lockFields: Record<string, unknown>;
+  private readonly messages: OutboxPublisherMessages;
+  private readonly log: OutboxPublisherLogger;
+  private readonly errorFields: (err: unknown) => Record<string, unknown>;
+  private readonly listenChannel: string | null;
+  private readonly crashPoint: OutboxCrashPoint | null;
+  private readonly exit: (code: number) => void;
+
+  private client: Client | null = null;
+  private producer: Producer | null = null;
+  private leader = false;
+  private running = false;
+  private stopping = false;
+  private loop: Promise<void> | null = null;
+  private wakeSleep: (() => void) | null = null;
+  private pendingWake = false;
+  private busy: Promise<unknown> = Promise.resolve();
+
+  /** @param options hooks, connections, lock, log texts, timing; see {@link LeaderOutboxPublisherOptions} */
+  constructor(options: LeaderOutboxPublisherOptions<Row>) {
+    this.source = options.source;
+    this.databaseUrl = options.databaseUrl;
+    this.applicationName = options.applicationName;
+    this.kafka = options.kafka;
+    this.lock = options.lock;
+    this.lockFields = options.lockFields ?? {};
+    this.messages = options.messages;
+    this.log = options.logger;
+    this.errorFields = options.errorFields ?? ((err) => ({ err: String(err) }));
+    this.listenChannel = options.listenChannel ?? null;
+    this.batchSize = options.batchSize;
+    this.pollIntervalMs = options.pollIntervalMs ?? DEFAULT_OUTBOX_POLL_INTERVAL_MS;
+    this.standbyRetryMs = options.standbyRetryMs ?? DEFAULT_OUTBOX_STANDBY_RETRY_MS;
+    this.maxRequestBytes = options.maxRequestBytes ?? DEFAULT_OUTBOX_MAX_REQUEST_BYTES;
+    this.crashPoint = options.crashPoint ?? null;
+    this.exit = options.exit ?? ((code) => process.exit(code));
+  }
+
+  /** Whether this instance currently holds the lock and publishes. */
+  get isLeader(): boolean {
+    return this.leader;
+  }
+
+  /**
+   * Publishes everything pending now, batch after batch, then returns. Takes the lock for its
+   * duration and, unless {@link start} is running, releases it afterwards. Waits for a drain in
+   * progress (loop or another runOnce) first.
+   * @returns `leader: false` and nothing published when another instance holds the lock
+   * @throws the PostgreSQL or Kafka error that stopped it (the batch in hand is rolled back: no loss)
+   */
+  async runOnce(): Promise<OutboxRunResult<Row>> {
+    const work = this.busy.then(async (): Promise<OutboxRunResult<Row>> => {
+      await this.connect();
+      if (!(await this.acquire())) return { leader: false, published: 0, batches: 0, lastRow: null };
+      try {
+        return { leader: true, ...(await this.drain()) };
+      } finally {
+        if (!this.running) await this.release();
+      }
+    });
+    this.busy = work.catch(() => undefined);
+    return work;
+  }
+
+  /**
+   * Starts the loop in the background (see the class doc) and returns at once.
+   * @returns true when it started now, false when it was already running (then nothing changes)
+   */
+  start(): boolean {
+    if (this.running) return false;
+    this.running = true;
+    this.stopping = false;
+    this.loop = this.run();
+    return true;
+  }
+
+  /**
+   * Stops the loop after the batch in progress (it commits or rolls back whole), waits for a
+   * runOnce in progress, releases the lock, closes the session and the producer. Safe to call twice
+   * or without {@link start}; never throws.
+   */
+  async stop(): Promise<void> {
+    this.stopping = true;
+    this.wake();
+    if (this.loop) await this.loop;
+    this.loop = null;
+    this.running = false;
+    await this.busy;
+    await this.release();
+    await this.disconnect();
+  }
+
+  /** Asks the loop to look at the outbox now (ends a polling wait early; remembered if none is in progress). */
+  wake(): void {
+    this.pendingWake = true;
+    this.wakeSleep?.();
+  }
+
+  // -------------------------------------------------------------------------------------------- loop
+
+  private async run(): Promise<void> {
+    let backoffMs = FIRST_BACKOFF_MS;
+    let wasStandby = false;
+    while (!this.stopping) {
+      try {
+        await this.connect();
+        if (!(await this.acquire())) {
+          if (!wasStandby) this.log.info({ ...this.lockFields }, this.messages.standby);
+          wasStandby = true;
+          await this.sleep(this.standbyRetryMs, false);
+          continue;
+        }
+        if (wasStandby && this.messages.tookOver) this.log.info({ ...this.lockFields }, this.messages.tookOver);
+        wasStandby = false;
+        const work = this.busy.then(() => this.drain());
+        this.busy = work.catch(() => undefined);
+        await work;
+        await this.source.afterLoopDrain?.(this.client!);
+        backoffMs = FIRST_BACKOFF_MS;
+        await this.sleep(this.pollIntervalMs, true);
+      } catch (err) {
+        this.log.error({ ...this.errorFields(err), retryInMs: backoffMs }, this.messages.loopFailed);
+        await this.disconnect();
+        await this.sleep(backoffMs, false);
+        backoffMs = Math.min(backoffMs * 2, MAX_BACKOFF_MS);
+      }
+    }
+  }
+
+  /** Publishes batches until one comes back short (or stop is asked). */
+  private async drain(): Promise<OutboxDrainResult<Row>> {
+    let published = 0;
+    let batches = 0;
+    let lastRow: Row | null = null;
+    for (;;) {
+      const rows = await this.publishBatch();
+      if (rows.length > 0) {
+        published += rows.length;
+        batches++;
+        lastRow = rows[rows.length - 1];
+      }
+      if (rows.length < this.batchSize || this.stopping) break;
+    }
+    const result = { published, batches, lastRow };
+    this.source.onDrained?.(result);
+    return result;
+  }
+
+  /** One transaction: claim, send, mark, commit. @returns the rows published */
+  private async publishBatch(): Promise<readonly Row[]> {
+    const client = this.client!;
+    const started = Date.now();
+    await client.query('BEGIN');
+    try {
+      const rows = await this.source.claim(client, this.batchSize);
+      if (rows.length === 0) {
+        await client.query('COMMIT');
+        return rows;
+      }
+      this.crashIf('before-send', rows);
+      await this.send(rows);
+      this.crashIf('after-send', rows);
+      await this.source.markPublished(client, rows);
+      await client.query('COMMIT');
+      this.source.onBatchPublished?.(rows, Date.now() - started);
+      return rows;
+    } catch (err) {
+      await client.query('ROLLBACK').catch(() => undefined);
+      throw err;
+    }
+  }
+
+  /** Sends rows in order: consecutive rows of one topic per request, requests ≤ maxRequestBytes, one after the other. */
+  private async send(rows: readonly Row[]): Promise<void> {
+    const producer = await this.getProducer();
+    let topic: string | null = null;
+    let chunk: Message[] = [];
+    let bytes = 0;
+    const flush = async () => {
+      if (chunk.length === 0) return;
+      try {
+        await producer.send({ topic: topic!, acks: -1, messages: chunk });
+      } catch (err) {
+        // An idempotent producer that failed mid-sequence is not reused: a fresh one gets a fresh producer id.
+        await this.dropProducer();
+        throw err;
+      }
+      chunk = [];
+      bytes = 0;
+    };
+    for (const row of rows) {
+      const record = this.source.toRecord(row);
+      const size = record.message.value?.length ?? 0;
+      if (record.topic !== topic || (chunk.length > 0 && bytes + size > this.maxRequestBytes)) {
+        await flush();
+        topic = record.topic;
+      }
+      chunk.push(record.message);
+      bytes += size;
+    }
+    await flush();
+  }
+
+  private crashIf(point: OutboxCrashPoint, rows: readonly Row[]): void {
+    if (this.crashPoint !== point) return;
+    this.source.onCrashPoint?.(point, rows);
+    this.exit(CRASH_EXIT_CODE);
+  }
+
+  // ------------------------------------------------------------------------------------ connections
+
+  private async connect(): Promise<void> {
+    if (this.client) return;
+    const client = new Client({ connectionString: this.databaseUrl, application_name: this.applicationName });
+    client.on('error', (err) => {
+      // The session is gone, and with it the advisory lock: the loop reconnects and competes again.
+      this.log.error(this.errorFields(err), this.messages.connectionFailed);
+      if (this.client === client) {
+        this.client = null;
+        this.leader = false;
+      }
+      this.wake();
+    });
+    const channel = this.listenChannel;
+    if (channel !== null) {
+      client.on('notification', (n: Notification) => {
+        if (n.channel === channel) this.wake();
+      });
+    }
+    await client.connect();
+    if (channel !== null) await client.query(`LISTEN ${client.escapeIdentifier(channel)}`);
+    this.client = client;
+  }
+
+  /** Tries the lock once; true when this instance holds it. */
+  private async acquire(): Promise<boolean> {
+    if (this.leader) return true;
+    const { rows } = await this.client!.query<{ ok: boolean }>(this.lock.tryLockSql, [...this.lock.params]);
+    this.leader = rows[0].ok === true;
+    if (this.leader) this.log.info({ ...this.lockFields }, this.messages.leader);
+    return this.leader;
+  }
+
+  private async release(): Promise<void> {
+    const was = this.leader;
+    this.leader = false;
+    if (was && this.client) await this.client.query(this.lock.unlockSql, [...this.lock.params]).catch(() => undefined);
+  }
+
+  private async getProducer(): Promise<Producer> {
+    if (this.producer) return this.producer;
+    const producer = this.kafka.producer({
+      idempotent: true,
+      maxInFlightRequests: 1,
+      // Java-client-compatible murmur2 partitioning: a table id lands on the same partition for every client.
+      createPartitioner: Partitioners.DefaultPartitioner,
+      allowAutoTopicCreation: false,
+    });
+    await producer.connect();
+    this.producer = producer;
+    return producer;
+  }
+
+  private async dropProducer(): Promise<void> {
+    const p = this.producer;
+    this.producer = null;
+    await p?.disconnect().catch(() => undefined);
+  }
+
+  private async disconnect(): Promise<void> {
+    this.leader = false;
+    const c = this.client;
+    this.client = null;
+    await c?.end().catch(() => undefined);
+    await this.dropProducer();
+  }
+
+  // ------------------------------------------------------------------------------------------ waiting
+
+  /** Waits `ms`; a wake-up ends the wait early when `wakeable`; stop() always does. */
+  private sleep(ms: number, wakeable: boolean): Promise<void> {
+    if (this.stopping) return Promise.resolve();
+    if (wakeable && this.pendingWake) {
+      this.pendingWake = false;
+      return Promise.resolve();
+    }
+    return new Promise<void>((resolve) => {
+      const finish = () => {
+        clearTimeout(timer);
+        this.wakeSleep = null;
+        resolve();
+      };
+      const timer = setTimeout(finish, ms);
+      this.wakeSleep = () => {
+        if (wakeable || this.stopping) finish();
+      };
+    }).then(() => {
+      if (wakeable) this.pendingWake = false;
+    });
+  }
+}
