@@ -6,6 +6,8 @@ set -uo pipefail
 cd "$(dirname "$0")/.."
 tiers=${TEST_TIERS:-"unit int e2e data"}
 mkdir -p .stack
+# a fresh checkout: install from the lock file; the integration tier runs the services from dist/
+[ -d node_modules ] || npm ci --no-audit --no-fund >&2
 export TEST_DB_NAME=${TEST_DB_NAME:-ledger_test}
 export TEST_DATABASE_URL=${TEST_DATABASE_URL:-postgres://ledger:ledger@127.0.0.1:5432/$TEST_DB_NAME}
 needs_stack=0
@@ -13,6 +15,7 @@ for t in $tiers; do case $t in int|e2e) needs_stack=1 ;; esac; done
 if [ "$needs_stack" = 1 ]; then
   bash scripts/stack.sh up >&2 || { echo "stack failed to start; see .stack/kafka/kafka.log" >&2; echo "tests: 0 passed, 1 failed"; exit 1; }
   bash scripts/stack.sh fresh-test-db >&2 || { echo "tests: 0 passed, 1 failed"; exit 1; }
+  npm run -s build >&2 || { echo "build failed"; echo "tests: 0 passed, 1 failed"; exit 1; }
 fi
 args=()
 for t in $tiers; do args+=(--selectProjects "$t"); done

@@ -70,6 +70,24 @@ export const LEDGER_TOPICS: readonly LedgerTopic[] = [
   ...ANALYTICS_TOPICS,
 ];
 
+/**
+ * Retries `fn` while a just-started broker (or a just-created topic) still answers "This server does
+ * not host this topic-partition" (metadata not propagated yet): up to 20 tries, 250 ms apart.
+ */
+async function withMetadataRetry<T>(fn: () => Promise<T>): Promise<T> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await fn();
+    } catch (e) {
+      const transient = /does not host this topic-partition|UNKNOWN_TOPIC_OR_PARTITION|LEADER_NOT_AVAILABLE/i.test(
+        `${(e as Error).message} ${(e as { type?: string }).type ?? ''}`,
+      );
+      if (!transient || attempt >= 20) throw e;
+      await new Promise((r) => setTimeout(r, 250));
+    }
+  }
+}
+
 /** What {@link ensureTopics} found and did. */
 export interface EnsureTopicsResult {
   /** Topics that were missing and have been created. */
@@ -110,7 +128,7 @@ export async function ensureTopics(
     });
   }
 
-  const { topics: metadata } = await admin.fetchTopicMetadata({ topics: topics.map((t) => t.name) });
+  const metadata = await withMetadataRetry(() => admin.fetchTopicMetadata({ topics: topics.map((t) => t.name) })).then((m) => m.topics);
   const actual = new Map(metadata.map((m) => [m.name, m.partitions.length]));
   const mismatches = topics
     .filter((t) => actual.get(t.name) !== t.partitions)
