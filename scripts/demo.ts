@@ -47,6 +47,7 @@ async function main(): Promise<void> {
   const shoesPerTable = Number(opts.shoes);
   if (!Number.isInteger(shoesPerTable) || shoesPerTable < 1 || shoesPerTable > 20) throw new Error('--shoes must be 1..20');
   const runTag = createHash('sha256').update(seed).digest('hex').slice(0, 8);
+  mkdirSync('.stack/demo', { recursive: true });
   out(`seed ${seed}  (reproduce: npm run demo -- --seed ${seed})`);
   const tables: SimTable[] = JSON.parse(readFileSync('config/tables.json', 'utf8')).tables.filter((t: SimTable) => DEMO_TABLES.includes(t.tableId));
 

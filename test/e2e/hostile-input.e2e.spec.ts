@@ -129,8 +129,10 @@ const EPS = {
 type EpKey = keyof typeof EPS;
 const BET_FIELDS: Record<string, 'id' | 'betCode' | 'stake' | 'currency'> = { betId: 'id', accountId: 'id', betCode: 'betCode', stake: 'stake', currency: 'currency' };
 
-function pathOf(ep: EpKey, shoe: string, round = 'r1', table = 'T-CLASSIC-01'): string {
+function pathOf(ep: EpKey, shoe: string, roundInShoe = 'r1', table = 'T-CLASSIC-01'): string {
   const s = `/shoes/${shoe}`;
+  // round ids are ledger-wide references: the spec's rounds are named `<shoe id>.<r…>`
+  const round = roundInShoe.includes('.') ? roundInShoe : `${shoe}.${roundInShoe}`;
   switch (ep) {
     case 'openShoe':
       return `/tables/${table}/shoes`;
@@ -202,31 +204,31 @@ async function buildShoe(h: LedgerHarness, key: ShoeKey, shoeId: string, idempot
     await dev(`${s}/commencement`, { card: '2C' });
     for (const c of ['3C', '4C']) await dev(`${s}/burns`, { card: c });
     for (let i = 1; i <= 60; i++) {
-      await dev(`${s}/rounds`, { roundId: `r${i}` });
+      await dev(`${s}/rounds`, { roundId: `${shoeId}.r${i}` });
       await dev(`${s}/exposed-cards`, { card: CARDS[i % 52] });
     }
-    await dev(`${s}/rounds`, { roundId: 'r61' });
+    await dev(`${s}/rounds`, { roundId: `${shoeId}.r61` });
     return;
   }
   await dev(`${s}/commencement`, { card: 'KH' });
   for (const c of ['KH', 'KH', 'KH', 'KH', 'KH', 'KH', 'KH', '2D', '3D', '4D']) await dev(`${s}/burns`, { card: c });
   if (key === 'BET') {
-    await dev(`${s}/rounds`, { roundId: 'r0' });
+    await dev(`${s}/rounds`, { roundId: `${shoeId}.r0` });
     await dev(`${s}/exposed-cards`, { card: '5C' });
   }
-  await dev(`${s}/rounds`, { roundId: 'r1' }, idempotencyKey ? { 'idempotency-key': idempotencyKey } : {});
-  await h.client.post('betting-platform', 'platform-1', `${s}/rounds/r1/bets`, { bet: { betId: 'b-existing', accountId: 'a1', betCode: 'PLAYER', stake: '1000', currency: 'EUR' } });
+  await dev(`${s}/rounds`, { roundId: `${shoeId}.r1` }, idempotencyKey ? { 'idempotency-key': idempotencyKey } : {});
+  await h.client.post('betting-platform', 'platform-1', `${s}/rounds/${shoeId}.r1/bets`, { bet: { betId: `${shoeId}.b-existing`, accountId: 'a1', betCode: 'PLAYER', stake: '1000', currency: 'EUR' } });
   if (key === 'BET') return;
   if (key === 'VOIDED') {
     await h.client.post('pit-manager', 'pm-1', `${s}/void`, { reason: 'shoe replaced', approverId: 'pm-2' });
     return;
   }
-  await dev(`${s}/rounds/r1/close-betting`, {});
+  await dev(`${s}/rounds/${shoeId}.r1/close-betting`, {});
   if (key === 'DEAL') {
-    await dev(`${s}/rounds/r1/cards`, { position: 'P1', card: '2S' });
+    await dev(`${s}/rounds/${shoeId}.r1/cards`, { position: 'P1', card: '2S' });
     return;
   }
-  for (const [position, card] of [['P1', '9S'], ['B1', '4S'], ['P2', 'KD'], ['B2', '3D']]) await dev(`${s}/rounds/r1/cards`, { position, card });
+  for (const [position, card] of [['P1', '9S'], ['B1', '4S'], ['P2', 'KD'], ['B2', '3D']]) await dev(`${s}/rounds/${shoeId}.r1/cards`, { position, card });
   if (key === 'CLOSED') await dev(`${s}/close`, {});
 }
 
@@ -624,7 +626,7 @@ function hostileArb(ctx: Ctx): fc.Arbitrary<Hostile> {
       code: 'BET.PAIR_NEEDS_MAIN_BET',
       defect: 'pair bet without a main bet',
     })),
-    fc.constant({ bet: { betId: 'b-existing', accountId: 'a9', betCode: 'PLAYER', stake: '500', currency: 'EUR' }, code: 'BET.DUPLICATE_ID', defect: 'bet id already used' }),
+    fc.constant({ bet: { betId: `${S.BET}.b-existing`, accountId: 'a9', betCode: 'PLAYER', stake: '500', currency: 'EUR' }, code: 'BET.DUPLICATE_ID', defect: 'bet id already used' }),
   );
   const betsWith = (bad: fc.Arbitrary<{ bet: Record<string, Json>; code: string; defect: string }>) =>
     fc.tuple(fc.array(validBet, { maxLength: 6 }), bad, fc.nat()).map(([ok, b, at]) => {
@@ -696,7 +698,7 @@ function hostileArb(ctx: Ctx): fc.Arbitrary<Hostile> {
     st('card after the round is resulted', fc.tuple(pos, card).map(([p, c]) => dev('deal', 'IDLE', { position: p, card: c })), 'TABLEAU.VIOLATION', 422),
     st('bet on a resulted round', validBet.map((b) => bp('IDLE', [b], 'r1', true)), 'ROUND.BETTING_CLOSED', 409),
     st('a ninth KH drawn after the result', fc.constant(dev('unneeded', 'IDLE', { card: GONE })), 'SHOE.CARD_EXCEEDS_DECKS', 422),
-    st('reused round id', fc.constant(dev('openRound', 'IDLE', { roundId: 'r1' })), 'ROUND.DUPLICATE_ID', 409),
+    st('reused round id', fc.constant(dev('openRound', 'IDLE', { roundId: `${S.IDLE}.r1` })), 'ROUND.DUPLICATE_ID', 409),
     // closed shoe: every table fact and bet refused; decisions only with a defect
     st('table fact on a closed shoe', tableFacts('CLOSED'), 'SHOE.CLOSED', 409),
     st('bet on a closed shoe', validBet.map((b) => bp('CLOSED', [b])), 'SHOE.CLOSED', 409),
@@ -1000,7 +1002,7 @@ describe('hostile input through the HTTP API (guarantees 11 and 12)', () => {
       else {
         const shoeId = runId(`hx-ctl-${base.shoe.toLowerCase()}`);
         await buildShoe(h, base.shoe, shoeId);
-        path = base.path.replace(ctx.w.ids[base.shoe], shoeId);
+        path = base.path.split(ctx.w.ids[base.shoe]).join(shoeId);
       }
       const res = await fetch(`${h.baseUrl}${path}`, {
         method: 'POST',

@@ -50,26 +50,26 @@ describe('refused input through the HTTP API', () => {
   it('refuses a ninth KH in an 8-deck shoe', async () => {
     // commencement KH burns ten: seven more KH make eight, then three others
     const shoeId = await openShoe('T-CLASSIC-01', 'KH', ['KH', 'KH', 'KH', 'KH', 'KH', 'KH', 'KH', '2D', '3D', '4D']);
-    await dev(`/shoes/${shoeId}/rounds`, { roundId: 'r1' });
-    await dev(`/shoes/${shoeId}/rounds/r1/close-betting`);
-    await expectRefused(shoeId, () => dev(`/shoes/${shoeId}/rounds/r1/cards`, { position: 'P1', card: 'KH' }), 422, 'SHOE.CARD_EXCEEDS_DECKS');
+    await dev(`/shoes/${shoeId}/rounds`, { roundId: `${shoeId}-r1` });
+    await dev(`/shoes/${shoeId}/rounds/${shoeId}-r1/close-betting`);
+    await expectRefused(shoeId, () => dev(`/shoes/${shoeId}/rounds/${shoeId}-r1/cards`, { position: 'P1', card: 'KH' }), 422, 'SHOE.CARD_EXCEEDS_DECKS');
   });
 
   it('refuses a Banker third card when the Banker must stand, naming the violation', async () => {
     const shoeId = await openShoe('T-CLASSIC-01');
-    await dev(`/shoes/${shoeId}/rounds`, { roundId: 'r1' });
-    await dev(`/shoes/${shoeId}/rounds/r1/close-betting`);
+    await dev(`/shoes/${shoeId}/rounds`, { roundId: `${shoeId}-r1` });
+    await dev(`/shoes/${shoeId}/rounds/${shoeId}-r1/close-betting`);
     // Player 6 (stands), Banker 7 (stands): the round is complete after four cards
-    for (const [position, card] of [['P1', '3S'], ['B1', '4S'], ['P2', '3H'], ['B2', '3D']]) await dev(`/shoes/${shoeId}/rounds/r1/cards`, { position, card });
-    const err = await expectRefused(shoeId, () => dev(`/shoes/${shoeId}/rounds/r1/cards`, { position: 'B3', card: '5S' }), 422, 'TABLEAU.VIOLATION');
+    for (const [position, card] of [['P1', '3S'], ['B1', '4S'], ['P2', '3H'], ['B2', '3D']]) await dev(`/shoes/${shoeId}/rounds/${shoeId}-r1/cards`, { position, card });
+    const err = await expectRefused(shoeId, () => dev(`/shoes/${shoeId}/rounds/${shoeId}-r1/cards`, { position: 'B3', card: '5S' }), 422, 'TABLEAU.VIOLATION');
     expect((err.body as any).error.details.violation).toBeDefined();
   });
 
   it('refuses a bet after betting closed', async () => {
     const shoeId = await openShoe('T-CLASSIC-01');
-    await dev(`/shoes/${shoeId}/rounds`, { roundId: 'r1' });
-    await dev(`/shoes/${shoeId}/rounds/r1/close-betting`);
-    await expectRefused(shoeId, () => bet(shoeId, 'r1', [{ betId: 'b1', accountId: 'a1', betCode: 'PLAYER', stake: '500', currency: 'EUR' }]), 422, 'ROUND.BETTING_CLOSED');
+    await dev(`/shoes/${shoeId}/rounds`, { roundId: `${shoeId}-r1` });
+    await dev(`/shoes/${shoeId}/rounds/${shoeId}-r1/close-betting`);
+    await expectRefused(shoeId, () => bet(shoeId, `${shoeId}-r1`, [{ betId: 'b1', accountId: 'a1', betCode: 'PLAYER', stake: '500', currency: 'EUR' }]), 422, 'ROUND.BETTING_CLOSED');
   });
 
   it('refuses a Tiger bet on hand 61 of a non-virtual shoe and takes it on a virtual one', async () => {
@@ -77,28 +77,28 @@ describe('refused input through the HTTP API', () => {
       const suits = ['S', 'H', 'D', 'C'];
       const ranks = ['A', '2', '3', '4', '5', '6', '7', '8', '9', 'T', 'J', 'Q', 'K'];
       for (let i = 1; i <= 60; i++) {
-        await dev(`/shoes/${shoeId}/rounds`, { roundId: `r${i}` });
+        await dev(`/shoes/${shoeId}/rounds`, { roundId: `${shoeId}-r${i}` });
         // a card exposed while bets are open voids the hand (§5.3); hands are counted voided included (§3.2)
         await dev(`/shoes/${shoeId}/exposed-cards`, { card: `${ranks[i % 13]}${suits[i % 4]}` });
       }
-      await dev(`/shoes/${shoeId}/rounds`, { roundId: 'r61' });
+      await dev(`/shoes/${shoeId}/rounds`, { roundId: `${shoeId}-r61` });
     };
     const tiger = await openShoe('T-TIGER-01');
     await voidSixty(tiger);
     const tigerBet = [{ betId: 'b61', accountId: 'a1', betCode: 'TIGER', stake: '500', currency: 'EUR' }];
-    await expectRefused(tiger, () => bet(tiger, 'r61', tigerBet), 422, 'BET.OUTSIDE_WINDOW');
+    await expectRefused(tiger, () => bet(tiger, `${tiger}-r61`, tigerBet), 422, 'BET.OUTSIDE_WINDOW');
     const virtual = await openShoe('T-TIGER-V01');
     await voidSixty(virtual);
-    const ok = await bet(virtual, 'r61', tigerBet);
+    const ok = await bet(virtual, `${virtual}-r61`, tigerBet);
     expect(ok.events.map((e: any) => e.type)).toEqual(['BetPlaced']);
   });
 
   it('refuses a stake above the table maximum, a stake of 2^63 and a malformed card', async () => {
     const shoeId = await openShoe('T-CLASSIC-01');
-    await dev(`/shoes/${shoeId}/rounds`, { roundId: 'r1' });
+    await dev(`/shoes/${shoeId}/rounds`, { roundId: `${shoeId}-r1` });
     const b = (stake: string) => [{ betId: `b-${stake.length}`, accountId: 'a1', betCode: 'PLAYER', stake, currency: 'EUR' }];
-    await expectRefused(shoeId, () => bet(shoeId, 'r1', b('1000001')), 422, 'BET.ABOVE_MAXIMUM');
-    await expectRefused(shoeId, () => bet(shoeId, 'r1', b((2n ** 63n).toString())), 422, 'MONEY.INVALID_STAKE');
+    await expectRefused(shoeId, () => bet(shoeId, `${shoeId}-r1`, b('1000001')), 422, 'BET.ABOVE_MAXIMUM');
+    await expectRefused(shoeId, () => bet(shoeId, `${shoeId}-r1`, b((2n ** 63n).toString())), 422, 'MONEY.INVALID_STAKE');
     await expectRefused(shoeId, () => dev(`/shoes/${shoeId}/burns`, { card: '1S' }), 400, 'CARD.MALFORMED');
   });
 
@@ -117,17 +117,17 @@ describe('refused input through the HTTP API', () => {
       401,
       'AUTH.UNAUTHENTICATED',
     );
-    await expectRefused(shoeId, () => h.client.post('betting-platform', 'platform-1', `/shoes/${shoeId}/rounds`, { roundId: 'r1' }), 403, 'AUTH.FORBIDDEN');
+    await expectRefused(shoeId, () => h.client.post('betting-platform', 'platform-1', `/shoes/${shoeId}/rounds`, { roundId: `${shoeId}-r1` }), 403, 'AUTH.FORBIDDEN');
     await expectRefused(shoeId, () => h.client.post('auditor', 'aud-1', `/shoes/${shoeId}/void`, { reason: 'x'.repeat(10), approverId: 'pm-2' }), 403, 'AUTH.FORBIDDEN');
   });
 
   it('refuses a void approved by the dealer of the round, and takes one by two other managers', async () => {
     const shoeId = await openShoe('T-CLASSIC-01');
-    await dev(`/shoes/${shoeId}/rounds`, { roundId: 'r1' });
-    await bet(shoeId, 'r1', [{ betId: 'b1', accountId: 'a1', betCode: 'BANKER', stake: '1000', currency: 'EUR' }]);
-    await dev(`/shoes/${shoeId}/rounds/r1/close-betting`);
-    for (const [position, card] of [['P1', '9S'], ['B1', '4S'], ['P2', 'KH'], ['B2', '3D']]) await dev(`/shoes/${shoeId}/rounds/r1/cards`, { position, card });
-    const pm = (sub: string, body: unknown) => h.client.post('pit-manager', sub, `/shoes/${shoeId}/rounds/r1/void`, body);
+    await dev(`/shoes/${shoeId}/rounds`, { roundId: `${shoeId}-r1` });
+    await bet(shoeId, `${shoeId}-r1`, [{ betId: 'b1', accountId: 'a1', betCode: 'BANKER', stake: '1000', currency: 'EUR' }]);
+    await dev(`/shoes/${shoeId}/rounds/${shoeId}-r1/close-betting`);
+    for (const [position, card] of [['P1', '9S'], ['B1', '4S'], ['P2', 'KH'], ['B2', '3D']]) await dev(`/shoes/${shoeId}/rounds/${shoeId}-r1/cards`, { position, card });
+    const pm = (sub: string, body: unknown) => h.client.post('pit-manager', sub, `/shoes/${shoeId}/rounds/${shoeId}-r1/void`, body);
     await expectRefused(shoeId, () => pm('pm-1', { reason: 'dealer misdealt', approverId: 'dealer-1' }), 422, 'MANAGEMENT.DEALER_CANNOT_DECIDE');
     await expectRefused(shoeId, () => pm('pm-1', { reason: 'dealer misdealt', approverId: 'pm-1' }), 422, 'MANAGEMENT.SAME_APPROVER');
     await expectRefused(shoeId, () => pm('pm-1', { approverId: 'pm-2' }), 400, 'VALIDATION.FAILED');
@@ -139,24 +139,36 @@ describe('refused input through the HTTP API', () => {
   it('answers a retried request with the first answer and stores it once', async () => {
     const shoeId = await openShoe('T-CLASSIC-01');
     const key = { 'idempotency-key': randomUUID() };
-    const first = await dev(`/shoes/${shoeId}/rounds`, { roundId: 'r1' }, key);
-    const again = await dev(`/shoes/${shoeId}/rounds`, { roundId: 'r1' }, key);
+    const first = await dev(`/shoes/${shoeId}/rounds`, { roundId: `${shoeId}-r1` }, key);
+    const again = await dev(`/shoes/${shoeId}/rounds`, { roundId: `${shoeId}-r1` }, key);
     expect(again).toEqual(first);
     const events = await h.store.readStream(`shoe-${shoeId}`);
     expect(events.filter((e) => e.type === 'RoundOpened')).toHaveLength(1);
-    await expectRefused(shoeId, () => dev(`/shoes/${shoeId}/rounds`, { roundId: 'r2' }, key), 409, 'IDEMPOTENCY.KEY_REUSED');
+    await expectRefused(shoeId, () => dev(`/shoes/${shoeId}/rounds`, { roundId: `${shoeId}-r2` }, key), 409, 'IDEMPOTENCY.KEY_REUSED');
   });
 
   it('answers 409 to a write at a stale expected version, and of two concurrent ones exactly one wins', async () => {
     const shoeId = await openShoe('T-CLASSIC-01');
     const v = await h.store.streamVersion(`shoe-${shoeId}`);
     const results = await Promise.allSettled([
-      dev(`/shoes/${shoeId}/rounds`, { roundId: 'ra', expectedVersion: v }),
-      dev(`/shoes/${shoeId}/rounds`, { roundId: 'rb', expectedVersion: v }),
+      dev(`/shoes/${shoeId}/rounds`, { roundId: `${shoeId}-ra`, expectedVersion: v }),
+      dev(`/shoes/${shoeId}/rounds`, { roundId: `${shoeId}-rb`, expectedVersion: v }),
     ]);
     expect(results.filter((r) => r.status === 'fulfilled')).toHaveLength(1);
     const lost = results.find((r) => r.status === 'rejected') as PromiseRejectedResult;
     expect(lost.reason).toMatchObject({ status: 409, code: 'STREAM.VERSION_CONFLICT' });
     expect(await h.store.streamVersion(`shoe-${shoeId}`)).toBe(v + 1);
+  });
+
+  it('refuses a round id or bet id another shoe already recorded (they are ledger-wide references)', async () => {
+    const first = await openShoe('T-CLASSIC-01');
+    const second = await openShoe('T-CLASSIC-01');
+    const roundId = `${first}-shared`;
+    await dev(`/shoes/${first}/rounds`, { roundId });
+    await expectRefused(second, () => dev(`/shoes/${second}/rounds`, { roundId }), 422, 'ROUND.DUPLICATE_ID');
+    const betId = `${first}-bet`;
+    await bet(first, roundId, [{ betId, accountId: 'a1', betCode: 'PLAYER', stake: '500', currency: 'EUR' }]);
+    await dev(`/shoes/${second}/rounds`, { roundId: `${second}-r1` });
+    await expectRefused(second, () => bet(second, `${second}-r1`, [{ betId, accountId: 'a1', betCode: 'PLAYER', stake: '500', currency: 'EUR' }]), 422, 'BET.DUPLICATE_ID');
   });
 });

@@ -17,7 +17,9 @@ export type EventStoreErrorCode =
   | 'STREAM.TABLE_MISMATCH'
   | 'EVENT.DUPLICATE_ID'
   | 'IDEMPOTENCY.KEY_REUSED'
-  | 'APPEND.INVALID';
+  | 'APPEND.INVALID'
+  | 'ROUND.DUPLICATE_ID'
+  | 'BET.DUPLICATE_ID';
 
 /**
  * SQLSTATE raised by the database triggers that keep `events` and `rejections` append-only
@@ -122,5 +124,19 @@ export class InvalidAppendError extends EventStoreError {
   constructor(message: string, details: Readonly<Record<string, unknown>> = {}) {
     super('APPEND.INVALID', message, details);
     this.name = 'InvalidAppendError';
+  }
+}
+
+/**
+ * A round id or bet id already recorded by another shoe (ids are unique across the ledger: they
+ * are the game's and the wager's references). Code `ROUND.DUPLICATE_ID` or `BET.DUPLICATE_ID`.
+ */
+export class DuplicateReferenceError extends EventStoreError {
+  constructor(kind: 'ROUND' | 'BET', ids: readonly string[], streamId: string) {
+    super(kind === 'ROUND' ? 'ROUND.DUPLICATE_ID' : 'BET.DUPLICATE_ID', `${kind === 'ROUND' ? 'round' : 'bet'} id(s) ${ids.join(', ')} already used by another shoe`, {
+      ids,
+      streamId,
+    });
+    this.name = 'DuplicateReferenceError';
   }
 }

@@ -16,14 +16,21 @@ import {
   IdempotencyKeyReuseError,
   InvalidAppendError,
   StreamTableMismatchError,
+  DuplicateReferenceError,
 } from './errors';
 import { DEFAULT_EVENTS_TOPIC, OUTBOX_CHANNEL } from './constants';
 import { canonicalJson, computeEventHash } from './hash';
 import { defaultLogger, errorFields, type LedgerLogger } from './logger';
 import { EVENT_COLUMNS, rowToEnvelope, type EventRow } from './rows';
 
-/** Most events one append may carry (one request's worth; a shoe's whole history is never one append). */
-export const MAX_EVENTS_PER_APPEND = 1000;
+/**
+ * Most events one append may carry (one request's worth; a shoe's whole history is never one append).
+ * A request's worth is larger than it looks: the bet batch endpoint takes up to 10,000 bets, and the
+ * last card of a round records its result and one settlement per bet of the round in ONE append
+ * (several batches may have gone into the round). At 1,000, any batch above 1,000 bets and any
+ * round of more than 998 bets could not be recorded (422 APPEND.INVALID; found by `npm run bench`).
+ */
+export const MAX_EVENTS_PER_APPEND = 50_000;
 
 const UUID_RE = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 const MAX_ID_LENGTH = 200;
@@ -263,6 +270,7 @@ export class PgEventStore {
         refusal = { kind: 'VERSION', actual: head.version };
       } else {
         if (head.tableId !== p.tableId) throw new StreamTableMismatchError(p.streamId, p.tableId, head.tableId);
+        await this.reserveReferences(qr, p);
         const result = await this.writeEvents(qr, p, head);
         if (result) {
           await qr.commitTransaction();
@@ -299,6 +307,31 @@ export class PgEventStore {
       await qr.release();
     }
     return this.resolveRefusal(p, refusal);
+  }
+
+  /**
+   * Reserves the round ids (RoundOpened) and bet ids (BetPlaced) of the append in
+   * `ledger_references`, inside the append's transaction. Ids this stream already holds pass (a
+   * retried append); ids held by another stream refuse the append.
+   * @throws DuplicateReferenceError `ROUND.DUPLICATE_ID` / `BET.DUPLICATE_ID`
+   */
+  private async reserveReferences(qr: QueryRunner, p: Prepared): Promise<void> {
+    for (const [kind, type, field] of [
+      ['ROUND', 'RoundOpened', 'roundId'],
+      ['BET', 'BetPlaced', 'betId'],
+    ] as const) {
+      const ids = p.events.filter((e) => e.type === type).map((e) => String((e.data as Record<string, unknown>)[field]));
+      if (ids.length === 0) continue;
+      await qr.query(
+        `INSERT INTO ledger_references (kind, ref_id, stream_id) SELECT $1, unnest($2::text[]), $3 ON CONFLICT (kind, ref_id) DO NOTHING`,
+        [kind, ids, p.streamId],
+      );
+      const taken: { ref_id: string }[] = await qr.query(
+        `SELECT ref_id FROM ledger_references WHERE kind = $1 AND ref_id = ANY($2::text[]) AND stream_id <> $3`,
+        [kind, ids, p.streamId],
+      );
+      if (taken.length) throw new DuplicateReferenceError(kind, taken.map((t) => t.ref_id), p.streamId);
+    }
   }
 
   /**

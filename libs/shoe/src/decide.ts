@@ -543,6 +543,10 @@ function dropCard(s: ShoeState, cmd: ShoeCommandOf<'DropCard'>, ctx: DecideConte
   const roundId = phase === 'DEALING' ? cur!.roundId : phase === 'SCOOPING' ? (latestRound(shoe)?.roundId ?? null) : null;
   const voids = phase === 'DEALING' && !cmd.exposedBeforeLeavingView;
   if (voids) takeOut(shoe.cards, card, 'dropped');
+  // A dropped card that is picked up and reused (§5.5) still has to be a card the shoe can hold:
+  // it came out of the shoe, so a copy must be left (a ninth AS in an 8-deck shoe cannot be dropped
+  // either). Cards dropped while scooping were dealt already: they are counted out, not checked.
+  else if (card && phase !== 'SCOOPING') takeOut(shoe.cards, card, 'dropped');
   const dropped: NewEvent = {
     eventId: ctx.newId(),
     type: 'CardDropped',

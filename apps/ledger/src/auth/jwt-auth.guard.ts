@@ -26,11 +26,15 @@ export class JwtAuthGuard implements CanActivate {
     const header: string | undefined = req.headers?.authorization;
     const m = header ? /^Bearer\s+(\S+)$/i.exec(header) : null;
     if (!m) throw new ApiError('AUTH.UNAUTHENTICATED', 'a bearer token is required', 401);
-    let claims: { sub?: unknown; role?: unknown };
+    let claims: { sub?: unknown; role?: unknown; exp?: unknown };
     try {
       claims = await this.jwt.verifyAsync(m[1]);
     } catch (e) {
       throw new ApiError('AUTH.UNAUTHENTICATED', `invalid token: ${(e as Error).message}`, 401);
+    }
+    if (typeof claims.exp !== 'number') {
+      // a token without an expiry would be valid forever
+      throw new ApiError('AUTH.UNAUTHENTICATED', 'token has no expiry (exp)', 401);
     }
     if (typeof claims.sub !== 'string' || !claims.sub || !TOKEN_ROLES.includes(claims.role as Role)) {
       throw new ApiError('AUTH.UNAUTHENTICATED', 'token lacks a subject or a known role', 401);

@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { ArgumentsHost, Catch, ExceptionFilter, HttpException, Inject, Logger } from '@nestjs/common';
 import type { Request, Response } from 'express';
 import { ApiError } from './api-error';
@@ -43,7 +44,7 @@ export class LedgerExceptionFilter implements ExceptionFilter {
           route: storable(`${req.method} ${req.originalUrl}`),
           tableId: typeof req.params?.tableId === 'string' ? storable(req.params.tableId) : null,
           correlationId: req.correlationId ?? null,
-          rawPayload: storablePayload(req.body ?? null),
+          rawPayload: boundedPayload(storablePayload(req.body ?? null), status === 401 ? 2_048 : 65_536),
         });
       } catch (e) {
         this.logger.error({ err: e }, 'could not record a rejection');
@@ -112,6 +113,18 @@ function storable(s: string): string {
 const MAX_PAYLOAD_DEPTH = 32;
 
 /** The raw payload with every key and string made {@link storable}, nesting cut at {@link MAX_PAYLOAD_DEPTH}. */
+/**
+ * Caps what one refusal may add to the append-only rejection log: a payload over `maxBytes` of
+ * JSON is kept as its size, SHA-256 and first 1,024 characters (an unauthenticated caller gets
+ * 2 KB, so nobody can fill the audit log without a token).
+ */
+function boundedPayload(v: unknown, maxBytes: number): unknown {
+  const json = JSON.stringify(v) ?? 'null';
+  const bytes = Buffer.byteLength(json);
+  if (bytes <= maxBytes) return v;
+  return { truncated: true, bytes, sha256: createHash('sha256').update(json).digest('hex'), head: json.slice(0, 1024) };
+}
+
 function storablePayload(v: unknown, depth = 0): unknown {
   if (typeof v === 'string') return storable(v);
   if (v === null || typeof v !== 'object') return v;

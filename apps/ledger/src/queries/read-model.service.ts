@@ -146,8 +146,8 @@ export class ReadModelService {
     const rows = await this.ds.query(
       `SELECT global_position::text AS global_position, event_id, stream_id, stream_version, table_id, shoe_id, round_id, bet_id, type, schema_version,
               actor_id, actor_role, occurred_at, recorded_at, correlation_id, causation_id, reason, acting_manager_id, approver_id, compensates, hash, data
-         FROM ${S}.audit_events ${where.length ? 'WHERE ' + where.join(' AND ') : ''}
-        ORDER BY global_position LIMIT $${args.length}`,
+         FROM ${S}.audit_events AS audit_events ${where.length ? 'WHERE ' + where.join(' AND ') : ''}
+        ORDER BY audit_events.global_position LIMIT $${args.length}`,
       args,
     );
     return this.page(rows, f.limit, (r) => r.global_position);
@@ -164,11 +164,11 @@ export class ReadModelService {
     const pages = await this.ds.query(
       `SELECT global_position::text AS global_position, event_id, table_id, shoe_id, round_id, type, actor_id, actor_role, occurred_at, recorded_at,
               reason, acting_manager_id, approver_id, compensates, data
-         FROM ${S}.audit_events
+         FROM ${S}.audit_events AS audit_events
         WHERE type = ANY($1) AND ($2::text IS NULL OR table_id = $2) AND ($3::text IS NULL OR shoe_id = $3)
           AND ($4::timestamptz IS NULL OR occurred_at >= $4) AND ($5::timestamptz IS NULL OR occurred_at < $5)
           AND ($6::bigint IS NULL OR global_position > $6) AND ($7::text IS NULL OR actor_id = $7)
-        ORDER BY global_position LIMIT $8`,
+        ORDER BY audit_events.global_position LIMIT $8`,
       [types, f.tableId ?? null, f.shoeId ?? null, f.from ?? null, f.to ?? null, decodeCursor<string>(f.cursor), f.actorId ?? null, f.limit + 1],
     );
     return this.page(pages, f.limit, (r) => r.global_position);
@@ -249,7 +249,7 @@ export class ReadModelService {
       `SELECT id::text AS id, at, actor_id, actor_role, route, params, result_count, status, correlation_id FROM query_log
         WHERE ($1::text IS NULL OR actor_id = $1) AND ($2::timestamptz IS NULL OR at >= $2) AND ($3::timestamptz IS NULL OR at < $3)
           AND ($4::bigint IS NULL OR id > $4)
-        ORDER BY id LIMIT $5`,
+        ORDER BY query_log.id LIMIT $5`,
       [f.actorId ?? null, f.from ?? null, f.to ?? null, decodeCursor<string>(f.cursor), f.limit + 1],
     );
     return this.page(rows, f.limit, (r) => r.id);
