@@ -185,15 +185,28 @@ export class OutboxRelay {
   }
 }
 
-/** Claims up to `limit` unpublished outbox rows with their events, in global-position order (`FOR UPDATE`), in the batch's transaction. */
+/**
+ * Claims up to `limit` unpublished outbox rows with their events, in global-position order (`FOR UPDATE`), in the batch's transaction.
+ *
+ * The outbox rows are claimed first, then their events fetched by position (`= ANY`): with a plain
+ * `outbox JOIN events … LIMIT`, PostgreSQL picks a merge join whose scan of `events_pkey` starts at
+ * position 1 and walks every event already published before it finds the first unpublished one, so
+ * each batch cost O(ledger size) and draining a backlog was quadratic (`npm run bench`: 28 ms instead
+ * of 1 ms per 500-row claim with 30,000 events published before the backlog).
+ */
 async function claimOutboxRows(client: Client, limit: number): Promise<OutboxRow[]> {
   const { rows } = await client.query<OutboxRow>(
-    `SELECT o.topic, o.key, ${EVENT_COLUMNS}
-       FROM outbox o JOIN events e ON e.global_position = o.global_position
-      WHERE o.published_at IS NULL
-      ORDER BY o.global_position
-      LIMIT $1
-      FOR UPDATE OF o`,
+    `WITH claimed AS MATERIALIZED (
+       SELECT global_position, topic, key FROM outbox
+        WHERE published_at IS NULL
+        ORDER BY global_position
+        LIMIT $1
+        FOR UPDATE
+     )
+     SELECT o.topic, o.key, ${EVENT_COLUMNS}
+       FROM claimed o JOIN events e ON e.global_position = o.global_position
+      WHERE e.global_position = ANY (ARRAY(SELECT global_position FROM claimed))
+      ORDER BY o.global_position`,
     [limit],
   );
   return rows;
