@@ -1,0 +1,21 @@
+/** The short table on stdout: figure, ours, the machine's ceiling, ours/ceiling, target, met/missed. */
+import { lpad, pad } from './util';
+
+export interface Row {
+  readonly figure: string;
+  readonly ours: string;
+  readonly ceiling: string;
+  /** ours ÷ ceiling for throughputs; ceiling ÷ ours (floor ÷ ours) for latencies: ≤ 1 either way, 1 = at the machine's limit. */
+  readonly ratio: number | null;
+  readonly target?: string;
+  readonly status?: 'met' | 'MISSED' | 'n/a' | string;
+}
+
+export function renderTable(title: string, rows: readonly Row[]): string {
+  const head = ['figure', 'ours', 'ceiling (this machine, this run)', 'ratio', 'target', 'status'];
+  const cells = rows.map((r) => [r.figure, r.ours, r.ceiling, r.ratio === null ? '–' : r.ratio.toFixed(3), r.target ?? '', r.status ?? '']);
+  const widths = head.map((h, i) => Math.max(h.length, ...cells.map((c) => c[i].length)));
+  const line = (c: string[]) => c.map((x, i) => (i === 1 || i === 3 ? lpad(x, widths[i]) : pad(x, widths[i]))).join('  ');
+  const sep = widths.map((w) => '-'.repeat(w)).join('  ');
+  return [title, sep, line(head), sep, ...cells.map(line), sep].join('\n') + '\n';
+}

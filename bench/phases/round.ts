@@ -1,0 +1,98 @@
+/**
+ * One round with N bets, with the API, relay and projector running: open a shoe, commence, open
+ * the round, N bets in batches (the batch endpoint takes up to 10,000), close betting, deal. The
+ * last card's 201 carries the result and N settlements; the figure is the time from that 201 to
+ * every settlement projected (the last settlement event in `applied_events`, and
+ * `bet_settlements` holding N SETTLED rows of the round). Breakdown from database timestamps.
+ */
+import type { Pg } from '../lib/pg';
+import { LedgerClient } from '@ledger/simulator';
+import { benchTables, send, shoeSteps } from '../lib/workload';
+import { nowMs, percentile, round, say, sleep } from '../lib/util';
+
+export interface RoundRun {
+  readonly bets: number;
+  /** 201 of the last card → every settlement projected (ms). */
+  readonly projectedMs: number | null;
+  /** The last card's request itself (CardDealt + RoundResulted + N BetSettled in one append). */
+  readonly lastCardRequestMs: number;
+  readonly betRequestsMs: number[];
+  readonly breakdownMs: {
+    /** 201 → relay claimed the first batch of the settlements. */
+    readonly toRelayFirst: number | null;
+    /** 201 → relay claimed the last batch. */
+    readonly toRelayLast: number | null;
+    /** 201 → first projector transaction holding settlements started. */
+    readonly toProjectorFirst: number | null;
+    /** 201 → last projector transaction holding settlements started. */
+    readonly toProjectorLast: number | null;
+    readonly projectorTransactions: number;
+    readonly relayBatches: number;
+  };
+}
+
+export interface RoundFigures {
+  readonly bets: number;
+  readonly runs: RoundRun[];
+  readonly projectedMsMedian: number | null;
+  readonly projectedMsMax: number | null;
+}
+
+export async function measureRound(client: LedgerClient, pg: Pg, o: { prefix: string; schema: string; bets: number; batchSize: number; runs: number; timeoutMs: number }): Promise<RoundFigures> {
+  const runs: RoundRun[] = [];
+  const table = benchTables()[0];
+  for (let r = 0; r < o.runs; r++) {
+    say(`round: ${o.bets} bets (batches of ${o.batchSize}), run ${r + 1}/${o.runs}`);
+    const steps = shoeSteps({ table, shoeId: `${o.prefix}-round${r}`, seed: `${o.prefix}-round${r}`, rounds: 1, betsPerRound: o.bets, betMode: 'batch', batchSize: o.batchSize });
+    const betRequestsMs: number[] = [];
+    let last = null as Awaited<ReturnType<typeof send>> | null;
+    for (const step of steps) {
+      const s = await send(client, step);
+      if (step.kind === 'bets') betRequestsMs.push(round(s.ms, 1)!);
+      if (step.kind === 'settle') last = s;
+    }
+    if (!last) throw new Error('round: no settling card in the script');
+    const roundId = (last.step.path.match(/rounds\/([^/]+)\/cards/) ?? [])[1];
+    const settlements = last.events.filter((e) => e.type === 'BetSettled');
+    if (settlements.length !== o.bets) throw new Error(`round: the last card settled ${settlements.length} bets, expected ${o.bets}`);
+    const lastId = settlements[settlements.length - 1].eventId;
+    const deadline = nowMs() + o.timeoutMs;
+    let projectedAt = NaN;
+    for (;;) {
+      const { rows } = await pg.query(`SELECT 1 FROM "${o.schema}".applied_events WHERE event_id = $1`, [lastId]);
+      if (rows.length > 0) {
+        projectedAt = nowMs();
+        break;
+      }
+      if (nowMs() > deadline) break;
+      await sleep(2);
+    }
+    const settled = (await pg.query(`SELECT count(*)::int AS n FROM "${o.schema}".bet_settlements WHERE round_id = $1 AND status = 'SETTLED'`, [roundId])).rows[0].n;
+    if (Number.isFinite(projectedAt) && settled !== o.bets) throw new Error(`round: ${settled} of ${o.bets} bets SETTLED in ${o.schema}.bet_settlements after the last settlement was applied`);
+    const positions = settlements.map((e) => e.globalPosition);
+    const t = (
+      await pg.query(
+        `SELECT extract(epoch FROM min(o.published_at)) * 1000 AS r1, extract(epoch FROM max(o.published_at)) * 1000 AS r2, count(DISTINCT o.published_at)::int AS rb,
+                extract(epoch FROM min(a.applied_at)) * 1000 AS p1, extract(epoch FROM max(a.applied_at)) * 1000 AS p2, count(DISTINCT a.applied_at)::int AS pt
+           FROM outbox o LEFT JOIN "${o.schema}".applied_events a ON a.global_position = o.global_position
+          WHERE o.global_position = ANY($1::bigint[])`,
+        [positions],
+      )
+    ).rows[0];
+    const rel = (x: unknown) => (x === null ? null : round(Number(x) - last!.acceptedAt, 1));
+    runs.push({
+      bets: o.bets,
+      projectedMs: Number.isFinite(projectedAt) ? round(projectedAt - last.acceptedAt, 1) : null,
+      lastCardRequestMs: round(last.ms, 1)!,
+      betRequestsMs,
+      breakdownMs: { toRelayFirst: rel(t.r1), toRelayLast: rel(t.r2), toProjectorFirst: rel(t.p1), toProjectorLast: rel(t.p2), projectorTransactions: t.pt, relayBatches: t.rb },
+    });
+  }
+  const done = runs.map((r) => r.projectedMs).filter((x): x is number => x !== null);
+  return {
+    bets: o.bets,
+    runs,
+    projectedMsMedian: done.length === runs.length ? round(percentile(done, 50), 1) : null,
+    projectedMsMax: done.length === runs.length ? round(Math.max(...done), 1) : null,
+  };
+}

@@ -1,0 +1,102 @@
+/**
+ * The rebuild as its own process (started by bench/run.ts from dist/bench/rebuild-worker.js):
+ * `rebuildProjections` of REBUILD_TOPIC into the scratch schema REBUILD_SCHEMA, with a timing
+ * breakdown: every PostgreSQL round trip is timed (pg's Client.query is wrapped), grouped by
+ * statement shape, so the report can say how much of the rebuild waits on the database and on
+ * which statements. Prints one line `RESULT <json>` on stdout.
+ *
+ * Environment: DATABASE_URL, KAFKA_BROKERS, REBUILD_TOPIC, REBUILD_SCHEMA,
+ * REBUILD_CONCURRENCY [2], REBUILD_MAX_RECORDS_PER_TX [5000].
+ */
+import { Client } from 'pg';
+import { Kafka, logLevel } from 'kafkajs';
+import { createProjectionDataSource, rebuildProjections } from '@ledger/projections';
+
+interface Stat {
+  calls: number;
+  ms: number;
+}
+const stats = new Map<string, Stat>();
+let dbMs = 0;
+let dbCalls = 0;
+
+/** A statement's shape: parameters and VALUES lists folded, so multi-row INSERTs of any size group together. */
+function shape(sql: string): string {
+  return sql
+    .replace(/\s+/g, ' ')
+    .replace(/\(\$\d+[^)]*\)(\s*,\s*\(\$\d+[^)]*\))+/g, '(…)×n')
+    .replace(/"[a-z0-9_]+"\./g, '')
+    .slice(0, 110);
+}
+
+const original = Client.prototype.query as (...args: unknown[]) => unknown;
+(Client.prototype as unknown as { query: (...args: unknown[]) => unknown }).query = function (this: Client, ...args: unknown[]) {
+  const result = original.apply(this, args);
+  if (!result || typeof (result as Promise<unknown>).then !== 'function') return result;
+  const first = args[0] as string | { text?: string };
+  const text = typeof first === 'string' ? first : (first?.text ?? '?');
+  const t0 = performance.now();
+  return (result as Promise<unknown>).then(
+    (r) => {
+      const ms = performance.now() - t0;
+      const k = shape(text);
+      const s = stats.get(k) ?? { calls: 0, ms: 0 };
+      s.calls++;
+      s.ms += ms;
+      stats.set(k, s);
+      dbMs += ms;
+      dbCalls++;
+      return r;
+    },
+    (e) => {
+      throw e;
+    },
+  );
+};
+
+async function main(): Promise<void> {
+  const topic = process.env.REBUILD_TOPIC!;
+  const schema = process.env.REBUILD_SCHEMA!;
+  const concurrency = Number(process.env.REBUILD_CONCURRENCY ?? 2);
+  const maxRecordsPerTransaction = Number(process.env.REBUILD_MAX_RECORDS_PER_TX ?? 5000);
+  const ds = createProjectionDataSource(process.env.DATABASE_URL, { applicationName: 'ledger-bench-rebuild', poolSize: concurrency + 3 });
+  await ds.initialize();
+  const kafka = new Kafka({ clientId: 'ledger-bench-rebuild', brokers: (process.env.KAFKA_BROKERS ?? '127.0.0.1:9092').split(','), logLevel: logLevel.ERROR });
+  const cpu0 = process.cpuUsage();
+  const t0 = performance.now();
+  const r = await rebuildProjections({ ds, kafka, topic, schema, partitionsConsumedConcurrently: concurrency, maxRecordsPerTransaction });
+  const wallMs = performance.now() - t0;
+  const cpu = process.cpuUsage(cpu0);
+  await ds.destroy();
+  const top = [...stats.entries()]
+    .sort((a, b) => b[1].ms - a[1].ms)
+    .slice(0, 12)
+    .map(([sql, s]) => ({ sql, calls: s.calls, ms: Math.round(s.ms), msPerCall: Math.round((s.ms / s.calls) * 100) / 100 }));
+  const out = {
+    schema: r.schema,
+    records: r.records,
+    events: r.events,
+    durationMs: r.durationMs,
+    eventsPerSecond: r.eventsPerSecond,
+    rows: Object.fromEntries(Object.entries(r.checksums).map(([k, v]) => [k, v.rows])),
+    breakdown: {
+      wallMsIncludingSchemaAndChecksums: Math.round(wallMs),
+      concurrency,
+      maxRecordsPerTransaction,
+      dbRoundTrips: dbCalls,
+      dbWaitMs: Math.round(dbMs),
+      cpuUserMs: Math.round(cpu.user / 1000),
+      cpuSystemMs: Math.round(cpu.system / 1000),
+      topStatements: top,
+    },
+  };
+  process.stdout.write(`RESULT ${JSON.stringify(out)}\n`);
+}
+
+main().then(
+  () => process.exit(0),
+  (e: unknown) => {
+    process.stderr.write(`rebuild-worker: ${e instanceof Error ? (e.stack ?? e.message) : String(e)}\n`);
+    process.exit(1);
+  },
+);

@@ -1,0 +1,24 @@
+#!/usr/bin/env bash
+# `npm run bench` (issue #6 item 1): the ledger's performance figures in one run, each against the
+# machine's own ceiling (PostgreSQL COPY and commits, Kafka's ProducerPerformance/ConsumerPerformance).
+# Starts PostgreSQL + Kafka (scripts/stack.sh up), builds dist/, recreates the bench's own database
+# (ledger_bench; never ledger nor ledger_test), then runs bench/run.ts, which starts the API, relay
+# and projector from dist/ as its child processes (port BENCH_PORT [3901], topics bench.<run>.*,
+# read schema bench_read) and stops them when done. Prints a table; full results in
+# bench/results/latest.json (fields: bench/results/README.md).
+#
+#   bash scripts/bench.sh [--quick] [--profile] [--keep-topics] [--only ingest,relay,lag,round,rebuild,ceilings]
+#   BENCH_QUICK=1 bash scripts/bench.sh      # = --quick: every figure at a small size (CI, < ~3 minutes)
+set -euo pipefail
+cd "$(dirname "$0")/.."
+say() { printf '[bench] %s\n' "$*" >&2; }
+started=$(date +%s)
+if [ ! -d node_modules ]; then say "installing npm packages from the lock file (npm ci)"; npm ci --no-audit --no-fund >&2; fi
+bash scripts/stack.sh up
+say "building dist/"
+npm run -s build >&2
+TEST_DB_NAME=ledger_bench bash scripts/stack.sh fresh-test-db
+code=0
+npx --no-install tsx bench/run.ts "$@" || code=$?
+say "done in $(( $(date +%s) - started )) s (exit $code)"
+exit $code
