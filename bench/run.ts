@@ -26,7 +26,7 @@ import { Kafka, logLevel } from 'kafkajs';
 import { LedgerClient } from '@ledger/simulator';
 import { ensureTopics } from '@ledger/infra';
 import { canonicalJson, rowToEnvelope, EVENT_COLUMNS } from '@ledger/event-store';
-import { jwtSecret } from '../apps/ledger/src/auth/jwt-secret';
+import { jwtSecret } from '@ledger/tokens';
 import { connect, pgCounters, pgDelta, type Pg, type PgCounters } from './lib/pg';
 import { killAll, runCommand, sampleAll, startNodeService, stopService, waitForLog, type Service } from './lib/procs';
 import { renderTable, type Row } from './lib/report';

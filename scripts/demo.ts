@@ -16,7 +16,7 @@ import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { formatMinor } from '@ledger/rules';
 import { generateShoeScript, LedgerClient, runShoeScript, SeededRandom, ShoeScript, SimTable } from '@ledger/simulator';
-import { jwtSecret } from '../apps/ledger/src/auth/jwt-secret';
+import { jwtSecret } from '@ledger/tokens';
 
 const DEMO_TABLES = ['T-CLASSIC-01', 'T-TIGER-01', 'T-FAB4-01'];
 

@@ -6,7 +6,7 @@
  */
 import { Command, Option } from 'commander';
 import { sign } from 'jsonwebtoken';
-import { jwtSecret } from '../apps/ledger/src/auth/jwt-secret';
+import { jwtSecret } from '@ledger/tokens';
 import { TOKEN_ROLES } from '../apps/ledger/src/auth/principal';
 
 const program = new Command('token')

@@ -1,6 +1,6 @@
 /**
  * Rebuild of every projection from offset zero: N synthetic but valid shoe events
- * (`syntheticLedger`, the generator behind apps/projector/src/seed-topic.ts: outcomes and
+ * (`syntheticLedger`, the generator behind bench/seed-topic.ts: outcomes and
  * settlements from @ledger/rules, voids, corrections, dealer changes, hash-chained envelopes)
  * are produced onto a bench topic exactly as the relay writes them, then `rebuildProjections`
  * replays the topic into a scratch schema in its own process (bench/rebuild-worker.ts), so its

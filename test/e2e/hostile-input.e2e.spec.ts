@@ -878,7 +878,7 @@ describe('hostile input through the HTTP API (guarantees 11 and 12)', () => {
     const harness = await import('../support/ledger-harness');
     runId = harness.runId;
     h = await harness.startLedger();
-    const { jwtSecret } = await import('../../apps/ledger/src/auth/jwt-secret');
+    const { jwtSecret } = await import('@ledger/tokens');
 
     const ids = {} as Record<ShoeKey, string>;
     for (const k of SHOE_KEYS) ids[k] = runId(`hx-${k.toLowerCase()}`);

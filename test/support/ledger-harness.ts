@@ -6,7 +6,7 @@ import { createDataSource, OutboxRelay, PgEventStore, runMigrations } from '@led
 import { ensureTopics } from '@ledger/infra';
 import { LedgerClient } from '@ledger/simulator';
 import { ProjectionRunner } from '@ledger/projections';
-import { jwtSecret } from '../../apps/ledger/src/auth/jwt-secret';
+import { jwtSecret } from '@ledger/tokens';
 
 /** The test database (created by scripts/stack.sh up). */
 export const TEST_DATABASE_URL = process.env.TEST_DATABASE_URL ?? 'postgres://ledger:ledger@127.0.0.1:5432/ledger_test';

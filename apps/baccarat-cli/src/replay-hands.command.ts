@@ -8,7 +8,7 @@ import {
   PUBLISHED_MILLION_TOTALS,
   replayHandHistoryFile,
   ReplaySummary,
-} from './hand-history';
+} from '@ledger/hand-history';
 
 /**
  * `baccarat replay-hands --file <path> [--json] [--max-report N]`

@@ -17,7 +17,7 @@ import {
 } from '@ledger/rules';
 import { fullShoe, SeededRandom, SimTable } from '@ledger/simulator';
 import { formatTableLogLine, TableLogBet, TableLogLine } from '@ledger/table-log';
-import { HandRecord, openHandHistoryLines, parseHandLine } from '../../baccarat-cli/src/hand-history';
+import { HandRecord, openHandHistoryLines, parseHandLine } from '@ledger/hand-history';
 import type { ExpectedRound } from './agreement';
 
 /**

@@ -18,7 +18,7 @@ import {
 import { fullShoe, SeededRandom, SimTable } from '@ledger/simulator';
 import { parseTableLog, TableLogLine, TableLogLineOf } from '@ledger/table-log';
 import { PureLedger } from '../../../libs/table-log/src/pure-ledger.spec';
-import type { HandRecord } from '../../baccarat-cli/src/hand-history';
+import type { HandRecord } from '@ledger/hand-history';
 import type { ExpectedRound } from './agreement';
 import {
   convertHandsFile,

@@ -1,6 +1,6 @@
 import { LedgerClient } from '@ledger/simulator';
 import type { TableLogError } from '@ledger/table-log';
-import { jwtSecret } from '../../ledger/src/auth/jwt-secret';
+import { jwtSecret } from '@ledger/tokens';
 import { AgreementReport, checkAgreement, readExpected } from './agreement';
 import { postTableLog, PostSummary } from './post-lines';
 import { DEFAULT_REPLAY_ACTORS, ReplayActors } from './routes';

@@ -10,7 +10,7 @@ import { dealRound } from '@ledger/rules';
 import { fullShoe, SeededRandom } from '@ledger/simulator';
 import { formatTableLogLine } from '@ledger/table-log';
 import { LedgerHarness, runId, startLedger } from '../../../test/support/ledger-harness';
-import type { HandRecord } from '../../baccarat-cli/src/hand-history';
+import type { HandRecord } from '@ledger/hand-history';
 import { convertHandsFile, HandsToTableLog, loadTables } from './convert-hands';
 import { postTableLog } from './post-lines';
 import { runReplay } from './replay';

@@ -6,7 +6,7 @@ import { randomUUID } from 'node:crypto';
 import type { Client, Notification } from 'pg';
 import type { DataSource } from 'typeorm';
 import { GENESIS_HASH, type LedgerEvent } from '@ledger/events';
-import { LEDGER_EVENTS_TOPIC } from '../../infra/src/kafka/topics';
+import { LEDGER_EVENTS_TOPIC } from '@ledger/infra';
 import { PgEventStore, type AppendRequest } from './event-store';
 import { APPEND_ONLY_SQLSTATE, ConcurrencyError, EventStoreError } from './errors';
 import { computeEventHash } from './hash';

@@ -10,7 +10,7 @@ import type { Kafka, Admin } from 'kafkajs';
 import type { DataSource } from 'typeorm';
 import type { Client } from 'pg';
 import type { EventEnvelope, LedgerEvent } from '@ledger/events';
-import { ensureTopics } from '../../infra/src/kafka/topics';
+import { ensureTopics } from '@ledger/infra';
 import { PgEventStore } from './event-store';
 import { OutboxRelay, type RelayCrashPoint } from './outbox-relay';
 import { computeEventHash } from './hash';

@@ -1,6 +1,6 @@
 import type { Client } from 'pg';
 import { Kafka, logLevel, type LogEntry, type Message } from 'kafkajs';
-import { LeaderOutboxPublisher, type OutboxCrashPoint } from '../../infra/src/outbox/leader-outbox-publisher';
+import { LeaderOutboxPublisher, type OutboxCrashPoint } from '@ledger/infra';
 import { canonicalJson } from './hash';
 import { defaultLogger, errorFields, type LedgerLogger } from './logger';
 import { DEFAULT_DATABASE_URL, OUTBOX_CHANNEL } from './constants';

@@ -1,4 +1,4 @@
-import { LEDGER_EVENTS_TOPIC } from '../../infra/src/kafka/topics';
+import { LEDGER_EVENTS_TOPIC } from '@ledger/infra';
 import { DEFAULT_PROJECTOR_GROUP } from './applier';
 import { DEFAULT_DATABASE_URL } from './data-source';
 import { ProjectionError } from './errors';

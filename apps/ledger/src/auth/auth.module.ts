@@ -2,7 +2,7 @@ import { createSecretKey } from 'node:crypto';
 import { Module } from '@nestjs/common';
 import { APP_GUARD } from '@nestjs/core';
 import { JwtModule } from '@nestjs/jwt';
-import { jwtSecret } from './jwt-secret';
+import { jwtSecret } from '@ledger/tokens';
 import { JwtAuthGuard } from './jwt-auth.guard';
 
 /** Bearer-token authentication and role checks for every route (architecture.md guarantee 12). */

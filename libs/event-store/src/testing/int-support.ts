@@ -28,7 +28,7 @@ export const TEST_EVENTS_TOPIC = process.env.TEST_EVENTS_TOPIC ?? 'test.int.ledg
 
 /** Creates {@link TEST_EVENTS_TOPIC} (6 partitions, retained forever) if missing. */
 export async function ensureTestTopic(): Promise<void> {
-  const { ensureTopics } = await import('../../../infra/src/kafka/topics');
+  const { ensureTopics } = await import('@ledger/infra');
   const { admin } = await kafkaAdmin();
   try {
     await ensureTopics(admin, [{ name: TEST_EVENTS_TOPIC, partitions: 6, configs: { 'retention.ms': '-1', 'cleanup.policy': 'delete' } }]);

@@ -1,7 +1,7 @@
 import type { Client } from 'pg';
 import type { Kafka } from 'kafkajs';
-import { ANALYTICS_ROADS_TOPIC, ANALYTICS_ROUND_OUTCOMES_TOPIC, ANALYTICS_SETTLEMENTS_TOPIC } from '../../../infra/src/kafka/topics';
-import { LeaderOutboxPublisher, type OutboxCrashPoint } from '../../../infra/src/outbox/leader-outbox-publisher';
+import { ANALYTICS_ROADS_TOPIC, ANALYTICS_ROUND_OUTCOMES_TOPIC, ANALYTICS_SETTLEMENTS_TOPIC } from '@ledger/infra';
+import { LeaderOutboxPublisher, type OutboxCrashPoint } from '@ledger/infra';
 import { DEFAULT_DATABASE_URL } from '../data-source';
 import { ProjectionLogger, SILENT_LOGGER } from '../logger';
 import { assertSchemaName, DEFAULT_READ_SCHEMA, qualified } from '../schema-name';

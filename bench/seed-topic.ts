@@ -3,15 +3,15 @@
  * topic, exactly as the outbox relay would (key = tableId, value = envelope JSON, CloudEvents
  * headers), to benchmark the projector and the rebuild without the write side.
  *
- *   npx tsx apps/projector/src/seed-topic.ts --topic bench.ledger.events --shoes 60 [--partitions 6] [--seed 1]
+ *   npx tsx bench/seed-topic.ts --topic bench.ledger.events --shoes 60 [--partitions 6] [--seed 1]
  *
  * Creates the topic when missing. Never point it at the production topic: it invents events.
  * Prints a one-line summary on stdout.
  */
 import { Command } from 'commander';
 import { Kafka, logLevel } from 'kafkajs';
-import { createTopic, produce } from '../../../libs/projections/src/testing/kafka-kit';
-import { syntheticLedger } from '../../../libs/projections/src/testing/synthetic-shoes';
+import { createTopic, produce } from '../libs/projections/src/testing/kafka-kit';
+import { syntheticLedger } from '../libs/projections/src/testing/synthetic-shoes';
 
 async function main(): Promise<void> {
   const opts = new Command('seed-topic')

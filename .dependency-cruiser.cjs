@@ -1,0 +1,59 @@
+/**
+ * Layer rules of the house (docs/architecture.md §Layers), enforced by dependency-cruiser in `.ci/run`
+ * (`npm run -s lint:layers`). A violation fails the build.
+ */
+const FRAMEWORK = '^(@nestjs|typeorm|pg|pg-[a-z-]+|kafkajs|express|rxjs|class-validator|class-transformer|nestjs-pino|pino|pino-http|reflect-metadata|jsonwebtoken|commander|csv-stringify|cli-progress)($|/)';
+const NODE_IO = '^(node:)?(fs|fs/promises|net|http|https|http2|child_process|cluster|dgram|dns|tls|worker_threads|os|process|readline|path)$';
+const TEST_FILE = '(\\.spec\\.ts$|/testing/|^test/|\\.fixture\\.ts$|-fixtures?\\.)';
+module.exports = {
+  forbidden: [
+    {
+      name: 'rules-imports-only-itself',
+      comment: 'libs/rules is the pure rules of baccarat: it imports nothing but its own files.',
+      severity: 'error',
+      from: { path: '^libs/rules/src/' },
+      to: { pathNot: '^libs/rules/src/' },
+    },
+    {
+      name: 'domain-no-framework-or-io',
+      comment: 'libs/events and libs/shoe are pure: no framework, database, Kafka or Node I/O.',
+      severity: 'error',
+      from: { path: '^libs/(events|shoe)/src/' },
+      to: { dependencyTypes: ['npm', 'npm-dev', 'npm-optional', 'npm-peer', 'npm-no-pkg', 'npm-unknown', 'core'], path: FRAMEWORK + '|' + NODE_IO },
+    },
+    {
+      name: 'no-app-imports-another-app',
+      severity: 'error',
+      from: { path: '^apps/([^/]+)/' },
+      to: { path: '^apps/', pathNot: '^apps/$1/' },
+    },
+    {
+      name: 'no-lib-imports-an-app',
+      severity: 'error',
+      from: { path: '^libs/' },
+      to: { path: '^apps/' },
+    },
+    {
+      name: 'no-relative-import-across-libs',
+      comment: 'a library reaches another one by its alias (@ledger/<name>), never by a relative path',
+      severity: 'error',
+      from: { path: '^libs/([^/]+)/' },
+      to: { path: '^libs/', pathNot: '^libs/$1/', dependencyTypesNot: ['aliased'] },
+    },
+    {
+      name: 'no-production-import-of-test-code',
+      severity: 'error',
+      from: { path: '^(apps|libs)/', pathNot: TEST_FILE },
+      to: { path: TEST_FILE },
+    },
+    { name: 'no-circular', severity: 'error', from: {}, to: { circular: true } },
+    { name: 'no-unresolvable', severity: 'error', from: {}, to: { couldNotResolve: true } },
+  ],
+  options: {
+    doNotFollow: { path: 'node_modules' },
+    exclude: { path: '(^|/)(dist|node_modules)/' },
+    tsConfig: { fileName: 'tsconfig.json' },
+    tsPreCompilationDeps: true,
+    enhancedResolveOptions: { exportsFields: ['exports'], conditionNames: ['import', 'require', 'node', 'default'] },
+  },
+};

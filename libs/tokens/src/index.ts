@@ -1,0 +1,2 @@
+/** Bearer tokens of the ledger API: signing keys and minting (docs/security.md). */
+export * from './jwt-secret';
