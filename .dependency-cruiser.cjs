@@ -16,9 +16,9 @@ module.exports = {
     },
     {
       name: 'domain-no-framework-or-io',
-      comment: 'libs/events and libs/shoe are pure: no framework, database, Kafka or Node I/O.',
+      comment: 'libs/events, libs/shoe and libs/errors are pure: no framework, database, Kafka or Node I/O.',
       severity: 'error',
-      from: { path: '^libs/(events|shoe)/src/' },
+      from: { path: '^libs/(events|shoe|errors)/src/' },
       to: { dependencyTypes: ['npm', 'npm-dev', 'npm-optional', 'npm-peer', 'npm-no-pkg', 'npm-unknown', 'core'], path: FRAMEWORK + '|' + NODE_IO },
     },
     {
