@@ -1,11 +1,10 @@
-import { ValidationPipe } from '@nestjs/common';
 import type { NestExpressApplication } from '@nestjs/platform-express';
 import { NestFactory } from '@nestjs/core';
 import { DocumentBuilder, SwaggerModule } from '@nestjs/swagger';
 import { Logger } from 'nestjs-pino';
 import { AppModule } from './app.module';
+import { applyHttpWiring } from './common/http-wiring';
 import { withErrorTable } from './common/openapi-errors';
-import { RequestShapePipe } from './common/request-shape.pipe';
 
 /**
  * Creates the ledger HTTP app with its global pipes and OpenAPI at `/docs` (JSON at `/docs-json`;
@@ -15,11 +14,7 @@ import { RequestShapePipe } from './common/request-shape.pipe';
 export async function createLedgerApp(options: { logger?: boolean } = {}): Promise<NestExpressApplication> {
   const app = await NestFactory.create<NestExpressApplication>(AppModule, { bufferLogs: true, logger: options.logger === false ? false : undefined });
   if (options.logger !== false) app.useLogger(app.get(Logger));
-  app.useBodyParser('json', { limit: '5mb' });
-  app.useGlobalPipes(
-    new RequestShapePipe(),
-    new ValidationPipe({ whitelist: true, forbidNonWhitelisted: true, transform: true, stopAtFirstError: false }),
-  );
+  applyHttpWiring(app);
   const config = new DocumentBuilder()
     .setTitle('Baccarat round ledger')
     .setDescription(
