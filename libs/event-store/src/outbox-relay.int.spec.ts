@@ -6,7 +6,7 @@
  */
 import { spawn } from 'node:child_process';
 import { resolve } from 'node:path';
-import type { Kafka, Admin } from 'kafkajs';
+import type { KafkaAdmin, KafkaClient } from '@ledger/kafka';
 import type { DataSource } from 'typeorm';
 import type { Client } from 'pg';
 import type { EventEnvelope, LedgerEvent } from '@ledger/events';
@@ -38,8 +38,8 @@ const TOPIC = TEST_EVENTS_TOPIC;
 
 let ds: DataSource;
 let store: PgEventStore;
-let kafka: Kafka;
-let admin: Admin;
+let kafka: KafkaClient;
+let admin: KafkaAdmin;
 let db: Client;
 
 beforeAll(async () => {
