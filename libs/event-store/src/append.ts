@@ -27,7 +27,7 @@ export interface EventAppenderDeps {
 }
 
 /**
- * The append (docs/guarantees.md §1–§5, §8, §9): one transaction that locks the stream row, checks
+ * The append (docs/guarantees.md §1, §2, §3, §4, §5, §8, §9): one transaction that locks the stream row, checks
  * the expected version, reserves the round and bet ids, chains the hashes, takes gap-free global
  * positions from the counter row, inserts the events, their outbox rows and the idempotent answer,
  * moves the stream head and `NOTIFY outbox`. A refusal that may be a retry is handed to

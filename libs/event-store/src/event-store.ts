@@ -19,7 +19,7 @@ import type {
 export * from './types';
 
 /**
- * The write side's event store on PostgreSQL (docs/guarantees.md §1–§5, §8, §9, §11).
+ * The write side's event store on PostgreSQL (docs/guarantees.md §1, §2, §3, §4, §5, §8, §9, §11).
  *
  * One `append` = one transaction: lock the stream row, check the expected version, chain the hashes,
  * take gap-free global positions from the counter row, insert the events, their outbox rows and the

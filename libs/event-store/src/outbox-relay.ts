@@ -68,7 +68,7 @@ interface OutboxRow extends EventRow {
 }
 
 /**
- * The transactional outbox's relay (architecture.md guarantees 4 and 5): publishes every committed
+ * The transactional outbox's relay (docs/guarantees.md §4 and §5): publishes every committed
  * event to Kafka, in global-position order, at least once.
  *
  * Loop (leader only): BEGIN; claim ≤ 500 unpublished outbox rows in position order (`FOR UPDATE`);

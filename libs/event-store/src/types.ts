@@ -16,7 +16,7 @@ import type { LedgerLogger } from './logger';
  */
 export const MAX_EVENTS_PER_APPEND = 50_000;
 
-/** Attribution shared by every event of one append (architecture.md guarantee 9). */
+/** Attribution shared by every event of one append (docs/guarantees.md §9). */
 export interface AppendMetadata {
   /** Who caused the events: id and role (one of `ROLES`). */
   readonly actor: Actor;
@@ -31,7 +31,7 @@ export interface AppendMetadata {
   readonly occurredAt?: string | Date;
 }
 
-/** The idempotency part of an append (guarantee 3): a retry with the same key gets the first answer. */
+/** The idempotency part of an append (docs/guarantees.md §3): a retry with the same key gets the first answer. */
 export interface AppendIdempotency {
   /** Client-supplied key (e.g. the `Idempotency-Key` header, scoped by the caller). Non-empty, ≤ 200 characters. */
   readonly key: string;
@@ -101,7 +101,7 @@ export interface AppendResult {
   readonly idempotent?: { readonly statusCode: number; readonly response: unknown };
 }
 
-/** A refused request, for the audit log of refusals (guarantee 11). */
+/** A refused request, for the audit log of refusals (docs/guarantees.md §11). */
 export interface RejectionInput {
   /** Stable error code (`STREAM.VERSION_CONFLICT`, `SHOE.CARD_EXCEEDS_DECKS`, …). */
   readonly code: string;

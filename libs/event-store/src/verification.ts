@@ -27,7 +27,7 @@ export class ChainVerifier {
 
   /**
    * Recomputes the hash chain of one stream, or of every stream of a table, from the stored rows
-   * (guarantee 8), in one read-only snapshot. Finds altered events (`HASH_MISMATCH`), events whose
+   * (docs/guarantees.md §8), in one read-only snapshot. Finds altered events (`HASH_MISMATCH`), events whose
    * predecessor was altered, replaced or removed (`PREV_HASH_MISMATCH`), missing versions, also at the
    * tail against the `streams` head (`VERSION_GAP`), and global positions that do not grow along the
    * stream (`POSITION_GAP`).
