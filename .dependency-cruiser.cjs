@@ -44,6 +44,15 @@ module.exports = {
       from: { path: '^(apps|libs)/', pathNot: TEST_FILE },
       to: { path: TEST_FILE },
     },
+    {
+      name: 'kafkajs-only-in-the-kafka-adapter',
+      comment:
+        'The Kafka port (docs/architecture.md §6): only its adapter, libs/kafka/src/kafkajs/, imports the kafkajs client; ' +
+        'everything else uses @ledger/kafka. Test support (libs/kafka/src/testing/, test/support/) may use kafkajs specifics.',
+      severity: 'error',
+      from: { pathNot: '^(libs/kafka/src/(kafkajs|testing)/|test/support/)' },
+      to: { path: '(^|/)node_modules/kafkajs/' },
+    },
     { name: 'no-circular', severity: 'error', from: {}, to: { circular: true } },
     { name: 'no-unresolvable', severity: 'error', from: {}, to: { couldNotResolve: true } },
   ],

@@ -22,7 +22,7 @@
 import { mkdirSync, readFileSync, writeFileSync, rmSync } from 'node:fs';
 import { cpus, totalmem } from 'node:os';
 import { join, resolve } from 'node:path';
-import { Kafka, logLevel } from 'kafkajs';
+import { createKafka } from '@ledger/kafka';
 import { LedgerClient } from '@ledger/simulator';
 import { ensureTopics } from '@ledger/infra';
 import { canonicalJson, rowToEnvelope, EVENT_COLUMNS } from '@ledger/event-store';
@@ -173,7 +173,7 @@ async function main(): Promise<void> {
   const memTimer = setInterval(sampleAll, 500);
 
   const pg = await connect(DATABASE_URL);
-  const kafka = new Kafka({ clientId: `ledger-bench-${RUN}`, brokers: BROKERS, logLevel: logLevel.NOTHING });
+  const kafka = createKafka({ clientId: `ledger-bench-${RUN}`, brokers: BROKERS, logLevel: 'nothing' });
   const admin = kafka.admin();
   await admin.connect();
   await ensureTopics(
@@ -386,7 +386,7 @@ async function main(): Promise<void> {
     ] as const) {
       await stopAndRecord(s, key).catch(() => undefined);
     }
-    if (!KEEP_TOPICS) await admin.deleteTopics({ topics: Object.values(TOPICS) }).catch((e) => say(`could not delete the bench topics: ${String(e)}`));
+    if (!KEEP_TOPICS) await admin.deleteTopics(Object.values(TOPICS)).catch((e) => say(`could not delete the bench topics: ${String(e)}`));
     await admin.disconnect().catch(() => undefined);
     await pg.end().catch(() => undefined);
     rmSync(TMP_DIR, { recursive: true, force: true });

@@ -26,7 +26,7 @@
  */
 import { SingleBar } from 'cli-progress';
 import { Command, CommanderError, InvalidArgumentError } from 'commander';
-import { Kafka, logLevel } from 'kafkajs';
+import { createKafka } from '@ledger/kafka';
 import {
   assertSchemaName,
   createProjectionDataSource,
@@ -93,7 +93,7 @@ async function run(argv: string[]): Promise<number> {
 
   const ds = createProjectionDataSource(config.databaseUrl, { applicationName: `ledger-rebuild:${target}`.slice(0, 63), poolSize: concurrency + 3 });
   await ds.initialize();
-  const kafka = new Kafka({ clientId: `ledger-rebuild-${process.pid}`, brokers: config.kafkaBrokers, logLevel: logLevel.ERROR });
+  const kafka = createKafka({ clientId: `ledger-rebuild-${process.pid}`, brokers: config.kafkaBrokers, logLevel: 'error' });
   const bar = process.stderr.isTTY && !opts.json ? new SingleBar({ stream: process.stderr, format: 'rebuild {bar} {percentage}% | {value}/{total} records | {eps} ev/s | ETA {eta_formatted}' }) : null;
   const started = Date.now();
   try {

@@ -11,7 +11,7 @@
  * - no stake lost: every accepted BetPlaced has its BetSettled or BetRefunded (the shoes finished);
  * - projections equal a rebuild (scratch schema, same checksums); every hash chain verifies.
  */
-import { Kafka } from 'kafkajs';
+import type { KafkaClient } from '@ledger/kafka';
 import type { DataSource } from 'typeorm';
 import { PgEventStore } from '@ledger/event-store';
 import { diffChecksums, projectionChecksums, rebuildProjections } from '@ledger/projections';
@@ -66,7 +66,7 @@ interface PgEventRow {
 /** The whole check (see the file comment); read-only except the scratch schema of the rebuild. */
 export async function verifyAfterDrain(ctx: {
   ds: DataSource;
-  kafka: Kafka;
+  kafka: KafkaClient;
   topic: string;
   schema: string;
   group: string;
@@ -441,7 +441,7 @@ interface TopicRecord {
  * Every record of the topic up to the high watermarks taken at the start, with a throw-away
  * consumer group (deleted afterwards). @throws when not all are read within `timeoutMs`
  */
-export async function readWholeTopic(kafka: Kafka, topic: string, timeoutMs: number): Promise<TopicRecord[]> {
+export async function readWholeTopic(kafka: KafkaClient, topic: string, timeoutMs: number): Promise<TopicRecord[]> {
   const admin = kafka.admin();
   await admin.connect();
   const groupId = `fault-check-${Date.now()}-${process.pid}`;

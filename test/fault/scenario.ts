@@ -24,7 +24,7 @@ import { createHash, randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { Kafka, logLevel } from 'kafkajs';
+import { createKafka, type KafkaClient } from '@ledger/kafka';
 import type { DataSource } from 'typeorm';
 import { ensureTopics } from '@ledger/infra';
 import { createProjectionDataSource } from '@ledger/projections';
@@ -278,7 +278,7 @@ async function runLocked(o: FaultOptions, log: FaultLog): Promise<FaultReport> {
     const res = await fetch(`${baseUrl}/health`, { signal: AbortSignal.timeout(1000) });
     return res.ok;
   };
-  let kafka: Kafka | null = null;
+  let kafka: KafkaClient | null = null;
   let ds: DataSource | null = null;
   let watchdog: ReturnType<typeof startWatchdog> | null = null;
   let driver: ShoeDriver | null = null;
@@ -295,7 +295,7 @@ async function runLocked(o: FaultOptions, log: FaultLog): Promise<FaultReport> {
     log(`database ${o.dbName} recreated; starting a private Kafka broker on 127.0.0.1:${kafkaPort}`);
     watchdog = startWatchdog(broker, pg, pgMarker, infraLog);
     await broker.up();
-    kafka = new Kafka({ clientId: `fault-run-${runTag}`, brokers: broker.brokers, logLevel: logLevel.NOTHING, retry: { retries: 10 } });
+    kafka = createKafka({ clientId: `fault-run-${runTag}`, brokers: broker.brokers, logLevel: 'nothing', retries: 10 });
     const admin = kafka.admin();
     await admin.connect();
     try {

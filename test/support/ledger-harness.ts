@@ -1,6 +1,6 @@
 import type { INestApplication } from '@nestjs/common';
 import { randomUUID } from 'node:crypto';
-import { Kafka, logLevel } from 'kafkajs';
+import { createKafka, type KafkaClient } from '@ledger/kafka';
 import type { DataSource } from 'typeorm';
 import { createDataSource, OutboxRelay, PgEventStore, runMigrations } from '@ledger/event-store';
 import { ensureTopics } from '@ledger/infra';
@@ -22,7 +22,7 @@ export interface LedgerHarness {
   topic: string;
   ds: DataSource;
   store: PgEventStore;
-  kafka: Kafka;
+  kafka: KafkaClient;
   /** The read-model schema the API reads and `startProjector` writes (unique per harness). */
   readSchema: string;
   /** Starts an in-process outbox relay to `topic`. */
@@ -44,7 +44,7 @@ export async function startLedger(): Promise<LedgerHarness> {
   process.env.DATABASE_URL = TEST_DATABASE_URL;
   process.env.LEDGER_EVENTS_TOPIC = topic;
   process.env.LOG_LEVEL = process.env.LOG_LEVEL ?? 'silent';
-  const kafka = new Kafka({ clientId: 'ledger-tests', brokers: TEST_BROKERS, logLevel: logLevel.NOTHING });
+  const kafka = createKafka({ clientId: 'ledger-tests', brokers: TEST_BROKERS, logLevel: 'nothing' });
   const admin = kafka.admin();
   await admin.connect();
   await ensureTopics(admin, [{ name: topic, partitions: 3, configs: { 'retention.ms': '-1', 'cleanup.policy': 'delete' } }]);

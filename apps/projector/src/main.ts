@@ -23,7 +23,7 @@
  * hand commits or rolls back, then the consumer leaves its group); 1 on a fatal error (a data
  * error stops the partition for good: the records stay unapplied until fixed).
  */
-import { Kafka, logLevel as KafkaLogLevel, LogEntry } from 'kafkajs';
+import { createKafka } from '@ledger/kafka';
 import pino from 'pino';
 import {
   AnalyticsPublisher,
@@ -55,18 +55,11 @@ async function main(): Promise<void> {
   }
 
   const kafkaLog = logger.child({ component: 'kafkajs' });
-  const kafka = new Kafka({
+  const kafka = createKafka({
     clientId: `ledger-projector-${process.pid}`,
     brokers: config.kafkaBrokers,
-    logLevel: KafkaLogLevel.WARN,
-    logCreator:
-      () =>
-      ({ level, log }: LogEntry) => {
-        const { message, ...rest } = log;
-        if (level <= KafkaLogLevel.ERROR) kafkaLog.error(rest, message);
-        else if (level === KafkaLogLevel.WARN) kafkaLog.warn(rest, message);
-        else kafkaLog.debug(rest, message);
-      },
+    logLevel: 'warn',
+    logger: kafkaLog,
   });
 
   const publisher = analytics.publish

@@ -1,5 +1,5 @@
 /**
- * PgEventStore against the real PostgreSQL (`ledger_test`): architecture.md guarantees 1, 2, 3, 5
+ * PgEventStore against the real PostgreSQL (`ledger_test`): docs/guarantees.md §1, §2, §3, §5
  * (positions), 8, 9, 11 (the refusal log). Run: `npx jest --selectProjects int libs/event-store --runInBand`.
  */
 import { randomUUID } from 'node:crypto';
@@ -82,7 +82,7 @@ describe('migrations', () => {
   });
 });
 
-describe('append and read (guarantees 5, 8, 9)', () => {
+describe('append and read (docs/guarantees.md §5, §8, §9)', () => {
   it('records the full envelope and reads back exactly what append returned', async () => {
     const { streamId, tableId } = ids();
     const events = dealerChanges(3);
@@ -202,7 +202,7 @@ describe('append and read (guarantees 5, 8, 9)', () => {
   });
 });
 
-describe('optimistic concurrency (guarantee 2)', () => {
+describe('optimistic concurrency (docs/guarantees.md §2)', () => {
   it('two concurrent appends creating a stream: exactly one wins, the other gets STREAM.VERSION_CONFLICT', async () => {
     const { streamId, tableId } = ids();
     const results = await Promise.allSettled([
@@ -258,7 +258,7 @@ describe('optimistic concurrency (guarantee 2)', () => {
   });
 });
 
-describe('idempotent ingestion (guarantee 3)', () => {
+describe('idempotent ingestion (docs/guarantees.md §3)', () => {
   it('the same events twice are stored once and answered the same way', async () => {
     const { streamId, tableId } = ids();
     const req = request({ streamId, tableId, events: dealerChanges(3) });
@@ -383,7 +383,7 @@ describe('idempotent ingestion (guarantee 3)', () => {
   });
 });
 
-describe('append-only (guarantee 1): the database refuses changes', () => {
+describe('append-only (docs/guarantees.md §1): the database refuses changes', () => {
   let streamId: string;
   let eventIds: string[];
 
@@ -434,7 +434,7 @@ describe('append-only (guarantee 1): the database refuses changes', () => {
   });
 });
 
-describe('gap-free global positions (guarantee 5)', () => {
+describe('gap-free global positions (docs/guarantees.md §5)', () => {
   async function assertGapFree(): Promise<void> {
     const { rows } = await ledger.query(
       `SELECT count(*)::text AS n, min(global_position)::text AS min, max(global_position)::text AS max,
@@ -505,7 +505,7 @@ describe('gap-free global positions (guarantee 5)', () => {
   });
 });
 
-describe('tamper evidence (guarantee 8): the verifier names the altered event', () => {
+describe('tamper evidence (docs/guarantees.md §8): the verifier names the altered event', () => {
   /** Runs `sql` as superuser with triggers off (what an attacker with database access could do). */
   async function tamper(sql: string, params: unknown[]): Promise<void> {
     await admin.query('BEGIN');
@@ -626,7 +626,7 @@ describe('tamper evidence (guarantee 8): the verifier names the altered event', 
   });
 });
 
-describe('the refusal log (guarantee 11)', () => {
+describe('the refusal log (docs/guarantees.md §11)', () => {
   it('records a rejection with its attribution and raw payload', async () => {
     const correlationId = `rej-${randomUUID()}`;
     await store.recordRejection({

@@ -1,7 +1,7 @@
 import pino from 'pino';
 
 /**
- * The structured logger the event store and the relay write to (style.md point 9: no `console.log`).
+ * The structured logger the event store and the relay write to (docs/architecture.md §8: no `console.log`).
  * A pino `Logger` fits as is; the Nest app passes its `nestjs-pino` logger, tests a silent or
  * collecting one. First argument: fields (stream id, positions, error, …); second: a short message.
  */

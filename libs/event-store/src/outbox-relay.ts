@@ -1,5 +1,5 @@
 import type { Client } from 'pg';
-import { Kafka, logLevel, type LogEntry, type Message } from 'kafkajs';
+import { createKafka, type KafkaClient, type KafkaLogger, type OutgoingMessage } from '@ledger/kafka';
 import { LeaderOutboxPublisher, type OutboxCrashPoint } from '@ledger/infra';
 import { canonicalJson } from './hash';
 import { defaultLogger, errorFields, type LedgerLogger } from './logger';
@@ -30,8 +30,8 @@ export interface OutboxRelayOptions {
   readonly brokers?: readonly string[];
   /** Kafka client id. @default 'ledger-relay' */
   readonly clientId?: string;
-  /** A kafkajs client to use instead of building one from `brokers` (tests). */
-  readonly kafka?: Kafka;
+  /** A Kafka client (`@ledger/kafka`) to use instead of building one from `brokers` (tests). */
+  readonly kafka?: KafkaClient;
   /** Rows per batch, 1–{@link MAX_RELAY_BATCH}. @default 500 */
   readonly batchSize?: number;
   /** Polling fallback when no NOTIFY arrives, in milliseconds. @default 200 */
@@ -68,7 +68,7 @@ interface OutboxRow extends EventRow {
 }
 
 /**
- * The transactional outbox's relay (architecture.md guarantees 4 and 5): publishes every committed
+ * The transactional outbox's relay (docs/guarantees.md §4 and §5): publishes every committed
  * event to Kafka, in global-position order, at least once.
  *
  * Loop (leader only): BEGIN; claim ≤ 500 unpublished outbox rows in position order (`FOR UPDATE`);
@@ -101,11 +101,11 @@ export class OutboxRelay {
     const brokers = options.brokers ?? parseBrokers(process.env.KAFKA_BROKERS);
     const kafka =
       options.kafka ??
-      new Kafka({
+      createKafka({
         clientId: options.clientId ?? 'ledger-relay',
-        brokers: [...brokers],
-        logLevel: logLevel.WARN,
-        logCreator: kafkaLogCreator(this.log),
+        brokers,
+        logLevel: 'warn',
+        logger: kafkaLogger(this.log),
       });
     this.batchSize = Math.min(Math.max(1, options.batchSize ?? MAX_RELAY_BATCH), MAX_RELAY_BATCH);
     const lockKey = options.lockKey ?? RELAY_LOCK_KEY;
@@ -220,7 +220,7 @@ async function markOutboxRowsPublished(client: Client, rows: readonly OutboxRow[
 }
 
 /** The Kafka record of an outbox row (see {@link OutboxRelay} for the layout). */
-export function toKafkaMessage(row: EventRow & { key: string }): Message {
+export function toKafkaMessage(row: EventRow & { key: string }): OutgoingMessage {
   const envelope = rowToEnvelope(row);
   return {
     key: row.key,
@@ -256,15 +256,12 @@ export function parseCrashPoint(value: string | undefined): RelayCrashPoint | nu
   return value === 'before-send' || value === 'after-send' ? value : null;
 }
 
-/** kafkajs log lines into the structured logger (kafkajs otherwise writes to the console). */
-function kafkaLogCreator(log: LedgerLogger) {
-  return () =>
-    ({ level, log: entry }: LogEntry) => {
-      const { message, ...fields } = entry;
-      const f = { kafka: fields };
-      if (level <= logLevel.ERROR) log.error(f, message);
-      else if (level === logLevel.WARN) log.warn(f, message);
-      else if (level === logLevel.INFO) log.info(f, message);
-      else log.debug(f, message);
-    };
+/** The Kafka client's log lines into the structured logger, the client's fields under `kafka` (else it writes to the console). */
+function kafkaLogger(log: LedgerLogger): KafkaLogger {
+  return {
+    error: (fields, msg) => log.error({ kafka: fields }, msg),
+    warn: (fields, msg) => log.warn({ kafka: fields }, msg),
+    info: (fields, msg) => log.info({ kafka: fields }, msg),
+    debug: (fields, msg) => log.debug({ kafka: fields }, msg),
+  };
 }

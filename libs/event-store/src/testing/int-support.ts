@@ -7,7 +7,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import { Client } from 'pg';
-import { Kafka, logLevel, type Admin, type IHeaders } from 'kafkajs';
+import { createKafka, type IncomingHeaders, type KafkaAdmin, type KafkaClient } from '@ledger/kafka';
 import type { DataSource } from 'typeorm';
 import type { Actor, NewEvent } from '@ledger/events';
 import { createDataSource, runMigrations } from '../data-source';
@@ -89,8 +89,8 @@ export function dealerChanges(n: number, tag = 'd'): NewEvent[] {
 }
 
 /** Kafka admin on the local broker, connected. */
-export async function kafkaAdmin(): Promise<{ kafka: Kafka; admin: Admin }> {
-  const kafka = new Kafka({ clientId: 'ledger-int-test', brokers: TEST_KAFKA_BROKERS, logLevel: logLevel.NOTHING });
+export async function kafkaAdmin(): Promise<{ kafka: KafkaClient; admin: KafkaAdmin }> {
+  const kafka = createKafka({ clientId: 'ledger-int-test', brokers: TEST_KAFKA_BROKERS, logLevel: 'nothing' });
   const admin = kafka.admin();
   await admin.connect();
   return { kafka, admin };
@@ -100,7 +100,7 @@ export async function kafkaAdmin(): Promise<{ kafka: Kafka; admin: Admin }> {
 export type Offsets = Map<number, bigint>;
 
 /** The topic's current end offsets (high watermarks) per partition. */
-export async function endOffsets(admin: Admin, topic: string): Promise<Offsets> {
+export async function endOffsets(admin: KafkaAdmin, topic: string): Promise<Offsets> {
   const offsets = await admin.fetchTopicOffsets(topic);
   return new Map(offsets.map((o) => [o.partition, BigInt(o.high)]));
 }
@@ -119,7 +119,7 @@ export interface ReadRecord {
  * partition, in partition order, with a throw-away consumer group.
  */
 export async function readRange(
-  kafka: Kafka,
+  kafka: KafkaClient,
   topic: string,
   from: Offsets,
   to: Offsets,
@@ -175,7 +175,7 @@ export async function readRange(
   return records;
 }
 
-function headersToStrings(h: IHeaders | undefined): Record<string, string> {
+function headersToStrings(h: IncomingHeaders | undefined): Record<string, string> {
   const out: Record<string, string> = {};
   for (const [k, v] of Object.entries(h ?? {})) {
     out[k] = Array.isArray(v) ? v.map(String).join(',') : v === undefined ? '' : v.toString();
