@@ -17,6 +17,6 @@ export const CONFIG_SCHEMAS: ReadonlyArray<{ readonly schema: Function; readonly
   { schema: LedgerApiEnv, usedBy: 'API' },
   { schema: RelayEnv, usedBy: 'relay' },
   { schema: ProjectorEnv, usedBy: 'projector' },
-  { schema: TokenToolEnv, usedBy: '`npm run token`, clients' },
+  { schema: TokenToolEnv, usedBy: '`npm run token`' },
   { schema: MigrationCliEnv, usedBy: '`npm run migration:run`' },
 ];
