@@ -1,5 +1,5 @@
 import { generateKeyPairSync, type KeyObject } from 'node:crypto';
-import { sign } from 'jsonwebtoken';
+import { sign, type SignOptions } from 'jsonwebtoken';
 import { ConfigError } from '@ledger/config';
 import {
   DEV_JWT_SECRET,
@@ -46,7 +46,7 @@ function reason(verifier: TokenVerifier, token: string): string {
 
 describe('TokenVerifier (docs/architecture.md §10)', () => {
   const hs = new TokenVerifier([hs256Key(SECRET, false)], POLICY, () => NOW);
-  const hsToken = (claims: Record<string, unknown>, opts: Parameters<typeof sign>[2] = {}) => sign(claims, SECRET, { algorithm: 'HS256', ...opts });
+  const hsToken = (claims: Record<string, unknown>, opts: SignOptions = {}) => sign(claims, SECRET, { algorithm: 'HS256', ...opts });
 
   it('accepts a token with the right key, iss, aud and a lifetime within the maximum', () => {
     expect(hs.verify(hsToken(CLAIMS))).toMatchObject({ sub: 'pm-1', role: 'pit-manager', iat: now - 60, exp: now + 3600 });
