@@ -33,7 +33,7 @@ import { renderTable, type Row } from './lib/report';
 import { summarizeDir } from './lib/cpuprofile';
 import { cpuSecondsOf, fmtInt, load1, machineCpu, memoryOf, nowMs, round, say, sleep, waitFor } from './lib/util';
 import { ingestBatched, ingestUnbatched, warmUp, type IngestFigures } from './phases/ingest';
-import { retries } from './lib/workload';
+import { benchTables, retries } from './lib/workload';
 import { backlogOf, measureDrain, type RelayFigures } from './phases/relay';
 import { measureLag, type LagFigures } from './phases/lag';
 import { measureRound, type RoundFigures } from './phases/round';
@@ -206,7 +206,7 @@ async function main(): Promise<void> {
     readSchema: READ_SCHEMA,
     sizes: P,
   };
-  const client = new LedgerClient(`http://127.0.0.1:${PORT}`, jwtSecret());
+  const client = new LedgerClient(`http://127.0.0.1:${PORT}`, jwtSecret(), { deviceTables: benchTables().map((t) => t.tableId) });
 
   let api: Service | null = null;
   let relay: Service | null = null;

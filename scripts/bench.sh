@@ -18,6 +18,8 @@ bash scripts/stack.sh up
 say "building dist/"
 npm run -s build >&2
 TEST_DB_NAME=ledger_bench bash scripts/stack.sh fresh-test-db
+# development mode: the bench's API, relay and projector and its client use the development secret
+export LEDGER_ENV=${LEDGER_ENV:-development}
 code=0
 npx --no-install tsx bench/run.ts "$@" || code=$?
 say "done in $(( $(date +%s) - started )) s (exit $code)"

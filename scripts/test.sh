@@ -8,6 +8,8 @@ tiers=${TEST_TIERS:-"unit int e2e data"}
 mkdir -p .stack
 # a fresh checkout: install from the lock file; the integration tier runs the services from dist/
 [ -d node_modules ] || npm ci --no-audit --no-fund >&2
+# development mode for every service the tests start (the attack specs start production-mode APIs themselves)
+export LEDGER_ENV=${LEDGER_ENV:-development}
 export TEST_DB_NAME=${TEST_DB_NAME:-ledger_test}
 export TEST_DATABASE_URL=${TEST_DATABASE_URL:-postgres://ledger:ledger@127.0.0.1:5432/$TEST_DB_NAME}
 needs_stack=0

@@ -48,6 +48,7 @@ export const ERROR_TABLE = {
   'REQUEST.UNSUPPORTED_MEDIA_TYPE': { kind: 'unsupported-media-type', status: 415, message: 'unsupported content encoding or charset', raisedBy: ['api'] },
   'AUTH.UNAUTHENTICATED': { kind: 'auth', status: 401, message: 'a valid bearer token with an expiry, a subject and a known role is required', raisedBy: ['api'] },
   'AUTH.FORBIDDEN': { kind: 'forbidden', status: 403, message: 'role {role} may not do this', raisedBy: ['api'] },
+  'AUTH.TABLE_NOT_ALLOWED': { kind: 'forbidden', status: 403, message: 'this token may not report for table {tableId}', raisedBy: ['api'] },
   'ROUTE.NOT_FOUND': { kind: 'not-found', status: 404, message: 'no such route', raisedBy: ['api'] },
   'TABLE.UNKNOWN': { kind: 'not-found', status: 404, message: 'no table {tableId}', raisedBy: ['api'] },
   'BET.NOT_FOUND': { kind: 'not-found', status: 404, message: 'no bet {betId} (or not projected yet)', raisedBy: ['api'] },

@@ -13,11 +13,12 @@ export interface LedgerLogger {
 }
 
 /**
- * A pino logger named `name`, JSON lines on stdout, level from env `LOG_LEVEL` (default `info`).
+ * A pino logger named `name`, JSON lines on stdout.
  * @param name component name, e.g. `event-store`, `ledger-relay`
+ * @param level pino level (the process's validated `LOG_LEVEL`, docs/architecture.md §5) @default 'info'
  */
-export function defaultLogger(name: string): LedgerLogger {
-  return pino({ name, level: process.env.LOG_LEVEL ?? 'info' });
+export function defaultLogger(name: string, level = 'info'): LedgerLogger {
+  return pino({ name, level });
 }
 
 /** Turns anything thrown into loggable fields (`err.message`, `err.code`, `err.stack`). */

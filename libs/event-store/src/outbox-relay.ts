@@ -24,9 +24,9 @@ export type RelayCrashPoint = OutboxCrashPoint;
 
 /** Options of {@link OutboxRelay}. */
 export interface OutboxRelayOptions {
-  /** PostgreSQL URL. @default env `DATABASE_URL`, else `postgres://ledger:ledger@127.0.0.1:5432/ledger` */
+  /** PostgreSQL URL. @default `postgres://ledger:ledger@127.0.0.1:5432/ledger` */
   readonly databaseUrl?: string;
-  /** Kafka bootstrap brokers, `host:port`. @default env `KAFKA_BROKERS` (comma-separated), else `['127.0.0.1:9092']` */
+  /** Kafka bootstrap brokers, `host:port`. @default `['127.0.0.1:9092']` */
   readonly brokers?: readonly string[];
   /** Kafka client id. @default 'ledger-relay' */
   readonly clientId?: string;
@@ -44,7 +44,7 @@ export interface OutboxRelayOptions {
   readonly lockKey?: string;
   /** Structured logger. @default pino named `ledger-relay` */
   readonly logger?: LedgerLogger;
-  /** Test-only crash hook. @default env `RELAY_CRASH_POINT` when it names a {@link RelayCrashPoint}, else none */
+  /** Test-only crash hook (the relay process passes its validated `RELAY_CRASH_POINT`). @default none */
   readonly crashPoint?: RelayCrashPoint | null;
   /** What the crash hook calls. @default `process.exit` */
   readonly exit?: (code: number) => void;
@@ -98,7 +98,7 @@ export class OutboxRelay {
   /** @param options connection, batching, timing, logging; every field has a default */
   constructor(options: OutboxRelayOptions = {}) {
     this.log = options.logger ?? defaultLogger('ledger-relay');
-    const brokers = options.brokers ?? parseBrokers(process.env.KAFKA_BROKERS);
+    const brokers = options.brokers ?? parseBrokers(undefined);
     const kafka =
       options.kafka ??
       createKafka({
@@ -125,7 +125,7 @@ export class OutboxRelay {
             'RELAY_CRASH_POINT reached: exiting with 137 (test hook)',
           ),
       },
-      databaseUrl: options.databaseUrl ?? process.env.DATABASE_URL ?? DEFAULT_DATABASE_URL,
+      databaseUrl: options.databaseUrl ?? DEFAULT_DATABASE_URL,
       applicationName: 'ledger-relay',
       kafka,
       lock: { tryLockSql: 'SELECT pg_try_advisory_lock($1::bigint) AS ok', unlockSql: 'SELECT pg_advisory_unlock($1::bigint)', params: [lockKey] },
@@ -144,7 +144,7 @@ export class OutboxRelay {
       pollIntervalMs: options.pollIntervalMs,
       standbyRetryMs: options.standbyRetryMs,
       maxRequestBytes: options.maxRequestBytes,
-      crashPoint: options.crashPoint === undefined ? parseCrashPoint(process.env.RELAY_CRASH_POINT) : options.crashPoint,
+      crashPoint: options.crashPoint ?? null,
       exit: options.exit,
     });
   }

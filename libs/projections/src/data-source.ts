@@ -1,13 +1,14 @@
 import { DataSource } from 'typeorm';
+import { DEFAULT_DATABASE_URL } from '@ledger/config';
 
-/** Default database of the projector (the local stack's `ledger` database). */
-export const DEFAULT_DATABASE_URL = 'postgres://ledger:ledger@127.0.0.1:5432/ledger';
+/** Default database of the projector (the local stack's `ledger` database; the default of `DATABASE_URL`). */
+export { DEFAULT_DATABASE_URL };
 
 /**
  * A TypeORM DataSource for the read side: PostgreSQL, no entities (projections write raw SQL),
  * `synchronize` off, no automatic migrations (run {@link runProjectionMigrations}). Not initialised.
  *
- * @param url `postgres://user:pass@host:port/db`
+ * @param url `postgres://user:pass@host:port/db` (the process's validated `DATABASE_URL`, docs/architecture.md §5)
  * @param options.applicationName shown in `pg_stat_activity.application_name` (tests use it to find the projector's sessions)
  * @param options.poolSize max connections. @default 10
  */

@@ -1,6 +1,8 @@
 import { Global, Inject, Injectable, Logger, Module, OnApplicationShutdown } from '@nestjs/common';
+import { ConfigService } from '@nestjs/config';
 import type { DataSource } from 'typeorm';
-import { createDataSource, PgEventStore, runMigrations } from '@ledger/event-store';
+import type { LedgerApiEnv } from '@ledger/config';
+import { createDataSource, defaultLogger, PgEventStore, runMigrations } from '@ledger/event-store';
 import { runProjectionMigrations } from '@ledger/projections';
 import { CreateQueryLog1733100000000 } from '../queries/migrations/1733100000000-create-query-log';
 import { REJECTION_LOG, RejectionLog, RejectionRecord } from '../common/rejection-log';
@@ -38,21 +40,23 @@ class DataSourceCloser implements OnApplicationShutdown {
 }
 
 /**
- * PostgreSQL: the DataSource (env `DATABASE_URL`), migrations run at start unless
- * `RUN_MIGRATIONS=false` (never `synchronize`), the event store and the rejection log.
+ * PostgreSQL: the DataSource (`DATABASE_URL`), migrations run at start unless `RUN_MIGRATIONS=false`
+ * (never `synchronize`), the event store (outbox rows name `LEDGER_EVENTS_TOPIC`) and the rejection
+ * log. The values come from the API's validated configuration (docs/architecture.md §5).
  */
 @Global()
 @Module({
   providers: [
     {
       provide: DATA_SOURCE,
-      useFactory: async () => {
-        const ds = createDataSource(process.env.DATABASE_URL, { extraMigrations: [CreateQueryLog1733100000000] });
+      inject: [ConfigService],
+      useFactory: async (config: ConfigService<LedgerApiEnv, true>) => {
+        const ds = createDataSource(config.get('DATABASE_URL', { infer: true }), { extraMigrations: [CreateQueryLog1733100000000] });
         await ds.initialize();
-        if (process.env.RUN_MIGRATIONS !== 'false') {
+        if (config.get('RUN_MIGRATIONS', { infer: true })) {
           await runMigrations(ds);
           // the read model the query API reads; the projector runs the same migrations (both idempotent, locked)
-          await runProjectionMigrations(ds, { schema: process.env.PROJECTIONS_SCHEMA || process.env.READ_SCHEMA || undefined });
+          await runProjectionMigrations(ds, { schema: config.get('PROJECTIONS_SCHEMA', { infer: true }) });
           new Logger('Persistence').log('migrations up to date');
         }
         return ds;
@@ -60,9 +64,10 @@ class DataSourceCloser implements OnApplicationShutdown {
     },
     {
       provide: EVENT_STORE,
-      inject: [DATA_SOURCE],
-      // env LEDGER_EVENTS_TOPIC: the topic the outbox rows name (tests use their own)
-      useFactory: (ds: DataSource) => new PgEventStore(ds, { topic: process.env.LEDGER_EVENTS_TOPIC || undefined }),
+      inject: [DATA_SOURCE, ConfigService],
+      // LEDGER_EVENTS_TOPIC: the topic the outbox rows name (tests use their own)
+      useFactory: (ds: DataSource, config: ConfigService<LedgerApiEnv, true>) =>
+        new PgEventStore(ds, { topic: config.get('LEDGER_EVENTS_TOPIC', { infer: true }), logger: defaultLogger('event-store', config.get('LOG_LEVEL', { infer: true })) }),
     },
     { provide: REJECTION_LOG, useClass: StoreRejectionLog },
     DataSourceCloser,

@@ -1,4 +1,6 @@
 import { Inject, Injectable } from '@nestjs/common';
+import { ConfigService } from '@nestjs/config';
+import type { LedgerApiEnv } from '@ledger/config';
 import { evolve, initialState, ShoeState } from '@ledger/shoe';
 import type { LedgerEvent } from '@ledger/events';
 import { PgEventStore } from '@ledger/event-store';
@@ -19,9 +21,14 @@ interface Cached {
 @Injectable()
 export class ShoeStateCache {
   private readonly cache = new Map<string, Cached>();
-  private readonly max = Number(process.env.SHOE_CACHE_SIZE ?? 256);
+  private readonly max: number;
 
-  constructor(@Inject(EVENT_STORE) private readonly store: PgEventStore) {}
+  constructor(
+    @Inject(EVENT_STORE) private readonly store: PgEventStore,
+    config: ConfigService<LedgerApiEnv, true>,
+  ) {
+    this.max = config.get('SHOE_CACHE_SIZE', { infer: true });
+  }
 
   /** Current state and version of a stream (version 0 = no such shoe yet). */
   async load(streamId: string): Promise<Cached> {

@@ -1,0 +1,46 @@
+import { BoolVar, FileVar, IntVar, TextVar } from '../env-var';
+import { CommonEnv, WithDatabase, WithEventsTopic, WithLogging, WithMigrations, WithReadModel } from './common';
+import { WithSigningSecret, WithTokenPolicy, WithTokenVerification } from './tokens';
+
+/**
+ * The ledger API's configuration (`apps/ledger`; docs/architecture.md §5), read once at start by
+ * `main.ts` (or the tests' harness) and served to the Nest app by `@nestjs/config`'s `ConfigService`.
+ */
+export class LedgerApiEnv extends WithTokenVerification(
+  WithSigningSecret(WithTokenPolicy(WithMigrations(WithReadModel(WithEventsTopic(WithDatabase(WithLogging(CommonEnv))))))),
+) {
+  /**
+   * TCP port the API listens on.
+   * @default 3000
+   */
+  @IntVar(1, 65_535)
+  PORT: number = 3000;
+
+  /**
+   * Address the API listens on.
+   * @default 127.0.0.1
+   */
+  @TextVar(/^[A-Za-z0-9.:_-]{1,253}$/, 'a host name or an IP address')
+  HOST: string = '127.0.0.1';
+
+  /**
+   * The tables: variant, decks, paytable, currency, limits per bet code (validated at start).
+   * @default config/tables.json
+   */
+  @FileVar('the path of an existing JSON file')
+  TABLES_FILE: string = 'config/tables.json';
+
+  /**
+   * Log one line per HTTP request (with the correlation id).
+   * @default false
+   */
+  @BoolVar()
+  HTTP_ACCESS_LOG: boolean = false;
+
+  /**
+   * Shoe states kept folded in memory (LRU), in shoes.
+   * @default 256
+   */
+  @IntVar(1, 100_000, 'shoes')
+  SHOE_CACHE_SIZE: number = 256;
+}
