@@ -1,6 +1,6 @@
-import type { ShoeCommand } from './commands';
-import { findBet, roundBets } from './state';
-import { bet, DECISION, expectRefused, ofType, readyTable, Table, types, when } from './shoe-fixtures.spec';
+import type { ShoeCommand } from '../commands';
+import { findBet, roundBets } from '../state';
+import { bet, DECISION, expectRefused, ofType, readyTable, Table, types, when } from '../shoe-fixtures.spec';
 
 const place = (roundId: string, ...bets: ReturnType<typeof bet>[]): ShoeCommand => ({ type: 'PlaceBets', roundId, bets });
 
@@ -14,6 +14,32 @@ function tableAtHand(hand: number, overrides = {}): Table {
   t.run({ type: 'OpenRound', roundId: `R${hand}` });
   return t;
 }
+
+describe('OpenRound', () => {
+  it('given a commenced shoe, when OpenRound, then hand 1; the next round is hand 2 even after a void', () => {
+    const t = readyTable();
+    expect(t.run({ type: 'OpenRound', roundId: 'R1' })[0].data).toEqual({ roundId: 'R1', handNumber: 1 });
+    expect(t.state.status).toBe('IN_ROUND');
+    t.run({ type: 'VoidRound', roundId: 'R1', decision: DECISION });
+    expect(t.state.status).toBe('READY');
+    expect(t.run({ type: 'OpenRound', roundId: 'R2' })[0].data).toEqual({ roundId: 'R2', handNumber: 2 });
+  });
+
+  it('refuses a round while one is in betting or dealing (ROUND.IN_PROGRESS), and a reused id (ROUND.DUPLICATE_ID)', () => {
+    const t = readyTable();
+    t.run({ type: 'OpenRound', roundId: 'R1' });
+    expectRefused(t.events, { type: 'OpenRound', roundId: 'R2' }, 'ROUND.IN_PROGRESS');
+    t.run({ type: 'CloseBetting', roundId: 'R1' });
+    expectRefused(t.events, { type: 'OpenRound', roundId: 'R2' }, 'ROUND.IN_PROGRESS');
+    t.deal('R1', '9S 2H KD 3C');
+    expectRefused(t.events, { type: 'OpenRound', roundId: 'R1' }, 'ROUND.DUPLICATE_ID');
+    expect(t.run({ type: 'OpenRound', roundId: 'R2' })[0].data).toMatchObject({ handNumber: 2 });
+  });
+
+  it('refuses a round before the commencement (COMMENCEMENT.INCOMPLETE)', () => {
+    expectRefused(new Table().open().events, { type: 'OpenRound', roundId: 'R1' }, 'COMMENCEMENT.INCOMPLETE');
+  });
+});
 
 describe('PlaceBets (§3, §4)', () => {
   it('given a round in betting, when a batch of bets, then one BetPlaced per bet, in order', () => {

@@ -1,7 +1,7 @@
 import type { Position } from '@ledger/rules';
-import type { ShoeCommand } from './commands';
-import { remainingCards } from './state';
-import { bet, DECISION, expectRefused, ofType, readyTable, Table, types, when } from './shoe-fixtures.spec';
+import type { ShoeCommand } from '../commands';
+import { remainingCards } from '../state';
+import { bet, DECISION, expectRefused, ofType, readyTable, Table, types, when } from '../shoe-fixtures.spec';
 
 const deal = (position: Position, card: string, roundId = 'R1'): ShoeCommand => ({ type: 'DealCard', roundId, position, card });
 
@@ -169,3 +169,51 @@ describe('DrawUnneededCard (§5.3)', () => {
     expectRefused(one.events, { type: 'DrawUnneededCard', roundId: 'R1', card: '5D' }, 'SHOE.CARD_EXCEEDS_DECKS');
   });
 });
+
+describe('DrawCutCard (§5.2)', () => {
+  it('during dealing: CutCardDrawn DURING_DEALING; the round is the last hand and no further round opens', () => {
+    const t = readyTable().round('R1', [bet('B1', 'PLAYER')]);
+    t.deal('R1', '2S 3H');
+    const { events, after } = when(t.events, { type: 'DrawCutCard' });
+    expect(events).toEqual([{ eventId: 'w1', type: 'CutCardDrawn', data: { roundId: 'R1', timing: 'DURING_DEALING' } }]);
+    expect(after).toMatchObject({ noMoreRounds: true, lastHandRoundId: 'R1', cutCard: { eventId: 'w1', timing: 'DURING_DEALING', roundId: 'R1' } });
+    expect(after.rounds[0].lastHand).toBe(true);
+    // the last hand is dealt to its end and settled
+    t.run({ type: 'DrawCutCard' });
+    expect(types(t.deal('R1', '4D 5C'))).toContain('BetSettled');
+    expect(t.state.rounds[0].phase).toBe('RESULTED');
+    expectRefused(t.events, { type: 'OpenRound', roundId: 'R2' }, 'SHOE.NO_MORE_ROUNDS');
+    expect(types(t.run({ type: 'CloseShoe' }))).toEqual(['ShoeClosed']);
+  });
+
+  it('while bets are open: CutCardDrawn BEFORE_DEALING + RoundVoided (CUT_CARD) + refunds; no further round', () => {
+    const t = readyTable().round('R1', [bet('B1', 'PLAYER', 700n)], false);
+    const { events, after } = when(t.events, { type: 'DrawCutCard' });
+    expect(types(events)).toEqual(['CutCardDrawn', 'RoundVoided', 'BetRefunded']);
+    expect(events[0].data).toEqual({ roundId: 'R1', timing: 'BEFORE_DEALING' });
+    expect(events[1].data).toEqual({ roundId: 'R1', cause: 'CUT_CARD', decision: null, causedBy: 'w1' });
+    expect(events[2].data).toMatchObject({ betId: 'B1', stake: '700', compensates: 'w2' });
+    expect(after.rounds[0].phase).toBe('VOIDED');
+    expect(after.lastHandRoundId).toBeNull();
+    expectRefused(fromEvents(t, events), { type: 'OpenRound', roundId: 'R2' }, 'SHOE.NO_MORE_ROUNDS');
+  });
+
+  it('between rounds: CutCardDrawn BETWEEN_ROUNDS; no further round', () => {
+    const t = readyTable().round('R1');
+    t.deal('R1', '9S 2H KD 3C');
+    const { events } = when(t.events, { type: 'DrawCutCard' });
+    expect(events[0].data).toEqual({ roundId: null, timing: 'BETWEEN_ROUNDS' });
+    expectRefused(fromEvents(t, events), { type: 'OpenRound', roundId: 'R2' }, 'SHOE.NO_MORE_ROUNDS');
+  });
+
+  it('refuses a second cut card (CUT_CARD.ALREADY_DRAWN) and one before the commencement is done', () => {
+    const t = readyTable();
+    t.run({ type: 'DrawCutCard' });
+    expectRefused(t.events, { type: 'DrawCutCard' }, 'CUT_CARD.ALREADY_DRAWN');
+    expectRefused(new Table().open().events, { type: 'DrawCutCard' }, 'COMMENCEMENT.INCOMPLETE');
+  });
+});
+
+function fromEvents(t: Table, more: Table['events']): Table['events'] {
+  return [...t.events, ...more];
+}

@@ -1,9 +1,9 @@
 import fc from 'fast-check';
 import { BET_CODES, nextPosition, type Card, type Variant } from '@ledger/rules';
 import type { NewEvent } from '@ledger/events';
-import type { BetInput } from './commands';
-import { remainingCards } from './state';
-import { counterIds, expectRefused, mulberry32, ofType, shuffledShoe, Table } from './shoe-fixtures.spec';
+import type { BetInput } from '../commands';
+import { remainingCards } from '../state';
+import { counterIds, expectRefused, mulberry32, ofType, shuffledShoe, Table } from '../shoe-fixtures.spec';
 
 /**
  * Whole shoes dealt through decide/evolve from seeded shuffles: the card accounting balances to

@@ -1,6 +1,6 @@
-import type { DecisionInput, ShoeCommand } from './commands';
-import { betSettlement, remainingCards } from './state';
-import { bet, DECISION, expectRefused, ofType, readyTable, Table, types, when } from './shoe-fixtures.spec';
+import type { DecisionInput, ShoeCommand } from '../commands';
+import { betSettlement, remainingCards } from '../state';
+import { bet, DECISION, expectRefused, ofType, readyTable, Table, types, when } from '../shoe-fixtures.spec';
 
 const voidRound = (roundId: string, decision: DecisionInput = DECISION): ShoeCommand => ({ type: 'VoidRound', roundId, decision });
 const correct = (roundId: string, cards: string, decision: DecisionInput = DECISION): ShoeCommand => ({
