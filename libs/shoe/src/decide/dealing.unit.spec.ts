@@ -1,4 +1,4 @@
-import type { Position } from '@ledger/rules';
+import { parseCard, type Card, type Position } from '@ledger/rules';
 import type { ShoeCommand } from '../commands';
 import { remainingCards } from '../state';
 import { bet, DECISION, expectRefused, ofType, readyTable, Table, types, when } from '../shoe-fixtures.spec';
@@ -14,6 +14,17 @@ describe('DealCard (§1, §2)', () => {
     expect(after.cards).toMatchObject({ dealt: 1 });
     expect(after.firstCardDealt).toBe(true);
     expect(remainingCards(after)).toBe(remainingCards(t.state) - 1);
+  });
+
+  it('given a card the edge already parsed, then the same events as for its text (the HTTP side parses a card once)', () => {
+    const t = readyTable().round('R1');
+    expect(when(t.events, { type: 'DealCard', roundId: 'R1', position: 'P1', card: parseCard('10h') }).events).toEqual(when(t.events, deal('P1', '10h')).events);
+  });
+
+  it('refuses an object that only looks like a card (CARD.MALFORMED)', () => {
+    const t = readyTable().round('R1');
+    const fake = { rank: 'T', suit: 'H', code: 'TH' } as unknown as Card;
+    expectRefused(t.events, { type: 'DealCard', roundId: 'R1', position: 'P1', card: fake }, 'CARD.MALFORMED');
   });
 
   it('refuses a card while betting is open (ROUND.BETTING_OPEN)', () => {
