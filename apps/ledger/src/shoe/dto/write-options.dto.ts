@@ -16,3 +16,6 @@ export class WriteOptionsDto {
   @Min(0)
   expectedVersion?: number;
 }
+
+/** Body of writes that carry nothing else (close betting, cut card, close shoe). */
+export class EmptyWriteDto extends WriteOptionsDto {}

@@ -1,15 +1,14 @@
 import { ApiProperty } from '@nestjs/swagger';
 import { Type } from 'class-transformer';
 import { ArrayMaxSize, ArrayMinSize, IsArray, IsObject, Matches, ValidateNested } from 'class-validator';
-import { WriteOptionsDto } from './common.dto';
-import { IsMinorUnits } from './validators';
+import { ID_PATTERN } from '@ledger/events';
+import { WriteOptionsDto } from '../../dto/write-options.dto';
+import { IsMinorUnits } from '../../dto/validators';
 
-const ID = /^[A-Za-z0-9_.:-]{1,64}$/;
-
-/** One bet from the betting platform. `stake` in minor units. */
+/** One bet from the betting platform. `stake` in minor units (docs/domain-rules.md §4). */
 export class BetDto {
-  @ApiProperty({ example: 'B-000001' }) @Matches(ID) betId!: string;
-  @ApiProperty({ example: 'acct-42' }) @Matches(ID) accountId!: string;
+  @ApiProperty({ example: 'B-000001' }) @Matches(ID_PATTERN) betId!: string;
+  @ApiProperty({ example: 'acct-42' }) @Matches(ID_PATTERN) accountId!: string;
   @ApiProperty({ example: 'BANKER' }) @Matches(/^[A-Z_0-9]{1,32}$/) betCode!: string;
   @ApiProperty({ example: '2500', description: 'minor units, decimal string (or a safe JSON integer)' }) @IsMinorUnits() stake!: string | number;
   @ApiProperty({ example: 'EUR' }) @Matches(/^[A-Z]{3}$/) currency!: string;
