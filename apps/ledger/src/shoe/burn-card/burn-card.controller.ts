@@ -10,7 +10,10 @@ import { writeRequest, type HttpRequest } from '../write-request';
 import { BurnCardCommand } from './burn-card.command';
 import { BurnCardDto } from './burn-card.dto';
 
-/** `POST /shoes/{shoeId}/burns` (role `table-device`): executes {@link BurnCardCommand}; answers 201 with the events recorded. */
+/**
+ * `POST /shoes/{shoeId}/burns` (role `table-device`): executes {@link BurnCardCommand}; answers 201
+ * with the events recorded.
+ */
 @WriteController('table facts', 'table-device')
 export class BurnCardController {
   constructor(private readonly commands: CommandBus) {}

@@ -5,7 +5,8 @@ import { BurnCardCommand } from './burn-card.command';
 
 /**
  * Thin handler of {@link BurnCardCommand} (docs/architecture.md §3): load the shoe's stream,
- * `decide` `BurnCard`, append CardBurned (libs/shoe/src/decide/commencement.ts) with the expected version.
+ * `decide` `BurnCard`, append CardBurned (libs/shoe/src/decide/commencement.ts) with the expected
+ * version.
  */
 @CommandHandler(BurnCardCommand)
 export class BurnCardHandler implements ICommandHandler<BurnCardCommand, ShoeCommandResult> {

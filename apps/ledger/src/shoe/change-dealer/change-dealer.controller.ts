@@ -9,7 +9,10 @@ import { writeRequest, type HttpRequest } from '../write-request';
 import { ChangeDealerCommand } from './change-dealer.command';
 import { ChangeDealerDto } from './change-dealer.dto';
 
-/** `POST /shoes/{shoeId}/dealer` (role `table-device`): executes {@link ChangeDealerCommand}; answers 201 with the events recorded. */
+/**
+ * `POST /shoes/{shoeId}/dealer` (role `table-device`): executes {@link ChangeDealerCommand};
+ * answers 201 with the events recorded.
+ */
 @WriteController('table facts', 'table-device')
 export class ChangeDealerController {
   constructor(private readonly commands: CommandBus) {}

@@ -5,7 +5,8 @@ import { ChangeDealerCommand } from './change-dealer.command';
 
 /**
  * Thin handler of {@link ChangeDealerCommand} (docs/architecture.md §3): load the shoe's stream,
- * `decide` `ChangeDealer`, append DealerChanged (libs/shoe/src/decide/shoe-lifecycle.ts) with the expected version.
+ * `decide` `ChangeDealer`, append DealerChanged (libs/shoe/src/decide/shoe-lifecycle.ts) with the
+ * expected version.
  */
 @CommandHandler(ChangeDealerCommand)
 export class ChangeDealerHandler implements ICommandHandler<ChangeDealerCommand, ShoeCommandResult> {

@@ -9,7 +9,10 @@ import { WriteController } from '../write-controller.decorator';
 import { writeRequest, type HttpRequest } from '../write-request';
 import { CloseShoeCommand } from './close-shoe.command';
 
-/** `POST /shoes/{shoeId}/close` (role `table-device`): executes {@link CloseShoeCommand}; answers 201 with the events recorded. */
+/**
+ * `POST /shoes/{shoeId}/close` (role `table-device`): executes {@link CloseShoeCommand}; answers
+ * 201 with the events recorded.
+ */
 @WriteController('table facts', 'table-device')
 export class CloseShoeController {
   constructor(private readonly commands: CommandBus) {}

@@ -5,7 +5,8 @@ import { CloseShoeCommand } from './close-shoe.command';
 
 /**
  * Thin handler of {@link CloseShoeCommand} (docs/architecture.md §3): load the shoe's stream,
- * `decide` `CloseShoe`, append ShoeClosed (libs/shoe/src/decide/shoe-lifecycle.ts) with the expected version.
+ * `decide` `CloseShoe`, append ShoeClosed (libs/shoe/src/decide/shoe-lifecycle.ts) with the
+ * expected version.
  */
 @CommandHandler(CloseShoeCommand)
 export class CloseShoeHandler implements ICommandHandler<CloseShoeCommand, ShoeCommandResult> {

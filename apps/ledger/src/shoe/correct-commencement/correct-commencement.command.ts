@@ -7,8 +7,9 @@ import type { WriteRequest } from '../write-request';
  * A commencement mistake corrected on the spot, while the first hand has not been dealt
  * (docs/domain-rules.md §5.1); the burns start again from the corrected card's count.
  *
- * `POST /shoes/{shoeId}/commencement/corrections` (role `pit-manager`): `CorrectCommencementController` executes it on the
- * CommandBus; `CorrectCommencementHandler` (correct-commencement.handler.ts) decides it as `CorrectCommencement`.
+ * `POST /shoes/{shoeId}/commencement/corrections` (role `pit-manager`):
+ * `CorrectCommencementController` executes it on the CommandBus; `CorrectCommencementHandler`
+ * (correct-commencement.handler.ts) decides it as `CorrectCommencement`.
  */
 export class CorrectCommencementCommand extends Command<ShoeCommandResult> {
   constructor(

@@ -10,7 +10,10 @@ import { writeRequest, type HttpRequest } from '../write-request';
 import { CorrectCommencementCommand } from './correct-commencement.command';
 import { CorrectCommencementDto } from './correct-commencement.dto';
 
-/** `POST /shoes/{shoeId}/commencement/corrections` (role `pit-manager`): executes {@link CorrectCommencementCommand}; answers 201 with the events recorded. */
+/**
+ * `POST /shoes/{shoeId}/commencement/corrections` (role `pit-manager`): executes
+ * {@link CorrectCommencementCommand}; answers 201 with the events recorded.
+ */
 @WriteController('management', 'pit-manager')
 export class CorrectCommencementController {
   constructor(private readonly commands: CommandBus) {}

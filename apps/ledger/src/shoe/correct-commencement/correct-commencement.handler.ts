@@ -4,8 +4,9 @@ import { ShoeStreamWriter, type ShoeCommandResult } from '../shoe-stream.writer'
 import { CorrectCommencementCommand } from './correct-commencement.command';
 
 /**
- * Thin handler of {@link CorrectCommencementCommand} (docs/architecture.md §3): load the shoe's stream,
- * `decide` `CorrectCommencement`, append CommencementCorrected (libs/shoe/src/decide/commencement.ts) with the expected version.
+ * Thin handler of {@link CorrectCommencementCommand} (docs/architecture.md §3): load the shoe's
+ * stream, `decide` `CorrectCommencement`, append CommencementCorrected
+ * (libs/shoe/src/decide/commencement.ts) with the expected version.
  */
 @CommandHandler(CorrectCommencementCommand)
 export class CorrectCommencementHandler implements ICommandHandler<CorrectCommencementCommand, ShoeCommandResult> {

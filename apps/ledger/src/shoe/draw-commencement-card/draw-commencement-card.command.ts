@@ -7,8 +7,9 @@ import type { WriteRequest } from '../write-request';
  * The first card of a new shoe is opened (docs/domain-rules.md §5.1): it says how many cards
  * are burned (A = 1, 2–9 face, T/J/Q/K = 10).
  *
- * `POST /shoes/{shoeId}/commencement` (role `table-device`): `DrawCommencementCardController` executes it on the
- * CommandBus; `DrawCommencementCardHandler` (draw-commencement-card.handler.ts) decides it as `DrawCommencementCard`.
+ * `POST /shoes/{shoeId}/commencement` (role `table-device`): `DrawCommencementCardController`
+ * executes it on the CommandBus; `DrawCommencementCardHandler` (draw-commencement-card.handler.ts)
+ * decides it as `DrawCommencementCard`.
  */
 export class DrawCommencementCardCommand extends Command<ShoeCommandResult> {
   constructor(

@@ -10,7 +10,10 @@ import { writeRequest, type HttpRequest } from '../write-request';
 import { DrawCommencementCardCommand } from './draw-commencement-card.command';
 import { DrawCommencementCardDto } from './draw-commencement-card.dto';
 
-/** `POST /shoes/{shoeId}/commencement` (role `table-device`): executes {@link DrawCommencementCardCommand}; answers 201 with the events recorded. */
+/**
+ * `POST /shoes/{shoeId}/commencement` (role `table-device`): executes
+ * {@link DrawCommencementCardCommand}; answers 201 with the events recorded.
+ */
 @WriteController('table facts', 'table-device')
 export class DrawCommencementCardController {
   constructor(private readonly commands: CommandBus) {}

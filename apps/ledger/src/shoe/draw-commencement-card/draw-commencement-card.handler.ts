@@ -4,8 +4,9 @@ import { ShoeStreamWriter, type ShoeCommandResult } from '../shoe-stream.writer'
 import { DrawCommencementCardCommand } from './draw-commencement-card.command';
 
 /**
- * Thin handler of {@link DrawCommencementCardCommand} (docs/architecture.md §3): load the shoe's stream,
- * `decide` `DrawCommencementCard`, append CommencementCardDrawn (libs/shoe/src/decide/commencement.ts) with the expected version.
+ * Thin handler of {@link DrawCommencementCardCommand} (docs/architecture.md §3): load the shoe's
+ * stream, `decide` `DrawCommencementCard`, append CommencementCardDrawn
+ * (libs/shoe/src/decide/commencement.ts) with the expected version.
  */
 @CommandHandler(DrawCommencementCardCommand)
 export class DrawCommencementCardHandler implements ICommandHandler<DrawCommencementCardCommand, ShoeCommandResult> {

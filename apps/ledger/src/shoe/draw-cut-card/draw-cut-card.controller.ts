@@ -9,7 +9,10 @@ import { WriteController } from '../write-controller.decorator';
 import { writeRequest, type HttpRequest } from '../write-request';
 import { DrawCutCardCommand } from './draw-cut-card.command';
 
-/** `POST /shoes/{shoeId}/cut-card` (role `table-device`): executes {@link DrawCutCardCommand}; answers 201 with the events recorded. */
+/**
+ * `POST /shoes/{shoeId}/cut-card` (role `table-device`): executes {@link DrawCutCardCommand};
+ * answers 201 with the events recorded.
+ */
 @WriteController('table facts', 'table-device')
 export class DrawCutCardController {
   constructor(private readonly commands: CommandBus) {}

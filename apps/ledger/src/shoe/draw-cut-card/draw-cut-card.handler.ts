@@ -5,7 +5,8 @@ import { DrawCutCardCommand } from './draw-cut-card.command';
 
 /**
  * Thin handler of {@link DrawCutCardCommand} (docs/architecture.md §3): load the shoe's stream,
- * `decide` `DrawCutCard`, append CutCardDrawn [+ RoundVoided + BetRefunded per bet] (libs/shoe/src/decide/dealing.ts) with the expected version.
+ * `decide` `DrawCutCard`, append CutCardDrawn [+ RoundVoided + BetRefunded per bet]
+ * (libs/shoe/src/decide/dealing.ts) with the expected version.
  */
 @CommandHandler(DrawCutCardCommand)
 export class DrawCutCardHandler implements ICommandHandler<DrawCutCardCommand, ShoeCommandResult> {

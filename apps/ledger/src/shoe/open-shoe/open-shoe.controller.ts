@@ -9,7 +9,10 @@ import { writeRequest, type HttpRequest } from '../write-request';
 import { OpenShoeCommand } from './open-shoe.command';
 import { OpenShoeDto } from './open-shoe.dto';
 
-/** `POST /tables/{tableId}/shoes` (role `table-device`): executes {@link OpenShoeCommand}; answers 201 with the events recorded. */
+/**
+ * `POST /tables/{tableId}/shoes` (role `table-device`): executes {@link OpenShoeCommand}; answers
+ * 201 with the events recorded.
+ */
 @WriteController('table facts', 'table-device')
 export class OpenShoeController {
   constructor(private readonly commands: CommandBus) {}

@@ -6,7 +6,8 @@ import { OpenShoeCommand } from './open-shoe.command';
 
 /**
  * Thin handler of {@link OpenShoeCommand} (docs/architecture.md §3): load the shoe's stream,
- * `decide` `OpenShoe`, append ShoeOpened (libs/shoe/src/decide/shoe-lifecycle.ts) with the expected version.
+ * `decide` `OpenShoe`, append ShoeOpened (libs/shoe/src/decide/shoe-lifecycle.ts) with the expected
+ * version.
  */
 @CommandHandler(OpenShoeCommand)
 export class OpenShoeHandler implements ICommandHandler<OpenShoeCommand, ShoeCommandResult> {

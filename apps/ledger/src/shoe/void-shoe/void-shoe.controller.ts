@@ -9,7 +9,10 @@ import { WriteController } from '../write-controller.decorator';
 import { writeRequest, type HttpRequest } from '../write-request';
 import { VoidShoeCommand } from './void-shoe.command';
 
-/** `POST /shoes/{shoeId}/void` (role `pit-manager`): executes {@link VoidShoeCommand}; answers 201 with the events recorded. */
+/**
+ * `POST /shoes/{shoeId}/void` (role `pit-manager`): executes {@link VoidShoeCommand}; answers 201
+ * with the events recorded.
+ */
 @WriteController('management', 'pit-manager')
 export class VoidShoeController {
   constructor(private readonly commands: CommandBus) {}

@@ -5,7 +5,8 @@ import { VoidShoeCommand } from './void-shoe.command';
 
 /**
  * Thin handler of {@link VoidShoeCommand} (docs/architecture.md §3): load the shoe's stream,
- * `decide` `VoidShoe`, append ShoeVoided + (RoundVoided + BetRefunded per bet) per round (libs/shoe/src/decide/management.ts) with the expected version.
+ * `decide` `VoidShoe`, append ShoeVoided + (RoundVoided + BetRefunded per bet) per round
+ * (libs/shoe/src/decide/management.ts) with the expected version.
  */
 @CommandHandler(VoidShoeCommand)
 export class VoidShoeHandler implements ICommandHandler<VoidShoeCommand, ShoeCommandResult> {

@@ -5,8 +5,9 @@ import type { WriteRequest } from '../../write-request';
 /**
  * No more bets: the round is dealt from now on.
  *
- * `POST /shoes/{shoeId}/rounds/{roundId}/close-betting` (role `table-device`): `CloseBettingController` executes it on the
- * CommandBus; `CloseBettingHandler` (close-betting.handler.ts) decides it as `CloseBetting`.
+ * `POST /shoes/{shoeId}/rounds/{roundId}/close-betting` (role `table-device`):
+ * `CloseBettingController` executes it on the CommandBus; `CloseBettingHandler`
+ * (close-betting.handler.ts) decides it as `CloseBetting`.
  */
 export class CloseBettingCommand extends Command<ShoeCommandResult> {
   constructor(

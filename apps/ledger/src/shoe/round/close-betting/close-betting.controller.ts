@@ -9,7 +9,10 @@ import { WriteController } from '../../write-controller.decorator';
 import { writeRequest, type HttpRequest } from '../../write-request';
 import { CloseBettingCommand } from './close-betting.command';
 
-/** `POST /shoes/{shoeId}/rounds/{roundId}/close-betting` (role `table-device`): executes {@link CloseBettingCommand}; answers 201 with the events recorded. */
+/**
+ * `POST /shoes/{shoeId}/rounds/{roundId}/close-betting` (role `table-device`): executes
+ * {@link CloseBettingCommand}; answers 201 with the events recorded.
+ */
 @WriteController('table facts', 'table-device')
 export class CloseBettingController {
   constructor(private readonly commands: CommandBus) {}

@@ -5,7 +5,8 @@ import { CloseBettingCommand } from './close-betting.command';
 
 /**
  * Thin handler of {@link CloseBettingCommand} (docs/architecture.md §3): load the shoe's stream,
- * `decide` `CloseBetting`, append BettingClosed (libs/shoe/src/decide/betting.ts) with the expected version.
+ * `decide` `CloseBetting`, append BettingClosed (libs/shoe/src/decide/betting.ts) with the expected
+ * version.
  */
 @CommandHandler(CloseBettingCommand)
 export class CloseBettingHandler implements ICommandHandler<CloseBettingCommand, ShoeCommandResult> {

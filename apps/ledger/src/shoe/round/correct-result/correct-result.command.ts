@@ -8,8 +8,9 @@ import type { WriteRequest } from '../../write-request';
  * Management edits a round's result from its corrected cards (docs/domain-rules.md §5.4, §6):
  * the ledger results them again and every bet of the round is settled again, one revision up.
  *
- * `POST /shoes/{shoeId}/rounds/{roundId}/result-corrections` (role `pit-manager`): `CorrectResultController` executes it on the
- * CommandBus; `CorrectResultHandler` (correct-result.handler.ts) decides it as `CorrectResult`.
+ * `POST /shoes/{shoeId}/rounds/{roundId}/result-corrections` (role `pit-manager`):
+ * `CorrectResultController` executes it on the CommandBus; `CorrectResultHandler`
+ * (correct-result.handler.ts) decides it as `CorrectResult`.
  */
 export class CorrectResultCommand extends Command<ShoeCommandResult> {
   constructor(

@@ -10,7 +10,10 @@ import { writeRequest, type HttpRequest } from '../../write-request';
 import { CorrectResultCommand } from './correct-result.command';
 import { CorrectResultDto } from './correct-result.dto';
 
-/** `POST /shoes/{shoeId}/rounds/{roundId}/result-corrections` (role `pit-manager`): executes {@link CorrectResultCommand}; answers 201 with the events recorded. */
+/**
+ * `POST /shoes/{shoeId}/rounds/{roundId}/result-corrections` (role `pit-manager`): executes
+ * {@link CorrectResultCommand}; answers 201 with the events recorded.
+ */
 @WriteController('management', 'pit-manager')
 export class CorrectResultController {
   constructor(private readonly commands: CommandBus) {}

@@ -5,7 +5,8 @@ import { CorrectResultCommand } from './correct-result.command';
 
 /**
  * Thin handler of {@link CorrectResultCommand} (docs/architecture.md §3): load the shoe's stream,
- * `decide` `CorrectResult`, append ResultCorrected + BetResettled per bet (libs/shoe/src/decide/management.ts) with the expected version.
+ * `decide` `CorrectResult`, append ResultCorrected + BetResettled per bet
+ * (libs/shoe/src/decide/management.ts) with the expected version.
  */
 @CommandHandler(CorrectResultCommand)
 export class CorrectResultHandler implements ICommandHandler<CorrectResultCommand, ShoeCommandResult> {

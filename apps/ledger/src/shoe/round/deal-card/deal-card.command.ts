@@ -8,8 +8,8 @@ import type { WriteRequest } from '../../write-request';
  * follows it from the HTTP request to the settlement). The card that completes the round makes
  * the ledger result it from the cards and settle every bet.
  *
- * `POST /shoes/{shoeId}/rounds/{roundId}/cards` (role `table-device`): `DealCardController` executes it on the
- * CommandBus; `DealCardHandler` (deal-card.handler.ts) decides it as `DealCard`.
+ * `POST /shoes/{shoeId}/rounds/{roundId}/cards` (role `table-device`): `DealCardController`
+ * executes it on the CommandBus; `DealCardHandler` (deal-card.handler.ts) decides it as `DealCard`.
  */
 export class DealCardCommand extends Command<ShoeCommandResult> {
   constructor(

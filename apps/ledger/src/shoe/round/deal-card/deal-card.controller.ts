@@ -10,7 +10,10 @@ import { writeRequest, type HttpRequest } from '../../write-request';
 import { DealCardCommand } from './deal-card.command';
 import { DealCardDto } from './deal-card.dto';
 
-/** `POST /shoes/{shoeId}/rounds/{roundId}/cards` (role `table-device`): executes {@link DealCardCommand}; answers 201 with the events recorded. */
+/**
+ * `POST /shoes/{shoeId}/rounds/{roundId}/cards` (role `table-device`): executes
+ * {@link DealCardCommand}; answers 201 with the events recorded.
+ */
 @WriteController('table facts', 'table-device')
 export class DealCardController {
   constructor(private readonly commands: CommandBus) {}

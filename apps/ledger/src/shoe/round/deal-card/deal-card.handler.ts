@@ -5,7 +5,8 @@ import { DealCardCommand } from './deal-card.command';
 
 /**
  * Thin handler of {@link DealCardCommand} (docs/architecture.md §3): load the shoe's stream,
- * `decide` `DealCard`, append CardDealt [+ RoundResulted + BetSettled per bet] (libs/shoe/src/decide/dealing.ts) with the expected version.
+ * `decide` `DealCard`, append CardDealt [+ RoundResulted + BetSettled per bet]
+ * (libs/shoe/src/decide/dealing.ts) with the expected version.
  */
 @CommandHandler(DealCardCommand)
 export class DealCardHandler implements ICommandHandler<DealCardCommand, ShoeCommandResult> {

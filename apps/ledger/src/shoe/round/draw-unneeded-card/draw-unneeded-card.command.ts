@@ -7,8 +7,9 @@ import type { WriteRequest } from '../../write-request';
  * A card drawn and exposed that the tableau did not call for (docs/domain-rules.md §5.3): the
  * result stands; the card has left the shoe and counts against its cards.
  *
- * `POST /shoes/{shoeId}/rounds/{roundId}/unneeded-cards` (role `table-device`): `DrawUnneededCardController` executes it on the
- * CommandBus; `DrawUnneededCardHandler` (draw-unneeded-card.handler.ts) decides it as `DrawUnneededCard`.
+ * `POST /shoes/{shoeId}/rounds/{roundId}/unneeded-cards` (role `table-device`):
+ * `DrawUnneededCardController` executes it on the CommandBus; `DrawUnneededCardHandler`
+ * (draw-unneeded-card.handler.ts) decides it as `DrawUnneededCard`.
  */
 export class DrawUnneededCardCommand extends Command<ShoeCommandResult> {
   constructor(

@@ -10,7 +10,10 @@ import { writeRequest, type HttpRequest } from '../../write-request';
 import { DrawUnneededCardCommand } from './draw-unneeded-card.command';
 import { DrawUnneededCardDto } from './draw-unneeded-card.dto';
 
-/** `POST /shoes/{shoeId}/rounds/{roundId}/unneeded-cards` (role `table-device`): executes {@link DrawUnneededCardCommand}; answers 201 with the events recorded. */
+/**
+ * `POST /shoes/{shoeId}/rounds/{roundId}/unneeded-cards` (role `table-device`): executes
+ * {@link DrawUnneededCardCommand}; answers 201 with the events recorded.
+ */
 @WriteController('table facts', 'table-device')
 export class DrawUnneededCardController {
   constructor(private readonly commands: CommandBus) {}

@@ -4,8 +4,9 @@ import { ShoeStreamWriter, type ShoeCommandResult } from '../../shoe-stream.writ
 import { DrawUnneededCardCommand } from './draw-unneeded-card.command';
 
 /**
- * Thin handler of {@link DrawUnneededCardCommand} (docs/architecture.md §3): load the shoe's stream,
- * `decide` `DrawUnneededCard`, append UnneededCardDrawn (libs/shoe/src/decide/dealing.ts) with the expected version.
+ * Thin handler of {@link DrawUnneededCardCommand} (docs/architecture.md §3): load the shoe's
+ * stream, `decide` `DrawUnneededCard`, append UnneededCardDrawn (libs/shoe/src/decide/dealing.ts)
+ * with the expected version.
  */
 @CommandHandler(DrawUnneededCardCommand)
 export class DrawUnneededCardHandler implements ICommandHandler<DrawUnneededCardCommand, ShoeCommandResult> {

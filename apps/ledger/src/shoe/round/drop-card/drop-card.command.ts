@@ -7,8 +7,8 @@ import type { WriteRequest } from '../../write-request';
  * A card dropped out of camera view (docs/domain-rules.md §5.5): picked up and reused, except one
  * dropped during dealing that was not exposed before leaving view, which voids the hand.
  *
- * `POST /shoes/{shoeId}/dropped-cards` (role `table-device`): `DropCardController` executes it on the
- * CommandBus; `DropCardHandler` (drop-card.handler.ts) decides it as `DropCard`.
+ * `POST /shoes/{shoeId}/dropped-cards` (role `table-device`): `DropCardController` executes it on
+ * the CommandBus; `DropCardHandler` (drop-card.handler.ts) decides it as `DropCard`.
  */
 export class DropCardCommand extends Command<ShoeCommandResult> {
   constructor(

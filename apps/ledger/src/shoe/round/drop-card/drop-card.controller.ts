@@ -10,7 +10,10 @@ import { writeRequest, type HttpRequest } from '../../write-request';
 import { DropCardCommand } from './drop-card.command';
 import { DropCardDto } from './drop-card.dto';
 
-/** `POST /shoes/{shoeId}/dropped-cards` (role `table-device`): executes {@link DropCardCommand}; answers 201 with the events recorded. */
+/**
+ * `POST /shoes/{shoeId}/dropped-cards` (role `table-device`): executes {@link DropCardCommand};
+ * answers 201 with the events recorded.
+ */
 @WriteController('table facts', 'table-device')
 export class DropCardController {
   constructor(private readonly commands: CommandBus) {}

@@ -5,7 +5,8 @@ import { DropCardCommand } from './drop-card.command';
 
 /**
  * Thin handler of {@link DropCardCommand} (docs/architecture.md §3): load the shoe's stream,
- * `decide` `DropCard`, append CardDropped [+ RoundVoided + BetRefunded per bet] (libs/shoe/src/decide/incidents.ts) with the expected version.
+ * `decide` `DropCard`, append CardDropped [+ RoundVoided + BetRefunded per bet]
+ * (libs/shoe/src/decide/incidents.ts) with the expected version.
  */
 @CommandHandler(DropCardCommand)
 export class DropCardHandler implements ICommandHandler<DropCardCommand, ShoeCommandResult> {

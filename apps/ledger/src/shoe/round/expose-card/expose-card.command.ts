@@ -7,8 +7,8 @@ import type { WriteRequest } from '../../write-request';
  * A card seen that should not have been (docs/domain-rules.md §5.3): while bets are open it
  * voids the hand and every stake is refunded; otherwise it is recorded.
  *
- * `POST /shoes/{shoeId}/exposed-cards` (role `table-device`): `ExposeCardController` executes it on the
- * CommandBus; `ExposeCardHandler` (expose-card.handler.ts) decides it as `ExposeCard`.
+ * `POST /shoes/{shoeId}/exposed-cards` (role `table-device`): `ExposeCardController` executes it on
+ * the CommandBus; `ExposeCardHandler` (expose-card.handler.ts) decides it as `ExposeCard`.
  */
 export class ExposeCardCommand extends Command<ShoeCommandResult> {
   constructor(

@@ -10,7 +10,10 @@ import { writeRequest, type HttpRequest } from '../../write-request';
 import { ExposeCardCommand } from './expose-card.command';
 import { ExposeCardDto } from './expose-card.dto';
 
-/** `POST /shoes/{shoeId}/exposed-cards` (role `table-device`): executes {@link ExposeCardCommand}; answers 201 with the events recorded. */
+/**
+ * `POST /shoes/{shoeId}/exposed-cards` (role `table-device`): executes {@link ExposeCardCommand};
+ * answers 201 with the events recorded.
+ */
 @WriteController('table facts', 'table-device')
 export class ExposeCardController {
   constructor(private readonly commands: CommandBus) {}

@@ -5,7 +5,8 @@ import { ExposeCardCommand } from './expose-card.command';
 
 /**
  * Thin handler of {@link ExposeCardCommand} (docs/architecture.md §3): load the shoe's stream,
- * `decide` `ExposeCard`, append CardExposed [+ RoundVoided + BetRefunded per bet] (libs/shoe/src/decide/incidents.ts) with the expected version.
+ * `decide` `ExposeCard`, append CardExposed [+ RoundVoided + BetRefunded per bet]
+ * (libs/shoe/src/decide/incidents.ts) with the expected version.
  */
 @CommandHandler(ExposeCardCommand)
 export class ExposeCardHandler implements ICommandHandler<ExposeCardCommand, ShoeCommandResult> {

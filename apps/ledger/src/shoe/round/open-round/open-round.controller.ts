@@ -9,7 +9,10 @@ import { writeRequest, type HttpRequest } from '../../write-request';
 import { OpenRoundCommand } from './open-round.command';
 import { OpenRoundDto } from './open-round.dto';
 
-/** `POST /shoes/{shoeId}/rounds` (role `table-device`): executes {@link OpenRoundCommand}; answers 201 with the events recorded. */
+/**
+ * `POST /shoes/{shoeId}/rounds` (role `table-device`): executes {@link OpenRoundCommand}; answers
+ * 201 with the events recorded.
+ */
 @WriteController('table facts', 'table-device')
 export class OpenRoundController {
   constructor(private readonly commands: CommandBus) {}

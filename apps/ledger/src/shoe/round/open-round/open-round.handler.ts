@@ -5,7 +5,8 @@ import { OpenRoundCommand } from './open-round.command';
 
 /**
  * Thin handler of {@link OpenRoundCommand} (docs/architecture.md §3): load the shoe's stream,
- * `decide` `OpenRound`, append RoundOpened (libs/shoe/src/decide/betting.ts) with the expected version.
+ * `decide` `OpenRound`, append RoundOpened (libs/shoe/src/decide/betting.ts) with the expected
+ * version.
  */
 @CommandHandler(OpenRoundCommand)
 export class OpenRoundHandler implements ICommandHandler<OpenRoundCommand, ShoeCommandResult> {

@@ -7,8 +7,8 @@ import type { WriteRequest } from '../../write-request';
  * Management voids a round (docs/domain-rules.md §6): a compensating RoundVoided, every stake
  * refunded. Neither manager may be the round's dealer.
  *
- * `POST /shoes/{shoeId}/rounds/{roundId}/void` (role `pit-manager`): `VoidRoundController` executes it on the
- * CommandBus; `VoidRoundHandler` (void-round.handler.ts) decides it as `VoidRound`.
+ * `POST /shoes/{shoeId}/rounds/{roundId}/void` (role `pit-manager`): `VoidRoundController` executes
+ * it on the CommandBus; `VoidRoundHandler` (void-round.handler.ts) decides it as `VoidRound`.
  */
 export class VoidRoundCommand extends Command<ShoeCommandResult> {
   constructor(

@@ -9,7 +9,10 @@ import { WriteController } from '../../write-controller.decorator';
 import { writeRequest, type HttpRequest } from '../../write-request';
 import { VoidRoundCommand } from './void-round.command';
 
-/** `POST /shoes/{shoeId}/rounds/{roundId}/void` (role `pit-manager`): executes {@link VoidRoundCommand}; answers 201 with the events recorded. */
+/**
+ * `POST /shoes/{shoeId}/rounds/{roundId}/void` (role `pit-manager`): executes
+ * {@link VoidRoundCommand}; answers 201 with the events recorded.
+ */
 @WriteController('management', 'pit-manager')
 export class VoidRoundController {
   constructor(private readonly commands: CommandBus) {}

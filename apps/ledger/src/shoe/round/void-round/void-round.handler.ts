@@ -5,7 +5,8 @@ import { VoidRoundCommand } from './void-round.command';
 
 /**
  * Thin handler of {@link VoidRoundCommand} (docs/architecture.md §3): load the shoe's stream,
- * `decide` `VoidRound`, append RoundVoided + BetRefunded per bet (libs/shoe/src/decide/management.ts) with the expected version.
+ * `decide` `VoidRound`, append RoundVoided + BetRefunded per bet
+ * (libs/shoe/src/decide/management.ts) with the expected version.
  */
 @CommandHandler(VoidRoundCommand)
 export class VoidRoundHandler implements ICommandHandler<VoidRoundCommand, ShoeCommandResult> {
