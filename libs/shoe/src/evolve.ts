@@ -254,7 +254,7 @@ const HANDLERS: { [K in LedgerEventType]: Handler<K> } = {
 
   DealerChanged(n, d) {
     n.dealerId = d.dealerId;
-    // A dealer who takes over while bets are open deals the round: they are its dealer (§5 decisions).
+    // A dealer who takes over while bets are open deals the round: they are its dealer (§6 decisions).
     const last = n.rounds[n.rounds.length - 1];
     if (last && last.phase === 'BETTING') editRound(n, last.roundId).dealerId = d.dealerId;
   },

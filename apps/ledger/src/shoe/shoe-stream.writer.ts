@@ -1,0 +1,142 @@
+import { Inject, Injectable, Logger } from '@nestjs/common';
+import { randomUUID } from 'node:crypto';
+import type { DecideContext, ShoeState } from '@ledger/shoe';
+import type { LedgerEvent, NewEvent } from '@ledger/events';
+import { ConcurrencyError, PgEventStore } from '@ledger/event-store';
+import { ApiError } from '../common/api-error';
+import { EVENT_STORE } from '../persistence/persistence.module';
+import { ShoeStateCache } from './shoe-state.cache';
+import { StreamLock } from './stream-lock';
+import type { WriteRequest } from './write-request';
+
+/** How often a write without an expected version is retried after losing a race to another instance. */
+const MAX_ATTEMPTS = 5;
+
+/** What a successful write answers (HTTP 201). */
+export interface ShoeCommandResult {
+  shoeId: string;
+  tableId: string;
+  /** Stream version after the append. */
+  streamVersion: number;
+  /** The events recorded, in order: envelope fields and data. */
+  events: Array<{
+    eventId: string;
+    type: string;
+    streamVersion: number;
+    globalPosition: string;
+    data: unknown;
+  }>;
+}
+
+/**
+ * What a use case decides on the shoe's state: the events `decide` of `@ledger/shoe` returns.
+ * Throws a DomainError to refuse.
+ */
+export type ShoeDecision = (state: ShoeState, ctx: DecideContext) => NewEvent[];
+
+/**
+ * The mechanics every write use case of a shoe stream shares, so that each `@CommandHandler`
+ * stays three lines (docs/architecture.md §3): load the stream, decide, append the events with
+ * the expected version and their outbox rows in one transaction (docs/guarantees.md §2, §4),
+ * answer 201 with what was recorded.
+ *
+ * Around that: commands on one stream queue in this process ({@link StreamLock}); the folded state
+ * comes from {@link ShoeStateCache}; a request whose `Idempotency-Key` was seen gets the first
+ * answer, the same key on another request → 409 `IDEMPOTENCY.KEY_REUSED` (docs/guarantees.md §3);
+ * a write without `expectedVersion` that lost a race to another instance is decided again on the
+ * newer state (up to {@link MAX_ATTEMPTS} times).
+ */
+@Injectable()
+export class ShoeStreamWriter {
+  private readonly logger = new Logger(ShoeStreamWriter.name);
+
+  constructor(
+    @Inject(EVENT_STORE) private readonly store: PgEventStore,
+    private readonly states: ShoeStateCache,
+    private readonly lock: StreamLock,
+  ) {}
+
+  /**
+   * Runs `decision` on the current state of shoe `w.shoeId` and appends what it returns.
+   * @returns the 201 answer: the events recorded with their stream versions and global positions
+   * @throws ApiError 400 `VALIDATION.FAILED` for an Idempotency-Key outside 1..128 characters;
+   *   409 `IDEMPOTENCY.KEY_REUSED`; 409 `STREAM.VERSION_CONFLICT` when `w.expectedVersion` is not
+   *   the stream's; 404 `SHOE.NOT_FOUND` for a shoe on another table than `w.tableId`, or none
+   * @throws DomainError what `decision` refuses; ConcurrencyError when the race is lost for good
+   */
+  async write(w: WriteRequest, decision: ShoeDecision): Promise<ShoeCommandResult> {
+    const key = w.idempotencyKey;
+    if (key !== null && (key.length < 1 || key.length > 128)) {
+      throw new ApiError('VALIDATION.FAILED', 'Idempotency-Key must be 1..128 characters', 400);
+    }
+    const streamId = `shoe-${w.shoeId}`;
+    return this.lock.run(streamId, async () => {
+      const prior = await this.replayIdempotent(w);
+      if (prior) return prior;
+      for (let attempt = 1; ; attempt++) {
+        const loaded = await this.states.load(streamId);
+        if (w.expectedVersion !== undefined && w.expectedVersion !== loaded.version) {
+          throw new ApiError('STREAM.VERSION_CONFLICT', `shoe ${w.shoeId} is at version ${loaded.version}, expected ${w.expectedVersion}`, 409, {
+            expected: w.expectedVersion,
+            actual: loaded.version,
+          });
+        }
+        if (loaded.tableId && w.tableId && loaded.tableId !== w.tableId) {
+          throw new ApiError('SHOE.NOT_FOUND', `shoe ${w.shoeId} is not on table ${w.tableId}`, 404);
+        }
+        const tableId = loaded.tableId ?? w.tableId;
+        const events = decision(loaded.state, { newId: randomUUID });
+        if (!tableId) throw new ApiError('SHOE.NOT_FOUND', `no shoe ${w.shoeId}`, 404, { shoeId: w.shoeId });
+        try {
+          const result = await this.store.append({
+            streamId,
+            tableId,
+            expectedVersion: loaded.version,
+            events,
+            metadata: {
+              actor: w.principal,
+              correlationId: w.correlationId,
+              causationId: w.correlationId,
+              occurredAt: w.occurredAt ?? undefined,
+            },
+            idempotency: key
+              ? { key, requestHash: w.requestHash, statusCode: 201, response: (stored: LedgerEvent[]) => this.toResult(w.shoeId, tableId, stored) }
+              : undefined,
+          });
+          this.states.remember(streamId, loaded, result.events);
+          return this.toResult(w.shoeId, tableId, result.events);
+        } catch (e) {
+          if (e instanceof ConcurrencyError && w.expectedVersion === undefined && attempt < MAX_ATTEMPTS) {
+            this.logger.debug({ streamId, attempt }, 'lost a race to another writer; retrying');
+            continue;
+          }
+          if (e instanceof ConcurrencyError) {
+            const prior2 = await this.replayIdempotent(w);
+            if (prior2) return prior2;
+          }
+          throw e;
+        }
+      }
+    });
+  }
+
+  /** The first answer to a request with this Idempotency-Key, or null. @throws ApiError 409 `IDEMPOTENCY.KEY_REUSED` */
+  private async replayIdempotent(w: WriteRequest): Promise<ShoeCommandResult | null> {
+    if (!w.idempotencyKey) return null;
+    const prior = await this.store.findIdempotent(w.idempotencyKey);
+    if (!prior) return null;
+    if (prior.requestHash !== w.requestHash) {
+      throw new ApiError('IDEMPOTENCY.KEY_REUSED', 'this Idempotency-Key was used for a different request', 409);
+    }
+    return prior.response as ShoeCommandResult;
+  }
+
+  private toResult(shoeId: string, tableId: string, events: readonly LedgerEvent[]): ShoeCommandResult {
+    return {
+      shoeId,
+      tableId,
+      streamVersion: events.length ? events[events.length - 1].streamVersion : 0,
+      events: events.map((e) => ({ eventId: e.eventId, type: e.type, streamVersion: e.streamVersion, globalPosition: e.globalPosition, data: e.data })),
+    };
+  }
+}
