@@ -1,7 +1,7 @@
 import type { Principal } from '../auth/principal';
 import { writeRequest, type HttpRequest } from './write-request';
 
-const device: Principal = { id: 'device-1', role: 'table-device' };
+const device: Principal = { id: 'device-1', role: 'table-device', tables: null };
 
 function req(over: { method?: string; url?: string; body?: unknown; headers?: Record<string, string>; correlationId?: string } = {}): HttpRequest {
   const headers = over.headers ?? {};
@@ -34,6 +34,6 @@ describe('writeRequest', () => {
     expect(hash(req({ body: { position: 'P1', card: '9H' } }))).not.toBe(base);
     expect(hash(req({ url: '/shoes/S1/rounds/R2/cards' }))).not.toBe(base);
     expect(hash(req({ method: 'PUT' }))).not.toBe(base);
-    expect(hash(req(), { id: 'device-2', role: 'table-device' })).not.toBe(base);
+    expect(hash(req(), { id: 'device-2', role: 'table-device', tables: null })).not.toBe(base);
   });
 });
