@@ -16,6 +16,7 @@
  * more than 15 s). The schema must exist: the API or `npm run migration:run` migrates, not the relay.
  */
 import { OutboxRelay, defaultLogger, errorFields, parseBrokers } from '@ledger/event-store';
+import { startAnchorPublisher } from '@ledger/anchors';
 
 const STOP_TIMEOUT_MS = 15_000;
 
@@ -29,6 +30,9 @@ async function main(): Promise<void> {
     logger,
   });
 
+  // the signed checkpoints of the stream heads, outside PostgreSQL (docs/architecture.md §10)
+  const anchors = await startAnchorPublisher({ logger });
+
   let stopping = false;
   const shutdown = (signal: string) => {
     if (stopping) return;
@@ -39,7 +43,7 @@ async function main(): Promise<void> {
       process.exit(1);
     }, STOP_TIMEOUT_MS);
     timer.unref();
-    relay.stop().then(
+    Promise.all([relay.stop(), anchors.stop()]).then(
       () => process.exit(0),
       (err) => {
         logger.error(errorFields(err), 'relay stop failed');
