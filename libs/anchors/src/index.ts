@@ -18,3 +18,4 @@ export * from './anchor-state';
 export * from './anchor-publisher';
 export * from './verify-ledger';
 export * from './start';
+export * from './report-text';

@@ -51,6 +51,8 @@ export interface VerifyLedgerOptions {
   readonly maxDivergences?: number;
   /** Clock (tests). */
   readonly now?: () => Date;
+  /** Why the public keys could not be read (the caller passes an empty key map): reported, so the report is not ok. */
+  readonly keyProblem?: string | null;
 }
 
 const FETCH = 2000;
@@ -72,6 +74,7 @@ export async function verifyLedger(o: VerifyLedgerOptions): Promise<Verification
   const ledgerId = o.ledgerId ?? (await databaseLedgerId(o.session));
 
   // 1. the checkpoints
+  if (o.keyProblem) out.add({ source: 'anchor-file', kind: 'ANCHOR_KEY_UNKNOWN', reason: o.keyProblem });
   let fileCopy: CheckedAnchors | null = null;
   if (o.anchorFile) {
     const inputs: AnchorInput[] = (await readAnchorLines(o.anchorFile)).map((l) => ({ text: l.text, where: `${o.anchorFile} line ${l.lineNo}` }));
