@@ -189,9 +189,12 @@ const shoeClosed = (): NewEvent => ({ eventId: randomUUID(), type: 'ShoeClosed',
 describe('anchors outside PostgreSQL against a superuser who rewrites history (docs/guarantees.md §8, §13)', () => {
   it('signs checkpoints of every changed stream head, to the anchor file and the anchors topic', async () => {
     const { A, B, C } = streams;
+    // 11 events interleaved over the streams: one checkpoint's range crosses positions 9 → 10 (order by number, not text)
     await append(A, dealerChanges(2, 'a'));
     await append(B, dealerChanges(3, 'b'));
     await append(C, dealerChanges(1, 'c'));
+    await append(B, dealerChanges(3, 'b1'));
+    await append(C, dealerChanges(2, 'c1'));
     await relayAll();
     const first = await anchorOnce();
     expect(first.checkpoint.seq).toBe(1);
@@ -200,7 +203,8 @@ describe('anchors outside PostgreSQL against a superuser who rewrites history (d
         .map((s) => ({ streamId: s.streamId, version: s.events.length, headHash: s.events[s.events.length - 1].hash }))
         .sort((x, y) => Buffer.compare(Buffer.from(x.streamId), Buffer.from(y.streamId))),
     );
-    expect(first.checkpoint.globalPosition).toBe(C.events[0].globalPosition);
+    expect(first.checkpoint.globalPosition).toBe(C.events[2].globalPosition);
+    expect(first.checkpoint.globalPosition).toBe('11');
 
     await append(A, dealerChanges(2, 'a2'));
     await relayAll();
@@ -234,8 +238,8 @@ describe('anchors outside PostgreSQL against a superuser who rewrites history (d
       await eventually(async () => p.lastAnchor?.checkpoint.seq === 3, 10_000, 'a checkpoint after ShoeClosed');
       expect(p.lastAnchor!.checkpoint.streams.map((s) => [s.streamId, s.version]).sort()).toEqual(
         [
-          [B.streamId, 4],
-          [C.streamId, 2],
+          [B.streamId, 7],
+          [C.streamId, 4],
         ].sort(),
       );
     } finally {
@@ -247,13 +251,13 @@ describe('anchors outside PostgreSQL against a superuser who rewrites history (d
   it('verify: every stream consistent with the anchors and the Kafka copy; the in-database verifier agrees', async () => {
     const r = await verify();
     expect(r.divergences).toEqual([]);
-    expect(r).toMatchObject({ ok: true, anchorsChecked: 3, streamsChecked: 3, eventsChecked: 10, firstDivergence: null });
-    expect(r.kafkaRecordsChecked).toBeGreaterThanOrEqual(10);
+    expect(r).toMatchObject({ ok: true, anchorsChecked: 3, streamsChecked: 3, eventsChecked: 15, firstDivergence: null });
+    expect(r.kafkaRecordsChecked).toBeGreaterThanOrEqual(15);
     expect((await store.verifyAll()).ok).toBe(true);
 
     const cli = await verifyCli();
     expect([cli.code, cli.stderr]).toEqual([0, '']);
-    expect(cli.stdout).toMatch(/anchors checked 3 .*streams checked 3; events checked 10/);
+    expect(cli.stdout).toMatch(/anchors checked 3 .*streams checked 3; events checked 15/);
     expect(cli.stdout).toContain('divergences 0');
   });
 

@@ -288,11 +288,12 @@ export class AnchorPublisher {
     const broken = new Set<string>();
     let after = state.position;
     for (;;) {
-      const rows: { global_position: string; event_id: string; stream_id: string; stream_version: number; prev_hash: string; hash: string }[] =
+      // (ordered by the bigint column: an output column named global_position would sort as text)
+      const rows: { position: string; event_id: string; stream_id: string; stream_version: number; prev_hash: string; hash: string }[] =
         await this.session!.query(
-          `SELECT global_position::text AS global_position, event_id, stream_id, stream_version, prev_hash, hash
-             FROM events WHERE global_position > $1::bigint AND global_position <= $2::bigint
-            ORDER BY global_position LIMIT ${PAGE}`,
+          `SELECT e.global_position::text AS position, e.event_id, e.stream_id, e.stream_version, e.prev_hash, e.hash
+             FROM events e WHERE e.global_position > $1::bigint AND e.global_position <= $2::bigint
+            ORDER BY e.global_position LIMIT ${PAGE}`,
           [after.toString(), to.toString()],
         );
       for (const r of rows) {
@@ -313,7 +314,7 @@ export class AnchorPublisher {
         heads.set(r.stream_id, { version: r.stream_version, headHash: r.hash.trim() });
       }
       if (rows.length < PAGE) break;
-      after = BigInt(rows[rows.length - 1].global_position);
+      after = BigInt(rows[rows.length - 1].position);
     }
     return [...heads].map(([streamId, h]) => ({ streamId, version: h.version, headHash: h.headHash }));
   }
