@@ -45,6 +45,7 @@ import {
   eventually,
   kafkaAdmin,
 } from '../../libs/event-store/src/testing/int-support';
+import { AnchorsController } from '../../apps/ledger/src/queries/anchors.controller';
 
 jest.setTimeout(180_000);
 
@@ -333,6 +334,25 @@ describe('anchors outside PostgreSQL against a superuser who rewrites history (d
     expect(json.code).toBe(1);
     const report = JSON.parse(json.stdout) as VerificationReport;
     expect(report.firstDivergence).toMatchObject(at);
+  });
+
+  it('GET /audit/anchors/verify gives the same report (the anchor file; with ?kafka=true the topics too)', async () => {
+    const { A } = streams;
+    const victim = A.events[1];
+    const saved = { ...process.env };
+    Object.assign(process.env, { ANCHOR_FILE: anchorFile, ANCHOR_PUBLIC_KEY_FILE: publicKeyFile, ANCHOR_TOPIC: ANCHORS_TOPIC, LEDGER_EVENTS_TOPIC: EVENTS_TOPIC, KAFKA_BROKERS: TEST_KAFKA_BROKERS.join(',') });
+    try {
+      const route = new AnchorsController(ds);
+      const fileOnly = await route.verify({});
+      expect(fileOnly).toMatchObject({ ok: false, kafkaRecordsChecked: null, anchorsChecked: 3 });
+      expect(fileOnly.firstDivergence).toMatchObject({ source: 'anchors', kind: 'HEAD_MISMATCH', streamId: A.streamId, version: 2, eventId: victim.eventId });
+      const withKafka = await route.verify({ kafka: 'true' });
+      expect(withKafka.divergences).toEqual(expect.arrayContaining([expect.objectContaining({ source: 'kafka', kind: 'KAFKA_MISMATCH', streamId: A.streamId, version: 2, eventId: victim.eventId })]));
+      await expect(route.verify({ kafka: 'yes' })).rejects.toMatchObject({ code: 'VALIDATION.FAILED', status: 400 });
+    } finally {
+      for (const k of Object.keys(process.env)) if (!(k in saved)) delete process.env[k];
+      Object.assign(process.env, saved);
+    }
   });
 
   it('the anchor publisher does not sign the rewritten stream onward: the next checkpoint leaves it out', async () => {
