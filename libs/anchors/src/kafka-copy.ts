@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import type { Kafka } from 'kafkajs';
 import { canonicalJson, computeEventHash } from '@ledger/event-store';
 import type { EventEnvelope } from '@ledger/events';
-import { scanTopic } from './kafka-io';
+import { TopicMissingError, scanTopic } from './kafka-io';
 import type { DivergenceList } from './report';
 
 /**
@@ -45,7 +45,8 @@ export function sha256Hex(v: string | Uint8Array): string {
  */
 export async function readKafkaCopy(kafka: Kafka, topic: string, out: DivergenceList): Promise<KafkaCopyIndex> {
   const byEventId = new Map<string, KafkaCopy>();
-  const records = await scanTopic(kafka, topic, (r) => {
+  // a missing topic is an empty copy: every anchored or old event is then reported missing from it
+  const scan = scanTopic(kafka, topic, (r) => {
     const where = `${topic} partition ${r.partition} offset ${r.offset}`;
     let e: EventEnvelope<string, unknown>;
     try {
@@ -93,6 +94,10 @@ export async function readKafkaCopy(kafka: Kafka, topic: string, out: Divergence
         reason: `${where} and partition ${seen.partition} offset ${seen.offset} are two different records of event ${e.eventId}`,
       });
     }
+  });
+  const records = await scan.catch((err) => {
+    if (err instanceof TopicMissingError) return 0;
+    throw err;
   });
   return { byEventId, records };
 }

@@ -64,11 +64,23 @@ export interface ScanOptions {
   readonly idleTimeoutMs?: number;
 }
 
-/** Per partition: the first retained offset and the end (high watermark), both as bigint. */
+/** Thrown by {@link topicBounds} and {@link scanTopic} for a topic the broker does not have. */
+export class TopicMissingError extends Error {
+  constructor(readonly topic: string) {
+    super(`Kafka has no topic ${topic}`);
+    this.name = 'TopicMissingError';
+  }
+}
+
+/**
+ * Per partition: the first retained offset and the end (high watermark), both as bigint.
+ * @throws TopicMissingError when the topic does not exist
+ */
 export async function topicBounds(kafka: Kafka, topic: string): Promise<Map<number, { low: bigint; high: bigint }>> {
   const admin = kafka.admin();
   await admin.connect();
   try {
+    if (!(await admin.listTopics()).includes(topic)) throw new TopicMissingError(topic);
     const offsets = await admin.fetchTopicOffsets(topic);
     return new Map(offsets.map((o) => [o.partition, { low: BigInt(o.low), high: BigInt(o.high) }]));
   } finally {
@@ -81,7 +93,7 @@ export async function topicBounds(kafka: Kafka, topic: string): Promise<Map<numb
  * to the end offsets taken when the call starts, calling `onRecord` for each, in offset order per
  * partition. Uses a throw-away consumer group and commits nothing.
  * @returns how many records were read
- * @throws Error when the topic does not exist, or the read stalls for `idleTimeoutMs`
+ * @throws TopicMissingError when the topic does not exist; Error when the read stalls for `idleTimeoutMs`
  */
 export async function scanTopic(
   kafka: Kafka,
