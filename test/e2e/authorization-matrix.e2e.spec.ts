@@ -69,6 +69,7 @@ const ALLOWED: Record<string, Role[] | 'public'> = {
   'GET /shoes/{shoeId}/roads': AUDIT,
   'GET /shoes/{shoeId}/state': AUDIT,
   'GET /tables/{tableId}/chain': AUDIT,
+  'GET /audit/anchors/verify': AUDIT, // anchors.controller.ts
 };
 
 const METHODS = ['get', 'post', 'put', 'patch', 'delete'];

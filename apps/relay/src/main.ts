@@ -19,6 +19,7 @@
  */
 import { ConfigError, loadConfig, RelayEnv } from '@ledger/config';
 import { OutboxRelay, defaultLogger, errorFields } from '@ledger/event-store';
+import { startAnchorPublisher } from '@ledger/anchors';
 
 const STOP_TIMEOUT_MS = 15_000;
 
@@ -41,6 +42,9 @@ async function main(): Promise<void> {
     logger,
   });
 
+  // the signed checkpoints of the stream heads, outside PostgreSQL (docs/architecture.md §10)
+  const anchors = await startAnchorPublisher({ logger });
+
   let stopping = false;
   const shutdown = (signal: string) => {
     if (stopping) return;
@@ -51,7 +55,7 @@ async function main(): Promise<void> {
       process.exit(1);
     }, STOP_TIMEOUT_MS);
     timer.unref();
-    relay.stop().then(
+    Promise.all([relay.stop(), anchors.stop()]).then(
       () => process.exit(0),
       (err) => {
         logger.error(errorFields(err), 'relay stop failed');

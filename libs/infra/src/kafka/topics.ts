@@ -137,3 +137,16 @@ export async function ensureTopics(
     existing: topics.filter((t) => !createdNames.has(t.name)).map((t) => t.name),
   };
 }
+
+/**
+ * The ledger's signed anchor checkpoints (docs/guarantees.md §8, docs/architecture.md §10): one record
+ * per checkpoint, key `anchors`, value the signed anchor as canonical JSON (see `libs/anchors`). One
+ * partition, so the checkpoints are in order; retained forever. Not in {@link LEDGER_TOPICS}: the
+ * anchor publisher of the relay creates it on start.
+ */
+export const LEDGER_ANCHORS_TOPIC = 'baccarat.ledger.anchors.v1';
+
+/** Declaration of {@link LEDGER_ANCHORS_TOPIC} (a topic of another name gets the same settings). */
+export function anchorsTopic(name: string = LEDGER_ANCHORS_TOPIC): LedgerTopic {
+  return { name, partitions: 1, configs: RETAINED_FOREVER };
+}
