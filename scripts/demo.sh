@@ -4,7 +4,8 @@
 # relay and the projector, then runs scripts/demo.ts (simulated shoes on three tables and a slice of
 # the recorded third-party hands, through the HTTP API), prints the reconciliation, and stops what
 # it started. `--keep-running` leaves the services up for exploration (stop: npm run demo:stop).
-#   env PORT [3000]  DATABASE_URL [postgres://ledger:ledger@127.0.0.1:5432/ledger]
+#   env PORT [3000]  DATABASE_URL [postgres://ledger_app:ledger_app@127.0.0.1:5432/ledger] (the API's role; the relay,
+#   the projector and the migrations use the same database as ledger_relay, ledger_projector, ledger_owner)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 keep=0
@@ -17,7 +18,7 @@ say "building"
 npm run -s build >&2
 
 export PORT=${PORT:-3000}
-export DATABASE_URL=${DATABASE_URL:-postgres://ledger:ledger@127.0.0.1:5432/ledger}
+export DATABASE_URL=${DATABASE_URL:-postgres://ledger_app:ledger_app@127.0.0.1:5432/ledger}
 export LEDGER_API=${LEDGER_API:-http://127.0.0.1:$PORT}
 logs=.stack/logs
 mkdir -p "$logs"

@@ -3,8 +3,10 @@
  *
  *   npx tsx apps/projector/src/main.ts
  *
- * Environment (see libs/projections/src/config.ts): DATABASE_URL
- * (default postgres://ledger:ledger@127.0.0.1:5432/ledger), KAFKA_BROKERS (default 127.0.0.1:9092),
+ * Environment (see libs/projections/src/config.ts): PROJECTOR_DATABASE_URL (the projector's role;
+ * default DATABASE_URL's database as ledger_projector), MIGRATIONS_DATABASE_URL (the read-model
+ * migrations, as the owner; default DATABASE_URL's database as ledger_owner), DATABASE_URL (default
+ * postgres://ledger_app:ledger_app@127.0.0.1:5432/ledger; docs/architecture.md §10), KAFKA_BROKERS (default 127.0.0.1:9092),
  * LEDGER_EVENTS_TOPIC (default baccarat.ledger.events.v1), PROJECTOR_GROUP (default
  * ledger-projector), PROJECTIONS_SCHEMA (default read), GAMING_DAY_TZ / GAMING_DAY_CUTOFF_HOUR,
  * PROJECTOR_PARTITIONS_CONCURRENTLY, PROJECTOR_MAX_RECORDS_PER_TX, RUN_MIGRATIONS, LOG_LEVEL.
@@ -48,11 +50,18 @@ async function main(): Promise<void> {
     applicationName: `ledger-projector:${config.groupId}`.slice(0, 63),
     poolSize: config.partitionsConsumedConcurrently + 3,
   });
-  await ds.initialize();
   if (config.runMigrations) {
-    const { applied } = await runProjectionMigrations(ds, { schema: config.schema });
-    logger.info({ schema: config.schema, applied }, 'read-model migrations up to date');
+    // as the owner, on a connection of its own: the projector's login creates nothing (docs/guarantees.md §12)
+    const owner = createProjectionDataSource(config.migrationsDatabaseUrl, { applicationName: `ledger-migrations:${config.groupId}`.slice(0, 63), poolSize: 1 });
+    await owner.initialize();
+    try {
+      const { applied } = await runProjectionMigrations(owner, { schema: config.schema });
+      logger.info({ schema: config.schema, applied }, 'read-model migrations up to date');
+    } finally {
+      await owner.destroy();
+    }
   }
+  await ds.initialize();
 
   const kafkaLog = logger.child({ component: 'kafkajs' });
   const kafka = new Kafka({

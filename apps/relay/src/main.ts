@@ -5,7 +5,8 @@
  *   npx tsx apps/relay/src/main.ts
  *
  * Environment:
- *   DATABASE_URL            [postgres://ledger:ledger@127.0.0.1:5432/ledger]
+ *   RELAY_DATABASE_URL      [DATABASE_URL's database as ledger_relay]   the relay's role (docs/architecture.md §10)
+ *   DATABASE_URL            [postgres://ledger_app:ledger_app@127.0.0.1:5432/ledger]   names the database
  *   KAFKA_BROKERS           [127.0.0.1:9092]   comma-separated
  *   RELAY_BATCH_SIZE        [500]              rows per transaction, ≤ 500
  *   RELAY_POLL_INTERVAL_MS  [200]              polling fallback to LISTEN/NOTIFY
@@ -16,13 +17,14 @@
  * more than 15 s). The schema must exist: the API or `npm run migration:run` migrates, not the relay.
  */
 import { OutboxRelay, defaultLogger, errorFields, parseBrokers } from '@ledger/event-store';
+import { resolveDatabaseUrls } from '@ledger/infra';
 
 const STOP_TIMEOUT_MS = 15_000;
 
 async function main(): Promise<void> {
   const logger = defaultLogger('ledger-relay');
   const relay = new OutboxRelay({
-    databaseUrl: process.env.DATABASE_URL,
+    databaseUrl: resolveDatabaseUrls(process.env).relay,
     brokers: parseBrokers(process.env.KAFKA_BROKERS),
     batchSize: process.env.RELAY_BATCH_SIZE ? Number(process.env.RELAY_BATCH_SIZE) : undefined,
     pollIntervalMs: process.env.RELAY_POLL_INTERVAL_MS ? Number(process.env.RELAY_POLL_INTERVAL_MS) : undefined,

@@ -1,5 +1,9 @@
-/** Database used when neither an argument nor env `DATABASE_URL` names one. Loopback only. */
-export const DEFAULT_DATABASE_URL = 'postgres://ledger:ledger@127.0.0.1:5432/ledger';
+/**
+ * Database used when neither an argument nor env `DATABASE_URL` names one: the local stack's, as the
+ * API's runtime role `ledger_app` (docs/architecture.md §10; `LOCAL_DATABASE_URL` of `@ledger/infra`).
+ * Loopback only.
+ */
+export const DEFAULT_DATABASE_URL = 'postgres://ledger_app:ledger_app@127.0.0.1:5432/ledger';
 
 /**
  * Topic every outbox row names: the ledger's event stream. Same value as `LEDGER_EVENTS_TOPIC` in

@@ -1,6 +1,7 @@
 import 'reflect-metadata';
 import { DataSource, type MigrationInterface } from 'typeorm';
 import { EVENT_STORE_MIGRATIONS } from './migrations';
+import { resolveDatabaseUrls } from '@ledger/infra';
 import { DEFAULT_DATABASE_URL } from './constants';
 
 /**
@@ -68,7 +69,8 @@ export async function runMigrations(ds: DataSource): Promise<string[]> {
 
 /**
  * The DataSource the TypeORM CLI loads (`typeorm migration:run -d libs/event-store/src/data-source.ts`),
- * from env `DATABASE_URL`. The only DataSource instance this module exports: the CLI refuses a file
+ * as the owner role: env `MIGRATIONS_DATABASE_URL`, default `DATABASE_URL`'s database as `ledger_owner`
+ * (docs/architecture.md §10). The only DataSource instance this module exports: the CLI refuses a file
  * with two. The application creates its own with {@link createDataSource}.
  */
-export default createDataSource();
+export default createDataSource(resolveDatabaseUrls(process.env).migrations);

@@ -3,7 +3,8 @@ import { Kafka, logLevel, type LogEntry, type Message } from 'kafkajs';
 import { LeaderOutboxPublisher, type OutboxCrashPoint } from '@ledger/infra';
 import { canonicalJson } from './hash';
 import { defaultLogger, errorFields, type LedgerLogger } from './logger';
-import { DEFAULT_DATABASE_URL, OUTBOX_CHANNEL } from './constants';
+import { resolveDatabaseUrls } from '@ledger/infra';
+import { OUTBOX_CHANNEL } from './constants';
 import { EVENT_COLUMNS, rowToEnvelope, type EventRow } from './rows';
 
 /**
@@ -24,7 +25,10 @@ export type RelayCrashPoint = OutboxCrashPoint;
 
 /** Options of {@link OutboxRelay}. */
 export interface OutboxRelayOptions {
-  /** PostgreSQL URL. @default env `DATABASE_URL`, else `postgres://ledger:ledger@127.0.0.1:5432/ledger` */
+  /**
+   * PostgreSQL URL, as the relay's role `ledger_relay` (docs/architecture.md §10). @default env
+   * `RELAY_DATABASE_URL`, else env `DATABASE_URL`'s database (default the local `ledger`) as `ledger_relay`
+   */
   readonly databaseUrl?: string;
   /** Kafka bootstrap brokers, `host:port`. @default env `KAFKA_BROKERS` (comma-separated), else `['127.0.0.1:9092']` */
   readonly brokers?: readonly string[];
@@ -125,7 +129,7 @@ export class OutboxRelay {
             'RELAY_CRASH_POINT reached: exiting with 137 (test hook)',
           ),
       },
-      databaseUrl: options.databaseUrl ?? process.env.DATABASE_URL ?? DEFAULT_DATABASE_URL,
+      databaseUrl: options.databaseUrl ?? resolveDatabaseUrls(process.env).relay,
       applicationName: 'ledger-relay',
       kafka,
       lock: { tryLockSql: 'SELECT pg_try_advisory_lock($1::bigint) AS ok', unlockSql: 'SELECT pg_advisory_unlock($1::bigint)', params: [lockKey] },

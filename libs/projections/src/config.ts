@@ -1,14 +1,21 @@
-import { LEDGER_EVENTS_TOPIC } from '@ledger/infra';
+import { LEDGER_EVENTS_TOPIC, resolveDatabaseUrls } from '@ledger/infra';
 import { DEFAULT_PROJECTOR_GROUP } from './applier';
-import { DEFAULT_DATABASE_URL } from './data-source';
 import { ProjectionError } from './errors';
 import { GamingDayConfig, gamingDayConfigFromEnv } from './gaming-day';
 import { assertSchemaName, DEFAULT_READ_SCHEMA } from './schema-name';
 
 /** Everything the projector process reads from its environment. */
 export interface ProjectorConfig {
-  /** `DATABASE_URL`. @default postgres://ledger:ledger@127.0.0.1:5432/ledger */
+  /**
+   * The projector's own login, `ledger_projector` (docs/architecture.md §10): `PROJECTOR_DATABASE_URL`.
+   * @default `DATABASE_URL`'s database (default the local `ledger`) as `ledger_projector`
+   */
   readonly databaseUrl: string;
+  /**
+   * The owner's login, for the read-model migrations and rebuilds: `MIGRATIONS_DATABASE_URL`.
+   * @default `DATABASE_URL`'s database as `ledger_owner`
+   */
+  readonly migrationsDatabaseUrl: string;
   /** `KAFKA_BROKERS`, comma-separated. @default ['127.0.0.1:9092'] */
   readonly kafkaBrokers: string[];
   /** `LEDGER_EVENTS_TOPIC`. @default 'baccarat.ledger.events.v1' */
@@ -54,7 +61,8 @@ export function projectorConfigFromEnv(env: NodeJS.ProcessEnv = process.env): Pr
     .filter(Boolean);
   if (brokers.length === 0) throw new ProjectionError('PROJECTION.BAD_CONFIG', 'KAFKA_BROKERS names no broker');
   return {
-    databaseUrl: env.DATABASE_URL || DEFAULT_DATABASE_URL,
+    databaseUrl: resolveDatabaseUrls(env).projector,
+    migrationsDatabaseUrl: resolveDatabaseUrls(env).migrations,
     kafkaBrokers: brokers,
     topic: env.LEDGER_EVENTS_TOPIC || LEDGER_EVENTS_TOPIC,
     groupId: env.PROJECTOR_GROUP || DEFAULT_PROJECTOR_GROUP,

@@ -1,7 +1,7 @@
 import { DataSource } from 'typeorm';
 
-/** Default database of the projector (the local stack's `ledger` database). */
-export const DEFAULT_DATABASE_URL = 'postgres://ledger:ledger@127.0.0.1:5432/ledger';
+/** Default database of the projector: the local stack's `ledger` database, as the projector's role `ledger_projector` (docs/architecture.md §10). */
+export const DEFAULT_DATABASE_URL = 'postgres://ledger_projector:ledger_projector@127.0.0.1:5432/ledger';
 
 /**
  * A TypeORM DataSource for the read side: PostgreSQL, no entities (projections write raw SQL),

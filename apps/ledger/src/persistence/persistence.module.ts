@@ -1,8 +1,10 @@
 import { Global, Inject, Injectable, Logger, Module, OnApplicationShutdown } from '@nestjs/common';
 import type { DataSource } from 'typeorm';
 import { createDataSource, PgEventStore, runMigrations } from '@ledger/event-store';
+import { resolveDatabaseUrls } from '@ledger/infra';
 import { runProjectionMigrations } from '@ledger/projections';
 import { CreateQueryLog1733100000000 } from '../queries/migrations/1733100000000-create-query-log';
+import { GrantQueryLog1733100000001 } from '../queries/migrations/1733100000001-grant-query-log';
 import { REJECTION_LOG, RejectionLog, RejectionRecord } from '../common/rejection-log';
 
 /** Injection token of the TypeORM DataSource. */
@@ -38,8 +40,30 @@ class DataSourceCloser implements OnApplicationShutdown {
 }
 
 /**
- * PostgreSQL: the DataSource (env `DATABASE_URL`), migrations run at start unless
- * `RUN_MIGRATIONS=false` (never `synchronize`), the event store and the rejection log.
+ * Runs the API's migrations (event store, query log, the read model it reads) on their own short-lived
+ * connection as the owner role (env `MIGRATIONS_DATABASE_URL`, default `DATABASE_URL`'s database as
+ * `ledger_owner`): the API's runtime login may not create or alter anything (docs/guarantees.md §12,
+ * docs/architecture.md §10). The projector runs the read-model migrations too (both idempotent, locked).
+ */
+async function migrateAsOwner(url: string): Promise<void> {
+  const owner = createDataSource(url, {
+    extraMigrations: [CreateQueryLog1733100000000, GrantQueryLog1733100000001],
+    poolSize: 2,
+    applicationName: 'ledger-migrations',
+  });
+  await owner.initialize();
+  try {
+    await runMigrations(owner);
+    await runProjectionMigrations(owner, { schema: process.env.PROJECTIONS_SCHEMA || process.env.READ_SCHEMA || undefined });
+  } finally {
+    await owner.destroy();
+  }
+}
+
+/**
+ * PostgreSQL: the DataSource as the runtime role `ledger_app` (env `DATABASE_URL`), migrations run
+ * first as the owner unless `RUN_MIGRATIONS=false` (never `synchronize`), the event store and the
+ * rejection log.
  */
 @Global()
 @Module({
@@ -47,14 +71,13 @@ class DataSourceCloser implements OnApplicationShutdown {
     {
       provide: DATA_SOURCE,
       useFactory: async () => {
-        const ds = createDataSource(process.env.DATABASE_URL, { extraMigrations: [CreateQueryLog1733100000000] });
-        await ds.initialize();
+        const urls = resolveDatabaseUrls(process.env);
         if (process.env.RUN_MIGRATIONS !== 'false') {
-          await runMigrations(ds);
-          // the read model the query API reads; the projector runs the same migrations (both idempotent, locked)
-          await runProjectionMigrations(ds, { schema: process.env.PROJECTIONS_SCHEMA || process.env.READ_SCHEMA || undefined });
+          await migrateAsOwner(urls.migrations);
           new Logger('Persistence').log('migrations up to date');
         }
+        const ds = createDataSource(urls.app);
+        await ds.initialize();
         return ds;
       },
     },
