@@ -28,6 +28,11 @@ BEGIN
             WHERE a.member IN ('ledger_app'::regrole, 'ledger_relay'::regrole, 'ledger_projector'::regrole) LOOP
     EXECUTE format('REVOKE %s FROM %s', m.parent, m.child);
   END LOOP;
+  -- the owner watches the services' sessions (pg_stat_activity shows another role's state and query
+  -- only to members of pg_read_all_stats): tests and operators look for a projector's open transaction
+  IF NOT pg_has_role('ledger_owner', 'pg_read_all_stats', 'MEMBER') THEN
+    GRANT pg_read_all_stats TO ledger_owner;
+  END IF;
   IF NOT EXISTS (SELECT 1 FROM pg_roles WHERE rolname = 'ledger') THEN
     CREATE ROLE ledger LOGIN PASSWORD 'ledger';
   END IF;
