@@ -145,6 +145,8 @@ const EVENT_INSERT = `INSERT INTO events (global_position, event_id, stream_id, 
 /** What an attacker with any runtime login tries against the ledger itself. */
 const REWRITE_HISTORY: ReadonlyArray<readonly [string, string]> = [
   ['disable every trigger on events', `ALTER TABLE events DISABLE TRIGGER ALL`],
+  // what the owner can do (ALL also needs a superuser, for the foreign-key triggers)
+  ['disable the user triggers on events', `ALTER TABLE events DISABLE TRIGGER USER`],
   ['disable the append-only trigger', `ALTER TABLE events DISABLE TRIGGER events_append_only`],
   ['turn a losing bet into a win (UPDATE events)', `UPDATE events SET data = jsonb_set(data, '{dealerId}', '"forged"')`],
   ['delete events', `DELETE FROM events`],
