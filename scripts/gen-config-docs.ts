@@ -1,7 +1,8 @@
 /**
  * Writes the README's configuration table from the schemas of `@ledger/config`
  * (docs/architecture.md §5): one row per variable with the processes that read it, its default (the
- * `@default` tag of its docstring), the form it must have (the schema's decorator) and its meaning
+ * `@default` tag of its docstring; a default derived from other variables, such as
+ * `RELAY_DATABASE_URL`'s from `DATABASE_URL`, is said in words), the form it must have (the schema's decorator) and its meaning
  * (the docstring), between the markers `<!-- config-table:start -->` and `<!-- config-table:end -->`.
  *
  *   npx tsx scripts/gen-config-docs.ts           # rewrites README.md when it is out of date
@@ -31,8 +32,13 @@ export interface VarDoc {
   readonly meaning: string;
   /** The docstring's `@default`, or null. */
   readonly documentedDefault: string | null;
-  /** The property initializer's value, as the table would print it, or null when it has none. */
+  /**
+   * The property initializer's value, as the table would print it, or, for a default derived from
+   * other variables, how it is derived (markdown); null when it has none.
+   */
   readonly actualDefault: string | null;
+  /** The default is derived from other variables (printed as prose, not as a literal value). */
+  readonly derived: boolean;
 }
 
 /** Docstrings of the schema properties: variable name → text and `@default`. */
@@ -80,7 +86,8 @@ export function collectVarDocs(): VarDoc[] {
         expected: v.expected,
         meaning: doc?.meaning ?? '',
         documentedDefault: doc?.documentedDefault ?? null,
-        actualDefault: formatDefault(instance[v.name]),
+        actualDefault: v.derived ? v.derived.describe : formatDefault(instance[v.name]),
+        derived: v.derived !== undefined,
       });
     }
   }
@@ -93,7 +100,7 @@ const cell = (s: string) => s.replace(/\|/g, '\\|');
 export function renderConfigTable(rows: readonly VarDoc[] = collectVarDocs()): string {
   const lines = ['| variable | used by | default | expected | meaning |', '|---|---|---|---|---|'];
   for (const r of rows) {
-    const dflt = r.documentedDefault === null ? 'unset' : `\`${r.documentedDefault}\``;
+    const dflt = r.documentedDefault === null ? 'unset' : r.derived ? r.documentedDefault : `\`${r.documentedDefault}\``;
     lines.push(`| \`${r.name}\` | ${cell(r.usedBy.join(', '))} | ${cell(dflt)} | ${cell(r.expected)} | ${cell(r.meaning)} |`);
   }
   return lines.join('\n');

@@ -26,7 +26,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createKafka, type KafkaClient } from '@ledger/kafka';
 import type { DataSource } from 'typeorm';
-import { ensureTopics } from '@ledger/infra';
+import { databaseUrlForRole, ensureTopics } from '@ledger/infra';
 import { createProjectionDataSource } from '@ledger/projections';
 import { generateShoeScript, SeededRandom, type ShoeScript, type SimTable } from '@ledger/simulator';
 import { CheckReport, verifyAfterDrain } from './checks';
@@ -238,7 +238,8 @@ async function runLocked(o: FaultOptions, log: FaultLog): Promise<FaultReport> {
   const schema = `fault_read_${runTag}`;
   const group = `fault-projector-${runTag}`;
   const analyticsTopics = ['round-outcomes', 'settlements', 'roads'].map((k) => `fault.analytics.${k}.${runTag}`);
-  const databaseUrl = `postgres://ledger:ledger@127.0.0.1:5432/${o.dbName}`;
+  // as the owner: setup and the checks; the services log in as their runtime roles (docs/architecture.md §10)
+  const databaseUrl = `postgres://ledger_owner:ledger_owner@127.0.0.1:5432/${o.dbName}`;
   const jwtSecret = randomBytes(24).toString('hex');
   const pg = new PostgresControl(pgMarker, infraLog);
   const kafkaPort = await freePort(o.kafkaPort);
@@ -246,7 +247,7 @@ async function runLocked(o: FaultOptions, log: FaultLog): Promise<FaultReport> {
   const broker = new PrivateKafka(runDir, kafkaPort, controllerPort, infraLog);
   const apiPort = await freePort();
   const baseUrl = `http://127.0.0.1:${apiPort}`;
-  const common = { DATABASE_URL: databaseUrl, KAFKA_BROKERS: broker.brokers.join(','), LOG_LEVEL: 'info', RELAY_CRASH_POINT: '', ANALYTICS_PUBLISHER_CRASH_POINT: '', PROJECTOR_FAULT_DELAY_IN_TX_MS: '' };
+  const common = { DATABASE_URL: databaseUrlForRole(databaseUrl, 'ledger_app'), MIGRATIONS_DATABASE_URL: databaseUrl, KAFKA_BROKERS: broker.brokers.join(','), LOG_LEVEL: 'info', RELAY_CRASH_POINT: '', ANALYTICS_PUBLISHER_CRASH_POINT: '', PROJECTOR_FAULT_DELAY_IN_TX_MS: '' };
   const services: Record<ServiceName, ServiceProcess> = {
     api: new ServiceProcess(
       'api',

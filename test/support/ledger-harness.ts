@@ -5,14 +5,23 @@ import type { DataSource } from 'typeorm';
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { createDataSource, defaultLogger, OutboxRelay, PgEventStore, runMigrations } from '@ledger/event-store';
-import { ensureTopics } from '@ledger/infra';
+import { databaseUrlForRole, ensureTopics } from '@ledger/infra';
 import { LedgerClient } from '@ledger/simulator';
-import { ProjectionRunner } from '@ledger/projections';
+import { createProjectionDataSource, ProjectionRunner } from '@ledger/projections';
 import { DEV_JWT_SECRET } from '@ledger/tokens';
 import type { EnvSource } from '@ledger/config';
 
-/** The test database (created by scripts/stack.sh up). */
-export const TEST_DATABASE_URL = process.env.TEST_DATABASE_URL ?? 'postgres://ledger:ledger@127.0.0.1:5432/ledger_test';
+/** The test database (created by scripts/stack.sh up), as the owner: migrations, direct checks. */
+export const TEST_DATABASE_URL = process.env.TEST_DATABASE_URL ?? 'postgres://ledger_owner:ledger_owner@127.0.0.1:5432/ledger_test';
+/**
+ * The same database as each service's runtime role (docs/architecture.md §10): the API, relay and
+ * projector under test hold only their own grants, as in production.
+ */
+export const TEST_SERVICE_DATABASE_URLS = {
+  app: databaseUrlForRole(TEST_DATABASE_URL, 'ledger_app'),
+  relay: databaseUrlForRole(TEST_DATABASE_URL, 'ledger_relay'),
+  projector: databaseUrlForRole(TEST_DATABASE_URL, 'ledger_projector'),
+} as const;
 /** Brokers of the local Kafka (scripts/stack.sh up). Loopback only. */
 export const TEST_BROKERS = (process.env.KAFKA_BROKERS ?? '127.0.0.1:9092').split(',');
 
@@ -35,14 +44,15 @@ export interface LedgerHarness {
   client: LedgerClient;
   /** The topic this harness's outbox rows name (unique per harness). */
   topic: string;
+  /** As the owner (direct checks; what the services cannot do). */
   ds: DataSource;
   store: PgEventStore;
   kafka: KafkaClient;
   /** The read-model schema the API reads and `startProjector` writes (unique per harness). */
   readSchema: string;
-  /** Starts an in-process outbox relay to `topic`. */
+  /** Starts an in-process outbox relay to `topic`, as `ledger_relay`. */
   startRelay(): Promise<OutboxRelay>;
-  /** Starts an in-process projector: `topic` → `readSchema`, its own consumer group. */
+  /** Starts an in-process projector: `topic` → `readSchema`, its own consumer group, as `ledger_projector`. */
   startProjector(): Promise<ProjectionRunner>;
   close(): Promise<void>;
 }
@@ -63,7 +73,9 @@ export async function startLedger(options: StartLedgerOptions = {}): Promise<Led
     ...process.env,
     LEDGER_ENV: 'development',
     PROJECTIONS_SCHEMA: readSchema,
-    DATABASE_URL: TEST_DATABASE_URL,
+    // the API logs in as ledger_app and migrates as the owner, as main.ts does by default
+    DATABASE_URL: TEST_SERVICE_DATABASE_URLS.app,
+    MIGRATIONS_DATABASE_URL: TEST_DATABASE_URL,
     LEDGER_EVENTS_TOPIC: topic,
     LOG_LEVEL: process.env.LOG_LEVEL ?? 'silent',
     ...options.env,
@@ -84,6 +96,7 @@ export async function startLedger(options: StartLedgerOptions = {}): Promise<Led
   const store = new PgEventStore(ds, { topic, logger: defaultLogger('event-store', env.LOG_LEVEL) });
   const relays: OutboxRelay[] = [];
   const projectors: ProjectionRunner[] = [];
+  let projectorDs: DataSource | null = null;
   return {
     app,
     baseUrl,
@@ -93,14 +106,18 @@ export async function startLedger(options: StartLedgerOptions = {}): Promise<Led
     store,
     kafka,
     async startRelay() {
-      const relay = new OutboxRelay({ databaseUrl: TEST_DATABASE_URL, brokers: TEST_BROKERS, pollIntervalMs: 50, logger: defaultLogger('ledger-relay', env.LOG_LEVEL) });
+      const relay = new OutboxRelay({ databaseUrl: TEST_SERVICE_DATABASE_URLS.relay, brokers: TEST_BROKERS, pollIntervalMs: 50, logger: defaultLogger('ledger-relay', env.LOG_LEVEL) });
       await relay.start();
       relays.push(relay);
       return relay;
     },
     readSchema,
     async startProjector() {
-      const runner = new ProjectionRunner({ kafka, ds, topic, schema: readSchema, groupId: `projector-${suffix}`, holdSchemaLock: false });
+      if (!projectorDs) {
+        projectorDs = createProjectionDataSource(TEST_SERVICE_DATABASE_URLS.projector, { applicationName: `ledger-projector:projector-${suffix}`.slice(0, 63) });
+        await projectorDs.initialize();
+      }
+      const runner = new ProjectionRunner({ kafka, ds: projectorDs, topic, schema: readSchema, groupId: `projector-${suffix}`, holdSchemaLock: false });
       await runner.start();
       projectors.push(runner);
       return runner;
@@ -109,6 +126,7 @@ export async function startLedger(options: StartLedgerOptions = {}): Promise<Led
       for (const p of projectors) await p.stop();
       for (const r of relays) await r.stop();
       await app.close();
+      if (projectorDs?.isInitialized) await projectorDs.destroy();
       await ds.destroy();
     },
   };

@@ -4,11 +4,14 @@
  *   npx tsx apps/projector/src/main.ts
  *
  * Configuration: `ProjectorEnv` of `@ledger/config` (docs/architecture.md §5; the README's table):
- * DATABASE_URL, KAFKA_BROKERS, LEDGER_EVENTS_TOPIC, PROJECTOR_GROUP, PROJECTIONS_SCHEMA,
- * GAMING_DAY_TZ / GAMING_DAY_CUTOFF_HOUR, PROJECTOR_PARTITIONS_CONCURRENTLY,
- * PROJECTOR_MAX_RECORDS_PER_TX, PROJECTOR_MAX_BYTES_PER_PARTITION, RUN_MIGRATIONS, LOG_LEVEL, and
- * for tests only PROJECTOR_FAULT_DELAY_IN_TX_MS. Read once here and validated: a bad value stops the
- * process with exit code 1 and a message naming the variable and the form it expects.
+ * PROJECTOR_DATABASE_URL (the projector's own role, `ledger_projector`), MIGRATIONS_DATABASE_URL (the
+ * read-model migrations, as the owner `ledger_owner`; both default to DATABASE_URL's database with
+ * their own login, docs/architecture.md §10), DATABASE_URL, KAFKA_BROKERS, LEDGER_EVENTS_TOPIC,
+ * PROJECTOR_GROUP, PROJECTIONS_SCHEMA, GAMING_DAY_TZ / GAMING_DAY_CUTOFF_HOUR,
+ * PROJECTOR_PARTITIONS_CONCURRENTLY, PROJECTOR_MAX_RECORDS_PER_TX, PROJECTOR_MAX_BYTES_PER_PARTITION,
+ * RUN_MIGRATIONS, LOG_LEVEL, and for tests only PROJECTOR_FAULT_DELAY_IN_TX_MS. Read once here and
+ * validated: a bad value stops the process with exit code 1 and a message naming the variable and
+ * the form it expects.
  *
  * Analytics topics: each committed transaction also writes the analytics records of its events to
  * `<schema>.analytics_outbox` (ANALYTICS_ENABLED, default true), and an `AnalyticsPublisher` in this
@@ -50,11 +53,18 @@ async function main(): Promise<void> {
     applicationName: `ledger-projector:${config.groupId}`.slice(0, 63),
     poolSize: config.partitionsConsumedConcurrently + 3,
   });
-  await ds.initialize();
   if (config.runMigrations) {
-    const { applied } = await runProjectionMigrations(ds, { schema: config.schema });
-    logger.info({ schema: config.schema, applied }, 'read-model migrations up to date');
+    // as the owner, on a connection of its own: the projector's login creates nothing (docs/guarantees.md §12)
+    const owner = createProjectionDataSource(config.migrationsDatabaseUrl, { applicationName: `ledger-migrations:${config.groupId}`.slice(0, 63), poolSize: 1 });
+    await owner.initialize();
+    try {
+      const { applied } = await runProjectionMigrations(owner, { schema: config.schema });
+      logger.info({ schema: config.schema, applied }, 'read-model migrations up to date');
+    } finally {
+      await owner.destroy();
+    }
   }
+  await ds.initialize();
 
   const kafkaLog = logger.child({ component: 'kafkajs' });
   const kafka = createKafka({

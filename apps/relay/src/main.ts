@@ -5,7 +5,8 @@
  *   npx tsx apps/relay/src/main.ts
  *
  * Configuration: `RelayEnv` of `@ledger/config` (docs/architecture.md §5; the README's table):
- *   DATABASE_URL            [postgres://ledger:ledger@127.0.0.1:5432/ledger]
+ *   RELAY_DATABASE_URL      [DATABASE_URL with the login ledger_relay]   the relay's own role (docs/architecture.md §10)
+ *   DATABASE_URL            [postgres://ledger_app:ledger_app@127.0.0.1:5432/ledger]   names the database
  *   KAFKA_BROKERS           [127.0.0.1:9092]   comma-separated
  *   RELAY_BATCH_SIZE        [500]              rows per transaction, 1..500
  *   RELAY_POLL_INTERVAL_MS  [200]              polling fallback to LISTEN/NOTIFY, 10..60000
@@ -34,7 +35,7 @@ async function main(): Promise<void> {
   }
   const logger = defaultLogger('ledger-relay', config.LOG_LEVEL);
   const relay = new OutboxRelay({
-    databaseUrl: config.DATABASE_URL,
+    databaseUrl: config.RELAY_DATABASE_URL,
     brokers: config.KAFKA_BROKERS,
     batchSize: config.RELAY_BATCH_SIZE,
     pollIntervalMs: config.RELAY_POLL_INTERVAL_MS,
@@ -42,8 +43,9 @@ async function main(): Promise<void> {
     logger,
   });
 
-  // the signed checkpoints of the stream heads, outside PostgreSQL (docs/architecture.md §10)
-  const anchors = await startAnchorPublisher({ logger });
+  // the signed checkpoints of the stream heads, outside PostgreSQL (docs/architecture.md §10); they
+  // read events and outbox, as the relay's own role
+  const anchors = await startAnchorPublisher({ logger, databaseUrl: config.RELAY_DATABASE_URL, brokers: config.KAFKA_BROKERS });
 
   let stopping = false;
   const shutdown = (signal: string) => {

@@ -24,6 +24,23 @@ export interface EnvVarInfo {
   readonly secret: boolean;
   /** Older names read when the variable itself is unset (the first one set wins). */
   readonly aliases: readonly string[];
+  /** Its default is computed from the other validated values ({@link VarOptions.derived}); absent otherwise. */
+  readonly derived?: DerivedDefault;
+}
+
+/**
+ * A default computed from other variables, e.g. `RELAY_DATABASE_URL` from `DATABASE_URL`: filled in
+ * by {@link loadConfig} after validation when the variable is unset, so every reader of the
+ * configuration gets the same value.
+ */
+export interface DerivedDefault {
+  /** How, in words (markdown): the docstring's `@default` says exactly this, and so does the README's table. */
+  readonly describe: string;
+  /**
+   * The value, from the validated configuration (every plain default filled in, `DATABASE_URL` etc.).
+   * Must have the variable's form; must not throw for a valid configuration.
+   */
+  compute(config: Readonly<Record<string, unknown>>): unknown;
 }
 
 /** What a raw value that does not parse becomes; always refused by the form constraint. */
@@ -40,6 +57,8 @@ export interface VarOptions {
   readonly secret?: boolean;
   /** Older names of the variable. @default [] */
   readonly aliases?: readonly string[];
+  /** Unset, it takes a default computed from the other variables (it is then never missing). @default none */
+  readonly derived?: DerivedDefault;
 }
 
 interface VarSpec<T> extends VarOptions {
@@ -67,7 +86,7 @@ function envVar<T>(spec: VarSpec<T>): PropertyDecorator {
     const name = String(key);
     const ctor = (target as { constructor: Function }).constructor;
     const own = OWN_VARS.get(ctor) ?? [];
-    own.push({ name, expected: spec.expected, secret: spec.secret === true, aliases: spec.aliases ?? [] });
+    own.push({ name, expected: spec.expected, secret: spec.secret === true, aliases: spec.aliases ?? [], ...(spec.derived ? { derived: spec.derived } : {}) });
     OWN_VARS.set(ctor, own);
     Expose()(target, name);
     Transform(({ value }) => (typeof value === 'string' ? spec.parse(value) : value), { toClassOnly: true })(target, name);
@@ -75,7 +94,7 @@ function envVar<T>(spec: VarSpec<T>): PropertyDecorator {
       name: FORM_CONSTRAINT,
       validator: {
         validate: (value: unknown) =>
-          value === undefined ? spec.optional === true : value !== INVALID && (spec.check ? spec.check(value as T) : true),
+          value === undefined ? spec.optional === true || spec.derived !== undefined : value !== INVALID && (spec.check ? spec.check(value as T) : true),
         defaultMessage: () => spec.expected,
       },
     })(target, name);

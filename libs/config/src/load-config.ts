@@ -10,7 +10,8 @@ export type EnvSource = Readonly<Record<string, string | undefined>>;
  * Reads and validates one process's configuration, once, at start (docs/architecture.md §5): the
  * variables `schema` declares are taken from `env` (an empty string counts as unset; an unset
  * variable keeps its default; an older name is read when the new one is unset), converted by
- * class-transformer and checked by class-validator — the `validate` function of the NestJS
+ * class-transformer and checked by class-validator; then the derived defaults are filled in from
+ * the validated values (e.g. `RELAY_DATABASE_URL` from `DATABASE_URL`) — the `validate` function of the NestJS
  * configuration docs. Nothing else reads the environment: the result is passed down, and libraries
  * take options objects.
  *
@@ -45,6 +46,9 @@ export function loadConfig<T extends object>(schema: new () => T, env: EnvSource
       schema.name,
     );
   }
+  // derived defaults (e.g. the relay's URL from DATABASE_URL), from the validated values
+  const values = config as Record<string, unknown>;
+  for (const v of vars) if (v.derived && values[v.name] === undefined) values[v.name] = v.derived.compute(values);
   return Object.freeze(config);
 }
 

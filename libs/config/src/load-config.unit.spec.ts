@@ -31,7 +31,8 @@ describe('loadConfig (docs/architecture.md §5)', () => {
   it('fills every default when nothing is set (development mode)', () => {
     const relay = loadConfig(RelayEnv, { LEDGER_ENV: 'development' });
     expect(relay).toMatchObject({
-      DATABASE_URL: 'postgres://ledger:ledger@127.0.0.1:5432/ledger',
+      DATABASE_URL: 'postgres://ledger_app:ledger_app@127.0.0.1:5432/ledger',
+      RELAY_DATABASE_URL: 'postgres://ledger_relay:ledger_relay@127.0.0.1:5432/ledger',
       KAFKA_BROKERS: ['127.0.0.1:9092'],
       RELAY_BATCH_SIZE: 500,
       RELAY_POLL_INTERVAL_MS: 200,
@@ -157,6 +158,23 @@ describe('loadConfig (docs/architecture.md §5)', () => {
     expect(projector.ANALYTICS_ROUND_OUTCOMES_TOPIC).toBe(DEFAULT_ANALYTICS_TOPICS['round-outcome']);
     expect(projector.ANALYTICS_SETTLEMENTS_TOPIC).toBe(DEFAULT_ANALYTICS_TOPICS.settlement);
     expect(projector.ANALYTICS_ROADS_TOPIC).toBe(DEFAULT_ANALYTICS_TOPICS.roads);
+  });
+
+  it('derives the database URL of each process from DATABASE_URL after validation: same server and database, its own role (docs/architecture.md §10)', () => {
+    const DB = 'postgres://ledger_app:ledger_app@db.internal:6432/elsewhere?sslmode=require';
+    const user = (url: string) => new URL(url).username;
+    const api = loadConfig(LedgerApiEnv, { LEDGER_ENV: 'development', DATABASE_URL: DB });
+    expect(api.MIGRATIONS_DATABASE_URL).toBe('postgres://ledger_owner:ledger_owner@db.internal:6432/elsewhere?sslmode=require');
+    const projector = loadConfig(ProjectorEnv, { DATABASE_URL: DB });
+    expect([user(projector.PROJECTOR_DATABASE_URL), user(projector.MIGRATIONS_DATABASE_URL)]).toEqual(['ledger_projector', 'ledger_owner']);
+    expect(new URL(projector.PROJECTOR_DATABASE_URL).pathname).toBe('/elsewhere');
+    expect(user(loadConfig(RelayEnv, { DATABASE_URL: DB }).RELAY_DATABASE_URL)).toBe('ledger_relay');
+    expect(user(loadConfig(MigrationCliEnv, {}).MIGRATIONS_DATABASE_URL)).toBe('ledger_owner');
+    // an explicit URL wins, and is validated like any other
+    expect(loadConfig(RelayEnv, { DATABASE_URL: DB, RELAY_DATABASE_URL: 'postgres://r:s@h/d' }).RELAY_DATABASE_URL).toBe('postgres://r:s@h/d');
+    expect(refusal(ProjectorEnv, { PROJECTOR_DATABASE_URL: 'mysql://x@h/d' }).problems.map((p) => p.variable)).toEqual(['PROJECTOR_DATABASE_URL']);
+    // a bad DATABASE_URL is named, not a derived one
+    expect(refusal(RelayEnv, { DATABASE_URL: 'not a url' }).problems.map((p) => p.variable)).toEqual(['DATABASE_URL']);
   });
 
   it('every schema loads in development mode with nothing else set', () => {

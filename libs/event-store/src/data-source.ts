@@ -75,8 +75,9 @@ function loadedByTypeormCli(): boolean {
 /**
  * The DataSource the TypeORM CLI loads (`npm run migration:run`: `typeorm migration:run -d
  * libs/event-store/src/data-source.ts`). The only DataSource instance this module exports: the CLI
- * refuses a file with two. In the CLI it reads the validated `DATABASE_URL` (docs/architecture.md §5;
- * a bad value stops the CLI naming it); imported by anything else it reads nothing and is never
+ * refuses a file with two. In the CLI it reads the validated `MIGRATIONS_DATABASE_URL`, the owner
+ * role (default `DATABASE_URL` with the login `ledger_owner`; docs/architecture.md §5 and §10; a bad
+ * value stops the CLI naming it); imported by anything else it reads nothing and is never
  * initialised (the application creates its own with {@link createDataSource}).
  */
-export default createDataSource(loadedByTypeormCli() ? loadConfig(MigrationCliEnv, process.env).DATABASE_URL : undefined);
+export default createDataSource(loadedByTypeormCli() ? loadConfig(MigrationCliEnv, process.env).MIGRATIONS_DATABASE_URL : undefined);

@@ -3,7 +3,7 @@ import { createKafka, type KafkaClient, type KafkaLogger, type OutgoingMessage }
 import { LeaderOutboxPublisher, type OutboxCrashPoint } from '@ledger/infra';
 import { canonicalJson } from './hash';
 import { defaultLogger, errorFields, type LedgerLogger } from './logger';
-import { DEFAULT_DATABASE_URL, OUTBOX_CHANNEL } from './constants';
+import { DEFAULT_RELAY_DATABASE_URL, OUTBOX_CHANNEL } from './constants';
 import { EVENT_COLUMNS, rowToEnvelope, type EventRow } from './rows';
 
 /**
@@ -24,7 +24,11 @@ export type RelayCrashPoint = OutboxCrashPoint;
 
 /** Options of {@link OutboxRelay}. */
 export interface OutboxRelayOptions {
-  /** PostgreSQL URL. @default `postgres://ledger:ledger@127.0.0.1:5432/ledger` */
+  /**
+   * PostgreSQL URL, as the relay's role `ledger_relay` (docs/architecture.md §10; the relay process
+   * passes its validated `RELAY_DATABASE_URL`). @default {@link DEFAULT_RELAY_DATABASE_URL}, the local
+   * `ledger` database as `ledger_relay`
+   */
   readonly databaseUrl?: string;
   /** Kafka bootstrap brokers, `host:port`. @default `['127.0.0.1:9092']` */
   readonly brokers?: readonly string[];
@@ -125,7 +129,7 @@ export class OutboxRelay {
             'RELAY_CRASH_POINT reached: exiting with 137 (test hook)',
           ),
       },
-      databaseUrl: options.databaseUrl ?? DEFAULT_DATABASE_URL,
+      databaseUrl: options.databaseUrl ?? DEFAULT_RELAY_DATABASE_URL,
       applicationName: 'ledger-relay',
       kafka,
       lock: { tryLockSql: 'SELECT pg_try_advisory_lock($1::bigint) AS ok', unlockSql: 'SELECT pg_advisory_unlock($1::bigint)', params: [lockKey] },

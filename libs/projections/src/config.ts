@@ -8,8 +8,16 @@ import type { GamingDayConfig } from './gaming-day';
  * and passes these down.
  */
 export interface ProjectorConfig {
-  /** `DATABASE_URL`. @default postgres://ledger:ledger@127.0.0.1:5432/ledger */
+  /**
+   * The projector's own login, `ledger_projector` (docs/architecture.md §10): `PROJECTOR_DATABASE_URL`.
+   * @default `DATABASE_URL` with the login `ledger_projector`
+   */
   readonly databaseUrl: string;
+  /**
+   * The owner's login, for the read-model migrations and rebuilds: `MIGRATIONS_DATABASE_URL`.
+   * @default `DATABASE_URL` with the login `ledger_owner`
+   */
+  readonly migrationsDatabaseUrl: string;
   /** `KAFKA_BROKERS`, comma-separated. @default ['127.0.0.1:9092'] */
   readonly kafkaBrokers: string[];
   /** `LEDGER_EVENTS_TOPIC`. @default 'baccarat.ledger.events.v1' */
@@ -37,7 +45,8 @@ export interface ProjectorConfig {
 /** The projector's options of a validated configuration. */
 export function projectorConfig(env: ProjectorEnv): ProjectorConfig {
   return {
-    databaseUrl: env.DATABASE_URL,
+    databaseUrl: env.PROJECTOR_DATABASE_URL,
+    migrationsDatabaseUrl: env.MIGRATIONS_DATABASE_URL,
     kafkaBrokers: [...env.KAFKA_BROKERS],
     topic: env.LEDGER_EVENTS_TOPIC,
     groupId: env.PROJECTOR_GROUP,

@@ -5,6 +5,7 @@ import type { LedgerApiEnv } from '@ledger/config';
 import { createDataSource, defaultLogger, PgEventStore, runMigrations } from '@ledger/event-store';
 import { runProjectionMigrations } from '@ledger/projections';
 import { CreateQueryLog1733100000000 } from '../queries/migrations/1733100000000-create-query-log';
+import { GrantQueryLog1733100000001 } from '../queries/migrations/1733100000001-grant-query-log';
 import { REJECTION_LOG, RejectionLog, RejectionRecord } from '../common/rejection-log';
 
 /** Injection token of the TypeORM DataSource. */
@@ -40,9 +41,35 @@ class DataSourceCloser implements OnApplicationShutdown {
 }
 
 /**
- * PostgreSQL: the DataSource (`DATABASE_URL`), migrations run at start unless `RUN_MIGRATIONS=false`
- * (never `synchronize`), the event store (outbox rows name `LEDGER_EVENTS_TOPIC`) and the rejection
- * log. The values come from the API's validated configuration (docs/architecture.md §5).
+ * Runs the API's migrations (event store, query log, the read model it reads) on their own short-lived
+ * connection as the owner role (`MIGRATIONS_DATABASE_URL`, default `DATABASE_URL` with the login
+ * `ledger_owner`): the API's runtime login may not create or alter anything (docs/guarantees.md §12,
+ * docs/architecture.md §10). The projector runs the read-model migrations too (both idempotent, locked).
+ *
+ * @param url the owner's connection URL
+ * @param readSchema the read-model schema (`PROJECTIONS_SCHEMA`)
+ * @throws whatever a migration throws (SQLSTATE `LA002` when the roles are missing or `url` is not the owner's)
+ */
+async function migrateAsOwner(url: string, readSchema: string): Promise<void> {
+  const owner = createDataSource(url, {
+    extraMigrations: [CreateQueryLog1733100000000, GrantQueryLog1733100000001],
+    poolSize: 2,
+    applicationName: 'ledger-migrations',
+  });
+  await owner.initialize();
+  try {
+    await runMigrations(owner);
+    await runProjectionMigrations(owner, { schema: readSchema });
+  } finally {
+    await owner.destroy();
+  }
+}
+
+/**
+ * PostgreSQL: the DataSource as the runtime role `ledger_app` (`DATABASE_URL`), migrations run first
+ * as the owner unless `RUN_MIGRATIONS=false` (never `synchronize`), the event store (outbox rows name
+ * `LEDGER_EVENTS_TOPIC`) and the rejection log. The values come from the API's validated
+ * configuration (docs/architecture.md §5).
  */
 @Global()
 @Module({
@@ -51,14 +78,12 @@ class DataSourceCloser implements OnApplicationShutdown {
       provide: DATA_SOURCE,
       inject: [ConfigService],
       useFactory: async (config: ConfigService<LedgerApiEnv, true>) => {
-        const ds = createDataSource(config.get('DATABASE_URL', { infer: true }), { extraMigrations: [CreateQueryLog1733100000000] });
-        await ds.initialize();
         if (config.get('RUN_MIGRATIONS', { infer: true })) {
-          await runMigrations(ds);
-          // the read model the query API reads; the projector runs the same migrations (both idempotent, locked)
-          await runProjectionMigrations(ds, { schema: config.get('PROJECTIONS_SCHEMA', { infer: true }) });
+          await migrateAsOwner(config.get('MIGRATIONS_DATABASE_URL', { infer: true }), config.get('PROJECTIONS_SCHEMA', { infer: true }));
           new Logger('Persistence').log('migrations up to date');
         }
+        const ds = createDataSource(config.get('DATABASE_URL', { infer: true }));
+        await ds.initialize();
         return ds;
       },
     },

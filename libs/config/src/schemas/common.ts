@@ -1,4 +1,5 @@
-import { BoolVar, ListVar, OneOfVar, TextVar, UrlVar } from '../env-var';
+import { LOCAL_DATABASE_URL, resolveDatabaseUrls, type DatabaseUrlEnv } from '../database-roles';
+import { BoolVar, ListVar, OneOfVar, TextVar, UrlVar, type DerivedDefault } from '../env-var';
 
 /**
  * The parts every process's configuration is built from (docs/architecture.md §5): a base class and
@@ -19,8 +20,8 @@ export const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', '
 /** A pino level. */
 export type LogLevel = (typeof LOG_LEVELS)[number];
 
-/** Database of the local stack (loopback only). */
-export const DEFAULT_DATABASE_URL = 'postgres://ledger:ledger@127.0.0.1:5432/ledger';
+/** Database of the local stack as the API's role `ledger_app` (loopback only; docs/architecture.md §10). */
+export const DEFAULT_DATABASE_URL = LOCAL_DATABASE_URL;
 /** Broker of the local stack. */
 export const DEFAULT_KAFKA_BROKERS: readonly string[] = ['127.0.0.1:9092'];
 /** The ledger's event topic (same value as `LEDGER_EVENTS_TOPIC` of `@ledger/infra`; a unit spec checks they agree). */
@@ -67,17 +68,72 @@ export function WithLogging<B extends EnvClass>(Base: B) {
   return LoggingEnv;
 }
 
+const POSTGRES_URL = ['postgres:', 'postgresql:'];
+
+/**
+ * A URL that defaults to `DATABASE_URL` with the login `role` (same server, port and database; the
+ * password is the role's name, as `scripts/stack.sh` creates it): {@link resolveDatabaseUrls}.
+ */
+function derivedFromDatabaseUrl(role: string, pick: (urls: ReturnType<typeof resolveDatabaseUrls>) => string): DerivedDefault {
+  return { describe: `\`DATABASE_URL\` with the login \`${role}\``, compute: (config) => pick(resolveDatabaseUrls(config as DatabaseUrlEnv)) };
+}
+
 /** `DATABASE_URL`. */
 export function WithDatabase<B extends EnvClass>(Base: B) {
   class DatabaseEnv extends Base {
     /**
-     * PostgreSQL connection URL.
-     * @default postgres://ledger:ledger@127.0.0.1:5432/ledger
+     * PostgreSQL connection URL of the API, as its runtime role `ledger_app` (docs/architecture.md §10).
+     * It also names the database of every other process: the URLs of the migrations, the relay and the
+     * projector default to it with their own login.
+     * @default postgres://ledger_app:ledger_app@127.0.0.1:5432/ledger
      */
-    @UrlVar(['postgres:', 'postgresql:'])
+    @UrlVar(POSTGRES_URL)
     DATABASE_URL: string = DEFAULT_DATABASE_URL;
   }
   return DatabaseEnv;
+}
+
+/** `MIGRATIONS_DATABASE_URL` (with `DATABASE_URL`, which it defaults from). */
+export function WithMigrationsDatabase<B extends EnvClass<{ DATABASE_URL: string }>>(Base: B) {
+  class MigrationsDatabaseEnv extends Base {
+    /**
+     * PostgreSQL connection URL of the migrations, as the owner role `ledger_owner`: the API's and the
+     * projector's start (`RUN_MIGRATIONS`, on a connection of their own, closed before they serve),
+     * `npm run migration:run`, `npm run projections:rebuild` (docs/architecture.md §10).
+     * @default `DATABASE_URL` with the login `ledger_owner`
+     */
+    @UrlVar(POSTGRES_URL, { derived: derivedFromDatabaseUrl('ledger_owner', (u) => u.migrations) })
+    MIGRATIONS_DATABASE_URL!: string;
+  }
+  return MigrationsDatabaseEnv;
+}
+
+/** `RELAY_DATABASE_URL` (with `DATABASE_URL`, which it defaults from). */
+export function WithRelayDatabase<B extends EnvClass<{ DATABASE_URL: string }>>(Base: B) {
+  class RelayDatabaseEnv extends Base {
+    /**
+     * PostgreSQL connection URL of the outbox relay (and its anchor publisher), as its runtime role
+     * `ledger_relay` (docs/architecture.md §10).
+     * @default `DATABASE_URL` with the login `ledger_relay`
+     */
+    @UrlVar(POSTGRES_URL, { derived: derivedFromDatabaseUrl('ledger_relay', (u) => u.relay) })
+    RELAY_DATABASE_URL!: string;
+  }
+  return RelayDatabaseEnv;
+}
+
+/** `PROJECTOR_DATABASE_URL` (with `DATABASE_URL`, which it defaults from). */
+export function WithProjectorDatabase<B extends EnvClass<{ DATABASE_URL: string }>>(Base: B) {
+  class ProjectorDatabaseEnv extends Base {
+    /**
+     * PostgreSQL connection URL of the projector (and its analytics publisher), as its runtime role
+     * `ledger_projector` (docs/architecture.md §10).
+     * @default `DATABASE_URL` with the login `ledger_projector`
+     */
+    @UrlVar(POSTGRES_URL, { derived: derivedFromDatabaseUrl('ledger_projector', (u) => u.projector) })
+    PROJECTOR_DATABASE_URL!: string;
+  }
+  return ProjectorDatabaseEnv;
 }
 
 /** `KAFKA_BROKERS`. */
@@ -123,7 +179,7 @@ export function WithReadModel<B extends EnvClass>(Base: B) {
 export function WithMigrations<B extends EnvClass>(Base: B) {
   class MigrationsEnv extends Base {
     /**
-     * Run the migrations at start, under an advisory lock (never `synchronize`).
+     * Run the migrations at start, as the owner (`MIGRATIONS_DATABASE_URL`, on a connection of their own), under an advisory lock (never `synchronize`).
      * @default true
      */
     @BoolVar()

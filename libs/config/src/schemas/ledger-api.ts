@@ -1,5 +1,5 @@
 import { BoolVar, FileVar, IntVar, TextVar } from '../env-var';
-import { CommonEnv, WithDatabase, WithEventsTopic, WithLogging, WithMigrations, WithReadModel } from './common';
+import { CommonEnv, WithDatabase, WithEventsTopic, WithLogging, WithMigrations, WithMigrationsDatabase, WithReadModel } from './common';
 import { WithSigningSecret, WithTokenPolicy, WithTokenVerification } from './tokens';
 
 /**
@@ -7,7 +7,7 @@ import { WithSigningSecret, WithTokenPolicy, WithTokenVerification } from './tok
  * `main.ts` (or the tests' harness) and served to the Nest app by `@nestjs/config`'s `ConfigService`.
  */
 export class LedgerApiEnv extends WithTokenVerification(
-  WithSigningSecret(WithTokenPolicy(WithMigrations(WithReadModel(WithEventsTopic(WithDatabase(WithLogging(CommonEnv))))))),
+  WithSigningSecret(WithTokenPolicy(WithMigrations(WithReadModel(WithEventsTopic(WithMigrationsDatabase(WithDatabase(WithLogging(CommonEnv)))))))),
 ) {
   /**
    * TCP port the API listens on.

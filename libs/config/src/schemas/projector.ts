@@ -1,5 +1,16 @@
 import { BoolVar, IntVar, OneOfVar, TextVar, TimeZoneVar } from '../env-var';
-import { CommonEnv, TOPIC_NAME, WithDatabase, WithEventsTopic, WithKafka, WithLogging, WithMigrations, WithReadModel } from './common';
+import {
+  CommonEnv,
+  TOPIC_NAME,
+  WithDatabase,
+  WithEventsTopic,
+  WithKafka,
+  WithLogging,
+  WithMigrations,
+  WithMigrationsDatabase,
+  WithProjectorDatabase,
+  WithReadModel,
+} from './common';
 import { CRASH_POINTS, type CrashPointName } from './relay';
 
 const TOPIC_FORM = 'a Kafka topic name ([A-Za-z0-9._-], 1..249)';
@@ -8,7 +19,9 @@ const TOPIC_FORM = 'a Kafka topic name ([A-Za-z0-9._-], 1..249)';
  * The projector's configuration (`apps/projector`, also `npm run projections:rebuild`;
  * docs/architecture.md §5), read once at start.
  */
-export class ProjectorEnv extends WithMigrations(WithReadModel(WithEventsTopic(WithKafka(WithDatabase(WithLogging(CommonEnv)))))) {
+export class ProjectorEnv extends WithMigrations(
+  WithReadModel(WithEventsTopic(WithKafka(WithMigrationsDatabase(WithProjectorDatabase(WithDatabase(WithLogging(CommonEnv))))))),
+) {
   /**
    * Kafka consumer group of the projector, also the owner of its checkpoints.
    * @default ledger-projector

@@ -1,5 +1,5 @@
 import { IntVar, OneOfVar } from '../env-var';
-import { CommonEnv, WithDatabase, WithKafka, WithLogging } from './common';
+import { CommonEnv, WithDatabase, WithKafka, WithLogging, WithRelayDatabase } from './common';
 
 /** Where a test makes a process die with 137 (`before-send`: rows claimed, nothing sent; `after-send`: sent, not marked). */
 export const CRASH_POINTS = ['before-send', 'after-send'] as const;
@@ -7,7 +7,7 @@ export const CRASH_POINTS = ['before-send', 'after-send'] as const;
 export type CrashPointName = (typeof CRASH_POINTS)[number];
 
 /** The outbox relay's configuration (`apps/relay`; docs/architecture.md §5), read once at start. */
-export class RelayEnv extends WithKafka(WithDatabase(WithLogging(CommonEnv))) {
+export class RelayEnv extends WithKafka(WithRelayDatabase(WithDatabase(WithLogging(CommonEnv)))) {
   /**
    * Outbox rows the relay claims and publishes per transaction.
    * @default 500

@@ -10,12 +10,22 @@ import { Client } from 'pg';
 import { createKafka, type IncomingHeaders, type KafkaAdmin, type KafkaClient } from '@ledger/kafka';
 import type { DataSource } from 'typeorm';
 import type { Actor, NewEvent } from '@ledger/events';
+import { databaseUrlForRole } from '@ledger/infra';
 import { createDataSource, runMigrations } from '../data-source';
 import type { LedgerLogger } from '../logger';
 
-/** The test database, as the `ledger` role. */
+/** The test database, as the owner role `ledger_owner` (setup, migrations, checks). */
 export const TEST_DATABASE_URL =
-  process.env.TEST_DATABASE_URL ?? 'postgres://ledger:ledger@127.0.0.1:5432/ledger_test';
+  process.env.TEST_DATABASE_URL ?? 'postgres://ledger_owner:ledger_owner@127.0.0.1:5432/ledger_test';
+/** {@link TEST_DATABASE_URL} by the name the role specs use. */
+export const TEST_OWNER_DATABASE_URL = process.env.TEST_OWNER_DATABASE_URL ?? TEST_DATABASE_URL;
+/** The test database as the API's runtime role (docs/architecture.md §10). */
+export const TEST_APP_DATABASE_URL = process.env.TEST_APP_DATABASE_URL ?? databaseUrlForRole(TEST_DATABASE_URL, 'ledger_app');
+/** The test database as the relay's runtime role. */
+export const TEST_RELAY_DATABASE_URL = process.env.TEST_RELAY_DATABASE_URL ?? databaseUrlForRole(TEST_DATABASE_URL, 'ledger_relay');
+/** The test database as the projector's runtime role. */
+export const TEST_PROJECTOR_DATABASE_URL =
+  process.env.TEST_PROJECTOR_DATABASE_URL ?? databaseUrlForRole(TEST_DATABASE_URL, 'ledger_projector');
 /** The test database as superuser `postgres` (trust auth on loopback): used only to simulate tampering. */
 export const TEST_ADMIN_DATABASE_URL =
   process.env.TEST_ADMIN_DATABASE_URL ?? `postgres://postgres@127.0.0.1:5432/${process.env.TEST_DB_NAME ?? 'ledger_test'}`;
