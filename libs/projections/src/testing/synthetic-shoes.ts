@@ -16,6 +16,7 @@ import {
   card as makeCard,
 } from '@ledger/rules';
 import type { Actor, BetSettlementData, LedgerEvent, ManagementDecision, RoundOutcomeData } from '@ledger/events';
+import { formatFraction } from '../rational';
 import { assignPositions, idFactory, StreamBuilder } from './envelopes';
 
 /**
@@ -69,6 +70,7 @@ function prng(seed: number): () => number {
 const STAKES = ['5', '10', '15', '25', '55', '100', '250', '1000', '5000'];
 const VARIANTS: Variant[] = ['classic', 'tiger', 'fabulous4'];
 
+// TODO(integrator): use roundOutcomeData from @ledger/events (this is a copy of its mapping)
 function outcomeData(o: RoundOutcome): RoundOutcomeData {
   return {
     player: o.player.map((c) => c.code),
@@ -214,7 +216,7 @@ function generateShoe(index: number, startMs: number, rnd: () => number, o: Synt
         winnings: st.winnings.toString(),
         payout: st.payout.toString(),
         net: st.net.toString(),
-        dropped: st.dropped.num === 0n ? '0' : `${st.dropped.num}/${st.dropped.den}`,
+        dropped: formatFraction(st.dropped),
         paytableRef: paytable.ref,
         revision,
       };
