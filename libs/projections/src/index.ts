@@ -14,6 +14,7 @@ export * from './rational';
 export * from './schema-name';
 export * from './event-record';
 export * from './projection-tx';
+export * from './round-context';
 export * from './projections';
 export * from './roads/roads';
 export * from './migrations';

@@ -1,5 +1,6 @@
 import type { LedgerEvent, VoidCause } from '@ledger/events';
-import type { ProjectionTx, RoundContext } from '../projection-tx';
+import type { ProjectionTx } from '../projection-tx';
+import { roundContext, RoundContext } from '../round-context';
 import type { RoadRound, RoadWinner } from '../roads/roads';
 import { ANALYTICS_SOURCE_TYPES, AnalyticsRecord, analyticsRecordsFor, AnalyticsStateReader, RoundSnapshot } from './analytics-records';
 
@@ -104,7 +105,7 @@ export class TxAnalyticsState implements AnalyticsStateReader {
 
   /** @inheritdoc */
   roundContext(roundId: string): Promise<RoundContext> {
-    return this.tx.roundContext(roundId);
+    return roundContext(this.tx, roundId);
   }
 }
 

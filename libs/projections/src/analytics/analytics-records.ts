@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import type { LedgerEvent, VoidCause } from '@ledger/events';
 import { shoeIdOf } from '../event-record';
-import type { RoundContext } from '../projection-tx';
+import type { RoundContext } from '../round-context';
 import { parseFraction, parseMinor } from '../rational';
 import { BeadCell, BigRoadCell, computeRoads, DerivedRoad, RoadRound, RoadWinner } from '../roads/roads';
 
