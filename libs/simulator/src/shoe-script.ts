@@ -15,36 +15,14 @@ import {
   SUITS,
   Variant,
 } from '@ledger/rules';
+import type { SimBet, TableAction } from './actions';
 import { SeededRandom } from './seeded-random';
 
 /**
  * A whole shoe of a live table as the sequence of actions a table device, a betting platform and
- * pit managers would send, generated from a seeded shuffle. Pure data: `shoe-runner.ts` sends it.
+ * pit managers would send (the API's commands, see `actions.ts`), generated from a seeded shuffle.
+ * Pure data: `shoe-runner.ts` sends it.
  */
-export type TableAction =
-  | { kind: 'openShoe'; shoeId: string; tableId: string; dealerId: string }
-  | { kind: 'commencement'; card: string }
-  | { kind: 'burn'; card: string | null }
-  | { kind: 'openRound'; roundId: string }
-  | { kind: 'bets'; roundId: string; bets: SimBet[] }
-  | { kind: 'closeBetting'; roundId: string }
-  | { kind: 'deal'; roundId: string; position: Position; card: string }
-  | { kind: 'unneeded'; roundId: string; card: string }
-  | { kind: 'expose'; card: string }
-  | { kind: 'drop'; card: string; exposedBeforeLeavingView: boolean }
-  | { kind: 'cutCard' }
-  | { kind: 'voidRound'; roundId: string; reason: string }
-  | { kind: 'correctResult'; roundId: string; cards: string[]; reason: string }
-  | { kind: 'closeShoe' };
-
-/** A simulated bet; `stake` in minor units as a decimal string. */
-export interface SimBet {
-  betId: string;
-  accountId: string;
-  betCode: BetCode;
-  stake: string;
-  currency: string;
-}
 
 /** Table settings the script needs (a subset of `config/tables.json`). */
 export interface SimTable {
