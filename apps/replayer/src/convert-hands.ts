@@ -42,9 +42,9 @@ import type { ExpectedRound } from './agreement';
  *
  * **Commencement and cut card.** The cards the hands leave over (N·52 minus the hands' cards)
  * are shuffled with the seed; the first is the commencement card and the next ones its burns,
- * face up, as many as its rank says (§5.1: A = 1, 2–9 face value, 10/J/Q/K = 10). At least 60
+ * face up, as many as its rank says (docs/domain-rules.md §5.1: A = 1, 2–9 face value, 10/J/Q/K = 10). At least 60
  * cards stay in the shoe behind them. The hands follow the burns. The cut card comes out between
- * rounds after the shoe's last hand (§5.2: no further round starts), then the shoe is closed. So
+ * rounds after the shoe's last hand (docs/domain-rules.md §5.2: no further round starts), then the shoe is closed. So
  * each shoe is: `openShoe`, `commencement`, `burn`×n, per hand `openRound`, bets, `closeBetting`,
  * `deal`×4–6, then `cutCard`, `closeShoe`.
  *
@@ -55,7 +55,7 @@ import type { ExpectedRound } from './agreement';
  * **Bets.** Seeded and deterministic. Accounts `acct-1`…`acct-A` (A ≥ 3) each place one main bet
  * per round; the first three accounts cover PLAYER, BANKER and TIE in every round (rotating), the
  * others pick one at random; each account adds, with `sideBetChance`, one side bet the table
- * offers on that hand (windows of §3.2/§3.3 respected; Classic pair bets come after the account's
+ * offers on that hand (windows of docs/domain-rules.md §3.2/§3.3 respected; Classic pair bets come after the account's
  * main bet). Stakes are multiples of the code's minimum from `config/tables.json`, up to
  * min(max, 50 × min). Every round therefore has settlements that win, lose and push.
  *
@@ -114,7 +114,7 @@ interface OpenShoe {
 const PREFIX = /^[A-Za-z0-9_.:-]{1,24}$/;
 const ID = /^[A-Za-z0-9_.:-]{1,64}$/;
 
-/** A hand's cards in dealing order with their positions (the file's claim, §2 order). */
+/** A hand's cards in dealing order with their positions (the file's claim, docs/domain-rules.md §2 order). */
 export function dealOrderOf(hand: Pick<HandRecord, 'player' | 'banker'>): Array<{ rank: Rank; position: Position }> {
   const out: Array<{ rank: Rank; position: Position }> = [
     { rank: hand.player[0], position: 'P1' },
@@ -283,7 +283,7 @@ export class HandsToTableLog {
       mains.push([accountId, a < 3 ? MAIN_BETS[(a + handInShoe) % 3] : rng.pick(MAIN_BETS)]);
       if (sides.length && rng.chance(this.sideBetChance)) extras.push([accountId, rng.pick(sides)]);
     }
-    // main bets first: a Classic pair bet needs the account's main bet accepted before it (§3.1)
+    // main bets first: a Classic pair bet needs the account's main bet accepted before it (docs/domain-rules.md §3.1)
     return [...mains, ...extras].map(([accountId, betCode], i) => ({
       betId: `${roundId}-b${i + 1}`,
       accountId,
@@ -294,7 +294,7 @@ export class HandsToTableLog {
   }
 }
 
-/** A multiple of the minimum, from min to min(max, 50 × min), as a minor-units string (§4). */
+/** A multiple of the minimum, from min to min(max, 50 × min), as a minor-units string (docs/domain-rules.md §4). */
 export function stakeWithin(rng: SeededRandom, limits: { min: string; max: string }): string {
   const lo = BigInt(limits.min);
   const max = BigInt(limits.max);

@@ -44,15 +44,15 @@ export interface ShoeScriptOptions {
   accounts?: number;
   /** Chance an account bets in a round. @default 0.5 */
   betChance?: number;
-  /** A card exposed while bets are open (voids the round, §5.3). @default 0 */
+  /** A card exposed while bets are open (voids the round, docs/domain-rules.md §5.3). @default 0 */
   exposedCardChance?: number;
-  /** A card dropped during dealing, not exposed first (voids the round, §5.5). @default 0 */
+  /** A card dropped during dealing, not exposed first (voids the round, docs/domain-rules.md §5.5). @default 0 */
   droppedCardChance?: number;
-  /** An unneeded card drawn after the round completes (§5.3). @default 0 */
+  /** An unneeded card drawn after the round completes (docs/domain-rules.md §5.3). @default 0 */
   unneededCardChance?: number;
-  /** Management voids a resulted round (§5.4). @default 0 */
+  /** Management voids a resulted round (docs/domain-rules.md §5.4). @default 0 */
   managementVoidChance?: number;
-  /** Management corrects a resulted round's result (§5.4). @default 0 */
+  /** Management corrects a resulted round's result (docs/domain-rules.md §5.4). @default 0 */
   correctionChance?: number;
   /** Stop after this many rounds even before the cut card. @default Infinity */
   maxRounds?: number;
@@ -80,11 +80,12 @@ export interface ShoeScript {
 }
 
 /**
- * Deals a whole shoe: commencement card and its burns (§5.1), rounds of bets within the table's
- * limits and side-bet windows (§3, §4) over every bet code, cards through the tableau (§2), the
- * cut card per {@link CUT_CARD_FROM_BACK} (§5.2: during dealing the round is the last; between
- * rounds no further round starts), and, as configured, exposed/dropped/unneeded cards, voids and
- * corrections. Deterministic for a given seed.
+ * Deals a whole shoe: commencement card and its burns (docs/domain-rules.md §5.1), rounds of bets
+ * within the table's limits and side-bet windows (docs/domain-rules.md §3, §4) over every bet code,
+ * cards through the tableau (docs/domain-rules.md §2), the cut card per {@link CUT_CARD_FROM_BACK}
+ * (docs/domain-rules.md §5.2: during dealing the round is the last; between rounds no further
+ * round starts), and, as configured, exposed/dropped/unneeded cards, voids and corrections.
+ * Deterministic for a given seed.
  */
 export function generateShoeScript(table: SimTable, seed: string, opts: ShoeScriptOptions): ShoeScript {
   const rng = new SeededRandom(seed);
@@ -196,6 +197,6 @@ function roundBets(
       bets.push({ betId: nextId(), accountId, betCode: code, stake: stake.toString(), currency: table.currency });
     }
   }
-  // main bets first, so "a main wager accepted before the pair wager" holds within a batch (§3.1)
+  // main bets first, so "a main wager accepted before the pair wager" holds within a batch (docs/domain-rules.md §3.1)
   return bets.sort((x, y) => Number(!MAIN_BETS.includes(x.betCode)) - Number(!MAIN_BETS.includes(y.betCode)));
 }

@@ -12,9 +12,9 @@ import type { Projection } from './projection';
  *
  * Card accounting follows the write side's (`libs/shoe` accounting.ts / evolve.ts) exactly:
  * - out of the shoe: the commencement card and every burn (`burned`), cards dealt (`dealt`),
- *   unneeded cards (§5.3, `unneeded`), cards exposed while bets are open, while dealing or
+ *   unneeded cards (docs/domain-rules.md §5.3, `unneeded`), cards exposed while bets are open, while dealing or
  *   between rounds (`exposed`; not during shuffle or commencement), cards dropped during dealing
- *   and not exposed before leaving view (§5.5, `dropped`; other drops are reused);
+ *   and not exposed before leaving view (docs/domain-rules.md §5.5, `dropped`; other drops are reused);
  * - a CommencementCorrected puts the recorded commencement card back and takes the corrected one;
  *   a ResultCorrected puts the round's recorded cards back and takes the corrected ones (the
  *   record was wrong; those cards never left);
@@ -23,7 +23,7 @@ import type { Projection } from './projection';
  *   out, per rank) sums to `cards_remaining + cards_unseen`.
  *
  * Status mirrors the write side's ShoeStatus: OPEN → COMMENCING → READY ⇄ IN_ROUND, then CLOSED
- * or VOIDED. `last_hand_round_id` (§5.2): the round during which the cut card came out; when it
+ * or VOIDED. `last_hand_round_id` (docs/domain-rules.md §5.2): the round during which the cut card came out; when it
  * came out before a round's dealing, the round before that one; between rounds, the last round.
  *
  * Stream bookkeeping (`stream_version`, `last_event_id`, `last_global_position`) is written by

@@ -182,7 +182,7 @@ function generateShoe(index: number, startMs: number, rnd: () => number, o: Synt
     };
 
     if (rnd() < (o.exposedCardRate ?? 0.01)) {
-      // §5.3: a card exposed while bets are open voids the hand; the card is out of the shoe
+      // docs/domain-rules.md §5.3: a card exposed while bets are open voids the hand; the card is out of the shoe
       const exposed = s.add('CardExposed', { roundId, card: draw().code, phase: 'BETTING_OPEN' }, ev(device));
       const voided = s.add('RoundVoided', { roundId, cause: 'EXPOSED_CARD', decision: null, causedBy: exposed.eventId }, ev(device, 100));
       refundAll(voided.eventId, device);
@@ -197,7 +197,7 @@ function generateShoe(index: number, startMs: number, rnd: () => number, o: Synt
       draw();
       s.add('CardDealt', { roundId, position: positions[k], card: c.code }, ev(device, 1500));
       if (k === 0 && remaining <= 30 && !cutCardOut) {
-        // §5.2: the cut card comes out during this round's dealing: it is the last
+        // docs/domain-rules.md §5.2: the cut card comes out during this round's dealing: it is the last
         s.add('CutCardDrawn', { roundId, timing: 'DURING_DEALING' }, ev(device, 500));
         cutCardOut = true;
       }
@@ -231,7 +231,7 @@ function generateShoe(index: number, startMs: number, rnd: () => number, o: Synt
       const voided = s.add('RoundVoided', { roundId, cause: 'MANAGEMENT', decision: decisionBy('wrong dealing reviewed on camera', resulted.eventId), causedBy: null }, ev(manager, 30_000));
       refundAll(voided.eventId, manager);
     } else if (r < (o.voidRate ?? 0.03) + (o.correctionRate ?? 0.03) && remaining > 40) {
-      // §5.4: the true cards were others: the recorded ones go back into the shoe, the true ones leave it
+      // docs/domain-rules.md §5.4: the true cards were others: the recorded ones go back into the shoe, the true ones leave it
       const trueOutcome = dealRound(deck);
       const trueCards = deck.slice(0, trueOutcome.cardsConsumed);
       trueCards.forEach(() => draw());
