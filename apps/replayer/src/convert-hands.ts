@@ -16,7 +16,7 @@ import {
   SUITS,
 } from '@ledger/rules';
 import { fullShoe, SeededRandom, SimTable } from '@ledger/simulator';
-import { formatTableLogLine, TableLogBet, TableLogLine } from '@ledger/table-log';
+import { formatTableLogLine, TABLE_LOG_ID, TableLogBet, TableLogLine } from '@ledger/table-log';
 import { HandRecord, openHandHistoryLines, parseHandLine } from '@ledger/hand-history';
 import type { ExpectedRound } from './agreement';
 
@@ -112,7 +112,6 @@ interface OpenShoe {
 }
 
 const PREFIX = /^[A-Za-z0-9_.:-]{1,24}$/;
-const ID = /^[A-Za-z0-9_.:-]{1,64}$/;
 
 /** A hand's cards in dealing order with their positions (the file's claim, docs/domain-rules.md §2 order). */
 export function dealOrderOf(hand: Pick<HandRecord, 'player' | 'banker'>): Array<{ rank: Rank; position: Position }> {
@@ -153,7 +152,7 @@ export class HandsToTableLog {
     this.accounts = options.accounts ?? 4;
     this.sideBetChance = options.sideBetChance ?? 0.3;
     if (!PREFIX.test(this.prefix)) throw new Error(`shoe prefix must be 1–24 characters A–Z a–z 0–9 _ . : -, got ${JSON.stringify(this.prefix)}`);
-    if (!ID.test(this.dealerId)) throw new Error(`dealer id must be 1–64 id characters, got ${JSON.stringify(this.dealerId)}`);
+    if (!TABLE_LOG_ID.test(this.dealerId)) throw new Error(`dealer id must be 1–64 id characters, got ${JSON.stringify(this.dealerId)}`);
     if (!Number.isInteger(this.accounts) || this.accounts < 3 || this.accounts > 1000) throw new Error('accounts must be an integer 3..1000 (three cover PLAYER, BANKER and TIE)');
     for (const t of options.tables) {
       for (const code of MAIN_BETS) if (!t.limits[code]) throw new Error(`table ${t.tableId} has no limits for ${code}`);
