@@ -11,7 +11,7 @@ import type {
 import { decide } from '../decide';
 import { DomainError } from '../errors';
 import type { DecideContext, ShoeCommand } from '../commands';
-import { betSettlement, findRound, type ShoeState } from '../state';
+import { betSettlement, findRound, type DecisionRecord, type ShoeState } from '../state';
 
 /**
  * The four-eyes flow (docs/domain-rules.md §6), pure like `decide`: a management decision is
@@ -23,22 +23,6 @@ import { betSettlement, findRound, type ShoeState } from '../state';
  *
  * Times are ISO-8601 strings of the ledger's clock, passed in by the caller (no clock here).
  */
-
-/** A decision as the shoe state keeps it. */
-export interface DecisionRecord {
-  readonly decisionId: string;
-  /** eventId of the DecisionRequested. */
-  readonly requestedEventId: string;
-  readonly proposal: DecisionProposal;
-  readonly reason: string;
-  readonly requestedBy: string;
-  readonly expiresAt: string;
-  readonly roundIds: readonly string[];
-  readonly dealerIds: readonly string[];
-  readonly status: 'PENDING_APPROVAL' | 'APPROVED' | 'REJECTED' | 'EXPIRED';
-  /** eventId of the DecisionApproved / DecisionRejected / DecisionExpired, else null. */
-  readonly closedEventId: string | null;
-}
 
 /** What a pit manager asks for; cards in card notation (`9S`, `TH`, `10H`). */
 export interface DecisionRequestInput {

@@ -1,5 +1,5 @@
 import type { DecisionApprovedData, DecisionExpiredData, DecisionRejectedData, DecisionRequestedData } from '@ledger/events';
-import type { DecisionRecord } from './decisions';
+import type { DecisionRecord } from '../state';
 
 /**
  * Folding the four-eyes events into the shoe's list of decisions (docs/domain-rules.md §6).
