@@ -58,7 +58,7 @@ describe('four-eyes decisions (docs/domain-rules.md §6)', () => {
       roundIds: ['R1'],
       dealerIds: ['D1'],
     });
-    const affected = (events[0].data as { affectedBets: { betId: string; effect: string; payoutAfter: string }[] }).affectedBets;
+    const affected = (events[0].data as unknown as { affectedBets: { betId: string; effect: string; payoutAfter: string }[] }).affectedBets;
     expect(affected.map((b) => [b.betId, b.effect, b.payoutAfter])).toEqual([
       ['B1', 'REFUND', '1000'],
       ['B2', 'REFUND', '1000'],
@@ -151,7 +151,7 @@ describe('four-eyes decisions (docs/domain-rules.md §6)', () => {
       expiresAt: EXPIRY,
     };
     const [requested] = run(t, req);
-    const affected = (requested.data as { affectedBets: { betId: string; effect: string; payoutAfter: string }[] }).affectedBets;
+    const affected = (requested.data as unknown as { affectedBets: { betId: string; effect: string; payoutAfter: string }[] }).affectedBets;
     expect(affected.map((b) => [b.betId, b.effect, b.payoutAfter])).toEqual([
       ['B1', 'RESETTLE', '0'],
       ['B2', 'RESETTLE', '1950'],
@@ -161,7 +161,7 @@ describe('four-eyes decisions (docs/domain-rules.md §6)', () => {
 
   it('When a request could never take effect, or one on the same target is pending, or the id is taken, Then it is refused at once', () => {
     const t = resulted();
-    expect(refused(t, { ...(requestVoid() as object), request: { kind: 'CORRECT_RESULT', roundId: 'R1', cards: ['9S', '2H', 'KD', '3C'] } } as DecisionCommand)).toBe('RESULT.UNCHANGED');
+    expect(refused(t, { ...(requestVoid() as Extract<DecisionCommand, { type: 'RequestDecision' }>), request: { kind: 'CORRECT_RESULT', roundId: 'R1', cards: ['9S', '2H', 'KD', '3C'] } })).toBe('RESULT.UNCHANGED');
     expect(refused(t, requestVoid('DEC1', 'PM1', 'R9'))).toBe('ROUND.NOT_FOUND');
     run(t, requestVoid());
     expect(refused(t, requestVoid('DEC9'))).toBe('DECISION.ALREADY_PENDING');
