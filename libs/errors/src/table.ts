@@ -130,6 +130,14 @@ export const ERROR_TABLE = {
   'MANAGEMENT.SAME_APPROVER': { kind: 'rule-violation', status: 422, message: 'the approving manager must differ from the acting one', raisedBy: ['shoe'] },
   'MANAGEMENT.DEALER_CANNOT_DECIDE': { kind: 'rule-violation', status: 422, message: '{dealerId} dealt it and may not decide on it', raisedBy: ['shoe'] },
 
+  // --- four eyes: a decision requested by one pit manager, approved by another (docs/domain-rules.md §6)
+  'DECISION.NOT_FOUND': { kind: 'not-found', status: 404, message: 'no decision {decisionId}', raisedBy: ['shoe', 'api'] },
+  'DECISION.DUPLICATE_ID': { kind: 'conflict', status: 409, message: 'decision {decisionId} already exists', raisedBy: ['shoe'] },
+  'DECISION.ALREADY_PENDING': { kind: 'wrong-state', status: 422, message: 'decision {decisionId} on the same target already awaits approval', raisedBy: ['shoe'] },
+  'DECISION.ALREADY_DECIDED': { kind: 'wrong-state', status: 422, message: 'decision {decisionId} is already {status}', raisedBy: ['shoe'] },
+  'DECISION.EXPIRED': { kind: 'wrong-state', status: 422, message: 'decision {decisionId} expired at {expiresAt}', raisedBy: ['shoe'] },
+  'DECISION.NOT_EXPIRED': { kind: 'wrong-state', status: 422, message: 'decision {decisionId} expires at {expiresAt}', raisedBy: ['shoe'] },
+
   // --- a stored stream the write side cannot read (docs/guarantees.md §10) ----------------------
   'EVENT.INCONSISTENT': { kind: 'internal', status: 500, message: 'the stream holds an event its state cannot hold: the stream is corrupt', raisedBy: ['shoe'] },
   'EVENT.UNKNOWN_TYPE': { kind: 'internal', status: 500, message: 'event type {type} is not in the catalogue', raisedBy: ['shoe', 'events'] },
