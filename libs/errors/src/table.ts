@@ -14,6 +14,8 @@ export type ErrorSource =
   | 'events'
   /** the read side: projections, runner, rebuild (libs/projections, `ProjectionError`); never an HTTP answer */
   | 'projections'
+  /** the typed configuration (libs/config, `ConfigError`): a process refuses to start; never an HTTP answer */
+  | 'config'
   /** the `baccarat evaluate` command, one code per refused input line; never an HTTP answer */
   | 'cli';
 
@@ -150,6 +152,7 @@ export const ERROR_TABLE = {
   'PROJECTION.STREAM_GAP': { kind: 'internal', status: 500, message: 'a stream version was skipped: an event of the shoe is missing before this one', raisedBy: ['projections'] },
   'PROJECTION.BAD_AMOUNT': { kind: 'internal', status: 500, message: 'an amount that is not an integer number of minor units, or a dropped fraction that is not num/den', raisedBy: ['projections'] },
   'PROJECTION.BAD_SCHEMA_NAME': { kind: 'internal', status: 500, message: 'a schema name that is not a plain lower-case SQL identifier', raisedBy: ['projections'] },
+  'CONFIG.INVALID': { kind: 'internal', status: 500, message: 'the configuration is invalid: {problems}', raisedBy: ['config'] },
   'PROJECTION.BAD_CONFIG': { kind: 'internal', status: 500, message: '{name} has an invalid value', raisedBy: ['projections'] },
   'PROJECTION.SCHEMA_IN_USE': { kind: 'internal', status: 500, message: 'a live projector holds the schema: an in-place rebuild would race it', raisedBy: ['projections'] },
   'PROJECTION.REBUILD_INCOMPLETE': { kind: 'internal', status: 500, message: 'the rebuild did not reach the high watermarks it captured at start', raisedBy: ['projections'] },
