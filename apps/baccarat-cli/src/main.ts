@@ -1,4 +1,5 @@
-import { Command, CommanderError } from 'commander';
+import { runCli } from '@ledger/cli';
+import { Command } from 'commander';
 import { registerEvaluateCommand } from './evaluate.command';
 import { registerParCommand } from './par.command';
 import { registerReplayHandsCommand } from './replay-hands.command';
@@ -23,18 +24,4 @@ export function buildProgram(): Command {
   return program;
 }
 
-async function main(argv: string[]): Promise<void> {
-  try {
-    await buildProgram().parseAsync(argv);
-  } catch (e) {
-    if (e instanceof CommanderError) {
-      // commander already wrote the message; help/version exit 0, every usage error exits 2
-      process.exitCode = e.exitCode === 0 ? 0 : 2;
-      return;
-    }
-    process.stderr.write(`baccarat: ${e instanceof Error ? (e.stack ?? e.message) : String(e)}\n`);
-    process.exitCode = 1;
-  }
-}
-
-void main(process.argv);
+void runCli(buildProgram());

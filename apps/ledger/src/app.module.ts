@@ -11,6 +11,7 @@ import { HealthController } from './health.controller';
 import { PersistenceModule } from './persistence/persistence.module';
 import { QueriesModule } from './queries/queries.module';
 import { ShoeModule } from './shoe/shoe.module';
+import { DecisionsModule } from './decisions/decisions.module';
 
 /** The ledger's HTTP service: table facts, bets, management decisions, and the reads that drive them. */
 @Module({})
@@ -43,6 +44,7 @@ export class AppModule implements NestModule {
         PersistenceModule,
         ShoeModule,
         QueriesModule,
+        DecisionsModule,
       ],
       controllers: [HealthController],
       providers: [{ provide: APP_FILTER, useClass: LedgerExceptionFilter }],

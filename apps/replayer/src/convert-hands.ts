@@ -16,7 +16,7 @@ import {
   SUITS,
 } from '@ledger/rules';
 import { fullShoe, SeededRandom, SimTable } from '@ledger/simulator';
-import { formatTableLogLine, TableLogBet, TableLogLine } from '@ledger/table-log';
+import { formatTableLogLine, TABLE_LOG_ID, TableLogBet, TableLogLine } from '@ledger/table-log';
 import { HandRecord, openHandHistoryLines, parseHandLine } from '@ledger/hand-history';
 import type { ExpectedRound } from './agreement';
 
@@ -42,9 +42,9 @@ import type { ExpectedRound } from './agreement';
  *
  * **Commencement and cut card.** The cards the hands leave over (N·52 minus the hands' cards)
  * are shuffled with the seed; the first is the commencement card and the next ones its burns,
- * face up, as many as its rank says (§5.1: A = 1, 2–9 face value, 10/J/Q/K = 10). At least 60
+ * face up, as many as its rank says (docs/domain-rules.md §5.1: A = 1, 2–9 face value, 10/J/Q/K = 10). At least 60
  * cards stay in the shoe behind them. The hands follow the burns. The cut card comes out between
- * rounds after the shoe's last hand (§5.2: no further round starts), then the shoe is closed. So
+ * rounds after the shoe's last hand (docs/domain-rules.md §5.2: no further round starts), then the shoe is closed. So
  * each shoe is: `openShoe`, `commencement`, `burn`×n, per hand `openRound`, bets, `closeBetting`,
  * `deal`×4–6, then `cutCard`, `closeShoe`.
  *
@@ -55,7 +55,7 @@ import type { ExpectedRound } from './agreement';
  * **Bets.** Seeded and deterministic. Accounts `acct-1`…`acct-A` (A ≥ 3) each place one main bet
  * per round; the first three accounts cover PLAYER, BANKER and TIE in every round (rotating), the
  * others pick one at random; each account adds, with `sideBetChance`, one side bet the table
- * offers on that hand (windows of §3.2/§3.3 respected; Classic pair bets come after the account's
+ * offers on that hand (windows of docs/domain-rules.md §3.2/§3.3 respected; Classic pair bets come after the account's
  * main bet). Stakes are multiples of the code's minimum from `config/tables.json`, up to
  * min(max, 50 × min). Every round therefore has settlements that win, lose and push.
  *
@@ -112,9 +112,8 @@ interface OpenShoe {
 }
 
 const PREFIX = /^[A-Za-z0-9_.:-]{1,24}$/;
-const ID = /^[A-Za-z0-9_.:-]{1,64}$/;
 
-/** A hand's cards in dealing order with their positions (the file's claim, §2 order). */
+/** A hand's cards in dealing order with their positions (the file's claim, docs/domain-rules.md §2 order). */
 export function dealOrderOf(hand: Pick<HandRecord, 'player' | 'banker'>): Array<{ rank: Rank; position: Position }> {
   const out: Array<{ rank: Rank; position: Position }> = [
     { rank: hand.player[0], position: 'P1' },
@@ -153,7 +152,7 @@ export class HandsToTableLog {
     this.accounts = options.accounts ?? 4;
     this.sideBetChance = options.sideBetChance ?? 0.3;
     if (!PREFIX.test(this.prefix)) throw new Error(`shoe prefix must be 1–24 characters A–Z a–z 0–9 _ . : -, got ${JSON.stringify(this.prefix)}`);
-    if (!ID.test(this.dealerId)) throw new Error(`dealer id must be 1–64 id characters, got ${JSON.stringify(this.dealerId)}`);
+    if (!TABLE_LOG_ID.test(this.dealerId)) throw new Error(`dealer id must be 1–64 id characters, got ${JSON.stringify(this.dealerId)}`);
     if (!Number.isInteger(this.accounts) || this.accounts < 3 || this.accounts > 1000) throw new Error('accounts must be an integer 3..1000 (three cover PLAYER, BANKER and TIE)');
     for (const t of options.tables) {
       for (const code of MAIN_BETS) if (!t.limits[code]) throw new Error(`table ${t.tableId} has no limits for ${code}`);
@@ -283,7 +282,7 @@ export class HandsToTableLog {
       mains.push([accountId, a < 3 ? MAIN_BETS[(a + handInShoe) % 3] : rng.pick(MAIN_BETS)]);
       if (sides.length && rng.chance(this.sideBetChance)) extras.push([accountId, rng.pick(sides)]);
     }
-    // main bets first: a Classic pair bet needs the account's main bet accepted before it (§3.1)
+    // main bets first: a Classic pair bet needs the account's main bet accepted before it (docs/domain-rules.md §3.1)
     return [...mains, ...extras].map(([accountId, betCode], i) => ({
       betId: `${roundId}-b${i + 1}`,
       accountId,
@@ -294,7 +293,7 @@ export class HandsToTableLog {
   }
 }
 
-/** A multiple of the minimum, from min to min(max, 50 × min), as a minor-units string (§4). */
+/** A multiple of the minimum, from min to min(max, 50 × min), as a minor-units string (docs/domain-rules.md §4). */
 export function stakeWithin(rng: SeededRandom, limits: { min: string; max: string }): string {
   const lo = BigInt(limits.min);
   const max = BigInt(limits.max);

@@ -1,4 +1,5 @@
-import { Command, CommanderError } from 'commander';
+import { runCli } from '@ledger/cli';
+import { Command } from 'commander';
 import { registerConvertHandsCommand } from './convert-hands.command';
 import { registerReplayCommand } from './replay.command';
 
@@ -26,17 +27,4 @@ export function buildProgram(): Command {
   return program;
 }
 
-async function main(argv: string[]): Promise<void> {
-  try {
-    await buildProgram().parseAsync(argv);
-  } catch (e) {
-    if (e instanceof CommanderError) {
-      process.exitCode = e.exitCode === 0 ? 0 : 2;
-      return;
-    }
-    process.stderr.write(`replayer: ${e instanceof Error ? (e.stack ?? e.message) : String(e)}\n`);
-    process.exitCode = 1;
-  }
-}
-
-void main(process.argv);
+void runCli(buildProgram());

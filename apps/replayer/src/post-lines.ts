@@ -1,4 +1,4 @@
-import { LedgerClient, LedgerHttpError } from '@ledger/simulator';
+import { LedgerClient, LedgerHttpError, sendApiRequest } from '@ledger/simulator';
 import type { NumberedTableLogLine } from '@ledger/table-log';
 import { apiWriteOf, DEFAULT_REPLAY_ACTORS, ReplayActors } from './routes';
 import { idempotencyKeyOf } from './table-log-file';
@@ -127,7 +127,7 @@ export async function postTableLog(lines: readonly NumberedTableLogLine[], clien
     for (let attempt = 1; ; attempt++) {
       requests++;
       try {
-        const res = await client.post<WriteAnswer>(w.role, w.sub, w.path, w.body, headers);
+        const res = await sendApiRequest<WriteAnswer>(client, w, w.sub, headers);
         accepted++;
         const evs = res?.events ?? [];
         events += evs.length;

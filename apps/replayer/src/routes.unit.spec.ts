@@ -24,17 +24,24 @@ describe('apiWriteOf (a table-log line as an HTTP write)', () => {
       const s = `/shoes/${encodeURIComponent(script.shoeId)}`;
       script.actions.forEach((a, i) => {
         const [role, sub, path, body] = route(a, s, actors);
-        expect(apiWriteOf(lines[i])).toEqual({ role, sub, path, body });
+        expect(apiWriteOf(lines[i])).toEqual({ kind: a.kind, method: 'POST', role, sub, path, body });
       });
     },
   );
 
   it('Given occurredAt and actor, Then the time goes in the body and the actor becomes the token subject', () => {
     const w = apiWriteOf({ kind: 'deal', shoeId: 'S-1', roundId: 'R-1', position: 'P1', card: '9S', occurredAt: '2026-11-29T12:00:00Z', actor: 'dev-9' });
-    expect(w).toEqual({ role: 'table-device', sub: 'dev-9', path: '/shoes/S-1/rounds/R-1/cards', body: { position: 'P1', card: '9S', occurredAt: '2026-11-29T12:00:00Z' } });
+    expect(w).toEqual({
+      kind: 'deal',
+      method: 'POST',
+      role: 'table-device',
+      sub: 'dev-9',
+      path: '/shoes/S-1/rounds/R-1/cards',
+      body: { position: 'P1', card: '9S', occurredAt: '2026-11-29T12:00:00Z' },
+    });
   });
 
-  it.each<[TableLogLine, Omit<ReturnType<typeof apiWriteOf>, 'sub'>]>([
+  it.each<[TableLogLine, Pick<ReturnType<typeof apiWriteOf>, 'role' | 'path' | 'body'>]>([
     [
       { kind: 'bet', shoeId: 'S-1', roundId: 'R-1', betId: 'b1', accountId: 'a1', betCode: 'TIE', stake: '500', currency: 'EUR' },
       { role: 'betting-platform', path: '/shoes/S-1/rounds/R-1/bets', body: { bet: { betId: 'b1', accountId: 'a1', betCode: 'TIE', stake: '500', currency: 'EUR' } } },

@@ -14,6 +14,8 @@ export type ErrorSource =
   | 'events'
   /** the read side: projections, runner, rebuild (libs/projections, `ProjectionError`); never an HTTP answer */
   | 'projections'
+  /** the typed configuration (libs/config, `ConfigError`): a process refuses to start; never an HTTP answer */
+  | 'config'
   /** the `baccarat evaluate` command, one code per refused input line; never an HTTP answer */
   | 'cli';
 
@@ -130,6 +132,14 @@ export const ERROR_TABLE = {
   'MANAGEMENT.SAME_APPROVER': { kind: 'rule-violation', status: 422, message: 'the approving manager must differ from the acting one', raisedBy: ['shoe'] },
   'MANAGEMENT.DEALER_CANNOT_DECIDE': { kind: 'rule-violation', status: 422, message: '{dealerId} dealt it and may not decide on it', raisedBy: ['shoe'] },
 
+  // --- four eyes: a decision requested by one pit manager, approved by another (docs/domain-rules.md §6)
+  'DECISION.NOT_FOUND': { kind: 'not-found', status: 404, message: 'no decision {decisionId}', raisedBy: ['shoe', 'api'] },
+  'DECISION.DUPLICATE_ID': { kind: 'conflict', status: 409, message: 'decision {decisionId} already exists', raisedBy: ['shoe'] },
+  'DECISION.ALREADY_PENDING': { kind: 'wrong-state', status: 422, message: 'decision {decisionId} on the same target already awaits approval', raisedBy: ['shoe'] },
+  'DECISION.ALREADY_DECIDED': { kind: 'wrong-state', status: 422, message: 'decision {decisionId} is already {status}', raisedBy: ['shoe'] },
+  'DECISION.EXPIRED': { kind: 'wrong-state', status: 422, message: 'decision {decisionId} expired at {expiresAt}', raisedBy: ['shoe'] },
+  'DECISION.NOT_EXPIRED': { kind: 'wrong-state', status: 422, message: 'decision {decisionId} expires at {expiresAt}', raisedBy: ['shoe'] },
+
   // --- a stored stream the write side cannot read (docs/guarantees.md §10) ----------------------
   'EVENT.INCONSISTENT': { kind: 'internal', status: 500, message: 'the stream holds an event its state cannot hold: the stream is corrupt', raisedBy: ['shoe'] },
   'EVENT.UNKNOWN_TYPE': { kind: 'internal', status: 500, message: 'event type {type} is not in the catalogue', raisedBy: ['shoe', 'events'] },
@@ -142,6 +152,7 @@ export const ERROR_TABLE = {
   'PROJECTION.STREAM_GAP': { kind: 'internal', status: 500, message: 'a stream version was skipped: an event of the shoe is missing before this one', raisedBy: ['projections'] },
   'PROJECTION.BAD_AMOUNT': { kind: 'internal', status: 500, message: 'an amount that is not an integer number of minor units, or a dropped fraction that is not num/den', raisedBy: ['projections'] },
   'PROJECTION.BAD_SCHEMA_NAME': { kind: 'internal', status: 500, message: 'a schema name that is not a plain lower-case SQL identifier', raisedBy: ['projections'] },
+  'CONFIG.INVALID': { kind: 'internal', status: 500, message: 'the configuration is invalid: {problems}', raisedBy: ['config'] },
   'PROJECTION.BAD_CONFIG': { kind: 'internal', status: 500, message: '{name} has an invalid value', raisedBy: ['projections'] },
   'PROJECTION.SCHEMA_IN_USE': { kind: 'internal', status: 500, message: 'a live projector holds the schema: an in-place rebuild would race it', raisedBy: ['projections'] },
   'PROJECTION.REBUILD_INCOMPLETE': { kind: 'internal', status: 500, message: 'the rebuild did not reach the high watermarks it captured at start', raisedBy: ['projections'] },

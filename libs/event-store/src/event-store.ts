@@ -91,6 +91,11 @@ export class PgEventStore {
     return this.reader.readStream(streamId, fromVersion);
   }
 
+  /** Every event of the given types in global order, optionally where `data[field] = value`: see {@link EventReader.readByTypes}. */
+  readByTypes(types: readonly string[], where?: { readonly field: string; readonly value: string }, limit?: number): Promise<LedgerEvent[]> {
+    return this.reader.readByTypes(types, where, limit);
+  }
+
   /**
    * Events of every stream in global order, from `fromPosition` (inclusive), at most `limit`.
    * Never skips an event: positions become visible in order, so a reader that resumes from its last

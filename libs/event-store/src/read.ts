@@ -48,6 +48,23 @@ export class EventReader {
     return rows.length === 0 ? 0 : rows[0].version;
   }
 
+  /**
+   * Every event of the given types, in global order, upcast; optionally only those whose `data`
+   * has `field` equal to `value` (e.g. the four-eyes events of one decision). Served by the
+   * `(type, occurred_at)` index; meant for rare types (decisions), not for cards or bets.
+   * @param limit at most this many, 1–10,000. @default 10000
+   */
+  async readByTypes(types: readonly string[], where?: { readonly field: string; readonly value: string }, limit = 10_000): Promise<LedgerEvent[]> {
+    if (!Number.isInteger(limit) || limit < 1 || limit > 10_000) throw new RangeError('limit must be 1..10000');
+    const rows: EventRow[] = where
+      ? await this.ds.query(
+          `SELECT ${EVENT_COLUMNS} FROM events e WHERE e.type = ANY($1::text[]) AND e.data ->> $2 = $3 ORDER BY e.global_position LIMIT $4`,
+          [types, where.field, where.value, limit],
+        )
+      : await this.ds.query(`SELECT ${EVENT_COLUMNS} FROM events e WHERE e.type = ANY($1::text[]) ORDER BY e.global_position LIMIT $2`, [types, limit]);
+    return rows.map((r) => upcast(rowToEnvelope(r)));
+  }
+
   /** Stored envelopes (not upcast) of the given ids, in global order. */
   async eventsByIds(ids: readonly string[]): Promise<EventEnvelope<string, unknown>[]> {
     const rows: EventRow[] = await this.ds.query(

@@ -1,5 +1,6 @@
 import type { BetCode, Position, RoundOutcome, Variant, Winner } from '@ledger/rules';
 import type { EventEnvelope, ManagementDecision } from './envelope';
+import type { DecisionApprovedData, DecisionExpiredData, DecisionRejectedData, DecisionRequestedData } from './decisions';
 
 /**
  * The event catalogue: every event of the shoe and round life cycle (docs/domain-rules.md §5,
@@ -44,6 +45,11 @@ export interface CommencementCorrectedData {
   readonly reason: string;
   /** eventId of the CommencementCardDrawn (or earlier correction) this replaces. */
   readonly compensates: string;
+  /**
+   * The approved four-eyes decision behind the correction (docs/domain-rules.md §6); absent on
+   * corrections recorded before the four-eyes flow.
+   */
+  readonly decision?: ManagementDecision | null;
 }
 /** A card burned; `card` null when burned face down. `phase` says when. */
 export interface CardBurnedData {
@@ -243,6 +249,10 @@ export interface LedgerEventMap {
   ShoeVoided: ShoeVoidedData;
   ShoeClosed: ShoeClosedData;
   DealerChanged: DealerChangedData;
+  DecisionRequested: DecisionRequestedData;
+  DecisionApproved: DecisionApprovedData;
+  DecisionRejected: DecisionRejectedData;
+  DecisionExpired: DecisionExpiredData;
 }
 
 export type LedgerEventType = keyof LedgerEventMap;
@@ -270,6 +280,10 @@ export const SCHEMA_VERSIONS: Readonly<Record<LedgerEventType, number>> = {
   ShoeVoided: 1,
   ShoeClosed: 1,
   DealerChanged: 1,
+  DecisionRequested: 1,
+  DecisionApproved: 1,
+  DecisionRejected: 1,
+  DecisionExpired: 1,
 };
 
 /** Every event type literal. */

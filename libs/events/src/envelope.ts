@@ -27,6 +27,11 @@ export interface ManagementDecision {
   readonly approverId: string;
   /** `eventId` of the event this decision compensates (the result voided or corrected, the shoe voided). */
   readonly compensates: string;
+  /**
+   * The four-eyes decision (DecisionRequested → DecisionApproved) this compensating event carries
+   * out; absent on events recorded before the four-eyes flow.
+   */
+  readonly decisionId?: string;
 }
 
 /**

@@ -5,8 +5,8 @@ import { ProjectionError } from './errors';
 import { EventRecord, parseEventRecord } from './event-record';
 import { DEFAULT_GAMING_DAY, GamingDayConfig } from './gaming-day';
 import { ProjectionLogger, SILENT_LOGGER } from './logger';
-import { ProjectionTx, RoundContext, SqlClient } from './projection-tx';
-import { ALL_PROJECTIONS, Projection } from './projections';
+import { ProjectionTx, SqlClient } from './projection-tx';
+import { ALL_PROJECTIONS, checkProjectionSet, Projection, ProjectionScopes, projectionScopes } from './projections';
 import { assertSchemaName, DEFAULT_READ_SCHEMA, qualified } from './schema-name';
 
 /** Options of a {@link ProjectionApplier}. */
@@ -19,12 +19,15 @@ export interface ProjectionApplierOptions {
   readonly checkpointGroup?: string;
   /** @default UTC, cut-off 6 */
   readonly gamingDay?: GamingDayConfig;
-  /** @default ALL_PROJECTIONS */
+  /**
+   * The projections, in any order (the result does not depend on it). Checked at construction:
+   * see `checkProjectionSet`; `shoe_state` is required (stream bookkeeping). @default ALL_PROJECTIONS
+   */
   readonly projections?: readonly Projection[];
   readonly logger?: ProjectionLogger;
   /**
    * Side effects: write the analytics records of every applied event to `analytics_outbox` in the
-   * same transaction (issue #4 item 4; published by `AnalyticsPublisher`). On for the live
+   * same transaction (published by `AnalyticsPublisher`). On for the live
    * projector; `rebuildProjections` turns it off so a replay emits nothing. Needs the
    * `shoe_state` and `hand_outcomes` projections. @default true
    */
@@ -63,8 +66,8 @@ export const DEFAULT_PROJECTOR_GROUP = 'ledger-projector';
 const MAX_CACHED = 200_000;
 
 /**
- * Applies Kafka records to every projection with exactly-once effect (architecture.md
- * guarantee 6): per call, ONE PostgreSQL transaction that
+ * Applies Kafka records to every projection with exactly-once effect (docs/guarantees.md §6):
+ * per call, ONE PostgreSQL transaction that
  *
  * 1. locks the checkpoint row `(group, topic, partition)` (`SELECT … FOR UPDATE`), so two
  *    consumers that briefly both hold a partition during a rebalance serialise on it;
@@ -74,9 +77,11 @@ const MAX_CACHED = 200_000;
  * 4. checks each shoe stream's version: the next event of a stream must be exactly version + 1
  *    (`PROJECTION.STREAM_GAP` otherwise; a different event at an already applied version is
  *    `PROJECTION.INCONSISTENT_EVENT`);
- * 5. applies every projection, writes the event's analytics records to `analytics_outbox` (unless
- *    `analytics: false`, as in a rebuild), records the event in `applied_events`, and moves the
- *    checkpoint to the last record's offset + 1;
+ * 5. applies every projection to each event: first every projection's `prepare` (its reads of
+ *    the state before the event), then every `apply`, each under its table scope, so the order of
+ *    the projections does not matter (docs/architecture.md §7); then writes the event's analytics
+ *    records to `analytics_outbox` (unless `analytics: false`, as in a rebuild), records the event
+ *    in `applied_events`, and moves the checkpoint to the last record's offset + 1;
  * 6. commits. Any error rolls all of it back and is rethrown: nothing moved, so the same records
  *    come again.
  *
@@ -90,22 +95,27 @@ export class ProjectionApplier {
   readonly analytics: boolean;
   private readonly ds: DataSource;
   private readonly gamingDay: GamingDayConfig;
-  private readonly projections: readonly Projection[];
+  private readonly projections: readonly { readonly projection: Projection; readonly scopes: ProjectionScopes }[];
   private readonly logger: ProjectionLogger;
   private readonly faultDelayInTxMs: number;
-  /** Committed facts only (merged after COMMIT). */
-  private readonly rounds = new Map<string, RoundContext>();
+  /** Committed facts only (merged after COMMIT), by kind (`ProjectionTx.fact`). */
+  private readonly facts = new Map<string, Map<string, unknown>>();
   private readonly streamVersions = new Map<string, number>();
 
+  /** @throws ProjectionError `PROJECTION.BAD_CONFIG` when the projections do not form a consistent set (see `checkProjectionSet`) */
   constructor(options: ProjectionApplierOptions) {
     this.ds = options.ds;
     this.schema = assertSchemaName(options.schema ?? DEFAULT_READ_SCHEMA);
     this.checkpointGroup = options.checkpointGroup ?? DEFAULT_PROJECTOR_GROUP;
     this.gamingDay = options.gamingDay ?? DEFAULT_GAMING_DAY;
-    this.projections = options.projections ?? ALL_PROJECTIONS;
     this.logger = options.logger ?? SILENT_LOGGER;
     this.faultDelayInTxMs = options.faultDelayInTxMs ?? 0;
     this.analytics = options.analytics ?? true;
+    const projections = options.projections ?? ALL_PROJECTIONS;
+    const required: Record<string, string> = { shoe_state: 'the applier (stream versions)' };
+    if (this.analytics) required.hand_outcomes = 'the analytics records';
+    checkProjectionSet(projections, required);
+    this.projections = projections.map((p) => ({ projection: p, scopes: projectionScopes(p) }));
   }
 
   /**
@@ -151,7 +161,7 @@ export class ProjectionApplier {
       ]);
       const seen = new Set<string>(known.rows.map((r: { event_id: string }) => r.event_id));
 
-      const tx = new ProjectionTx(client, this.schema, this.gamingDay, { rounds: this.rounds });
+      const tx = new ProjectionTx(client, this.schema, this.gamingDay, { facts: this.facts });
       const versions = new Map<string, { version: number; eventId: string; position: string }>();
       let applied = 0;
       let skippedDuplicates = 0;
@@ -163,7 +173,7 @@ export class ProjectionApplier {
         }
         seen.add(event.eventId);
         await this.checkStreamVersion(tx, event, versions);
-        for (const p of this.projections) await p.apply(event, tx);
+        await this.applyEvent(event, tx);
         if (this.analytics) await writeAnalyticsOutbox(event, tx);
         versions.set(event.streamId, { version: event.streamVersion, eventId: event.eventId, position: event.globalPosition });
         tx.append('applied_events', {
@@ -208,6 +218,19 @@ export class ProjectionApplier {
     }
   }
 
+  /**
+   * Every projection's `prepare`, then every projection's `apply`, each under its table scope: what
+   * a projection reads of another's tables is the state after the previous event, whatever the order.
+   */
+  private async applyEvent(event: LedgerEvent, tx: ProjectionTx): Promise<void> {
+    const prepared: unknown[] = [];
+    for (const { projection: p, scopes } of this.projections) prepared.push(p.prepare ? await tx.scoped(scopes.prepare, () => p.prepare!(event, tx)) : undefined);
+    for (let i = 0; i < this.projections.length; i++) {
+      const { projection: p, scopes } = this.projections[i];
+      await tx.scoped(scopes.apply, () => p.apply(event, tx, prepared[i]));
+    }
+  }
+
   /** Reads the stored checkpoints of a topic for this applier's group: partition → next offset. */
   async checkpoints(topic: string): Promise<Map<number, bigint>> {
     const rows: { partition: number; next_offset: string }[] = await this.ds.query(
@@ -249,9 +272,12 @@ export class ProjectionApplier {
   }
 
   private remember(tx: ProjectionTx, versions: Map<string, { version: number }>): void {
-    if (this.rounds.size > MAX_CACHED) this.rounds.clear();
     if (this.streamVersions.size > MAX_CACHED) this.streamVersions.clear();
-    for (const [id, ctx] of tx.newRounds) this.rounds.set(id, ctx);
+    for (const [kind, learned] of tx.learnedFacts()) {
+      let committed = this.facts.get(kind);
+      if (!committed || committed.size > MAX_CACHED) this.facts.set(kind, (committed = new Map()));
+      for (const [key, value] of learned) committed.set(key, value);
+    }
     for (const [id, v] of versions) this.streamVersions.set(id, v.version);
   }
 }

@@ -17,7 +17,7 @@ export type ProjectionChecksums = Record<ProjectionName, ProjectionChecksum>;
 const FETCH = 5000;
 
 /**
- * Checksums of every projection of a schema (architecture.md guarantee 7: a rebuild must give
+ * Checksums of every projection of a schema (docs/guarantees.md §7: a rebuild must give
  * identical state). Read in ONE repeatable-read, read-only transaction, so all projections are
  * taken at the same snapshot even while a projector writes.
  *

@@ -10,7 +10,7 @@ import { createTopic, deleteTopics, highWatermarks, produce, storedCheckpoints, 
 import { syntheticLedger } from './testing/synthetic-shoes';
 
 /**
- * Guarantee 6 under a crash: the projector runs as its own process (`npx tsx
+ * docs/guarantees.md §6 under a crash: the projector runs as its own process (`npx tsx
  * apps/projector/src/main.ts`), is SIGKILLed while a transaction is open (rows of several
  * projections written, checkpoint moved, not committed), restarted, and must end with exactly the
  * state of a rebuild from the topic.

@@ -1,7 +1,7 @@
 import { ProjectionError } from './errors';
 
 /**
- * Gaming day (the accounting day a round belongs to, domain-rules.md §4 reconciliation "by day").
+ * Gaming day (the accounting day a round belongs to, docs/domain-rules.md §4 reconciliation "by day").
  *
  * A round's gaming day is the calendar date, in the casino's time zone, of the `occurredAt` of its
  * `RoundOpened`, except that a round opened before the cut-off hour belongs to the previous date

@@ -1,5 +1,5 @@
 /**
- * The read side (issue #4): projections of the ledger's events into PostgreSQL (schema `read`),
+ * The read side (docs/architecture.md §7): projections of the ledger's events into PostgreSQL (schema `read`),
  * applied by a Kafka consumer with exactly-once effect, rebuildable from the topic.
  *
  * Data flow: Kafka `baccarat.ledger.events.v1` → {@link ProjectionRunner} (consumer group
@@ -14,6 +14,7 @@ export * from './rational';
 export * from './schema-name';
 export * from './event-record';
 export * from './projection-tx';
+export * from './round-context';
 export * from './projections';
 export * from './roads/roads';
 export * from './migrations';

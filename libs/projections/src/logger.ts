@@ -1,7 +1,7 @@
 /**
  * The logger the read side writes to: structured (an object, then a message), pino-compatible,
  * so `apps/projector` passes a pino logger and tests pass {@link SILENT_LOGGER}. Never
- * `console.log` (style.md point 9).
+ * `console.log` (docs/architecture.md §8).
  */
 export interface ProjectionLogger {
   debug(obj: Record<string, unknown>, msg?: string): void;

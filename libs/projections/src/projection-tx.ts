@@ -1,31 +1,39 @@
 import { createHash } from 'node:crypto';
-import { ProjectionError } from './errors';
 import type { GamingDayConfig } from './gaming-day';
 import { addOverLcm, Fraction, ZERO_FRACTION } from './rational';
 import { qualified } from './schema-name';
 
 /**
  * The unit of work projections write through: ONE PostgreSQL transaction per batch of Kafka
- * records, shared by every projection and the checkpoint (architecture.md guarantee 6).
+ * records, shared by every projection and the checkpoint (docs/guarantees.md §6). It knows no
+ * projection: each projection describes its own tables and statements (`projections/*.projection.ts`)
+ * and uses these generic, buffered operations.
  *
  * Speed without giving up read-your-writes:
  * - {@link ProjectionTx.query} runs a statement now. Before it runs, every pending
- *   {@link ProjectionTx.deferInsert} row is written, so a projection always reads what earlier
- *   events of the batch wrote.
+ *   {@link ProjectionTx.defer} write is executed, so a read always sees what earlier events of
+ *   the batch wrote.
  * - {@link ProjectionTx.defer} queues a write that later events may read (a bet placed, a bet
  *   settled, a card dealt into a round). Writes queued back to back under the same `kind` go out
  *   as ONE statement (10,000 BetPlaced of a busy round become a handful of multi-row INSERTs);
  *   runs of different kinds are executed in the order they were queued, so the effect is exactly
  *   that of executing each write immediately. {@link ProjectionTx.deferInsert} is the INSERT case.
- * - {@link ProjectionTx.append} queues a row of a table no projection reads while applying
+ * - {@link ProjectionTx.append} queues a row of a table nothing reads while applying
  *   (`audit_events`, `applied_events`, `bet_settlement_revisions`); written at {@link flush}.
- * - {@link ProjectionTx.addReconciliation} accumulates reconciliation deltas per key in memory;
- *   one upsert per key at {@link flush}. Sums, counts and the lcm rule of the dropped fractions
- *   are associative, so the rows are identical whatever the batch size.
+ * - {@link ProjectionTx.increment} adds deltas to a row of a {@link SumTable} (a table of sums by
+ *   key, such as `reconciliation`) in memory; one upsert per key at {@link flush}. Sums, counts
+ *   and the lcm rule of fractions are associative, so the rows are identical whatever the batch size.
  * - {@link ProjectionTx.commitState} keeps a keyed, commutative accumulator (a shoe's card counts)
  *   written once at flush; {@link ProjectionTx.beforeCommit} runs a keyed hook once at flush (the
  *   roads of a shoe are recomputed once per transaction, however many of its rounds the batch
  *   resulted).
+ * - {@link ProjectionTx.fact} caches an immutable fact read once (a round's attribution) for this
+ *   transaction and, after COMMIT, for the next ones of the same applier.
+ *
+ * Which tables a projection may name ({@link ProjectionTx.t}) is checked while it runs: the applier
+ * opens a {@link TableScope} per projection and phase (docs/architecture.md §7), so a projection
+ * that reads another's table without declaring it fails at once rather than depending silently on
+ * the order the projections run in. Queued work runs under the scope of the projection that queued it.
  */
 
 /** The part of a `pg` client the read side uses (a `PoolClient` fits). */
@@ -45,78 +53,62 @@ function statementName(sql: string): string {
   return n;
 }
 
-/** Facts about a round fixed when it opened, which every bet of the round is attributed to. */
-export interface RoundContext {
-  readonly roundId: string;
-  readonly shoeId: string;
-  readonly tableId: string;
-  /** Dealer of the shoe at RoundOpened (reconciliation attribution). */
-  readonly dealerId: string;
-  /** `YYYY-MM-DD`, see gaming-day.ts. */
-  readonly gamingDay: string;
-  /** The shoe's currency (TableSettings.currency). */
-  readonly currency: string;
-  readonly paytableRef: string;
+/**
+ * A table whose rows are sums by key, described by the projection that owns it (see
+ * {@link ProjectionTx.increment}). Written as `INSERT … ON CONFLICT (key) DO UPDATE SET c = x.c + EXCLUDED.c`.
+ */
+export interface SumTable {
+  /** Table name (in the transaction's schema). */
+  readonly name: string;
+  /** The unique key, in conflict-target order, with the SQL type each value is cast to (`text`, `date`). */
+  readonly key: readonly { readonly column: string; readonly type: string }[];
+  /** Integer columns (`numeric`/`bigint`) summed. */
+  readonly sums: readonly string[];
+  /**
+   * Fractions summed exactly: `name` (the delta's field), numerator and denominator columns. The
+   * stored pair is the sum over the lcm of every denominator summed (`rational.ts` addOverLcm).
+   */
+  readonly fractions?: readonly { readonly name: string; readonly num: string; readonly den: string }[];
 }
 
-/** A reconciliation row's key (§4 reconciliation by table / shoe / dealer / day / currency). */
-export interface ReconciliationKey {
-  readonly tableId: string;
-  readonly shoeId: string;
-  readonly dealerId: string;
-  readonly gamingDay: string;
-  readonly currency: string;
-}
+/** A change to one row of a {@link SumTable}: sum column or fraction name → amount. Omitted = 0. */
+export type SumDelta = Readonly<Record<string, bigint | Fraction | undefined>>;
 
-/** Changes to a reconciliation row; amounts in minor units. Omitted fields are 0. */
-export interface ReconciliationDelta {
-  turnover?: bigint;
-  payouts?: bigint;
-  correctionPayoutDelta?: bigint;
-  voidedStakes?: bigint;
-  betsSettled?: bigint;
-  betsRefunded?: bigint;
-  betsResettled?: bigint;
-  roundsResulted?: bigint;
-  roundsVoided?: bigint;
-  corrections?: bigint;
-  dropped?: Fraction;
-}
-
-const DELTA_COLUMNS = [
-  ['turnover', 'turnover'],
-  ['payouts', 'payouts'],
-  ['correctionPayoutDelta', 'correction_payout_delta'],
-  ['voidedStakes', 'voided_stakes'],
-  ['betsSettled', 'bets_settled'],
-  ['betsRefunded', 'bets_refunded'],
-  ['betsResettled', 'bets_resettled'],
-  ['roundsResulted', 'rounds_resulted'],
-  ['roundsVoided', 'rounds_voided'],
-  ['corrections', 'corrections'],
-] as const;
-
-type Acc = { key: ReconciliationKey; sums: Record<string, bigint>; dropped: Fraction };
-
-/** Caches that outlive one transaction (owned by the applier). Entries are immutable facts. */
+/** Facts that outlive one transaction (owned by the applier): per kind, key → immutable value. */
 export interface TxCaches {
-  readonly rounds: Map<string, RoundContext>;
+  readonly facts: Map<string, Map<string, unknown>>;
 }
 
-/** Max rows per multi-row INSERT (PostgreSQL allows 65,535 parameters per statement). */
+/**
+ * What a running projection may name through {@link ProjectionTx.t}: in `apply` its own tables;
+ * in `prepare` and at `commit` also the tables it declares it reads. Opened by the applier.
+ */
+export interface TableScope {
+  /** The projection running. */
+  readonly projection: string;
+  readonly phase: 'prepare' | 'apply' | 'commit';
+  /** Its own tables. */
+  readonly own: ReadonlySet<string>;
+  /** Other projections' tables it declares it reads. */
+  readonly reads: ReadonlySet<string>;
+}
+
+/** Max parameters per statement (PostgreSQL allows 65,535). */
 const MAX_PARAMS = 60_000;
+
+type Queued = { kind: string; items: unknown[]; flush: (items: any[]) => Promise<void>; scope: TableScope | null };
+type SumAcc = { table: SumTable; key: readonly string[]; sums: Record<string, bigint>; fractions: Record<string, Fraction> };
 
 /** One transaction's view for the projections. Built by the applier; never shared between transactions. */
 export class ProjectionTx {
-  /** Per-transaction memo for lookups several events of a batch repeat (decisions, rounds). */
-  readonly memo = new Map<string, unknown>();
-  /** Round contexts learned in this transaction; merged into the shared cache only after COMMIT. */
-  readonly newRounds = new Map<string, RoundContext>();
-  private deferred: { kind: string; items: unknown[]; flush: (items: any[]) => Promise<void> }[] = [];
-  private readonly states = new Map<string, { state: unknown; flush: (state: any) => Promise<void> }>();
+  private deferred: Queued[] = [];
+  private readonly states = new Map<string, { state: unknown; flush: (state: any) => Promise<void>; scope: TableScope | null }>();
   private readonly appended = new Map<string, Record<string, unknown>[]>();
-  private readonly reconciliation = new Map<string, Acc>();
-  private readonly hooks = new Map<string, () => Promise<void>>();
+  private readonly sums = new Map<string, SumAcc>();
+  private readonly hooks = new Map<string, { hook: () => Promise<void>; scope: TableScope | null }>();
+  /** Facts learned in this transaction; merged into the shared cache only after COMMIT ({@link learnedFacts}). */
+  private readonly newFacts = new Map<string, Map<string, unknown>>();
+  private current: TableScope | null = null;
   /** Statements sent (for metrics). */
   statements = 0;
 
@@ -126,12 +118,41 @@ export class ProjectionTx {
     readonly schema: string,
     /** Gaming-day rule (same for live and rebuild, or checksums differ). */
     readonly gamingDayConfig: GamingDayConfig,
-    private readonly caches: TxCaches,
+    private readonly caches: TxCaches = { facts: new Map() },
   ) {}
 
-  /** `"schema"."table"`. */
+  /**
+   * `"schema"."table"`.
+   * @throws Error when a projection is running (see {@link scoped}) and `table` is not in its scope
+   */
   t(table: string): string {
+    const s = this.current;
+    if (s && !s.own.has(table) && !(s.phase !== 'apply' && s.reads.has(table))) {
+      const hint = s.reads.has(table) ? 'read it in prepare' : 'declare it in its reads and read it in prepare';
+      throw new Error(`projection ${s.projection} names table ${table} in ${s.phase}, which it does not own: ${hint}`);
+    }
     return qualified(this.schema, table);
+  }
+
+  /** @throws Error when a projection queues a write while it prepares (prepare only reads) */
+  private assertMayWrite(): void {
+    if (this.current?.phase === 'prepare') throw new Error(`projection ${this.current.projection} queues a write in prepare: writes belong in apply`);
+  }
+
+  /** `"schema"."function"` of a SQL function of the read model (`add_counts`); not scope-checked. */
+  fn(name: string): string {
+    return qualified(this.schema, name);
+  }
+
+  /** Runs `body` with `scope` open (the applier's; `null` = unchecked), restoring the previous one after. */
+  async scoped<T>(scope: TableScope | null, body: () => Promise<T>): Promise<T> {
+    const previous = this.current;
+    this.current = scope;
+    try {
+      return await body();
+    } finally {
+      this.current = previous;
+    }
   }
 
   /**
@@ -145,20 +166,28 @@ export class ProjectionTx {
     return (await this.client.query({ name: statementName(sql), text: sql, values: params })).rows as R[];
   }
 
+  /** Runs a statement without flushing deferred writes: for {@link defer} flush functions only. */
+  async queryNow<R = Record<string, any>>(sql: string, params: unknown[] = []): Promise<R[]> {
+    this.statements++;
+    return (await this.client.query(sql, params)).rows as R[];
+  }
+
   /**
    * Queues a write that later statements may read; executed before the next {@link query} and at
    * {@link flush}. Consecutive items of the same `kind` are executed together by ONE call of
    * `flush(items)` (which must have the same effect as executing them one by one, in order).
    */
   defer<T>(kind: string, item: T, flush: (items: T[]) => Promise<void>): void {
+    this.assertMayWrite();
     const last = this.deferred[this.deferred.length - 1];
     if (last && last.kind === kind) last.items.push(item);
-    else this.deferred.push({ kind, items: [item], flush });
+    else this.deferred.push({ kind, items: [item], flush, scope: this.current });
   }
 
   /** Queues a row for `table` (see {@link defer}); consecutive rows become one multi-row INSERT. */
   deferInsert(table: string, row: Record<string, unknown>): void {
-    this.defer(`insert:${table}`, row, (rows) => this.insertRows(table, rows));
+    const target = this.t(table);
+    this.defer(`insert:${table}`, row, (rows) => this.insertRows(target, rows));
   }
 
   /**
@@ -166,9 +195,10 @@ export class ProjectionTx {
    * for the rest of the transaction. For commutative effects nothing reads during apply (counters).
    */
   commitState<S>(key: string, create: () => S, flush: (state: S) => Promise<void>): S {
+    this.assertMayWrite();
     let entry = this.states.get(key);
     if (!entry) {
-      entry = { state: create(), flush };
+      entry = { state: create(), flush, scope: this.current };
       this.states.set(key, entry);
     }
     return entry.state as S;
@@ -176,93 +206,94 @@ export class ProjectionTx {
 
   /** Queues a row for a table nothing reads during apply; written at {@link flush}. */
   append(table: string, row: Record<string, unknown>): void {
-    push(this.appended, table, row);
+    this.assertMayWrite();
+    const target = this.t(table);
+    const rows = this.appended.get(target);
+    if (rows) rows.push(row);
+    else this.appended.set(target, [row]);
   }
 
-  /** Adds `delta` to the reconciliation row of `key` (written at {@link flush}). */
-  addReconciliation(key: ReconciliationKey, delta: ReconciliationDelta): void {
-    const k = JSON.stringify([key.tableId, key.shoeId, key.dealerId, key.gamingDay, key.currency]);
-    let acc = this.reconciliation.get(k);
+  /**
+   * Adds `delta` to the row of `table` at `key` (values in the order of `table.key`), in memory;
+   * one upsert per key at {@link flush}.
+   * @throws Error when `delta` names a column that is neither a sum nor a fraction of the table
+   */
+  increment(table: SumTable, key: readonly string[], delta: SumDelta): void {
+    this.assertMayWrite();
+    this.t(table.name);
+    const k = JSON.stringify([table.name, ...key]);
+    let acc = this.sums.get(k);
     if (!acc) {
-      acc = { key, sums: {}, dropped: ZERO_FRACTION };
-      this.reconciliation.set(k, acc);
+      acc = { table, key, sums: {}, fractions: {} };
+      this.sums.set(k, acc);
     }
-    for (const [field] of DELTA_COLUMNS) {
-      const v = delta[field];
-      if (v !== undefined) acc.sums[field] = (acc.sums[field] ?? 0n) + v;
+    for (const [field, v] of Object.entries(delta)) {
+      if (v === undefined) continue;
+      if (typeof v === 'bigint') {
+        if (!table.sums.includes(field)) throw new Error(`${table.name}: ${field} is not a summed column`);
+        acc.sums[field] = (acc.sums[field] ?? 0n) + v;
+      } else {
+        if (!table.fractions?.some((f) => f.name === field)) throw new Error(`${table.name}: ${field} is not a summed fraction`);
+        acc.fractions[field] = addOverLcm(acc.fractions[field] ?? ZERO_FRACTION, v);
+      }
     }
-    if (delta.dropped) acc.dropped = addOverLcm(acc.dropped, delta.dropped);
   }
 
   /** Registers a hook run once at {@link flush}; a later registration under the same key replaces it. */
   beforeCommit(key: string, hook: () => Promise<void>): void {
+    this.assertMayWrite();
     this.hooks.delete(key); // keep insertion order = order of the latest registration
-    this.hooks.set(key, hook);
+    this.hooks.set(key, { hook, scope: this.current && { ...this.current, phase: 'commit' } });
   }
 
   /**
-   * The context of a round: this transaction's, the shared cache's, or read from `hand_outcomes`.
-   * @throws ProjectionError `PROJECTION.INCONSISTENT_EVENT` when the round was never opened
+   * An immutable fact of `kind` (e.g. a round's attribution) by key: this transaction's, the
+   * applier's committed cache, or `load()` (then remembered for this transaction, and for the next
+   * ones once this one commits). `load` may throw; nothing is remembered then.
    */
-  async roundContext(roundId: string): Promise<RoundContext> {
-    const hit = this.newRounds.get(roundId) ?? this.caches.rounds.get(roundId);
-    if (hit) return hit;
-    const rows = await this.query<{ shoe_id: string; table_id: string; dealer_id: string; gaming_day: string; currency: string; paytable_ref: string }>(
-      `SELECT shoe_id, table_id, dealer_id, gaming_day::text AS gaming_day, currency, paytable_ref FROM ${this.t('hand_outcomes')} WHERE round_id = $1`,
-      [roundId],
-    );
-    if (rows.length === 0) throw new ProjectionError('PROJECTION.INCONSISTENT_EVENT', `round ${roundId} was never opened`, { roundId });
-    const r = rows[0];
-    const ctx: RoundContext = {
-      roundId,
-      shoeId: r.shoe_id,
-      tableId: r.table_id,
-      dealerId: r.dealer_id,
-      gamingDay: r.gaming_day,
-      currency: r.currency,
-      paytableRef: r.paytable_ref,
-    };
-    this.newRounds.set(roundId, ctx);
-    return ctx;
+  async fact<T>(kind: string, key: string, load: () => Promise<T>): Promise<T> {
+    const mine = this.newFacts.get(kind);
+    if (mine?.has(key)) return mine.get(key) as T;
+    const shared = this.caches.facts.get(kind);
+    if (shared?.has(key)) return shared.get(key) as T;
+    const value = await load();
+    if (mine) mine.set(key, value);
+    else this.newFacts.set(kind, new Map([[key, value]]));
+    return value;
   }
 
-  /** Records the context of a round opened in this transaction. */
-  rememberRound(ctx: RoundContext): void {
-    this.newRounds.set(ctx.roundId, ctx);
+  /** The facts this transaction learned (for the applier to merge after COMMIT). */
+  learnedFacts(): ReadonlyMap<string, ReadonlyMap<string, unknown>> {
+    return this.newFacts;
   }
 
-  /** Runs the hooks and accumulators, then writes deferred rows, appended rows and reconciliation deltas. */
+  /** Runs the accumulators and hooks, then writes deferred rows, appended rows and sums. */
   async flush(): Promise<void> {
-    for (const [key, { state, flush }] of this.states) {
+    for (const [key, { state, flush, scope }] of this.states) {
       this.states.delete(key);
-      await flush(state);
+      await this.scoped(scope, () => flush(state));
     }
     while (this.hooks.size > 0) {
-      const [key, hook] = this.hooks.entries().next().value as [string, () => Promise<void>];
+      const [key, { hook, scope }] = this.hooks.entries().next().value as [string, { hook: () => Promise<void>; scope: TableScope | null }];
       this.hooks.delete(key);
-      await hook();
+      await this.scoped(scope, hook);
     }
     await this.flushDeferred();
-    for (const [table, rows] of this.appended) await this.insertRows(table, rows);
+    for (const [target, rows] of this.appended) await this.insertRows(target, rows);
     this.appended.clear();
-    await this.flushReconciliation();
+    await this.flushSums();
   }
 
   private async flushDeferred(): Promise<void> {
     while (this.deferred.length > 0) {
       const batches = this.deferred;
       this.deferred = [];
-      for (const b of batches) await b.flush(b.items);
+      for (const b of batches) await this.scoped(b.scope, () => b.flush(b.items));
     }
   }
 
-  /** Runs a statement without flushing deferred writes: for {@link defer} flush functions only. */
-  async queryNow<R = Record<string, any>>(sql: string, params: unknown[] = []): Promise<R[]> {
-    this.statements++;
-    return (await this.client.query(sql, params)).rows as R[];
-  }
-
-  private async insertRows(table: string, rows: Record<string, unknown>[]): Promise<void> {
+  /** Multi-row INSERTs of `rows` (all with the keys of the first) into the qualified table `target`. */
+  private async insertRows(target: string, rows: Record<string, unknown>[]): Promise<void> {
     if (rows.length === 0) return;
     const columns = Object.keys(rows[0]);
     const perStatement = Math.max(1, Math.floor(MAX_PARAMS / columns.length));
@@ -271,44 +302,49 @@ export class ProjectionTx {
       const params: unknown[] = [];
       const tuples = chunk.map((row) => `(${columns.map((c) => `$${params.push(row[c])}`).join(',')})`);
       this.statements++;
-      await this.client.query(`INSERT INTO ${this.t(table)} (${columns.join(',')}) VALUES ${tuples.join(',')}`, params);
+      await this.client.query(`INSERT INTO ${target} (${columns.join(',')}) VALUES ${tuples.join(',')}`, params);
     }
   }
 
-  private async flushReconciliation(): Promise<void> {
-    if (this.reconciliation.size === 0) return;
-    const accs = [...this.reconciliation.values()];
-    this.reconciliation.clear();
-    const cols = ['table_id', 'shoe_id', 'dealer_id', 'gaming_day', 'currency', ...DELTA_COLUMNS.map(([, c]) => c), 'dropped_num', 'dropped_den'];
-    const params: unknown[] = [];
-    const tuples = accs.map((a) => {
-      const values: unknown[] = [
-        a.key.tableId,
-        a.key.shoeId,
-        a.key.dealerId,
-        a.key.gamingDay,
-        a.key.currency,
-        ...DELTA_COLUMNS.map(([f]) => (a.sums[f] ?? 0n).toString()),
-        a.dropped.num.toString(),
-        a.dropped.den.toString(),
+  /** One upsert per {@link SumTable} (chunked by parameters), one tuple per key, in first-use order. */
+  private async flushSums(): Promise<void> {
+    if (this.sums.size === 0) return;
+    const byTable = new Map<SumTable, SumAcc[]>();
+    for (const acc of this.sums.values()) byTable.set(acc.table, [...(byTable.get(acc.table) ?? []), acc]);
+    this.sums.clear();
+    for (const [table, accs] of byTable) {
+      const fractions = table.fractions ?? [];
+      const cols = [...table.key.map((k) => k.column), ...table.sums, ...fractions.flatMap((f) => [f.num, f.den])];
+      const perStatement = Math.max(1, Math.floor(MAX_PARAMS / cols.length));
+      const lcmDen = (f: { den: string }) => `lcm(x.${f.den}, EXCLUDED.${f.den})`;
+      const sets = [
+        ...table.sums.map((c) => `${c} = x.${c} + EXCLUDED.${c}`),
+        ...fractions.flatMap((f) => [
+          `${f.num} = x.${f.num} * div(${lcmDen(f)}, x.${f.den}) + EXCLUDED.${f.num} * div(${lcmDen(f)}, EXCLUDED.${f.den})`,
+          `${f.den} = ${lcmDen(f)}`,
+        ]),
       ];
-      return `(${values.map((v, i) => `$${params.push(v)}::${i === 3 ? 'date' : i < 5 ? 'text' : 'numeric'}`).join(',')})`;
-    });
-    const lcmDen = 'lcm(x.dropped_den, EXCLUDED.dropped_den)';
-    this.statements++;
-    await this.client.query(
-      `INSERT INTO ${this.t('reconciliation')} AS x (${cols.join(',')}) VALUES ${tuples.join(',')}
-       ON CONFLICT (table_id, shoe_id, dealer_id, gaming_day, currency) DO UPDATE SET
-         ${DELTA_COLUMNS.map(([, c]) => `${c} = x.${c} + EXCLUDED.${c}`).join(',\n         ')},
-         dropped_num = x.dropped_num * div(${lcmDen}, x.dropped_den) + EXCLUDED.dropped_num * div(${lcmDen}, EXCLUDED.dropped_den),
-         dropped_den = ${lcmDen}`,
-      params,
-    );
+      for (let i = 0; i < accs.length; i += perStatement) {
+        const params: unknown[] = [];
+        const tuples = accs.slice(i, i + perStatement).map((a) => {
+          const values: string[] = [
+            ...table.key.map((k, j) => `$${params.push(a.key[j])}::${k.type}`),
+            ...table.sums.map((c) => `$${params.push((a.sums[c] ?? 0n).toString())}::numeric`),
+            ...fractions.flatMap((f) => {
+              const v = a.fractions[f.name] ?? ZERO_FRACTION;
+              return [`$${params.push(v.num.toString())}::numeric`, `$${params.push(v.den.toString())}::numeric`];
+            }),
+          ];
+          return `(${values.join(',')})`;
+        });
+        this.statements++;
+        await this.client.query(
+          `INSERT INTO ${qualified(this.schema, table.name)} AS x (${cols.join(',')}) VALUES ${tuples.join(',')}
+       ON CONFLICT (${table.key.map((k) => k.column).join(', ')}) DO UPDATE SET
+         ${sets.join(',\n         ')}`,
+          params,
+        );
+      }
+    }
   }
-}
-
-function push(map: Map<string, Record<string, unknown>[]>, table: string, row: Record<string, unknown>): void {
-  const rows = map.get(table);
-  if (rows) rows.push(row);
-  else map.set(table, [row]);
 }

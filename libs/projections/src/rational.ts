@@ -1,16 +1,25 @@
+import { ratio, RulesError, type Ratio } from '@ledger/rules';
 import { ProjectionError } from './errors';
 
 /**
- * Exact rationals for the fractions of a minor unit that settlement drops (domain-rules.md §4:
+ * Exact rationals for the fractions of a minor unit that settlement drops (docs/domain-rules.md §4:
  * "the settlement records the fraction dropped so reconciliation can account for it").
  *
- * A settlement records `dropped` as `"num/den"` (or `"0"`). Reconciliation sums them exactly as a
- * numerator over a denominator that is the least common multiple of every denominator summed
- * (see {@link addOverLcm}); SQL does the same with `lcm()`, so the stored pair does not depend
- * on how events were grouped into transactions.
+ * One fraction type for what a settlement drops: the rules' {@link Ratio} (non-negative, reduced),
+ * which `settle` produces and a settlement event carries as `"num/den"` (or `"0"`);
+ * {@link parseFraction} reads that text back into a `Ratio` with the rules' own constructor.
+ *
+ * Reconciliation then SUMS them, which a `Ratio` cannot hold: a sum may be negative (a refund or a
+ * resettlement takes a fraction back out) and must stay over the least common multiple of every
+ * denominator summed, unreduced (see {@link addOverLcm}), so the stored pair does not depend on how
+ * events were grouped into transactions (SQL does the same with `lcm()`). That accumulator is
+ * {@link Fraction}: the same `{ num, den }` shape, so every `Ratio` is a `Fraction`.
  */
 
-/** A fraction of minor units, `num/den`, `den ≥ 1`; `num` may be negative (a reversal). Not necessarily reduced. */
+/**
+ * A signed sum of dropped fractions of minor units, `num/den`, `den ≥ 1`; `num` may be negative (a
+ * reversal); not reduced (the lcm rule). Every rules {@link Ratio} is one.
+ */
 export interface Fraction {
   readonly num: bigint;
   readonly den: bigint;
@@ -33,15 +42,19 @@ export function parseMinor(text: unknown, what = 'amount'): bigint {
 }
 
 /**
- * Parses a settlement's `dropped` field: `"0"`, `"1/4"`, `"3/20"` (also a bare integer).
- * @throws ProjectionError `PROJECTION.BAD_AMOUNT`
+ * Parses a settlement's `dropped` field, `"0"`, `"1/4"`, `"3/20"` (also a bare integer), into the
+ * rules' {@link Ratio} (reduced, as `settle` computed it).
+ * @throws ProjectionError `PROJECTION.BAD_AMOUNT` for anything else (a zero denominator, a sign, a decimal point)
  */
-export function parseFraction(text: unknown): Fraction {
+export function parseFraction(text: unknown): Ratio {
   if (typeof text === 'string') {
-    const m = /^(-?\d+)(?:\/(\d+))?$/.exec(text);
+    const m = /^(\d+)(?:\/(\d+))?$/.exec(text);
     if (m) {
-      const den = BigInt(m[2] ?? '1');
-      if (den > 0n) return { num: BigInt(m[1]), den };
+      try {
+        return ratio(BigInt(m[1]), BigInt(m[2] ?? '1'));
+      } catch (err) {
+        if (!(err instanceof RulesError)) throw err;
+      }
     }
   }
   throw new ProjectionError('PROJECTION.BAD_AMOUNT', `dropped must be "num/den" or an integer, got ${JSON.stringify(text)}`);
@@ -74,7 +87,10 @@ export function negate(a: Fraction): Fraction {
   return { num: -a.num, den: a.den };
 }
 
-/** The reduced text form, `"0"`, `"7"`, `"1/4"`, `"-3/20"`. */
+/**
+ * The reduced text form, `"0"`, `"7"`, `"1/4"`, `"-3/20"`: for a rules `Ratio` below 1 (what
+ * `settle` drops) exactly the `dropped` text a settlement event carries.
+ */
 export function formatFraction(a: Fraction): string {
   const g = gcd(a.num, a.den) || 1n;
   const num = a.num / g;

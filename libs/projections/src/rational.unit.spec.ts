@@ -1,4 +1,5 @@
 import fc from 'fast-check';
+import { parseOdds, settle } from '@ledger/rules';
 import { addOverLcm, formatFraction, Fraction, negate, parseFraction, parseMinor } from './rational';
 
 describe('dropped fractions', () => {
@@ -6,8 +7,20 @@ describe('dropped fractions', () => {
     expect(parseFraction('0')).toEqual({ num: 0n, den: 1n });
     expect(parseFraction('1/4')).toEqual({ num: 1n, den: 4n });
     expect(parseMinor('-300')).toBe(-300n);
-    for (const bad of ['1/0', '0.5', '', 'x', null]) expect(() => parseFraction(bad)).toThrow(expect.objectContaining({ code: 'PROJECTION.BAD_AMOUNT' }));
+    for (const bad of ['1/0', '0.5', '', 'x', null, '-1/4']) expect(() => parseFraction(bad)).toThrow(expect.objectContaining({ code: 'PROJECTION.BAD_AMOUNT' }));
     for (const bad of ['1.5', '1e3', ' 1', 12]) expect(() => parseMinor(bad)).toThrow(expect.objectContaining({ code: 'PROJECTION.BAD_AMOUNT' }));
+  });
+
+  it('reads a settlement\'s dropped text back into the rules\' Ratio that settle computed', () => {
+    for (const [stake, odds] of [
+      [15n, '0.95:1'],
+      [5n, '1:2'],
+      [105n, '0.95:1'],
+      [100n, '8:1'],
+    ] as const) {
+      const dropped = settle(stake, { kind: 'WIN', odds: parseOdds(odds) }).dropped;
+      expect(parseFraction(formatFraction(dropped))).toEqual(dropped);
+    }
   });
 
   it('sums exactly over the lcm of the denominators', () => {

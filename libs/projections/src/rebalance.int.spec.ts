@@ -9,7 +9,7 @@ import { createTopic, deleteTopics, produce, TEST_DATABASE_URL, testKafka, uniqu
 import { syntheticLedger } from './testing/synthetic-shoes';
 
 /**
- * Guarantee 6 under rebalances: two projector instances in ONE consumer group, the second joining
+ * docs/guarantees.md §6 under rebalances: two projector instances in ONE consumer group, the second joining
  * in the middle and the first leaving later (two rebalances), while the relay also republishes
  * some events (duplicates at new offsets). No event may be applied twice: the instances' applied
  * counts add up to the distinct events, and reconciliation (and every other projection) equals a

@@ -52,7 +52,7 @@ export interface RebuildResult {
 }
 
 /**
- * Rebuilds a read-model schema from the topic (architecture.md guarantee 7):
+ * Rebuilds a read-model schema from the topic (docs/guarantees.md §7):
  *
  * 1. takes the schema's advisory lock EXCLUSIVELY on a dedicated session (live projectors hold it
  *    shared while they run): an in-place rebuild of `read` refuses to start while a projector

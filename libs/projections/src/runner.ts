@@ -60,7 +60,7 @@ export interface RunnerProgress {
 export const schemaLockSql = (fn: string) => `SELECT ${fn}(hashtext('ledger-projections'), hashtext($1)) AS ok`;
 
 /**
- * Runs the projections as a Kafka consumer with exactly-once effect (architecture.md guarantee 6).
+ * Runs the projections as a Kafka consumer with exactly-once effect (docs/guarantees.md §6).
  *
  * - Kafka consumer group (`ledger-projector` by default) through the Kafka port (`@ledger/kafka`),
  *   `autoCommit: false`, `eachBatch` with manual `resolveOffset`.

@@ -23,6 +23,8 @@ export interface DecisionInput {
   readonly actingManagerId: string;
   /** Second, approving pit manager; differs from the acting one and is not the dealer concerned. */
   readonly approverId: string;
+  /** The four-eyes decision that carries this out (docs/domain-rules.md §6), recorded on the compensating event. */
+  readonly decisionId?: string;
 }
 
 /** One wager of a {@link ShoeCommand} `PlaceBets` batch. */
@@ -49,7 +51,7 @@ export type ShoeCommand =
   /** §5.1: the first card of the shoe is opened; it says how many cards to burn. */
   | { readonly type: 'DrawCommencementCard'; readonly card: CardInput }
   /** §5.1: a commencement mistake corrected before the first card of the shoe is dealt. */
-  | { readonly type: 'CorrectCommencement'; readonly card: CardInput; readonly reason: string }
+  | { readonly type: 'CorrectCommencement'; readonly card: CardInput; readonly reason: string; readonly decision?: DecisionInput }
   /** §5.1: one commencement burn; `card` null when burned face down. */
   | { readonly type: 'BurnCard'; readonly card: CardInput | null }
   | { readonly type: 'OpenRound'; readonly roundId: string }

@@ -20,3 +20,4 @@ export * from './keyed-log';
 export * from './state';
 export * from './evolve';
 export * from './decide';
+export * from './decisions/decisions';

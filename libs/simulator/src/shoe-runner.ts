@@ -1,5 +1,7 @@
+import { apiRequestOf, type ApiRequest, type ApiWriterRole } from '@ledger/client';
+import { commandOfAction, type TableAction } from './actions';
 import { LedgerClient } from './ledger-client';
-import { ShoeScript, TableAction } from './shoe-script';
+import type { ShoeScript } from './shoe-script';
 
 /** Who sends what: device, platform and the two pit managers (neither is the dealer). */
 export interface RunnerActors {
@@ -35,12 +37,11 @@ export async function runShoeScript(
   onProgress?: (done: number, total: number) => void,
 ): Promise<RunStats> {
   const stats: RunStats = { requests: 0, events: 0, bets: 0, rounds: 0, voids: 0, corrections: 0 };
-  const s = `/shoes/${encodeURIComponent(script.shoeId)}`;
   for (let i = 0; i < script.actions.length; i++) {
     const a = script.actions[i];
     const key = { 'idempotency-key': `${script.shoeId}:${i}` };
-    const [role, sub, path, body] = route(a, s, actors);
-    const res = await client.post(role, sub, path, body, key);
+    const req = requestOfAction(a, script.shoeId, actors);
+    const res = await sendApiRequest(client, req, subjectOf(req.role, actors), key);
     stats.requests++;
     stats.events += res.events?.length ?? 0;
     if (a.kind === 'bets') stats.bets += a.bets.length;
@@ -52,40 +53,40 @@ export async function runShoeScript(
   return stats;
 }
 
-type Route = ['table-device' | 'betting-platform' | 'pit-manager', string, string, unknown];
+/**
+ * The HTTP request of one action of the shoe `shoeId` (`@ledger/client`: the route, role and body
+ * of its command; decisions approved by `actors.approver`).
+ */
+export function requestOfAction(a: TableAction, shoeId: string, actors: RunnerActors): ApiRequest {
+  return apiRequestOf(commandOfAction(a, shoeId, actors.approver));
+}
 
-/** The HTTP route, role and body of one action (see apps/ledger controllers). */
-export function route(a: TableAction, s: string, actors: RunnerActors): Route {
-  const dev = (path: string, body: unknown = {}): Route => ['table-device', actors.device, path, body];
-  const pm = (path: string, body: unknown): Route => ['pit-manager', actors.manager, path, body];
-  switch (a.kind) {
-    case 'openShoe':
-      return dev(`/tables/${encodeURIComponent(a.tableId)}/shoes`, { shoeId: a.shoeId, dealerId: a.dealerId });
-    case 'commencement':
-      return dev(`${s}/commencement`, { card: a.card });
-    case 'burn':
-      return dev(`${s}/burns`, { card: a.card });
-    case 'openRound':
-      return dev(`${s}/rounds`, { roundId: a.roundId });
-    case 'bets':
-      return ['betting-platform', actors.platform, `${s}/rounds/${a.roundId}/bets/batch`, { bets: a.bets }];
-    case 'closeBetting':
-      return dev(`${s}/rounds/${a.roundId}/close-betting`);
-    case 'deal':
-      return dev(`${s}/rounds/${a.roundId}/cards`, { position: a.position, card: a.card });
-    case 'unneeded':
-      return dev(`${s}/rounds/${a.roundId}/unneeded-cards`, { card: a.card });
-    case 'expose':
-      return dev(`${s}/exposed-cards`, { card: a.card });
-    case 'drop':
-      return dev(`${s}/dropped-cards`, { card: a.card, exposedBeforeLeavingView: a.exposedBeforeLeavingView });
-    case 'cutCard':
-      return dev(`${s}/cut-card`);
-    case 'closeShoe':
-      return dev(`${s}/close`);
-    case 'voidRound':
-      return pm(`${s}/rounds/${a.roundId}/void`, { reason: a.reason, approverId: actors.approver });
-    case 'correctResult':
-      return pm(`${s}/rounds/${a.roundId}/result-corrections`, { cards: a.cards, reason: a.reason, approverId: actors.approver });
+/** Who sends as `role`: the device, the platform, or the acting pit manager. */
+export function subjectOf(role: ApiWriterRole, actors: Pick<RunnerActors, 'device' | 'platform' | 'manager'>): string {
+  return role === 'table-device' ? actors.device : role === 'betting-platform' ? actors.platform : actors.manager;
+}
+
+/**
+ * Sends a request with its method (every write is a POST) as `sub`.
+ * @returns the parsed body of the 2xx answer
+ * @throws LedgerHttpError otherwise
+ */
+export function sendApiRequest<T = any>(client: LedgerClient, req: ApiRequest, sub: string, headers: Record<string, string> = {}): Promise<T> {
+  switch (req.method) {
+    case 'POST':
+      return client.post<T>(req.role, sub, req.path, req.body, headers);
   }
+}
+
+type Route = [ApiWriterRole, string, string, unknown];
+
+/**
+ * The role, token subject, path and body of one action, as a tuple (for callers that send the
+ * request themselves).
+ * @param s the shoe's path prefix, `/shoes/<URI-encoded shoeId>`
+ */
+export function route(a: TableAction, s: string, actors: RunnerActors): Route {
+  const shoeId = decodeURIComponent(s.replace(/^\/shoes\//, ''));
+  const req = requestOfAction(a, shoeId, actors);
+  return [req.role, subjectOf(req.role, actors), req.path, req.body];
 }

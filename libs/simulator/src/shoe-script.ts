@@ -15,36 +15,14 @@ import {
   SUITS,
   Variant,
 } from '@ledger/rules';
+import type { SimBet, TableAction } from './actions';
 import { SeededRandom } from './seeded-random';
 
 /**
  * A whole shoe of a live table as the sequence of actions a table device, a betting platform and
- * pit managers would send, generated from a seeded shuffle. Pure data: `shoe-runner.ts` sends it.
+ * pit managers would send (the API's commands, see `actions.ts`), generated from a seeded shuffle.
+ * Pure data: `shoe-runner.ts` sends it.
  */
-export type TableAction =
-  | { kind: 'openShoe'; shoeId: string; tableId: string; dealerId: string }
-  | { kind: 'commencement'; card: string }
-  | { kind: 'burn'; card: string | null }
-  | { kind: 'openRound'; roundId: string }
-  | { kind: 'bets'; roundId: string; bets: SimBet[] }
-  | { kind: 'closeBetting'; roundId: string }
-  | { kind: 'deal'; roundId: string; position: Position; card: string }
-  | { kind: 'unneeded'; roundId: string; card: string }
-  | { kind: 'expose'; card: string }
-  | { kind: 'drop'; card: string; exposedBeforeLeavingView: boolean }
-  | { kind: 'cutCard' }
-  | { kind: 'voidRound'; roundId: string; reason: string }
-  | { kind: 'correctResult'; roundId: string; cards: string[]; reason: string }
-  | { kind: 'closeShoe' };
-
-/** A simulated bet; `stake` in minor units as a decimal string. */
-export interface SimBet {
-  betId: string;
-  accountId: string;
-  betCode: BetCode;
-  stake: string;
-  currency: string;
-}
 
 /** Table settings the script needs (a subset of `config/tables.json`). */
 export interface SimTable {
@@ -66,15 +44,15 @@ export interface ShoeScriptOptions {
   accounts?: number;
   /** Chance an account bets in a round. @default 0.5 */
   betChance?: number;
-  /** A card exposed while bets are open (voids the round, §5.3). @default 0 */
+  /** A card exposed while bets are open (voids the round, docs/domain-rules.md §5.3). @default 0 */
   exposedCardChance?: number;
-  /** A card dropped during dealing, not exposed first (voids the round, §5.5). @default 0 */
+  /** A card dropped during dealing, not exposed first (voids the round, docs/domain-rules.md §5.5). @default 0 */
   droppedCardChance?: number;
-  /** An unneeded card drawn after the round completes (§5.3). @default 0 */
+  /** An unneeded card drawn after the round completes (docs/domain-rules.md §5.3). @default 0 */
   unneededCardChance?: number;
-  /** Management voids a resulted round (§5.4). @default 0 */
+  /** Management voids a resulted round (docs/domain-rules.md §5.4). @default 0 */
   managementVoidChance?: number;
-  /** Management corrects a resulted round's result (§5.4). @default 0 */
+  /** Management corrects a resulted round's result (docs/domain-rules.md §5.4). @default 0 */
   correctionChance?: number;
   /** Stop after this many rounds even before the cut card. @default Infinity */
   maxRounds?: number;
@@ -102,11 +80,12 @@ export interface ShoeScript {
 }
 
 /**
- * Deals a whole shoe: commencement card and its burns (§5.1), rounds of bets within the table's
- * limits and side-bet windows (§3, §4) over every bet code, cards through the tableau (§2), the
- * cut card per {@link CUT_CARD_FROM_BACK} (§5.2: during dealing the round is the last; between
- * rounds no further round starts), and, as configured, exposed/dropped/unneeded cards, voids and
- * corrections. Deterministic for a given seed.
+ * Deals a whole shoe: commencement card and its burns (docs/domain-rules.md §5.1), rounds of bets
+ * within the table's limits and side-bet windows (docs/domain-rules.md §3, §4) over every bet code,
+ * cards through the tableau (docs/domain-rules.md §2), the cut card per {@link CUT_CARD_FROM_BACK}
+ * (docs/domain-rules.md §5.2: during dealing the round is the last; between rounds no further
+ * round starts), and, as configured, exposed/dropped/unneeded cards, voids and corrections.
+ * Deterministic for a given seed.
  */
 export function generateShoeScript(table: SimTable, seed: string, opts: ShoeScriptOptions): ShoeScript {
   const rng = new SeededRandom(seed);
@@ -218,6 +197,6 @@ function roundBets(
       bets.push({ betId: nextId(), accountId, betCode: code, stake: stake.toString(), currency: table.currency });
     }
   }
-  // main bets first, so "a main wager accepted before the pair wager" holds within a batch (§3.1)
+  // main bets first, so "a main wager accepted before the pair wager" holds within a batch (docs/domain-rules.md §3.1)
   return bets.sort((x, y) => Number(!MAIN_BETS.includes(x.betCode)) - Number(!MAIN_BETS.includes(y.betCode)));
 }

@@ -1,9 +1,12 @@
-import type { Position } from '@ledger/rules';
+import { API_COMMAND_KINDS, API_COMMANDS, commandKindsOf, type ApiBet, type ApiCommandFields, type ApiCommandKind, type ApiWriterRole } from '@ledger/client';
 
 /**
  * The table log: one JSON object per line (JSONL), one line per table fact, bet or management
  * decision, in the order they happened. The specification is `libs/table-log/TABLE_LOG_FORMAT.md`;
  * the types here are that document as TypeScript. Plain data, no behaviour.
+ *
+ * A line is one command of the API (`@ledger/client` API_COMMANDS, the one definition of the
+ * vocabulary: kinds, fields, routes, roles) plus the optional `actor` who sent it.
  *
  * Every line names its shoe (`shoeId`); a log may hold many shoes, interleaved or one after
  * the other. Amounts are minor units as decimal strings, cards are card notation (`9S`, `TH`,
@@ -11,32 +14,19 @@ import type { Position } from '@ledger/rules';
  */
 
 /** Kinds reported by the table device (token role `table-device`). */
-export const TABLE_FACT_KINDS = [
-  'openShoe',
-  'commencement',
-  'burn',
-  'openRound',
-  'closeBetting',
-  'deal',
-  'unneeded',
-  'expose',
-  'drop',
-  'cutCard',
-  'changeDealer',
-  'closeShoe',
-] as const;
+export const TABLE_FACT_KINDS = commandKindsOf('table-device');
 
 /** Kinds sent by the betting platform (token role `betting-platform`). */
-export const BET_KINDS = ['bet', 'bets'] as const;
+export const BET_KINDS = commandKindsOf('betting-platform');
 
 /** Kinds decided by pit managers (token role `pit-manager`). */
-export const DECISION_KINDS = ['voidRound', 'correctResult', 'voidShoe', 'correctCommencement'] as const;
+export const DECISION_KINDS = commandKindsOf('pit-manager');
 
-/** Every kind of line, in documentation order. */
-export const TABLE_LOG_KINDS = [...TABLE_FACT_KINDS, ...BET_KINDS, ...DECISION_KINDS] as const;
+/** Every kind of line, in documentation order (table facts, bets, decisions): the API's commands. */
+export const TABLE_LOG_KINDS: readonly TableLogKind[] = API_COMMAND_KINDS;
 
-/** The `kind` of a table-log line. */
-export type TableLogKind = (typeof TABLE_LOG_KINDS)[number];
+/** The `kind` of a table-log line: a command of the API. */
+export type TableLogKind = ApiCommandKind;
 
 /** Fields every line may carry besides its own. */
 export interface TableLogLineBase {
@@ -52,48 +42,10 @@ export interface TableLogLineBase {
 }
 
 /** One wager: `stake` in minor units of `currency`, as a decimal string. */
-export interface TableLogBet {
-  readonly betId: string;
-  readonly accountId: string;
-  /** A bet code of the table's variant (`PLAYER`, `BANKER`, `TIE`, `TIGER_PAIR`, …). */
-  readonly betCode: string;
-  /** Minor units (cents), decimal string of digits, e.g. `"2500"` = 25.00. */
-  readonly stake: string;
-  /** ISO 4217, the table's currency. */
-  readonly currency: string;
-}
+export type TableLogBet = ApiBet;
 
-/** A line of the table log (see TABLE_LOG_FORMAT.md for each kind). */
-export type TableLogLine =
-  | (TableLogLineBase & { readonly kind: 'openShoe'; readonly tableId: string; readonly dealerId: string })
-  | (TableLogLineBase & { readonly kind: 'commencement'; readonly card: string })
-  | (TableLogLineBase & { readonly kind: 'burn'; readonly card: string | null })
-  | (TableLogLineBase & { readonly kind: 'openRound'; readonly roundId: string })
-  | (TableLogLineBase & { readonly kind: 'closeBetting'; readonly roundId: string })
-  | (TableLogLineBase & { readonly kind: 'deal'; readonly roundId: string; readonly position: Position; readonly card: string })
-  | (TableLogLineBase & { readonly kind: 'unneeded'; readonly roundId: string; readonly card: string })
-  | (TableLogLineBase & { readonly kind: 'expose'; readonly card: string; readonly phase?: 'SHUFFLE' })
-  | (TableLogLineBase & {
-      readonly kind: 'drop';
-      readonly card: string | null;
-      readonly exposedBeforeLeavingView: boolean;
-      readonly phase?: 'SHUFFLE' | 'SCOOPING';
-    })
-  | (TableLogLineBase & { readonly kind: 'cutCard' })
-  | (TableLogLineBase & { readonly kind: 'changeDealer'; readonly dealerId: string })
-  | (TableLogLineBase & { readonly kind: 'closeShoe' })
-  | (TableLogLineBase & { readonly kind: 'bet'; readonly roundId: string } & TableLogBet)
-  | (TableLogLineBase & { readonly kind: 'bets'; readonly roundId: string; readonly bets: readonly TableLogBet[] })
-  | (TableLogLineBase & { readonly kind: 'voidRound'; readonly roundId: string; readonly reason: string; readonly approverId: string })
-  | (TableLogLineBase & {
-      readonly kind: 'correctResult';
-      readonly roundId: string;
-      readonly cards: readonly string[];
-      readonly reason: string;
-      readonly approverId: string;
-    })
-  | (TableLogLineBase & { readonly kind: 'voidShoe'; readonly reason: string; readonly approverId: string })
-  | (TableLogLineBase & { readonly kind: 'correctCommencement'; readonly card: string; readonly reason: string });
+/** A line of the table log (see TABLE_LOG_FORMAT.md for each kind): a command and who sent it. */
+export type TableLogLine = { [K in TableLogKind]: TableLogLineBase & { readonly kind: K } & ApiCommandFields[K] }[TableLogKind];
 
 /** The line of one kind, e.g. `TableLogLineOf<'deal'>`. */
 export type TableLogLineOf<K extends TableLogKind> = Extract<TableLogLine, { kind: K }>;
@@ -106,13 +58,11 @@ export interface NumberedTableLogLine {
 }
 
 /** The token role that sends a kind of line. */
-export type TableLogRole = 'table-device' | 'betting-platform' | 'pit-manager';
+export type TableLogRole = ApiWriterRole;
 
-/** The role a line is sent as: table facts → device, bets → platform, decisions → pit manager. */
+/** The role a line is sent as (its command's): table facts → device, bets → platform, decisions → pit manager. */
 export function roleOf(kind: TableLogKind): TableLogRole {
-  if ((BET_KINDS as readonly string[]).includes(kind)) return 'betting-platform';
-  if ((DECISION_KINDS as readonly string[]).includes(kind)) return 'pit-manager';
-  return 'table-device';
+  return API_COMMANDS[kind].role;
 }
 
 /** The round a line concerns, or null for shoe-level lines. */

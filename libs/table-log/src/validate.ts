@@ -1,10 +1,12 @@
 import { isISO8601 } from 'class-validator';
+import { API_BET_FIELDS, API_COMMANDS, commandFields, type ApiFieldType } from '@ledger/client';
 import { POSITIONS } from '@ledger/rules';
 import { NumberedTableLogLine, TABLE_LOG_KINDS, TableLogKind, TableLogLine } from './table-log-line';
 
 /**
- * The table-log validator (TABLE_LOG_FORMAT.md): an exhaustive, hand-written check of every kind's
- * fields. Shape only: whether a fact fits the shoe (tableau, card counts, limits, windows) is the
+ * The table-log validator (TABLE_LOG_FORMAT.md): an exhaustive check of every kind's fields, as
+ * the API's commands define them (`@ledger/client` API_COMMANDS: each field and its value type;
+ * the checks of each value type are here). Shape only: whether a fact fits the shoe (tableau, card counts, limits, windows) is the
  * ledger's judgement, not the log's. The checks mirror the ledger API's request DTOs, so a line
  * that passes here is never refused by the API as malformed (400), and a line that fails would be.
  *
@@ -74,8 +76,27 @@ const timestamp: Check = (v) =>
     ? null
     : `must be an ISO-8601 timestamp with a zone, e.g. "2026-11-29T12:00:00.000Z", got ${show(v)}`;
 
+/** The check of each value type a command's field may have. */
+const CHECKS: Record<Exclude<ApiFieldType, object | 'bets' | 'cards'>, Check> = {
+  id,
+  card: cardCheck,
+  cardOrNull,
+  position,
+  boolean: bool,
+  reason,
+  betCode,
+  stake,
+  currency,
+};
+
+/** The check of a field type; lists of bets and cards are checked element by element. */
+function checkOf(type: ApiFieldType): Check | 'bets' | 'cards' {
+  if (typeof type === 'object') return oneOf(type.oneOf);
+  return type === 'bets' || type === 'cards' ? type : CHECKS[type];
+}
+
 /** The fields of one bet, whether flat on a `bet` line or an element of a `bets` batch. */
-const BET_FIELDS: Record<string, Check> = { betId: id, accountId: id, betCode, stake, currency };
+const BET_FIELDS: Record<string, Check> = Object.fromEntries(API_BET_FIELDS.map((f) => [f, checkOf(API_COMMANDS.bet.fields[f].type) as Check]));
 
 /** Fields of a kind beyond the common ones: required and optional. */
 interface KindSpec {
@@ -83,27 +104,20 @@ interface KindSpec {
   readonly optional?: Record<string, Check>;
 }
 
-/** Every kind's fields. A `Record` over the kinds: adding a kind without a spec does not compile. */
-const SPECS: Record<TableLogKind, KindSpec> = {
-  openShoe: { required: { tableId: id, dealerId: id } },
-  commencement: { required: { card: cardCheck } },
-  burn: { required: { card: cardOrNull } },
-  openRound: { required: { roundId: id } },
-  closeBetting: { required: { roundId: id } },
-  deal: { required: { roundId: id, position, card: cardCheck } },
-  unneeded: { required: { roundId: id, card: cardCheck } },
-  expose: { required: { card: cardCheck }, optional: { phase: oneOf(['SHUFFLE']) } },
-  drop: { required: { card: cardOrNull, exposedBeforeLeavingView: bool }, optional: { phase: oneOf(['SHUFFLE', 'SCOOPING']) } },
-  cutCard: { required: {} },
-  changeDealer: { required: { dealerId: id } },
-  closeShoe: { required: {} },
-  bet: { required: { roundId: id, ...BET_FIELDS } },
-  bets: { required: { roundId: id, bets: 'bets' } },
-  voidRound: { required: { roundId: id, reason, approverId: id } },
-  correctResult: { required: { roundId: id, cards: 'cards', reason, approverId: id } },
-  voidShoe: { required: { reason, approverId: id } },
-  correctCommencement: { required: { card: cardCheck, reason } },
-};
+/** Every kind's fields, from its command's (a `Record` over the kinds: every kind has one). */
+const SPECS = Object.fromEntries(
+  TABLE_LOG_KINDS.map((kind): [TableLogKind, KindSpec] => {
+    const required: Record<string, Check | 'bets' | 'cards'> = {};
+    const optional: Record<string, Check> = {};
+    for (const [field, spec] of commandFields(kind)) {
+      const check = checkOf(spec.type);
+      if (!spec.optional) required[field] = check;
+      else if (typeof check === 'function') optional[field] = check;
+      else throw new Error(`table log: optional list field ${kind}.${field} is not supported`);
+    }
+    return [kind, Object.keys(optional).length ? { required, optional } : { required }];
+  }),
+) as Record<TableLogKind, KindSpec>;
 
 /** Fields every line has (`kind`, `shoeId`) or may have (`occurredAt`, `actor`). */
 const COMMON_REQUIRED: Record<string, Check> = { shoeId: id };
@@ -181,7 +195,7 @@ function checkBets(v: unknown, err: (field: string | null, message: string) => v
   }
   v.forEach((b, i) => {
     if (!isPlainObject(b)) {
-      err(`bets[${i}]`, `must be an object { betId, accountId, betCode, stake, currency }, got ${show(b)}`);
+      err(`bets[${i}]`, `must be an object { ${API_BET_FIELDS.join(', ')} }, got ${show(b)}`);
       return;
     }
     for (const [field, check] of Object.entries(BET_FIELDS)) {
@@ -191,7 +205,7 @@ function checkBets(v: unknown, err: (field: string | null, message: string) => v
         if (m) err(`bets[${i}].${field}`, m);
       }
     }
-    for (const field of Object.keys(b)) if (!has(BET_FIELDS, field)) err(`bets[${i}].${field}`, 'is not a field of a bet (betId, accountId, betCode, stake, currency)');
+    for (const field of Object.keys(b)) if (!has(BET_FIELDS, field)) err(`bets[${i}].${field}`, `is not a field of a bet (${API_BET_FIELDS.join(', ')})`);
   });
 }
 

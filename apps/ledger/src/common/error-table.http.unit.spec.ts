@@ -36,6 +36,7 @@ const THROWERS_OF: Record<ErrorSource, Thrower[]> = {
   events: ['coded'],
   projections: ['projection'],
   cli: ['coded'],
+  config: ['coded'],
 };
 
 function raise(thrower: Thrower, code: ErrorCode): never {

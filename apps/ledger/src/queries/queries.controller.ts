@@ -16,7 +16,7 @@ type Q = Record<string, string | undefined>;
 const EVENT_QUERY = ['tableId', 'shoeId', 'roundId', 'type', 'actorId', 'from', 'to', 'limit', 'cursor'];
 
 /**
- * The read side for regulators and back office (issue #4 item 5): game recall, event search,
+ * The read side for regulators and back office (docs/architecture.md §7): game recall, event search,
  * decisions, settlements, reconciliation (JSON or CSV), roads, chain verification. Read-only
  * roles; every call is recorded in `query_log` (who looked at what).
  */

@@ -204,7 +204,7 @@ export class ReadModelService {
   }
 
   /**
-   * The reconciliation report grouped by any of table, shoe, dealer, day, currency (§4): turnover,
+   * The reconciliation report grouped by any of table, shoe, dealer, day, currency (docs/domain-rules.md §4): turnover,
    * payouts, GGR = turnover − payouts, hold, with voided stakes and correction deltas apart.
    */
   async reconciliation(f: ReconciliationFilters): Promise<ReconciliationRow[]> {

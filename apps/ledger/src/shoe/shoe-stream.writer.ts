@@ -34,6 +34,14 @@ export interface ShoeCommandResult {
  */
 export type ShoeDecision = (state: ShoeState, ctx: DecideContext) => NewEvent[];
 
+/** How a use case answers when it is not the plain 201 with the events recorded. */
+export interface WriteAnswer<R> {
+  /** HTTP status of the answer, stored with it for idempotent retries. @default 201 */
+  readonly statusCode?: number;
+  /** The answer's body from the plain result. @default the result itself */
+  readonly shape?: (result: ShoeCommandResult) => R;
+}
+
 /**
  * The mechanics every write use case of a shoe stream shares, so that each `@CommandHandler`
  * stays three lines (docs/architecture.md §3): load the stream, decide, append the events with
@@ -64,14 +72,15 @@ export class ShoeStreamWriter {
    *   the stream's; 404 `SHOE.NOT_FOUND` for a shoe on another table than `w.tableId`, or none
    * @throws DomainError what `decision` refuses; ConcurrencyError when the race is lost for good
    */
-  async write(w: WriteRequest, decision: ShoeDecision): Promise<ShoeCommandResult> {
+  async write<R = ShoeCommandResult>(w: WriteRequest, decision: ShoeDecision, answer: WriteAnswer<R> = {}): Promise<R> {
+    const shape = answer.shape ?? ((r: ShoeCommandResult) => r as unknown as R);
     const key = w.idempotencyKey;
     if (key !== null && (key.length < 1 || key.length > 128)) {
       throw new ApiError('VALIDATION.FAILED', 'Idempotency-Key must be 1..128 characters', 400);
     }
     const streamId = `shoe-${w.shoeId}`;
     return this.lock.run(streamId, async () => {
-      const prior = await this.replayIdempotent(w);
+      const prior = await this.replayIdempotent<R>(w);
       if (prior) return prior;
       for (let attempt = 1; ; attempt++) {
         const loaded = await this.states.load(streamId);
@@ -100,18 +109,18 @@ export class ShoeStreamWriter {
               occurredAt: w.occurredAt ?? undefined,
             },
             idempotency: key
-              ? { key, requestHash: w.requestHash, statusCode: 201, response: (stored: LedgerEvent[]) => this.toResult(w.shoeId, tableId, stored) }
+              ? { key, requestHash: w.requestHash, statusCode: answer.statusCode ?? 201, response: (stored: LedgerEvent[]) => shape(this.toResult(w.shoeId, tableId, stored)) }
               : undefined,
           });
           this.states.remember(streamId, loaded, result.events);
-          return this.toResult(w.shoeId, tableId, result.events);
+          return shape(this.toResult(w.shoeId, tableId, result.events));
         } catch (e) {
           if (e instanceof ConcurrencyError && w.expectedVersion === undefined && attempt < MAX_ATTEMPTS) {
             this.logger.debug({ streamId, attempt }, 'lost a race to another writer; retrying');
             continue;
           }
           if (e instanceof ConcurrencyError) {
-            const prior2 = await this.replayIdempotent(w);
+            const prior2 = await this.replayIdempotent<R>(w);
             if (prior2) return prior2;
           }
           throw e;
@@ -121,14 +130,14 @@ export class ShoeStreamWriter {
   }
 
   /** The first answer to a request with this Idempotency-Key, or null. @throws ApiError 409 `IDEMPOTENCY.KEY_REUSED` */
-  private async replayIdempotent(w: WriteRequest): Promise<ShoeCommandResult | null> {
+  private async replayIdempotent<R>(w: WriteRequest): Promise<R | null> {
     if (!w.idempotencyKey) return null;
     const prior = await this.store.findIdempotent(w.idempotencyKey);
     if (!prior) return null;
     if (prior.requestHash !== w.requestHash) {
       throw new ApiError('IDEMPOTENCY.KEY_REUSED', 'this Idempotency-Key was used for a different request', 409);
     }
-    return prior.response as ShoeCommandResult;
+    return prior.response as R;
   }
 
   private toResult(shoeId: string, tableId: string, events: readonly LedgerEvent[]): ShoeCommandResult {

@@ -8,7 +8,6 @@ import { DrawCommencementCardHandler } from './draw-commencement-card/draw-comme
 import { BurnCardController } from './burn-card/burn-card.controller';
 import { BurnCardHandler } from './burn-card/burn-card.handler';
 import { CorrectCommencementController } from './correct-commencement/correct-commencement.controller';
-import { CorrectCommencementHandler } from './correct-commencement/correct-commencement.handler';
 import { DrawCutCardController } from './draw-cut-card/draw-cut-card.controller';
 import { DrawCutCardHandler } from './draw-cut-card/draw-cut-card.handler';
 import { ChangeDealerController } from './change-dealer/change-dealer.controller';
@@ -16,7 +15,6 @@ import { ChangeDealerHandler } from './change-dealer/change-dealer.handler';
 import { CloseShoeController } from './close-shoe/close-shoe.controller';
 import { CloseShoeHandler } from './close-shoe/close-shoe.handler';
 import { VoidShoeController } from './void-shoe/void-shoe.controller';
-import { VoidShoeHandler } from './void-shoe/void-shoe.handler';
 import { OpenRoundController } from './round/open-round/open-round.controller';
 import { OpenRoundHandler } from './round/open-round/open-round.handler';
 import { PlaceBetsController } from './round/place-bets/place-bets.controller';
@@ -32,9 +30,7 @@ import { ExposeCardHandler } from './round/expose-card/expose-card.handler';
 import { DropCardController } from './round/drop-card/drop-card.controller';
 import { DropCardHandler } from './round/drop-card/drop-card.handler';
 import { VoidRoundController } from './round/void-round/void-round.controller';
-import { VoidRoundHandler } from './round/void-round/void-round.handler';
 import { CorrectResultController } from './round/correct-result/correct-result.controller';
-import { CorrectResultHandler } from './round/correct-result/correct-result.handler';
 import { ShoeReadsController } from './shoe-reads.controller';
 import { ShoeStateCache } from './shoe-state.cache';
 import { ShoeStreamWriter } from './shoe-stream.writer';
@@ -61,16 +57,17 @@ const WRITE_CONTROLLERS = [
   CorrectResultController,
 ];
 
-/** One thin `@CommandHandler` per write use case, each beside its command and controller. */
+/**
+ * One thin `@CommandHandler` per write use case, each beside its command and controller. The
+ * management routes' use case is the four-eyes request, handled in `../decisions/`.
+ */
 const WRITE_HANDLERS = [
   OpenShoeHandler,
   DrawCommencementCardHandler,
   BurnCardHandler,
-  CorrectCommencementHandler,
   DrawCutCardHandler,
   ChangeDealerHandler,
   CloseShoeHandler,
-  VoidShoeHandler,
   OpenRoundHandler,
   PlaceBetsHandler,
   CloseBettingHandler,
@@ -78,8 +75,6 @@ const WRITE_HANDLERS = [
   DrawUnneededCardHandler,
   ExposeCardHandler,
   DropCardHandler,
-  VoidRoundHandler,
-  CorrectResultHandler,
 ];
 
 /**
@@ -92,6 +87,6 @@ const WRITE_HANDLERS = [
   imports: [CqrsModule],
   controllers: [...WRITE_CONTROLLERS, ShoeReadsController],
   providers: [...WRITE_HANDLERS, ShoeStreamWriter, ShoeStateCache, StreamLock, TablesRegistry],
-  exports: [TablesRegistry],
+  exports: [TablesRegistry, ShoeStreamWriter],
 })
 export class ShoeModule {}

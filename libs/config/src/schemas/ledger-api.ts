@@ -43,4 +43,19 @@ export class LedgerApiEnv extends WithTokenVerification(
    */
   @IntVar(1, 100_000, 'shoes')
   SHOE_CACHE_SIZE: number = 256;
+
+  /**
+   * How long a requested management decision waits for a second pit manager's approval before it
+   * expires (docs/domain-rules.md §6), in ms.
+   * @default 1800000
+   */
+  @IntVar(1_000, 604_800_000, 'ms')
+  DECISION_TTL_MS: number = 1_800_000;
+
+  /**
+   * How often the API records the expiry of pending decisions past their time, in ms.
+   * @default 30000
+   */
+  @IntVar(200, 3_600_000, 'ms')
+  DECISION_EXPIRY_SWEEP_MS: number = 30_000;
 }

@@ -1,10 +1,11 @@
 import type { LedgerEvent, VoidCause } from '@ledger/events';
-import type { ProjectionTx, RoundContext } from '../projection-tx';
+import type { ProjectionTx } from '../projection-tx';
+import { roundContext, RoundContext } from '../round-context';
 import type { RoadRound, RoadWinner } from '../roads/roads';
 import { ANALYTICS_SOURCE_TYPES, AnalyticsRecord, analyticsRecordsFor, AnalyticsStateReader, RoundSnapshot } from './analytics-records';
 
 /**
- * The analytics side of the projector's transaction (architecture.md guarantees 4 and 6 applied
+ * The analytics side of the projector's transaction (docs/guarantees.md §4 and §6 applied
  * to the analytics topics): for each ledger event applied, the records it produces are written to
  * `<schema>.analytics_outbox` by the SAME transaction that writes the projections and moves the
  * checkpoint. Either all of it commits or none of it does, so:
@@ -104,7 +105,7 @@ export class TxAnalyticsState implements AnalyticsStateReader {
 
   /** @inheritdoc */
   roundContext(roundId: string): Promise<RoundContext> {
-    return this.tx.roundContext(roundId);
+    return roundContext(this.tx, roundId);
   }
 }
 

@@ -76,8 +76,8 @@ const LOCK_SQL = (fn: string) => `SELECT ${fn}(hashtext('ledger-analytics-publis
 const PRUNE_EVERY_MS = 60_000;
 
 /**
- * Publishes `<schema>.analytics_outbox` to the analytics topics (issue #4 item 4; the same pattern
- * as the write side's outbox relay, guarantee 4).
+ * Publishes `<schema>.analytics_outbox` to the analytics topics (the same pattern
+ * as the write side's outbox relay, docs/guarantees.md §4).
  *
  * Loop, leader only: BEGIN; claim up to `batchSize` unpublished rows in `(global_position,
  * ordinal)` order (`FOR UPDATE`); send them in that order (idempotent producer, acks = all, one

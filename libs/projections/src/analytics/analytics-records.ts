@@ -1,12 +1,12 @@
 import { createHash } from 'node:crypto';
 import type { LedgerEvent, VoidCause } from '@ledger/events';
 import { shoeIdOf } from '../event-record';
-import type { RoundContext } from '../projection-tx';
+import type { RoundContext } from '../round-context';
 import { parseFraction, parseMinor } from '../rational';
 import { BeadCell, BigRoadCell, computeRoads, DerivedRoad, RoadRound, RoadWinner } from '../roads/roads';
 
 /**
- * The records of the analytics topics (issue #4 item 4), as PURE functions of a ledger event and
+ * The records of the analytics topics (docs/architecture.md §7), as PURE functions of a ledger event and
  * the read-model state right after it: no I/O, no clock, no randomness. The same event in the
  * same state always gives byte-identical records with the same CloudEvents id, so a republish or
  * a re-application after a rolled-back transaction can only ever produce exact duplicates.

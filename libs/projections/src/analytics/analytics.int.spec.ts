@@ -18,7 +18,7 @@ import { AnalyticsRecordKind } from './analytics-records';
 import { analyticsRecordsOfEvents } from './memory-state';
 
 /**
- * The analytics topics end to end, on real PostgreSQL and Kafka (issue #4 item 4):
+ * The analytics topics end to end, on real PostgreSQL and Kafka (docs/guarantees.md §4, §6):
  *
  * 1. Two fixture shoes (each with a management void, a cut-card void and a correction) go to a
  *    unique ledger topic. The projector PROCESS (`apps/projector/src/main.ts`) runs with analytics

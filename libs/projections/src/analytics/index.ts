@@ -1,5 +1,5 @@
 /**
- * Analytics topics (issue #4 item 4): records derived from the ledger for downstream consumers,
+ * Analytics topics (docs/architecture.md §7): records derived from the ledger for downstream consumers,
  * written to an outbox in the projector's transaction and published with CloudEvents headers.
  * Documented in `docs/asyncapi/asyncapi.yaml`.
  */

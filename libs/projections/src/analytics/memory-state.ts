@@ -1,7 +1,7 @@
 import type { LedgerEvent } from '@ledger/events';
 import { shoeIdOf } from '../event-record';
 import { DEFAULT_GAMING_DAY, GamingDayConfig, gamingDay } from '../gaming-day';
-import type { RoundContext } from '../projection-tx';
+import type { RoundContext } from '../round-context';
 import type { RoadRound } from '../roads/roads';
 import { AnalyticsRecord, analyticsRecordsFor, AnalyticsStateReader, RoundSnapshot } from './analytics-records';
 

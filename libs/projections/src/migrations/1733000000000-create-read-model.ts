@@ -2,8 +2,8 @@ import type { MigrationInterface, QueryRunner } from 'typeorm';
 import { assertSchemaName, DEFAULT_READ_SCHEMA } from '../schema-name';
 
 /**
- * The read model, version 1: every projection table of issue #4 (items 1 and 6) and the
- * bookkeeping that makes their effect exactly-once (architecture.md guarantees 6 and 7).
+ * The read model, version 1: every projection table (docs/architecture.md §7) and the
+ * bookkeeping that makes their effect exactly-once (docs/guarantees.md §6 and §7).
  *
  * Raw SQL, idempotent (`IF NOT EXISTS`), all objects in one schema (`read` unless constructed
  * with another name for a scratch rebuild). Amounts are `bigint` (one bet, minor units) or
@@ -37,7 +37,7 @@ export function createReadModelSql(schema: string): string[] {
     `CREATE SCHEMA IF NOT EXISTS ${s}`,
 
     // ---------------------------------------------------------------- bookkeeping (not projections)
-    // The consumer checkpoint, committed in the same transaction as the rows it covers (guarantee 6).
+    // The consumer checkpoint, committed in the same transaction as the rows it covers (docs/guarantees.md §6).
     // consumer_group is the projection's owner (PROJECTOR_GROUP), not necessarily the Kafka group
     // that read the records (a rebuild reads with a throw-away group and writes the owner's row).
     `CREATE TABLE IF NOT EXISTS ${s}.checkpoints (

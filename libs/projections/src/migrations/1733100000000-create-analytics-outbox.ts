@@ -2,7 +2,7 @@ import type { MigrationInterface, QueryRunner } from 'typeorm';
 import { assertSchemaName, DEFAULT_READ_SCHEMA } from '../schema-name';
 
 /**
- * The analytics outbox (issue #4 item 4): records for the analytics topics, written by the
+ * The analytics outbox (docs/guarantees.md §4, §6): records for the analytics topics, written by the
  * projector in the same transaction as the projections and the checkpoint, published to Kafka by
  * `AnalyticsPublisher` (libs/projections/src/analytics/).
  *

@@ -5,10 +5,10 @@ import type { Projection } from './projection';
 
 /**
  * `audit_events`: every event, flattened for search by table, shoe, round, bet, time, type and
- * actor (regulators' game recall, architecture.md guarantee 9), with the full `data` as jsonb and
- * the hash chain fields. Append-only: one row per event, keyed by global position.
+ * actor (regulators' game recall, docs/guarantees.md §9), with the full `data` as jsonb and
+ * the hash chain fields. Append-only: one row per event, keyed by global position. Reads nothing.
  */
-export const auditEventsProjection: Projection = {
+export const auditEventsProjection: Projection<undefined> = {
   name: 'audit_events',
   tables: [{ name: 'audit_events', orderBy: 'global_position' }],
   async apply(e: LedgerEvent, tx: ProjectionTx): Promise<void> {

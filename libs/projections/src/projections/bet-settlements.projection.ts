@@ -2,12 +2,12 @@ import type { BetSettlementData, LedgerEvent, ManagementDecision } from '@ledger
 import { ProjectionError } from '../errors';
 import type { ProjectionTx } from '../projection-tx';
 import { parseFraction, parseMinor } from '../rational';
-import { decisionMemoKey } from './hand-outcomes.projection';
+import { roundContext, ROUND_CONTEXT_TABLE, RoundContext } from '../round-context';
 import type { Projection } from './projection';
 
 /**
  * `bet_settlements` + `bet_settlement_revisions`: one row per bet with the settlement in force,
- * and every settlement, resettlement and refund it received (domain-rules.md §4, §5).
+ * and every settlement, resettlement and refund it received (docs/domain-rules.md §4, §5).
  *
  * Status: OPEN (placed) → SETTLED (BetSettled, revision 1) → RESETTLED (each BetResettled after
  * a ResultCorrected, revision n) → REFUNDED (BetRefunded after a void, from OPEN or any settled
@@ -22,19 +22,44 @@ import type { Projection } from './projection';
  * refunds caused by a management decision — its reason and approver.
  *
  * Amounts: `bigint` minor units; the event's decimal strings are checked and passed as text.
+ *
+ * What it needs beyond its own rows it takes from the events, and reads in `prepare` what they
+ * cannot give: the round's context (`hand_outcomes`, fixed at RoundOpened), and the decision of a
+ * void or correction applied in an EARLIER transaction (`hand_outcome_revisions`, `shoe_state`).
+ * Decisions of this transaction come from the RoundResulted / ResultCorrected / RoundVoided /
+ * ShoeVoided events themselves (see {@link decisionsOf}), so no other projection has to run first.
  */
-export const betSettlementsProjection: Projection = {
+export const betSettlementsProjection: Projection<Prepared | undefined> = {
   name: 'bet_settlements',
   tables: [
     { name: 'bet_settlements', orderBy: 'bet_id COLLATE "C"' },
     { name: 'bet_settlement_revisions', orderBy: 'bet_id COLLATE "C", seq' },
   ],
-  async apply(e: LedgerEvent, tx: ProjectionTx): Promise<void> {
+  reads: [ROUND_CONTEXT_TABLE, 'hand_outcome_revisions', 'shoe_state'],
+  async prepare(e: LedgerEvent, tx: ProjectionTx): Promise<Prepared | undefined> {
+    switch (e.type) {
+      case 'BetPlaced':
+        return { ctx: await roundContext(tx, e.data.roundId) };
+      case 'BetResettled':
+        return { decision: await latestRoundDecision(tx, e.data.roundId) };
+      case 'BetRefunded':
+        return { decision: await decisionOf(tx, e.data.compensates) };
+      default:
+        return undefined;
+    }
+  },
+  async apply(e: LedgerEvent, tx: ProjectionTx, prepared: Prepared | undefined): Promise<void> {
     const b = tx.t('bet_settlements');
     switch (e.type) {
+      case 'RoundResulted':
+      case 'ResultCorrected':
+      case 'RoundVoided':
+      case 'ShoeVoided':
+        rememberDecision(tx, e);
+        return;
       case 'BetPlaced': {
         const d = e.data;
-        const ctx = await tx.roundContext(d.roundId);
+        const ctx = prepared!.ctx!;
         tx.deferInsert('bet_settlements', {
           bet_id: d.betId,
           round_id: d.roundId,
@@ -68,8 +93,7 @@ export const betSettlementsProjection: Projection = {
           [d.betId, d.result, m.winnings, m.payout, m.net, m.dropped, d.paytableRef, d.revision, e.occurredAt, e.eventId],
         );
         if (rows.length === 0) throw await notApplicable(tx, e, d.betId, 'SETTLED or RESETTLED');
-        const decision = await latestRoundDecision(tx, d.roundId);
-        appendRevision(tx, e, d.betId, rows[0].revisions, 'RESETTLED', d, d.compensates, decision);
+        appendRevision(tx, e, d.betId, rows[0].revisions, 'RESETTLED', d, d.compensates, prepared!.decision ?? null);
         return;
       }
       case 'BetRefunded': {
@@ -83,7 +107,7 @@ export const betSettlementsProjection: Projection = {
           [d.betId, stake, e.occurredAt, e.eventId],
         );
         if (rows.length === 0) throw await notApplicable(tx, e, d.betId, 'not REFUNDED');
-        const decision = await decisionOf(tx, d.compensates);
+        const decision = prepared!.decision ?? null;
         tx.append('bet_settlement_revisions', {
           ...revisionBase(e, d.betId, rows[0].revisions, 'REFUNDED', d.revision, d.roundId),
           result: null,
@@ -209,13 +233,69 @@ function appendRevision(
   });
 }
 
+/** What {@link betSettlementsProjection} reads before an event. */
+interface Prepared {
+  /** The round's context (BetPlaced). */
+  readonly ctx?: RoundContext;
+  /** The decision behind a resettlement or refund, if any. */
+  readonly decision?: ManagementDecision | null;
+}
+
+/** Decisions seen in one transaction's events: by decision eventId, and the latest of each round. */
+interface DecisionMemo {
+  readonly byEvent: Map<string, ManagementDecision | null>;
+  readonly latestOfRound: Map<string, ManagementDecision | null>;
+}
+
+const MEMOS = new WeakMap<ProjectionTx, DecisionMemo>();
+
+/** This projection's own memo for `tx` (private to this module: no other projection writes it). */
+function decisionsOf(tx: ProjectionTx): DecisionMemo {
+  let m = MEMOS.get(tx);
+  if (!m) MEMOS.set(tx, (m = { byEvent: new Map(), latestOfRound: new Map() }));
+  return m;
+}
+
+/**
+ * Remembers the decision an event carries, for the resettlements and refunds that follow it in the
+ * transaction (the same facts `hand_outcome_revisions` records): a round's latest revision
+ * (RESULTED: none; CORRECTED or VOIDED: its decision), and a void's decision by its eventId — an
+ * automatic void caused by a shoe void takes the ShoeVoided's.
+ */
+function rememberDecision(tx: ProjectionTx, e: LedgerEvent): void {
+  const m = decisionsOf(tx);
+  switch (e.type) {
+    case 'RoundResulted':
+      m.latestOfRound.set(e.data.roundId, null);
+      return;
+    case 'ResultCorrected':
+      m.latestOfRound.set(e.data.roundId, e.data.decision);
+      return;
+    case 'ShoeVoided':
+      m.byEvent.set(e.eventId, e.data.decision);
+      return;
+    case 'RoundVoided': {
+      const d = e.data;
+      m.latestOfRound.set(d.roundId, d.decision);
+      if (d.decision) m.byEvent.set(e.eventId, d.decision);
+      else if (d.causedBy && m.byEvent.has(d.causedBy)) m.byEvent.set(e.eventId, m.byEvent.get(d.causedBy)!);
+      else if (d.cause !== 'SHOE_VOIDED') m.byEvent.set(e.eventId, null);
+      // else: the ShoeVoided was applied in an earlier transaction: left to decisionOf's lookup
+      return;
+    }
+    default:
+      return;
+  }
+}
+
 /**
  * The management decision behind a RoundVoided / ShoeVoided `eventId`, if any: the void's own
- * decision, or for a round voided with its shoe (cause SHOE_VOIDED) the ShoeVoided's.
+ * decision, or for a round voided with its shoe (cause SHOE_VOIDED) the ShoeVoided's. From this
+ * transaction's events, else (an earlier transaction) from `hand_outcome_revisions` / `shoe_state`.
  */
 async function decisionOf(tx: ProjectionTx, eventId: string): Promise<ManagementDecision | null> {
-  const key = decisionMemoKey(eventId);
-  if (tx.memo.has(key)) return tx.memo.get(key) as ManagementDecision | null;
+  const m = decisionsOf(tx).byEvent;
+  if (m.has(eventId)) return m.get(eventId)!;
   const rows = await tx.query<DecisionRow>(
     `SELECT coalesce(r.reason, s.void_reason) AS reason, coalesce(r.acting_manager_id, s.void_actor_id) AS acting_manager_id,
             coalesce(r.approver_id, s.void_approver_id) AS approver_id, coalesce(r.compensates, s.void_event_id) AS compensates
@@ -227,7 +307,7 @@ async function decisionOf(tx: ProjectionTx, eventId: string): Promise<Management
     [eventId],
   );
   const decision = toDecision(rows[0]);
-  tx.memo.set(key, decision);
+  m.set(eventId, decision);
   return decision;
 }
 
@@ -243,16 +323,19 @@ function toDecision(r: DecisionRow | undefined): ManagementDecision | null {
   return { reason: r.reason, actingManagerId: r.acting_manager_id ?? '', approverId: r.approver_id ?? '', compensates: r.compensates ?? '' };
 }
 
-/** The decision of the round's latest revision (the ResultCorrected a resettlement follows). */
+/**
+ * The decision of the round's latest revision (the ResultCorrected a resettlement follows): from
+ * this transaction's events, else from `hand_outcome_revisions`.
+ */
 async function latestRoundDecision(tx: ProjectionTx, roundId: string): Promise<ManagementDecision | null> {
-  const key = `latest-decision:${roundId}`;
-  if (tx.memo.has(key)) return tx.memo.get(key) as ManagementDecision | null;
+  const m = decisionsOf(tx).latestOfRound;
+  if (m.has(roundId)) return m.get(roundId)!;
   const rows = await tx.query<DecisionRow>(
     `SELECT reason, acting_manager_id, approver_id, compensates FROM ${tx.t('hand_outcome_revisions')}
      WHERE round_id = $1 ORDER BY revision DESC LIMIT 1`,
     [roundId],
   );
   const decision = toDecision(rows[0]);
-  tx.memo.set(key, decision);
+  m.set(roundId, decision);
   return decision;
 }

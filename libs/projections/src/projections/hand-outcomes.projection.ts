@@ -2,13 +2,13 @@ import type { LedgerEvent, ManagementDecision, RoundOutcomeData } from '@ledger/
 import { ProjectionError } from '../errors';
 import { shoeIdOf } from '../event-record';
 import { gamingDay } from '../gaming-day';
-import type { ProjectionTx, RoundContext } from '../projection-tx';
+import type { ProjectionTx } from '../projection-tx';
 import type { Projection } from './projection';
 
 /**
  * `hand_outcomes` + `hand_outcome_revisions`: one row per round with its cards and current
- * outcome, and every revision of that outcome (game recall, architecture.md guarantee 9;
- * domain-rules.md §5: voids and result edits are new events, nothing is erased).
+ * outcome, and every revision of that outcome (game recall, docs/guarantees.md §9;
+ * docs/domain-rules.md §5: voids and result edits are new events, nothing is erased).
  *
  * - RoundOpened creates the row (status OPEN) with what the round is attributed to: the shoe's
  *   dealer at that moment (`dealer_id`), its gaming day (from the RoundOpened's occurredAt), the
@@ -21,37 +21,33 @@ import type { Projection } from './projection';
  *   `caused_by` for automatic voids). The last outcome stays visible on the row; status says it
  *   no longer counts.
  * Revisions are numbered 1, 2, … per round in event order; `current_revision` is the latest.
+ *
+ * READS `shoe_state` once per round, in `prepare` of the RoundOpened (the shoe's table, dealer,
+ * currency and paytable at that moment); everything else comes from the events and its own rows.
  */
-export const handOutcomesProjection: Projection = {
+export const handOutcomesProjection: Projection<ShoeFacts | undefined> = {
   name: 'hand_outcomes',
   tables: [
     { name: 'hand_outcomes', orderBy: 'round_id COLLATE "C"' },
     { name: 'hand_outcome_revisions', orderBy: 'round_id COLLATE "C", revision' },
   ],
-  async apply(e: LedgerEvent, tx: ProjectionTx): Promise<void> {
+  reads: ['shoe_state'],
+  async prepare(e: LedgerEvent, tx: ProjectionTx): Promise<ShoeFacts | undefined> {
+    if (e.type !== 'RoundOpened') return undefined;
+    const rows = await tx.query<ShoeFacts>(`SELECT table_id, dealer_id, currency, paytable_ref FROM ${tx.t('shoe_state')} WHERE shoe_id = $1`, [shoeIdOf(e)]);
+    if (rows.length === 0) throw inconsistent(e, `RoundOpened in shoe ${shoeIdOf(e)}, which was never opened`);
+    return rows[0];
+  },
+  async apply(e: LedgerEvent, tx: ProjectionTx, shoe: ShoeFacts | undefined): Promise<void> {
     const h = tx.t('hand_outcomes');
     switch (e.type) {
       case 'RoundOpened': {
-        const day = gamingDay(e.occurredAt, tx.gamingDayConfig);
-        const rows = await tx.query<{ table_id: string; dealer_id: string; currency: string; paytable_ref: string }>(
+        const s = shoe!;
+        await tx.query(
           `INSERT INTO ${h} (round_id, shoe_id, table_id, hand_number, dealer_id, dealing_dealer_id, gaming_day, currency, paytable_ref, opened_at, status)
-           SELECT $1, s.shoe_id, s.table_id, $3, s.dealer_id, s.dealer_id, $4::date, s.currency, s.paytable_ref, $5::timestamptz, 'OPEN'
-           FROM ${tx.t('shoe_state')} s WHERE s.shoe_id = $2
-           RETURNING table_id, dealer_id, currency, paytable_ref`,
-          [e.data.roundId, shoeIdOf(e), e.data.handNumber, day, e.occurredAt],
+           VALUES ($1, $2, $3, $4, $5, $5, $6::date, $7, $8, $9::timestamptz, 'OPEN')`,
+          [e.data.roundId, shoeIdOf(e), s.table_id, e.data.handNumber, s.dealer_id, gamingDay(e.occurredAt, tx.gamingDayConfig), s.currency, s.paytable_ref, e.occurredAt],
         );
-        if (rows.length === 0) throw inconsistent(e, `RoundOpened in shoe ${shoeIdOf(e)}, which was never opened`);
-        const r = rows[0];
-        const ctx: RoundContext = {
-          roundId: e.data.roundId,
-          shoeId: shoeIdOf(e),
-          tableId: r.table_id,
-          dealerId: r.dealer_id,
-          gamingDay: day,
-          currency: r.currency,
-          paytableRef: r.paytable_ref,
-        };
-        tx.rememberRound(ctx);
         return;
       }
       case 'BettingClosed':
@@ -110,6 +106,14 @@ export const handOutcomesProjection: Projection = {
     }
   },
 };
+
+/** The shoe's facts a round is attributed to when it opens (its `shoe_state` row at RoundOpened). */
+interface ShoeFacts {
+  table_id: string;
+  dealer_id: string;
+  currency: string;
+  paytable_ref: string;
+}
 
 function inconsistent(e: LedgerEvent, message: string): ProjectionError {
   return new ProjectionError('PROJECTION.INCONSISTENT_EVENT', message, { eventId: e.eventId, type: e.type });
@@ -182,12 +186,9 @@ interface RevisionFacts {
   causedBy?: string | null;
 }
 
-/** Memo key under which a decision is kept for the bet projection (same transaction). */
-export const decisionMemoKey = (eventId: string) => `decision:${eventId}`;
-
 async function insertRevision(tx: ProjectionTx, e: LedgerEvent, roundId: string, revision: number, kind: 'RESULTED' | 'CORRECTED' | 'VOIDED', f: RevisionFacts): Promise<void> {
   const o = f.outcome;
-  // Immediate (not deferred): the bet projection reads the decision of a void or correction back.
+  // written now, not deferred: one row per revision, rare next to cards and bets
   await tx.query(
     `INSERT INTO ${tx.t('hand_outcome_revisions')} (round_id, revision, kind, shoe_id, table_id, cards, player_cards, banker_cards,
        player_total, banker_total, winner, is_natural, player_pair, banker_pair, paytable_ref, void_cause, caused_by,
@@ -223,8 +224,4 @@ async function insertRevision(tx: ProjectionTx, e: LedgerEvent, roundId: string,
       e.recordedAt,
     ],
   );
-  // the bet projection reads these back for the refunds / resettlements that follow in the batch;
-  // an automatic void (decision null) is left to its database lookup (a shoe void's decision)
-  if (f.decision) tx.memo.set(decisionMemoKey(e.eventId), f.decision);
-  tx.memo.set(`latest-decision:${roundId}`, f.decision);
 }

@@ -7,14 +7,15 @@ import { roadsProjection } from './roads.projection';
 import { shoeStateProjection } from './shoe-state.projection';
 
 export * from './projection';
+export * from './projection-set';
+export { addReconciliation, RECONCILIATION_TABLE, type ReconciliationDelta, type ReconciliationKey } from './reconciliation.projection';
 export { auditEventsProjection, betSettlementsProjection, handOutcomesProjection, reconciliationProjection, roadsProjection, shoeStateProjection };
 
 /**
- * Every projection, in the order each event is applied to them. The order matters:
- * - shoe_state before hand_outcomes: a round takes the shoe's dealer, currency, paytable;
- * - reconciliation before hand_outcomes and bet_settlements: it reads their rows as they were
- *   before the event (the payout a resettlement replaces, whether a voided round was resulted);
- * - roads last: it reads hand_outcomes (and runs at commit anyway).
+ * Every projection. The order does not matter (each reads other projections' tables only in its
+ * `prepare`, before any of them applies the event, or at commit; see `projection.ts`), and the
+ * order-independence spec runs them in other orders to prove it; this one is the order of the
+ * checksums report.
  */
 export const ALL_PROJECTIONS: readonly Projection[] = [
   auditEventsProjection,

@@ -15,12 +15,32 @@ export interface ProjectionTable {
 
 /**
  * A projection: folds ledger events into its tables with SQL, inside the transaction it is given.
- * "Pure-ish": the only effect of `apply` is SQL through `tx`; no clock, no randomness, no I/O of
- * its own, so replaying the same events gives the same rows (guarantee 7).
+ * "Pure-ish": the only effect is SQL through `tx`; no clock, no randomness, no I/O of its own, so
+ * replaying the same events gives the same rows (docs/guarantees.md §7).
+ *
+ * Projections do not depend on the order they run in (docs/architecture.md §7). For each event the
+ * applier runs every projection's {@link prepare}, then every projection's {@link apply}:
+ * - `prepare` may read the projection's own tables and the tables it declares in {@link reads}
+ *   (other projections'), and sees the state after the previous event, whatever the order;
+ * - `apply` reads and writes the projection's OWN tables only (what it needs of the event it takes
+ *   from the event, from its own rows, or from what `prepare` returned);
+ * - work queued for commit ({@link ProjectionTx.beforeCommit}) may read the declared tables too:
+ *   it runs after every event of the batch.
+ * The applier checks at start that every declared table belongs to a projection of its list, and
+ * {@link ProjectionTx.t} refuses, while a projection runs, any table outside these rules.
+ *
+ * @typeParam P what `prepare` hands to `apply` (`undefined` without a `prepare`)
  */
-export interface Projection {
+export interface Projection<P = unknown> {
   readonly name: ProjectionName;
   readonly tables: readonly ProjectionTable[];
+  /** Tables of other projections this one reads (in `prepare` and at commit). @default none */
+  readonly reads?: readonly string[];
+  /**
+   * Reads what `apply` will need of the state before `event` (another projection's rows, or its own).
+   * Must not write. Throws ProjectionError when the event contradicts the state.
+   */
+  prepare?(event: LedgerEvent, tx: ProjectionTx): Promise<P>;
   /** Applies one event (already upcast). Throws ProjectionError when the event contradicts the state. */
-  apply(event: LedgerEvent, tx: ProjectionTx): Promise<void>;
+  apply(event: LedgerEvent, tx: ProjectionTx, prepared: P): Promise<void>;
 }

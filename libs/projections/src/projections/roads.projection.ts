@@ -13,10 +13,13 @@ import type { Projection } from './projection';
  * The recomputation runs once per shoe per transaction, at commit (after every event of the
  * batch), from the rounds with status RESULTED or CORRECTED in hand order. `last_event_id` /
  * `last_global_position` name the last event that changed the shoe's rounds.
+ *
+ * READS `hand_outcomes`, at commit only (after every event of the batch, whatever the order).
  */
-export const roadsProjection: Projection = {
+export const roadsProjection: Projection<undefined> = {
   name: 'roads',
   tables: [{ name: 'roads', orderBy: 'shoe_id COLLATE "C"' }],
+  reads: ['hand_outcomes'],
   async apply(e: LedgerEvent, tx: ProjectionTx): Promise<void> {
     if (e.type !== 'RoundResulted' && e.type !== 'ResultCorrected' && e.type !== 'RoundVoided') return;
     const shoeId = shoeIdOf(e);

@@ -7,13 +7,14 @@ import type { Projection } from './projection';
 
 /**
  * `shoe_state`: one row per shoe: settings snapshot, status, dealer, hand number, the card
- * accounting (domain-rules.md §1, §5), commencement (§5.1), cut card (§5.2), void and close.
+ * accounting (docs/domain-rules.md §1, §5), commencement (docs/domain-rules.md §5.1), cut card
+ * (docs/domain-rules.md §5.2), void and close.
  *
  * Card accounting follows the write side's (`libs/shoe` accounting.ts / evolve.ts) exactly:
  * - out of the shoe: the commencement card and every burn (`burned`), cards dealt (`dealt`),
- *   unneeded cards (§5.3, `unneeded`), cards exposed while bets are open, while dealing or
+ *   unneeded cards (docs/domain-rules.md §5.3, `unneeded`), cards exposed while bets are open, while dealing or
  *   between rounds (`exposed`; not during shuffle or commencement), cards dropped during dealing
- *   and not exposed before leaving view (§5.5, `dropped`; other drops are reused);
+ *   and not exposed before leaving view (docs/domain-rules.md §5.5, `dropped`; other drops are reused);
  * - a CommencementCorrected puts the recorded commencement card back and takes the corrected one;
  *   a ResultCorrected puts the round's recorded cards back and takes the corrected ones (the
  *   record was wrong; those cards never left);
@@ -22,11 +23,11 @@ import type { Projection } from './projection';
  *   out, per rank) sums to `cards_remaining + cards_unseen`.
  *
  * Status mirrors the write side's ShoeStatus: OPEN → COMMENCING → READY ⇄ IN_ROUND, then CLOSED
- * or VOIDED. `last_hand_round_id` (§5.2): the round during which the cut card came out; when it
+ * or VOIDED. `last_hand_round_id` (docs/domain-rules.md §5.2): the round during which the cut card came out; when it
  * came out before a round's dealing, the round before that one; between rounds, the last round.
  *
  * Stream bookkeeping (`stream_version`, `last_event_id`, `last_global_position`) is written by
- * the applier once per transaction, not here.
+ * the applier once per transaction, not here. Reads nothing but its own row.
  */
 export const shoeStateProjection: Projection = {
   name: 'shoe_state',
@@ -47,7 +48,7 @@ export const shoeStateProjection: Projection = {
       case 'CommencementCorrected': {
         // one card back (the recorded commencement card; its rank is its code's first character,
         // T = ten), one card out (the corrected one): totals unchanged, ranks move
-        const f = tx.t('add_counts');
+        const f = tx.fn('add_counts');
         const rank = rankOf(e.data.card);
         return update(tx, shoeId, e, null, {
           cards_out_by_rank: [`${f}(${f}(cards_out_by_rank, jsonb_build_object(left(commencement_card, 1), -1)), jsonb_build_object($::text, 1))`, rank],
@@ -101,12 +102,11 @@ export const shoeStateProjection: Projection = {
       case 'RoundResulted':
         return update(tx, shoeId, e, null, { status: [IDLE_STATUS] });
       case 'RoundVoided':
-        // a round voided while in progress (bets open or dealing) ends it: the shoe is idle again
+        // a round voided while in progress (bets open or dealing) ends it: the shoe is idle again.
+        // In progress = the shoe is IN_ROUND and this is its current round (a round is resulted or
+        // voided before the next one opens, and either makes the shoe idle), from its own row.
         return update(tx, shoeId, e, null, {
-          status: [
-            `CASE WHEN status = 'IN_ROUND' AND EXISTS (SELECT 1 FROM ${tx.t('hand_outcomes')} h WHERE h.round_id = $ AND h.status = 'OPEN') THEN ${IDLE_STATUS} ELSE status END`,
-            e.data.roundId,
-          ],
+          status: [`CASE WHEN status = 'IN_ROUND' AND current_round_id = $ THEN ${IDLE_STATUS} ELSE status END`, e.data.roundId],
         });
       case 'ResultCorrected': {
         const d = e.data;
@@ -240,7 +240,7 @@ function neverOpened(type: string, eventId: string, shoeId: string): ProjectionE
 }
 
 async function writeCardTotals(tx: ProjectionTx, shoeId: string, t: CardTotals): Promise<void> {
-  const f = tx.t('add_counts');
+  const f = tx.fn('add_counts');
   const byRank = t.byRank; // zeros kept: see sumCounts
   const rows = await tx.query(
     `UPDATE ${tx.t('shoe_state')} SET cards_out = cards_out + $2, cards_remaining = cards_remaining - $2, cards_unseen = cards_unseen + $3,

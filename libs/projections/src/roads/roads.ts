@@ -1,5 +1,5 @@
 /**
- * Baccarat scoreboards ("roads") of a shoe, computed from its resulted rounds (issue #4 item 6).
+ * Baccarat scoreboards ("roads") of a shoe, computed from its resulted rounds (docs/architecture.md §7).
  *
  * PURE: no I/O, no framework, no clock. Input is the shoe's rounds that count (resulted or
  * corrected, never voided) in hand order, with their CURRENT outcome (after any correction);

@@ -16,6 +16,7 @@ import {
   card as makeCard,
 } from '@ledger/rules';
 import type { Actor, BetSettlementData, LedgerEvent, ManagementDecision, RoundOutcomeData } from '@ledger/events';
+import { formatFraction } from '../rational';
 import { assignPositions, idFactory, StreamBuilder } from './envelopes';
 
 /**
@@ -69,6 +70,7 @@ function prng(seed: number): () => number {
 const STAKES = ['5', '10', '15', '25', '55', '100', '250', '1000', '5000'];
 const VARIANTS: Variant[] = ['classic', 'tiger', 'fabulous4'];
 
+// TODO(integrator): use roundOutcomeData from @ledger/events (this is a copy of its mapping)
 function outcomeData(o: RoundOutcome): RoundOutcomeData {
   return {
     player: o.player.map((c) => c.code),
@@ -180,7 +182,7 @@ function generateShoe(index: number, startMs: number, rnd: () => number, o: Synt
     };
 
     if (rnd() < (o.exposedCardRate ?? 0.01)) {
-      // §5.3: a card exposed while bets are open voids the hand; the card is out of the shoe
+      // docs/domain-rules.md §5.3: a card exposed while bets are open voids the hand; the card is out of the shoe
       const exposed = s.add('CardExposed', { roundId, card: draw().code, phase: 'BETTING_OPEN' }, ev(device));
       const voided = s.add('RoundVoided', { roundId, cause: 'EXPOSED_CARD', decision: null, causedBy: exposed.eventId }, ev(device, 100));
       refundAll(voided.eventId, device);
@@ -195,7 +197,7 @@ function generateShoe(index: number, startMs: number, rnd: () => number, o: Synt
       draw();
       s.add('CardDealt', { roundId, position: positions[k], card: c.code }, ev(device, 1500));
       if (k === 0 && remaining <= 30 && !cutCardOut) {
-        // §5.2: the cut card comes out during this round's dealing: it is the last
+        // docs/domain-rules.md §5.2: the cut card comes out during this round's dealing: it is the last
         s.add('CutCardDrawn', { roundId, timing: 'DURING_DEALING' }, ev(device, 500));
         cutCardOut = true;
       }
@@ -214,7 +216,7 @@ function generateShoe(index: number, startMs: number, rnd: () => number, o: Synt
         winnings: st.winnings.toString(),
         payout: st.payout.toString(),
         net: st.net.toString(),
-        dropped: st.dropped.num === 0n ? '0' : `${st.dropped.num}/${st.dropped.den}`,
+        dropped: formatFraction(st.dropped),
         paytableRef: paytable.ref,
         revision,
       };
@@ -229,7 +231,7 @@ function generateShoe(index: number, startMs: number, rnd: () => number, o: Synt
       const voided = s.add('RoundVoided', { roundId, cause: 'MANAGEMENT', decision: decisionBy('wrong dealing reviewed on camera', resulted.eventId), causedBy: null }, ev(manager, 30_000));
       refundAll(voided.eventId, manager);
     } else if (r < (o.voidRate ?? 0.03) + (o.correctionRate ?? 0.03) && remaining > 40) {
-      // §5.4: the true cards were others: the recorded ones go back into the shoe, the true ones leave it
+      // docs/domain-rules.md §5.4: the true cards were others: the recorded ones go back into the shoe, the true ones leave it
       const trueOutcome = dealRound(deck);
       const trueCards = deck.slice(0, trueOutcome.cardsConsumed);
       trueCards.forEach(() => draw());

@@ -4,7 +4,7 @@ import { putBack, takeOut } from '../accounting';
 import type { DecideContext, ShoeCommandOf } from '../commands';
 import { DomainError } from '../errors';
 import type { ShoeState } from '../state';
-import { checkReason, requireCard, requireTable } from './guards';
+import { checkDecision, checkReason, requireCard, requireTable } from './guards';
 
 /**
  * Commencement (docs/domain-rules.md §5.1): on every new shoe the first card is opened and that
@@ -74,13 +74,15 @@ export function correctCommencement(s: ShoeState, cmd: ShoeCommandOf<'CorrectCom
   }
   const reason = checkReason(cmd.reason, 'COMMENCEMENT.REASON_REQUIRED');
   const card = requireCard(cmd.card);
+  // Through the four-eyes flow the correction carries the approved decision (§6).
+  const decision = cmd.decision ? checkDecision(cmd.decision, shoe.dealerId, c.eventId, { shoeId: shoe.shoeId }) : null;
   // The corrected card replaces the recorded one in the accounting; burns already made stay out.
   takeOut(putBack(shoe.cards, requireCard(c.card), 'burned'), card, 'burned');
   return [
     {
       eventId: ctx.newId(),
       type: 'CommencementCorrected',
-      data: { card: card.code, burnCount: commencementBurnCount(card.rank), reason, compensates: c.eventId },
+      data: { card: card.code, burnCount: commencementBurnCount(card.rank), reason, compensates: c.eventId, ...(decision ? { decision } : {}) },
     },
   ];
 }

@@ -83,7 +83,7 @@ function isCanonicalCard(v: unknown): v is Card {
  * @throws `MANAGEMENT.REASON_REQUIRED`, `MANAGEMENT.MANAGER_REQUIRED`, `MANAGEMENT.SAME_APPROVER`,
  *   `MANAGEMENT.DEALER_CANNOT_DECIDE`
  */
-export function checkDecision(input: DecisionInput, dealerId: string, compensates: string, details: Record<string, unknown>): ManagementDecision {
+export function checkDecision(input: DecisionInput, dealerIds: string | readonly string[], compensates: string, details: Record<string, unknown>): ManagementDecision {
   if (!input || typeof input !== 'object') throw new DomainError('MANAGEMENT.REASON_REQUIRED', 'a management decision needs a reason and two managers', details);
   const reason = checkReason(input.reason, 'MANAGEMENT.REASON_REQUIRED');
   const acting = input.actingManagerId;
@@ -94,10 +94,14 @@ export function checkDecision(input: DecisionInput, dealerId: string, compensate
   if (acting === approver) {
     throw new DomainError('MANAGEMENT.SAME_APPROVER', 'the approving manager must differ from the acting one', { ...details, managerId: acting });
   }
-  if (acting === dealerId || approver === dealerId) {
-    throw new DomainError('MANAGEMENT.DEALER_CANNOT_DECIDE', `${dealerId} dealt it and may not decide on it`, { ...details, dealerId });
+  // Every dealer concerned: for a shoe void, the dealer of every round of the shoe (§6).
+  for (const dealerId of typeof dealerIds === 'string' ? [dealerIds] : dealerIds) {
+    if (acting === dealerId || approver === dealerId) {
+      throw new DomainError('MANAGEMENT.DEALER_CANNOT_DECIDE', `${dealerId} dealt it and may not decide on it`, { ...details, dealerId });
+    }
   }
-  return { reason, actingManagerId: acting, approverId: approver, compensates };
+  const decision: ManagementDecision = { reason, actingManagerId: acting, approverId: approver, compensates };
+  return input.decisionId ? { ...decision, decisionId: input.decisionId } : decision;
 }
 
 /** A reason of 3..500 characters once trimmed; returns it trimmed. @throws `code` */

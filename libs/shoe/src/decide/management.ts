@@ -85,13 +85,14 @@ export function correctResult(s: ShoeState, cmd: ShoeCommandOf<'CorrectResult'>,
 /**
  * `VoidShoe` → ShoeVoided (compensating the ShoeOpened) + for each round not yet voided a
  * RoundVoided SHOE_VOIDED and a BetRefunded per bet. The managers are checked against the dealer
- * now at the table.
+ * now at the table, nor the dealer of any round of the shoe (docs/domain-rules.md §6).
  * @throws `SHOE.NOT_FOUND`, `SHOE.ALREADY_VOIDED`, `MANAGEMENT.*`
  */
 export function voidShoe(s: ShoeState, cmd: ShoeCommandOf<'VoidShoe'>, ctx: DecideContext): NewEvent[] {
   const shoe = requireShoe(s);
   if (shoe.status === 'VOIDED') throw new DomainError('SHOE.ALREADY_VOIDED', `shoe ${shoe.shoeId} is already voided`, { shoeId: shoe.shoeId });
-  const decision = checkDecision(cmd.decision, shoe.dealerId, shoe.openedEventId, { shoeId: shoe.shoeId });
+  const dealers = [...new Set([shoe.dealerId, ...shoe.rounds.map((r) => r.dealerId)])];
+  const decision = checkDecision(cmd.decision, dealers, shoe.openedEventId, { shoeId: shoe.shoeId });
   const toVoid = shoe.rounds.filter((r) => r.phase !== 'VOIDED');
   const shoeVoided: NewEvent = { eventId: ctx.newId(), type: 'ShoeVoided', data: { decision, roundIds: toVoid.map((r) => r.roundId) } };
   const events: NewEvent[] = [shoeVoided];

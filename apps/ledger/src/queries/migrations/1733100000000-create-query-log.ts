@@ -2,7 +2,7 @@ import { MigrationInterface, QueryRunner } from 'typeorm';
 
 /**
  * `query_log`: who looked at what. Every read of the audit and reconciliation API appends a row
- * (issue #4 item 5: "every audit query is itself recorded"). Append-only like `events`.
+ * ("every audit query is itself recorded", docs/guarantees.md §9). Append-only like `events`.
  */
 export class CreateQueryLog1733100000000 implements MigrationInterface {
   name = 'CreateQueryLog1733100000000';

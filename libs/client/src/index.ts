@@ -1,0 +1,6 @@
+/**
+ * The ledger API's client vocabulary: one definition of every write command (kind, HTTP method,
+ * path template, token role, fields, body), from which the table log's line kinds, the
+ * simulator's actions and the replayer's requests come. Pure: no I/O, no framework.
+ */
+export * from './api-commands';

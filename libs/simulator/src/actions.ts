@@ -1,0 +1,54 @@
+import { API_COMMANDS, type ApiBet, type ApiCommand, type ApiCommandFields } from '@ledger/client';
+import type { BetCode } from '@ledger/rules';
+
+/**
+ * The simulator's actions: commands of the API (`@ledger/client` API_COMMANDS, the one definition
+ * of the vocabulary) as a generated shoe holds them. The shoe is the script's (`ShoeScript.shoeId`;
+ * `openShoe` names it too) and the approving manager of a decision is the runner's, so neither
+ * is on the action; everything else is the command's fields.
+ */
+
+/** A simulated bet; `stake` in minor units as a decimal string. */
+export interface SimBet extends ApiBet {
+  betCode: BetCode;
+}
+
+/** The commands a generated shoe uses. */
+export type SimActionKind =
+  | 'openShoe'
+  | 'commencement'
+  | 'burn'
+  | 'openRound'
+  | 'bets'
+  | 'closeBetting'
+  | 'deal'
+  | 'unneeded'
+  | 'expose'
+  | 'drop'
+  | 'cutCard'
+  | 'voidRound'
+  | 'correctResult'
+  | 'closeShoe';
+
+/** The mutable copy of a command's fields (scripts are built step by step). */
+type Fields<K extends SimActionKind> = { -readonly [F in keyof Omit<ApiCommandFields[K], 'approverId'>]: Omit<ApiCommandFields[K], 'approverId'>[F] };
+
+/**
+ * One action of a generated shoe: a command without its shoe and approver. `bets` carry
+ * {@link SimBet}s (a bet code of the variant); `correctResult` its cards as a plain list.
+ */
+export type TableAction =
+  | ({ kind: 'openShoe'; shoeId: string } & Fields<'openShoe'>)
+  | { kind: 'bets'; roundId: string; bets: SimBet[] }
+  | { kind: 'correctResult'; roundId: string; cards: string[]; reason: string }
+  | { [K in Exclude<SimActionKind, 'openShoe' | 'bets' | 'correctResult'>]: { kind: K } & Fields<K> }[Exclude<SimActionKind, 'openShoe' | 'bets' | 'correctResult'>];
+
+/**
+ * The API command of an action of the shoe `shoeId`: the action's fields, the shoe, and for a
+ * command with an approver (a decision) the approving manager `approverId`.
+ */
+export function commandOfAction(a: TableAction, shoeId: string, approverId: string): ApiCommand {
+  const { kind, ...fields } = a;
+  const approved = Object.hasOwn(API_COMMANDS[kind].fields, 'approverId');
+  return { kind, shoeId: a.kind === 'openShoe' ? a.shoeId : shoeId, ...fields, ...(approved ? { approverId } : {}) } as ApiCommand;
+}
