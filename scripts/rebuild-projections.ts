@@ -1,5 +1,5 @@
 /**
- * Rebuilds the read-side projections from the ledger's Kafka topic (issue #4 item 4, guarantee 7).
+ * Rebuilds the read-side projections from the ledger's Kafka topic (docs/architecture.md §7, docs/guarantees.md §7).
  *
  *   npm run -s projections:rebuild -- [options]        (= npx tsx scripts/rebuild-projections.ts)
  *

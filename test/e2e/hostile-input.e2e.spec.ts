@@ -1,5 +1,5 @@
 /**
- * Hostile input through HTTP (architecture.md guarantees 11 and 12, issue #6 item 3): more than
+ * Hostile input through HTTP (docs/guarantees.md §11 and §12): more than
  * 10,000 generated malformed or impossible write requests, fired 8 at a time at the real API, around
  * a few real shoes in known states (betting open, dealing, between rounds, closed, voided, two side-bet
  * shoes past their window). Every request carries at least one defect that must refuse it whatever
@@ -865,7 +865,7 @@ async function snapshot(h: LedgerHarness, w: World): Promise<Snapshot> {
   };
 }
 
-describe('hostile input through the HTTP API (guarantees 11 and 12)', () => {
+describe('hostile input through the HTTP API (docs/guarantees.md §11 and §12)', () => {
   let h: LedgerHarness;
   let runId: (p: string) => string;
   let db: ReturnType<typeof privateDatabase>;
@@ -974,7 +974,7 @@ describe('hostile input through the HTTP API (guarantees 11 and 12)', () => {
     const fromLog = Object.fromEntries(logged.map((r) => [`${r.http_status} ${r.code}`, r.n]).sort((a, b) => (b[1] as number) - (a[1] as number)));
     expect(fromLog).toEqual(fromAnswers);
 
-    // the generator covered what issue #6 item 3 lists
+    // the generator covered every family of hostile input (docs/guarantees.md §11, §12)
     const defects = new Set(done.map((o) => `${o.r.family}: ${o.r.defect}`));
     const families = tally(done, (o) => o.r.family);
     for (const f of ['auth', 'role', 'idempotency', 'expectedVersion', 'field', 'json', 'transport', 'path', 'state']) expect(families[f] ?? 0).toBeGreaterThanOrEqual(100);

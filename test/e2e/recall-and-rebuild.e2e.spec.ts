@@ -1,5 +1,5 @@
 /**
- * Issue #4 acceptance: after a shoe with a void and a correction, recall through the API shows the
+ * Recall and rebuild (docs/guarantees.md §7, §9): after a shoe with a void and a correction, recall through the API shows the
  * whole history in order, and the rebuilt checksums equal the live ones. Real PostgreSQL, real
  * Kafka, the real relay and projector (in-process), the API over HTTP.
  */

@@ -1,7 +1,7 @@
 /**
- * Impossible input through HTTP (architecture.md guarantee 11, issue #3 item 7): a 4xx with a
+ * Impossible input through HTTP (docs/guarantees.md §11): a 4xx with a
  * stable error code, the refusal in the append-only rejection log, and nothing else changed.
- * Also authentication and roles (guarantee 12), idempotency and expected versions over HTTP.
+ * Also authentication and roles (docs/guarantees.md §12), idempotency and expected versions over HTTP.
  */
 import { randomUUID } from 'node:crypto';
 import { LedgerHttpError } from '@ledger/simulator';

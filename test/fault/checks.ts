@@ -1,5 +1,5 @@
 /**
- * What the fault run verifies once everything has drained (architecture.md guarantees 2–8):
+ * What the fault run verifies once everything has drained (docs/guarantees.md §2–§8):
  *
  * - every event the API accepted is in PostgreSQL exactly once, and PostgreSQL holds nothing else
  *   (each shoe stream is exactly the concatenation of the driver's 201 answers, in action order);
@@ -325,7 +325,7 @@ type Fraction = [bigint, bigint];
 type RecValues = Record<string, bigint | Fraction>;
 
 /**
- * The reconciliation of each shoe computed from the stored events alone (domain-rules.md §4 as
+ * The reconciliation of each shoe computed from the stored events alone (docs/domain-rules.md §4 as
  * reconciliation.projection.ts documents it): a bet counts with the settlement in force, a refund
  * takes it out of turnover and payouts into voided stakes; rounds resulted and not voided; voided
  * rounds once; corrections and resettlements counted as they happened.

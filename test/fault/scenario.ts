@@ -1,5 +1,5 @@
 /**
- * The fault-injection run (issue #6 item 2), shared by test/fault/fault-injection.int.spec.ts (the
+ * The fault-injection run (docs/guarantees.md §13), shared by test/fault/fault-injection.int.spec.ts (the
  * bounded form `npm test` runs) and scripts/fault-run.ts (longer soaks):
  *
  * 1. a fresh database (`ledger_fault`), a private Kafka broker (scripts/stack.sh, own STACK_DIR and

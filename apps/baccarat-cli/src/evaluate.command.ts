@@ -20,7 +20,7 @@ import {
  *
  * Reads JSON lines `{"cards": ["2S", "KC", …]}` on stdin (the next cards off the shoe, possibly
  * more than the round needs; `10H` accepted for a ten), deals each round with the tableau
- * (domain-rules.md §2) and writes one JSON line per non-blank input line with the round's result
+ * (docs/domain-rules.md §2) and writes one JSON line per non-blank input line with the round's result
  * and the net result of a 1-unit stake on every bet code of the variant under the paytable (§3).
  */
 

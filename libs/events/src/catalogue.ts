@@ -189,7 +189,7 @@ export interface RoundVoidedData {
   /** eventId of the table fact that caused an automatic void (exposed/dropped/cut card), else null. */
   readonly causedBy: string | null;
 }
-/** A bet's stake returned because its round (or shoe) was voided (§5: a void returns every stake). */
+/** A bet's stake returned because its round (or shoe) was voided (§6: a void returns every stake). */
 export interface BetRefundedData {
   readonly betId: string;
   readonly roundId: string;

@@ -8,7 +8,7 @@ import { BET_CODES, BetCode, matchingRows, ROW_KEYS, Variant } from './variants'
 
 /**
  * The PAR sheet: exact probability and house edge of every bet of a paytable for a fresh shoe of
- * N decks (domain-rules.md §1–§3), computed the way published game analyses do it: one round dealt
+ * N decks (docs/domain-rules.md §1–§3), computed the way published game analyses do it: one round dealt
  * off the top of a full shoe, cards removed as dealt, every ordered deal equally likely. No Monte
  * Carlo.
  *
@@ -396,7 +396,7 @@ function toNumber(num: bigint, den: bigint): number {
 
 /**
  * Computes the exact PAR sheet of `paytable` for one round off the top of a fresh shoe of
- * `decks` decks (domain-rules.md §1 cards and shoe, §2 tableau, §3 paytables; the method is in
+ * `decks` decks (docs/domain-rules.md §1 cards and shoe, §2 tableau, §3 paytables; the method is in
  * this module's comment).
  *
  * @param paytable a compiled paytable (`defaultPaytable('tiger')`, `builtInPaytable('classic-standard@1')`…)

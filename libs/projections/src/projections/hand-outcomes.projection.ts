@@ -8,7 +8,7 @@ import type { Projection } from './projection';
 /**
  * `hand_outcomes` + `hand_outcome_revisions`: one row per round with its cards and current
  * outcome, and every revision of that outcome (game recall, docs/guarantees.md §9;
- * docs/domain-rules.md §5: voids and result edits are new events, nothing is erased).
+ * docs/domain-rules.md §6: voids and result edits are new events, nothing is erased).
  *
  * - RoundOpened creates the row (status OPEN) with what the round is attributed to: the shoe's
  *   dealer at that moment (`dealer_id`), its gaming day (from the RoundOpened's occurredAt), the

@@ -17,7 +17,7 @@ function resulted(): Table {
   return t;
 }
 
-describe('management decision checks (§5)', () => {
+describe('management decision checks (§6)', () => {
   it.each<[string, Partial<DecisionInput>, string]>([
     ['no reason', { reason: '' }, 'MANAGEMENT.REASON_REQUIRED'],
     ['a 2-character reason', { reason: ' ab ' }, 'MANAGEMENT.REASON_REQUIRED'],
