@@ -1,5 +1,6 @@
 import { createInterface } from 'node:readline';
 import { Command, Option } from 'commander';
+import { roundOutcomeData } from '@ledger/events';
 import {
   builtInPaytable,
   Card,
@@ -29,9 +30,9 @@ export interface EvaluateResult {
   /** 1-based input line number (blank lines are counted). */
   readonly line: number;
   /** Player's card codes in the order received (canonical: `TH`, never `10H`). */
-  readonly player: string[];
+  readonly player: readonly string[];
   /** Banker's card codes in the order received. */
-  readonly banker: string[];
+  readonly banker: readonly string[];
   /** Player's total 0..9 (§1). */
   readonly playerTotal: number;
   /** Banker's total 0..9. */
@@ -112,14 +113,7 @@ export function evaluateLine(text: string, line: number, paytable: Paytable): Ev
     for (const [bet, payoff] of payoffs) net[bet] = netPerUnit(payoff);
     return {
       line,
-      player: outcome.player.map((c) => c.code),
-      banker: outcome.banker.map((c) => c.code),
-      playerTotal: outcome.playerTotal,
-      bankerTotal: outcome.bankerTotal,
-      winner: outcome.winner,
-      natural: outcome.natural,
-      playerPair: outcome.playerPair,
-      bankerPair: outcome.bankerPair,
+      ...roundOutcomeData(outcome),
       cardsConsumed: outcome.cardsConsumed,
       net,
     };
