@@ -7,8 +7,8 @@ import type { Projection } from './projection';
 
 /**
  * `hand_outcomes` + `hand_outcome_revisions`: one row per round with its cards and current
- * outcome, and every revision of that outcome (game recall, architecture.md guarantee 9;
- * domain-rules.md §5: voids and result edits are new events, nothing is erased).
+ * outcome, and every revision of that outcome (game recall, docs/guarantees.md §9;
+ * docs/domain-rules.md §6: voids and result edits are new events, nothing is erased).
  *
  * - RoundOpened creates the row (status OPEN) with what the round is attributed to: the shoe's
  *   dealer at that moment (`dealer_id`), its gaming day (from the RoundOpened's occurredAt), the
@@ -32,7 +32,8 @@ export const handOutcomesProjection: Projection = {
     const h = tx.t('hand_outcomes');
     switch (e.type) {
       case 'RoundOpened': {
-        const day = gamingDay(e.occurredAt, tx.gamingDayConfig);
+        // the ledger's time of the opening, never the client's occurredAt (docs/domain-rules.md §7)
+        const day = gamingDay(e.recordedAt, tx.gamingDayConfig);
         const rows = await tx.query<{ table_id: string; dealer_id: string; currency: string; paytable_ref: string }>(
           `INSERT INTO ${h} (round_id, shoe_id, table_id, hand_number, dealer_id, dealing_dealer_id, gaming_day, currency, paytable_ref, opened_at, status)
            SELECT $1, s.shoe_id, s.table_id, $3, s.dealer_id, s.dealer_id, $4::date, s.currency, s.paytable_ref, $5::timestamptz, 'OPEN'
