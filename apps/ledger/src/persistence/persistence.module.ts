@@ -6,6 +6,7 @@ import { createDataSource, defaultLogger, PgEventStore, runMigrations } from '@l
 import { runProjectionMigrations } from '@ledger/projections';
 import { CreateQueryLog1733100000000 } from '../queries/migrations/1733100000000-create-query-log';
 import { REJECTION_LOG, RejectionLog, RejectionRecord } from '../common/rejection-log';
+import { IdempotencyPruner } from './idempotency-pruner';
 
 /** Injection token of the TypeORM DataSource. */
 export const DATA_SOURCE = Symbol('DATA_SOURCE');
@@ -41,8 +42,9 @@ class DataSourceCloser implements OnApplicationShutdown {
 
 /**
  * PostgreSQL: the DataSource (`DATABASE_URL`), migrations run at start unless `RUN_MIGRATIONS=false`
- * (never `synchronize`), the event store (outbox rows name `LEDGER_EVENTS_TOPIC`) and the rejection
- * log. The values come from the API's validated configuration (docs/architecture.md §5).
+ * (never `synchronize`), the event store (outbox rows name `LEDGER_EVENTS_TOPIC`; idempotency keys
+ * kept `IDEMPOTENCY_RETENTION_DAYS`, expired ones pruned by {@link IdempotencyPruner}) and the
+ * rejection log. The values come from the API's validated configuration (docs/architecture.md §5).
  */
 @Global()
 @Module({
@@ -65,10 +67,16 @@ class DataSourceCloser implements OnApplicationShutdown {
     {
       provide: EVENT_STORE,
       inject: [DATA_SOURCE, ConfigService],
-      // LEDGER_EVENTS_TOPIC: the topic the outbox rows name (tests use their own)
+      // LEDGER_EVENTS_TOPIC: the topic the outbox rows name (tests use their own);
+      // IDEMPOTENCY_RETENTION_DAYS: how long a caller's Idempotency-Key is kept (docs/guarantees.md §3)
       useFactory: (ds: DataSource, config: ConfigService<LedgerApiEnv, true>) =>
-        new PgEventStore(ds, { topic: config.get('LEDGER_EVENTS_TOPIC', { infer: true }), logger: defaultLogger('event-store', config.get('LOG_LEVEL', { infer: true })) }),
+        new PgEventStore(ds, {
+          topic: config.get('LEDGER_EVENTS_TOPIC', { infer: true }),
+          logger: defaultLogger('event-store', config.get('LOG_LEVEL', { infer: true })),
+          idempotencyRetentionMs: config.get('IDEMPOTENCY_RETENTION_DAYS', { infer: true }) * 86_400_000,
+        }),
     },
+    { provide: IdempotencyPruner, inject: [EVENT_STORE], useFactory: (store: PgEventStore) => new IdempotencyPruner(store) },
     { provide: REJECTION_LOG, useClass: StoreRejectionLog },
     DataSourceCloser,
   ],
