@@ -332,7 +332,7 @@ describe('each service still does its own work with its own login', () => {
       expectedVersion: 3,
       events: dealerChanges(1, 'r'),
       metadata: { actor: DEVICE, correlationId: `corr-${randomUUID()}` },
-      idempotency: { key: `key-${randomUUID()}`, requestHash: 'h', statusCode: 201, response: (events) => ({ n: events.length }) },
+      idempotency: { caller: 'table-device:device-1', key: `key-${randomUUID()}`, requestHash: 'h', statusCode: 201, response: (events) => ({ n: events.length }) },
     });
     expect(retry).toMatchObject({ outcome: 'APPENDED', lastVersion: 4 });
     expect((await store.readStream(s.streamId)).map((e) => e.streamVersion)).toEqual([1, 2, 3, 4]);

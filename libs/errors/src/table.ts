@@ -51,6 +51,7 @@ export const ERROR_TABLE = {
   'AUTH.UNAUTHENTICATED': { kind: 'auth', status: 401, message: 'a valid bearer token with an expiry, a subject and a known role is required', raisedBy: ['api'] },
   'AUTH.FORBIDDEN': { kind: 'forbidden', status: 403, message: 'role {role} may not do this', raisedBy: ['api'] },
   'AUTH.TABLE_NOT_ALLOWED': { kind: 'forbidden', status: 403, message: 'this token may not report for table {tableId}', raisedBy: ['api'] },
+  'TIME.OCCURRED_AT_OUT_OF_RANGE': { kind: 'rule-violation', status: 422, message: 'occurredAt {occurredAt} is outside {earliest} .. {latest} ({reason})', raisedBy: ['api'] },
   'ANCHORS.VERIFY_RUNNING': { kind: 'conflict', status: 409, message: 'a verification of the anchors is already running; try again when it ends', raisedBy: ['api'] },
   'ROUTE.NOT_FOUND': { kind: 'not-found', status: 404, message: 'no such route', raisedBy: ['api'] },
   'TABLE.UNKNOWN': { kind: 'not-found', status: 404, message: 'no table {tableId}', raisedBy: ['api'] },

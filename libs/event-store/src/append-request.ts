@@ -102,6 +102,7 @@ export function prepareAppend(req: AppendRequest, now: () => Date): Prepared {
   let idempotency: AppendIdempotency | undefined;
   if (req.idempotency !== undefined) {
     const k = req.idempotency;
+    text(k.caller, 'idempotency.caller');
     text(k.key, 'idempotency.key');
     if (typeof k.requestHash !== 'string' || k.requestHash.length === 0) {
       throw new InvalidAppendError('idempotency.requestHash must be a non-empty string', {

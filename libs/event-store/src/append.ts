@@ -205,29 +205,14 @@ export class EventAppender {
       (e, i) => ({ ...e, globalPosition: (first + BigInt(i)).toString() }) as unknown as LedgerEvent,
     );
 
-    // 3. The idempotent answer: ON CONFLICT, the key was answered by a committed append (any other
-    //    append that stored it held this counter lock until it committed).
+    // 3. The idempotent answer, under the caller's key: null = the key was answered by a committed
+    //    append (any other append that stored it held this counter lock until it committed).
     let idempotent: AppendResult['idempotent'];
     if (p.idempotency) {
-      const response = p.idempotency.response(events);
-      const stored = await qr.query(
-        `INSERT INTO idempotency_keys (key, request_hash, status_code, response, stream_id, event_ids, last_version)
-         VALUES ($1, $2, $3, $4::jsonb, $5, $6::uuid[], $7)
-         ON CONFLICT (key) DO NOTHING
-         RETURNING response`,
-        [
-          p.idempotency.key,
-          p.idempotency.requestHash,
-          p.idempotency.statusCode,
-          JSON.stringify(response ?? null),
-          p.streamId,
-          events.map((e) => e.eventId),
-          lastVersion,
-        ],
-      );
-      if (stored.length === 0) return null;
+      const response = await this.idempotency.storeAnswer(qr, p, events, lastVersion);
+      if (response === null) return null;
       // The stored JSON, not the object: a replay must return exactly what this call returns.
-      idempotent = { statusCode: p.idempotency.statusCode, response: stored[0].response };
+      idempotent = { statusCode: p.idempotency.statusCode, response };
     }
 
     // 4. Events, outbox rows, stream head and the relay's wake-up call, in one round trip.

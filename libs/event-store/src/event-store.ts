@@ -7,13 +7,14 @@ import { EventReader } from './read';
 import { IdempotencyStore } from './idempotency';
 import { ChainVerifier } from './verification';
 import { RejectionLog } from './rejections';
-import type {
-  AppendRequest,
-  AppendResult,
-  ChainVerification,
-  PgEventStoreOptions,
-  RejectionInput,
-  StoredIdempotentResponse,
+import {
+  DEFAULT_IDEMPOTENCY_RETENTION_MS,
+  type AppendRequest,
+  type AppendResult,
+  type ChainVerification,
+  type PgEventStoreOptions,
+  type RejectionInput,
+  type StoredIdempotentResponse,
 } from './types';
 
 export * from './types';
@@ -40,14 +41,14 @@ export class PgEventStore {
 
   /**
    * @param ds an initialised DataSource whose schema is migrated (see `runMigrations`)
-   * @param options topic, logger, clock
+   * @param options topic, logger, clock, retention of idempotency keys
    */
   constructor(ds: DataSource, options: PgEventStoreOptions = {}) {
     const topic = options.topic ?? DEFAULT_EVENTS_TOPIC;
     const log = options.logger ?? defaultLogger('event-store');
     const now = options.now ?? (() => new Date());
     this.reader = new EventReader(ds);
-    this.idempotency = new IdempotencyStore(ds, this.reader, log);
+    this.idempotency = new IdempotencyStore(ds, this.reader, log, now, options.idempotencyRetentionMs ?? DEFAULT_IDEMPOTENCY_RETENTION_MS);
     this.appender = new EventAppender(ds, { topic, log, now, idempotency: this.idempotency });
     this.verifier = new ChainVerifier(ds, log);
     this.rejections = new RejectionLog(ds, log, now);
@@ -74,11 +75,23 @@ export class PgEventStore {
   }
 
   /**
-   * The answer stored under an idempotency key, or null when the key is unknown. The HTTP layer may
+   * The answer stored under `caller`'s idempotency key, or null when the caller has no such key or
+   * its retention has run out (docs/guarantees.md §3: keys are scoped per caller). The HTTP layer may
    * call this before doing any work, to answer a retry without deciding again.
+   * @param caller `<role>:<subject>` of the request's token, as the append's `idempotency.caller`
    */
-  findIdempotent(key: string): Promise<StoredIdempotentResponse | null> {
-    return this.idempotency.findIdempotent(key);
+  findIdempotent(caller: string, key: string): Promise<StoredIdempotentResponse | null> {
+    return this.idempotency.findIdempotent(caller, key);
+  }
+
+  /**
+   * Deletes the idempotency keys whose retention (`idempotencyRetentionMs`) has run out; the API
+   * calls it periodically. Needs DELETE on `idempotency_keys` (docs/architecture.md §10).
+   * @returns how many keys were deleted
+   * @throws the database's error (e.g. SQLSTATE 42501 without the privilege)
+   */
+  pruneIdempotencyKeys(): Promise<number> {
+    return this.idempotency.pruneExpired();
   }
 
   /**

@@ -31,9 +31,19 @@ export interface AppendMetadata {
   readonly occurredAt?: string | Date;
 }
 
-/** The idempotency part of an append (docs/guarantees.md §3): a retry with the same key gets the first answer. */
+/**
+ * The idempotency part of an append (docs/guarantees.md §3): a retry with the same key by the same
+ * caller gets the first answer. Keys are scoped per caller: the same key sent by another caller is
+ * another key. A key is kept for the store's retention ({@link PgEventStoreOptions.idempotencyRetentionMs},
+ * default 7 days); after it the key may be used again.
+ */
 export interface AppendIdempotency {
-  /** Client-supplied key (e.g. the `Idempotency-Key` header, scoped by the caller). Non-empty, ≤ 200 characters. */
+  /**
+   * Who sent the request: `<role>:<token subject>` (e.g. `table-device:device-1`). The key is unique
+   * per caller only. Non-empty, ≤ 200 characters.
+   */
+  readonly caller: string;
+  /** Client-supplied key (e.g. the `Idempotency-Key` header). Non-empty, ≤ 200 characters. */
   readonly key: string;
   /** Hash of the request as the caller sees it (method, route, body). The same key with another hash is refused. */
   readonly requestHash: string;
@@ -70,8 +80,10 @@ export type AppendOutcome =
   /** the idempotency key was already answered: nothing written, the stored answer returned */
   | 'IDEMPOTENT_REPLAY';
 
-/** An answer stored under an idempotency key. */
+/** An answer stored under a caller's idempotency key. */
 export interface StoredIdempotentResponse {
+  /** The caller the key belongs to (`<role>:<subject>`; `legacy:` for keys stored before keys were scoped). */
+  readonly caller: string;
   readonly key: string;
   readonly requestHash: string;
   /** HTTP status of the first answer. */
@@ -156,6 +168,15 @@ export interface PgEventStoreOptions {
   readonly topic?: string;
   /** Structured logger. @default pino named `event-store` */
   readonly logger?: LedgerLogger;
-  /** Clock for `recordedAt` (tests). @default `() => new Date()` */
+  /** Clock for `recordedAt` and for the age of idempotency keys (tests). @default `() => new Date()` */
   readonly now?: () => Date;
+  /**
+   * How long an idempotency key is kept, in milliseconds (docs/guarantees.md §3): a retry within it
+   * gets the first answer; after it the key is unknown again (a request with it is executed anew) and
+   * {@link PgEventStore.pruneIdempotencyKeys} deletes its row. @default 7 days ({@link DEFAULT_IDEMPOTENCY_RETENTION_MS})
+   */
+  readonly idempotencyRetentionMs?: number;
 }
+
+/** Default retention of idempotency keys: 7 days, in milliseconds. */
+export const DEFAULT_IDEMPOTENCY_RETENTION_MS = 7 * 24 * 3600 * 1000;

@@ -47,7 +47,7 @@ export class LedgerExceptionFilter implements ExceptionFilter {
           // path or body) must still be recorded; those characters are written out as `\uXXXX`.
           message: storable(body.error.message),
           route: storable(`${req.method} ${req.originalUrl}`),
-          tableId: typeof req.params?.tableId === 'string' ? storable(req.params.tableId) : null,
+          tableId: refusedTableId(req.params?.tableId, body.error.details),
           correlationId: req.correlationId ?? null,
           rawPayload: boundedPayload(storablePayload(req.body ?? null), status === 401 ? 2_048 : 65_536),
         });
@@ -116,6 +116,15 @@ function codeForHttpStatus(status: number): ErrorCode {
     default:
       return status >= 500 ? 'INTERNAL' : 'REQUEST.REFUSED';
   }
+}
+
+/**
+ * The table a refusal concerns: the path's `tableId`, else the table a refusal names in its details
+ * (a fact or bet refused for the shoe's table, `AUTH.TABLE_NOT_ALLOWED`), else null.
+ */
+function refusedTableId(pathTableId: unknown, details: Record<string, unknown> | undefined): string | null {
+  if (typeof pathTableId === 'string') return storable(pathTableId);
+  return typeof details?.tableId === 'string' ? storable(details.tableId) : null;
 }
 
 const UNSTORABLE = /\u0000|[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g;

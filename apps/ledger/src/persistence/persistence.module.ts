@@ -7,6 +7,7 @@ import { runProjectionMigrations } from '@ledger/projections';
 import { CreateQueryLog1733100000000 } from '../queries/migrations/1733100000000-create-query-log';
 import { GrantQueryLog1733100000001 } from '../queries/migrations/1733100000001-grant-query-log';
 import { REJECTION_LOG, RejectionLog, RejectionRecord } from '../common/rejection-log';
+import { IdempotencyPruner } from './idempotency-pruner';
 
 /** Injection token of the TypeORM DataSource. */
 export const DATA_SOURCE = Symbol('DATA_SOURCE');
@@ -68,7 +69,8 @@ async function migrateAsOwner(url: string, readSchema: string): Promise<void> {
 /**
  * PostgreSQL: the DataSource as the runtime role `ledger_app` (`DATABASE_URL`), migrations run first
  * as the owner unless `RUN_MIGRATIONS=false` (never `synchronize`), the event store (outbox rows name
- * `LEDGER_EVENTS_TOPIC`) and the rejection log. The values come from the API's validated
+ * `LEDGER_EVENTS_TOPIC`; idempotency keys kept `IDEMPOTENCY_RETENTION_DAYS`, expired ones pruned by
+ * {@link IdempotencyPruner}) and the rejection log. The values come from the API's validated
  * configuration (docs/architecture.md §5).
  */
 @Global()
@@ -90,10 +92,16 @@ async function migrateAsOwner(url: string, readSchema: string): Promise<void> {
     {
       provide: EVENT_STORE,
       inject: [DATA_SOURCE, ConfigService],
-      // LEDGER_EVENTS_TOPIC: the topic the outbox rows name (tests use their own)
+      // LEDGER_EVENTS_TOPIC: the topic the outbox rows name (tests use their own);
+      // IDEMPOTENCY_RETENTION_DAYS: how long a caller's Idempotency-Key is kept (docs/guarantees.md §3)
       useFactory: (ds: DataSource, config: ConfigService<LedgerApiEnv, true>) =>
-        new PgEventStore(ds, { topic: config.get('LEDGER_EVENTS_TOPIC', { infer: true }), logger: defaultLogger('event-store', config.get('LOG_LEVEL', { infer: true })) }),
+        new PgEventStore(ds, {
+          topic: config.get('LEDGER_EVENTS_TOPIC', { infer: true }),
+          logger: defaultLogger('event-store', config.get('LOG_LEVEL', { infer: true })),
+          idempotencyRetentionMs: config.get('IDEMPOTENCY_RETENTION_DAYS', { infer: true }) * 86_400_000,
+        }),
     },
+    { provide: IdempotencyPruner, inject: [EVENT_STORE], useFactory: (store: PgEventStore) => new IdempotencyPruner(store) },
     { provide: REJECTION_LOG, useClass: StoreRejectionLog },
     DataSourceCloser,
   ],

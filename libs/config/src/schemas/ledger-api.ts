@@ -58,4 +58,30 @@ export class LedgerApiEnv extends WithTokenVerification(
    */
   @IntVar(200, 3_600_000, 'ms')
   DECISION_EXPIRY_SWEEP_MS: number = 30_000;
+
+  /**
+   * How long an `Idempotency-Key` is kept, in days (docs/guarantees.md §3): a retry by the same
+   * caller within it gets the first answer; after it the key may be used again, and the API deletes
+   * expired keys (at start, then hourly).
+   * @default 7
+   */
+  @IntVar(1, 3650, 'days')
+  IDEMPOTENCY_RETENTION_DAYS: number = 7;
+
+  /**
+   * How far in the future (by the ledger's clock) a write's `occurredAt` may be, in milliseconds;
+   * also how much earlier than the shoe's opening a later fact may say it happened (clock skew
+   * between a device and the ledger). Further out: 422 `TIME.OCCURRED_AT_OUT_OF_RANGE`.
+   * @default 5000
+   */
+  @IntVar(0, 3_600_000, 'ms')
+  OCCURRED_AT_MAX_SKEW_MS: number = 5000;
+
+  /**
+   * How old the `occurredAt` of a shoe's opening may be, in milliseconds; the facts and bets after
+   * it may not be earlier than it. Older: 422 `TIME.OCCURRED_AT_OUT_OF_RANGE`.
+   * @default 86400000
+   */
+  @IntVar(60_000, 2_592_000_000, 'ms')
+  OCCURRED_AT_MAX_AGE_MS: number = 86_400_000;
 }

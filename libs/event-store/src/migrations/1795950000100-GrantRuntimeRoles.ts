@@ -11,7 +11,8 @@ import type { MigrationInterface, QueryRunner } from 'typeorm';
  * | `ledger_app`       | SELECT and INSERT on every event-store table (events, streams, outbox,            |
  * |                    | idempotency_keys, rejections, ledger_references, event_position, and what later   |
  * |                    | migrations add); UPDATE only of `streams (version, last_hash, updated_at)` and    |
- * |                    | `event_position (last_position)`, the two rows an append moves; its sequences     |
+ * |                    | `event_position (last_position)`, the two rows an append moves; DELETE of expired |
+ * |                    | `idempotency_keys` (retention, docs/guarantees.md §3); its sequences              |
  * | `ledger_relay`     | SELECT on `events` and `outbox`; UPDATE only of `outbox (published_at)` (which    |
  * |                    | also lets it claim rows `FOR UPDATE`)                                            |
  * | `ledger_projector` | nothing here: it reads the ledger from Kafka                                      |
@@ -79,6 +80,8 @@ export class GrantRuntimeRoles1795950000100 implements MigrationInterface {
     await q.query(`GRANT USAGE ON ALL SEQUENCES IN SCHEMA public TO ledger_app`);
     await q.query(`GRANT UPDATE (version, last_hash, updated_at) ON streams TO ledger_app`);
     await q.query(`GRANT UPDATE (last_position) ON event_position TO ledger_app`);
+    // Idempotency keys expire (IDEMPOTENCY_RETENTION_DAYS): the API deletes expired ones. Never events.
+    await q.query(`GRANT DELETE ON idempotency_keys TO ledger_app`);
     // ... but never the migrations bookkeeping (TypeORM's table and its id sequence).
     await q.query(`REVOKE ALL ON migrations FROM ledger_app, ledger_relay, ledger_projector`);
     await q.query(`
