@@ -70,6 +70,10 @@ const ALLOWED: Record<string, Role[] | 'public'> = {
   'GET /shoes/{shoeId}/state': AUDIT,
   'GET /tables/{tableId}/chain': AUDIT,
   'GET /audit/anchors/verify': AUDIT, // anchors.controller.ts
+  'POST /decisions/{decisionId}/approve': PIT, // decisions.controller.ts: a second pit manager approves
+  'POST /decisions/{decisionId}/reject': PIT,
+  'GET /decisions': AUDIT,
+  'GET /decisions/{decisionId}': AUDIT,
 };
 
 const METHODS = ['get', 'post', 'put', 'patch', 'delete'];
@@ -128,6 +132,7 @@ describe('authorization matrix: every endpoint × every role (docs/guarantees.md
       tableId: `${run}-table`,
       betId: `${run}-bet`,
       eventId: randomUUID(),
+      decisionId: randomUUID(),
     };
     const invalidToken = sign({ role: 'pit-manager' }, 'not-the-secret', { subject: 'pm-1', algorithm: 'HS256', expiresIn: '1h' });
     let n = 0;
