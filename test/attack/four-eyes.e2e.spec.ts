@@ -50,6 +50,8 @@ describe('four eyes: a management decision needs a second, authenticated pit man
   let h: LedgerHarness;
   beforeAll(async () => {
     h = await startLedger({ env: { DECISION_TTL_MS: '3000', DECISION_EXPIRY_SWEEP_MS: '500' } });
+    await h.startRelay();
+    await h.startProjector();
   });
   afterAll(async () => {
     await h?.close();
@@ -123,5 +125,30 @@ describe('four eyes: a management decision needs a second, authenticated pit man
     ]);
     expect(await refusal(h.client.post('pit-manager', 'pm-2', `/decisions/${pending.decisionId}/approve`, {}))).toEqual({ status: 422, code: 'DECISION.ALREADY_DECIDED' });
     expect(await types(h, shoeId)).not.toContain('RoundVoided');
+  });
+
+  it('recall shows the whole chain: the request, the approval by a second manager, and the void that names both', async () => {
+    const shoeId = runId('fe-recall');
+    const roundId = `${shoeId}-R1`;
+    await resultedRound(h, shoeId, roundId, 'dealer-1');
+    const { decisionId } = await h.client.post('pit-manager', 'pm-1', `/shoes/${shoeId}/rounds/${roundId}/void`, { reason: REASON });
+    const approved = await h.client.post('pit-manager', 'pm-2', `/decisions/${decisionId}/approve`, { reason: 'video reviewed' });
+    const last = approved.events[approved.events.length - 1].eventId;
+    const deadline = Date.now() + 60_000;
+    while (!(await h.client.get('auditor', 'aud-1', `/projections/applied/${last}`)).applied) {
+      if (Date.now() > deadline) throw new Error('not projected within 60 s');
+      await new Promise((r) => setTimeout(r, 200));
+    }
+    const recall = await h.client.get('auditor', 'aud-1', `/shoes/${shoeId}/rounds/${roundId}/recall`);
+    expect(recall.decisions).toEqual([
+      expect.objectContaining({ decisionId, kind: 'VOID_ROUND', status: 'APPROVED', requestedBy: 'pm-1', decidedBy: 'pm-2', reason: REASON, decisionReason: 'video reviewed' }),
+    ]);
+    const types = recall.events.map((e: { type: string }) => e.type);
+    expect(types.indexOf('DecisionRequested')).toBeGreaterThan(-1);
+    expect(types.indexOf('DecisionApproved')).toBeGreaterThan(types.indexOf('DecisionRequested'));
+    expect(types.indexOf('RoundVoided')).toBeGreaterThan(types.indexOf('DecisionApproved'));
+    const voided = recall.events.find((e: { type: string }) => e.type === 'RoundVoided');
+    expect(voided).toMatchObject({ actingManagerId: 'pm-1', approverId: 'pm-2', actorId: 'pm-2' });
+    expect(recall.round.status).toBe('VOIDED');
   });
 });

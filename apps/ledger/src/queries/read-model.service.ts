@@ -106,7 +106,12 @@ export class ReadModelService {
       `SELECT global_position::text AS global_position, event_id, stream_version, type, actor_id, actor_role, occurred_at, recorded_at,
               correlation_id, causation_id, reason, acting_manager_id, approver_id, compensates, hash, prev_hash, data
          FROM ${this.S}.audit_events
-        WHERE shoe_id = $1 AND (round_id = $2 OR type IN ('ShoeVoided', 'ShoeClosed'))
+        WHERE shoe_id = $1 AND (round_id = $2 OR type IN ('ShoeVoided', 'ShoeClosed')
+              -- the four-eyes chain of every decision that concerns the round (docs/domain-rules.md §6)
+              OR (type LIKE 'Decision%' AND data ->> 'decisionId' IN (
+                    SELECT d.data ->> 'decisionId' FROM ${this.S}.audit_events d
+                     WHERE d.shoe_id = $1 AND d.type = 'DecisionRequested'
+                       AND (d.data -> 'roundIds' ? $2 OR d.data -> 'proposal' ->> 'roundId' = $2))))
         ORDER BY stream_version`,
       [shoeId, roundId],
     );
@@ -124,6 +129,7 @@ export class ReadModelService {
       round: camel(round),
       revisions: revisions.map((r: Record<string, unknown>) => camel(r)),
       events: events.map((e: Record<string, unknown>) => camel(e)),
+      decisions: decisionChains(events),
       bets: bets.map((b: Record<string, unknown>) => ({ ...camel(b), history: byBet.get(b.bet_id as string) ?? [] })),
       chain: { ok: chain.ok, eventsChecked: chain.eventsChecked, problems: chain.problems },
     };
@@ -264,4 +270,53 @@ export class ReadModelService {
     const items = rows.slice(0, limit);
     return { items: items.map((r) => camel(r)), nextCursor: more ? encodeCursor(key(items[items.length - 1])) : null };
   }
+}
+
+/** One management decision as recall shows it: who requested, who approved or rejected, why, when. */
+export interface RecallDecision {
+  decisionId: string;
+  kind: string;
+  status: 'PENDING_APPROVAL' | 'APPROVED' | 'REJECTED' | 'EXPIRED';
+  requestedBy: string;
+  requestedAt: string;
+  reason: string;
+  decidedBy: string | null;
+  decidedAt: string | null;
+  decisionReason: string | null;
+  /** eventIds of the steps, in order. */
+  steps: string[];
+}
+
+/**
+ * The four-eyes chains of the decisions among a round's audit rows (docs/domain-rules.md §6),
+ * in request order. A pending decision is reported as such (its expiry is in `GET /decisions/{id}`).
+ */
+function decisionChains(rows: ReadonlyArray<Record<string, any>>): RecallDecision[] {
+  const out = new Map<string, RecallDecision>();
+  for (const r of rows) {
+    const d = r.data ?? {};
+    if (r.type === 'DecisionRequested') {
+      out.set(d.decisionId, {
+        decisionId: d.decisionId,
+        kind: d.proposal?.kind,
+        status: 'PENDING_APPROVAL',
+        requestedBy: d.requestedBy,
+        requestedAt: r.recorded_at,
+        reason: d.reason,
+        decidedBy: null,
+        decidedAt: null,
+        decisionReason: null,
+        steps: [r.event_id],
+      });
+      continue;
+    }
+    const v = out.get(d.decisionId);
+    if (!v || !['DecisionApproved', 'DecisionRejected', 'DecisionExpired'].includes(r.type)) continue;
+    v.steps.push(r.event_id);
+    v.decidedAt = r.recorded_at;
+    v.status = r.type === 'DecisionApproved' ? 'APPROVED' : r.type === 'DecisionRejected' ? 'REJECTED' : 'EXPIRED';
+    v.decidedBy = d.approvedBy ?? d.rejectedBy ?? null;
+    v.decisionReason = d.reason ?? null;
+  }
+  return [...out.values()];
 }
