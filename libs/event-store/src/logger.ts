@@ -1,16 +1,8 @@
 import pino from 'pino';
+import type { StructuredLogger } from '@ledger/logging';
 
-/**
- * The structured logger the event store and the relay write to (docs/architecture.md §8: no `console.log`).
- * A pino `Logger` fits as is; the Nest app passes its `nestjs-pino` logger, tests a silent or
- * collecting one. First argument: fields (stream id, positions, error, …); second: a short message.
- */
-export interface LedgerLogger {
-  debug(fields: Record<string, unknown>, msg?: string): void;
-  info(fields: Record<string, unknown>, msg?: string): void;
-  warn(fields: Record<string, unknown>, msg?: string): void;
-  error(fields: Record<string, unknown>, msg?: string): void;
-}
+/** Where the event store and the relay log (the one logger interface, docs/architecture.md §8). */
+export type LedgerLogger = StructuredLogger;
 
 /**
  * A pino logger named `name`, JSON lines on stdout.

@@ -1,2 +1,2 @@
-/** The third-party hand history (shared data, docs/hand-history.md): reading and parsing its lines. */
+/** The third-party hand history (shared data; the converter's rules in apps/replayer/README.md): reading and parsing its lines. */
 export * from './hand-history';

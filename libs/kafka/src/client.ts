@@ -1,3 +1,4 @@
+import type { StructuredLogger } from '@ledger/logging';
 import type { KafkaAdmin } from './admin';
 import type { ConsumerOptions, KafkaConsumer } from './consumer';
 import type { KafkaProducer } from './producer';
@@ -18,14 +19,9 @@ export type KafkaLogLevel = 'nothing' | 'error' | 'warn' | 'info' | 'debug';
 
 /**
  * Where the client's own log lines go: fields first (the client's, without the message), then the
- * message. A pino logger, the ledger's `LedgerLogger` and `ProjectionLogger` all fit.
+ * message — the one logger interface of the ledger (docs/architecture.md §8).
  */
-export interface KafkaLogger {
-  error(fields: Record<string, unknown>, msg?: string): void;
-  warn(fields: Record<string, unknown>, msg?: string): void;
-  info(fields: Record<string, unknown>, msg?: string): void;
-  debug(fields: Record<string, unknown>, msg?: string): void;
-}
+export type KafkaLogger = StructuredLogger;
 
 /** How to reach the brokers, and how the client logs and retries. */
 export interface KafkaClientOptions {

@@ -1,5 +1,6 @@
 import type { Client } from 'pg';
 import type { KafkaClient, OutgoingMessage } from '@ledger/kafka';
+import type { StructuredLogger } from '@ledger/logging';
 
 /**
  * The shapes of `LeaderOutboxPublisher` (`./leader-outbox-publisher.ts`): what an outbox
@@ -26,16 +27,8 @@ export const DEFAULT_OUTBOX_MAX_REQUEST_BYTES = 512 * 1024;
  */
 export type OutboxCrashPoint = 'before-send' | 'after-send';
 
-/**
- * The structured logger the publisher writes to: fields first, then a short message (pino-compatible;
- * the ledger's `LedgerLogger` and `ProjectionLogger` both fit).
- */
-export interface OutboxPublisherLogger {
-  debug(fields: Record<string, unknown>, msg?: string): void;
-  info(fields: Record<string, unknown>, msg?: string): void;
-  warn(fields: Record<string, unknown>, msg?: string): void;
-  error(fields: Record<string, unknown>, msg?: string): void;
-}
+/** Where the outbox publisher logs (the one logger interface, docs/architecture.md §8). */
+export type OutboxPublisherLogger = StructuredLogger;
 
 /** One Kafka record to send: the topic it goes to and the message (key, value, headers). */
 export interface OutboxRecord {
