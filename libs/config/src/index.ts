@@ -1,6 +1,6 @@
 /**
  * One typed configuration per process (docs/architecture.md §5): the schemas (`LedgerApiEnv`,
- * `RelayEnv`, `ProjectorEnv`, `TokenToolEnv`, `MigrationCliEnv`), the decorators they are made of,
+ * `RelayEnv`, `ProjectorEnv`, `TokenToolEnv`, `MigrationCliEnv`, `VerifyEnv`), the decorators they are made of,
  * {@link loadConfig}, which validates an environment against one of them at start, and the database
  * roles with the URL each process logs in with (docs/architecture.md §10).
  */

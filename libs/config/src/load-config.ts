@@ -15,7 +15,7 @@ export type EnvSource = Readonly<Record<string, string | undefined>>;
  * configuration docs. Nothing else reads the environment: the result is passed down, and libraries
  * take options objects.
  *
- * @param schema a schema class of `@ledger/config` (`LedgerApiEnv`, `RelayEnv`, `ProjectorEnv`, `TokenToolEnv`)
+ * @param schema a schema class of `@ledger/config` (`LedgerApiEnv`, `RelayEnv`, `ProjectorEnv`, `TokenToolEnv`, `VerifyEnv`, …)
  * @param env the environment; the process's own when omitted (the mains pass `process.env` explicitly)
  * @returns a frozen instance of `schema`: typed values (numbers, booleans, lists), defaults filled in
  * @throws ConfigError `CONFIG.INVALID` naming every variable that is unset though required, or does

@@ -1,9 +1,10 @@
-import { LEDGER_EVENTS_TOPIC } from '@ledger/infra';
+import { LEDGER_ANCHORS_TOPIC, LEDGER_EVENTS_TOPIC } from '@ledger/infra';
 import { DEFAULT_ANALYTICS_TOPICS, DEFAULT_PROJECTOR_GROUP } from '@ledger/projections';
 import { DEFAULT_EVENTS_TOPIC as STORE_DEFAULT_TOPIC } from '@ledger/event-store';
 import {
   CONFIG_SCHEMAS,
   ConfigError,
+  DEFAULT_ANCHORS_TOPIC,
   DEFAULT_EVENTS_TOPIC,
   LedgerApiEnv,
   loadConfig,
@@ -11,6 +12,7 @@ import {
   ProjectorEnv,
   RelayEnv,
   TokenToolEnv,
+  VerifyEnv,
   type EnvSource,
 } from '@ledger/config';
 
@@ -101,6 +103,48 @@ describe('loadConfig (docs/architecture.md §5)', () => {
     expect(refusal(LedgerApiEnv, { LEDGER_ENV: 'development', READ_SCHEMA: 'Bad-Name' }).problems[0].variable).toBe('READ_SCHEMA');
   });
 
+  describe('the anchors (docs/architecture.md §10): the relay publishes, the API and verify check', () => {
+    it('fills the defaults, and reads each variable in every schema that declares it', () => {
+      expect(loadConfig(RelayEnv, {})).toMatchObject({
+        ANCHOR_FILE: '.stack/anchors/anchors.jsonl',
+        ANCHOR_TOPIC: 'baccarat.ledger.anchors.v1',
+        ANCHOR_INTERVAL_MS: 10_000,
+        ANCHOR_REQUIRED: false,
+        ANCHOR_PRIVATE_KEY_FILE: undefined,
+        LEDGER_ID: undefined,
+      });
+      const env = { LEDGER_ENV: 'development', ANCHOR_PUBLIC_KEY_FILE: 'a.pem, b.pem', ANCHOR_TOPIC: 't.anchors', KAFKA_BROKERS: 'k:1' };
+      for (const schema of [LedgerApiEnv, VerifyEnv]) {
+        expect(loadConfig(schema, env)).toMatchObject({ ANCHOR_PUBLIC_KEY_FILE: ['a.pem', 'b.pem'], ANCHOR_TOPIC: 't.anchors', KAFKA_BROKERS: ['k:1'], LEDGER_EVENTS_TOPIC: DEFAULT_EVENTS_TOPIC });
+      }
+      expect(loadConfig(VerifyEnv, {}).ANCHOR_PUBLIC_KEY_FILE).toEqual(['.stack/anchors/anchor-public.pem']);
+    });
+
+    it.each([
+      [RelayEnv, 'ANCHOR_INTERVAL_MS', 'abc', 'expected an integer 100..86400000 (ms), got "abc"'],
+      [RelayEnv, 'ANCHOR_INTERVAL_MS', '10', 'expected an integer 100..86400000 (ms), got "10"'],
+      [RelayEnv, 'ANCHOR_REQUIRED', 'yes', 'expected true or false, got "yes"'],
+      [RelayEnv, 'ANCHOR_TOPIC', 'a topic', 'expected a Kafka topic name ([A-Za-z0-9._-], 1..249), got "a topic"'],
+      [RelayEnv, 'ANCHOR_PRIVATE_KEY_FILE', 'no/such/key.pem', 'expected the path of a PEM private key file (Ed25519, PKCS#8), got "no/such/key.pem"'],
+      [RelayEnv, 'LEDGER_ID', 'x'.repeat(201), expect.stringMatching(/^expected printable ASCII without spaces \(1\.\.200\), got "x+…"$/)],
+      [LedgerApiEnv, 'ANCHOR_PUBLIC_KEY_FILE', ' , ', 'expected comma-separated file paths, got " , "'],
+      [LedgerApiEnv, 'KAFKA_BROKERS', 'localhost', 'expected comma-separated host:port, got "localhost"'],
+      [VerifyEnv, 'ANCHOR_FILE', 'a\nb', 'expected a file path, got "a\\nb"'],
+      [VerifyEnv, 'LEDGER_ID', 'casino 1', 'expected printable ASCII without spaces (1..200), got "casino 1"'],
+    ] as const)('%p refuses %s=%j naming it', (schema, variable, value, message) => {
+      expect(refusal(schema, { LEDGER_ENV: 'development', [variable]: value }).problems).toEqual([{ variable, message }]);
+    });
+
+    it('ANCHOR_REQUIRED=true outside development mode needs ANCHOR_PRIVATE_KEY_FILE (development mode generates one)', () => {
+      const e = refusal(RelayEnv, { ANCHOR_REQUIRED: 'true' });
+      expect(e.problems.map((p) => p.variable)).toEqual(['ANCHOR_PRIVATE_KEY_FILE']);
+      expect(e.problems[0].message).toMatch(/^required with ANCHOR_REQUIRED=true outside development mode/);
+      expect(loadConfig(RelayEnv, { ANCHOR_REQUIRED: 'true', ANCHOR_PRIVATE_KEY_FILE: 'package.json' }).ANCHOR_PRIVATE_KEY_FILE).toBe('package.json');
+      expect(loadConfig(RelayEnv, { ANCHOR_REQUIRED: 'true', LEDGER_ENV: 'development' }).ANCHOR_REQUIRED).toBe(true);
+      expect(loadConfig(RelayEnv, {}).ANCHOR_PRIVATE_KEY_FILE).toBeUndefined();
+    });
+  });
+
   describe('the signing key of the API (docs/architecture.md §10)', () => {
     it('refuses to start outside development mode without one, naming JWT_SECRET (the missing required value)', () => {
       for (const env of [{}, { LEDGER_ENV: 'production' }, { LEDGER_ENV: 'production', JWT_SECRET: '' }]) {
@@ -154,6 +198,7 @@ describe('loadConfig (docs/architecture.md §5)', () => {
     const projector = loadConfig(ProjectorEnv, {});
     expect(DEFAULT_EVENTS_TOPIC).toBe(LEDGER_EVENTS_TOPIC);
     expect(DEFAULT_EVENTS_TOPIC).toBe(STORE_DEFAULT_TOPIC);
+    expect(DEFAULT_ANCHORS_TOPIC).toBe(LEDGER_ANCHORS_TOPIC);
     expect(projector.PROJECTOR_GROUP).toBe(DEFAULT_PROJECTOR_GROUP);
     expect(projector.ANALYTICS_ROUND_OUTCOMES_TOPIC).toBe(DEFAULT_ANALYTICS_TOPICS['round-outcome']);
     expect(projector.ANALYTICS_SETTLEMENTS_TOPIC).toBe(DEFAULT_ANALYTICS_TOPICS.settlement);

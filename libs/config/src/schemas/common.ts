@@ -153,7 +153,8 @@ export function WithKafka<B extends EnvClass>(Base: B) {
 export function WithEventsTopic<B extends EnvClass>(Base: B) {
   class EventsTopicEnv extends Base {
     /**
-     * The ledger's event topic: the API's outbox rows name it, the relay publishes to it, the projector consumes it.
+     * The ledger's event topic: the API's outbox rows name it, the relay publishes to it, the projector
+     * consumes it, the anchors' verification compares its Kafka copy of every event.
      * @default baccarat.ledger.events.v1
      */
     @TextVar(TOPIC_NAME, 'a Kafka topic name ([A-Za-z0-9._-], 1..249)')

@@ -3,14 +3,17 @@ import { MigrationCliEnv } from './migration-cli';
 import { ProjectorEnv } from './projector';
 import { RelayEnv } from './relay';
 import { TokenToolEnv } from './token-tool';
+import { VerifyEnv } from './verify';
 
 export * from './common';
+export * from './anchors';
 export * from './tokens';
 export * from './ledger-api';
 export * from './relay';
 export * from './projector';
 export * from './token-tool';
 export * from './migration-cli';
+export * from './verify';
 
 /** Every process's schema and the name the README's configuration table gives it ("used by"). */
 export const CONFIG_SCHEMAS: ReadonlyArray<{ readonly schema: Function; readonly usedBy: string }> = [
@@ -19,4 +22,5 @@ export const CONFIG_SCHEMAS: ReadonlyArray<{ readonly schema: Function; readonly
   { schema: ProjectorEnv, usedBy: 'projector' },
   { schema: TokenToolEnv, usedBy: '`npm run token`' },
   { schema: MigrationCliEnv, usedBy: '`npm run migration:run`' },
+  { schema: VerifyEnv, usedBy: '`npm run -s verify`' },
 ];

@@ -1,13 +1,21 @@
 import { BoolVar, FileVar, IntVar, TextVar } from '../env-var';
-import { CommonEnv, WithDatabase, WithEventsTopic, WithLogging, WithMigrations, WithMigrationsDatabase, WithReadModel } from './common';
+import { CommonEnv, WithDatabase, WithEventsTopic, WithKafka, WithLogging, WithMigrations, WithMigrationsDatabase, WithReadModel } from './common';
+import { WithAnchorVerification, WithAnchors } from './anchors';
 import { WithSigningSecret, WithTokenPolicy, WithTokenVerification } from './tokens';
 
 /**
  * The ledger API's configuration (`apps/ledger`; docs/architecture.md §5), read once at start by
  * `main.ts` (or the tests' harness) and served to the Nest app by `@nestjs/config`'s `ConfigService`.
+ * The anchors' variables and `KAFKA_BROKERS` serve `GET /audit/anchors/verify` (docs/architecture.md §10).
  */
-export class LedgerApiEnv extends WithTokenVerification(
-  WithSigningSecret(WithTokenPolicy(WithMigrations(WithReadModel(WithEventsTopic(WithMigrationsDatabase(WithDatabase(WithLogging(CommonEnv)))))))),
+export class LedgerApiEnv extends WithAnchorVerification(
+  WithAnchors(
+    WithKafka(
+      WithTokenVerification(
+        WithSigningSecret(WithTokenPolicy(WithMigrations(WithReadModel(WithEventsTopic(WithMigrationsDatabase(WithDatabase(WithLogging(CommonEnv)))))))),
+      ),
+    ),
+  ),
 ) {
   /**
    * TCP port the API listens on.
