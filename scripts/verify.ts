@@ -8,18 +8,25 @@
  *
  * Prints `streams checked, events checked, anchors checked, divergences` and the first divergence
  * (stream, version, event id, reason). Exit 0: consistent; 1: a divergence; 2: could not check
- * (a connection, a file or a key missing).
+ * (a connection, a file or a key missing, or a bad configuration).
+ *
+ * Configuration: `VerifyEnv` of `@ledger/config` (docs/architecture.md §5; the README's table):
+ * `DATABASE_URL`, `KAFKA_BROKERS`, `LEDGER_EVENTS_TOPIC`, `ANCHOR_FILE`, `ANCHOR_TOPIC`,
+ * `ANCHOR_PUBLIC_KEY_FILE`, `LEDGER_ID`, read once here and validated (a bad value stops it with exit
+ * code 2 and a message naming the variable); they are the defaults of the flags below, and a flag
+ * given takes precedence.
  */
 import { Command, Option } from 'commander';
 import { Client } from 'pg';
-import { DEFAULT_DATABASE_URL, parseBrokers } from '@ledger/event-store';
+import { parseBrokers } from '@ledger/event-store';
+import { ConfigError, loadConfig, VerifyEnv } from '@ledger/config';
 import {
+  anchorVerifySettings,
   DEFAULT_VERIFY_GRACE_MS,
   formatReport,
   kafkaClient,
   pgSession,
   readPublicKeys,
-  verifyConfigFromEnv,
   verifyLedger,
 } from '@ledger/anchors';
 
@@ -65,11 +72,19 @@ async function run(o: Options): Promise<number> {
   }
 }
 
-const env = verifyConfigFromEnv();
+let config: VerifyEnv;
+try {
+  config = loadConfig(VerifyEnv, process.env);
+} catch (err) {
+  if (!(err instanceof ConfigError)) throw err;
+  process.stderr.write(`verify: ${err.message}\n`);
+  process.exit(2);
+}
+const env = anchorVerifySettings(config);
 const program = new Command('verify')
   .description('check PostgreSQL against the signed anchors (file and topic) and against the Kafka copy of the ledger')
-  .option('--database-url <url>', 'PostgreSQL (env DATABASE_URL)', process.env.DATABASE_URL ?? DEFAULT_DATABASE_URL)
-  .option('--brokers <list>', 'Kafka brokers, comma-separated (env KAFKA_BROKERS)', process.env.KAFKA_BROKERS ?? '127.0.0.1:9092')
+  .option('--database-url <url>', 'PostgreSQL (env DATABASE_URL)', config.DATABASE_URL)
+  .option('--brokers <list>', 'Kafka brokers, comma-separated (env KAFKA_BROKERS)', config.KAFKA_BROKERS.join(','))
   .option('--no-kafka', 'read neither topic: PostgreSQL against the anchor file only')
   .option('--anchor-file <file>', 'the anchor file (env ANCHOR_FILE)', env.anchorFile)
   .option('--no-anchor-file', 'do not read the anchor file (the anchors topic only)')

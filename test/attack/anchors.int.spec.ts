@@ -15,10 +15,12 @@ import { appendFileSync, copyFileSync, mkdtempSync, rmSync, writeFileSync } from
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { Client } from 'pg';
+import { ConfigService } from '@nestjs/config';
 import type { KafkaAdmin as Admin, KafkaClient as Kafka } from '@ledger/kafka';
 import type { DataSource } from 'typeorm';
 import type { LedgerEvent, NewEvent } from '@ledger/events';
 import { ensureTopics } from '@ledger/infra';
+import { LedgerApiEnv, loadConfig } from '@ledger/config';
 import { EVENT_COLUMNS, OutboxRelay, PgEventStore, computeEventHash, createDataSource, rowToEnvelope, runMigrations, type EventRow } from '@ledger/event-store';
 import {
   AnchorPublisher,
@@ -174,10 +176,26 @@ async function verify(over: Partial<VerifyLedgerOptions> = {}): Promise<Verifica
   });
 }
 
-/** `npm run -s verify` as a process (node + tsx). */
-function verifyCli(extra: string[] = []): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  const args = ['--import', 'tsx', 'scripts/verify.ts', '--database-url', DB_URL, '--brokers', TEST_KAFKA_BROKERS.join(','), '--anchor-file', anchorFile, '--public-key', publicKeyFile, '--topic', EVENTS_TOPIC, '--anchors-topic', ANCHORS_TOPIC, ...extra];
-  const child = spawn(process.execPath, args, { cwd: ROOT, env: { ...process.env, LOG_LEVEL: 'warn' }, stdio: ['ignore', 'pipe', 'pipe'] });
+/** The spec's settings as `npm run -s verify` reads them from the environment (`VerifyEnv`). */
+function verifyEnv(): Record<string, string> {
+  return {
+    DATABASE_URL: DB_URL,
+    KAFKA_BROKERS: TEST_KAFKA_BROKERS.join(','),
+    ANCHOR_FILE: anchorFile,
+    ANCHOR_PUBLIC_KEY_FILE: publicKeyFile,
+    LEDGER_EVENTS_TOPIC: EVENTS_TOPIC,
+    ANCHOR_TOPIC: ANCHORS_TOPIC,
+  };
+}
+
+/**
+ * `npm run -s verify` as a process (node + tsx): the spec's settings as flags (`flags: false`: none),
+ * `env` over the spec's own environment.
+ */
+function verifyCli(extra: string[] = [], o: { flags?: boolean; env?: Record<string, string> } = {}): Promise<{ code: number | null; stdout: string; stderr: string }> {
+  const flags = o.flags === false ? [] : ['--database-url', DB_URL, '--brokers', TEST_KAFKA_BROKERS.join(','), '--anchor-file', anchorFile, '--public-key', publicKeyFile, '--topic', EVENTS_TOPIC, '--anchors-topic', ANCHORS_TOPIC];
+  const args = ['--import', 'tsx', 'scripts/verify.ts', ...flags, ...extra];
+  const child = spawn(process.execPath, args, { cwd: ROOT, env: { ...process.env, LOG_LEVEL: 'warn', ...o.env }, stdio: ['ignore', 'pipe', 'pipe'] });
   let stdout = '';
   let stderr = '';
   child.stdout.on('data', (d) => (stdout += d));
@@ -262,6 +280,21 @@ describe('anchors outside PostgreSQL against a superuser who rewrites history (d
     expect(cli.stdout).toContain('divergences 0');
   });
 
+  it('verify reads its settings from the validated environment (VerifyEnv): a flag takes precedence, a bad value stops it naming the variable', async () => {
+    const fromEnv = await verifyCli([], { flags: false, env: verifyEnv() });
+    expect([fromEnv.code, fromEnv.stderr]).toEqual([0, '']);
+    expect(fromEnv.stdout).toMatch(/anchors checked 3 .*streams checked 3; events checked 15/);
+
+    // the environment names a file that does not exist; the flag wins
+    const flagWins = await verifyCli(['--anchor-file', anchorFile], { flags: false, env: { ...verifyEnv(), ANCHOR_FILE: join(dir, 'none.jsonl') } });
+    expect([flagWins.code, flagWins.stderr]).toEqual([0, '']);
+
+    const bad = await verifyCli([], { env: { ANCHOR_TOPIC: 'not a topic' } });
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).toContain('ANCHOR_TOPIC: expected a Kafka topic name');
+    expect(bad.stdout).toBe('');
+  });
+
   it('a forged anchor line (a head changed after signing, or signed by another key) is reported', async () => {
     const forgedFile = join(dir, 'forged.jsonl');
     copyFileSync(anchorFile, forgedFile);
@@ -339,20 +372,22 @@ describe('anchors outside PostgreSQL against a superuser who rewrites history (d
   it('GET /audit/anchors/verify gives the same report (the anchor file; with ?kafka=true the topics too)', async () => {
     const { A } = streams;
     const victim = A.events[1];
-    const saved = { ...process.env };
-    Object.assign(process.env, { ANCHOR_FILE: anchorFile, ANCHOR_PUBLIC_KEY_FILE: publicKeyFile, ANCHOR_TOPIC: ANCHORS_TOPIC, LEDGER_EVENTS_TOPIC: EVENTS_TOPIC, KAFKA_BROKERS: TEST_KAFKA_BROKERS.join(',') });
-    try {
-      const route = new AnchorsController(ds);
-      const fileOnly = await route.verify({});
-      expect(fileOnly).toMatchObject({ ok: false, kafkaRecordsChecked: null, anchorsChecked: 3 });
-      expect(fileOnly.firstDivergence).toMatchObject({ source: 'anchors', kind: 'HEAD_MISMATCH', streamId: A.streamId, version: 2, eventId: victim.eventId });
-      const withKafka = await route.verify({ kafka: 'true' });
-      expect(withKafka.divergences).toEqual(expect.arrayContaining([expect.objectContaining({ source: 'kafka', kind: 'KAFKA_MISMATCH', streamId: A.streamId, version: 2, eventId: victim.eventId })]));
-      await expect(route.verify({ kafka: 'yes' })).rejects.toMatchObject({ code: 'VALIDATION.FAILED', status: 400 });
-    } finally {
-      for (const k of Object.keys(process.env)) if (!(k in saved)) delete process.env[k];
-      Object.assign(process.env, saved);
-    }
+    // the API's configuration as its main reads it, with this spec's anchors and topics
+    const config = loadConfig(LedgerApiEnv, {
+      LEDGER_ENV: 'development',
+      ANCHOR_FILE: anchorFile,
+      ANCHOR_PUBLIC_KEY_FILE: publicKeyFile,
+      ANCHOR_TOPIC: ANCHORS_TOPIC,
+      LEDGER_EVENTS_TOPIC: EVENTS_TOPIC,
+      KAFKA_BROKERS: TEST_KAFKA_BROKERS.join(','),
+    });
+    const route = new AnchorsController(ds, new ConfigService<LedgerApiEnv, true>({ ...config }));
+    const fileOnly = await route.verify({});
+    expect(fileOnly).toMatchObject({ ok: false, kafkaRecordsChecked: null, anchorsChecked: 3 });
+    expect(fileOnly.firstDivergence).toMatchObject({ source: 'anchors', kind: 'HEAD_MISMATCH', streamId: A.streamId, version: 2, eventId: victim.eventId });
+    const withKafka = await route.verify({ kafka: 'true' });
+    expect(withKafka.divergences).toEqual(expect.arrayContaining([expect.objectContaining({ source: 'kafka', kind: 'KAFKA_MISMATCH', streamId: A.streamId, version: 2, eventId: victim.eventId })]));
+    await expect(route.verify({ kafka: 'yes' })).rejects.toMatchObject({ code: 'VALIDATION.FAILED', status: 400 });
   });
 
   it('the anchor publisher does not sign the rewritten stream onward: the next checkpoint leaves it out', async () => {

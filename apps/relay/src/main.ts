@@ -12,6 +12,9 @@
  *   RELAY_POLL_INTERVAL_MS  [200]              polling fallback to LISTEN/NOTIFY, 10..60000
  *   LOG_LEVEL               [info]             pino level; JSON lines on stdout
  *   RELAY_CRASH_POINT       tests only: `before-send` | `after-send` exits with 137 at that point
+ *   ANCHOR_PRIVATE_KEY_FILE, ANCHOR_FILE, ANCHOR_TOPIC, ANCHOR_INTERVAL_MS, ANCHOR_REQUIRED, LEDGER_ID
+ *                           the anchor publisher (docs/anchors.md); without a key outside development
+ *                           mode anchoring is off, or, with ANCHOR_REQUIRED=true, the relay refuses to start
  * Read once here and validated: a bad value (e.g. `RELAY_POLL_INTERVAL_MS=abc`) stops the process
  * with exit code 1 and a message naming the variable and the form it expects.
  *
@@ -20,7 +23,7 @@
  */
 import { ConfigError, loadConfig, RelayEnv } from '@ledger/config';
 import { OutboxRelay, defaultLogger, errorFields } from '@ledger/event-store';
-import { startAnchorPublisher } from '@ledger/anchors';
+import { anchorPublisherSettings, startAnchorPublisher } from '@ledger/anchors';
 
 const STOP_TIMEOUT_MS = 15_000;
 
@@ -45,7 +48,7 @@ async function main(): Promise<void> {
 
   // the signed checkpoints of the stream heads, outside PostgreSQL (docs/architecture.md §10); they
   // read events and outbox, as the relay's own role
-  const anchors = await startAnchorPublisher({ logger, databaseUrl: config.RELAY_DATABASE_URL, brokers: config.KAFKA_BROKERS });
+  const anchors = await startAnchorPublisher({ ...anchorPublisherSettings(config), logger, databaseUrl: config.RELAY_DATABASE_URL, brokers: config.KAFKA_BROKERS });
 
   let stopping = false;
   const shutdown = (signal: string) => {

@@ -1,134 +1,112 @@
 import { resolve } from 'node:path';
-import { LEDGER_ANCHORS_TOPIC, LEDGER_EVENTS_TOPIC } from '@ledger/infra';
+import {
+  DEFAULT_ANCHOR_DIR,
+  DEFAULT_ANCHOR_FILE,
+  DEFAULT_ANCHOR_INTERVAL_MS,
+  DEFAULT_ANCHOR_PUBLIC_KEY_FILE,
+  DEFAULT_DEV_ANCHOR_PRIVATE_KEY_FILE,
+  type LedgerEnvironment,
+} from '@ledger/config';
 
 /**
- * The anchors' configuration from the environment (docs/architecture.md §5), validated: a bad value
- * stops the caller with a message naming the variable and the expected form.
- *
- * | variable | default | meaning |
- * |---|---|---|
- * | `ANCHOR_PRIVATE_KEY_FILE` | development: `.stack/anchors/anchor-private.pem` (generated); else none | Ed25519 private key, PEM PKCS#8 |
- * | `ANCHOR_PUBLIC_KEY_FILE` | `.stack/anchors/anchor-public.pem` | the public key(s) verify and the API check with (comma-separated files) |
- * | `ANCHOR_FILE` | `.stack/anchors/anchors.jsonl` | the append-only anchor file |
- * | `ANCHOR_TOPIC` | `baccarat.ledger.anchors.v1` | the anchors topic |
- * | `ANCHOR_INTERVAL_MS` | `10000` | most time between a change and its checkpoint (a shoe close anchors at once) |
- * | `ANCHOR_REQUIRED` | `false` | `true`: the relay refuses to start without a key |
- * | `LEDGER_ID` | `<database name>@<database oid>` | names the ledger in every checkpoint |
- * | `LEDGER_ENV` | — | `development` allows the generated key |
+ * The anchors' settings as options (docs/architecture.md §5): the variables (`ANCHOR_*`, `LEDGER_ID`)
+ * are declared, defaulted and validated once, in `@ledger/config` (`WithAnchors`,
+ * `WithAnchorPublisher`, `WithAnchorVerification`, used by `RelayEnv`, `LedgerApiEnv` and
+ * `VerifyEnv`; the README's configuration table lists them). This library reads no environment:
+ * {@link anchorPublisherSettings} and {@link anchorVerifySettings} turn a validated configuration
+ * into the options its functions take (paths resolved from the working directory).
  */
 
-/** Folder of the development key and the default anchor file, relative to the working directory. */
-export const DEFAULT_ANCHOR_DIR = '.stack/anchors';
-/** Default anchor file. */
-export const DEFAULT_ANCHOR_FILE = `${DEFAULT_ANCHOR_DIR}/anchors.jsonl`;
+export { DEFAULT_ANCHOR_DIR, DEFAULT_ANCHOR_FILE, DEFAULT_ANCHOR_INTERVAL_MS };
 /** Where development mode keeps its generated private key. */
-export const DEFAULT_DEV_PRIVATE_KEY_FILE = `${DEFAULT_ANCHOR_DIR}/anchor-private.pem`;
+export const DEFAULT_DEV_PRIVATE_KEY_FILE = DEFAULT_DEV_ANCHOR_PRIVATE_KEY_FILE;
 /** Default public key file. */
-export const DEFAULT_PUBLIC_KEY_FILE = `${DEFAULT_ANCHOR_DIR}/anchor-public.pem`;
-/** Default most time between a change and its checkpoint, in ms. */
-export const DEFAULT_ANCHOR_INTERVAL_MS = 10_000;
+export const DEFAULT_PUBLIC_KEY_FILE = DEFAULT_ANCHOR_PUBLIC_KEY_FILE;
 /** Default grace period of verify for events not yet anchored or not yet on Kafka, in ms. */
 export const DEFAULT_VERIFY_GRACE_MS = 120_000;
 
-type Env = Readonly<Record<string, string | undefined>>;
-
 /** The anchor publisher's settings. */
-export interface AnchorEnvConfig {
-  /** The private key file, or null when anchoring is off (no key outside development mode). */
+export interface AnchorPublisherSettings {
+  /** The private key file (absolute), or null when anchoring is off (no key outside development mode). */
   readonly privateKeyFile: string | null;
-  /** Whether a missing key file may be generated (development mode, default path). */
+  /** Whether a missing key file may be generated (development mode, no key file set). */
   readonly generateKey: boolean;
   /** Refuse to start without a key. */
   readonly required: boolean;
+  /** The append-only anchor file (absolute). */
   readonly anchorFile: string;
+  /** The anchors topic. */
   readonly topic: string;
+  /** Most time between a published change and its checkpoint, in ms. */
   readonly intervalMs: number;
   /** Explicit ledger id, or null to derive it from the database. */
   readonly ledgerId: string | null;
 }
 
-/** Whether `LEDGER_ENV=development`. */
-export function isDevelopment(env: Env = process.env): boolean {
-  return env.LEDGER_ENV === 'development';
+/** The validated variables {@link anchorPublisherSettings} reads (a `RelayEnv` fits). */
+export interface AnchorPublisherEnv {
+  readonly LEDGER_ENV: LedgerEnvironment;
+  readonly ANCHOR_PRIVATE_KEY_FILE?: string;
+  readonly ANCHOR_REQUIRED: boolean;
+  readonly ANCHOR_FILE: string;
+  readonly ANCHOR_TOPIC: string;
+  readonly ANCHOR_INTERVAL_MS: number;
+  readonly LEDGER_ID?: string;
 }
 
 /**
- * Reads the publisher's settings.
- * @throws Error naming the variable for a value of the wrong form
+ * The publisher's settings from a validated configuration: without `ANCHOR_PRIVATE_KEY_FILE`,
+ * development mode signs with {@link DEFAULT_DEV_PRIVATE_KEY_FILE} (generated when missing) and
+ * any other mode does not anchor. Pure but for resolving paths from the working directory.
+ * @param config the relay's validated configuration (a `RelayEnv`)
  */
-export function anchorConfigFromEnv(env: Env = process.env): AnchorEnvConfig {
-  const dev = isDevelopment(env);
-  const explicitKey = nonEmpty(env.ANCHOR_PRIVATE_KEY_FILE);
+export function anchorPublisherSettings(config: AnchorPublisherEnv): AnchorPublisherSettings {
+  const dev = config.LEDGER_ENV === 'development';
+  const explicitKey = config.ANCHOR_PRIVATE_KEY_FILE;
   return {
     privateKeyFile: explicitKey ? resolve(explicitKey) : dev ? resolve(DEFAULT_DEV_PRIVATE_KEY_FILE) : null,
     generateKey: !explicitKey && dev,
-    required: bool(env.ANCHOR_REQUIRED, 'ANCHOR_REQUIRED', false),
-    anchorFile: resolve(nonEmpty(env.ANCHOR_FILE) ?? DEFAULT_ANCHOR_FILE),
-    topic: topicName(env.ANCHOR_TOPIC, 'ANCHOR_TOPIC', LEDGER_ANCHORS_TOPIC),
-    intervalMs: int(env.ANCHOR_INTERVAL_MS, 'ANCHOR_INTERVAL_MS', DEFAULT_ANCHOR_INTERVAL_MS, 100, 86_400_000),
-    ledgerId: ledgerIdFrom(env.LEDGER_ID),
+    required: config.ANCHOR_REQUIRED,
+    anchorFile: resolve(config.ANCHOR_FILE),
+    topic: config.ANCHOR_TOPIC,
+    intervalMs: config.ANCHOR_INTERVAL_MS,
+    ledgerId: config.LEDGER_ID ?? null,
   };
 }
 
-/** What verify and the API read by default. */
-export interface VerifyEnvConfig {
+/** What verify and the API's `GET /audit/anchors/verify` check against. */
+export interface AnchorVerifySettings {
+  /** The anchor file (absolute). */
   readonly anchorFile: string;
+  /** The public key files (absolute), in the order given. */
   readonly publicKeyFiles: string[];
+  /** The anchors topic. */
   readonly anchorsTopic: string;
+  /** The ledger topic holding the Kafka copy. */
   readonly eventsTopic: string;
+  /** Explicit ledger id, or null to derive it from the database. */
   readonly ledgerId: string | null;
 }
 
+/** The validated variables {@link anchorVerifySettings} reads (a `LedgerApiEnv` or a `VerifyEnv` fits). */
+export interface AnchorVerifyEnv {
+  readonly ANCHOR_FILE: string;
+  readonly ANCHOR_PUBLIC_KEY_FILE: readonly string[];
+  readonly ANCHOR_TOPIC: string;
+  readonly LEDGER_EVENTS_TOPIC: string;
+  readonly LEDGER_ID?: string;
+}
+
 /**
- * The verifier's defaults from the environment (`ANCHOR_FILE`, `ANCHOR_PUBLIC_KEY_FILE`,
- * `ANCHOR_TOPIC`, `LEDGER_EVENTS_TOPIC`, `LEDGER_ID`).
- * @throws Error naming the variable for a value of the wrong form
+ * The verifier's settings from a validated configuration. Pure but for resolving paths from the working directory.
+ * @param config verify's validated configuration (a `VerifyEnv`) or the API's (a `LedgerApiEnv`)
  */
-export function verifyConfigFromEnv(env: Env = process.env): VerifyEnvConfig {
+export function anchorVerifySettings(config: AnchorVerifyEnv): AnchorVerifySettings {
   return {
-    anchorFile: resolve(nonEmpty(env.ANCHOR_FILE) ?? DEFAULT_ANCHOR_FILE),
-    publicKeyFiles: (nonEmpty(env.ANCHOR_PUBLIC_KEY_FILE) ?? DEFAULT_PUBLIC_KEY_FILE)
-      .split(',')
-      .map((f) => f.trim())
-      .filter(Boolean)
-      .map((f) => resolve(f)),
-    anchorsTopic: topicName(env.ANCHOR_TOPIC, 'ANCHOR_TOPIC', LEDGER_ANCHORS_TOPIC),
-    eventsTopic: topicName(env.LEDGER_EVENTS_TOPIC, 'LEDGER_EVENTS_TOPIC', LEDGER_EVENTS_TOPIC),
-    ledgerId: ledgerIdFrom(env.LEDGER_ID),
+    anchorFile: resolve(config.ANCHOR_FILE),
+    publicKeyFiles: config.ANCHOR_PUBLIC_KEY_FILE.map((f) => resolve(f)),
+    anchorsTopic: config.ANCHOR_TOPIC,
+    eventsTopic: config.LEDGER_EVENTS_TOPIC,
+    ledgerId: config.LEDGER_ID ?? null,
   };
-}
-
-function nonEmpty(v: string | undefined): string | undefined {
-  return v === undefined || v.trim() === '' ? undefined : v.trim();
-}
-
-function int(v: string | undefined, name: string, dflt: number, min: number, max: number): number {
-  const s = nonEmpty(v);
-  if (s === undefined) return dflt;
-  if (!/^[0-9]+$/.test(s) || Number(s) < min || Number(s) > max) {
-    throw new Error(`${name} must be an integer from ${min} to ${max} (milliseconds), got "${v}"`);
-  }
-  return Number(s);
-}
-
-function bool(v: string | undefined, name: string, dflt: boolean): boolean {
-  const s = nonEmpty(v);
-  if (s === undefined) return dflt;
-  if (s === 'true') return true;
-  if (s === 'false') return false;
-  throw new Error(`${name} must be true or false, got "${v}"`);
-}
-
-function topicName(v: string | undefined, name: string, dflt: string): string {
-  const s = nonEmpty(v);
-  if (s === undefined) return dflt;
-  if (!/^[A-Za-z0-9._-]{1,249}$/.test(s)) throw new Error(`${name} must be a Kafka topic name ([A-Za-z0-9._-], 1-249), got "${v}"`);
-  return s;
-}
-
-function ledgerIdFrom(v: string | undefined): string | null {
-  const s = nonEmpty(v);
-  if (s === undefined) return null;
-  if (s.length > 200) throw new Error('LEDGER_ID must be at most 200 characters');
-  return s;
 }

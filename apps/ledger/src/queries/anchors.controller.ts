@@ -1,9 +1,10 @@
 import { Controller, Get, Inject, Query, UseInterceptors } from '@nestjs/common';
+import { ConfigService } from '@nestjs/config';
 import { ApiBearerAuth, ApiOperation, ApiQuery, ApiTags } from '@nestjs/swagger';
 import type { KeyObject } from 'node:crypto';
 import type { DataSource } from 'typeorm';
-import { parseBrokers } from '@ledger/event-store';
-import { DEFAULT_VERIFY_GRACE_MS, kafkaClient, readPublicKeys, verifyConfigFromEnv, verifyLedger, type VerificationReport } from '@ledger/anchors';
+import type { LedgerApiEnv } from '@ledger/config';
+import { anchorVerifySettings, DEFAULT_VERIFY_GRACE_MS, kafkaClient, readPublicKeys, verifyLedger, type AnchorVerifySettings, type VerificationReport } from '@ledger/anchors';
 import { Roles } from '../auth/roles.decorator';
 import { ApiError } from '../common/api-error';
 import { DATA_SOURCE } from '../persistence/persistence.module';
@@ -18,8 +19,10 @@ const QUERY = ['kafka', 'graceMs'];
  * `npm run -s verify`, for auditors and pit managers. PostgreSQL against the anchor file
  * (`ANCHOR_FILE`, as this process sees it) and, with `?kafka=true`, against the anchors topic and the
  * Kafka copy of the ledger (`KAFKA_BROKERS`, `ANCHOR_TOPIC`, `LEDGER_EVENTS_TOPIC`). Public keys from
- * `ANCHOR_PUBLIC_KEY_FILE` (unreadable: the report says no anchor could be checked). It reads the whole ledger: one check at a time per process (409
- * `ANCHORS.VERIFY_RUNNING` meanwhile). Recorded in `query_log` like every audit read.
+ * `ANCHOR_PUBLIC_KEY_FILE`, read at each request (unreadable: the report says no anchor could be
+ * checked). The settings come from the API's validated configuration (`LedgerApiEnv`,
+ * docs/architecture.md §5), read once at start. It reads the whole ledger: one check at a time per
+ * process (409 `ANCHORS.VERIFY_RUNNING` meanwhile). Recorded in `query_log` like every audit read.
  */
 @ApiTags('audit and reconciliation')
 @ApiBearerAuth()
@@ -28,8 +31,22 @@ const QUERY = ['kafka', 'graceMs'];
 @Controller('audit/anchors')
 export class AnchorsController {
   private running = false;
+  private readonly settings: AnchorVerifySettings;
+  private readonly brokers: readonly string[];
 
-  constructor(@Inject(DATA_SOURCE) private readonly ds: DataSource) {}
+  constructor(
+    @Inject(DATA_SOURCE) private readonly ds: DataSource,
+    config: ConfigService<LedgerApiEnv, true>,
+  ) {
+    this.settings = anchorVerifySettings({
+      ANCHOR_FILE: config.get('ANCHOR_FILE', { infer: true }),
+      ANCHOR_PUBLIC_KEY_FILE: config.get('ANCHOR_PUBLIC_KEY_FILE', { infer: true }),
+      ANCHOR_TOPIC: config.get('ANCHOR_TOPIC', { infer: true }),
+      LEDGER_EVENTS_TOPIC: config.get('LEDGER_EVENTS_TOPIC', { infer: true }),
+      LEDGER_ID: config.get('LEDGER_ID', { infer: true }),
+    });
+    this.brokers = config.get('KAFKA_BROKERS', { infer: true });
+  }
 
   @Get('verify')
   @ApiOperation({ summary: 'PostgreSQL against the signed anchors (and the Kafka copy): streams, events, anchors checked, the first divergence (stream, version, event)' })
@@ -42,7 +59,7 @@ export class AnchorsController {
     if (!Number.isSafeInteger(graceMs) || graceMs < 0) throw new ApiError('VALIDATION.FAILED', 'graceMs must be an integer >= 0', 400);
     const withKafka = q.kafka === 'true';
 
-    const config = verifyConfigFromEnv();
+    const config = this.settings;
     // Without a readable public key nothing can be verified: the report says so (ok false), it is not an error of the request.
     let publicKeys = new Map<string, KeyObject>();
     let keyProblem: string | null = null;
@@ -61,7 +78,7 @@ export class AnchorsController {
         ledgerId: config.ledgerId,
         publicKeys,
         anchorFile: config.anchorFile,
-        kafka: withKafka ? kafkaClient(parseBrokers(process.env.KAFKA_BROKERS), 'ledger-api-verify') : null,
+        kafka: withKafka ? kafkaClient(this.brokers, 'ledger-api-verify') : null,
         anchorsTopic: withKafka ? config.anchorsTopic : null,
         eventsTopic: withKafka ? config.eventsTopic : null,
         graceMs,
