@@ -63,7 +63,7 @@ export function assertGamingDayConfig(cfg: GamingDayConfig): void {
  * Live projector and rebuild must run with the same values, or their checksums differ.
  * @throws ProjectionError `PROJECTION.BAD_CONFIG`
  */
-export function gamingDayConfigFromEnv(env: NodeJS.ProcessEnv = process.env): GamingDayConfig {
+export function gamingDayConfigFromEnv(env: NodeJS.ProcessEnv): GamingDayConfig {
   const raw = env.GAMING_DAY_CUTOFF_HOUR;
   const cutoffHour = raw === undefined || raw === '' ? DEFAULT_GAMING_DAY.cutoffHour : /^\d{1,2}$/.test(raw) ? Number(raw) : NaN;
   const cfg = { timeZone: env.GAMING_DAY_TZ || DEFAULT_GAMING_DAY.timeZone, cutoffHour };

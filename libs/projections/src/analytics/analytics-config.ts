@@ -44,7 +44,7 @@ function bool(env: NodeJS.ProcessEnv, name: string, fallback: boolean): boolean 
  * Reads the analytics configuration from the environment.
  * @throws ProjectionError `PROJECTION.BAD_CONFIG`
  */
-export function analyticsConfigFromEnv(env: NodeJS.ProcessEnv = process.env): AnalyticsConfig {
+export function analyticsConfigFromEnv(env: NodeJS.ProcessEnv): AnalyticsConfig {
   const crash = env.ANALYTICS_PUBLISHER_CRASH_POINT;
   if (crash && crash !== 'before-send' && crash !== 'after-send') {
     throw new ProjectionError('PROJECTION.BAD_CONFIG', `ANALYTICS_PUBLISHER_CRASH_POINT must be before-send or after-send, got ${JSON.stringify(crash)}`);
