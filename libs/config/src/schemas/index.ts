@@ -6,6 +6,7 @@ import { TokenToolEnv } from './token-tool';
 
 export * from './common';
 export * from './tokens';
+export * from './record-signing';
 export * from './ledger-api';
 export * from './relay';
 export * from './projector';

@@ -1,5 +1,6 @@
 import { IntVar, OneOfVar } from '../env-var';
 import { CommonEnv, WithDatabase, WithKafka, WithLogging, WithRelayDatabase } from './common';
+import { WithRecordSigningKey } from './record-signing';
 
 /** Where a test makes a process die with 137 (`before-send`: rows claimed, nothing sent; `after-send`: sent, not marked). */
 export const CRASH_POINTS = ['before-send', 'after-send'] as const;
@@ -7,7 +8,7 @@ export const CRASH_POINTS = ['before-send', 'after-send'] as const;
 export type CrashPointName = (typeof CRASH_POINTS)[number];
 
 /** The outbox relay's configuration (`apps/relay`; docs/architecture.md §5), read once at start. */
-export class RelayEnv extends WithKafka(WithRelayDatabase(WithDatabase(WithLogging(CommonEnv)))) {
+export class RelayEnv extends WithRecordSigningKey(WithKafka(WithRelayDatabase(WithDatabase(WithLogging(CommonEnv))))) {
   /**
    * Outbox rows the relay claims and publishes per transaction.
    * @default 500
