@@ -83,6 +83,8 @@ export function verifyRecordsSql(schema: string): string[] {
     `CREATE INDEX IF NOT EXISTS quarantine_stream_idx ON ${s}.quarantine (stream_id, stream_version) WHERE authentic`,
     `CREATE INDEX IF NOT EXISTS quarantine_dlq_pending_idx ON ${s}.quarantine (quarantined_at) WHERE dlq_pending`,
     `CREATE INDEX IF NOT EXISTS quarantine_time_idx ON ${s}.quarantine (quarantined_at)`,
+    // the grants migration's, in its order (a re-run of it then changes nothing)
+    `REVOKE ALL ON ${s}.stream_heads, ${s}.quarantine FROM ledger_projector, ledger_app`,
     `GRANT SELECT, INSERT, UPDATE, DELETE ON ${s}.stream_heads, ${s}.quarantine TO ledger_projector`,
     `GRANT SELECT ON ${s}.stream_heads, ${s}.quarantine TO ledger_app`,
   ];

@@ -115,6 +115,7 @@ export interface RawRecord {
   readonly topic: string;
   readonly partition: number;
   readonly offset: string;
+  readonly key: Buffer | null;
   readonly value: Buffer | null;
   readonly headers?: Record<string, Buffer | string | (Buffer | string)[] | undefined>;
 }
@@ -136,7 +137,7 @@ export async function readAll(kafka: KafkaClient, topic: string): Promise<RawRec
         eachBatch: async ({ batch }) => {
           for (const m of batch.messages) {
             if (BigInt(m.offset) < (hw.get(batch.partition) ?? 0n)) {
-              out.push({ topic, partition: batch.partition, offset: m.offset, value: m.value, headers: m.headers as RawRecord['headers'] });
+              out.push({ topic, partition: batch.partition, offset: m.offset, key: m.key, value: m.value, headers: m.headers as RawRecord['headers'] });
             }
           }
           reached.set(batch.partition, BigInt(batch.lastOffset()) + 1n);
