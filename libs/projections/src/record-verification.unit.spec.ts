@@ -67,11 +67,13 @@ describe('verifying a ledger record', () => {
     expect(first.prevHash).toBe(GENESIS_HASH);
     expect(checkLink({ version: 1, hash: first.hash }, second)).toBeNull();
     expect(checkLink({ version: 1, hash: first.hash }, first)?.reason).toBe('VERSION_CONFLICT');
-    expect(checkLink({ version: 2, hash: second.hash }, { ...second, eventId: 'other' })?.reason).toBe('VERSION_CONFLICT');
+    const another = { ...second, eventId: 'other' };
+    expect(checkLink({ version: 2, hash: second.hash }, another)?.reason).toBe('VERSION_CONFLICT');
     expect(checkLink(undefined, second)).toEqual({ reason: 'VERSION_GAP', detail: 'shoe-ver-1 version 2 follows 0: 1 version(s) missing' });
     expect(checkLink({ version: 1, hash: first.hash }, fx.events[3])?.reason).toBe('VERSION_GAP');
     expect(checkLink({ version: 1, hash: 'cd'.repeat(32) }, second)?.reason).toBe('PREV_HASH_MISMATCH');
-    expect(checkLink(undefined, { ...first, prevHash: first.hash })?.reason).toBe('PREV_HASH_MISMATCH');
+    const relinked = { ...first, prevHash: first.hash };
+    expect(checkLink(undefined, relinked)?.reason).toBe('PREV_HASH_MISMATCH');
   });
 
   it('reads the claimed identity of anything, and keeps hostile headers storable', () => {
