@@ -1,4 +1,4 @@
-import { ConfigError } from '@ledger/config';
+import { ConfigError, deadLetterTopicOf, loadConfig, ProjectorEnv, RelayEnv } from '@ledger/config';
 import { DEV_RECORD_SIGNING_KEY, RECORD_SIGNATURE_HEADER, recordSignature, recordSigningKey, verifyRecordSignature } from './record-signature';
 import { toKafkaMessage } from './outbox-relay';
 
@@ -84,5 +84,30 @@ describe('the record signing key of a process', () => {
     expect(refused({ LEDGER_ENV: 'production', RECORD_SIGNING_KEY: DEV_RECORD_SIGNING_KEY })).toEqual([
       { variable: 'RECORD_SIGNING_KEY', message: expect.stringMatching(/public development key/) },
     ]);
+  });
+});
+
+describe('the record signing configuration (docs/architecture.md §5)', () => {
+  it('RECORD_SIGNING_KEY is read by the relay and the projector, at least 32 bytes, never echoed', () => {
+    expect(loadConfig(RelayEnv, { LEDGER_ENV: 'development', RECORD_SIGNING_KEY: KEY }).RECORD_SIGNING_KEY).toBe(KEY);
+    expect(loadConfig(ProjectorEnv, { LEDGER_ENV: 'development', RECORD_SIGNING_KEY: KEY }).RECORD_SIGNING_KEY).toBe(KEY);
+    for (const schema of [RelayEnv, ProjectorEnv]) {
+      let error: unknown;
+      try {
+        loadConfig(schema as new () => object, { LEDGER_ENV: 'production', RECORD_SIGNING_KEY: 'sixteen-byte-key' });
+      } catch (e) {
+        error = e;
+      }
+      expect(error).toBeInstanceOf(ConfigError);
+      expect((error as ConfigError).problems).toEqual([{ variable: 'RECORD_SIGNING_KEY', message: expect.stringMatching(/at least 32 bytes/) }]);
+      expect((error as Error).message).not.toContain('sixteen-byte-key');
+    }
+  });
+
+  it('the dead-letter topic follows the events topic', () => {
+    expect(loadConfig(ProjectorEnv, {}).LEDGER_EVENTS_DLQ_TOPIC).toBe('baccarat.ledger.events.dlq.v1');
+    expect(loadConfig(ProjectorEnv, { LEDGER_EVENTS_TOPIC: 'site2.ledger.events.v3' }).LEDGER_EVENTS_DLQ_TOPIC).toBe('site2.ledger.events.dlq.v3');
+    expect(loadConfig(ProjectorEnv, { LEDGER_EVENTS_DLQ_TOPIC: 'dead.letters' }).LEDGER_EVENTS_DLQ_TOPIC).toBe('dead.letters');
+    expect(deadLetterTopicOf('test.topic.42')).toBe('test.topic.42.dlq');
   });
 });
