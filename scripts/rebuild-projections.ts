@@ -23,10 +23,14 @@
  *
  * Environment: MIGRATIONS_DATABASE_URL (a rebuild drops and recreates a schema: it runs as the owner,
  * default DATABASE_URL's database as ledger_owner), DATABASE_URL, KAFKA_BROKERS, LEDGER_EVENTS_TOPIC, PROJECTOR_GROUP,
- * PROJECTIONS_SCHEMA, GAMING_DAY_TZ, GAMING_DAY_CUTOFF_HOUR (must match the live projector's).
+ * PROJECTIONS_SCHEMA, GAMING_DAY_TZ, GAMING_DAY_CUTOFF_HOUR, RECORD_SIGNING_KEY (must match the live
+ * projector's: the replay verifies every record as the projector does and quarantines what fails;
+ * the number is printed).
  */
 import { SingleBar } from 'cli-progress';
 import { Command, CommanderError, InvalidArgumentError } from 'commander';
+import { loadConfig, ProjectorEnv } from '@ledger/config';
+import { recordSigningKey } from '@ledger/event-store';
 import { createKafka } from '@ledger/kafka';
 import {
   assertSchemaName,
@@ -35,7 +39,7 @@ import {
   ProjectionChecksums,
   projectionChecksums,
   ProjectionError,
-  projectorConfigFromEnv,
+  projectorConfig,
   rebuildProjections,
   dropProjectionSchema,
 } from '../libs/projections/src';
@@ -83,7 +87,9 @@ async function run(argv: string[]): Promise<number> {
   const program = buildProgram();
   program.parse(argv);
   const opts = program.opts<Options>();
-  const config = projectorConfigFromEnv();
+  const env = loadConfig(ProjectorEnv, process.env);
+  const config = projectorConfig(env);
+  const signing = recordSigningKey(env);
   const live = config.schema;
   const target = opts.intoSchema ?? live;
   const scratch = target !== live;
@@ -106,6 +112,7 @@ async function run(argv: string[]): Promise<number> {
       schema: target,
       checkpointGroup: group,
       gamingDay: config.gamingDay,
+      recordSigningKey: signing.key,
       partitionsConsumedConcurrently: concurrency,
       onProgress: (done, total) => {
         if (!bar) return;
@@ -142,6 +149,7 @@ async function run(argv: string[]): Promise<number> {
       process.stdout.write(JSON.stringify({ ...result, comparison }, null, 2) + '\n');
     } else {
       printChecksums(`rebuilt schema "${result.schema}" from ${result.topic} (up to ${JSON.stringify(result.highWatermarks)}):`, result.checksums);
+      if (result.quarantined > 0) process.stdout.write(`quarantined ${result.quarantined} record(s): see "${result.schema}".quarantine\n`);
       process.stdout.write(`events ${result.events} (records ${result.records}) in ${(result.durationMs / 1000).toFixed(2)} s = ${result.eventsPerSecond} events/s\n`);
       if (comparison) {
         printChecksums(`schema "${comparison.with}":`, comparison.checksums);

@@ -9,7 +9,8 @@
  * their own login, docs/architecture.md §10), DATABASE_URL, KAFKA_BROKERS, LEDGER_EVENTS_TOPIC,
  * PROJECTOR_GROUP, PROJECTIONS_SCHEMA, GAMING_DAY_TZ / GAMING_DAY_CUTOFF_HOUR,
  * PROJECTOR_PARTITIONS_CONCURRENTLY, PROJECTOR_MAX_RECORDS_PER_TX, PROJECTOR_MAX_BYTES_PER_PARTITION,
- * RUN_MIGRATIONS, LOG_LEVEL, and for tests only PROJECTOR_FAULT_DELAY_IN_TX_MS. Read once here and
+ * RUN_MIGRATIONS, LOG_LEVEL, RECORD_SIGNING_KEY, LEDGER_EVENTS_DLQ_TOPIC, and for tests only
+ * PROJECTOR_FAULT_DELAY_IN_TX_MS. Read once here and
  * validated: a bad value stops the process with exit code 1 and a message naming the variable and
  * the form it expects.
  *
@@ -21,11 +22,19 @@
  * ANALYTICS_PUBLISH_BATCH_SIZE, ANALYTICS_POLL_INTERVAL_MS, ANALYTICS_RETAIN_PUBLISHED_HOURS, and for
  * tests only ANALYTICS_PUBLISHER_CRASH_POINT (before-send | after-send: exit 137 there).
  *
+ * Verification (docs/guarantees.md §8): every record must carry the relay's signature (`ledger-sig`,
+ * HMAC-SHA256 with RECORD_SIGNING_KEY, required outside development mode; in development mode, when
+ * unset, the public development key, with a warning), a hash equal to the hash of its canonical
+ * bytes and a link to the last applied event of its stream. A record that fails is quarantined in
+ * `<schema>.quarantine` and copied to LEDGER_EVENTS_DLQ_TOPIC (created when missing), never
+ * applied; the partition goes on.
+ *
  * Plain TypeScript with explicit construction (no Nest DI: `tsx` emits no decorator metadata).
  * Logs are JSON lines (pino) on stdout. Exit codes: 0 after SIGTERM/SIGINT (the transaction in
  * hand commits or rolls back, then the consumer leaves its group); 1 on a bad configuration or a
  * fatal error (a data error stops the partition for good: the records stay unapplied until fixed).
  */
+import { recordSigningKey } from '@ledger/event-store';
 import { createKafka } from '@ledger/kafka';
 import pino from 'pino';
 import { ConfigError, loadConfig, ProjectorEnv } from '@ledger/config';
@@ -42,9 +51,11 @@ async function main(): Promise<void> {
   const env = loadConfig(ProjectorEnv, process.env);
   const config = projectorConfig(env);
   const analytics = analyticsConfig(env);
+  const signing = recordSigningKey(env);
   const logger = pino({ name: 'projector', level: config.logLevel });
+  if (signing.developmentKey) logger.warn({ variable: 'RECORD_SIGNING_KEY' }, 'RECORD_SIGNING_KEY unset: verifying records with the public development key (development mode only)');
   logger.info(
-    { topic: config.topic, groupId: config.groupId, schema: config.schema, gamingDay: config.gamingDay, analytics: { enabled: analytics.enabled, publish: analytics.publish, topics: analytics.topics } },
+    { topic: config.topic, deadLetterTopic: config.deadLetterTopic, groupId: config.groupId, schema: config.schema, gamingDay: config.gamingDay, analytics: { enabled: analytics.enabled, publish: analytics.publish, topics: analytics.topics } },
     'projector starting',
   );
 
@@ -101,6 +112,8 @@ async function main(): Promise<void> {
     maxBytesPerPartition: config.maxBytesPerPartition,
     faultDelayInTxMs: config.faultDelayInTxMs,
     analytics: analytics.enabled,
+    recordSigningKey: signing.key,
+    deadLetterTopic: config.deadLetterTopic,
     // a committed transaction may have written outbox rows: publish them now rather than at the next poll
     onProgress: () => publisher?.wake(),
   });

@@ -11,6 +11,9 @@
  *   RELAY_BATCH_SIZE        [500]              rows per transaction, 1..500
  *   RELAY_POLL_INTERVAL_MS  [200]              polling fallback to LISTEN/NOTIFY, 10..60000
  *   LOG_LEVEL               [info]             pino level; JSON lines on stdout
+ *   RECORD_SIGNING_KEY      the HMAC key of the records' `ledger-sig` header (the projector's too);
+ *                           required outside development mode; in development mode, when unset,
+ *                           the public development key, with a warning (docs/architecture.md §10)
  *   RELAY_CRASH_POINT       tests only: `before-send` | `after-send` exits with 137 at that point
  *   ANCHOR_PRIVATE_KEY_FILE, ANCHOR_FILE, ANCHOR_TOPIC, ANCHOR_INTERVAL_MS, ANCHOR_REQUIRED, LEDGER_ID
  *                           the anchor publisher (docs/anchors.md); without a key outside development
@@ -22,27 +25,31 @@
  * more than 15 s). The schema must exist: the API or `npm run migration:run` migrates, not the relay.
  */
 import { ConfigError, loadConfig, RelayEnv } from '@ledger/config';
-import { OutboxRelay, defaultLogger, errorFields } from '@ledger/event-store';
+import { OutboxRelay, defaultLogger, errorFields, recordSigningKey, type RecordSigningKey } from '@ledger/event-store';
 import { anchorPublisherSettings, startAnchorPublisher } from '@ledger/anchors';
 
 const STOP_TIMEOUT_MS = 15_000;
 
 async function main(): Promise<void> {
   let config: RelayEnv;
+  let signing: RecordSigningKey;
   try {
     config = loadConfig(RelayEnv, process.env);
+    signing = recordSigningKey(config);
   } catch (err) {
     if (!(err instanceof ConfigError)) throw err;
     process.stderr.write(`ledger-relay: ${err.message}\n`);
     process.exit(1);
   }
   const logger = defaultLogger('ledger-relay', config.LOG_LEVEL);
+  if (signing.developmentKey) logger.warn({ variable: 'RECORD_SIGNING_KEY' }, 'RECORD_SIGNING_KEY unset: signing records with the public development key (development mode only)');
   const relay = new OutboxRelay({
     databaseUrl: config.RELAY_DATABASE_URL,
     brokers: config.KAFKA_BROKERS,
     batchSize: config.RELAY_BATCH_SIZE,
     pollIntervalMs: config.RELAY_POLL_INTERVAL_MS,
     crashPoint: config.RELAY_CRASH_POINT ?? null,
+    recordSigningKey: signing.key,
     logger,
   });
 

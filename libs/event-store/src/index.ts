@@ -9,6 +9,7 @@ export * from './constants';
 export * from './errors';
 export * from './logger';
 export * from './hash';
+export * from './record-signature';
 export * from './rows';
 export { createDataSource, runMigrations, MIGRATION_LOCK_KEY, type DataSourceOptions } from './data-source';
 export * from './migrations';

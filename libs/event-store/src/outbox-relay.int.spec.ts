@@ -14,6 +14,7 @@ import { ensureTopics } from '@ledger/infra';
 import { PgEventStore } from './event-store';
 import { OutboxRelay, type RelayCrashPoint } from './outbox-relay';
 import { computeEventHash } from './hash';
+import { DEV_RECORD_SIGNING_KEY, recordSignature } from './record-signature';
 import {
   DEVICE,
   TEST_DATABASE_URL,
@@ -301,6 +302,8 @@ describe('per-table order (docs/guarantees.md §5) and the record layout', () =>
       'content-type': 'application/json',
       schema_version: '1',
       global_position: e.globalPosition,
+      // the relay's signature of key and value (the relays here run with the development key)
+      'ledger-sig': recordSignature(DEV_RECORD_SIGNING_KEY, rec.key, rec.value),
     });
     const value = JSON.parse(rec.value) as EventEnvelope;
     expect(value).toEqual(e);

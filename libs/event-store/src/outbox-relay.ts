@@ -2,6 +2,7 @@ import type { Client } from 'pg';
 import { createKafka, type KafkaClient, type KafkaLogger, type OutgoingMessage } from '@ledger/kafka';
 import { LeaderOutboxPublisher, type OutboxCrashPoint } from '@ledger/infra';
 import { canonicalJson } from './hash';
+import { DEV_RECORD_SIGNING_KEY, RECORD_SIGNATURE_HEADER, recordSignature } from './record-signature';
 import { defaultLogger, errorFields, type LedgerLogger } from './logger';
 import { DEFAULT_RELAY_DATABASE_URL, OUTBOX_CHANNEL } from './constants';
 import { EVENT_COLUMNS, rowToEnvelope, type EventRow } from './rows';
@@ -48,6 +49,12 @@ export interface OutboxRelayOptions {
   readonly lockKey?: string;
   /** Structured logger. @default pino named `ledger-relay` */
   readonly logger?: LedgerLogger;
+  /**
+   * The key every record is signed with (header `ledger-sig`, see `record-signature.ts`): the relay
+   * process passes its validated `RECORD_SIGNING_KEY` (`recordSigningKey(config)`). The projector must
+   * hold the same. @default {@link DEV_RECORD_SIGNING_KEY}, the public development key (tests, tools)
+   */
+  readonly recordSigningKey?: string;
   /** Test-only crash hook (the relay process passes its validated `RELAY_CRASH_POINT`). @default none */
   readonly crashPoint?: RelayCrashPoint | null;
   /** What the crash hook calls. @default `process.exit` */
@@ -91,8 +98,9 @@ interface OutboxRow extends EventRow {
  * Kafka record: key = outbox key (the table id), value = the stored envelope as canonical JSON (not
  * upcast, so downstream can verify the hash), headers = CloudEvents 1.0 binary mode (`ce_specversion`,
  * `ce_id`, `ce_type` = `baccarat.ledger.<Type>.v<schemaVersion>`, `ce_source` = `/tables/<tableId>`,
- * `ce_time` = occurredAt, `ce_subject` = streamId, `content-type`) plus `schema_version` and
- * `global_position`.
+ * `ce_time` = occurredAt, `ce_subject` = streamId, `content-type`) plus `schema_version`,
+ * `global_position` and `ledger-sig`, the record's signature (HMAC-SHA256 over key and value with
+ * `RECORD_SIGNING_KEY`; the projector applies nothing without it, docs/guarantees.md §8).
  */
 export class OutboxRelay {
   private readonly batchSize: number;
@@ -113,10 +121,11 @@ export class OutboxRelay {
       });
     this.batchSize = Math.min(Math.max(1, options.batchSize ?? MAX_RELAY_BATCH), MAX_RELAY_BATCH);
     const lockKey = options.lockKey ?? RELAY_LOCK_KEY;
+    const signingKey = options.recordSigningKey ?? DEV_RECORD_SIGNING_KEY;
     this.publisher = new LeaderOutboxPublisher<OutboxRow>({
       source: {
         claim: (client, limit) => claimOutboxRows(client, limit),
-        toRecord: (row) => ({ topic: row.topic, message: toKafkaMessage(row) }),
+        toRecord: (row) => ({ topic: row.topic, message: toKafkaMessage(row, signingKey) }),
         markPublished: (client, rows) => markOutboxRowsPublished(client, rows),
         onBatchPublished: (rows, ms) =>
           this.log.debug(
@@ -223,12 +232,16 @@ async function markOutboxRowsPublished(client: Client, rows: readonly OutboxRow[
   ]);
 }
 
-/** The Kafka record of an outbox row (see {@link OutboxRelay} for the layout). */
-export function toKafkaMessage(row: EventRow & { key: string }): OutgoingMessage {
+/**
+ * The Kafka record of an outbox row (see {@link OutboxRelay} for the layout), signed with `signingKey`.
+ * @param signingKey the relay's `RECORD_SIGNING_KEY` @default {@link DEV_RECORD_SIGNING_KEY}
+ */
+export function toKafkaMessage(row: EventRow & { key: string }, signingKey: string = DEV_RECORD_SIGNING_KEY): OutgoingMessage {
   const envelope = rowToEnvelope(row);
+  const value = canonicalJson(envelope);
   return {
     key: row.key,
-    value: canonicalJson(envelope),
+    value,
     headers: {
       ce_specversion: '1.0',
       ce_id: envelope.eventId,
@@ -239,6 +252,7 @@ export function toKafkaMessage(row: EventRow & { key: string }): OutgoingMessage
       'content-type': 'application/json',
       schema_version: String(envelope.schemaVersion),
       global_position: envelope.globalPosition,
+      [RECORD_SIGNATURE_HEADER]: recordSignature(signingKey, row.key, value),
     },
   };
 }

@@ -1,12 +1,14 @@
 import type { LedgerEvent } from '@ledger/events';
 import type { DataSource } from 'typeorm';
 import { writeAnalyticsOutbox } from './analytics/analytics-outbox';
-import { ProjectionError } from './errors';
-import { EventRecord, parseEventRecord } from './event-record';
+import { DEV_RECORD_SIGNING_KEY } from '@ledger/event-store';
+import type { EventRecord } from './event-record';
 import { DEFAULT_GAMING_DAY, GamingDayConfig } from './gaming-day';
 import { ProjectionLogger, SILENT_LOGGER } from './logger';
 import { ProjectionTx, SqlClient } from './projection-tx';
 import { ALL_PROJECTIONS, checkProjectionSet, Projection, ProjectionScopes, projectionScopes } from './projections';
+import { writeQuarantine } from './quarantine';
+import { checkLink, checkRecord, type QuarantineReason, type Refusal, type StreamHead } from './record-verification';
 import { assertSchemaName, DEFAULT_READ_SCHEMA, qualified } from './schema-name';
 
 /** Options of a {@link ProjectionApplier}. */
@@ -33,6 +35,18 @@ export interface ProjectionApplierOptions {
    */
   readonly analytics?: boolean;
   /**
+   * The key records must be signed with (header `ledger-sig`, docs/guarantees.md §8): the projector
+   * process passes its validated `RECORD_SIGNING_KEY`. @default the public development key of
+   * `@ledger/event-store` (tests, tools)
+   */
+  readonly recordSigningKey?: string;
+  /**
+   * Whether a quarantined record's copy to the dead-letter topic is still to be sent (the runner's
+   * `DeadLetterPublisher` sends it). On for the live projector; `rebuildProjections` turns it off:
+   * the live projector sent the copy when it first saw the record. @default true
+   */
+  readonly deadLetter?: boolean;
+  /**
    * FAULT INJECTION for tests only: sleep this long inside each transaction, after every row is
    * written and before COMMIT, so a test can kill the process mid-transaction. @default 0
    */
@@ -45,8 +59,10 @@ export interface ApplyBatchResult {
   readonly applied: number;
   /** Records at an offset below the stored checkpoint: already applied (a redelivery). */
   readonly skippedBelowCheckpoint: number;
-  /** Records whose eventId was already applied (the relay published it again at a new offset). */
+  /** Records whose eventId was already applied with the same hash (the relay published it again at a new offset). */
   readonly skippedDuplicates: number;
+  /** Records refused and kept in `quarantine` (never applied; see `record-verification.ts`). */
+  readonly quarantined: number;
   /** The checkpoint found (locked) at the start of the transaction. */
   readonly checkpointBefore: bigint;
   /** The checkpoint stored at commit (unchanged when everything was skipped). */
@@ -72,16 +88,22 @@ const MAX_CACHED = 200_000;
  * 1. locks the checkpoint row `(group, topic, partition)` (`SELECT … FOR UPDATE`), so two
  *    consumers that briefly both hold a partition during a rebalance serialise on it;
  * 2. skips records at an offset below the checkpoint (a redelivery after a crash or rebalance);
- * 3. skips events whose eventId is in `applied_events` or earlier in the same call (a duplicate
- *    the relay published at a new offset);
- * 4. checks each shoe stream's version: the next event of a stream must be exactly version + 1
- *    (`PROJECTION.STREAM_GAP` otherwise; a different event at an already applied version is
- *    `PROJECTION.INCONSISTENT_EVENT`);
+ * 3. verifies each record (`record-verification.ts`, docs/guarantees.md §8): its `ledger-sig`
+ *    signature, its envelope, its hash recomputed over its canonical bytes; a record that fails is
+ *    written to `quarantine` with the reason (never applied; `writeQuarantine`) and the batch goes on;
+ * 4. skips events whose eventId is in `applied_events` (or earlier in the same call) with the same
+ *    hash (a duplicate the relay published at a new offset); the same id with another hash is
+ *    quarantined (`EVENT_ID_CONFLICT`); then checks each event's link to its stream's head
+ *    (`stream_heads`, locked): version = head + 1, `prevHash` = the head's hash; otherwise it is
+ *    quarantined (`VERSION_CONFLICT`, `VERSION_GAP`, `PREV_HASH_MISMATCH`, or
+ *    `PREDECESSOR_QUARANTINED` when an authentic record in the gap is in quarantine: the stream
+ *    then applies nothing until a record links to its head, while other streams go on);
  * 5. applies every projection to each event: first every projection's `prepare` (its reads of
  *    the state before the event), then every `apply`, each under its table scope, so the order of
  *    the projections does not matter (docs/architecture.md §7); then writes the event's analytics
  *    records to `analytics_outbox` (unless `analytics: false`, as in a rebuild), records the event
- *    in `applied_events`, and moves the checkpoint to the last record's offset + 1;
+ *    in `applied_events`, moves its stream's head, and moves the checkpoint to the last record's
+ *    offset + 1 (past quarantined records too);
  * 6. commits. Any error rolls all of it back and is rethrown: nothing moved, so the same records
  *    come again.
  *
@@ -100,7 +122,8 @@ export class ProjectionApplier {
   private readonly faultDelayInTxMs: number;
   /** Committed facts only (merged after COMMIT), by kind (`ProjectionTx.fact`). */
   private readonly facts = new Map<string, Map<string, unknown>>();
-  private readonly streamVersions = new Map<string, number>();
+  private readonly recordSigningKey: string;
+  private readonly deadLetter: boolean;
 
   /** @throws ProjectionError `PROJECTION.BAD_CONFIG` when the projections do not form a consistent set (see `checkProjectionSet`) */
   constructor(options: ProjectionApplierOptions) {
@@ -111,8 +134,10 @@ export class ProjectionApplier {
     this.logger = options.logger ?? SILENT_LOGGER;
     this.faultDelayInTxMs = options.faultDelayInTxMs ?? 0;
     this.analytics = options.analytics ?? true;
+    this.recordSigningKey = options.recordSigningKey ?? DEV_RECORD_SIGNING_KEY;
+    this.deadLetter = options.deadLetter ?? true;
     const projections = options.projections ?? ALL_PROJECTIONS;
-    const required: Record<string, string> = { shoe_state: 'the applier (stream versions)' };
+    const required: Record<string, string> = { shoe_state: 'the applier (stream bookkeeping)' };
     if (this.analytics) required.hand_outcomes = 'the analytics records';
     checkProjectionSet(projections, required);
     this.projections = projections.map((p) => ({ projection: p, scopes: projectionScopes(p) }));
@@ -123,7 +148,9 @@ export class ProjectionApplier {
    * @param options.onGap `'report'`: if the first record is beyond the stored checkpoint, write
    *   nothing and return `gap: true` (the runner then seeks back); `'apply'` (default): accept
    *   the gap (offsets without data records, e.g. transaction markers).
-   * @throws ProjectionError (data errors) or a database error; the transaction is rolled back
+   * @throws ProjectionError (a verified event the projections cannot apply, e.g. a settlement of a
+   *   bet never placed) or a database error; the transaction is rolled back. A record that fails
+   *   verification is quarantined, not thrown.
    */
   async applyBatch(topic: string, partition: number, records: readonly EventRecord[], options: { onGap?: 'apply' | 'report' } = {}): Promise<ApplyBatchResult> {
     const qr = this.ds.createQueryRunner();
@@ -148,34 +175,59 @@ export class ProjectionApplier {
       const skippedBelowCheckpoint = records.length - fresh.length;
       if (fresh.length === 0) {
         await client.query('ROLLBACK');
-        return { applied: 0, skippedBelowCheckpoint, skippedDuplicates: 0, checkpointBefore, nextOffset: checkpointBefore, gap: false, statements: 3 };
+        return { applied: 0, skippedBelowCheckpoint, skippedDuplicates: 0, quarantined: 0, checkpointBefore, nextOffset: checkpointBefore, gap: false, statements: 3 };
       }
       if (options.onGap === 'report' && BigInt(fresh[0].offset) > checkpointBefore) {
         await client.query('ROLLBACK');
-        return { applied: 0, skippedBelowCheckpoint, skippedDuplicates: 0, checkpointBefore, nextOffset: checkpointBefore, gap: true, statements: 3 };
+        return { applied: 0, skippedBelowCheckpoint, skippedDuplicates: 0, quarantined: 0, checkpointBefore, nextOffset: checkpointBefore, gap: true, statements: 3 };
       }
 
-      const events = fresh.map((r) => ({ record: r, event: parseEventRecord(r) }));
-      const known = await client.query(`SELECT event_id FROM ${qualified(this.schema, 'applied_events')} WHERE event_id = ANY($1::text[])`, [
-        events.map((x) => x.event.eventId),
+      const checked = fresh.map((r) => ({ record: r, check: checkRecord(r, this.recordSigningKey) }));
+      const authentic = checked.flatMap((c) => (c.check.ok ? [c.check.event] : []));
+      const known = await client.query(`SELECT event_id, hash FROM ${qualified(this.schema, 'applied_events')} WHERE event_id = ANY($1::text[])`, [
+        authentic.map((e) => e.eventId),
       ]);
-      const seen = new Set<string>(known.rows.map((r: { event_id: string }) => r.event_id));
+      const seen = new Map<string, string>(known.rows.map((r: { event_id: string; hash: string }) => [r.event_id, r.hash]));
+      const heads = await this.streamHeads(client, [...new Set(authentic.map((e) => e.streamId))]);
 
       const tx = new ProjectionTx(client, this.schema, this.gamingDay, { facts: this.facts });
-      const versions = new Map<string, { version: number; eventId: string; position: string }>();
+      const moved = new Map<string, { version: number; hash: string; eventId: string; position: string }>();
       let applied = 0;
       let skippedDuplicates = 0;
-      for (const { record, event } of events) {
-        if (seen.has(event.eventId)) {
+      let quarantined = 0;
+      for (const { record, check } of checked) {
+        if (!check.ok) {
+          await this.quarantine(tx, record, check.refusal);
+          quarantined++;
+          continue;
+        }
+        const event = check.event;
+        const refuse = async (reason: QuarantineReason, detail: string) => {
+          await this.quarantine(tx, record, { reason, detail, authentic: true, eventId: event.eventId, streamId: event.streamId, streamVersion: event.streamVersion });
+          quarantined++;
+        };
+        const appliedHash = seen.get(event.eventId);
+        if (appliedHash === event.hash) {
           skippedDuplicates++;
           this.logger.debug({ eventId: event.eventId, offset: record.offset, partition }, 'duplicate event skipped');
           continue;
         }
-        seen.add(event.eventId);
-        await this.checkStreamVersion(tx, event, versions);
+        if (appliedHash !== undefined) {
+          await refuse('EVENT_ID_CONFLICT', `event id ${event.eventId} is applied with hash ${appliedHash}; this record carries ${event.hash}`);
+          continue;
+        }
+        const head = heads.get(event.streamId);
+        const broken = checkLink(head, event);
+        if (broken) {
+          const held = broken.reason === 'VERSION_GAP' && (await this.predecessorQuarantined(tx, event.streamId, head?.version ?? 0, event.streamVersion));
+          await refuse(held ? 'PREDECESSOR_QUARANTINED' : broken.reason, held ? `${broken.detail}; a record of the stream in between is in quarantine` : broken.detail);
+          continue;
+        }
+        seen.set(event.eventId, event.hash);
         await this.applyEvent(event, tx);
         if (this.analytics) await writeAnalyticsOutbox(event, tx);
-        versions.set(event.streamId, { version: event.streamVersion, eventId: event.eventId, position: event.globalPosition });
+        heads.set(event.streamId, { version: event.streamVersion, hash: event.hash });
+        moved.set(event.streamId, { version: event.streamVersion, hash: event.hash, eventId: event.eventId, position: event.globalPosition });
         tx.append('applied_events', {
           event_id: event.eventId,
           global_position: event.globalPosition,
@@ -188,14 +240,23 @@ export class ProjectionApplier {
         });
         applied++;
       }
-      // stream bookkeeping on the shoe rows: once per stream per transaction
-      for (const [streamId, v] of versions) {
+      // stream bookkeeping on the shoe rows and the heads: once per stream per transaction
+      for (const [streamId, v] of moved) {
         await tx.query(`UPDATE ${tx.t('shoe_state')} SET stream_version = $2, last_event_id = $3, last_global_position = $4 WHERE stream_id = $1`, [
           streamId,
           v.version,
           v.eventId,
           v.position,
         ]);
+      }
+      if (moved.size > 0) {
+        const m = [...moved];
+        await tx.query(
+          `INSERT INTO ${tx.t('stream_heads')} (stream_id, version, hash, event_id, global_position)
+           SELECT * FROM unnest($1::text[], $2::int[], $3::text[], $4::text[], $5::bigint[])
+           ON CONFLICT (stream_id) DO UPDATE SET version = EXCLUDED.version, hash = EXCLUDED.hash, event_id = EXCLUDED.event_id, global_position = EXCLUDED.global_position`,
+          [m.map(([id]) => id), m.map(([, v]) => v.version), m.map(([, v]) => v.hash), m.map(([, v]) => v.eventId), m.map(([, v]) => v.position)],
+        );
       }
       await tx.flush();
       const nextOffset = BigInt(fresh[fresh.length - 1].offset) + 1n;
@@ -208,8 +269,8 @@ export class ProjectionApplier {
       if (this.faultDelayInTxMs > 0) await new Promise((resolve) => setTimeout(resolve, this.faultDelayInTxMs));
       await client.query('COMMIT');
       begun = false;
-      this.remember(tx, versions);
-      return { applied, skippedBelowCheckpoint, skippedDuplicates, checkpointBefore, nextOffset, gap: false, statements: tx.statements + 6 };
+      this.remember(tx);
+      return { applied, skippedBelowCheckpoint, skippedDuplicates, quarantined, checkpointBefore, nextOffset, gap: false, statements: tx.statements + 7 };
     } catch (err) {
       if (begun) await client.query('ROLLBACK').catch(() => undefined);
       throw err;
@@ -240,44 +301,37 @@ export class ProjectionApplier {
     return new Map(rows.map((r) => [r.partition, BigInt(r.next_offset)]));
   }
 
-  private async checkStreamVersion(tx: ProjectionTx, e: LedgerEvent, inTx: Map<string, { version: number }>): Promise<void> {
-    let applied = inTx.get(e.streamId)?.version;
-    if (applied === undefined) {
-      const cached = this.streamVersions.get(e.streamId);
-      if (cached !== undefined && e.streamVersion === cached + 1) return;
-      // not cached, or the cache disagrees (another consumer may have moved the stream on during a
-      // rebalance): the shoe row, read under the checkpoint lock, is the truth
-      const rows = await tx.query<{ stream_version: number }>(`SELECT stream_version FROM ${tx.t('shoe_state')} WHERE stream_id = $1`, [e.streamId]);
-      applied = rows[0]?.stream_version ?? 0;
-    }
-    if (e.streamVersion === applied + 1) return;
-    if (e.streamVersion <= applied) {
-      throw new ProjectionError(
-        'PROJECTION.INCONSISTENT_EVENT',
-        `event ${e.eventId} claims version ${e.streamVersion} of ${e.streamId}, already applied from another event`,
-        { eventId: e.eventId, streamId: e.streamId, streamVersion: e.streamVersion, applied },
-      );
-    }
-    throw new ProjectionError('PROJECTION.STREAM_GAP', `${e.streamId}: version ${e.streamVersion} follows ${applied}; ${e.streamVersion - applied - 1} event(s) missing`, {
-      eventId: e.eventId,
-      streamId: e.streamId,
-      streamVersion: e.streamVersion,
-      applied,
-    });
+  /** The heads of `streamIds` (`stream_heads`), locked for the transaction. */
+  private async streamHeads(client: SqlClient, streamIds: readonly string[]): Promise<Map<string, StreamHead>> {
+    if (streamIds.length === 0) return new Map();
+    const rows = await client.query(`SELECT stream_id, version, hash FROM ${qualified(this.schema, 'stream_heads')} WHERE stream_id = ANY($1::text[]) FOR UPDATE`, [streamIds]);
+    return new Map(rows.rows.map((r: { stream_id: string; version: number; hash: string }) => [r.stream_id, { version: r.version, hash: r.hash }]));
   }
 
-  /** Forgets cached stream versions (after a rebalance; the database is read again when needed). */
-  forgetStreamVersions(): void {
-    this.streamVersions.clear();
+  /** Whether an authentic record of `streamId` with a version in (`after`, `before`) is in quarantine. */
+  private async predecessorQuarantined(tx: ProjectionTx, streamId: string, after: number, before: number): Promise<boolean> {
+    const rows = await tx.query(`SELECT 1 FROM ${tx.t('quarantine')} WHERE stream_id = $1 AND authentic AND stream_version > $2 AND stream_version < $3 LIMIT 1`, [
+      streamId,
+      after,
+      before,
+    ]);
+    return rows.length > 0;
   }
 
-  private remember(tx: ProjectionTx, versions: Map<string, { version: number }>): void {
-    if (this.streamVersions.size > MAX_CACHED) this.streamVersions.clear();
+  /** Keeps a refused record in quarantine (never applied) and logs it. */
+  private async quarantine(tx: ProjectionTx, record: EventRecord, refusal: Refusal): Promise<void> {
+    this.logger.warn(
+      { reason: refusal.reason, detail: refusal.detail, topic: record.topic, partition: record.partition, offset: record.offset, eventId: refusal.eventId, streamId: refusal.streamId, streamVersion: refusal.streamVersion },
+      'record quarantined, not applied',
+    );
+    await writeQuarantine(tx, this.checkpointGroup, record, refusal, this.deadLetter);
+  }
+
+  private remember(tx: ProjectionTx): void {
     for (const [kind, learned] of tx.learnedFacts()) {
       let committed = this.facts.get(kind);
       if (!committed || committed.size > MAX_CACHED) this.facts.set(kind, (committed = new Map()));
       for (const [key, value] of learned) committed.set(key, value);
     }
-    for (const [id, v] of versions) this.streamVersions.set(id, v.version);
   }
 }

@@ -40,6 +40,11 @@ export interface ProjectorConfig {
   readonly logLevel: string;
   /** `PROJECTOR_FAULT_DELAY_IN_TX_MS`: fault injection for tests, never in production. @default 0 */
   readonly faultDelayInTxMs: number;
+  /**
+   * `LEDGER_EVENTS_DLQ_TOPIC`: where quarantined records are copied.
+   * @default `topic` with `.dlq` before its `.vN` suffix (`baccarat.ledger.events.dlq.v1`)
+   */
+  readonly deadLetterTopic: string;
 }
 
 /** The projector's options of a validated configuration. */
@@ -58,6 +63,7 @@ export function projectorConfig(env: ProjectorEnv): ProjectorConfig {
     runMigrations: env.RUN_MIGRATIONS,
     logLevel: env.LOG_LEVEL,
     faultDelayInTxMs: env.PROJECTOR_FAULT_DELAY_IN_TX_MS,
+    deadLetterTopic: env.LEDGER_EVENTS_DLQ_TOPIC,
   };
 }
 

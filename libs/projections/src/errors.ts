@@ -16,7 +16,10 @@ export type ProjectionErrorCode = AssertErrorCodes<
   | 'PROJECTION.UNKNOWN_EVENT_TYPE'
   /** An event contradicts the projected state (a settlement of a bet never placed, a round of an unknown shoe…). */
   | 'PROJECTION.INCONSISTENT_EVENT'
-  /** A stream version was skipped: an event of the shoe is missing before this one (docs/guarantees.md §5). */
+  /**
+   * A stream version was skipped: an event of the shoe is missing before this one (docs/guarantees.md §5).
+   * No longer thrown by the applier: such a record is quarantined (`VERSION_GAP`, `record-verification.ts`).
+   */
   | 'PROJECTION.STREAM_GAP'
   /** An amount that is not an integer number of minor units, or a dropped fraction that is not `num/den`. */
   | 'PROJECTION.BAD_AMOUNT'

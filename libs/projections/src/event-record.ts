@@ -17,8 +17,10 @@ export interface RecordPosition {
   readonly offset: string;
 }
 
-/** The part of a kafkajs message the read side uses. */
+/** The part of a Kafka message the read side uses. */
 export interface EventRecord extends RecordPosition {
+  /** The record's key (the table id), signed with the value (`ledger-sig`); absent reads as empty. */
+  readonly key?: Buffer | string | null;
   readonly value: Buffer | string | null;
   readonly headers?: Readonly<Record<string, Buffer | string | (Buffer | string)[] | undefined>>;
 }
@@ -35,7 +37,8 @@ function fail(message: string, at: RecordPosition, details: Record<string, unkno
   });
 }
 
-function header(r: EventRecord, name: string): string | undefined {
+/** A header's (first) value as text; undefined when absent. */
+export function recordHeader(r: EventRecord, name: string): string | undefined {
   const h = r.headers?.[name];
   const v = Array.isArray(h) ? h[0] : h;
   return v === undefined ? undefined : v.toString();
@@ -48,6 +51,15 @@ function header(r: EventRecord, name: string): string | undefined {
  *   or schema version this build cannot read: deploy the newer projector first)
  */
 export function parseEventRecord(r: EventRecord): LedgerEvent {
+  return upcastEnvelope(parseEnvelope(r), r);
+}
+
+/**
+ * Parses and checks one record's envelope as stored, NOT upcast: what its hash covers
+ * (docs/guarantees.md §8). Same checks as {@link parseEventRecord} but the upcast.
+ * @throws ProjectionError `PROJECTION.MALFORMED_EVENT`, `PROJECTION.UNKNOWN_EVENT_TYPE` (see {@link parseEventRecord})
+ */
+export function parseEnvelope(r: EventRecord): EventEnvelope<string, unknown> {
   if (r.value === null || r.value === undefined) fail('record has no value', r);
   let e: Record<string, unknown>;
   try {
@@ -68,7 +80,7 @@ export function parseEventRecord(r: EventRecord): LedgerEvent {
   const actor = e.actor as Record<string, unknown> | undefined;
   if (!actor || typeof actor.id !== 'string' || !(ROLES as readonly string[]).includes(actor.role as string)) fail('actor must be { id, role }', r, { field: 'actor' });
   if (!e.data || typeof e.data !== 'object' || Array.isArray(e.data)) fail('data must be an object', r, { field: 'data' });
-  const ceId = header(r, 'ce_id');
+  const ceId = recordHeader(r, 'ce_id');
   if (ceId !== undefined && ceId !== e.eventId) fail(`header ce_id ${ceId} differs from eventId ${String(e.eventId)}`, r);
 
   const current = SCHEMA_VERSIONS[e.type as keyof typeof SCHEMA_VERSIONS];
@@ -79,8 +91,16 @@ export function parseEventRecord(r: EventRecord): LedgerEvent {
       offset: r.offset,
     });
   }
+  return e as unknown as EventEnvelope<string, unknown>;
+}
+
+/**
+ * Upcasts a parsed envelope to the current schema of its type.
+ * @throws ProjectionError `PROJECTION.UNKNOWN_EVENT_TYPE` when no upcaster reads it
+ */
+export function upcastEnvelope(e: EventEnvelope<string, unknown>, r: RecordPosition): LedgerEvent {
   try {
-    return upcast(e as unknown as EventEnvelope<string, unknown>);
+    return upcast(e);
   } catch (err) {
     throw new ProjectionError('PROJECTION.UNKNOWN_EVENT_TYPE', `${(err as Error).message} (${r.topic}/${r.partition}@${r.offset})`, { type: e.type });
   }

@@ -13,6 +13,8 @@ export * from './gaming-day';
 export * from './rational';
 export * from './schema-name';
 export * from './event-record';
+export * from './record-verification';
+export * from './quarantine';
 export * from './projection-tx';
 export * from './round-context';
 export * from './projections';

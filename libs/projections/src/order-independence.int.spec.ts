@@ -7,7 +7,7 @@ import type { EventRecord } from './event-record';
 import { dropProjectionSchema, runProjectionMigrations } from './migrations';
 import { ALL_PROJECTIONS, Projection } from './projections';
 import { assignPositions } from './testing/envelopes';
-import { TEST_DATABASE_URL } from './testing/kafka-kit';
+import { TEST_DATABASE_URL, toMessage } from './testing/kafka-kit';
 import { smallShoe } from './testing/small-shoe.fixture';
 import { syntheticLedger } from './testing/synthetic-shoes';
 
@@ -45,7 +45,11 @@ describe('projections in any order (PostgreSQL)', () => {
   const shoes = [smallShoe({ shoeId: 'ordfx-1', tableId: 'T-ORDFX-1' }), smallShoe({ shoeId: 'ordfx-2', tableId: 'T-ORDFX-2' })];
   const synthetic = syntheticLedger({ shoes: 3, seed: 7, prefix: 'ord', maxRounds: 16, voidRate: 0.1, correctionRate: 0.1, exposedCardRate: 0.05, shoeVoidRate: 0.5 });
   const events: LedgerEvent[] = assignPositions([...shoes.map((s) => s.events), ...synthetic.streams]);
-  const records: EventRecord[] = events.map((e, i) => ({ topic: TOPIC, partition: 0, offset: String(i), value: JSON.stringify(e) }));
+  // as the relay publishes them: signed (the applier's default key is the development one)
+  const records: EventRecord[] = events.map((e, i) => {
+    const m = toMessage(e);
+    return { topic: TOPIC, partition: 0, offset: String(i), key: m.key as string, value: m.value as string, headers: m.headers as Record<string, string> };
+  });
   const schemas: string[] = [];
 
   async function project(label: string, projections: readonly Projection[], batch: number): Promise<ProjectionChecksums> {

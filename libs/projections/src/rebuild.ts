@@ -33,6 +33,11 @@ export interface RebuildOptions {
    * Let the projector's publisher drain them first. @default false
    */
   readonly discardUnpublishedAnalytics?: boolean;
+  /**
+   * The key the records must be signed with: the live projector's `RECORD_SIGNING_KEY`, or the
+   * rebuild quarantines what the live projector applied. @default the public development key
+   */
+  readonly recordSigningKey?: string;
 }
 
 /** What a rebuild did. */
@@ -41,8 +46,10 @@ export interface RebuildResult {
   readonly topic: string;
   /** Records up to the high watermarks captured at start (what was replayed). */
   readonly records: number;
-  /** Events applied (records minus duplicates). */
+  /** Events applied (records minus duplicates and quarantined ones). */
   readonly events: number;
+  /** Records quarantined by the replay (kept in the schema's `quarantine`, not sent to the dead-letter topic again). */
+  readonly quarantined: number;
   readonly durationMs: number;
   /** events / second over the replay (excluding schema creation and checksums). */
   readonly eventsPerSecond: number;
@@ -63,8 +70,9 @@ export interface RebuildResult {
  * 3. captures every partition's high watermark, then replays the topic from offset 0 up to them
  *    with a fresh, throw-away consumer group (`<group>-rebuild-<schema>-<time>-<pid>`, deleted
  *    afterwards), through the same applier as the live projector, writing checkpoints under
- *    `checkpointGroup`, with side effects OFF: no analytics records are written (a replay must
- *    not re-emit what the live projector already published);
+ *    `checkpointGroup`, with side effects OFF: no analytics records are written and no
+ *    dead-letter copies sent (a replay must not re-emit what the live projector already
+ *    published); records are verified as live, so `stream_heads` and `quarantine` are rebuilt too;
  * 4. sets every partition's checkpoint to its high watermark (a live projector then continues
  *    exactly where the rebuild stopped) and computes the checksums.
  *
@@ -122,10 +130,13 @@ export async function rebuildProjections(options: RebuildOptions): Promise<Rebui
         stopAt,
         holdSchemaLock: false,
         analytics: false,
+        // the live projector copied them to the dead-letter topic when it first saw them
+        deadLetterTopic: null,
+        recordSigningKey: options.recordSigningKey,
         partitionsConsumedConcurrently: options.partitionsConsumedConcurrently ?? 2,
         maxRecordsPerTransaction: options.maxRecordsPerTransaction ?? 5000,
         maxBytesPerPartition: 4 * 1_048_576,
-        onProgress: (p) => options.onProgress?.(p.applied + p.skippedDuplicates + p.skippedBelowCheckpoint, total),
+        onProgress: (p) => options.onProgress?.(p.applied + p.skippedDuplicates + p.skippedBelowCheckpoint + p.quarantined, total),
       });
       let progress: RunnerProgress;
       try {
@@ -156,6 +167,7 @@ export async function rebuildProjections(options: RebuildOptions): Promise<Rebui
         topic,
         records: total,
         events,
+        quarantined: progress.quarantined,
         durationMs,
         eventsPerSecond: durationMs > 0 ? Math.round((events * 1000) / durationMs) : events,
         highWatermarks: Object.fromEntries([...stopAt].map(([p, o]) => [p, o.toString()])),

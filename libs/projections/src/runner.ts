@@ -1,3 +1,4 @@
+import { deadLetterTopicOf } from '@ledger/config';
 import type { BatchPayload, KafkaClient, KafkaConsumer } from '@ledger/kafka';
 import type { DataSource } from 'typeorm';
 import { ApplyBatchResult, DEFAULT_PROJECTOR_GROUP, ProjectionApplier } from './applier';
@@ -5,6 +6,7 @@ import { ProjectionError } from './errors';
 import { DEFAULT_GAMING_DAY, GamingDayConfig } from './gaming-day';
 import { ProjectionLogger, SILENT_LOGGER } from './logger';
 import type { Projection } from './projections';
+import { DeadLetterPublisher } from './quarantine';
 import { assertSchemaName, DEFAULT_READ_SCHEMA } from './schema-name';
 
 /** Options of a {@link ProjectionRunner}. */
@@ -44,6 +46,17 @@ export interface ProjectionRunnerOptions {
   readonly faultDelayInTxMs?: number;
   /** Write analytics records to the outbox (see ProjectionApplierOptions.analytics); off for rebuilds. @default true */
   readonly analytics?: boolean;
+  /**
+   * The key every record must be signed with (`ledger-sig`; see ProjectionApplierOptions.recordSigningKey):
+   * the projector process passes its validated `RECORD_SIGNING_KEY`. @default the public development key
+   */
+  readonly recordSigningKey?: string;
+  /**
+   * Dead-letter topic the quarantined records are copied to (created when missing), or `null` for
+   * none: the copies stay pending in `quarantine` (rebuilds, which mark them not to send).
+   * @default `topic` with `.dlq` before its `.vN` suffix (`baccarat.ledger.events.dlq.v1`)
+   */
+  readonly deadLetterTopic?: string | null;
 }
 
 /** Counters of a runner, cumulative since start. */
@@ -51,6 +64,8 @@ export interface RunnerProgress {
   readonly applied: number;
   readonly skippedBelowCheckpoint: number;
   readonly skippedDuplicates: number;
+  /** Records refused and kept in quarantine (see `record-verification.ts`). */
+  readonly quarantined: number;
   readonly transactions: number;
   /** partition → next offset committed to the database by this runner. */
   readonly positions: ReadonlyMap<number, bigint>;
@@ -74,6 +89,10 @@ export const schemaLockSql = (fn: string) => `SELECT ${fn}(hashtext('ledger-proj
  *   database, e.g. after a rebuild reset it) is dropped and the partition sought back once.
  * - Offsets are committed to Kafka after each database commit, for monitoring only (consumer lag).
  * - {@link stop} (SIGTERM) lets the batch in hand finish its transaction, then leaves the group.
+ * - A record that fails verification (signature, hash, link to its stream's head; see
+ *   `record-verification.ts`) is quarantined in the same transaction, never applied; after the
+ *   commit its copy goes to the dead-letter topic ({@link DeadLetterPublisher}); the partition and
+ *   every other stream go on (docs/guarantees.md §8).
  * - A data error (ProjectionError) stops the consumer without restart: {@link failed} rejects and
  *   the process should exit non-zero; the records stay unapplied until the cause is fixed.
  *   Other errors (database or broker down) are retried by the Kafka client with back-off.
@@ -94,7 +113,8 @@ export class ProjectionRunner {
   private joinSeeks: Promise<void> = Promise.resolve();
   private readonly soughtTo = new Map<number, bigint>();
   private readonly positions = new Map<number, bigint>();
-  private readonly counters = { applied: 0, skippedBelowCheckpoint: 0, skippedDuplicates: 0, transactions: 0 };
+  private readonly counters = { applied: 0, skippedBelowCheckpoint: 0, skippedDuplicates: 0, quarantined: 0, transactions: 0 };
+  private readonly deadLetters: DeadLetterPublisher | null;
   private resolveDone!: () => void;
   private rejectFailed!: (e: unknown) => void;
   private lockConnection: { release(): Promise<void>; query(sql: string, params?: unknown[]): Promise<any> } | null = null;
@@ -116,7 +136,11 @@ export class ProjectionRunner {
       logger: this.logger,
       faultDelayInTxMs: options.faultDelayInTxMs,
       analytics: options.analytics ?? true,
+      recordSigningKey: options.recordSigningKey,
+      deadLetter: options.deadLetterTopic !== null,
     });
+    const dlqTopic = options.deadLetterTopic === undefined ? deadLetterTopicOf(options.topic) : options.deadLetterTopic;
+    this.deadLetters = dlqTopic === null ? null : new DeadLetterPublisher({ kafka: options.kafka, ds: options.ds, topic: dlqTopic, schema: this.schema, logger: this.logger });
     this.done = new Promise<void>((resolve) => (this.resolveDone = resolve));
     this.failed = new Promise<never>((_, reject) => (this.rejectFailed = reject));
     this.failed.catch(() => undefined); // observed by whoever awaits it
@@ -154,7 +178,6 @@ export class ProjectionRunner {
       const assigned = assignment[this.topic] ?? [];
       this.logger.info({ groupId: this.groupId, partitions: assigned }, 'partitions assigned');
       this.soughtTo.clear();
-      this.applier.forgetStreamVersions();
       this.joinSeeks = this.seekToCheckpoints(assigned).catch((err) => {
         this.logger.error({ err: String(err) }, 'seek to checkpoints failed; batches are checked against the checkpoint anyway');
       });
@@ -168,6 +191,8 @@ export class ProjectionRunner {
     });
 
     await this.consumer.connect();
+    // copies a previous run quarantined but could not send
+    this.sendDeadLetters();
     await this.consumer.subscribe({ topic: this.topic, fromBeginning: true });
     await this.consumer.run({
       autoCommit: false,
@@ -182,6 +207,7 @@ export class ProjectionRunner {
     if (this.stopped) return;
     this.stopped = true;
     await this.consumer.disconnect().catch((err) => this.logger.warn({ err: String(err) }, 'consumer disconnect failed'));
+    await this.deadLetters?.stop().catch((err) => this.logger.warn({ err: String(err) }, 'dead-letter producer disconnect failed'));
     if (this.lockConnection) {
       await this.lockConnection.release().catch(() => undefined);
       this.lockConnection = null;
@@ -222,7 +248,7 @@ export class ProjectionRunner {
     const chunk = this.options.maxRecordsPerTransaction ?? 2000;
 
     for (let i = 0; i < messages.length; i += chunk) {
-      const records = messages.slice(i, i + chunk).map((m) => ({ topic: batch.topic, partition, offset: m.offset, value: m.value, headers: m.headers }));
+      const records = messages.slice(i, i + chunk).map((m) => ({ topic: batch.topic, partition, offset: m.offset, key: m.key, value: m.value, headers: m.headers }));
       const sought = this.soughtTo.get(partition);
       let result: ApplyBatchResult;
       try {
@@ -246,6 +272,8 @@ export class ProjectionRunner {
       this.counters.applied += result.applied;
       this.counters.skippedBelowCheckpoint += result.skippedBelowCheckpoint;
       this.counters.skippedDuplicates += result.skippedDuplicates;
+      this.counters.quarantined += result.quarantined;
+      if (result.quarantined > 0) await this.sendDeadLetters();
       if (result.nextOffset > (this.positions.get(partition) ?? -1n)) this.positions.set(partition, result.nextOffset);
       resolveOffset(records[records.length - 1].offset);
       // informational only: Kafka's committed offset shows lag; the database checkpoint is the truth
@@ -257,6 +285,18 @@ export class ProjectionRunner {
       if (!isRunning() || isStale()) return;
     }
     if (stopAt !== undefined) this.checkStopAt(partition, BigInt(batch.lastOffset()) + 1n, pause);
+  }
+
+  /**
+   * Sends the pending dead-letter copies. Never throws: a failure is logged and the copies stay
+   * pending for the next quarantine or the next start.
+   */
+  private sendDeadLetters(): Promise<void> {
+    if (!this.deadLetters) return Promise.resolve();
+    return this.deadLetters.publishPending().then(
+      () => undefined,
+      (err) => this.logger.warn({ err: String(err), topic: this.deadLetters!.topic }, 'dead-letter copies not sent; they stay pending'),
+    );
   }
 
   private checkStopAt(partition: number, fetchedUpTo: bigint, pause: () => () => void): void {

@@ -8,6 +8,7 @@ import { VerifyEnv } from './verify';
 export * from './common';
 export * from './anchors';
 export * from './tokens';
+export * from './record-signing';
 export * from './ledger-api';
 export * from './relay';
 export * from './projector';

@@ -11,6 +11,7 @@ import {
   WithProjectorDatabase,
   WithReadModel,
 } from './common';
+import { WithDeadLetterTopic, WithRecordSigningKey } from './record-signing';
 import { CRASH_POINTS, type CrashPointName } from './relay';
 
 const TOPIC_FORM = 'a Kafka topic name ([A-Za-z0-9._-], 1..249)';
@@ -20,7 +21,7 @@ const TOPIC_FORM = 'a Kafka topic name ([A-Za-z0-9._-], 1..249)';
  * docs/architecture.md §5), read once at start.
  */
 export class ProjectorEnv extends WithMigrations(
-  WithReadModel(WithEventsTopic(WithKafka(WithMigrationsDatabase(WithProjectorDatabase(WithDatabase(WithLogging(CommonEnv))))))),
+  WithReadModel(WithRecordSigningKey(WithDeadLetterTopic(WithEventsTopic(WithKafka(WithMigrationsDatabase(WithProjectorDatabase(WithDatabase(WithLogging(CommonEnv))))))))),
 ) {
   /**
    * Kafka consumer group of the projector, also the owner of its checkpoints.

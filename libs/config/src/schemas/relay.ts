@@ -1,6 +1,7 @@
 import { IntVar, OneOfVar } from '../env-var';
 import { CommonEnv, WithDatabase, WithKafka, WithLogging, WithRelayDatabase } from './common';
 import { WithAnchorPublisher, WithAnchors } from './anchors';
+import { WithRecordSigningKey } from './record-signing';
 
 /** Where a test makes a process die with 137 (`before-send`: rows claimed, nothing sent; `after-send`: sent, not marked). */
 export const CRASH_POINTS = ['before-send', 'after-send'] as const;
@@ -11,7 +12,7 @@ export type CrashPointName = (typeof CRASH_POINTS)[number];
  * The outbox relay's configuration (`apps/relay`; docs/architecture.md §5), read once at start: the
  * relay itself, and its anchor publisher (docs/architecture.md §10).
  */
-export class RelayEnv extends WithAnchorPublisher(WithAnchors(WithKafka(WithRelayDatabase(WithDatabase(WithLogging(CommonEnv)))))) {
+export class RelayEnv extends WithRecordSigningKey(WithAnchorPublisher(WithAnchors(WithKafka(WithRelayDatabase(WithDatabase(WithLogging(CommonEnv))))))) {
   /**
    * Outbox rows the relay claims and publishes per transaction.
    * @default 500

@@ -1,3 +1,4 @@
+import { DEV_RECORD_SIGNING_KEY, RECORD_SIGNATURE_HEADER, recordSignature } from '@ledger/event-store';
 import { createKafka, type KafkaClient, type KafkaProducer, type OutgoingMessage } from '@ledger/kafka';
 import type { DataSource } from 'typeorm';
 import type { LedgerEvent } from '@ledger/events';
@@ -6,7 +7,8 @@ import { qualified } from '../schema-name';
 /**
  * Test helpers for real Kafka: a client, a per-test topic, producing envelopes exactly as the
  * outbox relay does (key = tableId, value = envelope JSON, headers ce_id / ce_type /
- * schema_version / global_position), and waiting until a projection caught up.
+ * schema_version / global_position and the relay's signature `ledger-sig`, with the development key
+ * the projector uses in development mode unless told another), and waiting until a projection caught up.
  */
 
 /** Brokers from KAFKA_BROKERS (default 127.0.0.1:9092). */
@@ -39,24 +41,31 @@ export async function deleteTopics(kafka: KafkaClient, topics: string[]): Promis
   await admin.disconnect();
 }
 
-/** The Kafka message of an event, as the outbox relay writes it. */
-export function toMessage(e: LedgerEvent): OutgoingMessage {
-  return {
-    key: e.tableId,
-    value: JSON.stringify(e),
-    headers: {
-      ce_id: e.eventId,
-      ce_type: `baccarat.ledger.${e.type}.v${e.schemaVersion}`,
-      schema_version: String(e.schemaVersion),
-      global_position: e.globalPosition,
-    },
-  };
+/**
+ * The Kafka message of an event, as the outbox relay writes it, signed like the relay signs.
+ * @param signingKey the key of the `ledger-sig` header; `null` sends none @default the development key
+ */
+export function toMessage(e: LedgerEvent, signingKey: string | null = DEV_RECORD_SIGNING_KEY): OutgoingMessage {
+  return signedMessage(e.tableId, JSON.stringify(e), {
+    ce_id: e.eventId,
+    ce_type: `baccarat.ledger.${e.type}.v${e.schemaVersion}`,
+    schema_version: String(e.schemaVersion),
+    global_position: e.globalPosition,
+  }, signingKey);
 }
 
-/** Produces events in order (per-key order preserved), in chunks. */
+/**
+ * A message with `key`, `value` and `headers`, plus the relay's signature of key and value (header
+ * `ledger-sig`) when `signingKey` is not null. For records made by hand (forgeries, tampered copies).
+ */
+export function signedMessage(key: string, value: string | Buffer, headers: Record<string, string> = {}, signingKey: string | null = DEV_RECORD_SIGNING_KEY): OutgoingMessage {
+  return { key, value, headers: signingKey === null ? headers : { ...headers, [RECORD_SIGNATURE_HEADER]: recordSignature(signingKey, key, value) } };
+}
+
+/** Produces events in order (per-key order preserved), in chunks, signed with the development key. */
 export async function produce(producer: KafkaProducer, topic: string, events: readonly LedgerEvent[], chunk = 500): Promise<void> {
   for (let i = 0; i < events.length; i += chunk) {
-    await producer.send(topic, events.slice(i, i + chunk).map(toMessage));
+    await producer.send(topic, events.slice(i, i + chunk).map((e) => toMessage(e)));
   }
 }
 
@@ -106,6 +115,7 @@ export interface RawRecord {
   readonly topic: string;
   readonly partition: number;
   readonly offset: string;
+  readonly key: Buffer | null;
   readonly value: Buffer | null;
   readonly headers?: Record<string, Buffer | string | (Buffer | string)[] | undefined>;
 }
@@ -127,7 +137,7 @@ export async function readAll(kafka: KafkaClient, topic: string): Promise<RawRec
         eachBatch: async ({ batch }) => {
           for (const m of batch.messages) {
             if (BigInt(m.offset) < (hw.get(batch.partition) ?? 0n)) {
-              out.push({ topic, partition: batch.partition, offset: m.offset, value: m.value, headers: m.headers as RawRecord['headers'] });
+              out.push({ topic, partition: batch.partition, offset: m.offset, key: m.key, value: m.value, headers: m.headers as RawRecord['headers'] });
             }
           }
           reached.set(batch.partition, BigInt(batch.lastOffset()) + 1n);
