@@ -1,14 +1,15 @@
 /**
- * Hostile input through HTTP (docs/guarantees.md §11 and §12): more than 10,000 generated malformed
- * or impossible write requests, fired 8 at a time at the real API, around a few real shoes in known
- * states (betting open, dealing, between rounds, closed, voided, two side-bet shoes past their
- * window, one with a management decision awaiting its second pit manager, docs/domain-rules.md §6). Every request carries at least one defect that must refuse it whatever
+ * Hostile input through HTTP (docs/guarantees.md §11, §12 and §13): more than
+ * 10,000 generated malformed or impossible write requests, fired 8 at a time at the real API, around
+ * a few real shoes in known states (betting open, dealing, between rounds, closed, voided, two side-bet
+ * shoes past their window). Every request carries at least one defect that must refuse it whatever
  * else it holds; many wrap a command that is otherwise valid (the control test at the end proves those
  * commands are accepted once the defect is gone), so "refused" cannot come from the wrong check.
  *
- * Management decisions are two requests: hostile requests of a decision (a dealer requesting, a
- * blank reason, an `approverId` in the body, …) and hostile approvals or rejections of the pending
- * one (its requester approving, the dealer approving, an unknown decision, a blank rejection).
+ * Management decisions are two requests (docs/domain-rules.md §6): hostile requests of a decision
+ * (a dealer requesting, a blank reason, an `approverId` in the body, …) and hostile approvals or
+ * rejections of the decision one known shoe holds pending (its requester approving, the dealer
+ * approving, an unknown decision, a blank rejection).
  *
  * Asserted: no answer outside 4xx (none accepted, no 5xx); every body `{ error: { code } }` with an
  * `AREA.REASON` code; the status / code each defect calls for; nothing recorded (global head, event

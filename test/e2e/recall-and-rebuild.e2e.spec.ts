@@ -1,8 +1,7 @@
 /**
- * After a shoe with a void and a correction, each requested by one pit manager and approved by
- * another (docs/domain-rules.md §6), recall through the API shows the whole history in order, and
- * the rebuilt checksums equal the live ones. Real PostgreSQL, real Kafka, the real relay and
- * projector (in-process), the API over HTTP.
+ * Recall and rebuild (docs/guarantees.md §7, §9): after a shoe with a void and a correction, recall through the API shows the
+ * whole history in order, and the rebuilt checksums equal the live ones. Real PostgreSQL, real
+ * Kafka, the real relay and projector (in-process), the API over HTTP.
  */
 import { generateShoeScript, runShoeScript, ShoeScript, SimTable } from '@ledger/simulator';
 import { projectionChecksums, rebuildProjections } from '@ledger/projections';

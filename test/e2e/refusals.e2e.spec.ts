@@ -1,9 +1,7 @@
 /**
- * Impossible input through HTTP (docs/guarantees.md §11): a 4xx with a stable error code, the
- * refusal in the append-only rejection log, and nothing else changed. Also authentication and
- * roles (docs/guarantees.md §12), the four eyes of a management decision (docs/domain-rules.md §6:
- * a request, then an approval by a second pit manager's own token), idempotency and expected
- * versions over HTTP.
+ * Impossible input through HTTP (docs/guarantees.md §11): a 4xx with a
+ * stable error code, the refusal in the append-only rejection log, and nothing else changed.
+ * Also authentication and roles (docs/guarantees.md §12), idempotency and expected versions over HTTP.
  */
 import { randomUUID } from 'node:crypto';
 import { LedgerHttpError } from '@ledger/simulator';
