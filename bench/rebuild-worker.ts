@@ -9,7 +9,7 @@
  * REBUILD_CONCURRENCY [2], REBUILD_MAX_RECORDS_PER_TX [5000].
  */
 import { Client } from 'pg';
-import { Kafka, logLevel } from 'kafkajs';
+import { createKafka } from '@ledger/kafka';
 import { createProjectionDataSource, rebuildProjections } from '@ledger/projections';
 
 interface Stat {
@@ -61,7 +61,7 @@ async function main(): Promise<void> {
   const maxRecordsPerTransaction = Number(process.env.REBUILD_MAX_RECORDS_PER_TX ?? 5000);
   const ds = createProjectionDataSource(process.env.DATABASE_URL, { applicationName: 'ledger-bench-rebuild', poolSize: concurrency + 3 });
   await ds.initialize();
-  const kafka = new Kafka({ clientId: 'ledger-bench-rebuild', brokers: (process.env.KAFKA_BROKERS ?? '127.0.0.1:9092').split(','), logLevel: logLevel.ERROR });
+  const kafka = createKafka({ clientId: 'ledger-bench-rebuild', brokers: (process.env.KAFKA_BROKERS ?? '127.0.0.1:9092').split(','), logLevel: 'error' });
   const cpu0 = process.cpuUsage();
   const t0 = performance.now();
   const r = await rebuildProjections({ ds, kafka, topic, schema, partitionsConsumedConcurrently: concurrency, maxRecordsPerTransaction });

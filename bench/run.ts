@@ -22,7 +22,7 @@
 import { mkdirSync, readFileSync, writeFileSync, rmSync } from 'node:fs';
 import { cpus, totalmem } from 'node:os';
 import { join, resolve } from 'node:path';
-import { Kafka, logLevel } from 'kafkajs';
+import { createKafka } from '@ledger/kafka';
 import { LedgerClient } from '@ledger/simulator';
 import { ensureTopics } from '@ledger/infra';
 import { canonicalJson, rowToEnvelope, EVENT_COLUMNS } from '@ledger/event-store';
@@ -33,7 +33,7 @@ import { renderTable, type Row } from './lib/report';
 import { summarizeDir } from './lib/cpuprofile';
 import { cpuSecondsOf, fmtInt, load1, machineCpu, memoryOf, nowMs, round, say, sleep, waitFor } from './lib/util';
 import { ingestBatched, ingestUnbatched, warmUp, type IngestFigures } from './phases/ingest';
-import { retries } from './lib/workload';
+import { benchTables, retries } from './lib/workload';
 import { backlogOf, measureDrain, type RelayFigures } from './phases/relay';
 import { measureLag, type LagFigures } from './phases/lag';
 import { measureRound, type RoundFigures } from './phases/round';
@@ -173,7 +173,7 @@ async function main(): Promise<void> {
   const memTimer = setInterval(sampleAll, 500);
 
   const pg = await connect(DATABASE_URL);
-  const kafka = new Kafka({ clientId: `ledger-bench-${RUN}`, brokers: BROKERS, logLevel: logLevel.NOTHING });
+  const kafka = createKafka({ clientId: `ledger-bench-${RUN}`, brokers: BROKERS, logLevel: 'nothing' });
   const admin = kafka.admin();
   await admin.connect();
   await ensureTopics(
@@ -206,7 +206,7 @@ async function main(): Promise<void> {
     readSchema: READ_SCHEMA,
     sizes: P,
   };
-  const client = new LedgerClient(`http://127.0.0.1:${PORT}`, jwtSecret());
+  const client = new LedgerClient(`http://127.0.0.1:${PORT}`, jwtSecret(), { deviceTables: benchTables().map((t) => t.tableId) });
 
   let api: Service | null = null;
   let relay: Service | null = null;
@@ -386,7 +386,7 @@ async function main(): Promise<void> {
     ] as const) {
       await stopAndRecord(s, key).catch(() => undefined);
     }
-    if (!KEEP_TOPICS) await admin.deleteTopics({ topics: Object.values(TOPICS) }).catch((e) => say(`could not delete the bench topics: ${String(e)}`));
+    if (!KEEP_TOPICS) await admin.deleteTopics(Object.values(TOPICS)).catch((e) => say(`could not delete the bench topics: ${String(e)}`));
     await admin.disconnect().catch(() => undefined);
     await pg.end().catch(() => undefined);
     rmSync(TMP_DIR, { recursive: true, force: true });

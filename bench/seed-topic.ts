@@ -9,7 +9,7 @@
  * Prints a one-line summary on stdout.
  */
 import { Command } from 'commander';
-import { Kafka, logLevel } from 'kafkajs';
+import { createKafka } from '@ledger/kafka';
 import { createTopic, produce } from '../libs/projections/src/testing/kafka-kit';
 import { syntheticLedger } from '../libs/projections/src/testing/synthetic-shoes';
 
@@ -24,7 +24,7 @@ async function main(): Promise<void> {
     .opts<{ topic: string; shoes: string; partitions: string; seed: string; bets: string }>();
   if (opts.topic === 'baccarat.ledger.events.v1') throw new Error('refusing to write synthetic events to the ledger topic');
   const brokers = (process.env.KAFKA_BROKERS ?? '127.0.0.1:9092').split(',');
-  const kafka = new Kafka({ clientId: 'seed-topic', brokers, logLevel: logLevel.ERROR });
+  const kafka = createKafka({ clientId: 'seed-topic', brokers, logLevel: 'error' });
   const admin = kafka.admin();
   await admin.connect();
   const exists = (await admin.listTopics()).includes(opts.topic);
@@ -33,7 +33,7 @@ async function main(): Promise<void> {
   const t0 = Date.now();
   const ledger = syntheticLedger({ shoes: Number(opts.shoes), seed: Number(opts.seed), betsPerRound: Number(opts.bets), prefix: `seed${opts.seed}` });
   const t1 = Date.now();
-  const producer = kafka.producer({ idempotent: true, maxInFlightRequests: 1 });
+  const producer = kafka.producer();
   await producer.connect();
   await produce(producer, opts.topic, ledger.events);
   await producer.disconnect();

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# `npm run bench` (issue #6 item 1): the ledger's performance figures in one run, each against the
+# `npm run bench` (README.md, "Benchmarks"): the ledger's performance figures in one run, each against the
 # machine's own ceiling (PostgreSQL COPY and commits, Kafka's ProducerPerformance/ConsumerPerformance).
 # Starts PostgreSQL + Kafka (scripts/stack.sh up), builds dist/, recreates the bench's own database
 # (ledger_bench; never ledger nor ledger_test), then runs bench/run.ts, which starts the API, relay
@@ -18,6 +18,8 @@ bash scripts/stack.sh up
 say "building dist/"
 npm run -s build >&2
 TEST_DB_NAME=ledger_bench bash scripts/stack.sh fresh-test-db
+# development mode: the bench's API, relay and projector and its client use the development secret
+export LEDGER_ENV=${LEDGER_ENV:-development}
 code=0
 npx --no-install tsx bench/run.ts "$@" || code=$?
 say "done in $(( $(date +%s) - started )) s (exit $code)"

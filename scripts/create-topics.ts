@@ -6,12 +6,12 @@
  *
  * Exit 0 when every declared topic exists as declared, 1 otherwise. Prints only to stderr.
  */
-import { Kafka, logLevel } from 'kafkajs';
+import { createKafka } from '@ledger/kafka';
 import { ensureTopics, LEDGER_TOPICS } from '../libs/infra/src/kafka/topics';
 
 async function main(): Promise<void> {
   const brokers = (process.env.KAFKA_BROKERS ?? '127.0.0.1:9092').split(',').map((b) => b.trim()).filter(Boolean);
-  const kafka = new Kafka({ clientId: 'stack-create-topics', brokers, logLevel: logLevel.ERROR });
+  const kafka = createKafka({ clientId: 'stack-create-topics', brokers, logLevel: 'error' });
   const admin = kafka.admin();
   await admin.connect();
   try {

@@ -6,7 +6,9 @@
 # the recorded third-party hands, through the HTTP API), prints the reconciliation, the decisions
 # and the anchor verification (scripts/verify.ts, when present), and stops what
 # it started. `--keep-running` leaves the services up for exploration (stop: npm run demo:stop).
-#   env PORT [3000]  DATABASE_URL [postgres://ledger:ledger@127.0.0.1:5432/ledger]
+#   env PORT [3000]  LEDGER_ENV [development]  DATABASE_URL [postgres://ledger_app:ledger_app@127.0.0.1:5432/ledger]
+#   (the API's role; the relay, the projector and the migrations use the same database as ledger_relay,
+#   ledger_projector, ledger_owner)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 keep=0
@@ -18,8 +20,10 @@ bash scripts/stack.sh up
 say "building"
 npm run -s build >&2
 
+# development mode: the API falls back to the public development secret (with a warning) when JWT_SECRET is unset
+export LEDGER_ENV=${LEDGER_ENV:-development}
 export PORT=${PORT:-3000}
-export DATABASE_URL=${DATABASE_URL:-postgres://ledger:ledger@127.0.0.1:5432/ledger}
+export DATABASE_URL=${DATABASE_URL:-postgres://ledger_app:ledger_app@127.0.0.1:5432/ledger}
 export LEDGER_API=${LEDGER_API:-http://127.0.0.1:$PORT}
 logs=.stack/logs
 mkdir -p "$logs"

@@ -45,7 +45,8 @@ const program = new Command('demo')
 const opts = program.opts<Options>();
 
 const api = process.env.LEDGER_API ?? 'http://127.0.0.1:3000';
-const client = new LedgerClient(api, jwtSecret());
+// development mode (scripts/demo.sh sets LEDGER_ENV=development): the API and these tokens use the development secret unless JWT_SECRET is set
+const client = new LedgerClient(api, jwtSecret(), { deviceTables: DEMO_TABLES });
 const out = (s = '') => process.stdout.write(`${s}\n`);
 
 async function main(): Promise<void> {
@@ -222,12 +223,12 @@ async function main(): Promise<void> {
   out('');
   out(opts.keepRunning ? 'where to look next (the services keep running; npm run demo:stop stops them)' : 'where to look next (the services stop now: run `npm run demo -- --keep-running` to keep them up and try these)');
   out(`  API docs (OpenAPI):   ${api}/docs`);
-  out(`  a token:              npm run -s token -- --role auditor --sub me`);
+  out(`  a token:              LEDGER_ENV=development npm run -s token -- --role auditor --sub me`);
   if (voidedRound) {
     out(`  recall a voided round:`);
-    out(`    curl -s -H "Authorization: Bearer $(npm run -s token -- --role auditor --sub me)" ${api}/shoes/${voidedRound.shoeId}/rounds/${voidedRound.roundId}/recall`);
+    out(`    curl -s -H "Authorization: Bearer $(LEDGER_ENV=development npm run -s token -- --role auditor --sub me)" ${api}/shoes/${voidedRound.shoeId}/rounds/${voidedRound.roundId}/recall`);
   }
-  out(`  reconciliation CSV:   curl -s -H "Authorization: Bearer $(npm run -s token -- --role auditor --sub me)" "${api}/reports/reconciliation?groupBy=table,shoe,dealer,day,currency&format=csv"`);
+  out(`  reconciliation CSV:   curl -s -H "Authorization: Bearer $(LEDGER_ENV=development npm run -s token -- --role auditor --sub me)" "${api}/reports/reconciliation?groupBy=table,shoe,dealer,day,currency&format=csv"`);
   out(`  the Kafka topic:      baccarat.ledger.events.v1 on 127.0.0.1:9092 (docs/asyncapi)`);
   const pmToken = (sub: string) => `$(LEDGER_ENV=development npm run -s token -- --role pit-manager --sub ${sub})`;
   out(`  four eyes by hand: one pit manager requests, a different one approves with their own token`);

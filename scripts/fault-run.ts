@@ -1,5 +1,5 @@
 /**
- * Fault injection as a standalone command for longer soaks (issue #6 item 2): the same run as
+ * Fault injection as a standalone command for longer soaks (docs/guarantees.md §13): the same run as
  * test/fault/fault-injection.int.spec.ts (shared code in test/fault/scenario.ts). Needs `dist/`
  * (`npm run -s build`) and the local PostgreSQL; starts its own Kafka broker on other ports.
  *

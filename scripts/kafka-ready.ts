@@ -1,5 +1,5 @@
 /**
- * Waits until the Kafka broker answers a metadata request (kafkajs admin `listTopics`).
+ * Waits until the Kafka broker answers a metadata request (the Kafka port's admin `listTopics`).
  *
  *   npx tsx scripts/kafka-ready.ts [--timeout-ms 60000] [--since <epoch ms>] [--pid <broker pid>] [--log <file>]...
  *
@@ -10,7 +10,7 @@
  * Used by scripts/stack.sh; prints only to stderr.
  */
 import { existsSync, readFileSync } from 'node:fs';
-import { Kafka, logLevel } from 'kafkajs';
+import { createKafka } from '@ledger/kafka';
 
 interface Options {
   brokers: string[];
@@ -80,13 +80,13 @@ async function main(): Promise<number> {
   const opts = parseArgs(process.argv.slice(2));
   const startedAt = Date.now();
   const deadline = startedAt + opts.timeoutMs;
-  const kafka = new Kafka({
+  const kafka = createKafka({
     clientId: 'stack-ready',
     brokers: opts.brokers,
-    logLevel: logLevel.NOTHING,
-    connectionTimeout: 1_000,
-    requestTimeout: 3_000,
-    retry: { retries: 0 },
+    logLevel: 'nothing',
+    connectionTimeoutMs: 1_000,
+    requestTimeoutMs: 3_000,
+    retries: 0,
   });
 
   let attempts = 0;

@@ -1,5 +1,5 @@
 /**
- * Rebuilds the read-side projections from the ledger's Kafka topic (issue #4 item 4, guarantee 7).
+ * Rebuilds the read-side projections from the ledger's Kafka topic (docs/architecture.md §7, docs/guarantees.md §7).
  *
  *   npm run -s projections:rebuild -- [options]        (= npx tsx scripts/rebuild-projections.ts)
  *
@@ -21,12 +21,13 @@
  * Exit codes: 0 done (and equal when compared), 1 error, 2 usage, 3 checksums differ at the same
  * position, 4 schema in use.
  *
- * Environment: DATABASE_URL, KAFKA_BROKERS, LEDGER_EVENTS_TOPIC, PROJECTOR_GROUP,
+ * Environment: MIGRATIONS_DATABASE_URL (a rebuild drops and recreates a schema: it runs as the owner,
+ * default DATABASE_URL's database as ledger_owner), DATABASE_URL, KAFKA_BROKERS, LEDGER_EVENTS_TOPIC, PROJECTOR_GROUP,
  * PROJECTIONS_SCHEMA, GAMING_DAY_TZ, GAMING_DAY_CUTOFF_HOUR (must match the live projector's).
  */
 import { SingleBar } from 'cli-progress';
 import { Command, CommanderError, InvalidArgumentError } from 'commander';
-import { Kafka, logLevel } from 'kafkajs';
+import { createKafka } from '@ledger/kafka';
 import {
   assertSchemaName,
   createProjectionDataSource,
@@ -91,9 +92,9 @@ async function run(argv: string[]): Promise<number> {
   const concurrency = Number(opts.concurrency);
   if (!Number.isInteger(concurrency) || concurrency < 1 || concurrency > 64) throw new InvalidArgumentError('--concurrency must be 1..64');
 
-  const ds = createProjectionDataSource(config.databaseUrl, { applicationName: `ledger-rebuild:${target}`.slice(0, 63), poolSize: concurrency + 3 });
+  const ds = createProjectionDataSource(config.migrationsDatabaseUrl, { applicationName: `ledger-rebuild:${target}`.slice(0, 63), poolSize: concurrency + 3 });
   await ds.initialize();
-  const kafka = new Kafka({ clientId: `ledger-rebuild-${process.pid}`, brokers: config.kafkaBrokers, logLevel: logLevel.ERROR });
+  const kafka = createKafka({ clientId: `ledger-rebuild-${process.pid}`, brokers: config.kafkaBrokers, logLevel: 'error' });
   const bar = process.stderr.isTTY && !opts.json ? new SingleBar({ stream: process.stderr, format: 'rebuild {bar} {percentage}% | {value}/{total} records | {eps} ev/s | ETA {eta_formatted}' }) : null;
   const started = Date.now();
   try {

@@ -9,6 +9,11 @@
 #   bash scripts/stack.sh reset    down + delete Kafka's data + drop and recreate the databases
 #   bash scripts/stack.sh fresh-test-db   drop and recreate ledger_test (npm test does this before each run)
 #
+# PostgreSQL roles (scripts/database-roles.sql; README "Database roles"; docs/architecture.md §10):
+# ledger_owner owns the databases and runs the migrations; the API, relay and projector log in as
+# ledger_app, ledger_relay and ledger_projector, which own nothing. The login `ledger` of older
+# checkouts stays, as a member of ledger_owner; databases it created are handed to ledger_owner.
+#
 # Environment (defaults in brackets):
 #   PGHOST [127.0.0.1]  PGPORT [5432]  PG_ADMIN_USER [postgres]
 #   KAFKA_PORT [9092]  KAFKA_CONTROLLER_PORT [9093]  KAFKA_CLUSTER_ID [fixed]  KAFKA_HEAP_OPTS [-Xms256m -Xmx512m]
@@ -36,8 +41,10 @@ FETCH_MARKER="$KAFKA_LIBS/.fetched"
 export PGHOST="${PGHOST:-127.0.0.1}"
 export PGPORT="${PGPORT:-5432}"
 PG_ADMIN_USER="${PG_ADMIN_USER:-postgres}"
-DB_ROLE=ledger
-DB_PASSWORD=ledger
+DB_OWNER=ledger_owner
+# The owner alias of older checkouts: what it owns in DATABASES is handed over to DB_OWNER.
+DB_OLD_OWNER=ledger
+ROLES_SQL="$ROOT/scripts/database-roles.sql"
 DATABASES=(ledger ledger_test)
 
 KAFKA_PORT="${KAFKA_PORT:-9092}"
@@ -82,19 +89,61 @@ pg_start() {
   die "PostgreSQL did not accept connections on $PGHOST:$PGPORT within 30 s"
 }
 
+# Creates the roles (idempotent; a run that finds them only re-asserts their attributes).
+pg_ensure_roles() {
+  pg_admin -f "$ROLES_SQL" || die "could not create the database roles ($ROLES_SQL)"
+}
+
+# Hands a database created by an older checkout (owner $DB_OLD_OWNER) and what $DB_OLD_OWNER owns in
+# it (schemas, tables with their indexes and sequences, views, functions) to $DB_OWNER, so the
+# migrations, run as $DB_OWNER, may grant on them. Not REASSIGN OWNED: that would also hand over every
+# other database $DB_OLD_OWNER owns on this server (another checkout's test databases). Idempotent.
+pg_hand_over_database() {
+  local db=$1
+  psql -X -q -v ON_ERROR_STOP=1 -h "$PGHOST" -p "$PGPORT" -U "$PG_ADMIN_USER" -d "$db" <<SQL
+DO \$\$
+DECLARE
+  old regrole := '$DB_OLD_OWNER'::regrole;
+  r record;
+BEGIN
+  IF (SELECT datdba FROM pg_database WHERE datname = current_database()) <> '$DB_OWNER'::regrole THEN
+    EXECUTE format('ALTER DATABASE %I OWNER TO $DB_OWNER', current_database());
+  END IF;
+  FOR r IN SELECT nspname FROM pg_namespace WHERE nspowner = old LOOP
+    EXECUTE format('ALTER SCHEMA %I OWNER TO $DB_OWNER', r.nspname);
+  END LOOP;
+  -- tables carry their indexes and owned sequences along; those sequences cannot be altered alone
+  FOR r IN SELECT c.oid::regclass AS obj,
+                  CASE c.relkind WHEN 'v' THEN 'VIEW' WHEN 'm' THEN 'MATERIALIZED VIEW' WHEN 'S' THEN 'SEQUENCE'
+                                 WHEN 'f' THEN 'FOREIGN TABLE' ELSE 'TABLE' END AS kind
+             FROM pg_class c
+            WHERE c.relowner = old AND c.relkind IN ('r', 'p', 'v', 'm', 'f', 'S')
+              AND NOT (c.relkind = 'S' AND EXISTS (SELECT 1 FROM pg_depend d WHERE d.classid = 'pg_class'::regclass
+                                                    AND d.objid = c.oid AND d.deptype IN ('a', 'i'))) LOOP
+    EXECUTE format('ALTER %s %s OWNER TO $DB_OWNER', r.kind, r.obj);
+  END LOOP;
+  FOR r IN SELECT p.oid::regprocedure AS fn FROM pg_proc p WHERE p.proowner = old LOOP
+    EXECUTE format('ALTER ROUTINE %s OWNER TO $DB_OWNER', r.fn);
+  END LOOP;
+END
+\$\$;
+SQL
+}
+
 pg_ensure_role_and_databases() {
-  if [[ "$(pg_admin -tAc "SELECT 1 FROM pg_roles WHERE rolname = '$DB_ROLE'")" != 1 ]]; then
-    pg_admin -c "CREATE ROLE $DB_ROLE LOGIN PASSWORD '$DB_PASSWORD'"
-    log "PostgreSQL: created role $DB_ROLE"
-  fi
-  local db
+  pg_ensure_roles
+  local db owner
   for db in "${DATABASES[@]}"; do
-    if [[ "$(pg_admin -tAc "SELECT 1 FROM pg_database WHERE datname = '$db'")" != 1 ]]; then
-      pg_admin -c "CREATE DATABASE $db OWNER $DB_ROLE"
-      log "PostgreSQL: created database $db (owner $DB_ROLE)"
+    owner="$(pg_admin -tAc "SELECT pg_get_userbyid(datdba) FROM pg_database WHERE datname = '$db'")"
+    if [[ -z "$owner" ]]; then
+      pg_admin -c "CREATE DATABASE $db OWNER $DB_OWNER"
+      log "PostgreSQL: created database $db (owner $DB_OWNER)"
+    else
+      [[ "$owner" == "$DB_OWNER" ]] || log "PostgreSQL: database $db belongs to $owner (an older checkout's); handing it to $DB_OWNER"
+      pg_hand_over_database "$db" || die "could not hand database $db over to $DB_OWNER"
     fi
   done
-  log "PostgreSQL: role $DB_ROLE and databases ${DATABASES[*]} present"
+  log "PostgreSQL: roles $DB_OWNER, ledger_app, ledger_relay, ledger_projector and databases ${DATABASES[*]} (owner $DB_OWNER) present"
 }
 
 pg_recreate_databases() {
@@ -369,8 +418,8 @@ cmd_fresh_test_db() {
   pg_start
   pg_ensure_role_and_databases
   pg_admin -c "DROP DATABASE IF EXISTS $db WITH (FORCE)"
-  pg_admin -c "CREATE DATABASE $db OWNER $DB_ROLE"
-  log "PostgreSQL: database $db recreated empty"
+  pg_admin -c "CREATE DATABASE $db OWNER $DB_OWNER"
+  log "PostgreSQL: database $db recreated empty (owner $DB_OWNER)"
 }
 
 usage() {

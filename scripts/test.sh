@@ -8,8 +8,12 @@ tiers=${TEST_TIERS:-"unit int e2e data"}
 mkdir -p .stack
 # a fresh checkout: install from the lock file; the integration tier runs the services from dist/
 [ -d node_modules ] || npm ci --no-audit --no-fund >&2
+# development mode for every service the tests start (the attack specs start production-mode APIs themselves)
+export LEDGER_ENV=${LEDGER_ENV:-development}
 export TEST_DB_NAME=${TEST_DB_NAME:-ledger_test}
-export TEST_DATABASE_URL=${TEST_DATABASE_URL:-postgres://ledger:ledger@127.0.0.1:5432/$TEST_DB_NAME}
+# as the owner (setup, migrations, checks); the services under test log in as the runtime roles on
+# the same database (TEST_APP_DATABASE_URL etc., derived from this URL by the test support code)
+export TEST_DATABASE_URL=${TEST_DATABASE_URL:-postgres://ledger_owner:ledger_owner@127.0.0.1:5432/$TEST_DB_NAME}
 needs_stack=0
 for t in $tiers; do case $t in int|e2e) needs_stack=1 ;; esac; done
 if [ "$needs_stack" = 1 ]; then

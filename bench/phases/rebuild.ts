@@ -6,7 +6,7 @@
  * replays the topic into a scratch schema in its own process (bench/rebuild-worker.ts), so its
  * memory and CPU profile are its own.
  */
-import { Kafka, type Message } from 'kafkajs';
+import type { KafkaClient, OutgoingMessage } from '@ledger/kafka';
 import type { LedgerEvent } from '@ledger/events';
 import { syntheticLedger } from '../../libs/projections/src/testing/synthetic-shoes';
 import { toMessage } from '../../libs/projections/src/testing/kafka-kit';
@@ -21,9 +21,9 @@ export interface SeedFigures {
 }
 
 /** Produces about `target` events (whole shoes) onto `topic`, in chunks of shoes so memory stays bounded. */
-export async function seedTopic(kafka: Kafka, topic: string, target: number, prefix: string): Promise<SeedFigures> {
+export async function seedTopic(kafka: KafkaClient, topic: string, target: number, prefix: string): Promise<SeedFigures> {
   say(`rebuild: producing ~${target} synthetic events onto ${topic}`);
-  const producer = kafka.producer({ idempotent: true, maxInFlightRequests: 1 });
+  const producer = kafka.producer();
   await producer.connect();
   const started = nowMs();
   let events = 0;
@@ -39,14 +39,14 @@ export async function seedTopic(kafka: Kafka, topic: string, target: number, pre
       const ledger = syntheticLedger({ shoes: n, seed: 1000 + chunk, betsPerRound: 6, prefix: `${prefix}k${chunk}`, startAt: new Date(Date.UTC(2025, 2, 1, 4, 40) + chunk * n * 180_000).toISOString() });
       // positions continue across chunks (the generator numbers each call from 1)
       for (const e of ledger.events) (e as { globalPosition: string }).globalPosition = (BigInt(e.globalPosition) + BigInt(events)).toString();
-      const messages: Message[] = ledger.events.map((e: LedgerEvent) => {
+      const messages: OutgoingMessage[] = ledger.events.map((e: LedgerEvent) => {
         eventTypes[e.type] = (eventTypes[e.type] ?? 0) + 1;
         const m = toMessage(e);
         bytes += (m.value as string).length;
         return m;
       });
       // ≤ 1,000 records a request: even all on one partition they stay under the broker's 1 MiB batch limit
-      for (let i = 0; i < messages.length; i += 1000) await producer.send({ topic, acks: -1, messages: messages.slice(i, i + 1000) });
+      for (let i = 0; i < messages.length; i += 1000) await producer.send(topic, messages.slice(i, i + 1000));
       events += ledger.events.length;
       shoes += n;
       chunk++;

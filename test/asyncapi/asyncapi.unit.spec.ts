@@ -23,7 +23,7 @@ import { syntheticLedger } from '../../libs/projections/src/testing/synthetic-sh
 import { BET_CODES, VARIANTS } from '@ledger/rules';
 
 /**
- * The topic documentation (architecture.md guarantee 10): `docs/asyncapi/asyncapi.yaml` parses
+ * The topic documentation (docs/guarantees.md §10): `docs/asyncapi/asyncapi.yaml` parses
  * without errors, every JSON Schema next to it compiles, the documented topics are the declared
  * ones (`libs/infra/src/kafka/topics.ts`), the ledger schema covers the whole catalogue, and every
  * analytics record the projector's builders produce for the fixture shoe and a synthetic ledger

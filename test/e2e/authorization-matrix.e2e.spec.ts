@@ -1,5 +1,5 @@
 /**
- * Least privilege through HTTP (architecture.md guarantee 12, issue #6 item 3): every endpoint of the
+ * Least privilege through HTTP (docs/guarantees.md §12): every endpoint of the
  * API × every caller (no token, an invalid token, each of the four roles). The endpoints come from the
  * OpenAPI document at `/docs-json`, checked against the routes Express actually serves, and the spec
  * fails when either names an endpoint missing from {@link ALLOWED} below — a new endpoint cannot be
@@ -69,6 +69,11 @@ const ALLOWED: Record<string, Role[] | 'public'> = {
   'GET /shoes/{shoeId}/roads': AUDIT,
   'GET /shoes/{shoeId}/state': AUDIT,
   'GET /tables/{tableId}/chain': AUDIT,
+  'GET /audit/anchors/verify': AUDIT, // anchors.controller.ts
+  'POST /decisions/{decisionId}/approve': PIT, // decisions.controller.ts: a second pit manager approves
+  'POST /decisions/{decisionId}/reject': PIT,
+  'GET /decisions': AUDIT,
+  'GET /decisions/{decisionId}': AUDIT,
 };
 
 const METHODS = ['get', 'post', 'put', 'patch', 'delete'];
@@ -77,7 +82,7 @@ const CODE = /^[A-Z_]+\.[A-Z_]+$/;
 type Caller = 'no token' | 'invalid token' | Role;
 const CALLERS: Caller[] = ['no token', 'invalid token', ...ROLES];
 
-describe('authorization matrix: every endpoint × every role (guarantee 12)', () => {
+describe('authorization matrix: every endpoint × every role (docs/guarantees.md §12)', () => {
   let h: LedgerHarness;
   let documented: string[];
   let doc: { paths: Record<string, Record<string, { security?: unknown[] }>> };
@@ -127,6 +132,7 @@ describe('authorization matrix: every endpoint × every role (guarantee 12)', ()
       tableId: `${run}-table`,
       betId: `${run}-bet`,
       eventId: randomUUID(),
+      decisionId: randomUUID(),
     };
     const invalidToken = sign({ role: 'pit-manager' }, 'not-the-secret', { subject: 'pm-1', algorithm: 'HS256', expiresIn: '1h' });
     let n = 0;

@@ -1,5 +1,5 @@
 /**
- * Issue #3 acceptance: a whole 8-deck shoe of one table dealt through the HTTP API yields on the
+ * A whole 8-deck shoe (docs/guarantees.md §4, §5, §8) of one table dealt through the HTTP API yields on the
  * Kafka topic exactly the events of the PostgreSQL store, in the same order for that table, with
  * an intact hash chain. Real PostgreSQL, real Kafka, the real outbox relay.
  */

@@ -1,5 +1,5 @@
 /**
- * What the fault run verifies once everything has drained (architecture.md guarantees 2–8):
+ * What the fault run verifies once everything has drained (docs/guarantees.md §2–§8):
  *
  * - every event the API accepted is in PostgreSQL exactly once, and PostgreSQL holds nothing else
  *   (each shoe stream is exactly the concatenation of the driver's 201 answers, in action order);
@@ -11,7 +11,7 @@
  * - no stake lost: every accepted BetPlaced has its BetSettled or BetRefunded (the shoes finished);
  * - projections equal a rebuild (scratch schema, same checksums); every hash chain verifies.
  */
-import { Kafka } from 'kafkajs';
+import type { KafkaClient } from '@ledger/kafka';
 import type { DataSource } from 'typeorm';
 import { PgEventStore } from '@ledger/event-store';
 import { diffChecksums, projectionChecksums, rebuildProjections } from '@ledger/projections';
@@ -66,7 +66,7 @@ interface PgEventRow {
 /** The whole check (see the file comment); read-only except the scratch schema of the rebuild. */
 export async function verifyAfterDrain(ctx: {
   ds: DataSource;
-  kafka: Kafka;
+  kafka: KafkaClient;
   topic: string;
   schema: string;
   group: string;
@@ -325,7 +325,7 @@ type Fraction = [bigint, bigint];
 type RecValues = Record<string, bigint | Fraction>;
 
 /**
- * The reconciliation of each shoe computed from the stored events alone (domain-rules.md §4 as
+ * The reconciliation of each shoe computed from the stored events alone (docs/domain-rules.md §4 as
  * reconciliation.projection.ts documents it): a bet counts with the settlement in force, a refund
  * takes it out of turnover and payouts into voided stakes; rounds resulted and not voided; voided
  * rounds once; corrections and resettlements counted as they happened.
@@ -441,7 +441,7 @@ interface TopicRecord {
  * Every record of the topic up to the high watermarks taken at the start, with a throw-away
  * consumer group (deleted afterwards). @throws when not all are read within `timeoutMs`
  */
-export async function readWholeTopic(kafka: Kafka, topic: string, timeoutMs: number): Promise<TopicRecord[]> {
+export async function readWholeTopic(kafka: KafkaClient, topic: string, timeoutMs: number): Promise<TopicRecord[]> {
   const admin = kafka.admin();
   await admin.connect();
   const groupId = `fault-check-${Date.now()}-${process.pid}`;

@@ -1,5 +1,5 @@
 /**
- * The fault run's cluster (issue #6 item 2): the ledger API, the outbox relay and the projector as
+ * The fault run's cluster (docs/guarantees.md §13): the ledger API, the outbox relay and the projector as
  * separate OS processes built from `dist/` (as scripts/demo.sh runs them), a private Kafka broker
  * started by scripts/stack.sh in its own STACK_DIR on its own ports, and the machine's PostgreSQL
  * service, each of which the run can kill, stop and start again.

@@ -79,7 +79,7 @@ export class ShoeDriver {
   private aborted = false;
 
   constructor(private readonly o: DriverOptions) {
-    this.client = new LedgerClient(o.baseUrl, o.jwtSecret);
+    this.client = new LedgerClient(o.baseUrl, o.jwtSecret, { deviceTables: [...new Set(o.scripts.map((s) => s.table.tableId))] });
     this.totalActions = o.scripts.reduce((n, s) => n + s.actions.length, 0);
   }
 

@@ -1,5 +1,5 @@
 /**
- * Issue #6 item 2, fault injection: the API, the relay and the projector as separate processes
+ * Fault injection (docs/guarantees.md §13): the API, the relay and the projector as separate processes
  * (from `dist/`), several shoes dealt concurrently through HTTP by a driver that retries with the
  * same Idempotency-Key, while the run SIGKILLs the services at seeded points (≥ 20 kills by
  * default), stops and restarts its private Kafka broker once and PostgreSQL once

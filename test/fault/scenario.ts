@@ -1,5 +1,5 @@
 /**
- * The fault-injection run (issue #6 item 2), shared by test/fault/fault-injection.int.spec.ts (the
+ * The fault-injection run (docs/guarantees.md §13), shared by test/fault/fault-injection.int.spec.ts (the
  * bounded form `npm test` runs) and scripts/fault-run.ts (longer soaks):
  *
  * 1. a fresh database (`ledger_fault`), a private Kafka broker (scripts/stack.sh, own STACK_DIR and
@@ -24,9 +24,9 @@ import { createHash, randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { Kafka, logLevel } from 'kafkajs';
+import { createKafka, type KafkaClient } from '@ledger/kafka';
 import type { DataSource } from 'typeorm';
-import { ensureTopics } from '@ledger/infra';
+import { databaseUrlForRole, ensureTopics } from '@ledger/infra';
 import { createProjectionDataSource } from '@ledger/projections';
 import { generateShoeScript, SeededRandom, type ShoeScript, type SimTable } from '@ledger/simulator';
 import { CheckReport, verifyAfterDrain } from './checks';
@@ -238,7 +238,8 @@ async function runLocked(o: FaultOptions, log: FaultLog): Promise<FaultReport> {
   const schema = `fault_read_${runTag}`;
   const group = `fault-projector-${runTag}`;
   const analyticsTopics = ['round-outcomes', 'settlements', 'roads'].map((k) => `fault.analytics.${k}.${runTag}`);
-  const databaseUrl = `postgres://ledger:ledger@127.0.0.1:5432/${o.dbName}`;
+  // as the owner: setup and the checks; the services log in as their runtime roles (docs/architecture.md §10)
+  const databaseUrl = `postgres://ledger_owner:ledger_owner@127.0.0.1:5432/${o.dbName}`;
   const jwtSecret = randomBytes(24).toString('hex');
   const pg = new PostgresControl(pgMarker, infraLog);
   const kafkaPort = await freePort(o.kafkaPort);
@@ -246,7 +247,7 @@ async function runLocked(o: FaultOptions, log: FaultLog): Promise<FaultReport> {
   const broker = new PrivateKafka(runDir, kafkaPort, controllerPort, infraLog);
   const apiPort = await freePort();
   const baseUrl = `http://127.0.0.1:${apiPort}`;
-  const common = { DATABASE_URL: databaseUrl, KAFKA_BROKERS: broker.brokers.join(','), LOG_LEVEL: 'info', RELAY_CRASH_POINT: '', ANALYTICS_PUBLISHER_CRASH_POINT: '', PROJECTOR_FAULT_DELAY_IN_TX_MS: '' };
+  const common = { DATABASE_URL: databaseUrlForRole(databaseUrl, 'ledger_app'), MIGRATIONS_DATABASE_URL: databaseUrl, KAFKA_BROKERS: broker.brokers.join(','), LOG_LEVEL: 'info', RELAY_CRASH_POINT: '', ANALYTICS_PUBLISHER_CRASH_POINT: '', PROJECTOR_FAULT_DELAY_IN_TX_MS: '' };
   const services: Record<ServiceName, ServiceProcess> = {
     api: new ServiceProcess(
       'api',
@@ -278,7 +279,7 @@ async function runLocked(o: FaultOptions, log: FaultLog): Promise<FaultReport> {
     const res = await fetch(`${baseUrl}/health`, { signal: AbortSignal.timeout(1000) });
     return res.ok;
   };
-  let kafka: Kafka | null = null;
+  let kafka: KafkaClient | null = null;
   let ds: DataSource | null = null;
   let watchdog: ReturnType<typeof startWatchdog> | null = null;
   let driver: ShoeDriver | null = null;
@@ -295,7 +296,7 @@ async function runLocked(o: FaultOptions, log: FaultLog): Promise<FaultReport> {
     log(`database ${o.dbName} recreated; starting a private Kafka broker on 127.0.0.1:${kafkaPort}`);
     watchdog = startWatchdog(broker, pg, pgMarker, infraLog);
     await broker.up();
-    kafka = new Kafka({ clientId: `fault-run-${runTag}`, brokers: broker.brokers, logLevel: logLevel.NOTHING, retry: { retries: 10 } });
+    kafka = createKafka({ clientId: `fault-run-${runTag}`, brokers: broker.brokers, logLevel: 'nothing', retries: 10 });
     const admin = kafka.admin();
     await admin.connect();
     try {

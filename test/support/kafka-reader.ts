@@ -1,4 +1,4 @@
-import { Kafka } from 'kafkajs';
+import type { KafkaClient } from '@ledger/kafka';
 
 /** A record read back from a topic. */
 export interface ReadRecord {
@@ -13,7 +13,7 @@ export interface ReadRecord {
  * Reads a topic from offset zero until `done(records)` says enough, or `timeoutMs` passes.
  * Uses a throw-away consumer group so nothing else is disturbed.
  */
-export async function readTopic(kafka: Kafka, topic: string, done: (records: ReadRecord[]) => boolean, timeoutMs = 60_000): Promise<ReadRecord[]> {
+export async function readTopic(kafka: KafkaClient, topic: string, done: (records: ReadRecord[]) => boolean, timeoutMs = 60_000): Promise<ReadRecord[]> {
   const consumer = kafka.consumer({ groupId: `reader-${Date.now()}-${Math.random().toString(36).slice(2)}` });
   const records: ReadRecord[] = [];
   await consumer.connect();

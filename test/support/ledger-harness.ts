@@ -1,17 +1,41 @@
 import type { INestApplication } from '@nestjs/common';
 import { randomUUID } from 'node:crypto';
-import { Kafka, logLevel } from 'kafkajs';
+import { createKafka, type KafkaClient } from '@ledger/kafka';
 import type { DataSource } from 'typeorm';
-import { createDataSource, OutboxRelay, PgEventStore, runMigrations } from '@ledger/event-store';
-import { ensureTopics } from '@ledger/infra';
+import { readFileSync } from 'node:fs';
+import { resolve } from 'node:path';
+import { createDataSource, defaultLogger, OutboxRelay, PgEventStore, runMigrations } from '@ledger/event-store';
+import { databaseUrlForRole, ensureTopics } from '@ledger/infra';
 import { LedgerClient } from '@ledger/simulator';
-import { ProjectionRunner } from '@ledger/projections';
-import { jwtSecret } from '@ledger/tokens';
+import { createProjectionDataSource, ProjectionRunner } from '@ledger/projections';
+import { DEV_JWT_SECRET } from '@ledger/tokens';
+import type { EnvSource } from '@ledger/config';
 
-/** The test database (created by scripts/stack.sh up). */
-export const TEST_DATABASE_URL = process.env.TEST_DATABASE_URL ?? 'postgres://ledger:ledger@127.0.0.1:5432/ledger_test';
+/** The test database (created by scripts/stack.sh up), as the owner: migrations, direct checks. */
+export const TEST_DATABASE_URL = process.env.TEST_DATABASE_URL ?? 'postgres://ledger_owner:ledger_owner@127.0.0.1:5432/ledger_test';
+/**
+ * The same database as each service's runtime role (docs/architecture.md §10): the API, relay and
+ * projector under test hold only their own grants, as in production.
+ */
+export const TEST_SERVICE_DATABASE_URLS = {
+  app: databaseUrlForRole(TEST_DATABASE_URL, 'ledger_app'),
+  relay: databaseUrlForRole(TEST_DATABASE_URL, 'ledger_relay'),
+  projector: databaseUrlForRole(TEST_DATABASE_URL, 'ledger_projector'),
+} as const;
 /** Brokers of the local Kafka (scripts/stack.sh up). Loopback only. */
 export const TEST_BROKERS = (process.env.KAFKA_BROKERS ?? '127.0.0.1:9092').split(',');
+
+/** Every table id of `config/tables.json`: the harness's device tokens may report for all of them. */
+export const TEST_TABLE_IDS: readonly string[] = (JSON.parse(readFileSync(resolve(__dirname, '../../config/tables.json'), 'utf8')) as { tables: { tableId: string }[] }).tables.map((t) => t.tableId);
+
+/** Options of {@link startLedger}. */
+export interface StartLedgerOptions {
+  /**
+   * Variables set over the harness's own for the API (e.g. `LEDGER_ENV: 'production'` with a
+   * `JWT_SECRET`); a value `undefined` unsets one. The harness's client signs with their `JWT_SECRET`.
+   */
+  readonly env?: EnvSource;
+}
 
 /** A running ledger API, in-process on an ephemeral loopback port, against the real PostgreSQL. */
 export interface LedgerHarness {
@@ -20,63 +44,80 @@ export interface LedgerHarness {
   client: LedgerClient;
   /** The topic this harness's outbox rows name (unique per harness). */
   topic: string;
+  /** As the owner (direct checks; what the services cannot do). */
   ds: DataSource;
   store: PgEventStore;
-  kafka: Kafka;
+  kafka: KafkaClient;
   /** The read-model schema the API reads and `startProjector` writes (unique per harness). */
   readSchema: string;
-  /** Starts an in-process outbox relay to `topic`. */
+  /** Starts an in-process outbox relay to `topic`, as `ledger_relay`. */
   startRelay(): Promise<OutboxRelay>;
-  /** Starts an in-process projector: `topic` → `readSchema`, its own consumer group. */
+  /** Starts an in-process projector: `topic` → `readSchema`, its own consumer group, as `ledger_projector`. */
   startProjector(): Promise<ProjectionRunner>;
   close(): Promise<void>;
 }
 
 /**
  * Starts the ledger API (the same wiring as `main.ts`) on `ledger_test`, with its own Kafka topic
- * so concurrent runs and the demo never mix, plus a DataSource and store for direct checks.
+ * so concurrent runs and the demo never mix, plus a DataSource and store for direct checks. The API
+ * runs in development mode (`LEDGER_ENV=development`, also set on this process for the tools'
+ * `jwtSecret()`) unless `options.env` says otherwise; its configuration is passed in, not read from
+ * this process's environment.
  */
-export async function startLedger(): Promise<LedgerHarness> {
+export async function startLedger(options: StartLedgerOptions = {}): Promise<LedgerHarness> {
   const suffix = `${Date.now().toString(36)}_${randomUUID().slice(0, 8).replace(/-/g, '')}`;
   const topic = `test.ledger.events.${suffix}`;
   const readSchema = `read_t_${suffix}`.toLowerCase();
-  process.env.PROJECTIONS_SCHEMA = readSchema;
-  process.env.DATABASE_URL = TEST_DATABASE_URL;
-  process.env.LEDGER_EVENTS_TOPIC = topic;
-  process.env.LOG_LEVEL = process.env.LOG_LEVEL ?? 'silent';
-  const kafka = new Kafka({ clientId: 'ledger-tests', brokers: TEST_BROKERS, logLevel: logLevel.NOTHING });
+  process.env.LEDGER_ENV = 'development';
+  const env: EnvSource = {
+    ...process.env,
+    LEDGER_ENV: 'development',
+    PROJECTIONS_SCHEMA: readSchema,
+    // the API logs in as ledger_app and migrates as the owner, as main.ts does by default
+    DATABASE_URL: TEST_SERVICE_DATABASE_URLS.app,
+    MIGRATIONS_DATABASE_URL: TEST_DATABASE_URL,
+    LEDGER_EVENTS_TOPIC: topic,
+    LOG_LEVEL: process.env.LOG_LEVEL ?? 'silent',
+    ...options.env,
+  };
+  const kafka = createKafka({ clientId: 'ledger-tests', brokers: TEST_BROKERS, logLevel: 'nothing' });
   const admin = kafka.admin();
   await admin.connect();
   await ensureTopics(admin, [{ name: topic, partitions: 3, configs: { 'retention.ms': '-1', 'cleanup.policy': 'delete' } }]);
   await admin.disconnect();
   const { createLedgerApp } = await import('../../apps/ledger/src/bootstrap');
-  const app = await createLedgerApp({ logger: false });
+  const app = await createLedgerApp({ logger: false, env });
   await app.listen(0, '127.0.0.1');
   const address = app.getHttpServer().address() as { port: number };
   const baseUrl = `http://127.0.0.1:${address.port}`;
   const ds = createDataSource(TEST_DATABASE_URL);
   await ds.initialize();
   await runMigrations(ds);
-  const store = new PgEventStore(ds, { topic });
+  const store = new PgEventStore(ds, { topic, logger: defaultLogger('event-store', env.LOG_LEVEL) });
   const relays: OutboxRelay[] = [];
   const projectors: ProjectionRunner[] = [];
+  let projectorDs: DataSource | null = null;
   return {
     app,
     baseUrl,
-    client: new LedgerClient(baseUrl, jwtSecret()),
+    client: new LedgerClient(baseUrl, env.JWT_SECRET || DEV_JWT_SECRET, { deviceTables: TEST_TABLE_IDS }),
     topic,
     ds,
     store,
     kafka,
     async startRelay() {
-      const relay = new OutboxRelay({ databaseUrl: TEST_DATABASE_URL, brokers: TEST_BROKERS, pollIntervalMs: 50 });
+      const relay = new OutboxRelay({ databaseUrl: TEST_SERVICE_DATABASE_URLS.relay, brokers: TEST_BROKERS, pollIntervalMs: 50, logger: defaultLogger('ledger-relay', env.LOG_LEVEL) });
       await relay.start();
       relays.push(relay);
       return relay;
     },
     readSchema,
     async startProjector() {
-      const runner = new ProjectionRunner({ kafka, ds, topic, schema: readSchema, groupId: `projector-${suffix}`, holdSchemaLock: false });
+      if (!projectorDs) {
+        projectorDs = createProjectionDataSource(TEST_SERVICE_DATABASE_URLS.projector, { applicationName: `ledger-projector:projector-${suffix}`.slice(0, 63) });
+        await projectorDs.initialize();
+      }
+      const runner = new ProjectionRunner({ kafka, ds: projectorDs, topic, schema: readSchema, groupId: `projector-${suffix}`, holdSchemaLock: false });
       await runner.start();
       projectors.push(runner);
       return runner;
@@ -85,6 +126,7 @@ export async function startLedger(): Promise<LedgerHarness> {
       for (const p of projectors) await p.stop();
       for (const r of relays) await r.stop();
       await app.close();
+      if (projectorDs?.isInitialized) await projectorDs.destroy();
       await ds.destroy();
     },
   };

@@ -1,5 +1,6 @@
 import { createInterface } from 'node:readline';
 import { Command, Option } from 'commander';
+import { roundOutcomeData } from '@ledger/events';
 import {
   builtInPaytable,
   Card,
@@ -20,7 +21,7 @@ import {
  *
  * Reads JSON lines `{"cards": ["2S", "KC", …]}` on stdin (the next cards off the shoe, possibly
  * more than the round needs; `10H` accepted for a ten), deals each round with the tableau
- * (domain-rules.md §2) and writes one JSON line per non-blank input line with the round's result
+ * (docs/domain-rules.md §2) and writes one JSON line per non-blank input line with the round's result
  * and the net result of a 1-unit stake on every bet code of the variant under the paytable (§3).
  */
 
@@ -29,9 +30,9 @@ export interface EvaluateResult {
   /** 1-based input line number (blank lines are counted). */
   readonly line: number;
   /** Player's card codes in the order received (canonical: `TH`, never `10H`). */
-  readonly player: string[];
+  readonly player: readonly string[];
   /** Banker's card codes in the order received. */
-  readonly banker: string[];
+  readonly banker: readonly string[];
   /** Player's total 0..9 (§1). */
   readonly playerTotal: number;
   /** Banker's total 0..9. */
@@ -112,14 +113,7 @@ export function evaluateLine(text: string, line: number, paytable: Paytable): Ev
     for (const [bet, payoff] of payoffs) net[bet] = netPerUnit(payoff);
     return {
       line,
-      player: outcome.player.map((c) => c.code),
-      banker: outcome.banker.map((c) => c.code),
-      playerTotal: outcome.playerTotal,
-      bankerTotal: outcome.bankerTotal,
-      winner: outcome.winner,
-      natural: outcome.natural,
-      playerPair: outcome.playerPair,
-      bankerPair: outcome.bankerPair,
+      ...roundOutcomeData(outcome),
       cardsConsumed: outcome.cardsConsumed,
       net,
     };

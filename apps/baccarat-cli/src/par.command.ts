@@ -15,7 +15,7 @@ import {
  * `baccarat par --variant <classic|tiger|fabulous4> --decks <n> [--json] [--paytable <id@version>]`
  *
  * Prints the exact PAR sheet of a paytable for one round off the top of a fresh N-deck shoe
- * (`computeParSheet`, domain-rules.md §1–§3): the probability of every paytable row of every bet
+ * (`computeParSheet`, docs/domain-rules.md §1–§3): the probability of every paytable row of every bet
  * and each bet's house edge. A readable table by default; `--json` for one JSON document.
  * Invalid options exit 2 with a message on stderr.
  */

@@ -13,7 +13,7 @@ import {
 /**
  * `baccarat replay-hands --file <path> [--json] [--max-report N]`
  *
- * Replays the third-party hand history (`../shared/data/hand-histories/README.md`, either the
+ * Replays the third-party hand history (outside the repository, format: `libs/hand-history/src/hand-history.ts`; either the
  * extracted `simulation_million.output` or the `.tar.xz` streamed through `tar -xJOf`) through the
  * rules engine and reports agreement (see `hand-history.ts` for how a hand becomes a shoe
  * sequence). Exit 0 when every hand agrees, 1 when any disagrees or a line is malformed (or the

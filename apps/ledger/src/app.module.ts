@@ -1,38 +1,56 @@
-import { MiddlewareConsumer, Module, NestModule } from '@nestjs/common';
+import { DynamicModule, MiddlewareConsumer, Module, NestModule } from '@nestjs/common';
+import { ConfigModule } from '@nestjs/config';
 import { APP_FILTER } from '@nestjs/core';
 import { LoggerModule } from 'nestjs-pino';
+import type { LedgerApiEnv } from '@ledger/config';
 import { AuthModule } from './auth/auth.module';
+import type { TokenAuthentication } from './auth/token-authentication';
 import { CorrelationMiddleware } from './common/correlation.middleware';
 import { LedgerExceptionFilter } from './common/ledger-exception.filter';
 import { HealthController } from './health.controller';
 import { PersistenceModule } from './persistence/persistence.module';
 import { QueriesModule } from './queries/queries.module';
 import { ShoeModule } from './shoe/shoe.module';
+import { DecisionsModule } from './decisions/decisions.module';
 
 /** The ledger's HTTP service: table facts, bets, management decisions, and the reads that drive them. */
-@Module({
-  imports: [
-    LoggerModule.forRoot({
-      pinoHttp: {
-        level: process.env.LOG_LEVEL ?? 'info',
-        customProps: (req) => ({ correlationId: (req as { correlationId?: string }).correlationId }),
-        autoLogging: process.env.HTTP_ACCESS_LOG === 'true',
-        redact: ['req.headers.authorization'],
-        serializers: {
-          req: (req: { id: unknown; method: string; url: string }) => ({ id: req.id, method: req.method, url: req.url }),
-          res: (res: { statusCode: number }) => ({ statusCode: res.statusCode }),
-        },
-      },
-    }),
-    AuthModule,
-    PersistenceModule,
-    ShoeModule,
-    QueriesModule,
-  ],
-  controllers: [HealthController],
-  providers: [{ provide: APP_FILTER, useClass: LedgerExceptionFilter }],
-})
+@Module({})
 export class AppModule implements NestModule {
+  /**
+   * The app for one configuration, validated once at start (docs/architecture.md §5): it is served
+   * to every provider by `@nestjs/config`'s global `ConfigService<LedgerApiEnv, true>`, which reads
+   * neither the environment nor a `.env` file itself.
+   * @param config the API's validated configuration (`loadConfig(LedgerApiEnv, env)`)
+   * @param auth the token verification built from it
+   */
+  static forRoot(config: LedgerApiEnv, auth: TokenAuthentication): DynamicModule {
+    return {
+      module: AppModule,
+      imports: [
+        ConfigModule.forRoot({ isGlobal: true, ignoreEnvFile: true, ignoreEnvVars: true, skipProcessEnv: true, load: [() => ({ ...config })] }),
+        LoggerModule.forRoot({
+          pinoHttp: {
+            level: config.LOG_LEVEL,
+            customProps: (req) => ({ correlationId: (req as { correlationId?: string }).correlationId }),
+            autoLogging: config.HTTP_ACCESS_LOG,
+            redact: ['req.headers.authorization'],
+            serializers: {
+              req: (req: { id: unknown; method: string; url: string }) => ({ id: req.id, method: req.method, url: req.url }),
+              res: (res: { statusCode: number }) => ({ statusCode: res.statusCode }),
+            },
+          },
+        }),
+        AuthModule.forRoot(auth),
+        PersistenceModule,
+        ShoeModule,
+        QueriesModule,
+        DecisionsModule,
+      ],
+      controllers: [HealthController],
+      providers: [{ provide: APP_FILTER, useClass: LedgerExceptionFilter }],
+    };
+  }
+
   configure(consumer: MiddlewareConsumer): void {
     consumer.apply(CorrelationMiddleware).forRoutes('*');
   }

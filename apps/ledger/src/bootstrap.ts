@@ -1,32 +1,48 @@
-import { ValidationPipe } from '@nestjs/common';
 import type { NestExpressApplication } from '@nestjs/platform-express';
 import { NestFactory } from '@nestjs/core';
 import { DocumentBuilder, SwaggerModule } from '@nestjs/swagger';
 import { Logger } from 'nestjs-pino';
+import { LedgerApiEnv, loadConfig, type EnvSource } from '@ledger/config';
 import { AppModule } from './app.module';
-import { RequestShapePipe } from './common/request-shape.pipe';
+import { tokenAuthentication } from './auth/token-authentication';
+import { applyHttpWiring } from './common/http-wiring';
+import { withErrorTable } from './common/openapi-errors';
+
+/** Options of {@link createLedgerApp}. */
+export interface LedgerAppOptions {
+  /** `false`: no log output at all (tests). @default Nest's logger, then pino */
+  readonly logger?: boolean;
+  /** The validated configuration (main.ts reads it first). @default `loadConfig(LedgerApiEnv, env)` */
+  readonly config?: LedgerApiEnv;
+  /** The environment to read the configuration from when `config` is not given. @default the process's own */
+  readonly env?: EnvSource;
+}
 
 /**
- * Creates the ledger HTTP app with its global pipes and OpenAPI at `/docs` (JSON at `/docs-json`).
- * Shared by `main.ts` and the e2e tests so both run the same wiring.
+ * Creates the ledger HTTP app with its global pipes and OpenAPI at `/docs` (JSON at `/docs-json`;
+ * the error codes in it are generated from the error table, see {@link withErrorTable}).
+ * Shared by `main.ts` and the e2e tests so both run the same wiring. The configuration is validated
+ * and the token keys read before anything starts (docs/architecture.md §5, §10).
+ * @throws ConfigError naming every bad or missing variable (e.g. no signing key outside development mode)
  */
-export async function createLedgerApp(options: { logger?: boolean } = {}): Promise<NestExpressApplication> {
-  const app = await NestFactory.create<NestExpressApplication>(AppModule, { bufferLogs: true, logger: options.logger === false ? false : undefined });
+export async function createLedgerApp(options: LedgerAppOptions = {}): Promise<NestExpressApplication> {
+  const config = options.config ?? loadConfig(LedgerApiEnv, options.env);
+  const auth = tokenAuthentication(config);
+  const app = await NestFactory.create<NestExpressApplication>(AppModule.forRoot(config, auth), {
+    bufferLogs: true,
+    logger: options.logger === false ? false : undefined,
+  });
   if (options.logger !== false) app.useLogger(app.get(Logger));
-  app.useBodyParser('json', { limit: '5mb' });
-  app.useGlobalPipes(
-    new RequestShapePipe(),
-    new ValidationPipe({ whitelist: true, forbidNonWhitelisted: true, transform: true, stopAtFirstError: false }),
-  );
-  const config = new DocumentBuilder()
+  applyHttpWiring(app);
+  const document = new DocumentBuilder()
     .setTitle('Baccarat round ledger')
     .setDescription(
-      'Table facts, bets and management decisions become immutable events. Errors answer `{ error: { code, message, details } }`.',
+      'Table facts, bets and management decisions become immutable events. Errors answer `{ error: { code, message, details } }` (schema `ErrorResponse`); every code, its HTTP status and kind are listed below and in `x-error-codes`.',
     )
     .setVersion('1')
     .addBearerAuth()
     .build();
-  SwaggerModule.setup('docs', app, () => SwaggerModule.createDocument(app, config));
+  SwaggerModule.setup('docs', app, () => withErrorTable(SwaggerModule.createDocument(app, document)));
   app.enableShutdownHooks();
   return app;
 }

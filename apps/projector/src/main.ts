@@ -1,42 +1,47 @@
 /**
- * The projector: runs the read-side projections as its own process (issue #4 item 3).
+ * The projector: runs the read-side projections as its own process (docs/architecture.md §7).
  *
  *   npx tsx apps/projector/src/main.ts
  *
- * Environment (see libs/projections/src/config.ts): DATABASE_URL
- * (default postgres://ledger:ledger@127.0.0.1:5432/ledger), KAFKA_BROKERS (default 127.0.0.1:9092),
- * LEDGER_EVENTS_TOPIC (default baccarat.ledger.events.v1), PROJECTOR_GROUP (default
- * ledger-projector), PROJECTIONS_SCHEMA (default read), GAMING_DAY_TZ / GAMING_DAY_CUTOFF_HOUR,
- * PROJECTOR_PARTITIONS_CONCURRENTLY, PROJECTOR_MAX_RECORDS_PER_TX, RUN_MIGRATIONS, LOG_LEVEL.
+ * Configuration: `ProjectorEnv` of `@ledger/config` (docs/architecture.md §5; the README's table):
+ * PROJECTOR_DATABASE_URL (the projector's own role, `ledger_projector`), MIGRATIONS_DATABASE_URL (the
+ * read-model migrations, as the owner `ledger_owner`; both default to DATABASE_URL's database with
+ * their own login, docs/architecture.md §10), DATABASE_URL, KAFKA_BROKERS, LEDGER_EVENTS_TOPIC,
+ * PROJECTOR_GROUP, PROJECTIONS_SCHEMA, GAMING_DAY_TZ / GAMING_DAY_CUTOFF_HOUR,
+ * PROJECTOR_PARTITIONS_CONCURRENTLY, PROJECTOR_MAX_RECORDS_PER_TX, PROJECTOR_MAX_BYTES_PER_PARTITION,
+ * RUN_MIGRATIONS, LOG_LEVEL, and for tests only PROJECTOR_FAULT_DELAY_IN_TX_MS. Read once here and
+ * validated: a bad value stops the process with exit code 1 and a message naming the variable and
+ * the form it expects.
  *
- * Analytics topics (libs/projections/src/analytics/analytics-config.ts): each committed
- * transaction also writes the analytics records of its events to `<schema>.analytics_outbox`
- * (ANALYTICS_ENABLED, default true), and an `AnalyticsPublisher` in this process sends them to
- * the analytics topics (ANALYTICS_PUBLISH, default true; one publisher per schema at a time, by
- * advisory lock, so several projector instances may run it). Topic names: ANALYTICS_ROUND_OUTCOMES_TOPIC,
- * ANALYTICS_SETTLEMENTS_TOPIC, ANALYTICS_ROADS_TOPIC; also ANALYTICS_PUBLISH_BATCH_SIZE,
- * ANALYTICS_POLL_INTERVAL_MS, ANALYTICS_RETAIN_PUBLISHED_HOURS, and for tests only
- * ANALYTICS_PUBLISHER_CRASH_POINT (before-send | after-send: exit 137 there).
+ * Analytics topics: each committed transaction also writes the analytics records of its events to
+ * `<schema>.analytics_outbox` (ANALYTICS_ENABLED, default true), and an `AnalyticsPublisher` in this
+ * process sends them to the analytics topics (ANALYTICS_PUBLISH, default true; one publisher per
+ * schema at a time, by advisory lock, so several projector instances may run it). Topic names:
+ * ANALYTICS_ROUND_OUTCOMES_TOPIC, ANALYTICS_SETTLEMENTS_TOPIC, ANALYTICS_ROADS_TOPIC; also
+ * ANALYTICS_PUBLISH_BATCH_SIZE, ANALYTICS_POLL_INTERVAL_MS, ANALYTICS_RETAIN_PUBLISHED_HOURS, and for
+ * tests only ANALYTICS_PUBLISHER_CRASH_POINT (before-send | after-send: exit 137 there).
  *
  * Plain TypeScript with explicit construction (no Nest DI: `tsx` emits no decorator metadata).
  * Logs are JSON lines (pino) on stdout. Exit codes: 0 after SIGTERM/SIGINT (the transaction in
- * hand commits or rolls back, then the consumer leaves its group); 1 on a fatal error (a data
- * error stops the partition for good: the records stay unapplied until fixed).
+ * hand commits or rolls back, then the consumer leaves its group); 1 on a bad configuration or a
+ * fatal error (a data error stops the partition for good: the records stay unapplied until fixed).
  */
-import { Kafka, logLevel as KafkaLogLevel, LogEntry } from 'kafkajs';
+import { createKafka } from '@ledger/kafka';
 import pino from 'pino';
+import { ConfigError, loadConfig, ProjectorEnv } from '@ledger/config';
 import {
   AnalyticsPublisher,
-  analyticsConfigFromEnv,
+  analyticsConfig,
   createProjectionDataSource,
   ProjectionRunner,
-  projectorConfigFromEnv,
+  projectorConfig,
   runProjectionMigrations,
 } from '@ledger/projections';
 
 async function main(): Promise<void> {
-  const config = projectorConfigFromEnv();
-  const analytics = analyticsConfigFromEnv();
+  const env = loadConfig(ProjectorEnv, process.env);
+  const config = projectorConfig(env);
+  const analytics = analyticsConfig(env);
   const logger = pino({ name: 'projector', level: config.logLevel });
   logger.info(
     { topic: config.topic, groupId: config.groupId, schema: config.schema, gamingDay: config.gamingDay, analytics: { enabled: analytics.enabled, publish: analytics.publish, topics: analytics.topics } },
@@ -48,25 +53,25 @@ async function main(): Promise<void> {
     applicationName: `ledger-projector:${config.groupId}`.slice(0, 63),
     poolSize: config.partitionsConsumedConcurrently + 3,
   });
-  await ds.initialize();
   if (config.runMigrations) {
-    const { applied } = await runProjectionMigrations(ds, { schema: config.schema });
-    logger.info({ schema: config.schema, applied }, 'read-model migrations up to date');
+    // as the owner, on a connection of its own: the projector's login creates nothing (docs/guarantees.md §12)
+    const owner = createProjectionDataSource(config.migrationsDatabaseUrl, { applicationName: `ledger-migrations:${config.groupId}`.slice(0, 63), poolSize: 1 });
+    await owner.initialize();
+    try {
+      const { applied } = await runProjectionMigrations(owner, { schema: config.schema });
+      logger.info({ schema: config.schema, applied }, 'read-model migrations up to date');
+    } finally {
+      await owner.destroy();
+    }
   }
+  await ds.initialize();
 
   const kafkaLog = logger.child({ component: 'kafkajs' });
-  const kafka = new Kafka({
+  const kafka = createKafka({
     clientId: `ledger-projector-${process.pid}`,
     brokers: config.kafkaBrokers,
-    logLevel: KafkaLogLevel.WARN,
-    logCreator:
-      () =>
-      ({ level, log }: LogEntry) => {
-        const { message, ...rest } = log;
-        if (level <= KafkaLogLevel.ERROR) kafkaLog.error(rest, message);
-        else if (level === KafkaLogLevel.WARN) kafkaLog.warn(rest, message);
-        else kafkaLog.debug(rest, message);
-      },
+    logLevel: 'warn',
+    logger: kafkaLog,
   });
 
   const publisher = analytics.publish
@@ -130,6 +135,6 @@ async function main(): Promise<void> {
 }
 
 main().catch((err: unknown) => {
-  process.stderr.write(`projector: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}\n`);
+  process.stderr.write(`projector: ${err instanceof ConfigError ? err.message : err instanceof Error ? (err.stack ?? err.message) : String(err)}\n`);
   process.exit(1);
 });

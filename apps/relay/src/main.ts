@@ -1,33 +1,51 @@
 /**
  * The outbox relay as its own process: publishes the ledger's committed events from PostgreSQL's
- * outbox to Kafka (architecture.md guarantee 4). Run one or more; one publishes, the others stand by.
+ * outbox to Kafka (docs/guarantees.md §4). Run one or more; one publishes, the others stand by.
  *
  *   npx tsx apps/relay/src/main.ts
  *
- * Environment:
- *   DATABASE_URL            [postgres://ledger:ledger@127.0.0.1:5432/ledger]
+ * Configuration: `RelayEnv` of `@ledger/config` (docs/architecture.md §5; the README's table):
+ *   RELAY_DATABASE_URL      [DATABASE_URL with the login ledger_relay]   the relay's own role (docs/architecture.md §10)
+ *   DATABASE_URL            [postgres://ledger_app:ledger_app@127.0.0.1:5432/ledger]   names the database
  *   KAFKA_BROKERS           [127.0.0.1:9092]   comma-separated
- *   RELAY_BATCH_SIZE        [500]              rows per transaction, ≤ 500
- *   RELAY_POLL_INTERVAL_MS  [200]              polling fallback to LISTEN/NOTIFY
+ *   RELAY_BATCH_SIZE        [500]              rows per transaction, 1..500
+ *   RELAY_POLL_INTERVAL_MS  [200]              polling fallback to LISTEN/NOTIFY, 10..60000
  *   LOG_LEVEL               [info]             pino level; JSON lines on stdout
  *   RELAY_CRASH_POINT       tests only: `before-send` | `after-send` exits with 137 at that point
+ * Read once here and validated: a bad value (e.g. `RELAY_POLL_INTERVAL_MS=abc`) stops the process
+ * with exit code 1 and a message naming the variable and the form it expects.
  *
  * SIGTERM / SIGINT: finishes the batch in progress, releases the lock, exits 0 (1 if stopping takes
  * more than 15 s). The schema must exist: the API or `npm run migration:run` migrates, not the relay.
  */
-import { OutboxRelay, defaultLogger, errorFields, parseBrokers } from '@ledger/event-store';
+import { ConfigError, loadConfig, RelayEnv } from '@ledger/config';
+import { OutboxRelay, defaultLogger, errorFields } from '@ledger/event-store';
+import { startAnchorPublisher } from '@ledger/anchors';
 
 const STOP_TIMEOUT_MS = 15_000;
 
 async function main(): Promise<void> {
-  const logger = defaultLogger('ledger-relay');
+  let config: RelayEnv;
+  try {
+    config = loadConfig(RelayEnv, process.env);
+  } catch (err) {
+    if (!(err instanceof ConfigError)) throw err;
+    process.stderr.write(`ledger-relay: ${err.message}\n`);
+    process.exit(1);
+  }
+  const logger = defaultLogger('ledger-relay', config.LOG_LEVEL);
   const relay = new OutboxRelay({
-    databaseUrl: process.env.DATABASE_URL,
-    brokers: parseBrokers(process.env.KAFKA_BROKERS),
-    batchSize: process.env.RELAY_BATCH_SIZE ? Number(process.env.RELAY_BATCH_SIZE) : undefined,
-    pollIntervalMs: process.env.RELAY_POLL_INTERVAL_MS ? Number(process.env.RELAY_POLL_INTERVAL_MS) : undefined,
+    databaseUrl: config.RELAY_DATABASE_URL,
+    brokers: config.KAFKA_BROKERS,
+    batchSize: config.RELAY_BATCH_SIZE,
+    pollIntervalMs: config.RELAY_POLL_INTERVAL_MS,
+    crashPoint: config.RELAY_CRASH_POINT ?? null,
     logger,
   });
+
+  // the signed checkpoints of the stream heads, outside PostgreSQL (docs/architecture.md §10); they
+  // read events and outbox, as the relay's own role
+  const anchors = await startAnchorPublisher({ logger, databaseUrl: config.RELAY_DATABASE_URL, brokers: config.KAFKA_BROKERS });
 
   let stopping = false;
   const shutdown = (signal: string) => {
@@ -39,7 +57,7 @@ async function main(): Promise<void> {
       process.exit(1);
     }, STOP_TIMEOUT_MS);
     timer.unref();
-    relay.stop().then(
+    Promise.all([relay.stop(), anchors.stop()]).then(
       () => process.exit(0),
       (err) => {
         logger.error(errorFields(err), 'relay stop failed');

@@ -21,7 +21,7 @@ import { HandRecord, openHandHistoryLines, parseHandLine } from '@ledger/hand-hi
 import type { ExpectedRound } from './agreement';
 
 /**
- * Converts the third-party hand history (`../shared/data/hand-histories/README.md`: ranks only,
+ * Converts the third-party hand history (outside the repository, format: `libs/hand-history/src/hand-history.ts`; ranks only,
  * each hand from its own freshly shuffled 8-deck shoe) into a table log that replays through the
  * ledger as whole shoes, plus an expected file for the agreement check.
  *

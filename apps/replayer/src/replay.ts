@@ -13,7 +13,7 @@ export interface ReplayRunOptions {
   readonly file: string;
   /** Base URL of the ledger API. @default http://127.0.0.1:3000 */
   readonly api: string;
-  /** JWT secret for the replayer's tokens. @default env JWT_SECRET or the development secret */
+  /** JWT secret for the replayer's tokens. @default `JWT_SECRET`, or in development mode the development secret (`jwtSecret()`) */
   readonly secret?: string;
   /** Shoes in parallel. @default 3 */
   readonly concurrency?: number;
@@ -84,7 +84,9 @@ export async function runReplay(o: ReplayRunOptions, loaded?: LoadedTableLog): P
     return { ...base, refusedFile: true, posted: null, catchUp: null, settlements: null, settlementsError: null, agreement: null, exitCode: 2 };
   }
   const expected = o.check ? await readExpected(o.check) : null; // read before sending: fail early on a bad path
-  const client = new LedgerClient(o.api.replace(/\/+$/, ''), o.secret ?? jwtSecret());
+  // the replayer's device tokens name the tables its shoes open on (docs/architecture.md §10)
+  const deviceTables = [...new Set(log.lines.flatMap((l) => (l.value.kind === 'openShoe' ? [l.value.tableId] : [])))];
+  const client = new LedgerClient(o.api.replace(/\/+$/, ''), o.secret ?? jwtSecret(), { deviceTables });
   o.onStart?.(log.lines.length);
   const posted = await postTableLog(log.lines, client, {
     hashPrefix: log.hashPrefix,

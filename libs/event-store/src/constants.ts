@@ -1,5 +1,14 @@
-/** Database used when neither an argument nor env `DATABASE_URL` names one. Loopback only. */
-export const DEFAULT_DATABASE_URL = 'postgres://ledger:ledger@127.0.0.1:5432/ledger';
+import { DEFAULT_DATABASE_URL, databaseUrlForRole, LEDGER_RELAY_ROLE } from '@ledger/config';
+
+/**
+ * Database used when no argument names one: the local stack's, as the API's runtime role
+ * `ledger_app` (docs/architecture.md §10): the default of `DATABASE_URL` (`@ledger/config`).
+ * Loopback only.
+ */
+export { DEFAULT_DATABASE_URL };
+
+/** The relay's database when no option names one: the local stack's, as the relay's role `ledger_relay` (the default of `RELAY_DATABASE_URL`). */
+export const DEFAULT_RELAY_DATABASE_URL = databaseUrlForRole(DEFAULT_DATABASE_URL, LEDGER_RELAY_ROLE);
 
 /**
  * Topic every outbox row names: the ledger's event stream. Same value as `LEDGER_EVENTS_TOPIC` in

@@ -1,5 +1,6 @@
 import 'reflect-metadata';
 import { DataSource, type MigrationInterface } from 'typeorm';
+import { loadConfig, MigrationCliEnv } from '@ledger/config';
 import { EVENT_STORE_MIGRATIONS } from './migrations';
 import { DEFAULT_DATABASE_URL } from './constants';
 
@@ -26,13 +27,13 @@ export interface DataSourceOptions {
  * caller runs {@link runMigrations} explicitly, under an advisory lock, where it wants them).
  * No entities: the store speaks SQL.
  *
- * @param url connection URL; default env `DATABASE_URL`, else {@link DEFAULT_DATABASE_URL}
+ * @param url connection URL (the process's validated `DATABASE_URL`) @default {@link DEFAULT_DATABASE_URL}
  * @param options pool size, application name, extra migrations
  */
 export function createDataSource(url?: string, options: DataSourceOptions = {}): DataSource {
   return new DataSource({
     type: 'postgres',
-    url: url ?? process.env.DATABASE_URL ?? DEFAULT_DATABASE_URL,
+    url: url ?? DEFAULT_DATABASE_URL,
     synchronize: false,
     migrationsRun: false,
     migrations: [...EVENT_STORE_MIGRATIONS, ...(options.extraMigrations ?? [])],
@@ -66,9 +67,17 @@ export async function runMigrations(ds: DataSource): Promise<string[]> {
   }
 }
 
+/** Whether this module was loaded by the TypeORM CLI (`npm run migration:run`), the only process it configures itself. */
+function loadedByTypeormCli(): boolean {
+  return /[\\/]typeorm[\\/]cli\.js$/.test(require.main?.filename ?? '');
+}
+
 /**
- * The DataSource the TypeORM CLI loads (`typeorm migration:run -d libs/event-store/src/data-source.ts`),
- * from env `DATABASE_URL`. The only DataSource instance this module exports: the CLI refuses a file
- * with two. The application creates its own with {@link createDataSource}.
+ * The DataSource the TypeORM CLI loads (`npm run migration:run`: `typeorm migration:run -d
+ * libs/event-store/src/data-source.ts`). The only DataSource instance this module exports: the CLI
+ * refuses a file with two. In the CLI it reads the validated `MIGRATIONS_DATABASE_URL`, the owner
+ * role (default `DATABASE_URL` with the login `ledger_owner`; docs/architecture.md §5 and §10; a bad
+ * value stops the CLI naming it); imported by anything else it reads nothing and is never
+ * initialised (the application creates its own with {@link createDataSource}).
  */
-export default createDataSource();
+export default createDataSource(loadedByTypeormCli() ? loadConfig(MigrationCliEnv, process.env).MIGRATIONS_DATABASE_URL : undefined);

@@ -1,25 +1,30 @@
+import { errorSpec, type AssertErrorCodes, type ErrorKind, type ErrorStatus } from '@ledger/errors';
+
 /**
- * Typed errors of the event store. Each carries a stable, machine-readable `code` that the HTTP
- * layer maps to a status in one place (style.md point 6) and that the rejection log records.
+ * Typed errors of the event store. Each carries a stable, machine-readable `code` that the
+ * rejection log records, and the HTTP status and kind the error table gives that code
+ * (`ERROR_TABLE` in `@ledger/errors`, docs/architecture.md §4): the API answers with them.
  *
- * | code                        | class                     | suggested HTTP |
- * |-----------------------------|---------------------------|----------------|
- * | `STREAM.VERSION_CONFLICT`   | {@link ConcurrencyError}  | 409            |
- * | `STREAM.TABLE_MISMATCH`     | {@link StreamTableMismatchError} | 409     |
- * | `EVENT.DUPLICATE_ID`        | {@link DuplicateEventError} | 409          |
- * | `IDEMPOTENCY.KEY_REUSED`    | {@link IdempotencyKeyReuseError} | 422     |
- * | `APPEND.INVALID`            | {@link InvalidAppendError} | 400 (a bug of the caller, not of the client) |
+ * | code                        | class                            |
+ * |-----------------------------|----------------------------------|
+ * | `STREAM.VERSION_CONFLICT`   | {@link ConcurrencyError}         |
+ * | `STREAM.TABLE_MISMATCH`     | {@link StreamTableMismatchError} |
+ * | `EVENT.DUPLICATE_ID`        | {@link DuplicateEventError}      |
+ * | `IDEMPOTENCY.KEY_REUSED`    | {@link IdempotencyKeyReuseError} |
+ * | `APPEND.INVALID`            | {@link InvalidAppendError}       |
+ * | `ROUND.DUPLICATE_ID`, `BET.DUPLICATE_ID` | {@link DuplicateReferenceError} |
  */
 
-/** Stable error codes raised by the event store. */
-export type EventStoreErrorCode =
+/** Stable error codes raised by the event store (each a code of the error table). */
+export type EventStoreErrorCode = AssertErrorCodes<
   | 'STREAM.VERSION_CONFLICT'
   | 'STREAM.TABLE_MISMATCH'
   | 'EVENT.DUPLICATE_ID'
   | 'IDEMPOTENCY.KEY_REUSED'
   | 'APPEND.INVALID'
   | 'ROUND.DUPLICATE_ID'
-  | 'BET.DUPLICATE_ID';
+  | 'BET.DUPLICATE_ID'
+>;
 
 /**
  * SQLSTATE raised by the database triggers that keep `events` and `rejections` append-only
@@ -30,9 +35,13 @@ export const APPEND_ONLY_SQLSTATE = 'LA001';
 /**
  * Base class of every event-store error.
  * @property code stable machine-readable code, see {@link EventStoreErrorCode}
+ * @property kind the code's kind in the error table
+ * @property status the HTTP status the error table gives the code (the API answers with it)
  * @property details structured context (stream id, versions, event ids, …); safe to log and to return
  */
 export class EventStoreError extends Error {
+  readonly kind: ErrorKind;
+  readonly status: ErrorStatus;
   constructor(
     public readonly code: EventStoreErrorCode,
     message: string,
@@ -40,11 +49,14 @@ export class EventStoreError extends Error {
   ) {
     super(message);
     this.name = 'EventStoreError';
+    const spec = errorSpec(code);
+    this.kind = spec.kind;
+    this.status = spec.status;
   }
 }
 
 /**
- * Optimistic concurrency (architecture.md guarantee 2): the stream is not at the version the
+ * Optimistic concurrency (docs/guarantees.md §2): the stream is not at the version the
  * writer expected, i.e. another writer appended first. Nothing was written; reload and decide again.
  * Code `STREAM.VERSION_CONFLICT`; `details` = `{ streamId, expectedVersion, actualVersion }`.
  */

@@ -1,5 +1,5 @@
 /**
- * PgEventStore against the real PostgreSQL (`ledger_test`): architecture.md guarantees 1, 2, 3, 5
+ * PgEventStore against the real PostgreSQL (`ledger_test`): docs/guarantees.md §1, §2, §3, §5
  * (positions), 8, 9, 11 (the refusal log). Run: `npx jest --selectProjects int libs/event-store --runInBand`.
  */
 import { randomUUID } from 'node:crypto';
@@ -12,6 +12,7 @@ import { APPEND_ONLY_SQLSTATE, ConcurrencyError, EventStoreError } from './error
 import { computeEventHash } from './hash';
 import { DEFAULT_EVENTS_TOPIC } from './constants';
 import { createDataSource, runMigrations } from './data-source';
+import { ScopeIdempotencyKeysByCaller1795950000110 } from './migrations';
 import {
   DEVICE,
   TEST_DATABASE_URL,
@@ -25,6 +26,9 @@ import {
 } from './testing/int-support';
 
 jest.setTimeout(60_000);
+
+/** The caller every idempotency key of these specs belongs to, unless a spec says otherwise. */
+const CALLER = 'table-device:device-1';
 
 let ds: DataSource;
 let store: PgEventStore;
@@ -82,7 +86,7 @@ describe('migrations', () => {
   });
 });
 
-describe('append and read (guarantees 5, 8, 9)', () => {
+describe('append and read (docs/guarantees.md §5, §8, §9)', () => {
   it('records the full envelope and reads back exactly what append returned', async () => {
     const { streamId, tableId } = ids();
     const events = dealerChanges(3);
@@ -202,7 +206,7 @@ describe('append and read (guarantees 5, 8, 9)', () => {
   });
 });
 
-describe('optimistic concurrency (guarantee 2)', () => {
+describe('optimistic concurrency (docs/guarantees.md §2)', () => {
   it('two concurrent appends creating a stream: exactly one wins, the other gets STREAM.VERSION_CONFLICT', async () => {
     const { streamId, tableId } = ids();
     const results = await Promise.allSettled([
@@ -258,7 +262,7 @@ describe('optimistic concurrency (guarantee 2)', () => {
   });
 });
 
-describe('idempotent ingestion (guarantee 3)', () => {
+describe('idempotent ingestion (docs/guarantees.md §3)', () => {
   it('the same events twice are stored once and answered the same way', async () => {
     const { streamId, tableId } = ids();
     const req = request({ streamId, tableId, events: dealerChanges(3) });
@@ -315,7 +319,7 @@ describe('idempotent ingestion (guarantee 3)', () => {
     const key = `idem-${randomUUID()}`;
     const respond = (events: LedgerEvent[]) => ({ accepted: events.map((e) => e.eventId), at: events[0].globalPosition });
     const first = await store.append(
-      request({ streamId, tableId, idempotency: { key, requestHash: 'h1', statusCode: 201, response: respond } }),
+      request({ streamId, tableId, idempotency: { caller: CALLER, key, requestHash: 'h1', statusCode: 201, response: respond } }),
     );
     // A retry decides again, so it carries new event ids; it may even find the version it expects.
     const retryEvents = dealerChanges(2, 'retry');
@@ -325,7 +329,7 @@ describe('idempotent ingestion (guarantee 3)', () => {
         tableId,
         expectedVersion: 2,
         events: retryEvents,
-        idempotency: { key, requestHash: 'h1', statusCode: 201, response: respond },
+        idempotency: { caller: CALLER, key, requestHash: 'h1', statusCode: 201, response: respond },
       }),
     );
     expect(first.outcome).toBe('APPENDED');
@@ -338,10 +342,10 @@ describe('idempotent ingestion (guarantee 3)', () => {
     await expect(store.streamVersion(streamId)).resolves.toBe(2);
     // and again, at a stale version
     const third = await store.append(
-      request({ streamId, tableId, idempotency: { key, requestHash: 'h1', statusCode: 201, response: respond } }),
+      request({ streamId, tableId, idempotency: { caller: CALLER, key, requestHash: 'h1', statusCode: 201, response: respond } }),
     );
     expect(third.idempotent).toEqual(first.idempotent);
-    await expect(store.findIdempotent(key)).resolves.toMatchObject({
+    await expect(store.findIdempotent(CALLER, key)).resolves.toMatchObject({
       key,
       requestHash: 'h1',
       statusCode: 201,
@@ -350,14 +354,14 @@ describe('idempotent ingestion (guarantee 3)', () => {
       eventIds: first.events.map((e) => e.eventId),
       lastVersion: 2,
     });
-    await expect(store.findIdempotent(`idem-${randomUUID()}`)).resolves.toBeNull();
+    await expect(store.findIdempotent(CALLER, `idem-${randomUUID()}`)).resolves.toBeNull();
   });
 
   it('the same key raced on two streams: one append, one replay of its answer (unique key in the transaction)', async () => {
     const key = `idem-${randomUUID()}`;
     const s1 = ids();
     const s2 = ids();
-    const idempotency = { key, requestHash: 'h', statusCode: 201, response: (ev: LedgerEvent[]) => ev.length };
+    const idempotency = { caller: CALLER, key, requestHash: 'h', statusCode: 201, response: (ev: LedgerEvent[]) => ev.length };
     const [a, b] = await Promise.all([
       store.append(request({ ...s1, idempotency })),
       store.append(request({ ...s2, idempotency })),
@@ -372,18 +376,97 @@ describe('idempotent ingestion (guarantee 3)', () => {
   it('a key reused for a different request is refused (IDEMPOTENCY.KEY_REUSED)', async () => {
     const { streamId, tableId } = ids();
     const key = `idem-${randomUUID()}`;
-    await store.append(request({ streamId, tableId, idempotency: { key, requestHash: 'A', statusCode: 201, response: () => 1 } }));
+    await store.append(request({ streamId, tableId, idempotency: { caller: CALLER, key, requestHash: 'A', statusCode: 201, response: () => 1 } }));
     await expect(
       codeOf(
         store.append(
-          request({ ...ids(), idempotency: { key, requestHash: 'B', statusCode: 201, response: () => 2 } }),
+          request({ ...ids(), idempotency: { caller: CALLER, key, requestHash: 'B', statusCode: 201, response: () => 2 } }),
         ),
       ),
     ).resolves.toBe('IDEMPOTENCY.KEY_REUSED');
   });
+
+  it('keys are scoped per caller: two callers with one key each get their own append and answer', async () => {
+    const key = `idem-${randomUUID()}`;
+    const s1 = ids();
+    const s2 = ids();
+    const idem = (caller: string, requestHash: string) => ({ caller, key, requestHash, statusCode: 201, response: (ev: LedgerEvent[]) => ({ caller, first: ev[0].eventId }) });
+    const y = await store.append(request({ ...s1, idempotency: idem('table-device:dev-y', 'hy') }));
+    // another subject, and the same subject with another role: other callers, whatever their request hash
+    const x = await store.append(request({ ...s2, idempotency: idem('table-device:dev-x', 'hy') }));
+    const z = await store.append(request({ ...ids(), idempotency: idem('betting-platform:dev-y', 'hz') }));
+    expect([y.outcome, x.outcome, z.outcome]).toEqual(['APPENDED', 'APPENDED', 'APPENDED']);
+    expect(x.idempotent!.response).toEqual({ caller: 'table-device:dev-x', first: x.events[0].eventId });
+    await expect(store.streamVersion(s1.streamId)).resolves.toBe(2);
+    await expect(store.streamVersion(s2.streamId)).resolves.toBe(2);
+    // each retry gets its own caller's answer
+    const yAgain = await store.append(request({ ...s1, events: dealerChanges(2, 'retry'), idempotency: idem('table-device:dev-y', 'hy') }));
+    expect(yAgain).toMatchObject({ outcome: 'IDEMPOTENT_REPLAY', idempotent: y.idempotent });
+    await expect(store.findIdempotent('table-device:dev-x', key)).resolves.toMatchObject({ caller: 'table-device:dev-x', streamId: s2.streamId });
+    await expect(store.findIdempotent('table-device:dev-q', key)).resolves.toBeNull();
+  });
+
+  it('a key lives for the retention: after it the key is unknown, may be used again, and is pruned', async () => {
+    // A clock 6 days back: the rows this spec writes are older than any other spec's (so its prune
+    // deletes only its own), and younger than the API's default retention (7 days), so an API started
+    // meanwhile by another spec does not prune them.
+    let now = Date.now() - 6 * 24 * 3600 * 1000;
+    const aged = new PgEventStore(ds, { logger: log, topic: TEST_EVENTS_TOPIC, now: () => new Date(now), idempotencyRetentionMs: 60_000 });
+    const key = `idem-${randomUUID()}`;
+    const caller = `table-device:dev-${randomUUID()}`;
+    const first = await aged.append(request({ ...ids(), idempotency: { caller, key, requestHash: 'A', statusCode: 201, response: () => 'A' } }));
+    now += 30_000;
+    await expect(codeOf(aged.append(request({ ...ids(), idempotency: { caller, key, requestHash: 'B', statusCode: 201, response: () => 'B' } })))).resolves.toBe('IDEMPOTENCY.KEY_REUSED');
+    await expect(aged.findIdempotent(caller, key)).resolves.toMatchObject({ requestHash: 'A' });
+    now += 31_000;
+    await expect(aged.findIdempotent(caller, key)).resolves.toBeNull();
+    // another request with the expired key is executed anew, and its answer replaces the old one
+    const s = ids();
+    const again = await aged.append(request({ ...s, idempotency: { caller, key, requestHash: 'B', statusCode: 201, response: () => 'B' } }));
+    expect(again).toMatchObject({ outcome: 'APPENDED', idempotent: { response: 'B' } });
+    expect(again.events[0].eventId).not.toBe(first.events[0].eventId);
+    await expect(aged.findIdempotent(caller, key)).resolves.toMatchObject({ requestHash: 'B', streamId: s.streamId });
+    // the periodic prune deletes what has expired, and only that
+    const stale = `idem-${randomUUID()}`;
+    await aged.append(request({ ...ids(), idempotency: { caller, key: stale, requestHash: 'C', statusCode: 201, response: () => 'C' } }));
+    now += 61_000;
+    const fresh = `idem-${randomUUID()}`;
+    await aged.append(request({ ...ids(), idempotency: { caller, key: fresh, requestHash: 'D', statusCode: 201, response: () => 'D' } }));
+    await expect(aged.pruneIdempotencyKeys()).resolves.toBeGreaterThanOrEqual(2);
+    const { rows } = await ledger.query(`SELECT key FROM idempotency_keys WHERE caller = $1 ORDER BY key`, [caller]);
+    expect(rows.map((r: { key: string }) => r.key)).toEqual([fresh]);
+  });
+
+  it('the migration: keys stored before keys were scoped belong to the caller legacy:, the key is (caller, key)', async () => {
+    const schema = `mig_${randomUUID().slice(0, 8)}`;
+    const qr = ds.createQueryRunner();
+    await qr.connect();
+    try {
+      await qr.query(`CREATE SCHEMA ${schema}`);
+      await qr.query(`SET search_path TO ${schema}`);
+      // the table as CreateStreamsOutboxIdempotency made it, with a key already stored
+      await qr.query(`CREATE TABLE idempotency_keys (key text PRIMARY KEY, request_hash text NOT NULL, status_code integer NOT NULL, response jsonb NOT NULL,
+        stream_id text NOT NULL, event_ids uuid[] NOT NULL, last_version integer NOT NULL, created_at timestamptz NOT NULL DEFAULT now())`);
+      await qr.query(`INSERT INTO idempotency_keys (key, request_hash, status_code, response, stream_id, event_ids, last_version) VALUES ('k-old', 'h', 201, '1', 's', '{}', 1)`);
+      await new ScopeIdempotencyKeysByCaller1795950000110().up(qr);
+      await expect(qr.query(`SELECT caller, key, request_hash FROM idempotency_keys`)).resolves.toEqual([{ caller: 'legacy:', key: 'k-old', request_hash: 'h' }]);
+      // another caller may now hold the same key; the same caller may not hold it twice
+      await qr.query(`INSERT INTO idempotency_keys (caller, key, request_hash, status_code, response, stream_id, event_ids, last_version) VALUES ('table-device:d', 'k-old', 'h2', 201, '2', 's2', '{}', 1)`);
+      await expect(codeOf(qr.query(`INSERT INTO idempotency_keys (caller, key, request_hash, status_code, response, stream_id, event_ids, last_version) VALUES ('legacy:', 'k-old', 'h3', 201, '3', 's3', '{}', 1)`))).resolves.toBe('23505');
+    } finally {
+      await qr.query(`SET search_path TO DEFAULT`).catch(() => undefined);
+      await qr.query(`DROP SCHEMA IF EXISTS ${schema} CASCADE`).catch(() => undefined);
+      await qr.release();
+    }
+    // and the live table has no default caller: every stored key names its caller
+    const { rows } = await ledger.query(
+      `SELECT column_name, is_nullable, column_default FROM information_schema.columns WHERE table_schema = 'public' AND table_name = 'idempotency_keys' AND column_name = 'caller'`,
+    );
+    expect(rows).toEqual([{ column_name: 'caller', is_nullable: 'NO', column_default: null }]);
+  });
 });
 
-describe('append-only (guarantee 1): the database refuses changes', () => {
+describe('append-only (docs/guarantees.md §1): the database refuses changes', () => {
   let streamId: string;
   let eventIds: string[];
 
@@ -434,7 +517,7 @@ describe('append-only (guarantee 1): the database refuses changes', () => {
   });
 });
 
-describe('gap-free global positions (guarantee 5)', () => {
+describe('gap-free global positions (docs/guarantees.md §5)', () => {
   async function assertGapFree(): Promise<void> {
     const { rows } = await ledger.query(
       `SELECT count(*)::text AS n, min(global_position)::text AS min, max(global_position)::text AS max,
@@ -462,6 +545,7 @@ describe('gap-free global positions (guarantee 5)', () => {
       request({
         ...ids(),
         idempotency: {
+          caller: CALLER,
           key: `idem-${randomUUID()}`,
           requestHash: 'h',
           statusCode: 201,
@@ -505,7 +589,7 @@ describe('gap-free global positions (guarantee 5)', () => {
   });
 });
 
-describe('tamper evidence (guarantee 8): the verifier names the altered event', () => {
+describe('tamper evidence (docs/guarantees.md §8): the verifier names the altered event', () => {
   /** Runs `sql` as superuser with triggers off (what an attacker with database access could do). */
   async function tamper(sql: string, params: unknown[]): Promise<void> {
     await admin.query('BEGIN');
@@ -626,7 +710,7 @@ describe('tamper evidence (guarantee 8): the verifier names the altered event', 
   });
 });
 
-describe('the refusal log (guarantee 11)', () => {
+describe('the refusal log (docs/guarantees.md §11)', () => {
   it('records a rejection with its attribution and raw payload', async () => {
     const correlationId = `rej-${randomUUID()}`;
     await store.recordRejection({

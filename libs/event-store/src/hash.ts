@@ -3,7 +3,7 @@ import canonicalize from 'canonicalize';
 import type { EventEnvelope } from '@ledger/events';
 
 /**
- * The hash chain (architecture.md guarantee 8).
+ * The hash chain (docs/guarantees.md §8).
  *
  *   hash = hex(SHA-256( prevHash + JCS(envelope without `hash` and `globalPosition`) ))
  *

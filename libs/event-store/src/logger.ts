@@ -1,7 +1,7 @@
 import pino from 'pino';
 
 /**
- * The structured logger the event store and the relay write to (style.md point 9: no `console.log`).
+ * The structured logger the event store and the relay write to (docs/architecture.md §8: no `console.log`).
  * A pino `Logger` fits as is; the Nest app passes its `nestjs-pino` logger, tests a silent or
  * collecting one. First argument: fields (stream id, positions, error, …); second: a short message.
  */
@@ -13,11 +13,12 @@ export interface LedgerLogger {
 }
 
 /**
- * A pino logger named `name`, JSON lines on stdout, level from env `LOG_LEVEL` (default `info`).
+ * A pino logger named `name`, JSON lines on stdout.
  * @param name component name, e.g. `event-store`, `ledger-relay`
+ * @param level pino level (the process's validated `LOG_LEVEL`, docs/architecture.md §5) @default 'info'
  */
-export function defaultLogger(name: string): LedgerLogger {
-  return pino({ name, level: process.env.LOG_LEVEL ?? 'info' });
+export function defaultLogger(name: string, level = 'info'): LedgerLogger {
+  return pino({ name, level });
 }
 
 /** Turns anything thrown into loggable fields (`err.message`, `err.code`, `err.stack`). */

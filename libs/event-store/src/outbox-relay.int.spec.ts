@@ -1,12 +1,12 @@
 /**
- * The outbox relay against the real PostgreSQL and the real Kafka (architecture.md guarantees 4 and 5):
+ * The outbox relay against the real PostgreSQL and the real Kafka (docs/guarantees.md §4 and §5):
  * no event lost when the relay process dies between commit and publish or between publish and mark,
  * duplicates only byte-identical with the same event id, Kafka order per table = the store's order,
  * one publishing instance at a time. The crash tests spawn `apps/relay/src/main.ts` as a real process.
  */
 import { spawn } from 'node:child_process';
 import { resolve } from 'node:path';
-import type { Kafka, Admin } from 'kafkajs';
+import type { KafkaAdmin, KafkaClient } from '@ledger/kafka';
 import type { DataSource } from 'typeorm';
 import type { Client } from 'pg';
 import type { EventEnvelope, LedgerEvent } from '@ledger/events';
@@ -38,8 +38,8 @@ const TOPIC = TEST_EVENTS_TOPIC;
 
 let ds: DataSource;
 let store: PgEventStore;
-let kafka: Kafka;
-let admin: Admin;
+let kafka: KafkaClient;
+let admin: KafkaAdmin;
 let db: Client;
 
 beforeAll(async () => {
@@ -176,7 +176,7 @@ function expectAtLeastOnceAndIdentical(records: readonly ReadRecord[], events: r
   return new Map([...copies].map(([id, list]) => [id, list.length]));
 }
 
-describe('no dual-write loss (guarantee 4): the relay process dies', () => {
+describe('no dual-write loss (docs/guarantees.md §4): the relay process dies', () => {
   it('after commit, before publish: a restarted relay publishes every event', async () => {
     await drainPending();
     const from = await endOffsets(admin, TOPIC);
@@ -252,7 +252,7 @@ describe('no dual-write loss (guarantee 4): the relay process dies', () => {
   });
 });
 
-describe('per-table order (guarantee 5) and the record layout', () => {
+describe('per-table order (docs/guarantees.md §5) and the record layout', () => {
   it('Kafka order per table equals the store order; woken by NOTIFY; CloudEvents headers', async () => {
     await drainPending();
     const from = await endOffsets(admin, TOPIC);

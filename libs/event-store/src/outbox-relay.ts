@@ -1,9 +1,9 @@
 import type { Client } from 'pg';
-import { Kafka, logLevel, type LogEntry, type Message } from 'kafkajs';
+import { createKafka, type KafkaClient, type KafkaLogger, type OutgoingMessage } from '@ledger/kafka';
 import { LeaderOutboxPublisher, type OutboxCrashPoint } from '@ledger/infra';
 import { canonicalJson } from './hash';
 import { defaultLogger, errorFields, type LedgerLogger } from './logger';
-import { DEFAULT_DATABASE_URL, OUTBOX_CHANNEL } from './constants';
+import { DEFAULT_RELAY_DATABASE_URL, OUTBOX_CHANNEL } from './constants';
 import { EVENT_COLUMNS, rowToEnvelope, type EventRow } from './rows';
 
 /**
@@ -24,14 +24,18 @@ export type RelayCrashPoint = OutboxCrashPoint;
 
 /** Options of {@link OutboxRelay}. */
 export interface OutboxRelayOptions {
-  /** PostgreSQL URL. @default env `DATABASE_URL`, else `postgres://ledger:ledger@127.0.0.1:5432/ledger` */
+  /**
+   * PostgreSQL URL, as the relay's role `ledger_relay` (docs/architecture.md §10; the relay process
+   * passes its validated `RELAY_DATABASE_URL`). @default {@link DEFAULT_RELAY_DATABASE_URL}, the local
+   * `ledger` database as `ledger_relay`
+   */
   readonly databaseUrl?: string;
-  /** Kafka bootstrap brokers, `host:port`. @default env `KAFKA_BROKERS` (comma-separated), else `['127.0.0.1:9092']` */
+  /** Kafka bootstrap brokers, `host:port`. @default `['127.0.0.1:9092']` */
   readonly brokers?: readonly string[];
   /** Kafka client id. @default 'ledger-relay' */
   readonly clientId?: string;
-  /** A kafkajs client to use instead of building one from `brokers` (tests). */
-  readonly kafka?: Kafka;
+  /** A Kafka client (`@ledger/kafka`) to use instead of building one from `brokers` (tests). */
+  readonly kafka?: KafkaClient;
   /** Rows per batch, 1–{@link MAX_RELAY_BATCH}. @default 500 */
   readonly batchSize?: number;
   /** Polling fallback when no NOTIFY arrives, in milliseconds. @default 200 */
@@ -44,7 +48,7 @@ export interface OutboxRelayOptions {
   readonly lockKey?: string;
   /** Structured logger. @default pino named `ledger-relay` */
   readonly logger?: LedgerLogger;
-  /** Test-only crash hook. @default env `RELAY_CRASH_POINT` when it names a {@link RelayCrashPoint}, else none */
+  /** Test-only crash hook (the relay process passes its validated `RELAY_CRASH_POINT`). @default none */
   readonly crashPoint?: RelayCrashPoint | null;
   /** What the crash hook calls. @default `process.exit` */
   readonly exit?: (code: number) => void;
@@ -68,7 +72,7 @@ interface OutboxRow extends EventRow {
 }
 
 /**
- * The transactional outbox's relay (architecture.md guarantees 4 and 5): publishes every committed
+ * The transactional outbox's relay (docs/guarantees.md §4 and §5): publishes every committed
  * event to Kafka, in global-position order, at least once.
  *
  * Loop (leader only): BEGIN; claim ≤ 500 unpublished outbox rows in position order (`FOR UPDATE`);
@@ -98,14 +102,14 @@ export class OutboxRelay {
   /** @param options connection, batching, timing, logging; every field has a default */
   constructor(options: OutboxRelayOptions = {}) {
     this.log = options.logger ?? defaultLogger('ledger-relay');
-    const brokers = options.brokers ?? parseBrokers(process.env.KAFKA_BROKERS);
+    const brokers = options.brokers ?? parseBrokers(undefined);
     const kafka =
       options.kafka ??
-      new Kafka({
+      createKafka({
         clientId: options.clientId ?? 'ledger-relay',
-        brokers: [...brokers],
-        logLevel: logLevel.WARN,
-        logCreator: kafkaLogCreator(this.log),
+        brokers,
+        logLevel: 'warn',
+        logger: kafkaLogger(this.log),
       });
     this.batchSize = Math.min(Math.max(1, options.batchSize ?? MAX_RELAY_BATCH), MAX_RELAY_BATCH);
     const lockKey = options.lockKey ?? RELAY_LOCK_KEY;
@@ -125,7 +129,7 @@ export class OutboxRelay {
             'RELAY_CRASH_POINT reached: exiting with 137 (test hook)',
           ),
       },
-      databaseUrl: options.databaseUrl ?? process.env.DATABASE_URL ?? DEFAULT_DATABASE_URL,
+      databaseUrl: options.databaseUrl ?? DEFAULT_RELAY_DATABASE_URL,
       applicationName: 'ledger-relay',
       kafka,
       lock: { tryLockSql: 'SELECT pg_try_advisory_lock($1::bigint) AS ok', unlockSql: 'SELECT pg_advisory_unlock($1::bigint)', params: [lockKey] },
@@ -144,7 +148,7 @@ export class OutboxRelay {
       pollIntervalMs: options.pollIntervalMs,
       standbyRetryMs: options.standbyRetryMs,
       maxRequestBytes: options.maxRequestBytes,
-      crashPoint: options.crashPoint === undefined ? parseCrashPoint(process.env.RELAY_CRASH_POINT) : options.crashPoint,
+      crashPoint: options.crashPoint ?? null,
       exit: options.exit,
     });
   }
@@ -220,7 +224,7 @@ async function markOutboxRowsPublished(client: Client, rows: readonly OutboxRow[
 }
 
 /** The Kafka record of an outbox row (see {@link OutboxRelay} for the layout). */
-export function toKafkaMessage(row: EventRow & { key: string }): Message {
+export function toKafkaMessage(row: EventRow & { key: string }): OutgoingMessage {
   const envelope = rowToEnvelope(row);
   return {
     key: row.key,
@@ -256,15 +260,12 @@ export function parseCrashPoint(value: string | undefined): RelayCrashPoint | nu
   return value === 'before-send' || value === 'after-send' ? value : null;
 }
 
-/** kafkajs log lines into the structured logger (kafkajs otherwise writes to the console). */
-function kafkaLogCreator(log: LedgerLogger) {
-  return () =>
-    ({ level, log: entry }: LogEntry) => {
-      const { message, ...fields } = entry;
-      const f = { kafka: fields };
-      if (level <= logLevel.ERROR) log.error(f, message);
-      else if (level === logLevel.WARN) log.warn(f, message);
-      else if (level === logLevel.INFO) log.info(f, message);
-      else log.debug(f, message);
-    };
+/** The Kafka client's log lines into the structured logger, the client's fields under `kafka` (else it writes to the console). */
+function kafkaLogger(log: LedgerLogger): KafkaLogger {
+  return {
+    error: (fields, msg) => log.error({ kafka: fields }, msg),
+    warn: (fields, msg) => log.warn({ kafka: fields }, msg),
+    info: (fields, msg) => log.info({ kafka: fields }, msg),
+    debug: (fields, msg) => log.debug({ kafka: fields }, msg),
+  };
 }

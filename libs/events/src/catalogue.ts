@@ -1,10 +1,12 @@
-import type { BetCode, Position, Variant, Winner } from '@ledger/rules';
+import type { BetCode, Position, RoundOutcome, Variant, Winner } from '@ledger/rules';
 import type { EventEnvelope, ManagementDecision } from './envelope';
+import type { DecisionApprovedData, DecisionExpiredData, DecisionRejectedData, DecisionRequestedData } from './decisions';
 
 /**
- * The event catalogue: every event of the shoe and round life cycle (issue #3, domain-rules.md §5).
- * Past-tense `type` literals; `data` shapes below; amounts are minor units as decimal strings
- * (JSON has no bigint); cards are canonical codes (`TH`, never `10H`).
+ * The event catalogue: every event of the shoe and round life cycle (docs/domain-rules.md §5,
+ * docs/architecture.md §9). Past-tense `type` literals; `data` shapes below; amounts are minor
+ * units as decimal strings (JSON has no bigint); cards are canonical codes (`TH`, never `10H`).
+ * Section signs (§) in this file without a document name are those of docs/domain-rules.md.
  *
  * Current schema version of every type: {@link SCHEMA_VERSIONS}. Older versions are lifted by the
  * upcasters in `upcasters.ts` when read.
@@ -43,6 +45,11 @@ export interface CommencementCorrectedData {
   readonly reason: string;
   /** eventId of the CommencementCardDrawn (or earlier correction) this replaces. */
   readonly compensates: string;
+  /**
+   * The approved four-eyes decision behind the correction (docs/domain-rules.md §6); absent on
+   * corrections recorded before the four-eyes flow.
+   */
+  readonly decision?: ManagementDecision | null;
 }
 /** A card burned; `card` null when burned face down. `phase` says when. */
 export interface CardBurnedData {
@@ -107,14 +114,38 @@ export interface CutCardDrawnData {
 }
 /** The outcome the ledger computed from the cards (never taken from the client). */
 export interface RoundOutcomeData {
+  /** Player's cards in the order received (2 or 3), canonical codes. */
   readonly player: readonly string[];
+  /** Banker's cards in the order received (2 or 3), canonical codes. */
   readonly banker: readonly string[];
+  /** Hand totals 0..9 (§1). */
   readonly playerTotal: number;
   readonly bankerTotal: number;
   readonly winner: Winner;
+  /** Either side had a natural (two-card 8 or 9, §2). */
   readonly natural: boolean;
+  /** The side's first two cards are of the same rank (§3.1). */
   readonly playerPair: boolean;
   readonly bankerPair: boolean;
+}
+
+/**
+ * The event data of an outcome the rules computed (`resultRound`, `evaluateRound` of
+ * `@ledger/rules`): cards as canonical codes, and only the fields a {@link RoundOutcomeData}
+ * holds (`cardsConsumed`, `playerNatural`, `bankerNatural` are left out). The one mapping from
+ * a rules outcome to what RoundResulted and ResultCorrected record.
+ */
+export function roundOutcomeData(o: RoundOutcome): RoundOutcomeData {
+  return {
+    player: o.player.map((c) => c.code),
+    banker: o.banker.map((c) => c.code),
+    playerTotal: o.playerTotal,
+    bankerTotal: o.bankerTotal,
+    winner: o.winner,
+    natural: o.natural,
+    playerPair: o.playerPair,
+    bankerPair: o.bankerPair,
+  };
 }
 export interface RoundResultedData {
   readonly roundId: string;
@@ -158,7 +189,7 @@ export interface RoundVoidedData {
   /** eventId of the table fact that caused an automatic void (exposed/dropped/cut card), else null. */
   readonly causedBy: string | null;
 }
-/** A bet's stake returned because its round (or shoe) was voided (§5: a void returns every stake). */
+/** A bet's stake returned because its round (or shoe) was voided (§6: a void returns every stake). */
 export interface BetRefundedData {
   readonly betId: string;
   readonly roundId: string;
@@ -218,6 +249,10 @@ export interface LedgerEventMap {
   ShoeVoided: ShoeVoidedData;
   ShoeClosed: ShoeClosedData;
   DealerChanged: DealerChangedData;
+  DecisionRequested: DecisionRequestedData;
+  DecisionApproved: DecisionApprovedData;
+  DecisionRejected: DecisionRejectedData;
+  DecisionExpired: DecisionExpiredData;
 }
 
 export type LedgerEventType = keyof LedgerEventMap;
@@ -245,6 +280,10 @@ export const SCHEMA_VERSIONS: Readonly<Record<LedgerEventType, number>> = {
   ShoeVoided: 1,
   ShoeClosed: 1,
   DealerChanged: 1,
+  DecisionRequested: 1,
+  DecisionApproved: 1,
+  DecisionRejected: 1,
+  DecisionExpired: 1,
 };
 
 /** Every event type literal. */

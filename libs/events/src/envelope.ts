@@ -1,12 +1,12 @@
 /**
- * The one envelope every ledger event travels in (architecture.md guarantees 5, 8, 9;
- * style.md point 4). Events are plain data: `type` is a string literal, never a class name.
+ * The one envelope every ledger event travels in (docs/guarantees.md §5, §8, §9;
+ * docs/architecture.md §9). Events are plain data: `type` is a string literal, never a class name.
  *
  * Stored in PostgreSQL (`events` table) and published unchanged, as JSON, to Kafka
  * (topic `baccarat.ledger.events.v1`, key = `tableId`).
  */
 
-/** Roles of the actors who may cause events (architecture.md guarantee 12). */
+/** Roles of the actors who may cause events (docs/guarantees.md §12, docs/architecture.md §10). */
 export const ROLES = ['table-device', 'betting-platform', 'pit-manager', 'auditor', 'system'] as const;
 export type Role = (typeof ROLES)[number];
 
@@ -17,7 +17,7 @@ export interface Actor {
   readonly role: Role;
 }
 
-/** Attribution of a management decision (domain-rules.md §5: reason, acting and approving managers). */
+/** Attribution of a management decision (docs/domain-rules.md §6: reason, acting and approving managers). */
 export interface ManagementDecision {
   /** Free-text reason, required, 3..500 characters. */
   readonly reason: string;
@@ -27,6 +27,11 @@ export interface ManagementDecision {
   readonly approverId: string;
   /** `eventId` of the event this decision compensates (the result voided or corrected, the shoe voided). */
   readonly compensates: string;
+  /**
+   * The four-eyes decision (DecisionRequested → DecisionApproved) this compensating event carries
+   * out; absent on events recorded before the four-eyes flow.
+   */
+  readonly decisionId?: string;
 }
 
 /**

@@ -1,4 +1,6 @@
-/** The ledger's event catalogue: envelope, every event type and its data, schema versions, upcasting. */
+/** The ledger's event catalogue: envelope, every event type and its data, schema versions, upcasting; the id and card notations. */
 export * from './envelope';
 export * from './catalogue';
+export * from './decisions';
 export * from './upcasters';
+export * from './patterns';

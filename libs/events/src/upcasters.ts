@@ -2,7 +2,7 @@ import { SCHEMA_VERSIONS, LedgerEvent, LedgerEventType } from './catalogue';
 import type { EventEnvelope } from './envelope';
 
 /**
- * Upcasting (architecture.md guarantee 10): an event stored at an old schema version is lifted,
+ * Upcasting (docs/guarantees.md §10, docs/architecture.md §9): an event stored at an old schema version is lifted,
  * on read, step by step to the current version. Stored rows are never rewritten.
  *
  * To change a type's data shape: bump its SCHEMA_VERSIONS entry and add an upcaster from the

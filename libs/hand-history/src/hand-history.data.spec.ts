@@ -13,7 +13,7 @@ import {
 } from './hand-history';
 
 /**
- * Data tier: the one million third-party hands (`../shared/data/hand-histories/README.md`),
+ * Data tier: the one million third-party hands (outside the repository; format in `hand-history.ts`),
  * streamed out of the archive with `tar -xJOf` and dealt through the rules engine.
  */
 const ARCHIVE = process.env.HAND_HISTORY_ARCHIVE ?? resolve(__dirname, '../../../../shared/data/hand-histories/one-million-hands.txt.tar.xz');

@@ -6,8 +6,8 @@ import { Card, card, dealRound, Rank, RANKS, RoundOutcome, RulesError, Suit, Win
 
 /**
  * Replay of the third-party hand history `one-million-hands.txt.tar.xz`
- * (`../shared/data/hand-histories/README.md`) through the rules engine (`dealRound`,
- * domain-rules.md §2).
+ * (outside the repository; its format is below) through the rules engine (`dealRound`,
+ * docs/domain-rules.md §2).
  *
  * File format: a header line `PHand - BHand - Outcome` before every hand, then the hand as
  * `K,6 - 3,2,3 - BANKER`: the Player's ranks, the Banker's ranks, each in the order received, and

@@ -1,3 +1,4 @@
 /** Infrastructure shared by the apps: Kafka topic definitions, the leader-elected outbox publisher. */
 export * from './kafka/topics';
 export * from './outbox/leader-outbox-publisher';
+export * from './database/roles';

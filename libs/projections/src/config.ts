@@ -1,14 +1,23 @@
-import { LEDGER_EVENTS_TOPIC } from '@ledger/infra';
-import { DEFAULT_PROJECTOR_GROUP } from './applier';
-import { DEFAULT_DATABASE_URL } from './data-source';
-import { ProjectionError } from './errors';
-import { GamingDayConfig, gamingDayConfigFromEnv } from './gaming-day';
-import { assertSchemaName, DEFAULT_READ_SCHEMA } from './schema-name';
+import { loadConfig, ProjectorEnv, type EnvSource } from '@ledger/config';
+import type { AnalyticsConfig } from './analytics/analytics-config';
+import type { GamingDayConfig } from './gaming-day';
 
-/** Everything the projector process reads from its environment. */
+/**
+ * The projector's options, from its validated configuration (`ProjectorEnv` of `@ledger/config`;
+ * docs/architecture.md §5). The library reads no environment: the process reads it once at start
+ * and passes these down.
+ */
 export interface ProjectorConfig {
-  /** `DATABASE_URL`. @default postgres://ledger:ledger@127.0.0.1:5432/ledger */
+  /**
+   * The projector's own login, `ledger_projector` (docs/architecture.md §10): `PROJECTOR_DATABASE_URL`.
+   * @default `DATABASE_URL` with the login `ledger_projector`
+   */
   readonly databaseUrl: string;
+  /**
+   * The owner's login, for the read-model migrations and rebuilds: `MIGRATIONS_DATABASE_URL`.
+   * @default `DATABASE_URL` with the login `ledger_owner`
+   */
+  readonly migrationsDatabaseUrl: string;
   /** `KAFKA_BROKERS`, comma-separated. @default ['127.0.0.1:9092'] */
   readonly kafkaBrokers: string[];
   /** `LEDGER_EVENTS_TOPIC`. @default 'baccarat.ledger.events.v1' */
@@ -33,38 +42,49 @@ export interface ProjectorConfig {
   readonly faultDelayInTxMs: number;
 }
 
-function int(env: NodeJS.ProcessEnv, name: string, fallback: number, min: number, max: number): number {
-  const raw = env[name];
-  if (raw === undefined || raw === '') return fallback;
-  const n = /^\d+$/.test(raw) ? Number(raw) : NaN;
-  if (!Number.isInteger(n) || n < min || n > max) {
-    throw new ProjectionError('PROJECTION.BAD_CONFIG', `${name} must be an integer ${min}..${max}, got ${JSON.stringify(raw)}`, { name });
-  }
-  return n;
+/** The projector's options of a validated configuration. */
+export function projectorConfig(env: ProjectorEnv): ProjectorConfig {
+  return {
+    databaseUrl: env.PROJECTOR_DATABASE_URL,
+    migrationsDatabaseUrl: env.MIGRATIONS_DATABASE_URL,
+    kafkaBrokers: [...env.KAFKA_BROKERS],
+    topic: env.LEDGER_EVENTS_TOPIC,
+    groupId: env.PROJECTOR_GROUP,
+    schema: env.PROJECTIONS_SCHEMA,
+    gamingDay: { timeZone: env.GAMING_DAY_TZ, cutoffHour: env.GAMING_DAY_CUTOFF_HOUR },
+    partitionsConsumedConcurrently: env.PROJECTOR_PARTITIONS_CONCURRENTLY,
+    maxRecordsPerTransaction: env.PROJECTOR_MAX_RECORDS_PER_TX,
+    maxBytesPerPartition: env.PROJECTOR_MAX_BYTES_PER_PARTITION,
+    runMigrations: env.RUN_MIGRATIONS,
+    logLevel: env.LOG_LEVEL,
+    faultDelayInTxMs: env.PROJECTOR_FAULT_DELAY_IN_TX_MS,
+  };
+}
+
+/** The analytics options of a validated projector configuration. */
+export function analyticsConfig(env: ProjectorEnv): AnalyticsConfig {
+  return {
+    enabled: env.ANALYTICS_ENABLED,
+    publish: env.ANALYTICS_PUBLISH,
+    topics: {
+      'round-outcome': env.ANALYTICS_ROUND_OUTCOMES_TOPIC,
+      settlement: env.ANALYTICS_SETTLEMENTS_TOPIC,
+      roads: env.ANALYTICS_ROADS_TOPIC,
+    },
+    batchSize: env.ANALYTICS_PUBLISH_BATCH_SIZE,
+    pollIntervalMs: env.ANALYTICS_POLL_INTERVAL_MS,
+    retainPublishedHours: env.ANALYTICS_RETAIN_PUBLISHED_HOURS,
+    crashPoint: env.ANALYTICS_PUBLISHER_CRASH_POINT ?? null,
+  };
 }
 
 /**
- * Reads the projector's configuration from the environment.
- * @throws ProjectionError `PROJECTION.BAD_CONFIG`, `PROJECTION.BAD_SCHEMA_NAME`
+ * Reads and validates the projector's configuration, then maps it ({@link projectorConfig}). For
+ * the command-line tools (`npm run projections:rebuild`); the projector process uses
+ * `loadConfig(ProjectorEnv, process.env)` itself.
+ * @param env the environment; the process's own when omitted
+ * @throws ConfigError `CONFIG.INVALID` naming every bad variable
  */
-export function projectorConfigFromEnv(env: NodeJS.ProcessEnv = process.env): ProjectorConfig {
-  const brokers = (env.KAFKA_BROKERS || '127.0.0.1:9092')
-    .split(',')
-    .map((b) => b.trim())
-    .filter(Boolean);
-  if (brokers.length === 0) throw new ProjectionError('PROJECTION.BAD_CONFIG', 'KAFKA_BROKERS names no broker');
-  return {
-    databaseUrl: env.DATABASE_URL || DEFAULT_DATABASE_URL,
-    kafkaBrokers: brokers,
-    topic: env.LEDGER_EVENTS_TOPIC || LEDGER_EVENTS_TOPIC,
-    groupId: env.PROJECTOR_GROUP || DEFAULT_PROJECTOR_GROUP,
-    schema: assertSchemaName(env.PROJECTIONS_SCHEMA || DEFAULT_READ_SCHEMA),
-    gamingDay: gamingDayConfigFromEnv(env),
-    partitionsConsumedConcurrently: int(env, 'PROJECTOR_PARTITIONS_CONCURRENTLY', 1, 1, 64),
-    maxRecordsPerTransaction: int(env, 'PROJECTOR_MAX_RECORDS_PER_TX', 2000, 1, 100_000),
-    maxBytesPerPartition: int(env, 'PROJECTOR_MAX_BYTES_PER_PARTITION', 1_048_576, 1024, 104_857_600),
-    runMigrations: env.RUN_MIGRATIONS !== 'false',
-    logLevel: env.LOG_LEVEL || 'info',
-    faultDelayInTxMs: int(env, 'PROJECTOR_FAULT_DELAY_IN_TX_MS', 0, 0, 600_000),
-  };
+export function projectorConfigFromEnv(env?: EnvSource): ProjectorConfig {
+  return projectorConfig(loadConfig(ProjectorEnv, env));
 }

@@ -1,6 +1,6 @@
 import { ChildProcess, spawn } from 'node:child_process';
 import { resolve } from 'node:path';
-import type { Kafka, Producer } from 'kafkajs';
+import type { KafkaClient, KafkaProducer } from '@ledger/kafka';
 import type { DataSource } from 'typeorm';
 import { diffChecksums, projectionChecksums } from './checksums';
 import { createProjectionDataSource } from './data-source';
@@ -46,8 +46,8 @@ async function until(what: string, check: () => Promise<boolean>, timeoutMs = 12
 
 describe('projector killed mid-transaction', () => {
   let ds: DataSource;
-  let kafka: Kafka;
-  let producer: Producer;
+  let kafka: KafkaClient;
+  let producer: KafkaProducer;
   let topic: string;
   const group = `projector-crash-${Date.now()}`;
   const ledger = syntheticLedger({ shoes: 6, seed: 11, prefix: `crash${Date.now() % 100000}`, voidRate: 0.06, correctionRate: 0.06, exposedCardRate: 0.02, shoeVoidRate: 0.3 });
@@ -62,7 +62,7 @@ describe('projector killed mid-transaction', () => {
     kafka = testKafka();
     topic = uniqueTopic('crash');
     await createTopic(kafka, topic, 3);
-    producer = kafka.producer({ idempotent: true, maxInFlightRequests: 1 });
+    producer = kafka.producer();
     await producer.connect();
     await produce(producer, topic, ledger.events);
     env = {

@@ -1,19 +1,22 @@
+import type { AssertErrorCodes } from '@ledger/errors';
+
 /**
  * Typed errors of the read side. Every error carries a stable, machine-readable `code` that logs
- * and alerts key on (style.md point 6). A projection error rolls the whole transaction back, so
- * neither rows nor checkpoint move: the partition stops until the cause is fixed (the ledger's
- * reports must never be silently wrong).
+ * and alerts key on; each is a code of the error table (`ERROR_TABLE` in `@ledger/errors`,
+ * docs/architecture.md §4) of kind `internal`: the projector stops on it, the API never answers it.
+ * A projection error rolls the whole transaction back, so neither rows nor checkpoint move: the
+ * partition stops until the cause is fixed (the ledger's reports must never be silently wrong).
  */
 
 /** Stable error codes raised by the projections, the runner and the rebuild. */
-export type ProjectionErrorCode =
+export type ProjectionErrorCode = AssertErrorCodes<
   /** A Kafka record whose value is not a well-formed ledger event envelope. */
   | 'PROJECTION.MALFORMED_EVENT'
   /** An event type (or schema version) this projector cannot read: upgrade the projector first. */
   | 'PROJECTION.UNKNOWN_EVENT_TYPE'
   /** An event contradicts the projected state (a settlement of a bet never placed, a round of an unknown shoe…). */
   | 'PROJECTION.INCONSISTENT_EVENT'
-  /** A stream version was skipped: an event of the shoe is missing before this one (guarantee 5). */
+  /** A stream version was skipped: an event of the shoe is missing before this one (docs/guarantees.md §5). */
   | 'PROJECTION.STREAM_GAP'
   /** An amount that is not an integer number of minor units, or a dropped fraction that is not `num/den`. */
   | 'PROJECTION.BAD_AMOUNT'
@@ -24,7 +27,8 @@ export type ProjectionErrorCode =
   /** A live projector holds the schema: an in-place rebuild would race it. */
   | 'PROJECTION.SCHEMA_IN_USE'
   /** The rebuild did not reach the high watermarks it captured at start. */
-  | 'PROJECTION.REBUILD_INCOMPLETE';
+  | 'PROJECTION.REBUILD_INCOMPLETE'
+>;
 
 /**
  * Error of the read side.

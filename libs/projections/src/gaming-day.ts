@@ -1,12 +1,15 @@
 import { ProjectionError } from './errors';
 
 /**
- * Gaming day (the accounting day a round belongs to, docs/domain-rules.md §4 reconciliation "by day").
+ * Gaming day (the accounting day a round belongs to, docs/domain-rules.md §7; reconciliation "by
+ * day", docs/domain-rules.md §4).
  *
- * A round's gaming day is the calendar date, in the casino's time zone, of the `occurredAt` of its
- * `RoundOpened`, except that a round opened before the cut-off hour belongs to the previous date
- * (a night shift that runs past midnight stays on one day). Every bet of the round, its settlements,
- * refunds and resettlements are attributed to that day, whenever they happen.
+ * A round's gaming day is the calendar date, in the casino's time zone, of the `recordedAt` of its
+ * `RoundOpened` — the ledger's own clock, never the `occurredAt` a client reports, so a device
+ * cannot put a round into a day already reconciled — except that a round opened before the
+ * cut-off hour belongs to the previous date (a night shift that runs past midnight stays on one
+ * day). Every bet of the round, its settlements, refunds and resettlements are attributed to that
+ * day, whenever they happen.
  *
  * Pure: no clock, no environment (the configuration is passed in; see {@link gamingDayConfigFromEnv}).
  */
@@ -70,16 +73,17 @@ export function gamingDayConfigFromEnv(env: NodeJS.ProcessEnv = process.env): Ga
 
 /**
  * The gaming day of an instant.
- * @param occurredAt ISO-8601 instant with an offset or `Z` (an envelope's `occurredAt`)
+ * @param recordedAt ISO-8601 instant with an offset or `Z`: the `recordedAt` of a round's
+ *   RoundOpened (the ledger's clock; see the module's comment)
  * @returns `YYYY-MM-DD`
- * @throws ProjectionError `PROJECTION.MALFORMED_EVENT` when `occurredAt` does not parse,
+ * @throws ProjectionError `PROJECTION.MALFORMED_EVENT` when `recordedAt` does not parse,
  *   `PROJECTION.BAD_CONFIG` for an unknown time zone
  * @example gamingDay('2025-03-01T05:59:59Z', { timeZone: 'UTC', cutoffHour: 6 }) // '2025-02-28'
  */
-export function gamingDay(occurredAt: string, cfg: GamingDayConfig = DEFAULT_GAMING_DAY): string {
-  const t = Date.parse(occurredAt);
+export function gamingDay(recordedAt: string, cfg: GamingDayConfig = DEFAULT_GAMING_DAY): string {
+  const t = Date.parse(recordedAt);
   if (!Number.isFinite(t)) {
-    throw new ProjectionError('PROJECTION.MALFORMED_EVENT', `occurredAt ${JSON.stringify(occurredAt)} is not an ISO-8601 instant`);
+    throw new ProjectionError('PROJECTION.MALFORMED_EVENT', `recordedAt ${JSON.stringify(recordedAt)} is not an ISO-8601 instant`);
   }
   const parts: Record<string, string> = {};
   for (const p of formatterFor(cfg.timeZone).formatToParts(new Date(t))) parts[p.type] = p.value;

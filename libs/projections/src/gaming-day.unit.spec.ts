@@ -1,4 +1,7 @@
+import type { LedgerEvent } from '@ledger/events';
+import { analyticsRecordsOfEvents } from './analytics/memory-state';
 import { assertGamingDayConfig, gamingDay, gamingDayConfigFromEnv } from './gaming-day';
+import { smallShoe } from './testing/small-shoe.fixture';
 
 describe('gaming day', () => {
   const utc6 = { timeZone: 'UTC', cutoffHour: 6 };
@@ -40,7 +43,32 @@ describe('gaming day', () => {
     expect(() => assertGamingDayConfig({ timeZone: 'UTC', cutoffHour: 1.5 })).toThrow(/cut-off/);
   });
 
-  it('refuses an occurredAt that is not an instant', () => {
+  it('refuses a recordedAt that is not an instant', () => {
     expect(() => gamingDay('yesterday', utc6)).toThrow(expect.objectContaining({ code: 'PROJECTION.MALFORMED_EVENT' }));
+  });
+
+  describe("a round's gaming day follows the ledger's recordedAt, never the client's occurredAt (docs/domain-rules.md §7)", () => {
+    /** The gaming days of the round-outcome records of R1 when its RoundOpened says `times`. */
+    async function r1Days(times: Partial<Pick<LedgerEvent, 'occurredAt' | 'recordedAt'>>): Promise<string[]> {
+      const fx = smallShoe({ shoeId: 'gd-1' });
+      const events = fx.events.map((e) => (e.type === 'RoundOpened' && (e.data as { roundId: string }).roundId === 'gd-1-R1' ? ({ ...e, ...times } as LedgerEvent) : e));
+      const records = await analyticsRecordsOfEvents(events);
+      return records
+        .filter((r) => r.kind === 'round-outcome')
+        .map((r) => JSON.parse(r.value) as { roundId: string; gamingDay: string })
+        .filter((v) => v.roundId === 'gd-1-R1')
+        .map((v) => v.gamingDay);
+    }
+
+    it('R1 was recorded at 05:50:00.250 on 2025-03-01: gaming day 2025-02-28, whatever occurredAt a device claims', async () => {
+      expect(await r1Days({})).toEqual(['2025-02-28']);
+      // a device claiming the round happened days earlier (a day already reconciled), or later the same day
+      expect(await r1Days({ occurredAt: '2025-02-20T12:00:00.000Z' })).toEqual(['2025-02-28']);
+      expect(await r1Days({ occurredAt: '2025-03-01T12:00:00.000Z' })).toEqual(['2025-02-28']);
+    });
+
+    it('the same round recorded after the cut-off belongs to 2025-03-01', async () => {
+      expect(await r1Days({ recordedAt: '2025-03-01T06:00:00.000Z' })).toEqual(['2025-03-01']);
+    });
   });
 });

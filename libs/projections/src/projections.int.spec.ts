@@ -1,4 +1,4 @@
-import type { Kafka, Producer } from 'kafkajs';
+import type { KafkaClient, KafkaProducer } from '@ledger/kafka';
 import type { DataSource } from 'typeorm';
 import { diffChecksums, projectionChecksums } from './checksums';
 import { createProjectionDataSource } from './data-source';
@@ -21,8 +21,8 @@ const SCRATCH = 'read_it_scratch';
 
 describe('projections (PostgreSQL + Kafka)', () => {
   let ds: DataSource;
-  let kafka: Kafka;
-  let producer: Producer;
+  let kafka: KafkaClient;
+  let producer: KafkaProducer;
   let runner: ProjectionRunner;
   let topic: string;
   let group: string;
@@ -40,7 +40,7 @@ describe('projections (PostgreSQL + Kafka)', () => {
     topic = uniqueTopic('main');
     group = `projector-it-${Date.now()}`;
     await createTopic(kafka, topic, 3);
-    producer = kafka.producer({ idempotent: true, maxInFlightRequests: 1 });
+    producer = kafka.producer();
     await producer.connect();
     const positions = new GlobalPositions();
     shoe1 = smallShoe({ shoeId: 'fx-1', tableId: 'T-FX-1', positions });

@@ -1,4 +1,4 @@
-import type { Kafka, Producer } from 'kafkajs';
+import type { KafkaClient, KafkaProducer } from '@ledger/kafka';
 import type { DataSource } from 'typeorm';
 import { diffChecksums, projectionChecksums } from './checksums';
 import { createProjectionDataSource } from './data-source';
@@ -22,8 +22,8 @@ const SCRATCH = 'read_it_rebalance_rebuild';
 
 describe('two projector instances and a rebalance', () => {
   let ds: DataSource;
-  let kafka: Kafka;
-  let producer: Producer;
+  let kafka: KafkaClient;
+  let producer: KafkaProducer;
   let topic: string;
   const group = `projector-rebalance-${Date.now()}`;
   const ledger = syntheticLedger({ shoes: 9, seed: 23, prefix: `rebal${Date.now() % 100000}`, voidRate: 0.06, correctionRate: 0.06, exposedCardRate: 0.02, shoeVoidRate: 0.3 });
@@ -38,7 +38,7 @@ describe('two projector instances and a rebalance', () => {
     kafka = testKafka();
     topic = uniqueTopic('rebalance');
     await createTopic(kafka, topic, 3);
-    producer = kafka.producer({ idempotent: true, maxInFlightRequests: 1 });
+    producer = kafka.producer();
     await producer.connect();
   });
 

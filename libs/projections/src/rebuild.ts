@@ -1,4 +1,4 @@
-import type { Kafka } from 'kafkajs';
+import type { KafkaClient } from '@ledger/kafka';
 import type { DataSource } from 'typeorm';
 import { DEFAULT_PROJECTOR_GROUP } from './applier';
 import { projectionChecksums, ProjectionChecksums } from './checksums';
@@ -12,7 +12,7 @@ import { assertSchemaName, DEFAULT_READ_SCHEMA, qualified } from './schema-name'
 /** Options of {@link rebuildProjections}. */
 export interface RebuildOptions {
   readonly ds: DataSource;
-  readonly kafka: Kafka;
+  readonly kafka: KafkaClient;
   readonly topic: string;
   /** Schema to rebuild: `read` (live, in place) or a scratch schema. @default 'read' */
   readonly schema?: string;

@@ -1,4 +1,4 @@
-import type { Consumer, EachBatchPayload, Kafka } from 'kafkajs';
+import type { BatchPayload, KafkaClient, KafkaConsumer } from '@ledger/kafka';
 import type { DataSource } from 'typeorm';
 import { ApplyBatchResult, DEFAULT_PROJECTOR_GROUP, ProjectionApplier } from './applier';
 import { ProjectionError } from './errors';
@@ -9,7 +9,7 @@ import { assertSchemaName, DEFAULT_READ_SCHEMA } from './schema-name';
 
 /** Options of a {@link ProjectionRunner}. */
 export interface ProjectionRunnerOptions {
-  readonly kafka: Kafka;
+  readonly kafka: KafkaClient;
   /** An initialised PostgreSQL DataSource (its pool should allow `partitionsConsumedConcurrently + 2` connections). */
   readonly ds: DataSource;
   /** The ledger events topic. */
@@ -62,8 +62,8 @@ export const schemaLockSql = (fn: string) => `SELECT ${fn}(hashtext('ledger-proj
 /**
  * Runs the projections as a Kafka consumer with exactly-once effect (docs/guarantees.md §6).
  *
- * - kafkajs consumer group (`ledger-projector` by default), `autoCommit: false`, `eachBatch` with
- *   manual `resolveOffset`.
+ * - Kafka consumer group (`ledger-projector` by default) through the Kafka port (`@ledger/kafka`),
+ *   `autoCommit: false`, `eachBatch` with manual `resolveOffset`.
  * - Each Kafka batch (one partition) is applied in transactions of up to
  *   `maxRecordsPerTransaction` records by {@link ProjectionApplier}: rows of every projection AND the
  *   checkpoint `read.checkpoints(consumer_group, topic, partition, next_offset)` commit together;
@@ -76,7 +76,7 @@ export const schemaLockSql = (fn: string) => `SELECT ${fn}(hashtext('ledger-proj
  * - {@link stop} (SIGTERM) lets the batch in hand finish its transaction, then leaves the group.
  * - A data error (ProjectionError) stops the consumer without restart: {@link failed} rejects and
  *   the process should exit non-zero; the records stay unapplied until the cause is fixed.
- *   Other errors (database or broker down) are retried by kafkajs with back-off.
+ *   Other errors (database or broker down) are retried by the Kafka client with back-off.
  */
 export class ProjectionRunner {
   readonly applier: ProjectionApplier;
@@ -87,7 +87,7 @@ export class ProjectionRunner {
   /** Rejects with the data error that stopped the consumer. */
   readonly failed: Promise<never>;
 
-  private readonly consumer: Consumer;
+  private readonly consumer: KafkaConsumer;
   private readonly options: ProjectionRunnerOptions;
   private readonly logger: ProjectionLogger;
   private readonly schema: string;
@@ -122,7 +122,6 @@ export class ProjectionRunner {
     this.failed.catch(() => undefined); // observed by whoever awaits it
     this.consumer = options.kafka.consumer({
       groupId: this.groupId,
-      allowAutoTopicCreation: false,
       maxBytesPerPartition: options.maxBytesPerPartition ?? 1_048_576,
       // a fetch returns as soon as data is there; the wait only bounds how long a stop() waits
       maxWaitTimeInMs: 1000,
@@ -151,8 +150,8 @@ export class ProjectionRunner {
     const { stopAt } = this.options;
     if (stopAt && [...stopAt.values()].every((o) => o <= 0n)) this.resolveDone();
 
-    this.consumer.on(this.consumer.events.GROUP_JOIN, (e) => {
-      const assigned = e.payload.memberAssignment[this.topic] ?? [];
+    this.consumer.onPartitionsAssigned((assignment) => {
+      const assigned = assignment[this.topic] ?? [];
       this.logger.info({ groupId: this.groupId, partitions: assigned }, 'partitions assigned');
       this.soughtTo.clear();
       this.applier.forgetStreamVersions();
@@ -160,9 +159,9 @@ export class ProjectionRunner {
         this.logger.error({ err: String(err) }, 'seek to checkpoints failed; batches are checked against the checkpoint anyway');
       });
     });
-    this.consumer.on(this.consumer.events.CRASH, (e) => {
-      const err = e.payload.error;
-      if (!e.payload.restart) {
+    this.consumer.onCrash((e) => {
+      const err = e.error;
+      if (!e.restart) {
         this.logger.error({ err: String(err), code: (rootCause(err) as ProjectionError).code }, 'projector stopped');
         this.rejectFailed(rootCause(err));
       } else this.logger.warn({ err: String(err) }, 'consumer crashed; kafkajs restarts it');
@@ -172,7 +171,7 @@ export class ProjectionRunner {
     await this.consumer.subscribe({ topic: this.topic, fromBeginning: true });
     await this.consumer.run({
       autoCommit: false,
-      eachBatchAutoResolve: false,
+      autoResolve: false,
       partitionsConsumedConcurrently: this.options.partitionsConsumedConcurrently ?? 1,
       eachBatch: (payload) => this.eachBatch(payload),
     });
@@ -213,7 +212,7 @@ export class ProjectionRunner {
     }
   }
 
-  private async eachBatch({ batch, resolveOffset, heartbeat, isRunning, isStale, commitOffsetsIfNecessary, pause }: EachBatchPayload): Promise<void> {
+  private async eachBatch({ batch, resolveOffset, heartbeat, isRunning, isStale, commitOffsets, pause }: BatchPayload): Promise<void> {
     await this.joinSeeks;
     if (!isRunning() || isStale()) return;
     const { partition } = batch;
@@ -250,7 +249,7 @@ export class ProjectionRunner {
       if (result.nextOffset > (this.positions.get(partition) ?? -1n)) this.positions.set(partition, result.nextOffset);
       resolveOffset(records[records.length - 1].offset);
       // informational only: Kafka's committed offset shows lag; the database checkpoint is the truth
-      await commitOffsetsIfNecessary({ topics: [{ topic: batch.topic, partitions: [{ partition, offset: result.nextOffset.toString() }] }] }).catch((err) =>
+      await commitOffsets([{ topic: batch.topic, partition, offset: result.nextOffset.toString() }]).catch((err) =>
         this.logger.debug({ err: String(err), partition }, 'offset commit to Kafka failed (informational only)'),
       );
       this.options.onProgress?.(this.progress);

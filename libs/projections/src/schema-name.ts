@@ -1,3 +1,4 @@
+import { DEFAULT_READ_SCHEMA as CONFIG_DEFAULT_READ_SCHEMA, isReadModelSchemaName } from '@ledger/config';
 import { ProjectionError } from './errors';
 
 /**
@@ -5,8 +6,8 @@ import { ProjectionError } from './errors';
  * scratch schema (`read_rebuild_…`) so it can be compared with live without touching it.
  */
 
-/** The live read-model schema. */
-export const DEFAULT_READ_SCHEMA = 'read';
+/** The live read-model schema (the default of `PROJECTIONS_SCHEMA`, docs/architecture.md §5). */
+export const DEFAULT_READ_SCHEMA = CONFIG_DEFAULT_READ_SCHEMA;
 
 /**
  * Checks a schema name: a lower-case SQL identifier (`[a-z_][a-z0-9_]*`, at most 63 bytes), so it
@@ -15,7 +16,7 @@ export const DEFAULT_READ_SCHEMA = 'read';
  * @throws ProjectionError `PROJECTION.BAD_SCHEMA_NAME`
  */
 export function assertSchemaName(name: string): string {
-  if (typeof name !== 'string' || !/^[a-z_][a-z0-9_]{0,62}$/.test(name) || name.startsWith('pg_') || name === 'public' || name === 'information_schema') {
+  if (!isReadModelSchemaName(name)) {
     throw new ProjectionError('PROJECTION.BAD_SCHEMA_NAME', `schema name must match [a-z_][a-z0-9_]* (not public, information_schema or pg_*), got ${JSON.stringify(name)}`);
   }
   return name;

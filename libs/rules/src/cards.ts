@@ -1,7 +1,7 @@
 import { RulesError } from './errors';
 
 /**
- * Cards, point values and hand totals (domain-rules.md §1).
+ * Cards, point values and hand totals (docs/domain-rules.md §1).
  *
  * Notation: rank then suit, `9S`, `TH`, `QD`, `AC`; `10H` is accepted for a ten and normalised
  * to `TH`. Suits: S ♠, H ♥, D ♦, C ♣.

@@ -23,7 +23,7 @@ function rulesErrorOf(fn: () => unknown): RulesError {
   throw new Error('expected a RulesError, nothing was thrown');
 }
 
-describe('cards (domain-rules.md §1)', () => {
+describe('cards (docs/domain-rules.md §1)', () => {
   describe('notation', () => {
     it.each(RANKS.flatMap((r) => SUITS.map((s) => `${r}${s}`)))('Given the canonical code %s, When parsed, Then the card has that code', (code) => {
       const c = parseCard(code);

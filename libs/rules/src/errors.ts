@@ -1,6 +1,9 @@
 /**
  * Typed errors of the rules library. Every error carries a stable, machine-readable `code`
- * (e.g. `CARD.MALFORMED`) that the service maps to HTTP and that refusal logs record.
+ * (e.g. `CARD.MALFORMED`) that refusal logs record. Its HTTP status, kind and message template are
+ * in the one error table (`ERROR_TABLE` in `@ledger/errors`, docs/architecture.md §4); this library
+ * imports nothing but itself, so the table names these codes by string and `DomainError.fromRules`
+ * in `@ledger/shoe` only compiles while every one of them is in it.
  */
 
 /** Stable error codes raised by the rules library. */

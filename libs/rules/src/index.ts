@@ -1,7 +1,7 @@
 /**
  * The rules of live-dealer baccarat (Classic with pairs, Tiger, Fabulous 4), pure TypeScript.
  * No framework, no I/O, no clock, no randomness: the specification is
- * `../shared/docs/domain-rules.md` and every function cites its section.
+ * `docs/domain-rules.md` and every function cites its section.
  */
 export * from './errors';
 export * from './cards';

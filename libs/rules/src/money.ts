@@ -1,7 +1,7 @@
 import { RulesError } from './errors';
 
 /**
- * Exact money (domain-rules.md §4): amounts are integer minor units (`bigint`), odds are exact
+ * Exact money (docs/domain-rules.md §4): amounts are integer minor units (`bigint`), odds are exact
  * rationals. Never a binary float.
  */
 

@@ -10,7 +10,7 @@ function rulesErrorOf(fn: () => unknown): RulesError {
   throw new Error('expected a RulesError, nothing was thrown');
 }
 
-describe('money (domain-rules.md §4)', () => {
+describe('money (docs/domain-rules.md §4)', () => {
   describe('parseOdds', () => {
     it.each([
       ['0.95:1', 19n, 20n],

@@ -8,7 +8,7 @@ import { BET_CODES, BetCode, matchingRows, ROW_KEYS, Variant } from './variants'
 
 /**
  * The PAR sheet: exact probability and house edge of every bet of a paytable for a fresh shoe of
- * N decks (domain-rules.md §1–§3), computed the way published game analyses do it: one round dealt
+ * N decks (docs/domain-rules.md §1–§3), computed the way published game analyses do it: one round dealt
  * off the top of a full shoe, cards removed as dealt, every ordered deal equally likely. No Monte
  * Carlo.
  *
@@ -34,65 +34,9 @@ import { BET_CODES, BetCode, matchingRows, ROW_KEYS, Variant } from './variants'
  */
 
 /** One paytable row of a bet in a {@link ParSheet}. */
-export interface ParSheetRow {
-  /** Paytable row key (`WIN`, `TIE`, `WIN_TOTAL_6`, `SUITED_PAIR`…, see `ROW_KEYS`) or `LOSE`. */
-  readonly row: string;
-  /** The paytable's value for the row, `"X:Y"` or `"push"`; `"lose"` for the `LOSE` row. */
-  readonly payoff: string;
-  /** Probability that a round settles the bet on this row. */
-  readonly probability: number;
-  /**
-   * The exact numerator of `probability` over {@link ParSheet.combinations}, as a decimal
-   * integer string: ordered deals of six physical cards (a 4- or 5-card round counted once per
-   * way the unused cards could follow), the convention of published combinatorial tables.
-   */
-  readonly combinations: string;
-  /** probability × net result per unit staked (odds on a win, 0 on a push, −1 on a loss). */
-  readonly contribution: number;
-}
+export type { ParSheet, ParSheetBet, ParSheetOutcomes, ParSheetRow } from './par-sheet-types';
+import type { ParSheet, ParSheetBet, ParSheetOutcomes, ParSheetRow } from './par-sheet-types';
 
-/** The PAR-sheet entry of one bet. */
-export interface ParSheetBet {
-  readonly bet: BetCode;
-  /**
-   * −expectedValue: the house's expected gain per unit initially staked (pushes included in the
-   * stake base, the conventional published figure, e.g. Banker 0.95:1 in 8 decks = 0.010579).
-   */
-  readonly houseEdge: number;
-  /** Player's expected net result per unit staked = Σ rows' contributions. */
-  readonly expectedValue: number;
-  /** The paytable's rows for the bet, most specific first (as `ROW_KEYS`), then `LOSE`. */
-  readonly rows: readonly ParSheetRow[];
-  /** Probability the bet wins (sum of its `"X:Y"` rows). */
-  readonly probabilityWin: number;
-  /** Probability the bet pushes (sum of its `"push"` rows). */
-  readonly probabilityPush: number;
-  /** Probability the bet loses (the `LOSE` row). */
-  readonly probabilityLose: number;
-}
-
-/** Probabilities of the round's winner (§2). They sum to 1. */
-export interface ParSheetOutcomes {
-  readonly bankerWins: number;
-  readonly playerWins: number;
-  readonly tie: number;
-}
-
-/** The PAR sheet of a paytable for an N-deck shoe. See the module comment for the method. */
-export interface ParSheet {
-  readonly variant: Variant;
-  /** Decks in the shoe, 1..16. */
-  readonly decks: number;
-  /** The paytable's `id@version`. */
-  readonly paytableRef: string;
-  /** Common denominator of every probability, (52N)(52N−1)…(52N−5), as a decimal integer string (8 decks: 4998398275503360). */
-  readonly combinations: string;
-  readonly outcomes: ParSheetOutcomes;
-  /** Every bet of the variant, in `BET_CODES` order. */
-  readonly bets: readonly ParSheetBet[];
-}
-
-// ---------------------------------------------------------------------------------------------
 // The joint distribution of outcome classes, independent of any paytable (cached per deck count).
 
 /** A class of rounds the engine cannot tell apart, with its exact probability numerator. */
@@ -396,7 +340,7 @@ function toNumber(num: bigint, den: bigint): number {
 
 /**
  * Computes the exact PAR sheet of `paytable` for one round off the top of a fresh shoe of
- * `decks` decks (domain-rules.md §1 cards and shoe, §2 tableau, §3 paytables; the method is in
+ * `decks` decks (docs/domain-rules.md §1 cards and shoe, §2 tableau, §3 paytables; the method is in
  * this module's comment).
  *
  * @param paytable a compiled paytable (`defaultPaytable('tiger')`, `builtInPaytable('classic-standard@1')`…)

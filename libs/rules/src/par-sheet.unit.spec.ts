@@ -20,7 +20,7 @@ const expectRounded = (actual: number, published: number, places: number) =>
   expect(Math.abs(actual - published)).toBeLessThanOrEqual(0.5 * 10 ** -places + 1e-12);
 
 // -----------------------------------------------------------------------------------------------
-// An independent brute force, written from domain-rules.md §2–§3 directly (not the engine): every
+// An independent brute force, written from docs/domain-rules.md §2–§3 directly (not the engine): every
 // ordered rank-level deal of a small shoe, by plain recursion, float weights.
 
 /** Point value by index into RANKS (A, 2..9, T, J, Q, K). */
@@ -218,7 +218,7 @@ describe('computeParSheet — published 8-deck figures (Wizard of Odds analyses)
   const tiger = sheet('tiger-standard@1', 8);
   const fab4 = sheet('fabulous4-standard@1', 8);
 
-  it('reproduces the outcome probabilities of domain-rules.md §2', () => {
+  it('reproduces the outcome probabilities of docs/domain-rules.md §2', () => {
     expectRounded(classic.outcomes.bankerWins, 0.458597, 6);
     expectRounded(classic.outcomes.playerWins, 0.446247, 6);
     expectRounded(classic.outcomes.tie, 0.095156, 6);
@@ -276,7 +276,7 @@ describe('computeParSheet — published combination counts (Wizard of Odds table
   });
 
   it('fabulous 4 side bets at the published Marina Bay Sands pays (Player 50:1, Banker 25:1 15.03%)', () => {
-    // Our paytable pays 40:1 and 20:1 (domain-rules.md §3.3); the published analysis used 50:1 and 25:1.
+    // Our paytable pays 40:1 and 20:1 (docs/domain-rules.md §3.3); the published analysis used 50:1 and 25:1.
     // DISCREPANCY, reported: the Wizard of Odds newsletter (June 10, 2017) gives Player Fabulous 4
     // 12.09%, but its own Player table counts "Player wins with 4" 86,165,771,096,064 of
     // 4,998,398,275,503,360 (asserted exactly above), and 1 − 51 × that = 0.120831 → 12.08%. No rule

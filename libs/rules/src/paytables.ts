@@ -5,7 +5,7 @@ import { RoundOutcome } from './tableau';
 import { BET_CODES, BetCode, matchingRows, ROW_KEYS, Variant } from './variants';
 
 /**
- * Paytables as versioned data (domain-rules.md §3): an operator changes odds without a release,
+ * Paytables as versioned data (docs/domain-rules.md §3): an operator changes odds without a release,
  * and every settlement records the `id@version` it used. A row's value is `"X:Y"` odds (profit X
  * per Y staked) or `"push"`. Rows a paytable leaves out lose.
  */
@@ -49,7 +49,7 @@ export const CLASSIC_STANDARD_V1: PaytableDefinition = {
   id: 'classic-standard',
   version: 1,
   variant: 'classic',
-  description: 'Classic baccarat, 5% commission on Banker, Lucky Pairs 11:1, Either Pair 5:1 (domain-rules.md §3.1)',
+  description: 'Classic baccarat, 5% commission on Banker, Lucky Pairs 11:1, Either Pair 5:1 (docs/domain-rules.md §3.1)',
   rows: {
     PLAYER: { WIN: '1:1', TIE: 'push' },
     BANKER: { WIN: '0.95:1', TIE: 'push' },
@@ -65,7 +65,7 @@ export const CLASSIC_STANDARD_V1: PaytableDefinition = {
 export const CLASSIC_NO_COMMISSION_V1: PaytableDefinition = {
   ...CLASSIC_STANDARD_V1,
   id: 'classic-no-commission',
-  description: 'Classic baccarat, no commission: Banker 1:1, Banker winning on 6 pays 1:2 (domain-rules.md §3.1 option)',
+  description: 'Classic baccarat, no commission: Banker 1:1, Banker winning on 6 pays 1:2 (docs/domain-rules.md §3.1 option)',
   rows: { ...CLASSIC_STANDARD_V1.rows, BANKER: { WIN_TOTAL_6: '1:2', WIN: '1:1', TIE: 'push' } },
 };
 
@@ -74,7 +74,7 @@ export const TIGER_STANDARD_V1: PaytableDefinition = {
   id: 'tiger-standard',
   version: 1,
   variant: 'tiger',
-  description: 'Tiger Baccarat (domain-rules.md §3.2; Big Tiger per the Thai sheet)',
+  description: 'Tiger Baccarat (docs/domain-rules.md §3.2; Big Tiger per the Thai sheet)',
   rows: {
     PLAYER: { WIN: '1:1', TIE: 'push' },
     BANKER: { WIN_TOTAL_6: '0.5:1', WIN: '1:1', TIE: 'push' },
@@ -93,7 +93,7 @@ export const FABULOUS4_STANDARD_V1: PaytableDefinition = {
   id: 'fabulous4-standard',
   version: 1,
   variant: 'fabulous4',
-  description: 'Fabulous 4 Baccarat (domain-rules.md §3.3)',
+  description: 'Fabulous 4 Baccarat (docs/domain-rules.md §3.3)',
   rows: {
     PLAYER: { WIN_TOTAL_4: '1:2', WIN_TOTAL_1: '2:1', WIN: '1:1', TIE: 'push' },
     BANKER: { WIN_TOTAL_4: 'push', WIN_TOTAL_1: '2:1', WIN: '1:1', TIE: 'push' },
@@ -114,7 +114,7 @@ export const BUILT_IN_PAYTABLES: readonly PaytableDefinition[] = [
   FABULOUS4_STANDARD_V1,
 ];
 
-/** The default paytable of each variant (domain-rules.md §3). */
+/** The default paytable of each variant (docs/domain-rules.md §3). */
 export const DEFAULT_PAYTABLE: Record<Variant, PaytableDefinition> = {
   classic: CLASSIC_STANDARD_V1,
   tiger: TIGER_STANDARD_V1,

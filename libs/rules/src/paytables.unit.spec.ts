@@ -73,7 +73,7 @@ const BANKER_6_TWO_CARDS = 'KS 4H 2D 2C AS 9C'; // Player 2 draws A → 3; Banke
 const BANKER_6_THREE_CARDS = 'KS 2H JD AC 5H 3D'; // Player 0 draws 5; Banker 3 draws 3 → 6, wins 6–5
 const TIE_6_6 = 'KS KH 6D 6C'; // both stand on 6
 
-describe('paytables (domain-rules.md §3)', () => {
+describe('paytables (docs/domain-rules.md §3)', () => {
   describe('§3.1 Classic with Lucky Pairs (classic-standard@1)', () => {
     const classic = defaultPaytable('classic');
     const rows: RowCase[] = [

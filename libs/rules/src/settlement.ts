@@ -1,7 +1,7 @@
 import { assertValidStake, Ratio, ratio } from './money';
 
 /**
- * Settlement of one bet (domain-rules.md §3, §4).
+ * Settlement of one bet (docs/domain-rules.md §3, §4).
  *
  * "X:1" pays X units of profit per unit staked and returns the stake; "push" returns the stake; a
  * losing wager loses the stake. Winnings that fall between minor units are rounded DOWN to the

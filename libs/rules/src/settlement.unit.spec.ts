@@ -14,7 +14,7 @@ const win = (odds: string): Payoff => ({ kind: 'WIN', odds: parseOdds(odds) });
 const PUSH: Payoff = { kind: 'PUSH' };
 const LOSE: Payoff = { kind: 'LOSE' };
 
-describe('settlement (domain-rules.md §3, §4)', () => {
+describe('settlement (docs/domain-rules.md §3, §4)', () => {
   it.each([
     [300n, 285n],
     [1700n, 1615n],

@@ -21,7 +21,7 @@ function rulesErrorOf(fn: () => unknown): RulesError {
   throw new Error('expected a RulesError, nothing was thrown');
 }
 
-describe('shoe accounting (domain-rules.md §1)', () => {
+describe('shoe accounting (docs/domain-rules.md §1)', () => {
   it('Given an 8-deck shoe, When eight KH have left it, Then the ninth KH is refused with SHOE.CARD_EXCEEDS_DECKS', () => {
     const kh = parseCard('KH');
     let shoe = newShoeCount(8);

@@ -42,7 +42,7 @@ function positionsOf(playerCards: number, bankerCards: number): Position[] {
   return p;
 }
 
-describe('tableau properties (domain-rules.md §2)', () => {
+describe('tableau properties (docs/domain-rules.md §2)', () => {
   it('Given any shoe prefix of ≥ 6 cards, When a round is dealt, Then it takes 4 to 6 cards and both totals are 0–9', () => {
     fc.assert(
       fc.property(shoePrefix, (shoe) => {
@@ -91,7 +91,7 @@ describe('tableau properties (domain-rules.md §2)', () => {
   });
 });
 
-describe('settlement properties (domain-rules.md §4)', () => {
+describe('settlement properties (docs/domain-rules.md §4)', () => {
   it('Given any stake and any odds, When a win is settled, Then winnings·den + dropped == stake·num exactly, rounding never pays more and drops less than one minor unit', () => {
     fc.assert(
       fc.property(stake, odds, (s, o) => {

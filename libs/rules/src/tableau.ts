@@ -2,7 +2,7 @@ import { Card, handTotal, isPair, pointValue } from './cards';
 import { RulesError } from './errors';
 
 /**
- * The tableau: dealing order and third-card rules (domain-rules.md §2).
+ * The tableau: dealing order and third-card rules (docs/domain-rules.md §2).
  *
  * Dealing order: P1 B1 P2 B2, then the Player's third card (P3) if any, then the Banker's (B3).
  */

@@ -32,7 +32,7 @@ const codes = (cs: readonly Card[]) => cs.map((c) => c.code).join(' ');
 const rankOf = (v: number) => (v === 0 ? 'J' : v === 1 ? 'A' : String(v));
 
 /**
- * The Banker's table of domain-rules.md §2 as written in the spec, row by row: for each two-card
+ * The Banker's table of docs/domain-rules.md §2 as written in the spec, row by row: for each two-card
  * Banker total, the values v of the Player's third card on which the Banker draws.
  */
 const BANKER_DRAWS_ON: Record<number, readonly number[]> = {
@@ -46,7 +46,7 @@ const BANKER_DRAWS_ON: Record<number, readonly number[]> = {
   7: [],
 };
 
-describe('tableau (domain-rules.md §2)', () => {
+describe('tableau (docs/domain-rules.md §2)', () => {
   describe("the Banker's table when the Player drew: every cell", () => {
     const cells: Array<[number, number, boolean]> = [];
     for (let bt = 0; bt <= 7; bt++) for (let v = 0; v <= 9; v++) cells.push([bt, v, BANKER_DRAWS_ON[bt].includes(v)]);

@@ -4,7 +4,7 @@ import { RoundOutcome } from './tableau';
 
 /**
  * The three games and the rule of which paytable row each bet's result falls in
- * (domain-rules.md §3). The odds themselves are data: see `paytables.ts`.
+ * (docs/domain-rules.md §3). The odds themselves are data: see `paytables.ts`.
  */
 
 export const VARIANTS = ['classic', 'tiger', 'fabulous4'] as const;
@@ -69,7 +69,7 @@ function fabulousPairRows(first: Card, second: Card): string[] {
 /**
  * The paytable rows a bet's outcome matches, most specific first; the first row the paytable
  * defines applies (e.g. Tiger Banker winning on 6 matches `WIN_TOTAL_6` then `WIN`). An empty list
- * means the bet loses. Rule source: domain-rules.md §3.1–§3.3.
+ * means the bet loses. Rule source: docs/domain-rules.md §3.1–§3.3.
  */
 export function matchingRows(bet: BetCode, o: RoundOutcome): string[] {
   const pWin = o.winner === 'PLAYER';

@@ -2,7 +2,7 @@ import { newShoeCount, remainingTotal, RulesError, takeCard, type Card, type Sho
 import { DomainError } from './errors';
 
 /**
- * Card accounting of one shoe (domain-rules.md §1, §5.1–§5.5): every card that leaves the shoe,
+ * Card accounting of one shoe (docs/domain-rules.md §1, §5.1–§5.5): every card that leaves the shoe,
  * whether dealt, burned, drawn unneeded, exposed or dropped and not reused, counts against the
  * shoe's N × 52 cards, and no card may appear more than N times.
  *

@@ -3,6 +3,7 @@ import type { LedgerEventMap, LedgerEventType, NewEvent } from '@ledger/events';
 import { newAccounting, putBack, takeOut, type CardAccounting } from './accounting';
 import { DomainError } from './errors';
 import { emptyLog, logAppend, logGet, logHas, type KeyedLog } from './keyed-log';
+import { decisionClosed, decisionRequested } from './decisions/evolve-decisions';
 import {
   commencementComplete,
   initialState,
@@ -73,6 +74,18 @@ type Draft<T> = { -readonly [K in keyof T]: T[K] };
 type Handler<K extends LedgerEventType> = (n: Draft<ShoeState>, data: LedgerEventMap[K], eventId: string) => void;
 
 const HANDLERS: { [K in LedgerEventType]: Handler<K> } = {
+  DecisionRequested(n, d, eventId) {
+    n.decisions = decisionRequested(n.decisions, d, eventId);
+  },
+  DecisionApproved(n, d, eventId) {
+    n.decisions = decisionClosed(n.decisions, d, 'APPROVED', eventId);
+  },
+  DecisionRejected(n, d, eventId) {
+    n.decisions = decisionClosed(n.decisions, d, 'REJECTED', eventId);
+  },
+  DecisionExpired(n, d, eventId) {
+    n.decisions = decisionClosed(n.decisions, d, 'EXPIRED', eventId);
+  },
   ShoeOpened(n, d, eventId) {
     const limits: Record<string, BetLimits> = {};
     for (const [code, l] of Object.entries(d.limits)) limits[code] = { min: BigInt(l.min), max: BigInt(l.max) };
@@ -254,7 +267,7 @@ const HANDLERS: { [K in LedgerEventType]: Handler<K> } = {
 
   DealerChanged(n, d) {
     n.dealerId = d.dealerId;
-    // A dealer who takes over while bets are open deals the round: they are its dealer (§5 decisions).
+    // A dealer who takes over while bets are open deals the round: they are its dealer (§6 decisions).
     const last = n.rounds[n.rounds.length - 1];
     if (last && last.phase === 'BETTING') editRound(n, last.roundId).dealerId = d.dealerId;
   },
@@ -285,6 +298,7 @@ function draftState(s: ShoeState): Draft<ShoeState> {
     lastHandRoundId: s.lastHandRoundId,
     closedEventId: s.closedEventId,
     voidedEventId: s.voidedEventId,
+    decisions: s.decisions,
   };
 }
 

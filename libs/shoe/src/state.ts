@@ -1,5 +1,5 @@
 import type { BetCode, Card } from '@ledger/rules';
-import type { CutCardDrawnData, RoundOutcomeData, TableSettings, VoidCause } from '@ledger/events';
+import type { CutCardDrawnData, DecisionProposal, RoundOutcomeData, TableSettings, VoidCause } from '@ledger/events';
 import { cardsRemaining, type CardAccounting } from './accounting';
 import { emptyLog, logGet, logToArray, logValues, type KeyedLog } from './keyed-log';
 
@@ -104,6 +104,22 @@ export interface BetLimits {
   readonly max: bigint;
 }
 
+/** A four-eyes decision as the shoe state keeps it (docs/domain-rules.md §6). */
+export interface DecisionRecord {
+  readonly decisionId: string;
+  /** eventId of the DecisionRequested. */
+  readonly requestedEventId: string;
+  readonly proposal: DecisionProposal;
+  readonly reason: string;
+  readonly requestedBy: string;
+  readonly expiresAt: string;
+  readonly roundIds: readonly string[];
+  readonly dealerIds: readonly string[];
+  readonly status: 'PENDING_APPROVAL' | 'APPROVED' | 'REJECTED' | 'EXPIRED';
+  /** eventId of the DecisionApproved / DecisionRejected / DecisionExpired, else null. */
+  readonly closedEventId: string | null;
+}
+
 /** The state of a shoe stream. See {@link ShoeStatus} for the life cycle. */
 export interface ShoeState {
   readonly status: ShoeStatus;
@@ -142,6 +158,8 @@ export interface ShoeState {
   /** eventId of the ShoeClosed / ShoeVoided, else null. */
   readonly closedEventId: string | null;
   readonly voidedEventId: string | null;
+  /** Four-eyes decisions on this shoe, in request order (docs/domain-rules.md §6). */
+  readonly decisions: readonly DecisionRecord[];
 }
 
 /** The state of a stream with no event: status NONE. */
@@ -167,6 +185,7 @@ export function initialState(): ShoeState {
     lastHandRoundId: null,
     closedEventId: null,
     voidedEventId: null,
+    decisions: [],
   };
 }
 

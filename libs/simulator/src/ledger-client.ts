@@ -1,4 +1,4 @@
-import { sign } from 'jsonwebtoken';
+import { hs256Key, mintToken, type SigningKey } from '@ledger/tokens';
 
 /** Roles the simulator acts as. */
 export type ClientRole = 'table-device' | 'betting-platform' | 'pit-manager' | 'auditor';
@@ -16,28 +16,49 @@ export class LedgerHttpError extends Error {
   }
 }
 
+/** Options of {@link LedgerClient}: what its tokens carry (docs/architecture.md §10). */
+export interface LedgerClientOptions {
+  /** The `tables` claim of its table-device tokens: the tables the simulated devices report for. Required to act as a device. */
+  readonly deviceTables?: readonly string[];
+  /** `iss` and `aud` the API expects (its `JWT_ISSUER`, `JWT_AUDIENCE`). @default baccarat-ledger, baccarat-ledger-api */
+  readonly issuer?: string;
+  readonly audience?: string;
+  /** Lifetime of its tokens, in seconds (at most the API's `JWT_MAX_LIFETIME_SECONDS`). @default 43200 */
+  readonly ttlSeconds?: number;
+}
+
 /**
  * A minimal HTTP client of the ledger API (Node's fetch), acting as the table device, the betting
- * platform, pit managers and an auditor with locally minted HS256 tokens.
+ * platform, pit managers and an auditor with locally minted tokens (HS256 with the API's secret, or
+ * a given signing key).
  */
 export class LedgerClient {
   private readonly tokens = new Map<string, string>();
+  private readonly signingKey: SigningKey;
 
   /**
    * @param baseUrl e.g. `http://127.0.0.1:3000` (loopback only)
-   * @param secret the API's JWT secret
+   * @param secret the API's JWT secret (HS256), or the key to sign with
+   * @param options the device tokens' tables, `iss`, `aud`, lifetime
    */
   constructor(
     public readonly baseUrl: string,
-    private readonly secret: string,
-  ) {}
+    secret: string | SigningKey,
+    private readonly options: LedgerClientOptions = {},
+  ) {
+    this.signingKey = typeof secret === 'string' ? hs256Key(secret) : secret;
+  }
 
-  /** A bearer token for `role` and subject `sub`, cached. */
+  /**
+   * A bearer token for `role` and subject `sub`, cached; a table-device token carries the
+   * {@link LedgerClientOptions.deviceTables} (without them the API refuses it).
+   */
   token(role: ClientRole, sub: string): string {
     const key = `${role}|${sub}`;
     let t = this.tokens.get(key);
     if (!t) {
-      t = sign({ role }, this.secret, { subject: sub, expiresIn: '12h', algorithm: 'HS256' });
+      const tables = role === 'table-device' ? this.options.deviceTables : undefined;
+      t = mintToken({ sub, role, tables }, this.signingKey, { issuer: this.options.issuer, audience: this.options.audience, ttlSeconds: this.options.ttlSeconds ?? 12 * 3600 });
       this.tokens.set(key, t);
     }
     return t;

@@ -1,6 +1,7 @@
 import { isISO8601 } from 'class-validator';
 import { API_BET_FIELDS, API_COMMANDS, commandFields, isDecisionCommandKind, type ApiFieldType } from '@ledger/client';
 import { POSITIONS } from '@ledger/rules';
+import { CARD_PATTERN, ID_PATTERN } from '@ledger/events';
 import { NumberedTableLogLine, TABLE_LOG_KINDS, TableLogKind, TableLogLine } from './table-log-line';
 
 /**
@@ -29,9 +30,9 @@ export interface TableLogError {
 export type TableLogLineResult = { readonly ok: true; readonly line: number; readonly value: TableLogLine } | { readonly ok: false; readonly line: number; readonly errors: readonly TableLogError[] };
 
 /** Ids: shoe, round, bet, account, table, dealer, actor, approver (as the API's DTOs). */
-export const TABLE_LOG_ID = /^[A-Za-z0-9_.:-]{1,64}$/;
+export const TABLE_LOG_ID = ID_PATTERN;
 /** Card notation: rank A 2-9 T/10 J Q K then suit S H D C, case-insensitive (as the API). */
-export const TABLE_LOG_CARD = /^(10|[2-9TJQKA])[SHDC]$/i;
+export const TABLE_LOG_CARD = CARD_PATTERN;
 /** Bet codes: upper-case letters, digits and underscores (the ledger checks the variant). */
 export const TABLE_LOG_BET_CODE = /^[A-Z_0-9]{1,32}$/;
 /** Stakes: minor units as a string of 1–30 digits (range and limits are the ledger's to judge). */

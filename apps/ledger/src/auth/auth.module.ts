@@ -1,17 +1,35 @@
-import { createSecretKey } from 'node:crypto';
-import { Module } from '@nestjs/common';
+import { DynamicModule, Inject, Logger, Module, OnModuleInit } from '@nestjs/common';
 import { APP_GUARD } from '@nestjs/core';
-import { JwtModule } from '@nestjs/jwt';
-import { jwtSecret } from '@ledger/tokens';
+import { TokenVerifier } from '@ledger/tokens';
 import { JwtAuthGuard } from './jwt-auth.guard';
+import { announceKeys, type TokenAuthentication } from './token-authentication';
 
-/** Bearer-token authentication and role checks for every route (architecture.md guarantee 12). */
-@Module({
-  // The secret as a KeyObject, built once: given a string, jsonwebtoken's verify first tries to parse it
-  // as a PEM public key (createPublicKey throws), then falls back to a secret key, on EVERY request:
-  // ~1.7 ms of CPU per verify instead of ~0.03 ms (measured by `npm run bench`'s CPU profile).
-  imports: [JwtModule.register({ secret: createSecretKey(Buffer.from(jwtSecret(), 'utf8')), signOptions: { algorithm: 'HS256' }, verifyOptions: { algorithms: ['HS256'] } })],
-  providers: [{ provide: APP_GUARD, useClass: JwtAuthGuard }],
-  exports: [JwtModule],
-})
-export class AuthModule {}
+/** Injection token of the {@link TokenAuthentication} built at start. */
+export const TOKEN_AUTHENTICATION = Symbol('TOKEN_AUTHENTICATION');
+
+/**
+ * Bearer-token authentication and role checks for every route (docs/architecture.md §10;
+ * docs/guarantees.md §12). The keys are read once at start (`createLedgerApp`) and passed in; the
+ * start logs where they came from, with a warning when it is the development secret.
+ */
+@Module({})
+export class AuthModule implements OnModuleInit {
+  constructor(@Inject(TOKEN_AUTHENTICATION) private readonly auth: TokenAuthentication) {}
+
+  /** The module for one {@link TokenAuthentication}. */
+  static forRoot(auth: TokenAuthentication): DynamicModule {
+    return {
+      module: AuthModule,
+      providers: [
+        { provide: TOKEN_AUTHENTICATION, useValue: auth },
+        { provide: TokenVerifier, useValue: auth.verifier },
+        { provide: APP_GUARD, useClass: JwtAuthGuard },
+      ],
+      exports: [TokenVerifier],
+    };
+  }
+
+  onModuleInit(): void {
+    announceKeys(this.auth, new Logger('Auth'));
+  }
+}

@@ -1,22 +1,27 @@
 import { createHash } from 'node:crypto';
 import { ArgumentsHost, Catch, ExceptionFilter, HttpException, Inject, Logger } from '@nestjs/common';
 import type { Request, Response } from 'express';
+import { errorSpec, isErrorCode, type ErrorCode } from '@ledger/errors';
 import { ApiError } from './api-error';
-import { httpStatusForCode } from './error-status';
 import type { Principal } from '../auth/principal';
 import { REJECTION_LOG, RejectionLog } from './rejection-log';
 
-/** Shape of every error response body. */
+/** Shape of every error response body (the OpenAPI document's `ErrorResponse`). */
 export interface ErrorBody {
-  error: { code: string; message: string; details?: Record<string, unknown> };
+  error: { code: ErrorCode; message: string; details?: Record<string, unknown> };
   correlationId?: string;
 }
 
 /**
- * Maps every error to `{ error: { code, message, details } }` with the status of
- * {@link httpStatusForCode}, and records every refused write (and every 401/403) in the
- * append-only rejection log with the raw payload (architecture.md guarantee 11).
- * Errors that carry a `code` (domain, rules, store) keep it; unknown errors become 500 `INTERNAL`.
+ * Maps every error to `{ error: { code, message, details } }` with the status the error table
+ * gives its code (`ERROR_TABLE` in `@ledger/errors`, docs/architecture.md §4: the filter has no
+ * status of its own), and records every refused write (and every 401/403) in the append-only
+ * rejection log with the raw payload (docs/guarantees.md §11).
+ * - errors that carry a code of the table (`ApiError`, `DomainError`, `RulesError`,
+ *   `EventStoreError`, …) keep it;
+ * - framework and body-parser refusals get the code of their HTTP status (`REQUEST.MALFORMED`,
+ *   `VALIDATION.FAILED`, `ROUTE.NOT_FOUND`, `REQUEST.TOO_LARGE`, …);
+ * - anything else, a code missing from the table included, is 500 `INTERNAL`.
  */
 @Catch()
 export class LedgerExceptionFilter implements ExceptionFilter {
@@ -42,7 +47,7 @@ export class LedgerExceptionFilter implements ExceptionFilter {
           // path or body) must still be recorded; those characters are written out as `\uXXXX`.
           message: storable(body.error.message),
           route: storable(`${req.method} ${req.originalUrl}`),
-          tableId: typeof req.params?.tableId === 'string' ? storable(req.params.tableId) : null,
+          tableId: refusedTableId(req.params?.tableId, body.error.details),
           correlationId: req.correlationId ?? null,
           rawPayload: boundedPayload(storablePayload(req.body ?? null), status === 401 ? 2_048 : 65_536),
         });
@@ -56,10 +61,16 @@ export class LedgerExceptionFilter implements ExceptionFilter {
   }
 
   private toBody(e: unknown): { status: number; body: ErrorBody } {
-    if (e instanceof ApiError) return { status: e.status, body: { error: { code: e.code, message: e.message, details: e.details } } };
+    const answer = (code: ErrorCode, message: string, details?: Record<string, unknown>) => ({
+      status: errorSpec(code).status,
+      body: { error: details === undefined ? { code, message } : { code, message, details } },
+    });
+    if (e instanceof ApiError) return answer(e.code, e.message, e.details);
     const coded = e as { code?: unknown; message?: string; details?: Record<string, unknown> };
+    if (e instanceof Error && isErrorCode(coded.code)) return answer(coded.code, e.message, coded.details);
     if (e instanceof Error && typeof coded.code === 'string' && /^[A-Z_]+\.[A-Z_]+$/.test(coded.code)) {
-      return { status: httpStatusForCode(coded.code), body: { error: { code: coded.code, message: e.message, details: coded.details } } };
+      this.logger.error({ err: e, code: coded.code }, 'error code missing from the error table');
+      return answer('INTERNAL', 'internal error');
     }
     if (e instanceof HttpException) {
       const status = e.getStatus();
@@ -67,10 +78,11 @@ export class LedgerExceptionFilter implements ExceptionFilter {
       if (status === 400 && typeof r === 'object' && Array.isArray(r.message)) {
         const problems = r.message as string[];
         const code = problems.some((m) => String(m).includes('CARD.MALFORMED')) ? 'CARD.MALFORMED' : 'VALIDATION.FAILED';
-        return { status: 400, body: { error: { code, message: 'request body is invalid', details: { problems } } } };
+        return answer(code, 'request body is invalid', { problems });
       }
-      if (status === 404) return { status, body: { error: { code: 'ROUTE.NOT_FOUND', message: e.message } } };
-      return { status, body: { error: { code: codeForHttpStatus(status), message: e.message } } };
+      if (status === 404) return answer('ROUTE.NOT_FOUND', e.message);
+      const code = codeForHttpStatus(status);
+      return answer(code, code === 'INTERNAL' ? 'internal error' : e.message);
     }
     // Errors of the body parser (http-errors: `status` 4xx, `expose`): a body that cannot be inflated
     // (bad gzip), an unsupported charset or content encoding, a body over the size limit. They reach
@@ -78,14 +90,18 @@ export class LedgerExceptionFilter implements ExceptionFilter {
     const httpish = e as { status?: unknown; statusCode?: unknown; expose?: unknown };
     const st = typeof httpish?.status === 'number' ? httpish.status : typeof httpish?.statusCode === 'number' ? httpish.statusCode : NaN;
     if (e instanceof Error && st >= 400 && st < 500) {
-      return { status: st, body: { error: { code: codeForHttpStatus(st), message: httpish.expose === false ? 'request refused' : e.message } } };
+      return answer(codeForHttpStatus(st), httpish.expose === false ? 'request refused' : e.message);
     }
-    return { status: 500, body: { error: { code: 'INTERNAL', message: 'internal error' } } };
+    return answer('INTERNAL', 'internal error');
   }
 }
 
-/** A stable `AREA.REASON` code for a framework or body-parser refusal that carries only an HTTP status. */
-function codeForHttpStatus(status: number): string {
+/**
+ * The code of a framework or body-parser refusal that carries only an HTTP status; the answer's
+ * status is then the code's in the error table (the same for each status below; any other 4xx
+ * becomes 400 `REQUEST.REFUSED`).
+ */
+function codeForHttpStatus(status: number): ErrorCode {
   switch (status) {
     case 400:
       return 'REQUEST.MALFORMED';
@@ -100,6 +116,15 @@ function codeForHttpStatus(status: number): string {
     default:
       return status >= 500 ? 'INTERNAL' : 'REQUEST.REFUSED';
   }
+}
+
+/**
+ * The table a refusal concerns: the path's `tableId`, else the table a refusal names in its details
+ * (a fact or bet refused for the shoe's table, `AUTH.TABLE_NOT_ALLOWED`), else null.
+ */
+function refusedTableId(pathTableId: unknown, details: Record<string, unknown> | undefined): string | null {
+  if (typeof pathTableId === 'string') return storable(pathTableId);
+  return typeof details?.tableId === 'string' ? storable(details.tableId) : null;
 }
 
 const UNSTORABLE = /\u0000|[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g;

@@ -1,3 +1,4 @@
+import type { ErrorCode } from '@ledger/errors';
 import type { Principal } from '../auth/principal';
 
 /** Injection token of the {@link RejectionLog}. */
@@ -5,7 +6,8 @@ export const REJECTION_LOG = Symbol('REJECTION_LOG');
 
 /** One refused request, as the append-only `rejections` table keeps it. */
 export interface RejectionRecord {
-  code: string;
+  /** the refusal's code; `httpStatus` is its status in the error table */
+  code: ErrorCode;
   message: string;
   httpStatus: number;
   actor: Principal | null;
@@ -15,7 +17,7 @@ export interface RejectionRecord {
   rawPayload: unknown;
 }
 
-/** Where refusals go for audit (architecture.md guarantee 11). */
+/** Where refusals go for audit (docs/guarantees.md §11). */
 export interface RejectionLog {
   record(r: RejectionRecord): Promise<void>;
 }

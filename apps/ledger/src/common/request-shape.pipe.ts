@@ -15,7 +15,7 @@ const FORBIDDEN_KEYS = new Set(['__proto__', 'constructor', 'prototype']);
 export const MAX_BODY_DEPTH = 16;
 
 /**
- * Global pipe run before the ValidationPipe (architecture.md guarantee 11: bad input is refused
+ * Global pipe run before the ValidationPipe (docs/guarantees.md §11: bad input is refused
  * with a clear code, never a 500, never silently accepted):
  * - path parameters must look like ids, else 400 `VALIDATION.FAILED`;
  * - bodies may not nest deeper than {@link MAX_BODY_DEPTH} (class-transformer recurses and a body
@@ -28,7 +28,7 @@ export const MAX_BODY_DEPTH = 16;
 export class RequestShapePipe implements PipeTransform {
   transform(value: unknown, metadata: ArgumentMetadata): unknown {
     if (metadata.type === 'param' && (typeof value !== 'string' || !PATH_ID.test(value))) {
-      throw new ApiError('VALIDATION.FAILED', `path parameter ${metadata.data ?? ''} is not a valid id`, 400, { param: metadata.data ?? null });
+      throw new ApiError('VALIDATION.FAILED', `path parameter ${metadata.data ?? ''} is not a valid id`, { param: metadata.data ?? null });
     }
     if (metadata.type === 'body') checkBody(value);
     return value;
@@ -40,13 +40,13 @@ function checkBody(body: unknown): void {
   while (stack.length) {
     const [v, depth] = stack.pop()!;
     if (v === null || typeof v !== 'object') continue;
-    if (depth > MAX_BODY_DEPTH) throw new ApiError('VALIDATION.FAILED', `request body nests deeper than ${MAX_BODY_DEPTH} levels`, 400);
+    if (depth > MAX_BODY_DEPTH) throw new ApiError('VALIDATION.FAILED', `request body nests deeper than ${MAX_BODY_DEPTH} levels`);
     if (Array.isArray(v)) {
       for (const x of v) stack.push([x, depth + 1]);
       continue;
     }
     for (const k of Object.keys(v)) {
-      if (FORBIDDEN_KEYS.has(k)) throw new ApiError('VALIDATION.FAILED', `property ${k} should not exist`, 400, { property: k });
+      if (FORBIDDEN_KEYS.has(k)) throw new ApiError('VALIDATION.FAILED', `property ${k} should not exist`, { property: k });
       stack.push([(v as Record<string, unknown>)[k], depth + 1]);
     }
   }

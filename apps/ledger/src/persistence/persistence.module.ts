@@ -1,9 +1,13 @@
 import { Global, Inject, Injectable, Logger, Module, OnApplicationShutdown } from '@nestjs/common';
+import { ConfigService } from '@nestjs/config';
 import type { DataSource } from 'typeorm';
-import { createDataSource, PgEventStore, runMigrations } from '@ledger/event-store';
+import type { LedgerApiEnv } from '@ledger/config';
+import { createDataSource, defaultLogger, PgEventStore, runMigrations } from '@ledger/event-store';
 import { runProjectionMigrations } from '@ledger/projections';
 import { CreateQueryLog1733100000000 } from '../queries/migrations/1733100000000-create-query-log';
+import { GrantQueryLog1733100000001 } from '../queries/migrations/1733100000001-grant-query-log';
 import { REJECTION_LOG, RejectionLog, RejectionRecord } from '../common/rejection-log';
+import { IdempotencyPruner } from './idempotency-pruner';
 
 /** Injection token of the TypeORM DataSource. */
 export const DATA_SOURCE = Symbol('DATA_SOURCE');
@@ -38,32 +42,66 @@ class DataSourceCloser implements OnApplicationShutdown {
 }
 
 /**
- * PostgreSQL: the DataSource (env `DATABASE_URL`), migrations run at start unless
- * `RUN_MIGRATIONS=false` (never `synchronize`), the event store and the rejection log.
+ * Runs the API's migrations (event store, query log, the read model it reads) on their own short-lived
+ * connection as the owner role (`MIGRATIONS_DATABASE_URL`, default `DATABASE_URL` with the login
+ * `ledger_owner`): the API's runtime login may not create or alter anything (docs/guarantees.md §12,
+ * docs/architecture.md §10). The projector runs the read-model migrations too (both idempotent, locked).
+ *
+ * @param url the owner's connection URL
+ * @param readSchema the read-model schema (`PROJECTIONS_SCHEMA`)
+ * @throws whatever a migration throws (SQLSTATE `LA002` when the roles are missing or `url` is not the owner's)
+ */
+async function migrateAsOwner(url: string, readSchema: string): Promise<void> {
+  const owner = createDataSource(url, {
+    extraMigrations: [CreateQueryLog1733100000000, GrantQueryLog1733100000001],
+    poolSize: 2,
+    applicationName: 'ledger-migrations',
+  });
+  await owner.initialize();
+  try {
+    await runMigrations(owner);
+    await runProjectionMigrations(owner, { schema: readSchema });
+  } finally {
+    await owner.destroy();
+  }
+}
+
+/**
+ * PostgreSQL: the DataSource as the runtime role `ledger_app` (`DATABASE_URL`), migrations run first
+ * as the owner unless `RUN_MIGRATIONS=false` (never `synchronize`), the event store (outbox rows name
+ * `LEDGER_EVENTS_TOPIC`; idempotency keys kept `IDEMPOTENCY_RETENTION_DAYS`, expired ones pruned by
+ * {@link IdempotencyPruner}) and the rejection log. The values come from the API's validated
+ * configuration (docs/architecture.md §5).
  */
 @Global()
 @Module({
   providers: [
     {
       provide: DATA_SOURCE,
-      useFactory: async () => {
-        const ds = createDataSource(process.env.DATABASE_URL, { extraMigrations: [CreateQueryLog1733100000000] });
-        await ds.initialize();
-        if (process.env.RUN_MIGRATIONS !== 'false') {
-          await runMigrations(ds);
-          // the read model the query API reads; the projector runs the same migrations (both idempotent, locked)
-          await runProjectionMigrations(ds, { schema: process.env.PROJECTIONS_SCHEMA || process.env.READ_SCHEMA || undefined });
+      inject: [ConfigService],
+      useFactory: async (config: ConfigService<LedgerApiEnv, true>) => {
+        if (config.get('RUN_MIGRATIONS', { infer: true })) {
+          await migrateAsOwner(config.get('MIGRATIONS_DATABASE_URL', { infer: true }), config.get('PROJECTIONS_SCHEMA', { infer: true }));
           new Logger('Persistence').log('migrations up to date');
         }
+        const ds = createDataSource(config.get('DATABASE_URL', { infer: true }));
+        await ds.initialize();
         return ds;
       },
     },
     {
       provide: EVENT_STORE,
-      inject: [DATA_SOURCE],
-      // env LEDGER_EVENTS_TOPIC: the topic the outbox rows name (tests use their own)
-      useFactory: (ds: DataSource) => new PgEventStore(ds, { topic: process.env.LEDGER_EVENTS_TOPIC || undefined }),
+      inject: [DATA_SOURCE, ConfigService],
+      // LEDGER_EVENTS_TOPIC: the topic the outbox rows name (tests use their own);
+      // IDEMPOTENCY_RETENTION_DAYS: how long a caller's Idempotency-Key is kept (docs/guarantees.md §3)
+      useFactory: (ds: DataSource, config: ConfigService<LedgerApiEnv, true>) =>
+        new PgEventStore(ds, {
+          topic: config.get('LEDGER_EVENTS_TOPIC', { infer: true }),
+          logger: defaultLogger('event-store', config.get('LOG_LEVEL', { infer: true })),
+          idempotencyRetentionMs: config.get('IDEMPOTENCY_RETENTION_DAYS', { infer: true }) * 86_400_000,
+        }),
     },
+    { provide: IdempotencyPruner, inject: [EVENT_STORE], useFactory: (store: PgEventStore) => new IdempotencyPruner(store) },
     { provide: REJECTION_LOG, useClass: StoreRejectionLog },
     DataSourceCloser,
   ],

@@ -1,11 +1,12 @@
 import { Module } from '@nestjs/common';
+import { AnchorsController } from './anchors.controller';
 import { ProjectionStatusController, QueriesController } from './queries.controller';
 import { QueryLogInterceptor } from './query-log.interceptor';
 import { ReadModelService } from './read-model.service';
 
 /** Read side for regulators, back office and analytics (over the `read` projections). */
 @Module({
-  controllers: [QueriesController, ProjectionStatusController],
+  controllers: [QueriesController, ProjectionStatusController, AnchorsController],
   providers: [ReadModelService, QueryLogInterceptor],
 })
 export class QueriesModule {}

@@ -4,9 +4,11 @@ import type { DataSource } from 'typeorm';
 import { DATA_SOURCE } from '../persistence/persistence.module';
 
 /**
- * Records every read of the audit, settlement and reconciliation API in the append-only
- * `query_log` (who looked at what, with which filters, how many rows came back). A read whose
- * log row cannot be written fails (500): an unrecorded audit read is not allowed.
+ * Records every read of the audit, settlement and reconciliation API, and every raw read of a
+ * shoe's stream or chain, in the append-only `query_log` (who looked at what, with which filters,
+ * how many rows came back: `items`, a stream page's `events`, or CSV lines;
+ * docs/architecture.md §10). A read whose log row cannot be written fails (500): an unrecorded
+ * audit read is not allowed.
  */
 @Injectable()
 export class QueryLogInterceptor implements NestInterceptor {
@@ -21,9 +23,11 @@ export class QueryLogInterceptor implements NestInterceptor {
         const result = await lastValueFrom(next.handle(), { defaultValue: undefined });
         const count = Array.isArray((result as { items?: unknown[] })?.items)
           ? (result as { items: unknown[] }).items.length
-          : typeof result === 'string'
-            ? Math.max(0, result.split('\n').length - 2)
-            : null;
+          : Array.isArray((result as { events?: unknown[] })?.events)
+            ? (result as { events: unknown[] }).events.length
+            : typeof result === 'string'
+              ? Math.max(0, result.split('\n').length - 2)
+              : null;
         await this.ds.query(
           `INSERT INTO query_log (actor_id, actor_role, route, params, result_count, status, correlation_id) VALUES ($1, $2, $3, $4, $5, 200, $6)`,
           [req.principal?.id ?? 'unknown', req.principal?.role ?? 'unknown', `${req.method} ${req.route?.path ?? req.path}`, JSON.stringify({ ...req.params, ...req.query }), count, req.correlationId ?? null],

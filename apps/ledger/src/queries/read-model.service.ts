@@ -1,14 +1,12 @@
 import { Inject, Injectable } from '@nestjs/common';
+import { ConfigService } from '@nestjs/config';
 import type { DataSource } from 'typeorm';
 import { PgEventStore } from '@ledger/event-store';
-import { DEFAULT_READ_SCHEMA } from '@ledger/projections';
+import type { LedgerApiEnv } from '@ledger/config';
 import { ApiError } from '../common/api-error';
 import { DATA_SOURCE, EVENT_STORE } from '../persistence/persistence.module';
 import { decodeCursor, encodeCursor, Page } from './pagination';
 
-/** Read-model schema the API reads: env `PROJECTIONS_SCHEMA` (as the projector), or its older name `READ_SCHEMA`; default `read`. */
-const S = process.env.PROJECTIONS_SCHEMA || process.env.READ_SCHEMA || DEFAULT_READ_SCHEMA;
-if (!/^[a-z_][a-z0-9_]*$/.test(S)) throw new Error(`PROJECTIONS_SCHEMA must be a plain identifier, got ${S}`);
 
 /** snake_case row → camelCase object (values unchanged; amounts arrive as strings). */
 function camel<T = Record<string, unknown>>(row: Record<string, unknown>): T {
@@ -83,10 +81,16 @@ const SETTLEMENT_COLUMNS = `bet_id, shoe_id, round_id, table_id, dealer_id, gami
  */
 @Injectable()
 export class ReadModelService {
+  /** Read-model schema the API reads: `PROJECTIONS_SCHEMA` (as the projector; validated at start). */
+  private readonly S: string;
+
   constructor(
     @Inject(DATA_SOURCE) private readonly ds: DataSource,
     @Inject(EVENT_STORE) private readonly store: PgEventStore,
-  ) {}
+    config: ConfigService<LedgerApiEnv, true>,
+  ) {
+    this.S = config.get('PROJECTIONS_SCHEMA', { infer: true });
+  }
 
   /**
    * Game recall of one round: the round as it stands, every revision (resulted, corrected, voided)
@@ -95,22 +99,22 @@ export class ReadModelService {
    * @throws ApiError 404 `ROUND.NOT_FOUND`
    */
   async recall(shoeId: string, roundId: string) {
-    const [round] = await this.ds.query(`SELECT * FROM ${S}.hand_outcomes WHERE shoe_id = $1 AND round_id = $2`, [shoeId, roundId]);
+    const [round] = await this.ds.query(`SELECT * FROM ${this.S}.hand_outcomes WHERE shoe_id = $1 AND round_id = $2`, [shoeId, roundId]);
     if (!round) throw new ApiError('ROUND.NOT_FOUND', `no round ${roundId} in shoe ${shoeId} (or not projected yet)`, 404);
-    const revisions = await this.ds.query(`SELECT * FROM ${S}.hand_outcome_revisions WHERE round_id = $1 ORDER BY revision`, [roundId]);
+    const revisions = await this.ds.query(`SELECT * FROM ${this.S}.hand_outcome_revisions WHERE round_id = $1 ORDER BY revision`, [roundId]);
     const events = await this.ds.query(
       `SELECT global_position::text AS global_position, event_id, stream_version, type, actor_id, actor_role, occurred_at, recorded_at,
               correlation_id, causation_id, reason, acting_manager_id, approver_id, compensates, hash, prev_hash, data
-         FROM ${S}.audit_events
+         FROM ${this.S}.audit_events
         WHERE shoe_id = $1 AND (round_id = $2 OR type IN ('ShoeVoided', 'ShoeClosed'))
         ORDER BY stream_version`,
       [shoeId, roundId],
     );
-    const bets = await this.ds.query(`SELECT ${SETTLEMENT_COLUMNS} FROM ${S}.bet_settlements WHERE round_id = $1 ORDER BY bet_id`, [roundId]);
+    const bets = await this.ds.query(`SELECT ${SETTLEMENT_COLUMNS} FROM ${this.S}.bet_settlements WHERE round_id = $1 ORDER BY bet_id`, [roundId]);
     const betRevisions = await this.ds.query(
       `SELECT bet_id, seq, kind, revision, result, stake::text AS stake, winnings::text AS winnings, payout::text AS payout, net::text AS net,
               dropped, paytable_ref, compensates, event_id, actor_id, actor_role, reason, approver_id, occurred_at
-         FROM ${S}.bet_settlement_revisions WHERE round_id = $1 ORDER BY bet_id, seq`,
+         FROM ${this.S}.bet_settlement_revisions WHERE round_id = $1 ORDER BY bet_id, seq`,
       [roundId],
     );
     const chain = await this.store.verifyChain(`shoe-${shoeId}`);
@@ -146,7 +150,7 @@ export class ReadModelService {
     const rows = await this.ds.query(
       `SELECT global_position::text AS global_position, event_id, stream_id, stream_version, table_id, shoe_id, round_id, bet_id, type, schema_version,
               actor_id, actor_role, occurred_at, recorded_at, correlation_id, causation_id, reason, acting_manager_id, approver_id, compensates, hash, data
-         FROM ${S}.audit_events AS audit_events ${where.length ? 'WHERE ' + where.join(' AND ') : ''}
+         FROM ${this.S}.audit_events AS audit_events ${where.length ? 'WHERE ' + where.join(' AND ') : ''}
         ORDER BY audit_events.global_position LIMIT $${args.length}`,
       args,
     );
@@ -164,7 +168,7 @@ export class ReadModelService {
     const pages = await this.ds.query(
       `SELECT global_position::text AS global_position, event_id, table_id, shoe_id, round_id, type, actor_id, actor_role, occurred_at, recorded_at,
               reason, acting_manager_id, approver_id, compensates, data
-         FROM ${S}.audit_events AS audit_events
+         FROM ${this.S}.audit_events AS audit_events
         WHERE type = ANY($1) AND ($2::text IS NULL OR table_id = $2) AND ($3::text IS NULL OR shoe_id = $3)
           AND ($4::timestamptz IS NULL OR occurred_at >= $4) AND ($5::timestamptz IS NULL OR occurred_at < $5)
           AND ($6::bigint IS NULL OR global_position > $6) AND ($7::text IS NULL OR actor_id = $7)
@@ -177,7 +181,7 @@ export class ReadModelService {
   /** Settlements by table, shoe, round, account or status, ordered by bet id; keyset pagination. */
   async settlements(f: SettlementFilters): Promise<Page<Record<string, unknown>>> {
     const rows = await this.ds.query(
-      `SELECT ${SETTLEMENT_COLUMNS} FROM ${S}.bet_settlements
+      `SELECT ${SETTLEMENT_COLUMNS} FROM ${this.S}.bet_settlements
         WHERE ($1::text IS NULL OR table_id = $1) AND ($2::text IS NULL OR shoe_id = $2) AND ($3::text IS NULL OR round_id = $3)
           AND ($4::text IS NULL OR account_id = $4) AND ($5::text IS NULL OR status = $5) AND ($6::text IS NULL OR bet_id > $6)
         ORDER BY bet_id LIMIT $7`,
@@ -188,12 +192,12 @@ export class ReadModelService {
 
   /** One bet with its whole settlement history. @throws ApiError 404 `BET.NOT_FOUND` */
   async settlement(betId: string) {
-    const [bet] = await this.ds.query(`SELECT ${SETTLEMENT_COLUMNS} FROM ${S}.bet_settlements WHERE bet_id = $1`, [betId]);
+    const [bet] = await this.ds.query(`SELECT ${SETTLEMENT_COLUMNS} FROM ${this.S}.bet_settlements WHERE bet_id = $1`, [betId]);
     if (!bet) throw new ApiError('BET.NOT_FOUND', `no bet ${betId} (or not projected yet)`, 404);
     const history = await this.ds.query(
       `SELECT seq, kind, revision, result, stake::text AS stake, winnings::text AS winnings, payout::text AS payout, net::text AS net, dropped,
               paytable_ref, compensates, event_id, actor_id, actor_role, reason, approver_id, occurred_at
-         FROM ${S}.bet_settlement_revisions WHERE bet_id = $1 ORDER BY seq`,
+         FROM ${this.S}.bet_settlement_revisions WHERE bet_id = $1 ORDER BY seq`,
       [betId],
     );
     return { ...camel(bet), history: history.map((h: Record<string, unknown>) => camel(h)) };
@@ -213,7 +217,7 @@ export class ReadModelService {
               sum(voided_stakes)::text AS voided_stakes, sum(correction_payout_delta)::text AS correction_payout_delta,
               sum(bets_settled)::text AS bets_settled, sum(bets_refunded)::text AS bets_refunded, sum(bets_resettled)::text AS bets_resettled,
               sum(rounds_resulted)::text AS rounds_resulted, sum(rounds_voided)::text AS rounds_voided, sum(corrections)::text AS corrections
-         FROM ${S}.reconciliation
+         FROM ${this.S}.reconciliation
         WHERE ($1::text IS NULL OR table_id = $1) AND ($2::text IS NULL OR shoe_id = $2) AND ($3::text IS NULL OR dealer_id = $3)
           AND ($4::text IS NULL OR currency = $4) AND ($5::date IS NULL OR gaming_day >= $5) AND ($6::date IS NULL OR gaming_day <= $6)
         ${dims.length ? `GROUP BY ${dims.join(', ')} ORDER BY ${dims.join(', ')}` : ''}`,
@@ -224,14 +228,14 @@ export class ReadModelService {
 
   /** The roads of a shoe. @throws ApiError 404 `SHOE.NOT_FOUND` */
   async roads(shoeId: string) {
-    const [row] = await this.ds.query(`SELECT * FROM ${S}.roads WHERE shoe_id = $1`, [shoeId]);
+    const [row] = await this.ds.query(`SELECT * FROM ${this.S}.roads WHERE shoe_id = $1`, [shoeId]);
     if (!row) throw new ApiError('SHOE.NOT_FOUND', `no roads for shoe ${shoeId} (or not projected yet)`, 404);
     return camel(row);
   }
 
   /** The projected state of a shoe. @throws ApiError 404 `SHOE.NOT_FOUND` */
   async shoeState(shoeId: string) {
-    const [row] = await this.ds.query(`SELECT * FROM ${S}.shoe_state WHERE shoe_id = $1`, [shoeId]);
+    const [row] = await this.ds.query(`SELECT * FROM ${this.S}.shoe_state WHERE shoe_id = $1`, [shoeId]);
     if (!row) throw new ApiError('SHOE.NOT_FOUND', `no shoe ${shoeId} (or not projected yet)`, 404);
     return camel(row);
   }
@@ -239,7 +243,7 @@ export class ReadModelService {
   /** Whether the projections have applied an event (callers wait on it to read their own writes). */
   async applied(eventId: string): Promise<{ eventId: string; applied: boolean }> {
     if (!/^[0-9a-f-]{36}$/i.test(eventId)) throw new ApiError('VALIDATION.FAILED', 'eventId must be a UUID', 400);
-    const rows = await this.ds.query(`SELECT 1 FROM ${S}.applied_events WHERE event_id = $1`, [eventId.toLowerCase()]);
+    const rows = await this.ds.query(`SELECT 1 FROM ${this.S}.applied_events WHERE event_id = $1`, [eventId.toLowerCase()]);
     return { eventId, applied: rows.length > 0 };
   }
 

@@ -1,12 +1,18 @@
-import { Controller, Get, Inject, Param, ParseIntPipe, Query, DefaultValuePipe } from '@nestjs/common';
+import { Controller, Get, Inject, Param, ParseIntPipe, Query, DefaultValuePipe, UseInterceptors } from '@nestjs/common';
 import { ApiBearerAuth, ApiOperation, ApiQuery, ApiTags } from '@nestjs/swagger';
 import { PgEventStore } from '@ledger/event-store';
 import { Roles } from '../auth/roles.decorator';
 import { ApiError } from '../common/api-error';
 import { EVENT_STORE } from '../persistence/persistence.module';
+import { QueryLogInterceptor } from '../queries/query-log.interceptor';
 import { TablesRegistry } from '../tables/tables.registry';
 
-/** Reads needed to drive and check a shoe: its stream and its hash chain. Every role may read. */
+/**
+ * Reads needed to drive and check a shoe: its stream and its hash chain. Every role may read. A
+ * shoe's raw stream shows every account and stake, so each read of a stream or of its chain is
+ * recorded in the append-only `query_log` like the audit reads (who looked at what,
+ * docs/architecture.md §10, docs/guarantees.md §9).
+ */
 @ApiTags('reads')
 @ApiBearerAuth()
 @Roles('table-device', 'betting-platform', 'pit-manager', 'auditor')
@@ -24,6 +30,7 @@ export class ShoeReadsController {
   }
 
   @Get('shoes/:shoeId/events')
+  @UseInterceptors(QueryLogInterceptor)
   @ApiOperation({ summary: "A shoe's stream, in stream order, from a version (1-based), up to `limit` events" })
   @ApiQuery({ name: 'fromVersion', required: false })
   @ApiQuery({ name: 'limit', required: false })
@@ -41,6 +48,7 @@ export class ShoeReadsController {
   }
 
   @Get('shoes/:shoeId/chain')
+  @UseInterceptors(QueryLogInterceptor)
   @ApiOperation({ summary: "Verify a shoe's hash chain (tamper evidence)" })
   async chain(@Param('shoeId') shoeId: string) {
     return this.store.verifyChain(`shoe-${shoeId}`);

@@ -1,4 +1,6 @@
 import { Inject, Injectable } from '@nestjs/common';
+import { ConfigService } from '@nestjs/config';
+import type { LedgerApiEnv } from '@ledger/config';
 import { evolve, initialState, ShoeState } from '@ledger/shoe';
 import type { LedgerEvent } from '@ledger/events';
 import { PgEventStore } from '@ledger/event-store';
@@ -7,6 +9,8 @@ import { EVENT_STORE } from '../persistence/persistence.module';
 interface Cached {
   version: number;
   tableId: string | null;
+  /** `occurredAt` of the stream's ShoeOpened (ISO-8601), null while the stream is empty: bounds later `occurredAt`s. */
+  openedAt: string | null;
   state: ShoeState;
 }
 
@@ -19,13 +23,18 @@ interface Cached {
 @Injectable()
 export class ShoeStateCache {
   private readonly cache = new Map<string, Cached>();
-  private readonly max = Number(process.env.SHOE_CACHE_SIZE ?? 256);
+  private readonly max: number;
 
-  constructor(@Inject(EVENT_STORE) private readonly store: PgEventStore) {}
+  constructor(
+    @Inject(EVENT_STORE) private readonly store: PgEventStore,
+    config: ConfigService<LedgerApiEnv, true>,
+  ) {
+    this.max = config.get('SHOE_CACHE_SIZE', { infer: true });
+  }
 
-  /** Current state and version of a stream (version 0 = no such shoe yet). */
+  /** Current state, version, table and opening time of a stream (version 0 = no such shoe yet). */
   async load(streamId: string): Promise<Cached> {
-    const hit = this.cache.get(streamId) ?? { version: 0, tableId: null, state: initialState() };
+    const hit = this.cache.get(streamId) ?? { version: 0, tableId: null, openedAt: null, state: initialState() };
     const newer = await this.store.readStream(streamId, hit.version + 1);
     const next = this.apply(hit, newer);
     this.put(streamId, next);
@@ -38,13 +47,14 @@ export class ShoeStateCache {
   }
 
   private apply(base: Cached, events: readonly LedgerEvent[]): Cached {
-    let { state, version, tableId } = base;
+    let { state, version, tableId, openedAt } = base;
     for (const e of events) {
       state = evolve(state, e);
       version = e.streamVersion;
       tableId = e.tableId;
+      if (e.type === 'ShoeOpened') openedAt = e.occurredAt;
     }
-    return { state, version, tableId };
+    return { state, version, tableId, openedAt };
   }
 
   private put(streamId: string, c: Cached): void {

@@ -1,10 +1,12 @@
 import { Injectable, Logger } from '@nestjs/common';
+import { ConfigService } from '@nestjs/config';
 import { plainToInstance } from 'class-transformer';
 import { validateSync } from 'class-validator';
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { BET_CODES, builtInPaytable, MAX_STAKE_MINOR } from '@ledger/rules';
 import type { TableSettings } from '@ledger/events';
+import type { LedgerApiEnv } from '@ledger/config';
 import { ApiError } from '../common/api-error';
 import { TableConfigDto, TablesFileDto } from './table-config.dto';
 
@@ -18,8 +20,8 @@ export class TablesRegistry {
   private readonly logger = new Logger(TablesRegistry.name);
   private readonly tables = new Map<string, TableConfigDto>();
 
-  constructor() {
-    const file = resolve(process.env.TABLES_FILE ?? 'config/tables.json');
+  constructor(config: ConfigService<LedgerApiEnv, true>) {
+    const file = resolve(config.get('TABLES_FILE', { infer: true }));
     const parsed = plainToInstance(TablesFileDto, JSON.parse(readFileSync(file, 'utf8')));
     const errors = validateSync(parsed, { whitelist: true, forbidNonWhitelisted: true });
     if (errors.length) throw new Error(`invalid tables file ${file}: ${errors.map((e) => e.toString()).join('; ')}`);

@@ -2,7 +2,7 @@ import type { MigrationInterface, QueryRunner } from 'typeorm';
 
 /**
  * The ledger itself: `events`, its gap-free position counter `event_position`, and the triggers that
- * make it append-only (architecture.md guarantees 1, 5, 8, 9).
+ * make it append-only (docs/guarantees.md §1, §5, §8, §9).
  *
  * Why a one-row counter and not a sequence for `global_position`:
  *  - a sequence is not transactional: `nextval` survives a rollback, so every failed append would

@@ -3,10 +3,10 @@ import type { MigrationInterface, QueryRunner } from 'typeorm';
 /**
  * The write side's bookkeeping around `events`:
  *  - `streams`: one row per stream, locked `FOR UPDATE` by every append (optimistic concurrency,
- *    guarantee 2) and holding the head of the hash chain;
+ *    docs/guarantees.md §2) and holding the head of the hash chain;
  *  - `outbox`: one row per event, written in the append's transaction, published to Kafka by the
- *    relay (no dual-write loss, guarantee 4). Rows are marked, not deleted, when published;
- *  - `idempotency_keys`: the first answer to a request, replayed to its retries (guarantee 3).
+ *    relay (no dual-write loss, docs/guarantees.md §4). Rows are marked, not deleted, when published;
+ *  - `idempotency_keys`: the first answer to a request, replayed to its retries (docs/guarantees.md §3).
  *
  * Irreversible on purpose: `down` refuses.
  */

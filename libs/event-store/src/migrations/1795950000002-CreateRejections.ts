@@ -1,7 +1,7 @@
 import type { MigrationInterface, QueryRunner } from 'typeorm';
 
 /**
- * `rejections`: the audit log of refused input (architecture.md guarantee 11: "the refusal itself is
+ * `rejections`: the audit log of refused input (docs/guarantees.md §11: "the refusal itself is
  * logged for audit"). Append-only like `events`, by the same trigger function. Its `id` comes from a
  * sequence: gaps there are harmless (it is not a ledger position).
  *

@@ -2,6 +2,8 @@ import { CreateEvents1795950000000 } from './1795950000000-CreateEvents';
 import { CreateStreamsOutboxIdempotency1795950000001 } from './1795950000001-CreateStreamsOutboxIdempotency';
 import { CreateRejections1795950000002 } from './1795950000002-CreateRejections';
 import { CreateReferences1795950000003 } from './1795950000003-CreateReferences';
+import { GrantRuntimeRoles1795950000100 } from './1795950000100-GrantRuntimeRoles';
+import { ScopeIdempotencyKeysByCaller1795950000110 } from './1795950000110-ScopeIdempotencyKeysByCaller';
 
 /** The event store's migrations, oldest first. Register them in any DataSource that runs migrations. */
 export const EVENT_STORE_MIGRATIONS = [
@@ -9,6 +11,9 @@ export const EVENT_STORE_MIGRATIONS = [
   CreateStreamsOutboxIdempotency1795950000001,
   CreateRejections1795950000002,
   CreateReferences1795950000003,
+  GrantRuntimeRoles1795950000100,
+  ScopeIdempotencyKeysByCaller1795950000110,
 ];
 
 export { CreateEvents1795950000000, CreateStreamsOutboxIdempotency1795950000001, CreateRejections1795950000002, CreateReferences1795950000003 };
+export { GrantRuntimeRoles1795950000100, ScopeIdempotencyKeysByCaller1795950000110 };

@@ -7,15 +7,25 @@
  */
 import { randomUUID } from 'node:crypto';
 import { Client } from 'pg';
-import { Kafka, logLevel, type Admin, type IHeaders } from 'kafkajs';
+import { createKafka, type IncomingHeaders, type KafkaAdmin, type KafkaClient } from '@ledger/kafka';
 import type { DataSource } from 'typeorm';
 import type { Actor, NewEvent } from '@ledger/events';
+import { databaseUrlForRole } from '@ledger/infra';
 import { createDataSource, runMigrations } from '../data-source';
 import type { LedgerLogger } from '../logger';
 
-/** The test database, as the `ledger` role. */
+/** The test database, as the owner role `ledger_owner` (setup, migrations, checks). */
 export const TEST_DATABASE_URL =
-  process.env.TEST_DATABASE_URL ?? 'postgres://ledger:ledger@127.0.0.1:5432/ledger_test';
+  process.env.TEST_DATABASE_URL ?? 'postgres://ledger_owner:ledger_owner@127.0.0.1:5432/ledger_test';
+/** {@link TEST_DATABASE_URL} by the name the role specs use. */
+export const TEST_OWNER_DATABASE_URL = process.env.TEST_OWNER_DATABASE_URL ?? TEST_DATABASE_URL;
+/** The test database as the API's runtime role (docs/architecture.md §10). */
+export const TEST_APP_DATABASE_URL = process.env.TEST_APP_DATABASE_URL ?? databaseUrlForRole(TEST_DATABASE_URL, 'ledger_app');
+/** The test database as the relay's runtime role. */
+export const TEST_RELAY_DATABASE_URL = process.env.TEST_RELAY_DATABASE_URL ?? databaseUrlForRole(TEST_DATABASE_URL, 'ledger_relay');
+/** The test database as the projector's runtime role. */
+export const TEST_PROJECTOR_DATABASE_URL =
+  process.env.TEST_PROJECTOR_DATABASE_URL ?? databaseUrlForRole(TEST_DATABASE_URL, 'ledger_projector');
 /** The test database as superuser `postgres` (trust auth on loopback): used only to simulate tampering. */
 export const TEST_ADMIN_DATABASE_URL =
   process.env.TEST_ADMIN_DATABASE_URL ?? `postgres://postgres@127.0.0.1:5432/${process.env.TEST_DB_NAME ?? 'ledger_test'}`;
@@ -89,8 +99,8 @@ export function dealerChanges(n: number, tag = 'd'): NewEvent[] {
 }
 
 /** Kafka admin on the local broker, connected. */
-export async function kafkaAdmin(): Promise<{ kafka: Kafka; admin: Admin }> {
-  const kafka = new Kafka({ clientId: 'ledger-int-test', brokers: TEST_KAFKA_BROKERS, logLevel: logLevel.NOTHING });
+export async function kafkaAdmin(): Promise<{ kafka: KafkaClient; admin: KafkaAdmin }> {
+  const kafka = createKafka({ clientId: 'ledger-int-test', brokers: TEST_KAFKA_BROKERS, logLevel: 'nothing' });
   const admin = kafka.admin();
   await admin.connect();
   return { kafka, admin };
@@ -100,7 +110,7 @@ export async function kafkaAdmin(): Promise<{ kafka: Kafka; admin: Admin }> {
 export type Offsets = Map<number, bigint>;
 
 /** The topic's current end offsets (high watermarks) per partition. */
-export async function endOffsets(admin: Admin, topic: string): Promise<Offsets> {
+export async function endOffsets(admin: KafkaAdmin, topic: string): Promise<Offsets> {
   const offsets = await admin.fetchTopicOffsets(topic);
   return new Map(offsets.map((o) => [o.partition, BigInt(o.high)]));
 }
@@ -119,7 +129,7 @@ export interface ReadRecord {
  * partition, in partition order, with a throw-away consumer group.
  */
 export async function readRange(
-  kafka: Kafka,
+  kafka: KafkaClient,
   topic: string,
   from: Offsets,
   to: Offsets,
@@ -175,7 +185,7 @@ export async function readRange(
   return records;
 }
 
-function headersToStrings(h: IHeaders | undefined): Record<string, string> {
+function headersToStrings(h: IncomingHeaders | undefined): Record<string, string> {
   const out: Record<string, string> = {};
   for (const [k, v] of Object.entries(h ?? {})) {
     out[k] = Array.isArray(v) ? v.map(String).join(',') : v === undefined ? '' : v.toString();

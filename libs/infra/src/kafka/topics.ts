@@ -1,4 +1,4 @@
-import type { Admin } from 'kafkajs';
+import type { KafkaAdmin } from '@ledger/kafka';
 
 /**
  * A Kafka topic the ledger owns, declared as data so the local stack (`scripts/create-topics.ts`),
@@ -25,8 +25,8 @@ export interface LedgerTopic {
 export const LEDGER_EVENTS_TOPIC = 'baccarat.ledger.events.v1';
 
 /**
- * Analytics topic: one record per resulted, corrected or voided round (issue #4 item 4), published
- * by the projector's analytics publisher. Documented in `docs/asyncapi/asyncapi.yaml`.
+ * Analytics topic: one record per resulted, corrected or voided round, published
+ * by the projector's analytics publisher (docs/architecture.md §7). Documented in `docs/asyncapi/asyncapi.yaml`.
  */
 export const ANALYTICS_ROUND_OUTCOMES_TOPIC = 'baccarat.analytics.round-outcomes.v1';
 
@@ -102,13 +102,13 @@ export interface EnsureTopicsResult {
  *
  * Idempotent, so every `stack.sh up` and every service start may call it.
  *
- * @param admin a connected kafkajs admin client
+ * @param admin a connected admin client of the Kafka port (`@ledger/kafka`)
  * @param topics the topics to ensure; {@link LEDGER_TOPICS} when omitted
  * @throws Error naming the topic when an existing topic's partition count differs from the declared one
  *   (partitions are never changed here: that would move keys between partitions and break per-stream order).
  */
 export async function ensureTopics(
-  admin: Admin,
+  admin: KafkaAdmin,
   topics: readonly LedgerTopic[] = LEDGER_TOPICS,
 ): Promise<EnsureTopicsResult> {
   const present = new Set(await admin.listTopics());
@@ -117,18 +117,10 @@ export async function ensureTopics(
   if (missing.length > 0) {
     // createTopics resolves false (not an error) when another client created one of them first;
     // the partition check below covers that case too.
-    await admin.createTopics({
-      waitForLeaders: true,
-      topics: missing.map((t) => ({
-        topic: t.name,
-        numPartitions: t.partitions,
-        replicationFactor: t.replicationFactor ?? -1,
-        configEntries: Object.entries(t.configs).map(([name, value]) => ({ name, value })),
-      })),
-    });
+    await admin.createTopics(missing);
   }
 
-  const metadata = await withMetadataRetry(() => admin.fetchTopicMetadata({ topics: topics.map((t) => t.name) })).then((m) => m.topics);
+  const metadata = await withMetadataRetry(() => admin.fetchTopicMetadata(topics.map((t) => t.name)));
   const actual = new Map(metadata.map((m) => [m.name, m.partitions.length]));
   const mismatches = topics
     .filter((t) => actual.get(t.name) !== t.partitions)
@@ -144,4 +136,17 @@ export async function ensureTopics(
     created: topics.filter((t) => createdNames.has(t.name)).map((t) => t.name),
     existing: topics.filter((t) => !createdNames.has(t.name)).map((t) => t.name),
   };
+}
+
+/**
+ * The ledger's signed anchor checkpoints (docs/guarantees.md §8, docs/architecture.md §10): one record
+ * per checkpoint, key `anchors`, value the signed anchor as canonical JSON (see `libs/anchors`). One
+ * partition, so the checkpoints are in order; retained forever. Not in {@link LEDGER_TOPICS}: the
+ * anchor publisher of the relay creates it on start.
+ */
+export const LEDGER_ANCHORS_TOPIC = 'baccarat.ledger.anchors.v1';
+
+/** Declaration of {@link LEDGER_ANCHORS_TOPIC} (a topic of another name gets the same settings). */
+export function anchorsTopic(name: string = LEDGER_ANCHORS_TOPIC): LedgerTopic {
+  return { name, partitions: 1, configs: RETAINED_FOREVER };
 }

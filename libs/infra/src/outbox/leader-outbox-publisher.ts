@@ -3,26 +3,30 @@
  * `OutboxRelay`, the read side's `AnalyticsPublisher`): one dedicated PostgreSQL session, leadership
  * by a session-level advisory lock, the start/stop/run loop with back-off, wake-up by LISTEN/NOTIFY
  * or by {@link LeaderOutboxPublisher.wake} with polling as the fallback, claim → send → mark in one
- * transaction, the idempotent Kafka producer, and the crash points the tests use.
+ * transaction, the idempotent Kafka producer, and the crash points the tests use
+ * (docs/guarantees.md §4, no dual-write loss).
  *
  * What stays with each publisher (given as {@link OutboxSource} hooks): its SQL (which table, which
  * order, how rows are claimed and marked), its Kafka records (topic, key, value, headers), its log
  * lines and its result shape.
  */
 import { Client, type Notification } from 'pg';
-import { Partitioners, type Kafka, type Message, type Producer } from 'kafkajs';
+import type { KafkaClient, KafkaProducer, OutgoingMessage } from '@ledger/kafka';
+import {
+  DEFAULT_OUTBOX_MAX_REQUEST_BYTES,
+  DEFAULT_OUTBOX_POLL_INTERVAL_MS,
+  DEFAULT_OUTBOX_STANDBY_RETRY_MS,
+  type AdvisoryLock,
+  type LeaderOutboxPublisherOptions,
+  type OutboxCrashPoint,
+  type OutboxDrainResult,
+  type OutboxPublisherLogger,
+  type OutboxPublisherMessages,
+  type OutboxRunResult,
+  type OutboxSource,
+} from './outbox-publisher-types';
 
-/** Polling fallback of the loop when nothing wakes it, in milliseconds. */
-export const DEFAULT_OUTBOX_POLL_INTERVAL_MS = 200;
-
-/** How often a standby publisher tries to take the lock over, in milliseconds. */
-export const DEFAULT_OUTBOX_STANDBY_RETRY_MS = 1000;
-
-/**
- * Upper bound of one Kafka produce request, in units of message-value length (the JS `length` of
- * each value: characters for strings, bytes for Buffers); keeps requests under the broker's 1 MiB.
- */
-export const DEFAULT_OUTBOX_MAX_REQUEST_BYTES = 512 * 1024;
+export * from './outbox-publisher-types';
 
 /** First back-off of the loop after a failure, in milliseconds; doubled per failure in a row. */
 const FIRST_BACKOFF_MS = 100;
@@ -32,146 +36,13 @@ const MAX_BACKOFF_MS = 5000;
 const CRASH_EXIT_CODE = 137;
 
 /**
- * Where a test makes the publisher's process die (`exit(137)`, like a SIGKILL):
- *  - `before-send`: rows claimed (transaction open), nothing sent to Kafka;
- *  - `after-send`: Kafka acknowledged the whole batch, the rows are not yet marked published (the
- *    next leader sends them again: byte-identical duplicates).
- */
-export type OutboxCrashPoint = 'before-send' | 'after-send';
-
-/**
- * The structured logger the publisher writes to: fields first, then a short message (pino-compatible;
- * the ledger's `LedgerLogger` and `ProjectionLogger` both fit).
- */
-export interface OutboxPublisherLogger {
-  debug(fields: Record<string, unknown>, msg?: string): void;
-  info(fields: Record<string, unknown>, msg?: string): void;
-  warn(fields: Record<string, unknown>, msg?: string): void;
-  error(fields: Record<string, unknown>, msg?: string): void;
-}
-
-/** One Kafka record to send: the topic it goes to and the kafkajs message (key, value, headers). */
-export interface OutboxRecord {
-  /** Topic name; it must exist (the producer never creates topics). */
-  readonly topic: string;
-  /** The record; its `value` should be a string or Buffer (its `length` counts against `maxRequestBytes`). */
-  readonly message: Message;
-}
-
-/**
- * The session-level advisory lock that makes one instance the leader. Both statements run on the
- * publisher's own session with {@link AdvisoryLock.params}.
- */
-export interface AdvisoryLock {
-  /** Tries the lock without waiting; returns one row whose boolean column `ok` is true when held. E.g. `SELECT pg_try_advisory_lock($1::bigint) AS ok`. */
-  readonly tryLockSql: string;
-  /** Releases it. E.g. `SELECT pg_advisory_unlock($1::bigint)`. */
-  readonly unlockSql: string;
-  /** Parameters of both statements. */
-  readonly params: readonly unknown[];
-}
-
-/**
- * The fixed texts of the publisher's log lines; each line also carries {@link LeaderOutboxPublisherOptions.lockFields}
- * (leadership lines) or the error's fields plus `retryInMs` (failure lines).
- */
-export interface OutboxPublisherMessages {
-  /** Info, when this instance takes the lock. */
-  readonly leader: string;
-  /** Info, once each time this instance finds the lock held by another and starts standing by. */
-  readonly standby: string;
-  /** Info, after {@link leader}'s line when the instance that got the lock had been standing by. @default none (no line) */
-  readonly tookOver?: string;
-  /** Error, when an iteration of the loop failed (fields: the error's, `retryInMs`); the loop reconnects after the back-off. */
-  readonly loopFailed: string;
-  /** Error, when the dedicated PostgreSQL session failed (and with it the lock). */
-  readonly connectionFailed: string;
-}
-
-/**
- * What one kind of outbox contributes: how to claim, render and mark its rows. The hooks run inside
- * the batch's transaction on the publisher's session (BEGIN before {@link claim}, COMMIT after
- * {@link markPublished}); anything they throw rolls the batch back and propagates (no loss: the rows
- * stay unpublished).
- * @typeParam Row one claimed outbox row, as the hooks' SQL returns it
- */
-export interface OutboxSource<Row> {
-  /** Claims up to `limit` unpublished rows in publication order, locking them (`FOR UPDATE`); `[]` when none. */
-  claim(client: Client, limit: number): Promise<readonly Row[]>;
-  /** The Kafka record of a row. Records are sent in row order. */
-  toRecord(row: Row): OutboxRecord;
-  /** Marks the rows published (Kafka has acknowledged all of them). */
-  markPublished(client: Client, rows: readonly Row[]): Promise<void>;
-  /** After COMMIT of a non-empty batch (logging). `ms`: milliseconds from BEGIN to COMMIT. */
-  onBatchPublished?(rows: readonly Row[], ms: number): void;
-  /** Logs that crash point `point` is reached with `rows` claimed; the publisher then calls `exit(137)`. */
-  onCrashPoint?(point: OutboxCrashPoint, rows: readonly Row[]): void;
-  /** After every successful drain (by {@link LeaderOutboxPublisher.runOnce} or by the loop). */
-  onDrained?(result: OutboxDrainResult<Row>): void;
-  /** Loop only, leader only, after each successful drain and before waiting (housekeeping, e.g. pruning); a throw counts as a loop failure. */
-  afterLoopDrain?(client: Client): Promise<void>;
-}
-
-/** Options of {@link LeaderOutboxPublisher}. */
-export interface LeaderOutboxPublisherOptions<Row> {
-  /** The outbox's hooks. */
-  readonly source: OutboxSource<Row>;
-  /** PostgreSQL URL of the dedicated session (it holds the lock). */
-  readonly databaseUrl: string;
-  /** `application_name` of that session (PostgreSQL keeps 63 bytes). */
-  readonly applicationName: string;
-  /** A kafkajs client; the publisher makes its own producer from it. */
-  readonly kafka: Kafka;
-  /** The leadership lock. */
-  readonly lock: AdvisoryLock;
-  /** Fields added to the leadership log lines, e.g. `{ lockKey }`. @default {} */
-  readonly lockFields?: Record<string, unknown>;
-  /** Texts of the log lines. */
-  readonly messages: OutboxPublisherMessages;
-  /** The logger. */
-  readonly logger: OutboxPublisherLogger;
-  /** Turns a thrown error into log fields. @default `err => ({ err: String(err) })` */
-  readonly errorFields?: (err: unknown) => Record<string, unknown>;
-  /** `LISTEN` on this channel; each NOTIFY on it wakes the loop. @default none (only {@link LeaderOutboxPublisher.wake} and polling) */
-  readonly listenChannel?: string;
-  /** Most rows one batch (transaction) claims; the caller has validated it (≥ 1). A drain stops at the first shorter batch. */
-  readonly batchSize: number;
-  /** Polling fallback, in milliseconds. @default {@link DEFAULT_OUTBOX_POLL_INTERVAL_MS} */
-  readonly pollIntervalMs?: number;
-  /** How often a standby instance tries to take over, in milliseconds. @default {@link DEFAULT_OUTBOX_STANDBY_RETRY_MS} */
-  readonly standbyRetryMs?: number;
-  /** Upper bound of one produce request. @default {@link DEFAULT_OUTBOX_MAX_REQUEST_BYTES} (see there for the unit) */
-  readonly maxRequestBytes?: number;
-  /** Test-only crash hook. @default null (none) */
-  readonly crashPoint?: OutboxCrashPoint | null;
-  /** What the crash hook calls with 137. @default `process.exit` */
-  readonly exit?: (code: number) => void;
-}
-
-/** What a drain published: batches until one came back shorter than `batchSize` (or stop was asked). */
-export interface OutboxDrainResult<Row> {
-  /** Rows sent and marked published. */
-  readonly published: number;
-  /** Non-empty batches (transactions) committed. */
-  readonly batches: number;
-  /** The last row published; null when none. */
-  readonly lastRow: Row | null;
-}
-
-/** What {@link LeaderOutboxPublisher.runOnce} did. */
-export interface OutboxRunResult<Row> extends OutboxDrainResult<Row> {
-  /** Whether this instance held the lock (false: another publisher holds it; nothing done). */
-  readonly leader: boolean;
-}
-
-/**
  * Publishes one transactional outbox to Kafka, at least once, in claim order, one instance at a time.
  *
  * Batch (leader only): BEGIN; {@link OutboxSource.claim}; send the records in row order, waiting for
  * the acks of each request before the next (consecutive rows of one topic per request, each request
- * ≤ `maxRequestBytes`); {@link OutboxSource.markPublished}; COMMIT. The producer is idempotent
- * (`idempotent: true`, acks = all, `maxInFlightRequests: 1`, no topic auto-creation, kafkajs'
- * Java-compatible murmur2 `DefaultPartitioner`), so per-partition order holds and producer retries
+ * ≤ `maxRequestBytes`); {@link OutboxSource.markPublished}; COMMIT. The producer is the Kafka port's
+ * idempotent one (acks = all, one request in flight, no topic auto-creation, Java-compatible
+ * murmur2 partitioning; docs/architecture.md §6), so per-partition order holds and producer retries
  * add no duplicates; after a failed send it is dropped and the next batch gets a fresh one (fresh
  * producer id). A crash before COMMIT leaves the rows unpublished and the next leader sends them
  * again: duplicates are byte-identical, never a loss.
@@ -201,7 +72,7 @@ export class LeaderOutboxPublisher<Row> {
   private readonly source: OutboxSource<Row>;
   private readonly databaseUrl: string;
   private readonly applicationName: string;
-  private readonly kafka: Kafka;
+  private readonly kafka: KafkaClient;
   private readonly lock: AdvisoryLock;
   private readonly lockFields: Record<string, unknown>;
   private readonly messages: OutboxPublisherMessages;
@@ -212,7 +83,7 @@ export class LeaderOutboxPublisher<Row> {
   private readonly exit: (code: number) => void;
 
   private client: Client | null = null;
-  private producer: Producer | null = null;
+  private producer: KafkaProducer | null = null;
   private leader = false;
   private running = false;
   private stopping = false;
@@ -379,12 +250,12 @@ export class LeaderOutboxPublisher<Row> {
   private async send(rows: readonly Row[]): Promise<void> {
     const producer = await this.getProducer();
     let topic: string | null = null;
-    let chunk: Message[] = [];
+    let chunk: OutgoingMessage[] = [];
     let bytes = 0;
     const flush = async () => {
       if (chunk.length === 0) return;
       try {
-        await producer.send({ topic: topic!, acks: -1, messages: chunk });
+        await producer.send(topic!, chunk);
       } catch (err) {
         // An idempotent producer that failed mid-sequence is not reused: a fresh one gets a fresh producer id.
         await this.dropProducer();
@@ -452,15 +323,10 @@ export class LeaderOutboxPublisher<Row> {
     if (was && this.client) await this.client.query(this.lock.unlockSql, [...this.lock.params]).catch(() => undefined);
   }
 
-  private async getProducer(): Promise<Producer> {
+  private async getProducer(): Promise<KafkaProducer> {
     if (this.producer) return this.producer;
-    const producer = this.kafka.producer({
-      idempotent: true,
-      maxInFlightRequests: 1,
-      // Java-client-compatible murmur2 partitioning: a table id lands on the same partition for every client.
-      createPartitioner: Partitioners.DefaultPartitioner,
-      allowAutoTopicCreation: false,
-    });
+    // idempotent, acks = all, one request in flight, murmur2 partitioning, no topic auto-creation
+    const producer = this.kafka.producer();
     await producer.connect();
     this.producer = producer;
     return producer;

@@ -1,5 +1,5 @@
 import type { Client } from 'pg';
-import type { Kafka } from 'kafkajs';
+import type { KafkaClient } from '@ledger/kafka';
 import { ANALYTICS_ROADS_TOPIC, ANALYTICS_ROUND_OUTCOMES_TOPIC, ANALYTICS_SETTLEMENTS_TOPIC } from '@ledger/infra';
 import { LeaderOutboxPublisher, type OutboxCrashPoint } from '@ledger/infra';
 import { DEFAULT_DATABASE_URL } from '../data-source';
@@ -27,8 +27,8 @@ export type AnalyticsCrashPoint = OutboxCrashPoint;
 
 /** Options of {@link AnalyticsPublisher}. */
 export interface AnalyticsPublisherOptions {
-  /** A kafkajs client (the projector's). */
-  readonly kafka: Kafka;
+  /** A Kafka client (`@ledger/kafka`, the projector's). */
+  readonly kafka: KafkaClient;
   /** PostgreSQL URL; the publisher keeps ONE dedicated session (it holds the advisory lock). @default postgres://ledger:ledger@127.0.0.1:5432/ledger */
   readonly databaseUrl?: string;
   /** Schema of the outbox (the projector's). @default 'read' */

@@ -3,7 +3,7 @@ import { join, resolve } from 'node:path';
 import { fromFile, Parser } from '@asyncapi/parser';
 import Ajv from 'ajv';
 import addFormats from 'ajv-formats';
-import type { Kafka, KafkaMessage, Producer } from 'kafkajs';
+import type { IncomingMessage, KafkaClient, KafkaProducer } from '@ledger/kafka';
 import type { DataSource } from 'typeorm';
 import { diffChecksums, projectionChecksums } from '../checksums';
 import { createProjectionDataSource } from '../data-source';
@@ -71,8 +71,8 @@ const headerText = (h: RawRecord['headers'], name: string): string | undefined =
 
 describe('analytics topics (PostgreSQL + Kafka)', () => {
   let ds: DataSource;
-  let kafka: Kafka;
-  let producer: Producer;
+  let kafka: KafkaClient;
+  let producer: KafkaProducer;
   let ledgerTopic: string;
   let topics: AnalyticsTopicNames;
   let prefix: string;
@@ -105,7 +105,7 @@ describe('analytics topics (PostgreSQL + Kafka)', () => {
     };
     await createTopic(kafka, ledgerTopic, 3);
     for (const t of Object.values(topics)) await createTopic(kafka, t, 6);
-    producer = kafka.producer({ idempotent: true, maxInFlightRequests: 1 });
+    producer = kafka.producer();
     await producer.connect();
     await produce(producer, ledgerTopic, events);
     env = {
@@ -357,7 +357,7 @@ function plainSchema<T>(v: T): T {
  * `correlationId` names.
  * @param topicName maps the documented address to the real topic (tests prefix it)
  */
-async function consumeAsDocumented(kafka: Kafka, channelId: string, topicName: (address: string) => string): Promise<DocumentedConsumption> {
+async function consumeAsDocumented(kafka: KafkaClient, channelId: string, topicName: (address: string) => string): Promise<DocumentedConsumption> {
   const { document, diagnostics } = await fromFile(new Parser(), ASYNCAPI).parse();
   if (!document) throw new Error(`the AsyncAPI document does not parse: ${JSON.stringify(diagnostics.filter((d) => d.severity === 0))}`);
   const channel = document.channels().get(channelId);
@@ -387,7 +387,7 @@ async function consumeAsDocumented(kafka: Kafka, channelId: string, topicName: (
   const end = new Map((await admin.fetchTopicOffsets(topic)).map((o) => [o.partition, BigInt(o.high)]));
   const groupId = `asyncapi-consumer-${Date.now()}-${Math.floor(Math.random() * 1e6)}`;
   const consumer = kafka.consumer({ groupId });
-  const raw: { partition: number; message: KafkaMessage }[] = [];
+  const raw: { partition: number; message: IncomingMessage }[] = [];
   const reached = new Map<number, bigint>();
   await consumer.connect();
   await consumer.subscribe({ topic, fromBeginning: true });

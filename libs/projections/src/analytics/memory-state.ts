@@ -50,7 +50,7 @@ export class MemoryAnalyticsState implements AnalyticsStateReader {
           handNumber: e.data.handNumber,
           dealerId: shoe.dealerId,
           dealingDealerId: shoe.dealerId,
-          gamingDay: gamingDay(e.occurredAt, this.gamingDayConfig),
+          gamingDay: gamingDay(e.recordedAt, this.gamingDayConfig), // the ledger's time, docs/domain-rules.md §7
           paytableRef: shoe.paytableRef,
           currency: shoe.currency,
           status: 'OPEN',

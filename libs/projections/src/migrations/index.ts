@@ -3,9 +3,11 @@ import { ProjectionError } from '../errors';
 import { assertSchemaName, DEFAULT_READ_SCHEMA } from '../schema-name';
 import { CreateReadModel1733000000000 } from './1733000000000-create-read-model';
 import { CreateAnalyticsOutbox1733100000000 } from './1733100000000-create-analytics-outbox';
+import { GrantReadModel1733900000000 } from './1733900000000-grant-read-model';
 
 export { CreateReadModel1733000000000, createReadModelSql } from './1733000000000-create-read-model';
 export { CreateAnalyticsOutbox1733100000000, createAnalyticsOutboxSql } from './1733100000000-create-analytics-outbox';
+export { GrantReadModel1733900000000, grantReadModelSql } from './1733900000000-grant-read-model';
 
 /** A migration class of the read model: constructed with the target schema (default `read`). */
 export type ProjectionMigrationClass = new (schema?: string) => MigrationInterface & { readonly name: string };
@@ -16,7 +18,7 @@ export type ProjectionMigrationClass = new (schema?: string) => MigrationInterfa
  * scratch schema for a side-by-side rebuild. They are idempotent (`IF NOT EXISTS`), so a TypeORM
  * DataSource may also list them, but {@link runProjectionMigrations} is the supported way.
  */
-export const PROJECTION_MIGRATIONS: readonly ProjectionMigrationClass[] = [CreateReadModel1733000000000, CreateAnalyticsOutbox1733100000000];
+export const PROJECTION_MIGRATIONS: readonly ProjectionMigrationClass[] = [CreateReadModel1733000000000, CreateAnalyticsOutbox1733100000000, GrantReadModel1733900000000];
 
 /** Result of {@link runProjectionMigrations}. */
 export interface ProjectionMigrationsResult {

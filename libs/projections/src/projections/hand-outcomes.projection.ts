@@ -8,10 +8,10 @@ import type { Projection } from './projection';
 /**
  * `hand_outcomes` + `hand_outcome_revisions`: one row per round with its cards and current
  * outcome, and every revision of that outcome (game recall, docs/guarantees.md §9;
- * docs/domain-rules.md §5: voids and result edits are new events, nothing is erased).
+ * docs/domain-rules.md §6: voids and result edits are new events, nothing is erased).
  *
  * - RoundOpened creates the row (status OPEN) with what the round is attributed to: the shoe's
- *   dealer at that moment (`dealer_id`), its gaming day (from the RoundOpened's occurredAt), the
+ *   dealer at that moment (`dealer_id`), its gaming day (from the RoundOpened's recordedAt, the ledger's own clock), the
  *   shoe's currency and paytable. `dealing_dealer_id` follows a DealerChanged while bets are open
  *   (the write side makes that dealer the round's dealer for management checks).
  * - RoundResulted → status RESULTED, revision 1 (kind RESULTED).
@@ -43,10 +43,11 @@ export const handOutcomesProjection: Projection<ShoeFacts | undefined> = {
     switch (e.type) {
       case 'RoundOpened': {
         const s = shoe!;
+        // the ledger's time of the opening, never the client's occurredAt (docs/domain-rules.md §7)
         await tx.query(
           `INSERT INTO ${h} (round_id, shoe_id, table_id, hand_number, dealer_id, dealing_dealer_id, gaming_day, currency, paytable_ref, opened_at, status)
            VALUES ($1, $2, $3, $4, $5, $5, $6::date, $7, $8, $9::timestamptz, 'OPEN')`,
-          [e.data.roundId, shoeIdOf(e), s.table_id, e.data.handNumber, s.dealer_id, gamingDay(e.occurredAt, tx.gamingDayConfig), s.currency, s.paytable_ref, e.occurredAt],
+          [e.data.roundId, shoeIdOf(e), s.table_id, e.data.handNumber, s.dealer_id, gamingDay(e.recordedAt, tx.gamingDayConfig), s.currency, s.paytable_ref, e.occurredAt],
         );
         return;
       }

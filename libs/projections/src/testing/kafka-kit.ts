@@ -1,4 +1,4 @@
-import { Kafka, logLevel, type Message, type Producer } from 'kafkajs';
+import { createKafka, type KafkaClient, type KafkaProducer, type OutgoingMessage } from '@ledger/kafka';
 import type { DataSource } from 'typeorm';
 import type { LedgerEvent } from '@ledger/events';
 import { qualified } from '../schema-name';
@@ -10,9 +10,9 @@ import { qualified } from '../schema-name';
  */
 
 /** Brokers from KAFKA_BROKERS (default 127.0.0.1:9092). */
-export function testKafka(clientId = 'projections-test'): Kafka {
+export function testKafka(clientId = 'projections-test'): KafkaClient {
   const brokers = (process.env.KAFKA_BROKERS ?? '127.0.0.1:9092').split(',').map((b) => b.trim());
-  return new Kafka({ clientId, brokers, logLevel: logLevel.NOTHING, retry: { retries: 10 } });
+  return createKafka({ clientId, brokers, logLevel: 'nothing', retries: 10 });
 }
 
 /** A topic name unique to this run. */
@@ -21,26 +21,26 @@ export function uniqueTopic(label: string): string {
 }
 
 /** Creates a topic (3 partitions by default) and waits for its leaders. */
-export async function createTopic(kafka: Kafka, topic: string, partitions = 3): Promise<void> {
+export async function createTopic(kafka: KafkaClient, topic: string, partitions = 3): Promise<void> {
   const admin = kafka.admin();
   await admin.connect();
   try {
-    await admin.createTopics({ waitForLeaders: true, topics: [{ topic, numPartitions: partitions, replicationFactor: 1 }] });
+    await admin.createTopics([{ name: topic, partitions, replicationFactor: 1 }]);
   } finally {
     await admin.disconnect();
   }
 }
 
 /** Deletes topics (best effort). */
-export async function deleteTopics(kafka: Kafka, topics: string[]): Promise<void> {
+export async function deleteTopics(kafka: KafkaClient, topics: string[]): Promise<void> {
   const admin = kafka.admin();
   await admin.connect();
-  await admin.deleteTopics({ topics }).catch(() => undefined);
+  await admin.deleteTopics(topics).catch(() => undefined);
   await admin.disconnect();
 }
 
 /** The Kafka message of an event, as the outbox relay writes it. */
-export function toMessage(e: LedgerEvent): Message {
+export function toMessage(e: LedgerEvent): OutgoingMessage {
   return {
     key: e.tableId,
     value: JSON.stringify(e),
@@ -54,14 +54,14 @@ export function toMessage(e: LedgerEvent): Message {
 }
 
 /** Produces events in order (per-key order preserved), in chunks. */
-export async function produce(producer: Producer, topic: string, events: readonly LedgerEvent[], chunk = 500): Promise<void> {
+export async function produce(producer: KafkaProducer, topic: string, events: readonly LedgerEvent[], chunk = 500): Promise<void> {
   for (let i = 0; i < events.length; i += chunk) {
-    await producer.send({ topic, acks: -1, messages: events.slice(i, i + chunk).map(toMessage) });
+    await producer.send(topic, events.slice(i, i + chunk).map(toMessage));
   }
 }
 
 /** partition → high watermark. */
-export async function highWatermarks(kafka: Kafka, topic: string): Promise<Map<number, bigint>> {
+export async function highWatermarks(kafka: KafkaClient, topic: string): Promise<Map<number, bigint>> {
   const admin = kafka.admin();
   await admin.connect();
   try {
@@ -81,7 +81,7 @@ export async function storedCheckpoints(ds: DataSource, schema: string, group: s
 }
 
 /** Waits until the checkpoints of `group` reach the topic's current high watermarks. */
-export async function waitForCatchUp(kafka: Kafka, ds: DataSource, schema: string, group: string, topic: string, timeoutMs = 120_000): Promise<void> {
+export async function waitForCatchUp(kafka: KafkaClient, ds: DataSource, schema: string, group: string, topic: string, timeoutMs = 120_000): Promise<void> {
   const target = await highWatermarks(kafka, topic);
   const deadline = Date.now() + timeoutMs;
   for (;;) {
@@ -111,7 +111,7 @@ export interface RawRecord {
 }
 
 /** Reads every record of a topic up to its current high watermarks, with a throw-away group. */
-export async function readAll(kafka: Kafka, topic: string): Promise<RawRecord[]> {
+export async function readAll(kafka: KafkaClient, topic: string): Promise<RawRecord[]> {
   const hw = await highWatermarks(kafka, topic);
   const out: RawRecord[] = [];
   const groupId = `read-all-${Date.now()}-${Math.floor(Math.random() * 1e6)}`;

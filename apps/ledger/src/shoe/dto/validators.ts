@@ -1,7 +1,5 @@
 import { registerDecorator, ValidationOptions } from 'class-validator';
-
-/** Card notation: rank A 2-9 T/10 J Q K then suit S H D C (domain-rules.md §1). */
-export const CARD_PATTERN = /^(10|[2-9TJQKA])[SHDC]$/i;
+import { isCardText } from '@ledger/events';
 
 /**
  * A management reason: 3..500 characters, none of them a control character (tab, line feed and
@@ -13,7 +11,9 @@ export const CARD_PATTERN = /^(10|[2-9TJQKA])[SHDC]$/i;
 export const REASON_PATTERN = /^(?:[^\p{Cc}\p{Cs}]|[\t\n\r]){3,500}$/u;
 
 /**
- * A card in notation `9S`, `TH`, `10H`. Failing it gives the error code `CARD.MALFORMED`.
+ * A card in notation `9S`, `TH`, `10H` (`CARD_PATTERN` of `@ledger/events`, docs/domain-rules.md
+ * §1). Only the text is checked here; the controller parses it, once, into the `Card` its
+ * command carries. Failing it gives the error code `CARD.MALFORMED`.
  */
 export function IsCard(options?: ValidationOptions) {
   return (object: object, propertyName: string) =>
@@ -22,13 +22,14 @@ export function IsCard(options?: ValidationOptions) {
       target: object.constructor,
       propertyName,
       options: { message: `CARD.MALFORMED: ${propertyName} must be a card like "9S", "TH" or "10H"`, ...options },
-      validator: { validate: (v: unknown) => typeof v === 'string' && CARD_PATTERN.test(v) },
+      validator: { validate: (v: unknown) => isCardText(v) },
     });
 }
 
 /**
  * A stake in minor units: a decimal string of digits (preferred: exact beyond 2^53) or a JSON
- * integer that is a safe integer. Range checks (1..2^53−1, table limits) are the rules' job.
+ * integer that is a safe integer. Range checks (1..2^53−1, table limits) are the rules' job
+ * (docs/domain-rules.md §4).
  */
 export function IsMinorUnits(options?: ValidationOptions) {
   return (object: object, propertyName: string) =>

@@ -1,0 +1,19 @@
+import type { DecisionStatus } from '@ledger/events';
+import type { ShoeCommandResult } from '../shoe/shoe-stream.writer';
+
+/**
+ * What the four-eyes routes answer: the decision's id and status, and the events recorded
+ * (docs/domain-rules.md §6). A request answers 202 `PENDING_APPROVAL`; an approval 201 `APPROVED`
+ * with the compensating events; a rejection 201 `REJECTED`.
+ */
+export interface DecisionAnswer extends ShoeCommandResult {
+  readonly decisionId: string;
+  readonly status: DecisionStatus;
+  /** ISO-8601 time after which the request can no longer be approved (requests only). */
+  readonly expiresAt?: string;
+}
+
+/** Shapes the writer's result into a {@link DecisionAnswer}. */
+export function decisionAnswer(decisionId: string, status: DecisionStatus, extra: { expiresAt?: string } = {}): (r: ShoeCommandResult) => DecisionAnswer {
+  return (r) => ({ decisionId, status, ...extra, ...r });
+}

@@ -1,0 +1,75 @@
+import { Controller, Get, Inject, Query, UseInterceptors } from '@nestjs/common';
+import { ApiBearerAuth, ApiOperation, ApiQuery, ApiTags } from '@nestjs/swagger';
+import type { KeyObject } from 'node:crypto';
+import type { DataSource } from 'typeorm';
+import { parseBrokers } from '@ledger/event-store';
+import { DEFAULT_VERIFY_GRACE_MS, kafkaClient, readPublicKeys, verifyConfigFromEnv, verifyLedger, type VerificationReport } from '@ledger/anchors';
+import { Roles } from '../auth/roles.decorator';
+import { ApiError } from '../common/api-error';
+import { DATA_SOURCE } from '../persistence/persistence.module';
+import { QueryLogInterceptor } from './query-log.interceptor';
+
+type Q = Record<string, string | undefined>;
+
+const QUERY = ['kafka', 'graceMs'];
+
+/**
+ * `GET /audit/anchors/verify` (docs/guarantees.md §8, docs/anchors.md): the report of
+ * `npm run -s verify`, for auditors and pit managers. PostgreSQL against the anchor file
+ * (`ANCHOR_FILE`, as this process sees it) and, with `?kafka=true`, against the anchors topic and the
+ * Kafka copy of the ledger (`KAFKA_BROKERS`, `ANCHOR_TOPIC`, `LEDGER_EVENTS_TOPIC`). Public keys from
+ * `ANCHOR_PUBLIC_KEY_FILE` (unreadable: the report says no anchor could be checked). It reads the whole ledger: one check at a time per process (409
+ * `ANCHORS.VERIFY_RUNNING` meanwhile). Recorded in `query_log` like every audit read.
+ */
+@ApiTags('audit and reconciliation')
+@ApiBearerAuth()
+@Roles('auditor', 'pit-manager')
+@UseInterceptors(QueryLogInterceptor)
+@Controller('audit/anchors')
+export class AnchorsController {
+  private running = false;
+
+  constructor(@Inject(DATA_SOURCE) private readonly ds: DataSource) {}
+
+  @Get('verify')
+  @ApiOperation({ summary: 'PostgreSQL against the signed anchors (and the Kafka copy): streams, events, anchors checked, the first divergence (stream, version, event)' })
+  @ApiQuery({ name: 'kafka', required: false, enum: ['true', 'false'], description: 'also compare the anchors topic and the Kafka copy of every event (default false)' })
+  @ApiQuery({ name: 'graceMs', required: false, description: 'events younger than this may be unanchored or not on Kafka yet (default 120000)' })
+  async verify(@Query() q: Q): Promise<VerificationReport> {
+    for (const k of Object.keys(q)) if (!QUERY.includes(k)) throw new ApiError('VALIDATION.FAILED', `unknown parameter ${k}`, 400);
+    if (q.kafka !== undefined && q.kafka !== 'true' && q.kafka !== 'false') throw new ApiError('VALIDATION.FAILED', 'kafka must be true or false', 400);
+    const graceMs = q.graceMs === undefined ? DEFAULT_VERIFY_GRACE_MS : Number(q.graceMs);
+    if (!Number.isSafeInteger(graceMs) || graceMs < 0) throw new ApiError('VALIDATION.FAILED', 'graceMs must be an integer >= 0', 400);
+    const withKafka = q.kafka === 'true';
+
+    const config = verifyConfigFromEnv();
+    // Without a readable public key nothing can be verified: the report says so (ok false), it is not an error of the request.
+    let publicKeys = new Map<string, KeyObject>();
+    let keyProblem: string | null = null;
+    try {
+      publicKeys = readPublicKeys(config.publicKeyFiles);
+    } catch (err) {
+      keyProblem = `no anchor can be checked: ${(err as Error).message} (ANCHOR_PUBLIC_KEY_FILE)`;
+    }
+    if (this.running) throw new ApiError('ANCHORS.VERIFY_RUNNING', 'a verification is already running in this process; retry when it ends', 409);
+    this.running = true;
+    const session = this.ds.createQueryRunner();
+    try {
+      await session.connect();
+      return await verifyLedger({
+        session,
+        ledgerId: config.ledgerId,
+        publicKeys,
+        anchorFile: config.anchorFile,
+        kafka: withKafka ? kafkaClient(parseBrokers(process.env.KAFKA_BROKERS), 'ledger-api-verify') : null,
+        anchorsTopic: withKafka ? config.anchorsTopic : null,
+        eventsTopic: withKafka ? config.eventsTopic : null,
+        graceMs,
+        keyProblem,
+      });
+    } finally {
+      this.running = false;
+      await session.release();
+    }
+  }
+}

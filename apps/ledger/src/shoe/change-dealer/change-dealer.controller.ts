@@ -1,0 +1,25 @@
+import { Body, Param, Post, Req } from '@nestjs/common';
+import { CommandBus } from '@nestjs/cqrs';
+import { ApiOperation } from '@nestjs/swagger';
+import type { Principal } from '../../auth/principal';
+import { CurrentPrincipal } from '../../auth/current-principal.decorator';
+import type { ShoeCommandResult } from '../shoe-stream.writer';
+import { WriteController } from '../write-controller.decorator';
+import { writeRequest, type HttpRequest } from '../write-request';
+import { ChangeDealerCommand } from './change-dealer.command';
+import { ChangeDealerDto } from './change-dealer.dto';
+
+/**
+ * `POST /shoes/{shoeId}/dealer` (role `table-device`): executes {@link ChangeDealerCommand};
+ * answers 201 with the events recorded.
+ */
+@WriteController('table facts', 'table-device')
+export class ChangeDealerController {
+  constructor(private readonly commands: CommandBus) {}
+
+  @Post('shoes/:shoeId/dealer')
+  @ApiOperation({ summary: 'Dealer change' })
+  changeDealer(@Req() req: HttpRequest, @CurrentPrincipal() p: Principal, @Param('shoeId') shoeId: string, @Body() b: ChangeDealerDto): Promise<ShoeCommandResult> {
+    return this.commands.execute(new ChangeDealerCommand(writeRequest(req, p, shoeId, b), b.dealerId));
+  }
+}

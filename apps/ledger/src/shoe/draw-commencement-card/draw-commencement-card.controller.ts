@@ -1,0 +1,26 @@
+import { Body, Param, Post, Req } from '@nestjs/common';
+import { CommandBus } from '@nestjs/cqrs';
+import { ApiOperation } from '@nestjs/swagger';
+import { parseCard } from '@ledger/rules';
+import type { Principal } from '../../auth/principal';
+import { CurrentPrincipal } from '../../auth/current-principal.decorator';
+import type { ShoeCommandResult } from '../shoe-stream.writer';
+import { WriteController } from '../write-controller.decorator';
+import { writeRequest, type HttpRequest } from '../write-request';
+import { DrawCommencementCardCommand } from './draw-commencement-card.command';
+import { DrawCommencementCardDto } from './draw-commencement-card.dto';
+
+/**
+ * `POST /shoes/{shoeId}/commencement` (role `table-device`): executes
+ * {@link DrawCommencementCardCommand}; answers 201 with the events recorded.
+ */
+@WriteController('table facts', 'table-device')
+export class DrawCommencementCardController {
+  constructor(private readonly commands: CommandBus) {}
+
+  @Post('shoes/:shoeId/commencement')
+  @ApiOperation({ summary: 'Commencement card opened (§5.1); that many burns follow' })
+  commence(@Req() req: HttpRequest, @CurrentPrincipal() p: Principal, @Param('shoeId') shoeId: string, @Body() b: DrawCommencementCardDto): Promise<ShoeCommandResult> {
+    return this.commands.execute(new DrawCommencementCardCommand(writeRequest(req, p, shoeId, b), parseCard(b.card)));
+  }
+}

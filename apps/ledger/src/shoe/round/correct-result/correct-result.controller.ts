@@ -1,0 +1,29 @@
+import { Body, HttpCode, Param, Post, Req } from '@nestjs/common';
+import { CommandBus } from '@nestjs/cqrs';
+import { ApiOperation } from '@nestjs/swagger';
+import { parseCard } from '@ledger/rules';
+import type { Principal } from '../../../auth/principal';
+import { CurrentPrincipal } from '../../../auth/current-principal.decorator';
+import type { DecisionAnswer } from '../../../decisions/decision-answer';
+import { RequestDecisionCommand } from '../../../decisions/request-decision/request-decision.command';
+import { CorrectResultDto } from './correct-result.dto';
+import { WriteController } from '../../write-controller.decorator';
+import { writeRequest, type HttpRequest } from '../../write-request';
+
+/**
+ * `POST /shoes/{shoeId}/rounds/{roundId}/result-corrections` (role `pit-manager`): requests the decision (docs/domain-rules.md §6) and answers
+ * 202 `{ decisionId, status: "PENDING_APPROVAL", expiresAt }`. It takes effect only when a second
+ * pit manager approves it (`POST /decisions/{decisionId}/approve`); see {@link RequestDecisionCommand}.
+ */
+@WriteController('management', 'pit-manager')
+export class CorrectResultController {
+  constructor(private readonly commands: CommandBus) {}
+
+  @Post('shoes/:shoeId/rounds/:roundId/result-corrections')
+  @HttpCode(202)
+  @ApiOperation({ summary: 'Request a result correction from corrected cards: every bet is re-settled once a second pit manager approves' })
+  correctResult(@Req() req: HttpRequest, @CurrentPrincipal() p: Principal, @Param('shoeId') shoeId: string, @Param('roundId') roundId: string, @Body() b: CorrectResultDto): Promise<DecisionAnswer> {
+    const cards = b.cards.map((c) => parseCard(c).code);
+    return this.commands.execute(new RequestDecisionCommand(writeRequest(req, p, shoeId, b), { kind: 'CORRECT_RESULT', roundId, cards }, b.reason));
+  }
+}

@@ -1,0 +1,11 @@
+import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { IsBoolean, IsIn, IsOptional, ValidateIf } from 'class-validator';
+import { IsCard } from '../../dto/validators';
+import { WriteOptionsDto } from '../../dto/write-options.dto';
+
+/** POST /shoes/{shoeId}/dropped-cards (docs/domain-rules.md §5.5). */
+export class DropCardDto extends WriteOptionsDto {
+  @ApiProperty({ example: 'KD', nullable: true }) @ValidateIf((o) => o.card !== null) @IsCard() card!: string | null;
+  @ApiProperty() @IsBoolean() exposedBeforeLeavingView!: boolean;
+  @ApiPropertyOptional({ enum: ['SHUFFLE', 'SCOOPING'] }) @IsOptional() @IsIn(['SHUFFLE', 'SCOOPING']) phase?: 'SHUFFLE' | 'SCOOPING';
+}

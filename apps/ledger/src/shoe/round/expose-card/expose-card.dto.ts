@@ -1,0 +1,10 @@
+import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { IsIn, IsOptional } from 'class-validator';
+import { IsCard } from '../../dto/validators';
+import { WriteOptionsDto } from '../../dto/write-options.dto';
+
+/** POST /shoes/{shoeId}/exposed-cards (docs/domain-rules.md §5.3). */
+export class ExposeCardDto extends WriteOptionsDto {
+  @ApiProperty({ example: 'QS' }) @IsCard() card!: string;
+  @ApiPropertyOptional({ enum: ['SHUFFLE'] }) @IsOptional() @IsIn(['SHUFFLE']) phase?: 'SHUFFLE';
+}

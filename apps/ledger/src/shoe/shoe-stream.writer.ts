@@ -1,0 +1,194 @@
+import { Inject, Injectable, Logger } from '@nestjs/common';
+import { ConfigService } from '@nestjs/config';
+import { randomUUID } from 'node:crypto';
+import type { LedgerApiEnv } from '@ledger/config';
+import type { DecideContext, ShoeState } from '@ledger/shoe';
+import type { LedgerEvent, NewEvent, Role } from '@ledger/events';
+import { ConcurrencyError, PgEventStore } from '@ledger/event-store';
+import { assertTableAllowed } from '../auth/assert-table-allowed';
+import type { Principal } from '../auth/principal';
+import { ApiError } from '../common/api-error';
+import { EVENT_STORE } from '../persistence/persistence.module';
+import { assertOccurredAtInRange, type OccurredAtBounds } from './occurred-at';
+import { ShoeStateCache } from './shoe-state.cache';
+import { StreamLock } from './stream-lock';
+import type { WriteRequest } from './write-request';
+
+/** How often a write without an expected version is retried after losing a race to another instance. */
+const MAX_ATTEMPTS = 5;
+
+/**
+ * The roles that report table facts and bets, and so only for the tables their token names
+ * (docs/guarantees.md §12, docs/architecture.md §10). Pit managers' decisions are not bound to a
+ * table by the token (four eyes bind them instead).
+ */
+const TABLE_BOUND_ROLES: readonly Role[] = ['table-device', 'betting-platform'];
+
+/**
+ * Whose `Idempotency-Key` it is: `<role>:<token subject>` (docs/guarantees.md §3: keys are scoped
+ * per caller, so two callers never see each other's answers nor collide). Roles hold no `:`, so
+ * no two principals share a caller.
+ */
+export function idempotencyCaller(principal: Principal): string {
+  return `${principal.role}:${principal.id}`;
+}
+
+/** What a successful write answers (HTTP 201). */
+export interface ShoeCommandResult {
+  shoeId: string;
+  tableId: string;
+  /** Stream version after the append. */
+  streamVersion: number;
+  /** The events recorded, in order: envelope fields and data. */
+  events: Array<{
+    eventId: string;
+    type: string;
+    streamVersion: number;
+    globalPosition: string;
+    data: unknown;
+  }>;
+}
+
+/**
+ * What a use case decides on the shoe's state: the events `decide` of `@ledger/shoe` returns.
+ * Throws a DomainError to refuse.
+ */
+export type ShoeDecision = (state: ShoeState, ctx: DecideContext) => NewEvent[];
+
+/** How a use case answers when it is not the plain 201 with the events recorded. */
+export interface WriteAnswer<R> {
+  /** HTTP status of the answer, stored with it for idempotent retries. @default 201 */
+  readonly statusCode?: number;
+  /** The answer's body from the plain result. @default the result itself */
+  readonly shape?: (result: ShoeCommandResult) => R;
+}
+
+/**
+ * The mechanics every write use case of a shoe stream shares, so that each `@CommandHandler`
+ * stays three lines (docs/architecture.md §3): load the stream, decide, append the events with
+ * the expected version and their outbox rows in one transaction (docs/guarantees.md §2, §4),
+ * answer 201 with what was recorded.
+ *
+ * Around that: commands on one stream queue in this process ({@link StreamLock}); the folded state
+ * comes from {@link ShoeStateCache}; a request whose `Idempotency-Key` this caller used before
+ * gets the first answer, the same caller's key on another request → 409 `IDEMPOTENCY.KEY_REUSED`
+ * (docs/guarantees.md §3; keys are the caller's own, see {@link idempotencyCaller}); a write
+ * without `expectedVersion` that lost a race to another instance is decided again on the newer
+ * state (up to {@link MAX_ATTEMPTS} times).
+ *
+ * Before any use case decides, once the stream is loaded: a table device or betting platform may
+ * write only on a table its token names — the shoe's table, or for a new shoe the table in the
+ * path (docs/guarantees.md §12, docs/architecture.md §10); and the request's `occurredAt` must lie
+ * between the shoe's opening and the ledger's clock ({@link assertOccurredAtInRange}).
+ */
+@Injectable()
+export class ShoeStreamWriter {
+  private readonly logger = new Logger(ShoeStreamWriter.name);
+  private readonly occurredAtBounds: OccurredAtBounds;
+
+  constructor(
+    @Inject(EVENT_STORE) private readonly store: PgEventStore,
+    private readonly states: ShoeStateCache,
+    private readonly lock: StreamLock,
+    config: ConfigService<LedgerApiEnv, true>,
+  ) {
+    this.occurredAtBounds = {
+      maxSkewMs: config.get('OCCURRED_AT_MAX_SKEW_MS', { infer: true }),
+      maxAgeMs: config.get('OCCURRED_AT_MAX_AGE_MS', { infer: true }),
+    };
+  }
+
+  /**
+   * Runs `decision` on the current state of shoe `w.shoeId` and appends what it returns.
+   * @returns the 201 answer: the events recorded with their stream versions and global positions
+   * @throws ApiError 400 `VALIDATION.FAILED` for an Idempotency-Key outside 1..128 characters;
+   *   409 `IDEMPOTENCY.KEY_REUSED`; 409 `STREAM.VERSION_CONFLICT` when `w.expectedVersion` is not
+   *   the stream's; 404 `SHOE.NOT_FOUND` for a shoe on another table than `w.tableId`, or none;
+   *   403 `AUTH.TABLE_NOT_ALLOWED` for a device or platform whose token does not name the shoe's
+   *   table; 422 `TIME.OCCURRED_AT_OUT_OF_RANGE` for an `occurredAt` outside the shoe's time
+   * @throws DomainError what `decision` refuses; ConcurrencyError when the race is lost for good
+   */
+  async write<R = ShoeCommandResult>(w: WriteRequest, decision: ShoeDecision, answer: WriteAnswer<R> = {}): Promise<R> {
+    const shape = answer.shape ?? ((r: ShoeCommandResult) => r as unknown as R);
+    const key = w.idempotencyKey;
+    if (key !== null && (key.length < 1 || key.length > 128)) {
+      throw new ApiError('VALIDATION.FAILED', 'Idempotency-Key must be 1..128 characters', 400);
+    }
+    const streamId = `shoe-${w.shoeId}`;
+    return this.lock.run(streamId, async () => {
+      const prior = await this.replayIdempotent<R>(w);
+      if (prior) return prior;
+      for (let attempt = 1; ; attempt++) {
+        const loaded = await this.states.load(streamId);
+        if (w.expectedVersion !== undefined && w.expectedVersion !== loaded.version) {
+          throw new ApiError('STREAM.VERSION_CONFLICT', `shoe ${w.shoeId} is at version ${loaded.version}, expected ${w.expectedVersion}`, 409, {
+            expected: w.expectedVersion,
+            actual: loaded.version,
+          });
+        }
+        if (loaded.tableId && w.tableId && loaded.tableId !== w.tableId) {
+          throw new ApiError('SHOE.NOT_FOUND', `shoe ${w.shoeId} is not on table ${w.tableId}`, 404);
+        }
+        const tableId = loaded.tableId ?? w.tableId;
+        if (tableId) {
+          if (TABLE_BOUND_ROLES.includes(w.principal.role)) assertTableAllowed(w.principal, tableId);
+          assertOccurredAtInRange(w.occurredAt, loaded.openedAt, Date.now(), this.occurredAtBounds);
+        }
+        const events = decision(loaded.state, { newId: randomUUID });
+        if (!tableId) throw new ApiError('SHOE.NOT_FOUND', `no shoe ${w.shoeId}`, 404, { shoeId: w.shoeId });
+        try {
+          const result = await this.store.append({
+            streamId,
+            tableId,
+            expectedVersion: loaded.version,
+            events,
+            metadata: {
+              actor: w.principal,
+              correlationId: w.correlationId,
+              causationId: w.correlationId,
+              occurredAt: w.occurredAt ?? undefined,
+            },
+            idempotency: key
+              ? { caller: idempotencyCaller(w.principal), key, requestHash: w.requestHash, statusCode: answer.statusCode ?? 201, response: (stored: LedgerEvent[]) => shape(this.toResult(w.shoeId, tableId, stored)) }
+              : undefined,
+          });
+          this.states.remember(streamId, loaded, result.events);
+          return shape(this.toResult(w.shoeId, tableId, result.events));
+        } catch (e) {
+          if (e instanceof ConcurrencyError && w.expectedVersion === undefined && attempt < MAX_ATTEMPTS) {
+            this.logger.debug({ streamId, attempt }, 'lost a race to another writer; retrying');
+            continue;
+          }
+          if (e instanceof ConcurrencyError) {
+            const prior2 = await this.replayIdempotent<R>(w);
+            if (prior2) return prior2;
+          }
+          throw e;
+        }
+      }
+    });
+  }
+
+  /**
+   * The first answer to this caller's request with this Idempotency-Key, or null (none, or expired).
+   * @throws ApiError 409 `IDEMPOTENCY.KEY_REUSED` when the caller used the key for another request
+   */
+  private async replayIdempotent<R>(w: WriteRequest): Promise<R | null> {
+    if (!w.idempotencyKey) return null;
+    const prior = await this.store.findIdempotent(idempotencyCaller(w.principal), w.idempotencyKey);
+    if (!prior) return null;
+    if (prior.requestHash !== w.requestHash) {
+      throw new ApiError('IDEMPOTENCY.KEY_REUSED', 'this Idempotency-Key was used for a different request', 409);
+    }
+    return prior.response as R;
+  }
+
+  private toResult(shoeId: string, tableId: string, events: readonly LedgerEvent[]): ShoeCommandResult {
+    return {
+      shoeId,
+      tableId,
+      streamVersion: events.length ? events[events.length - 1].streamVersion : 0,
+      events: events.map((e) => ({ eventId: e.eventId, type: e.type, streamVersion: e.streamVersion, globalPosition: e.globalPosition, data: e.data })),
+    };
+  }
+}

@@ -1,0 +1,137 @@
+/**
+ * The verification report shared by `npm run -s verify` and `GET /audit/anchors/verify`
+ * (docs/anchors.md "What verify checks").
+ */
+
+/** Where a divergence was found. */
+export type DivergenceSource =
+  /** a line of the anchor file */
+  | 'anchor-file'
+  /** a record of the anchors topic */
+  | 'anchor-topic'
+  /** PostgreSQL's events against the signed stream heads */
+  | 'anchors'
+  /** PostgreSQL's events against their copy on the ledger topic */
+  | 'kafka'
+  /** PostgreSQL's stored chain disagrees with itself (stored hash or prev_hash ≠ recomputed) */
+  | 'postgres';
+
+/** What diverges. */
+export type DivergenceKind =
+  /** the line or record is not a well-formed signed anchor */
+  | 'ANCHOR_MALFORMED'
+  /** signed by a key none of the given public keys is */
+  | 'ANCHOR_KEY_UNKNOWN'
+  /** the Ed25519 signature does not verify (forged or altered anchor) */
+  | 'ANCHOR_SIGNATURE_INVALID'
+  /** the Merkle root does not match the streams the checkpoint lists */
+  | 'ANCHOR_MERKLE_MISMATCH'
+  /** a checkpoint missing in the sequence, a `previousAnchorHash` not the hash of its predecessor, a position going back */
+  | 'ANCHOR_CHAIN_BROKEN'
+  /** two different validly signed checkpoints with one seq */
+  | 'ANCHOR_FORK'
+  /** the file and the topic hold different checkpoints for one seq, or one lacks a checkpoint the other has */
+  | 'ANCHOR_COPIES_DIFFER'
+  /** the hash chain recomputed from PostgreSQL's rows differs from a signed head */
+  | 'HEAD_MISMATCH'
+  /** a signed head names a version (or a stream) PostgreSQL does not have */
+  | 'ANCHORED_VERSION_MISSING'
+  /** an event at a position the anchors cover, in a version no anchor names (inserted afterwards) */
+  | 'NOT_ANCHORED'
+  /** events beyond the last anchor older than the grace period (anchoring stopped) */
+  | 'ANCHORS_BEHIND'
+  /** PostgreSQL's event bytes differ from the Kafka copy of the same event id */
+  | 'KAFKA_MISMATCH'
+  /** an event of PostgreSQL missing from the topic (anchored, or older than the grace period) */
+  | 'KAFKA_MISSING'
+  /** an event on the topic, of a stream PostgreSQL or the anchors know, that PostgreSQL does not have */
+  | 'KAFKA_EXTRA'
+  /** two different records on the topic for one event id */
+  | 'KAFKA_DUPLICATE_CONFLICT'
+  /** PostgreSQL's stored hash or prev_hash is not what its own rows give, or a version is missing */
+  | 'STORED_CHAIN_BROKEN';
+
+/** One finding. Fields that do not apply are null. */
+export interface Divergence {
+  readonly source: DivergenceSource;
+  readonly kind: DivergenceKind;
+  readonly streamId: string | null;
+  /** Stream version concerned (for `HEAD_MISMATCH`: the signed version whose head differs). */
+  readonly version: number | null;
+  /** Event at that version, when PostgreSQL or Kafka has one. */
+  readonly eventId: string | null;
+  /** Global position of that event (decimal string), when known. */
+  readonly globalPosition: string | null;
+  /** Checkpoint concerned, when one is. */
+  readonly anchorSeq: number | null;
+  /** What exactly differs, for the auditor. */
+  readonly reason: string;
+}
+
+/** The report. `ok` ⇔ no divergence. */
+export interface VerificationReport {
+  readonly ok: boolean;
+  /** The ledger whose checkpoints were checked. */
+  readonly ledgerId: string;
+  /** Valid checkpoints of this ledger (file and topic merged by seq). */
+  readonly anchorsChecked: number;
+  /** The last valid checkpoint, if any. */
+  readonly lastAnchor: { readonly seq: number; readonly globalPosition: string; readonly createdAt: string } | null;
+  readonly streamsChecked: number;
+  readonly eventsChecked: number;
+  /** Records read from the ledger topic; null when Kafka was not checked. */
+  readonly kafkaRecordsChecked: number | null;
+  /** Events beyond the last checkpoint not yet on Kafka but younger than the grace period. */
+  readonly pendingOnKafka: number;
+  /** Lines or records of other ledgers (skipped). */
+  readonly otherLedgerAnchors: number;
+  /** Number of divergences found (the list below is capped). */
+  readonly divergenceCount: number;
+  /** The first divergence in ledger order (lowest global position; anchor problems first), or null. */
+  readonly firstDivergence: Divergence | null;
+  /** The divergences, first first, at most the cap. */
+  readonly divergences: readonly Divergence[];
+  /** When the check ran (ISO-8601). */
+  readonly checkedAt: string;
+}
+
+/** Most divergences held before sorting (the first one in ledger order must not be lost). */
+const KEPT_BEFORE_SORT = 100_000;
+
+/** Collects divergences up to a cap, counting all. */
+export class DivergenceList {
+  private readonly items: Divergence[] = [];
+  private total = 0;
+
+  /** @param cap most divergences kept (all are counted) */
+  constructor(private readonly cap: number) {}
+
+  add(d: Omit<Divergence, 'streamId' | 'version' | 'eventId' | 'globalPosition' | 'anchorSeq'> & Partial<Divergence>): void {
+    this.total++;
+    if (this.items.length < KEPT_BEFORE_SORT) {
+      this.items.push({ streamId: null, version: null, eventId: null, globalPosition: null, anchorSeq: null, ...d });
+    }
+  }
+
+  get count(): number {
+    return this.total;
+  }
+
+  /** Sorted: anchor-log problems first (by seq), then by global position, then stream and version; capped. */
+  sorted(): Divergence[] {
+    const rank = (d: Divergence) => (d.source === 'anchor-file' || d.source === 'anchor-topic' ? 0 : 1);
+    return [...this.items]
+      .sort((a, b) => {
+        if (rank(a) !== rank(b)) return rank(a) - rank(b);
+        if (rank(a) === 0) return (a.anchorSeq ?? 0) - (b.anchorSeq ?? 0);
+        const pa = a.globalPosition === null ? null : BigInt(a.globalPosition);
+        const pb = b.globalPosition === null ? null : BigInt(b.globalPosition);
+        if (pa !== null && pb !== null && pa !== pb) return pa < pb ? -1 : 1;
+        if ((pa === null) !== (pb === null)) return pa === null ? 1 : -1;
+        const s = (a.streamId ?? '').localeCompare(b.streamId ?? '');
+        if (s !== 0) return s;
+        return (a.version ?? 0) - (b.version ?? 0);
+      })
+      .slice(0, this.cap);
+  }
+}

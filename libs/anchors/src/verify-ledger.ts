@@ -1,0 +1,284 @@
+import type { KeyObject } from 'node:crypto';
+import type { KafkaClient } from '@ledger/kafka';
+import { GENESIS_HASH, type EventEnvelope } from '@ledger/events';
+import { EVENT_COLUMNS, canonicalJson, computeEventHash, rowToEnvelope, type EventRow } from '@ledger/event-store';
+import { readAnchorLines } from './anchor-file';
+import { checkAnchorCopy, mergeCopies, type AnchorInput, type CheckedAnchors } from './anchor-log';
+import type { SignedAnchor } from './checkpoint';
+import { DEFAULT_VERIFY_GRACE_MS } from './config';
+import { describeKafkaDifference, readKafkaCopy, sha256Hex, type KafkaCopyIndex } from './kafka-copy';
+import { TopicMissingError, scanTopic } from './kafka-io';
+import { DivergenceList, type VerificationReport } from './report';
+import { databaseLedgerId, type SqlSession } from './sql';
+
+/**
+ * `npm run -s verify` and `GET /audit/anchors/verify` (docs/guarantees.md §8, docs/anchors.md
+ * "What verify checks"): PostgreSQL against the signed checkpoints and against the Kafka copy.
+ *
+ *  1. The checkpoints of the anchor file and of the anchors topic: shape, key, signature, Merkle
+ *     root, chain (`previousAnchorHash`, consecutive seqs, positions forward), and the two copies alike.
+ *  2. PostgreSQL's events, stream by stream, in one read-only snapshot: the hash chain recomputed from
+ *     the rows' canonical bytes (never trusting a stored hash) must give, at every signed version, the
+ *     signed head; every event at a position a checkpoint covers must be in a version one names;
+ *     events beyond the last checkpoint must be younger than the grace period.
+ *  3. Every event against its record on the ledger topic (read from the first offset to the end), by
+ *     event id: the same bytes. An event missing from the topic diverges when a checkpoint covers it
+ *     (checkpoints cover published events only) or when it is older than the grace period.
+ *
+ * Reads anchors first, then the topic, then PostgreSQL, so that what a checkpoint covers is on the
+ * topic read and in the snapshot.
+ */
+
+/** Options of {@link verifyLedger}. */
+export interface VerifyLedgerOptions {
+  /** A dedicated PostgreSQL session (the check runs in one transaction on it). */
+  readonly session: SqlSession;
+  /** The ledger whose checkpoints are checked. @default the session's database (`databaseLedgerId`) */
+  readonly ledgerId?: string | null;
+  /** Public keys by key id (`readPublicKeys`). */
+  readonly publicKeys: ReadonlyMap<string, KeyObject>;
+  /** The anchor file; null: not read. */
+  readonly anchorFile?: string | null;
+  /** Kafka; null: neither topic is read. */
+  readonly kafka?: KafkaClient | null;
+  /** The anchors topic; null: not read. */
+  readonly anchorsTopic?: string | null;
+  /** The ledger topic; null: the Kafka copy is not compared. */
+  readonly eventsTopic?: string | null;
+  /** Events younger than this may be unanchored or not yet on Kafka, in ms. @default 120000 */
+  readonly graceMs?: number;
+  /** Most divergences listed (all are counted). @default 1000 */
+  readonly maxDivergences?: number;
+  /** Clock (tests). */
+  readonly now?: () => Date;
+  /** Why the public keys could not be read (the caller passes an empty key map): reported, so the report is not ok. */
+  readonly keyProblem?: string | null;
+}
+
+const FETCH = 2000;
+
+interface SignedHead {
+  readonly version: number;
+  readonly headHash: string;
+  readonly seq: number;
+}
+
+/**
+ * Runs the three checks and returns the report (never throws for a divergence).
+ * @throws the PostgreSQL, Kafka or file error that kept it from checking (then nothing is known)
+ */
+export async function verifyLedger(o: VerifyLedgerOptions): Promise<VerificationReport> {
+  const now = (o.now ?? (() => new Date()))();
+  const graceMs = o.graceMs ?? DEFAULT_VERIFY_GRACE_MS;
+  const out = new DivergenceList(o.maxDivergences ?? 1000);
+  const ledgerId = o.ledgerId ?? (await databaseLedgerId(o.session));
+
+  // 1. the checkpoints
+  if (o.keyProblem) out.add({ source: 'anchor-file', kind: 'ANCHOR_KEY_UNKNOWN', reason: o.keyProblem });
+  let fileCopy: CheckedAnchors | null = null;
+  if (o.anchorFile) {
+    const inputs: AnchorInput[] = (await readAnchorLines(o.anchorFile)).map((l) => ({ text: l.text, where: `${o.anchorFile} line ${l.lineNo}` }));
+    fileCopy = checkAnchorCopy(inputs, o.publicKeys, ledgerId, 'anchor-file', out);
+  }
+  let topicCopy: CheckedAnchors | null = null;
+  if (o.kafka && o.anchorsTopic) {
+    const inputs: AnchorInput[] = [];
+    // a missing topic is an empty copy: what the file holds and the topic lacks is then reported
+    await scanTopic(o.kafka, o.anchorsTopic, (r) => inputs.push({ text: r.value?.toString('utf8') ?? '', where: `${o.anchorsTopic} offset ${r.partition}:${r.offset}` })).catch(emptyIfMissing);
+    topicCopy = checkAnchorCopy(inputs, o.publicKeys, ledgerId, 'anchor-topic', out);
+  }
+  const anchors = mergeCopies(fileCopy, topicCopy, graceMs, now, out);
+  const signed = signedHeads(anchors);
+  const last = anchors.length > 0 ? anchors[anchors.length - 1].checkpoint : null;
+  const lastPosition = last ? BigInt(last.globalPosition) : null;
+
+  // 2 and 3. the Kafka copy, then PostgreSQL
+  const copy = o.kafka && o.eventsTopic ? await readKafkaCopy(o.kafka, o.eventsTopic, out) : null;
+  const walk = await walkEvents(o.session, { signed, lastPosition, copy, eventsTopic: o.eventsTopic ?? null, graceMs, now, out });
+
+  // what PostgreSQL lacks
+  for (const [streamId, heads] of signed) {
+    if (walk.streams.has(streamId)) continue;
+    const h = heads[heads.length - 1];
+    out.add({ source: 'anchors', kind: 'ANCHORED_VERSION_MISSING', streamId, version: h.version, anchorSeq: h.seq, reason: `checkpoint #${h.seq} signed stream ${streamId} at version ${h.version}, but PostgreSQL has no such stream` });
+  }
+  let otherRecords = 0;
+  for (const [eventId, k] of copy?.byEventId ?? []) {
+    if (!walk.streams.has(k.streamId) && !signed.has(k.streamId)) {
+      otherRecords++;
+      continue;
+    }
+    out.add({ source: 'kafka', kind: 'KAFKA_EXTRA', streamId: k.streamId, version: k.streamVersion, eventId, globalPosition: k.globalPosition, reason: `event ${eventId} (partition ${k.partition} offset ${k.offset}) is on Kafka but not in PostgreSQL: removed or replaced` });
+  }
+
+  const divergences = out.sorted();
+  return {
+    ok: out.count === 0,
+    ledgerId,
+    anchorsChecked: anchors.length,
+    lastAnchor: last ? { seq: last.seq, globalPosition: last.globalPosition, createdAt: last.createdAt } : null,
+    streamsChecked: walk.streams.size,
+    eventsChecked: walk.events,
+    kafkaRecordsChecked: copy ? copy.records : null,
+    pendingOnKafka: walk.pendingOnKafka,
+    otherLedgerAnchors: (fileCopy?.otherLedgers ?? 0) + (topicCopy?.otherLedgers ?? 0) + otherRecords,
+    divergenceCount: out.count,
+    firstDivergence: divergences[0] ?? null,
+    divergences,
+    checkedAt: now.toISOString(),
+  };
+}
+
+function emptyIfMissing(err: unknown): number {
+  if (err instanceof TopicMissingError) return 0;
+  throw err;
+}
+
+/** Signed heads by stream, in version order. */
+function signedHeads(anchors: readonly SignedAnchor[]): Map<string, SignedHead[]> {
+  const m = new Map<string, SignedHead[]>();
+  for (const a of anchors) {
+    for (const s of a.checkpoint.streams) {
+      let list = m.get(s.streamId);
+      if (!list) m.set(s.streamId, (list = []));
+      list.push({ version: s.version, headHash: s.headHash, seq: a.checkpoint.seq });
+    }
+  }
+  for (const list of m.values()) list.sort((x, y) => x.version - y.version || x.seq - y.seq);
+  return m;
+}
+
+interface WalkContext {
+  readonly signed: Map<string, SignedHead[]>;
+  readonly lastPosition: bigint | null;
+  readonly copy: KafkaCopyIndex | null;
+  readonly eventsTopic: string | null;
+  readonly graceMs: number;
+  readonly now: Date;
+  readonly out: DivergenceList;
+}
+
+interface StreamWalk {
+  readonly streamId: string;
+  readonly heads: readonly SignedHead[];
+  next: number; // index into heads
+  expectedVersion: number;
+  storedPrev: string;
+  recomputed: string;
+  lastMatched: number;
+  lastVersion: number;
+  reported: Set<string>;
+}
+
+/** Walks every event in (stream, version) order in one REPEATABLE READ snapshot. */
+async function walkEvents(session: SqlSession, c: WalkContext): Promise<{ streams: Set<string>; events: number; pendingOnKafka: number }> {
+  const streams = new Set<string>();
+  let events = 0;
+  let pendingOnKafka = 0;
+  // events beyond the last checkpoint older than the grace period: counted, the earliest reported
+  let behind: { count: number; first: EventEnvelope<string, unknown> | null } = { count: 0, first: null };
+  let cur: StreamWalk | null = null;
+  const graceEdge = c.now.getTime() - c.graceMs;
+
+  const finish = (w: StreamWalk) => {
+    for (; w.next < w.heads.length; w.next++) {
+      const h = w.heads[w.next];
+      c.out.add({ source: 'anchors', kind: 'ANCHORED_VERSION_MISSING', streamId: w.streamId, version: h.version, anchorSeq: h.seq, reason: `checkpoint #${h.seq} signed version ${h.version}, but PostgreSQL's stream ends at version ${w.lastVersion}` });
+    }
+  };
+  /** True the first time `kind` is reported for the stream (one finding of a kind per stream). */
+  const once = (w: StreamWalk, kind: string): boolean => {
+    if (w.reported.has(kind)) return false;
+    w.reported.add(kind);
+    return true;
+  };
+
+  await session.query('START TRANSACTION ISOLATION LEVEL REPEATABLE READ READ ONLY');
+  try {
+    const topicColumn = c.copy ? 'o.topic AS outbox_topic' : 'NULL::text AS outbox_topic';
+    const join = c.copy ? 'LEFT JOIN outbox o ON o.global_position = e.global_position' : '';
+    await session.query(`DECLARE anchors_verify NO SCROLL CURSOR FOR SELECT ${EVENT_COLUMNS}, ${topicColumn} FROM events e ${join} ORDER BY e.stream_id, e.stream_version`);
+    for (;;) {
+      const rows: (EventRow & { outbox_topic: string | null })[] = await session.query(`FETCH ${FETCH} FROM anchors_verify`);
+      for (const row of rows) {
+        const e = rowToEnvelope(row);
+        const at = { streamId: e.streamId, version: e.streamVersion, eventId: e.eventId, globalPosition: e.globalPosition };
+        if (!cur || cur.streamId !== e.streamId) {
+          if (cur) finish(cur);
+          cur = { streamId: e.streamId, heads: c.signed.get(e.streamId) ?? [], next: 0, expectedVersion: 1, storedPrev: GENESIS_HASH, recomputed: GENESIS_HASH, lastMatched: 0, lastVersion: 0, reported: new Set() };
+          streams.add(e.streamId);
+        }
+        const w: StreamWalk = cur;
+        events++;
+        const position = BigInt(e.globalPosition);
+
+        // PostgreSQL's stored chain, as the in-database verifier sees it
+        if (e.streamVersion !== w.expectedVersion && once(w, 'gap')) {
+          c.out.add({ source: 'postgres', kind: 'STORED_CHAIN_BROKEN', ...at, reason: `versions ${w.expectedVersion}..${e.streamVersion - 1} are missing before this event` });
+        }
+        if (e.prevHash !== w.storedPrev && once(w, 'prev')) {
+          c.out.add({ source: 'postgres', kind: 'STORED_CHAIN_BROKEN', ...at, reason: `stored prev_hash ${e.prevHash}, but the stored event before it has hash ${w.storedPrev}` });
+        }
+        const storedRecomputed = computeEventHash(e);
+        if (storedRecomputed !== e.hash && once(w, 'hash')) {
+          c.out.add({ source: 'postgres', kind: 'STORED_CHAIN_BROKEN', ...at, reason: `stored hash ${e.hash}, but the row's canonical bytes give ${storedRecomputed}` });
+        }
+        // the chain from the bytes alone, never trusting a stored hash
+        w.recomputed = e.prevHash === w.recomputed ? storedRecomputed : computeEventHash({ ...e, prevHash: w.recomputed });
+        w.storedPrev = e.hash;
+        w.expectedVersion = e.streamVersion + 1;
+        w.lastVersion = e.streamVersion;
+
+        // against the signed heads
+        for (; w.next < w.heads.length && w.heads[w.next].version <= e.streamVersion; w.next++) {
+          const h = w.heads[w.next];
+          if (h.version < e.streamVersion) {
+            c.out.add({ source: 'anchors', kind: 'ANCHORED_VERSION_MISSING', streamId: w.streamId, version: h.version, anchorSeq: h.seq, reason: `checkpoint #${h.seq} signed version ${h.version}, which PostgreSQL's stream does not have` });
+          } else if (h.headHash !== w.recomputed) {
+            if (once(w, 'head')) {
+              c.out.add({ source: 'anchors', kind: 'HEAD_MISMATCH', ...at, anchorSeq: h.seq, reason: `the chain recomputed from PostgreSQL's rows gives ${w.recomputed} at version ${h.version}, but checkpoint #${h.seq} signed ${h.headHash}: an event among versions ${w.lastMatched + 1}..${h.version} was altered, removed or inserted` });
+            }
+          } else if (!w.reported.has('head')) {
+            w.lastMatched = h.version;
+          }
+        }
+        const signedMax = w.heads.length > 0 ? w.heads[w.heads.length - 1].version : 0;
+        if (c.lastPosition !== null && position <= c.lastPosition) {
+          if (signedMax < e.streamVersion && once(w, 'covered')) {
+            c.out.add({ source: 'anchors', kind: 'NOT_ANCHORED', ...at, reason: `position ${position} is covered by the checkpoints (up to ${c.lastPosition}), but no checkpoint signed this stream at version ${e.streamVersion} or later: inserted afterwards` });
+          }
+        } else if (Date.parse(e.recordedAt) < graceEdge) {
+          const earlier = behind.first === null || position < BigInt(behind.first.globalPosition);
+          behind = { count: behind.count + 1, first: earlier ? e : behind.first };
+        }
+
+        // against the Kafka copy
+        if (c.copy && (row.outbox_topic === null || row.outbox_topic === c.eventsTopic)) {
+          const k = c.copy.byEventId.get(e.eventId);
+          if (!k) {
+            if ((c.lastPosition !== null && position <= c.lastPosition) || Date.parse(e.recordedAt) < graceEdge) {
+              c.out.add({ source: 'kafka', kind: 'KAFKA_MISSING', ...at, reason: `event ${e.eventId} (recorded ${e.recordedAt}) is not on ${c.eventsTopic}` });
+            } else {
+              pendingOnKafka++;
+            }
+          } else {
+            c.copy.byEventId.delete(e.eventId);
+            if (sha256Hex(canonicalJson(e)) !== k.digest) {
+              c.out.add({ source: 'kafka', kind: 'KAFKA_MISMATCH', ...at, reason: describeKafkaDifference(e, k) });
+            }
+          }
+        }
+      }
+      if (rows.length < FETCH) break;
+    }
+    if (cur) finish(cur);
+    await session.query('CLOSE anchors_verify');
+  } finally {
+    await session.query('ROLLBACK').catch(() => undefined);
+  }
+  if (behind.first) {
+    const f = behind.first;
+    c.out.add({ source: 'anchors', kind: 'ANCHORS_BEHIND', streamId: f.streamId, version: f.streamVersion, eventId: f.eventId, globalPosition: f.globalPosition, reason: `${behind.count} events beyond the last checkpoint (${c.lastPosition ?? 'none'}) were recorded more than ${c.graceMs} ms ago: anchoring has stopped or never ran` });
+  }
+  return { streams, events, pendingOnKafka };
+}

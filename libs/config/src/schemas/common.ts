@@ -1,0 +1,189 @@
+import { LOCAL_DATABASE_URL, resolveDatabaseUrls, type DatabaseUrlEnv } from '../database-roles';
+import { BoolVar, ListVar, OneOfVar, TextVar, UrlVar, type DerivedDefault } from '../env-var';
+
+/**
+ * The parts every process's configuration is built from (docs/architecture.md §5): a base class and
+ * mixins, one per concern, so each variable is declared (with its form, default and meaning) once.
+ */
+
+/** A class a mixin can extend. */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+export type EnvClass<T = object> = new (...args: any[]) => T;
+
+/** The two modes of a process: only `development` accepts the public development signing secret. */
+export const LEDGER_ENVIRONMENTS = ['development', 'production'] as const;
+/** `development` | `production`. */
+export type LedgerEnvironment = (typeof LEDGER_ENVIRONMENTS)[number];
+
+/** pino levels (`silent` logs nothing). */
+export const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
+/** A pino level. */
+export type LogLevel = (typeof LOG_LEVELS)[number];
+
+/** Database of the local stack as the API's role `ledger_app` (loopback only; docs/architecture.md §10). */
+export const DEFAULT_DATABASE_URL = LOCAL_DATABASE_URL;
+/** Broker of the local stack. */
+export const DEFAULT_KAFKA_BROKERS: readonly string[] = ['127.0.0.1:9092'];
+/** The ledger's event topic (same value as `LEDGER_EVENTS_TOPIC` of `@ledger/infra`; a unit spec checks they agree). */
+export const DEFAULT_EVENTS_TOPIC = 'baccarat.ledger.events.v1';
+/** The live read-model schema (same value as `DEFAULT_READ_SCHEMA` of `@ledger/projections`). */
+export const DEFAULT_READ_SCHEMA = 'read';
+
+/** A Kafka topic name: `[A-Za-z0-9._-]`, 1 to 249 characters. */
+export const TOPIC_NAME = /^[A-Za-z0-9._-]{1,249}$/;
+/** A Kafka `host:port` (IPv6 in brackets). */
+export const BROKER_ADDRESS = /^(\[[0-9A-Fa-f:.]+\]|[A-Za-z0-9._-]+):\d{1,5}$/;
+
+/**
+ * Whether `name` may name a read-model schema: a lower-case SQL identifier (`[a-z_][a-z0-9_]*`, at
+ * most 63 bytes) that is not `public`, `information_schema` nor `pg_*`, so it can be interpolated
+ * into SQL without quoting surprises.
+ */
+export function isReadModelSchemaName(name: unknown): name is string {
+  return typeof name === 'string' && /^[a-z_][a-z0-9_]{0,62}$/.test(name) && !name.startsWith('pg_') && name !== 'public' && name !== 'information_schema';
+}
+
+/** What every process reads: its mode. */
+export class CommonEnv {
+  /**
+   * The process's mode. `development` (set by the demo, the bench and the tests) lets the API fall
+   * back to the public development signing secret, with a warning; anything else is production: the
+   * API refuses to start without a signing key of its own (docs/architecture.md §10).
+   * @default production
+   */
+  @OneOfVar(LEDGER_ENVIRONMENTS)
+  LEDGER_ENV: LedgerEnvironment = 'production';
+}
+
+/** `LOG_LEVEL`. */
+export function WithLogging<B extends EnvClass>(Base: B) {
+  class LoggingEnv extends Base {
+    /**
+     * Level of the structured JSON log lines (pino, on stdout).
+     * @default info
+     */
+    @OneOfVar(LOG_LEVELS)
+    LOG_LEVEL: LogLevel = 'info';
+  }
+  return LoggingEnv;
+}
+
+const POSTGRES_URL = ['postgres:', 'postgresql:'];
+
+/**
+ * A URL that defaults to `DATABASE_URL` with the login `role` (same server, port and database; the
+ * password is the role's name, as `scripts/stack.sh` creates it): {@link resolveDatabaseUrls}.
+ */
+function derivedFromDatabaseUrl(role: string, pick: (urls: ReturnType<typeof resolveDatabaseUrls>) => string): DerivedDefault {
+  return { describe: `\`DATABASE_URL\` with the login \`${role}\``, compute: (config) => pick(resolveDatabaseUrls(config as DatabaseUrlEnv)) };
+}
+
+/** `DATABASE_URL`. */
+export function WithDatabase<B extends EnvClass>(Base: B) {
+  class DatabaseEnv extends Base {
+    /**
+     * PostgreSQL connection URL of the API, as its runtime role `ledger_app` (docs/architecture.md §10).
+     * It also names the database of every other process: the URLs of the migrations, the relay and the
+     * projector default to it with their own login.
+     * @default postgres://ledger_app:ledger_app@127.0.0.1:5432/ledger
+     */
+    @UrlVar(POSTGRES_URL)
+    DATABASE_URL: string = DEFAULT_DATABASE_URL;
+  }
+  return DatabaseEnv;
+}
+
+/** `MIGRATIONS_DATABASE_URL` (with `DATABASE_URL`, which it defaults from). */
+export function WithMigrationsDatabase<B extends EnvClass<{ DATABASE_URL: string }>>(Base: B) {
+  class MigrationsDatabaseEnv extends Base {
+    /**
+     * PostgreSQL connection URL of the migrations, as the owner role `ledger_owner`: the API's and the
+     * projector's start (`RUN_MIGRATIONS`, on a connection of their own, closed before they serve),
+     * `npm run migration:run`, `npm run projections:rebuild` (docs/architecture.md §10).
+     * @default `DATABASE_URL` with the login `ledger_owner`
+     */
+    @UrlVar(POSTGRES_URL, { derived: derivedFromDatabaseUrl('ledger_owner', (u) => u.migrations) })
+    MIGRATIONS_DATABASE_URL!: string;
+  }
+  return MigrationsDatabaseEnv;
+}
+
+/** `RELAY_DATABASE_URL` (with `DATABASE_URL`, which it defaults from). */
+export function WithRelayDatabase<B extends EnvClass<{ DATABASE_URL: string }>>(Base: B) {
+  class RelayDatabaseEnv extends Base {
+    /**
+     * PostgreSQL connection URL of the outbox relay (and its anchor publisher), as its runtime role
+     * `ledger_relay` (docs/architecture.md §10).
+     * @default `DATABASE_URL` with the login `ledger_relay`
+     */
+    @UrlVar(POSTGRES_URL, { derived: derivedFromDatabaseUrl('ledger_relay', (u) => u.relay) })
+    RELAY_DATABASE_URL!: string;
+  }
+  return RelayDatabaseEnv;
+}
+
+/** `PROJECTOR_DATABASE_URL` (with `DATABASE_URL`, which it defaults from). */
+export function WithProjectorDatabase<B extends EnvClass<{ DATABASE_URL: string }>>(Base: B) {
+  class ProjectorDatabaseEnv extends Base {
+    /**
+     * PostgreSQL connection URL of the projector (and its analytics publisher), as its runtime role
+     * `ledger_projector` (docs/architecture.md §10).
+     * @default `DATABASE_URL` with the login `ledger_projector`
+     */
+    @UrlVar(POSTGRES_URL, { derived: derivedFromDatabaseUrl('ledger_projector', (u) => u.projector) })
+    PROJECTOR_DATABASE_URL!: string;
+  }
+  return ProjectorDatabaseEnv;
+}
+
+/** `KAFKA_BROKERS`. */
+export function WithKafka<B extends EnvClass>(Base: B) {
+  class KafkaEnv extends Base {
+    /**
+     * Kafka bootstrap brokers.
+     * @default 127.0.0.1:9092
+     */
+    @ListVar(BROKER_ADDRESS, 'comma-separated host:port')
+    KAFKA_BROKERS: readonly string[] = DEFAULT_KAFKA_BROKERS;
+  }
+  return KafkaEnv;
+}
+
+/** `LEDGER_EVENTS_TOPIC`. */
+export function WithEventsTopic<B extends EnvClass>(Base: B) {
+  class EventsTopicEnv extends Base {
+    /**
+     * The ledger's event topic: the API's outbox rows name it, the relay publishes to it, the projector consumes it.
+     * @default baccarat.ledger.events.v1
+     */
+    @TextVar(TOPIC_NAME, 'a Kafka topic name ([A-Za-z0-9._-], 1..249)')
+    LEDGER_EVENTS_TOPIC: string = DEFAULT_EVENTS_TOPIC;
+  }
+  return EventsTopicEnv;
+}
+
+/** `PROJECTIONS_SCHEMA` (older name `READ_SCHEMA`). */
+export function WithReadModel<B extends EnvClass>(Base: B) {
+  class ReadModelEnv extends Base {
+    /**
+     * PostgreSQL schema of the read model (the projector writes it, the query API reads it); older name `READ_SCHEMA`.
+     * @default read
+     */
+    @TextVar(/^[a-z_][a-z0-9_]{0,62}$/, 'a lower-case SQL identifier ([a-z_][a-z0-9_]*, not public nor pg_*)', { aliases: ['READ_SCHEMA'], check: isReadModelSchemaName })
+    PROJECTIONS_SCHEMA: string = DEFAULT_READ_SCHEMA;
+  }
+  return ReadModelEnv;
+}
+
+/** `RUN_MIGRATIONS`. */
+export function WithMigrations<B extends EnvClass>(Base: B) {
+  class MigrationsEnv extends Base {
+    /**
+     * Run the migrations at start, as the owner (`MIGRATIONS_DATABASE_URL`, on a connection of their own), under an advisory lock (never `synchronize`).
+     * @default true
+     */
+    @BoolVar()
+    RUN_MIGRATIONS: boolean = true;
+  }
+  return MigrationsEnv;
+}

@@ -1,0 +1,22 @@
+import { LedgerApiEnv } from './ledger-api';
+import { MigrationCliEnv } from './migration-cli';
+import { ProjectorEnv } from './projector';
+import { RelayEnv } from './relay';
+import { TokenToolEnv } from './token-tool';
+
+export * from './common';
+export * from './tokens';
+export * from './ledger-api';
+export * from './relay';
+export * from './projector';
+export * from './token-tool';
+export * from './migration-cli';
+
+/** Every process's schema and the name the README's configuration table gives it ("used by"). */
+export const CONFIG_SCHEMAS: ReadonlyArray<{ readonly schema: Function; readonly usedBy: string }> = [
+  { schema: LedgerApiEnv, usedBy: 'API' },
+  { schema: RelayEnv, usedBy: 'relay' },
+  { schema: ProjectorEnv, usedBy: 'projector' },
+  { schema: TokenToolEnv, usedBy: '`npm run token`' },
+  { schema: MigrationCliEnv, usedBy: '`npm run migration:run`' },
+];

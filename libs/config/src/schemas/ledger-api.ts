@@ -1,0 +1,87 @@
+import { BoolVar, FileVar, IntVar, TextVar } from '../env-var';
+import { CommonEnv, WithDatabase, WithEventsTopic, WithLogging, WithMigrations, WithMigrationsDatabase, WithReadModel } from './common';
+import { WithSigningSecret, WithTokenPolicy, WithTokenVerification } from './tokens';
+
+/**
+ * The ledger API's configuration (`apps/ledger`; docs/architecture.md §5), read once at start by
+ * `main.ts` (or the tests' harness) and served to the Nest app by `@nestjs/config`'s `ConfigService`.
+ */
+export class LedgerApiEnv extends WithTokenVerification(
+  WithSigningSecret(WithTokenPolicy(WithMigrations(WithReadModel(WithEventsTopic(WithMigrationsDatabase(WithDatabase(WithLogging(CommonEnv)))))))),
+) {
+  /**
+   * TCP port the API listens on.
+   * @default 3000
+   */
+  @IntVar(1, 65_535)
+  PORT: number = 3000;
+
+  /**
+   * Address the API listens on.
+   * @default 127.0.0.1
+   */
+  @TextVar(/^[A-Za-z0-9.:_-]{1,253}$/, 'a host name or an IP address')
+  HOST: string = '127.0.0.1';
+
+  /**
+   * The tables: variant, decks, paytable, currency, limits per bet code (validated at start).
+   * @default config/tables.json
+   */
+  @FileVar('the path of an existing JSON file')
+  TABLES_FILE: string = 'config/tables.json';
+
+  /**
+   * Log one line per HTTP request (with the correlation id).
+   * @default false
+   */
+  @BoolVar()
+  HTTP_ACCESS_LOG: boolean = false;
+
+  /**
+   * Shoe states kept folded in memory (LRU), in shoes.
+   * @default 256
+   */
+  @IntVar(1, 100_000, 'shoes')
+  SHOE_CACHE_SIZE: number = 256;
+
+  /**
+   * How long a requested management decision waits for a second pit manager's approval before it
+   * expires (docs/domain-rules.md §6), in ms.
+   * @default 1800000
+   */
+  @IntVar(1_000, 604_800_000, 'ms')
+  DECISION_TTL_MS: number = 1_800_000;
+
+  /**
+   * How often the API records the expiry of pending decisions past their time, in ms.
+   * @default 30000
+   */
+  @IntVar(200, 3_600_000, 'ms')
+  DECISION_EXPIRY_SWEEP_MS: number = 30_000;
+
+  /**
+   * How long an `Idempotency-Key` is kept, in days (docs/guarantees.md §3): a retry by the same
+   * caller within it gets the first answer; after it the key may be used again, and the API deletes
+   * expired keys (at start, then hourly).
+   * @default 7
+   */
+  @IntVar(1, 3650, 'days')
+  IDEMPOTENCY_RETENTION_DAYS: number = 7;
+
+  /**
+   * How far in the future (by the ledger's clock) a write's `occurredAt` may be, in milliseconds;
+   * also how much earlier than the shoe's opening a later fact may say it happened (clock skew
+   * between a device and the ledger). Further out: 422 `TIME.OCCURRED_AT_OUT_OF_RANGE`.
+   * @default 5000
+   */
+  @IntVar(0, 3_600_000, 'ms')
+  OCCURRED_AT_MAX_SKEW_MS: number = 5000;
+
+  /**
+   * How old the `occurredAt` of a shoe's opening may be, in milliseconds; the facts and bets after
+   * it may not be earlier than it. Older: 422 `TIME.OCCURRED_AT_OUT_OF_RANGE`.
+   * @default 86400000
+   */
+  @IntVar(60_000, 2_592_000_000, 'ms')
+  OCCURRED_AT_MAX_AGE_MS: number = 86_400_000;
+}

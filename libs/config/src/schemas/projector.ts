@@ -1,0 +1,133 @@
+import { BoolVar, IntVar, OneOfVar, TextVar, TimeZoneVar } from '../env-var';
+import {
+  CommonEnv,
+  TOPIC_NAME,
+  WithDatabase,
+  WithEventsTopic,
+  WithKafka,
+  WithLogging,
+  WithMigrations,
+  WithMigrationsDatabase,
+  WithProjectorDatabase,
+  WithReadModel,
+} from './common';
+import { CRASH_POINTS, type CrashPointName } from './relay';
+
+const TOPIC_FORM = 'a Kafka topic name ([A-Za-z0-9._-], 1..249)';
+
+/**
+ * The projector's configuration (`apps/projector`, also `npm run projections:rebuild`;
+ * docs/architecture.md §5), read once at start.
+ */
+export class ProjectorEnv extends WithMigrations(
+  WithReadModel(WithEventsTopic(WithKafka(WithMigrationsDatabase(WithProjectorDatabase(WithDatabase(WithLogging(CommonEnv))))))),
+) {
+  /**
+   * Kafka consumer group of the projector, also the owner of its checkpoints.
+   * @default ledger-projector
+   */
+  @TextVar(/^[A-Za-z0-9._:-]{1,200}$/, 'a consumer group id ([A-Za-z0-9._:-], 1..200)')
+  PROJECTOR_GROUP: string = 'ledger-projector';
+
+  /**
+   * Time zone of the gaming day: a round belongs to the date of its opening there, cut at `GAMING_DAY_CUTOFF_HOUR`.
+   * @default UTC
+   */
+  @TimeZoneVar()
+  GAMING_DAY_TZ: string = 'UTC';
+
+  /**
+   * Local hour at which a gaming day starts: a round opened before it belongs to the previous date.
+   * @default 6
+   */
+  @IntVar(0, 23, 'hour')
+  GAMING_DAY_CUTOFF_HOUR: number = 6;
+
+  /**
+   * Partitions the projector applies at once.
+   * @default 1
+   */
+  @IntVar(1, 64, 'partitions')
+  PROJECTOR_PARTITIONS_CONCURRENTLY: number = 1;
+
+  /**
+   * Most records one projection transaction applies.
+   * @default 2000
+   */
+  @IntVar(1, 100_000, 'records')
+  PROJECTOR_MAX_RECORDS_PER_TX: number = 2000;
+
+  /**
+   * Most bytes one fetch takes from a partition.
+   * @default 1048576
+   */
+  @IntVar(1024, 104_857_600, 'bytes')
+  PROJECTOR_MAX_BYTES_PER_PARTITION: number = 1_048_576;
+
+  /**
+   * Tests only: a pause inside every projection transaction, before COMMIT, in milliseconds.
+   * @default 0
+   */
+  @IntVar(0, 600_000, 'ms')
+  PROJECTOR_FAULT_DELAY_IN_TX_MS: number = 0;
+
+  /**
+   * Write each applied event's analytics records to the analytics outbox.
+   * @default true
+   */
+  @BoolVar()
+  ANALYTICS_ENABLED: boolean = true;
+
+  /**
+   * Run the analytics publisher (outbox → analytics topics) in this process.
+   * @default true
+   */
+  @BoolVar()
+  ANALYTICS_PUBLISH: boolean = true;
+
+  /**
+   * Topic of round outcomes.
+   * @default baccarat.analytics.round-outcomes.v1
+   */
+  @TextVar(TOPIC_NAME, TOPIC_FORM)
+  ANALYTICS_ROUND_OUTCOMES_TOPIC: string = 'baccarat.analytics.round-outcomes.v1';
+
+  /**
+   * Topic of settlements.
+   * @default baccarat.analytics.settlements.v1
+   */
+  @TextVar(TOPIC_NAME, TOPIC_FORM)
+  ANALYTICS_SETTLEMENTS_TOPIC: string = 'baccarat.analytics.settlements.v1';
+
+  /**
+   * Topic of roads.
+   * @default baccarat.analytics.roads.v1
+   */
+  @TextVar(TOPIC_NAME, TOPIC_FORM)
+  ANALYTICS_ROADS_TOPIC: string = 'baccarat.analytics.roads.v1';
+
+  /**
+   * Analytics outbox rows published per batch.
+   * @default 500
+   */
+  @IntVar(1, 5000, 'rows')
+  ANALYTICS_PUBLISH_BATCH_SIZE: number = 500;
+
+  /**
+   * Fallback poll of the analytics outbox, in milliseconds.
+   * @default 200
+   */
+  @IntVar(10, 60_000, 'ms')
+  ANALYTICS_POLL_INTERVAL_MS: number = 200;
+
+  /**
+   * How long published analytics outbox rows are kept, in hours; 0 keeps them forever.
+   * @default 168
+   */
+  @IntVar(0, 100_000, 'hours')
+  ANALYTICS_RETAIN_PUBLISHED_HOURS: number = 168;
+
+  /** Tests only: the analytics publisher exits with 137 at this point of a batch. */
+  @OneOfVar(CRASH_POINTS, { optional: true })
+  ANALYTICS_PUBLISHER_CRASH_POINT?: CrashPointName;
+}

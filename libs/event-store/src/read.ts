@@ -1,0 +1,76 @@
+import type { DataSource } from 'typeorm';
+import { upcast, type EventEnvelope, type LedgerEvent } from '@ledger/events';
+import { EVENT_COLUMNS, rowToEnvelope, type EventRow } from './rows';
+
+/**
+ * Reading the store: one stream in stream order, every stream in global order, a stream's version,
+ * and stored envelopes by id. Reads upcast to the current schema versions (docs/guarantees.md §10),
+ * except {@link EventReader.eventsByIds}, which returns the rows as stored.
+ */
+export class EventReader {
+  /** @param ds an initialised, migrated DataSource */
+  constructor(private readonly ds: DataSource) {}
+
+  /**
+   * A stream's events from `fromVersion` on, in stream order, upcast to the current schema versions.
+   * @param fromVersion first version to return, 1-based. @default 1
+   * @returns [] for an unknown stream
+   * @throws Error `EVENT.UNKNOWN_TYPE` / `EVENT.NO_UPCASTER` for a row this code cannot read
+   */
+  async readStream(streamId: string, fromVersion = 1): Promise<LedgerEvent[]> {
+    const rows: EventRow[] = await this.ds.query(
+      `SELECT ${EVENT_COLUMNS} FROM events e WHERE e.stream_id = $1 AND e.stream_version >= $2 ORDER BY e.stream_version`,
+      [streamId, fromVersion],
+    );
+    return rows.map((r) => upcast(rowToEnvelope(r)));
+  }
+
+  /**
+   * Events of every stream in global order, from `fromPosition` (inclusive), at most `limit`.
+   * Never skips an event: positions become visible in order (see the `event_position` migration), so a
+   * reader that resumes from its last position + 1 sees everything.
+   * @param fromPosition first global position, a decimal string or bigint. @default '1'
+   * @param limit page size, 1–10,000. @default 1000
+   */
+  async readAll(fromPosition: string | bigint = '1', limit = 1000): Promise<LedgerEvent[]> {
+    const from = BigInt(fromPosition);
+    if (!Number.isInteger(limit) || limit < 1 || limit > 10_000) throw new RangeError('limit must be 1..10000');
+    const rows: EventRow[] = await this.ds.query(
+      `SELECT ${EVENT_COLUMNS} FROM events e WHERE e.global_position >= $1::bigint ORDER BY e.global_position LIMIT $2`,
+      [from.toString(), limit],
+    );
+    return rows.map((r) => upcast(rowToEnvelope(r)));
+  }
+
+  /** The stream's current version: the number of events in it; 0 for an unknown stream. */
+  async streamVersion(streamId: string): Promise<number> {
+    const rows = await this.ds.query(`SELECT version FROM streams WHERE stream_id = $1`, [streamId]);
+    return rows.length === 0 ? 0 : rows[0].version;
+  }
+
+  /**
+   * Every event of the given types, in global order, upcast; optionally only those whose `data`
+   * has `field` equal to `value` (e.g. the four-eyes events of one decision). Served by the
+   * `(type, occurred_at)` index; meant for rare types (decisions), not for cards or bets.
+   * @param limit at most this many, 1–10,000. @default 10000
+   */
+  async readByTypes(types: readonly string[], where?: { readonly field: string; readonly value: string }, limit = 10_000): Promise<LedgerEvent[]> {
+    if (!Number.isInteger(limit) || limit < 1 || limit > 10_000) throw new RangeError('limit must be 1..10000');
+    const rows: EventRow[] = where
+      ? await this.ds.query(
+          `SELECT ${EVENT_COLUMNS} FROM events e WHERE e.type = ANY($1::text[]) AND e.data ->> $2 = $3 ORDER BY e.global_position LIMIT $4`,
+          [types, where.field, where.value, limit],
+        )
+      : await this.ds.query(`SELECT ${EVENT_COLUMNS} FROM events e WHERE e.type = ANY($1::text[]) ORDER BY e.global_position LIMIT $2`, [types, limit]);
+    return rows.map((r) => upcast(rowToEnvelope(r)));
+  }
+
+  /** Stored envelopes (not upcast) of the given ids, in global order. */
+  async eventsByIds(ids: readonly string[]): Promise<EventEnvelope<string, unknown>[]> {
+    const rows: EventRow[] = await this.ds.query(
+      `SELECT ${EVENT_COLUMNS} FROM events e WHERE e.event_id = ANY($1::uuid[]) ORDER BY e.global_position`,
+      [ids],
+    );
+    return rows.map(rowToEnvelope);
+  }
+}

@@ -1,0 +1,51 @@
+/**
+ * The admin side of the Kafka port (docs/architecture.md §6): topics, offsets, groups.
+ */
+
+/** A topic to create. The shape of `LedgerTopic` (`@ledger/infra`), so a declaration is passed as is. */
+export interface NewTopic {
+  readonly name: string;
+  readonly partitions: number;
+  /** @default the broker's `default.replication.factor` */
+  readonly replicationFactor?: number;
+  /** Topic-level configs, as the broker spells them (`retention.ms`, `cleanup.policy`, ...). @default none */
+  readonly configs?: Readonly<Record<string, string>>;
+}
+
+/** What the cluster knows about a topic. */
+export interface TopicMetadata {
+  readonly name: string;
+  /** One entry per partition: its id and the broker id of its leader. */
+  readonly partitions: readonly { readonly partitionId: number; readonly leader: number }[];
+}
+
+/** A partition's offsets: `low` the first one still held, `high` the next one to be written (the high watermark). Decimal strings. */
+export interface PartitionOffsets {
+  readonly partition: number;
+  readonly low: string;
+  readonly high: string;
+}
+
+/** An admin client. Connect before use, disconnect after. */
+export interface KafkaAdmin {
+  connect(): Promise<void>;
+  disconnect(): Promise<void>;
+  /** Names of every topic of the cluster. */
+  listTopics(): Promise<string[]>;
+  /**
+   * Creates the topics and waits until each partition has a leader.
+   * @returns false (not an error) when one of them existed already
+   */
+  createTopics(topics: readonly NewTopic[]): Promise<boolean>;
+  /** Deletes the topics. @throws the client's error, e.g. for an unknown topic */
+  deleteTopics(topics: readonly string[]): Promise<void>;
+  /**
+   * Metadata of the named topics.
+   * @throws the client's error while a topic is unknown, or not yet hosted by its leader (retry then)
+   */
+  fetchTopicMetadata(topics: readonly string[]): Promise<TopicMetadata[]>;
+  /** Low and high offsets of every partition of `topic`. */
+  fetchTopicOffsets(topic: string): Promise<PartitionOffsets[]>;
+  /** Deletes consumer groups (they must have no member left). @throws the client's error when one cannot be deleted */
+  deleteGroups(groupIds: readonly string[]): Promise<void>;
+}

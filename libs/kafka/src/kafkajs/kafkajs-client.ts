@@ -1,0 +1,215 @@
+import {
+  Kafka,
+  logLevel,
+  Partitioners,
+  type Admin,
+  type Consumer,
+  type KafkaConfig,
+  type LogEntry,
+  type Producer,
+} from 'kafkajs';
+import type { KafkaAdmin, NewTopic, PartitionOffsets, TopicMetadata } from '../admin';
+import type { KafkaClient, KafkaClientOptions, KafkaLogger, KafkaLogLevel } from '../client';
+import type {
+  BatchRunOptions,
+  ConsumerCrash,
+  ConsumerOptions,
+  KafkaConsumer,
+  MessageRunOptions,
+  TopicPartitionOffset,
+} from '../consumer';
+import type { KafkaProducer, OutgoingMessage } from '../producer';
+
+/**
+ * The Kafka port's adapter on kafkajs 2.x (docs/architecture.md §6): the only production file that
+ * imports `kafkajs`. Each port call maps onto one kafkajs call with the options the ledger has always
+ * used; nothing is buffered, translated or retried here, so errors, timing and records are kafkajs'.
+ */
+
+const LEVELS: Readonly<Record<KafkaLogLevel, logLevel>> = {
+  nothing: logLevel.NOTHING,
+  error: logLevel.ERROR,
+  warn: logLevel.WARN,
+  info: logLevel.INFO,
+  debug: logLevel.DEBUG,
+};
+
+/**
+ * A Kafka client on kafkajs. Connects nothing until a producer, consumer or admin does.
+ * @param options brokers, client id, logging, retries, timeouts
+ */
+export function createKafka(options: KafkaClientOptions): KafkaClient {
+  const config: KafkaConfig = {
+    clientId: options.clientId,
+    brokers: [...options.brokers],
+    logLevel: LEVELS[options.logLevel ?? 'warn'],
+  };
+  if (options.logger) config.logCreator = logCreator(options.logger);
+  if (options.retries !== undefined) config.retry = { retries: options.retries };
+  if (options.connectionTimeoutMs !== undefined) config.connectionTimeout = options.connectionTimeoutMs;
+  if (options.requestTimeoutMs !== undefined) config.requestTimeout = options.requestTimeoutMs;
+  const kafka = new Kafka(config);
+  return {
+    producer: () =>
+      new KafkajsProducer(
+        kafka.producer({
+          idempotent: true,
+          maxInFlightRequests: 1,
+          // Java-client-compatible murmur2 partitioning: a table id lands on the same partition for every client.
+          createPartitioner: Partitioners.DefaultPartitioner,
+          allowAutoTopicCreation: false,
+        }),
+      ),
+    consumer: (o) => new KafkajsConsumer(kafka.consumer(consumerConfig(o))),
+    admin: () => new KafkajsAdmin(kafka.admin()),
+  };
+}
+
+function consumerConfig(o: ConsumerOptions): Parameters<Kafka['consumer']>[0] {
+  return {
+    groupId: o.groupId,
+    allowAutoTopicCreation: false,
+    ...(o.maxBytesPerPartition !== undefined && { maxBytesPerPartition: o.maxBytesPerPartition }),
+    ...(o.maxWaitTimeInMs !== undefined && { maxWaitTimeInMs: o.maxWaitTimeInMs }),
+    ...(o.retry !== undefined && { retry: { ...o.retry } }),
+  };
+}
+
+/** kafkajs log lines into the port's logger (kafkajs otherwise writes to the console). */
+function logCreator(log: KafkaLogger): NonNullable<KafkaConfig['logCreator']> {
+  return () =>
+    ({ level, log: entry }: LogEntry) => {
+      const { message, ...fields } = entry;
+      if (level <= logLevel.ERROR) log.error(fields, message);
+      else if (level === logLevel.WARN) log.warn(fields, message);
+      else if (level === logLevel.INFO) log.info(fields, message);
+      else log.debug(fields, message);
+    };
+}
+
+class KafkajsProducer implements KafkaProducer {
+  constructor(private readonly producer: Producer) {}
+
+  connect(): Promise<void> {
+    return this.producer.connect();
+  }
+
+  async send(topic: string, messages: readonly OutgoingMessage[]): Promise<void> {
+    await this.producer.send({ topic, acks: -1, messages: messages as OutgoingMessage[] });
+  }
+
+  disconnect(): Promise<void> {
+    return this.producer.disconnect();
+  }
+}
+
+class KafkajsConsumer implements KafkaConsumer {
+  constructor(private readonly consumer: Consumer) {}
+
+  connect(): Promise<void> {
+    return this.consumer.connect();
+  }
+
+  subscribe(options: { readonly topic: string; readonly fromBeginning: boolean }): Promise<void> {
+    return this.consumer.subscribe({ topic: options.topic, fromBeginning: options.fromBeginning });
+  }
+
+  run(options: BatchRunOptions | MessageRunOptions): Promise<void> {
+    const common = {
+      ...(options.autoCommit !== undefined && { autoCommit: options.autoCommit }),
+      ...(options.partitionsConsumedConcurrently !== undefined && {
+        partitionsConsumedConcurrently: options.partitionsConsumedConcurrently,
+      }),
+    };
+    if ('eachMessage' in options) {
+      const handler = options.eachMessage;
+      return this.consumer.run({ ...common, eachMessage: ({ topic, partition, message }) => handler({ topic, partition, message }) });
+    }
+    const handler = options.eachBatch;
+    return this.consumer.run({
+      ...common,
+      ...(options.autoResolve !== undefined && { eachBatchAutoResolve: options.autoResolve }),
+      eachBatch: (p) =>
+        handler({
+          batch: p.batch,
+          resolveOffset: p.resolveOffset,
+          commitOffsets: (offsets) => p.commitOffsetsIfNecessary({ topics: byTopic(offsets) }),
+          heartbeat: p.heartbeat,
+          pause: p.pause,
+          isRunning: p.isRunning,
+          isStale: p.isStale,
+        }),
+    });
+  }
+
+  seek(position: TopicPartitionOffset): void {
+    this.consumer.seek({ topic: position.topic, partition: position.partition, offset: position.offset });
+  }
+
+  onPartitionsAssigned(listener: (assignment: Readonly<Record<string, readonly number[]>>) => void): void {
+    this.consumer.on(this.consumer.events.GROUP_JOIN, (e) => listener(e.payload.memberAssignment));
+  }
+
+  onCrash(listener: (crash: ConsumerCrash) => void): void {
+    this.consumer.on(this.consumer.events.CRASH, (e) => listener({ error: e.payload.error, restart: e.payload.restart }));
+  }
+
+  disconnect(): Promise<void> {
+    return this.consumer.disconnect();
+  }
+}
+
+/** Port offsets → kafkajs' `{ topics: [{ topic, partitions: [{ partition, offset }] }] }`, in their order. */
+function byTopic(offsets: readonly TopicPartitionOffset[]) {
+  const topics: { topic: string; partitions: { partition: number; offset: string }[] }[] = [];
+  for (const o of offsets) {
+    let t = topics.find((x) => x.topic === o.topic);
+    if (!t) topics.push((t = { topic: o.topic, partitions: [] }));
+    t.partitions.push({ partition: o.partition, offset: o.offset });
+  }
+  return topics;
+}
+
+class KafkajsAdmin implements KafkaAdmin {
+  constructor(private readonly admin: Admin) {}
+
+  connect(): Promise<void> {
+    return this.admin.connect();
+  }
+
+  disconnect(): Promise<void> {
+    return this.admin.disconnect();
+  }
+
+  listTopics(): Promise<string[]> {
+    return this.admin.listTopics();
+  }
+
+  createTopics(topics: readonly NewTopic[]): Promise<boolean> {
+    return this.admin.createTopics({
+      waitForLeaders: true,
+      topics: topics.map((t) => ({
+        topic: t.name,
+        numPartitions: t.partitions,
+        replicationFactor: t.replicationFactor ?? -1,
+        configEntries: Object.entries(t.configs ?? {}).map(([name, value]) => ({ name, value })),
+      })),
+    });
+  }
+
+  deleteTopics(topics: readonly string[]): Promise<void> {
+    return this.admin.deleteTopics({ topics: [...topics] });
+  }
+
+  async fetchTopicMetadata(topics: readonly string[]): Promise<TopicMetadata[]> {
+    return (await this.admin.fetchTopicMetadata({ topics: [...topics] })).topics;
+  }
+
+  async fetchTopicOffsets(topic: string): Promise<PartitionOffsets[]> {
+    return (await this.admin.fetchTopicOffsets(topic)).map((o) => ({ partition: o.partition, low: o.low, high: o.high }));
+  }
+
+  async deleteGroups(groupIds: readonly string[]): Promise<void> {
+    await this.admin.deleteGroups([...groupIds]);
+  }
+}

@@ -1,0 +1,162 @@
+import { assertValidStake, builtInPaytable, isBetCodeOf, isBetOffered, MAIN_BETS, PAIR_BETS, type BetCode } from '@ledger/rules';
+import type { NewEvent } from '@ledger/events';
+import type { BetInput, DecideContext, ShoeCommandOf } from '../commands';
+import { DomainError, passRulesErrors } from '../errors';
+import { logHas, logValues } from '../keyed-log';
+import { commencementComplete, currentRound, type ShoeState } from '../state';
+import { commencementIncomplete, requireId, requireLatestRound, requireTable, roundInProgress } from './guards';
+
+/**
+ * A round's betting: the round opens (bets open), bets are placed within the table's limits and
+ * the variant's side-bet windows, betting closes. Section signs (§) are those of
+ * docs/domain-rules.md: §3 variants and paytables, §4 money and limits, §5.2 the cut card.
+ */
+
+/**
+ * `OpenRound` → RoundOpened with the round's hand number (rounds opened in the shoe, voided ones
+ * included: §3.2 windows count them).
+ * @throws `COMMAND.INVALID`, `ROUND.IN_PROGRESS`, `COMMENCEMENT.INCOMPLETE`, `SHOE.NO_MORE_ROUNDS`
+ *   (§5.2: the cut card came out), `ROUND.DUPLICATE_ID`
+ */
+export function openRound(s: ShoeState, cmd: ShoeCommandOf<'OpenRound'>, ctx: DecideContext): NewEvent[] {
+  const shoe = requireTable(s);
+  requireId(cmd.roundId, 'roundId');
+  const cur = currentRound(shoe);
+  if (cur) throw roundInProgress(cur);
+  if (!commencementComplete(shoe)) throw commencementIncomplete(shoe);
+  // §5.2: after the cut card, no further round commences.
+  if (shoe.noMoreRounds) {
+    throw new DomainError('SHOE.NO_MORE_ROUNDS', 'the cut card has come out: no further round starts in this shoe', {
+      cutCard: shoe.cutCard,
+      lastHandRoundId: shoe.lastHandRoundId,
+    });
+  }
+  if (logHas(shoe.roundIndex, cmd.roundId)) throw new DomainError('ROUND.DUPLICATE_ID', `round ${cmd.roundId} already exists in this shoe`, { roundId: cmd.roundId });
+  // §3.2: hands are counted as rounds opened in the shoe, voided ones included.
+  return [{ eventId: ctx.newId(), type: 'RoundOpened', data: { roundId: cmd.roundId, handNumber: shoe.handNumber + 1 } }];
+}
+
+/**
+ * `PlaceBets` → one BetPlaced per bet, in order. All or nothing: one refused bet refuses the
+ * batch (the refusal's details name its `index` and `betId`).
+ * @throws `ROUND.BETTING_CLOSED`, `COMMAND.INVALID` (no bet, an id missing), `BET.DUPLICATE_ID`,
+ *   `BET.UNKNOWN_CODE`, `BET.OUTSIDE_WINDOW` (§3.2, §3.3), `BET.CURRENCY_MISMATCH`,
+ *   `MONEY.INVALID_STAKE`, `BET.NOT_OFFERED`, `BET.BELOW_MINIMUM`, `BET.ABOVE_MAXIMUM` (§4),
+ *   `BET.PAIR_NEEDS_MAIN_BET` (§3.1)
+ */
+export function placeBets(s: ShoeState, cmd: ShoeCommandOf<'PlaceBets'>, ctx: DecideContext): NewEvent[] {
+  const shoe = requireTable(s);
+  const round = requireLatestRound(shoe, cmd.roundId);
+  if (round.phase !== 'BETTING') {
+    throw new DomainError('ROUND.BETTING_CLOSED', `betting on round ${round.roundId} is closed (${round.phase})`, { roundId: round.roundId, phase: round.phase });
+  }
+  if (!Array.isArray(cmd.bets) || cmd.bets.length === 0) throw new DomainError('COMMAND.INVALID', 'PlaceBets needs at least one bet', { field: 'bets' });
+  const { settings } = shoe;
+  const paytable = builtInPaytable(settings.paytableRef);
+  const pairsNeedMain = settings.variant === 'classic' && settings.pairBetsRequireMainBet;
+
+  // What the account already has in this round: totals per account+code (§4 max), main wagers (§3.1).
+  const totals = new Map<string, bigint>();
+  const withMainBet = new Set<string>();
+  for (const b of logValues(round.bets)) {
+    const k = totalKey(b.accountId, b.betCode);
+    totals.set(k, (totals.get(k) ?? 0n) + b.stake);
+    if (MAIN_BETS.includes(b.betCode)) withMainBet.add(b.accountId);
+  }
+
+  const batchIds = new Set<string>();
+  const events: NewEvent[] = [];
+  cmd.bets.forEach((bet: BetInput, index: number) => {
+    const at = { index, betId: bet?.betId };
+    requireId(bet?.betId, `bets[${index}].betId`);
+    requireId(bet.accountId, `bets[${index}].accountId`);
+    if (batchIds.has(bet.betId) || logHas(shoe.betIndex, bet.betId)) {
+      throw new DomainError('BET.DUPLICATE_ID', `bet id ${bet.betId} is already used in this shoe`, at);
+    }
+    batchIds.add(bet.betId);
+    if (!isBetCodeOf(settings.variant, bet.betCode)) {
+      throw new DomainError('BET.UNKNOWN_CODE', `${JSON.stringify(bet.betCode)} is not a bet of ${settings.variant}`, { ...at, betCode: bet.betCode });
+    }
+    const code: BetCode = bet.betCode;
+    // §3.2, §3.3 windows: counted in hands opened, voided ones included; virtual tables exempt.
+    if (!isBetOffered(paytable, code, round.handNumber, settings.virtualTable)) {
+      throw new DomainError('BET.OUTSIDE_WINDOW', `${code} is not offered on hand ${round.handNumber} of this shoe`, {
+        ...at,
+        betCode: code,
+        handNumber: round.handNumber,
+        windows: paytable.definition.windows.filter((w) => w.bets.includes(code)).map((w) => ({ firstHands: w.firstHands })),
+      });
+    }
+    if (bet.currency !== settings.currency) {
+      throw new DomainError('BET.CURRENCY_MISMATCH', `the table plays in ${settings.currency}, the bet is in ${String(bet.currency)}`, {
+        ...at,
+        currency: bet.currency,
+        tableCurrency: settings.currency,
+      });
+    }
+    passRulesErrors(() => assertValidStake(bet.stake), at); // §4: zero, negative, malformed, > 2^53−1
+    const stake = bet.stake;
+    const limits = shoe.limits[code];
+    if (!limits) throw new DomainError('BET.NOT_OFFERED', `the table has no limits for ${code}: it does not take that bet`, { ...at, betCode: code });
+    // §4: the minimum applies to each stake, the maximum to the account's total on the code in the round.
+    if (stake < limits.min) {
+      throw new DomainError('BET.BELOW_MINIMUM', `stake ${stake} is below the ${code} minimum ${limits.min}`, {
+        ...at,
+        stake: stake.toString(),
+        min: limits.min.toString(),
+      });
+    }
+    const k = totalKey(bet.accountId, code);
+    const total = (totals.get(k) ?? 0n) + stake;
+    if (total > limits.max) {
+      throw new DomainError('BET.ABOVE_MAXIMUM', `account ${bet.accountId} would have ${total} on ${code} in this round, above the maximum ${limits.max}`, {
+        ...at,
+        accountId: bet.accountId,
+        stake: stake.toString(),
+        accountTotal: total.toString(),
+        max: limits.max.toString(),
+      });
+    }
+    // §3.1: a pair wager needs a main wager by the same account accepted before it (this batch counts).
+    if (pairsNeedMain && PAIR_BETS.includes(code) && !withMainBet.has(bet.accountId)) {
+      throw new DomainError('BET.PAIR_NEEDS_MAIN_BET', `${code} needs a PLAYER, BANKER or TIE wager by ${bet.accountId} in this round first`, {
+        ...at,
+        accountId: bet.accountId,
+        betCode: code,
+      });
+    }
+    totals.set(k, total);
+    if (MAIN_BETS.includes(code)) withMainBet.add(bet.accountId);
+    events.push({
+      eventId: ctx.newId(),
+      type: 'BetPlaced',
+      data: { betId: bet.betId, roundId: round.roundId, accountId: bet.accountId, betCode: code, stake: stake.toString(), currency: bet.currency },
+    });
+  });
+  return events;
+}
+
+/** Key of an account's total on a bet code in the round (NUL cannot occur in either id). */
+function totalKey(accountId: string, code: string): string {
+  return `${code}\u0000${accountId}`;
+}
+
+/**
+ * `CloseBetting` → BettingClosed with the round's bet count and total stake (minor units); the
+ * round is being dealt.
+ * @throws `ROUND.BETTING_CLOSED`
+ */
+export function closeBetting(s: ShoeState, cmd: ShoeCommandOf<'CloseBetting'>, ctx: DecideContext): NewEvent[] {
+  const shoe = requireTable(s);
+  const round = requireLatestRound(shoe, cmd.roundId);
+  if (round.phase !== 'BETTING') {
+    throw new DomainError('ROUND.BETTING_CLOSED', `betting on round ${round.roundId} is already closed (${round.phase})`, { roundId: round.roundId, phase: round.phase });
+  }
+  return [
+    {
+      eventId: ctx.newId(),
+      type: 'BettingClosed',
+      data: { roundId: round.roundId, betCount: round.bets.size, totalStake: round.totalStake.toString() },
+    },
+  ];
+}

@@ -1,0 +1,253 @@
+/**
+ * Every citation resolves inside the repository (docs/architecture.md §1; the house rule that code
+ * cites the product's own documents):
+ *
+ * - the product's documents `docs/domain-rules.md`, `docs/guarantees.md`, `docs/architecture.md`
+ *   number their sections with headings `## §N Title` / `### §N.M Title`, contiguously, with the
+ *   numbers others cite (domain rules §1–§7 with §3.1–§3.3 and §5.1–§5.5, guarantees §1–§13,
+ *   architecture §1–§10);
+ * - no file in `apps libs test scripts bench` (nor the root configs, the README, the docs) cites
+ *   `shared/docs` or `style.md`; code cites no issue number, no unprefixed `domain-rules.md` /
+ *   `architecture.md`, no bare "guarantee N";
+ * - every `docs/<file>.md §N` cited names a file that exists and a section that is a heading of it;
+ *   a bare `§N` (the code's shorthand for docs/domain-rules.md) is a section of docs/domain-rules.md,
+ *   except inside one of the three documents, where it is a section of that document;
+ * - every repository path the three documents name in backticks exists.
+ *
+ * Also the pure conversion of `scripts/convert-citations.ts`, on the old forms it rewrites.
+ * This spec and that script spell the old forms on purpose and are not scanned.
+ */
+import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { join, relative } from 'node:path';
+import { convertText, findLeftovers } from '../../scripts/convert-citations';
+
+const ROOT = join(__dirname, '..', '..');
+const DOCS = ['domain-rules', 'guarantees', 'architecture'] as const;
+type DocName = (typeof DOCS)[number];
+
+/** Directories whose files may cite, and the extensions read there. */
+const CODE_DIRS = ['apps', 'libs', 'test', 'scripts', 'bench'];
+const EXTENSIONS = ['.ts', '.js', '.cjs', '.mjs', '.md', '.sh'];
+/** Files outside those directories that are read too. */
+const OTHER_FILES = ['.dependency-cruiser.cjs', 'jest.config.js', 'README.md', 'docs/asyncapi/asyncapi.yaml', ...DOCS.map((d) => `docs/${d}.md`)];
+/** Never read: they spell the old forms on purpose. */
+const SKIPPED = (rel: string) => rel.startsWith('test/docs/') || rel === 'scripts/convert-citations.ts';
+
+function walk(dir: string, out: string[]): void {
+  if (!existsSync(dir)) return;
+  for (const name of readdirSync(dir)) {
+    if (name === 'node_modules' || name === 'dist' || name.startsWith('.stack')) continue;
+    const full = join(dir, name);
+    if (statSync(full).isDirectory()) walk(full, out);
+    else if (EXTENSIONS.some((e) => name.endsWith(e))) out.push(relative(ROOT, full).split('\\').join('/'));
+  }
+}
+
+function scannedFiles(): { code: string[]; other: string[] } {
+  const code: string[] = [];
+  for (const d of CODE_DIRS) walk(join(ROOT, d), code);
+  return { code: code.filter((f) => !SKIPPED(f)).sort(), other: OTHER_FILES.filter((f) => existsSync(join(ROOT, f))) };
+}
+
+const read = (rel: string) => readFileSync(join(ROOT, rel), 'utf8');
+
+/** Section numbers of a document: headings `#… §N Title` or `#… §N.M Title`. */
+export function sectionsOf(markdown: string): string[] {
+  const out: string[] = [];
+  let fenced = false;
+  for (const line of markdown.split('\n')) {
+    if (/^\s*```/.test(line)) fenced = !fenced;
+    if (fenced) continue;
+    const m = /^#{1,6}\s+§(\d+(?:\.\d+)*)\s/.exec(line);
+    if (m) out.push(m[1]);
+  }
+  return out;
+}
+
+/** A citation found in a file: the document (null for a bare §) and the section cited. */
+interface Cite {
+  readonly file: string;
+  readonly line: number;
+  readonly doc: string | null;
+  readonly section: string;
+}
+
+const SECTION = String.raw`§\d+(?:\.\d+)*`;
+/** `docs/<name>.md` followed by one or more sections, separated by , and or – - (also across a comment line break). */
+const CITATION = new RegExp(
+  String.raw`docs/([a-z0-9-]+)\.md((?:(?:\s|\*|//|#)*(?:,|and|or|to|–|—|-)?(?:\s|\*|//|#)*${SECTION})+)`,
+  'g',
+);
+
+/** Every citation of a text: explicit ones of a docs file, and bare §N (domain rules). */
+export function citationsIn(file: string, text: string): Cite[] {
+  const lineOf = (index: number) => text.slice(0, index).split('\n').length;
+  const out: Cite[] = [];
+  const consumed: [number, number][] = [];
+  for (const m of text.matchAll(CITATION)) {
+    const start = m.index!;
+    consumed.push([start, start + m[0].length]);
+    const base = start + m[0].length - m[2].length;
+    for (const s of m[2].matchAll(new RegExp(SECTION, 'g'))) {
+      out.push({ file, line: lineOf(base + s.index!), doc: m[1], section: s[0].slice(1) });
+    }
+  }
+  for (const s of text.matchAll(new RegExp(SECTION, 'g'))) {
+    const i = s.index!;
+    if (consumed.some(([a, b]) => i >= a && i < b)) continue;
+    // another standard's section (RFC 8785 §3.2) is not ours
+    if (/\b(?:RFC|ISO|IEC|ECMA-?)\s*\d+\s*$/.test(text.slice(Math.max(0, i - 16), i))) continue;
+    out.push({ file, line: lineOf(i), doc: null, section: s[0].slice(1) });
+  }
+  return out;
+}
+
+/** Lines of code that still use a citation form that is not the product's. */
+function oldForms(file: string, text: string): string[] {
+  return findLeftovers(text).map((l) => `${file}:${l.line}: [${l.pattern}] ${l.text}`);
+}
+
+describe('the product documents (docs/)', () => {
+  const expected: Record<DocName, string[]> = {
+    'domain-rules': ['1', '2', '3', '3.1', '3.2', '3.3', '4', '5', '5.1', '5.2', '5.3', '5.4', '5.5', '6', '7'],
+    guarantees: Array.from({ length: 13 }, (_x, i) => String(i + 1)),
+    architecture: Array.from({ length: 10 }, (_x, i) => String(i + 1)),
+  };
+
+  it.each(DOCS)('docs/%s.md has exactly the numbered sections others cite, in order', (doc) => {
+    const file = `docs/${doc}.md`;
+    expect(existsSync(join(ROOT, file))).toBe(true);
+    expect(sectionsOf(read(file))).toEqual(expected[doc]);
+  });
+
+  it('every repository path the documents name in backticks exists', () => {
+    const missing: string[] = [];
+    for (const doc of DOCS) {
+      const text = read(`docs/${doc}.md`);
+      for (const m of text.matchAll(/`((?:apps|libs|test|scripts|bench|config|docs|docker)\/[^`\s]*)`/g)) {
+        const p = m[1].replace(/\/$/, '');
+        if (/[*<>{}…]/.test(p)) continue; // a pattern, not a path
+        if (!existsSync(join(ROOT, p))) missing.push(`docs/${doc}.md: ${m[1]}`);
+      }
+    }
+    expect(missing).toEqual([]);
+  });
+});
+
+describe('citations in the repository', () => {
+  const { code, other } = scannedFiles();
+  const sections = new Map<string, Set<string>>();
+  const sectionsFor = (doc: string): Set<string> | undefined => {
+    if (!sections.has(doc)) {
+      const f = `docs/${doc}.md`;
+      if (!existsSync(join(ROOT, f))) return undefined;
+      sections.set(doc, new Set(sectionsOf(read(f))));
+    }
+    return sections.get(doc);
+  };
+
+  it('finds the files it checks', () => {
+    expect(code.length).toBeGreaterThan(100);
+    expect(code).toContain('libs/rules/src/tableau.ts');
+  });
+
+  it('nothing cites shared/docs or style.md', () => {
+    const bad: string[] = [];
+    for (const f of [...code, ...other]) {
+      read(f)
+        .split('\n')
+        .forEach((l, i) => {
+          if (/shared\/docs|(?<![\w-])style\.md/.test(l)) bad.push(`${f}:${i + 1}: ${l.trim()}`);
+        });
+    }
+    expect(bad).toEqual([]);
+  });
+
+  it('code cites no issue number, no unprefixed domain-rules.md or architecture.md, no bare "guarantee N"', () => {
+    const bad = code.flatMap((f) => oldForms(f, read(f)));
+    expect(bad).toEqual([]);
+  });
+
+  it('every docs/<file>.md §N cited exists, and every bare §N is a section of docs/domain-rules.md (of its own document in docs/)', () => {
+    const bad: string[] = [];
+    for (const f of [...code, ...other]) {
+      for (const c of citationsIn(f, read(f))) {
+        const own = /^docs\/([a-z0-9-]+)\.md$/.exec(f)?.[1];
+        const doc = c.doc ?? (own && (DOCS as readonly string[]).includes(own) ? own : 'domain-rules');
+        const known = sectionsFor(doc);
+        if (!known) bad.push(`${c.file}:${c.line}: docs/${doc}.md does not exist (cited §${c.section})`);
+        else if (!known.has(c.section)) bad.push(`${c.file}:${c.line}: docs/${doc}.md has no §${c.section}${c.doc ? '' : ' (a bare §)'}`);
+      }
+    }
+    expect(bad).toEqual([]);
+  });
+});
+
+describe('the checks can fail', () => {
+  it('sectionsOf reads § headings only, outside code fences', () => {
+    expect(sectionsOf('# Title\n## §1 One\n### §1.1 Sub\n```\n## §9 not a heading\n```\n## 2. Old style\n## §2 Two\n')).toEqual(['1', '1.1', '2']);
+  });
+
+  it('citationsIn finds lists, ranges, line breaks and bare §, and skips other standards', () => {
+    const text = [
+      ' * (docs/guarantees.md §1–§5, §8 and §11) and docs/domain-rules.md §3.2',
+      ' * exactly once (docs/guarantees.md',
+      ' * §6): per call; bare §5.4; RFC 8785 §3.2 is not ours',
+    ].join('\n');
+    expect(citationsIn('x.ts', text).map((c) => `${c.line}:${c.doc ?? '-'}:${c.section}`)).toEqual([
+      '1:guarantees:1',
+      '1:guarantees:5',
+      '1:guarantees:8',
+      '1:guarantees:11',
+      '1:domain-rules:3.2',
+      '3:guarantees:6',
+      '3:-:5.4',
+    ]);
+  });
+
+  it('findLeftovers names each old form', () => {
+    const text = ['a (style.md point 5)', 'b (../shared/docs/domain-rules.md)', 'c (issue #4 item 4)', 'd (architecture.md guarantee 7)', 'e (guarantee 3)', 'f (docs/guarantees.md §3)'].join('\n');
+    expect(findLeftovers(text).map((l) => `${l.line}:${l.pattern}`)).toEqual(['1:style.md', '2:shared/docs', '3:issue number', '4:old architecture.md', '5:bare guarantee']);
+  });
+});
+
+describe('scripts/convert-citations.ts', () => {
+  const conv = (s: string) => convertText(s).text;
+
+  it('prefixes the domain rules and keeps the sections', () => {
+    expect(conv(' * Cards (domain-rules.md §1, §5.1–§5.5).')).toBe(' * Cards (docs/domain-rules.md §1, §5.1–§5.5).');
+    expect(conv('| (dealing order, domain-rules §2) |')).toBe('| (dealing order, docs/domain-rules.md §2) |');
+    expect(conv(' * `../shared/docs/domain-rules.md` and')).toBe(' * `docs/domain-rules.md` and');
+    expect(conv('already docs/domain-rules.md §2')).toBe('already docs/domain-rules.md §2');
+  });
+
+  it('turns guarantees into sections of docs/guarantees.md, lists, ranges and line breaks included', () => {
+    expect(conv('(architecture.md guarantees 1–5, 8, 9, 11).')).toBe('(docs/guarantees.md §1–§5, §8, §9, §11).');
+    expect(conv('(architecture.md guarantees 4 and 6 applied')).toBe('(docs/guarantees.md §4 and §6 applied');
+    expect(conv(' * effect (architecture.md\n * guarantee 6): per call')).toBe(' * effect (docs/guarantees.md\n * §6): per call');
+    expect(conv("describe('optimistic concurrency (guarantee 2)', () => {")).toBe("describe('optimistic concurrency (docs/guarantees.md §2)', () => {");
+    expect(conv('(guarantee 12, least privilege)')).toBe('(docs/guarantees.md §12, least privilege)');
+    expect(conv('as guarantee 7. Then')).toBe('as docs/guarantees.md §7. Then');
+  });
+
+  it('maps style points to the sections that hold them, and named sections to numbers', () => {
+    expect(conv('Thin handler (style.md point 5): load')).toBe('Thin handler (docs/architecture.md §3): load');
+    expect(conv('(style.md point 9: no `console.log`)')).toBe('(docs/architecture.md §8: no `console.log`)');
+    expect(conv('(docs/architecture.md §Layers), enforced')).toBe('(docs/architecture.md §1), enforced');
+  });
+
+  it('rewrites the known issue citations and the decisions that moved to §6', () => {
+    expect(conv(' * Hostile input through HTTP (architecture.md guarantees 11 and 12, issue #6 item 3): more')).toBe(' * Hostile input through HTTP (docs/guarantees.md §11 and §12): more');
+    expect(conv(' * (issue #4 item 4, guarantee 7).')).toBe(' * (docs/architecture.md §7, docs/guarantees.md §7).');
+    expect(conv('(issue #3, domain-rules.md §5).')).toBe('(docs/domain-rules.md §5, §6; docs/architecture.md §9).');
+    expect(conv(' * - `VoidRound` (§5) → RoundVoided')).toBe(' * - `VoidRound` (§6) → RoundVoided');
+    expect(conv('(domain-rules.md §5: reason, acting and approving managers)')).toBe('(docs/domain-rules.md §6: reason, acting and approving managers)');
+  });
+
+  it('counts what it did and leaves other text alone', () => {
+    const r = convertText('x (style.md point 6) y (guarantee 3) z (RFC 9562 §5.5) the 13 guarantees');
+    expect(r.text).toBe('x (docs/architecture.md §4) y (docs/guarantees.md §3) z (RFC 9562 §5.5) the 13 guarantees');
+    expect(r.counts).toEqual({ 'style-point': 1, 'bare-guarantee': 1 });
+    expect(convertText('nothing to do §2').counts).toEqual({});
+  });
+});

@@ -1,0 +1,84 @@
+import { spawnSync } from 'node:child_process';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import * as path from 'node:path';
+
+/**
+ * The layer rules of docs/architecture.md §1 are enforced by dependency-cruiser
+ * (`.dependency-cruiser.cjs`, `npm run -s lint:layers`, run by `.ci/run`). These specs prove the
+ * rules hold on the repository and that each rule really catches the import it forbids.
+ */
+const ROOT = path.resolve(__dirname, '..');
+const CONFIG = path.join(ROOT, '.dependency-cruiser.cjs');
+const BIN = path.join(ROOT, 'node_modules', 'dependency-cruiser', 'bin', 'dependency-cruise.mjs');
+
+interface Violation {
+  rule: { name: string };
+  from: string;
+  to: string;
+}
+
+function cruise(cwd: string, dirs: string[]): Violation[] {
+  const r = spawnSync(process.execPath, [BIN, '-c', CONFIG, '--output-type', 'json', ...dirs], { cwd, encoding: 'utf8', maxBuffer: 64 << 20 });
+  if (!r.stdout) throw new Error(`dependency-cruiser failed: ${r.stderr}`);
+  return (JSON.parse(r.stdout) as { summary: { violations: Violation[] } }).summary.violations;
+}
+
+describe('layer rules (dependency-cruiser)', () => {
+  it('Given the repository, When the rules run over every folder, Then there is no violation', () => {
+    expect(cruise(ROOT, ['apps', 'libs', 'test', 'scripts', 'bench'])).toEqual([]);
+  }, 120_000);
+
+  describe('Given a tree with one forbidden import per rule', () => {
+    let dir: string;
+    let found: Violation[];
+    const files: Record<string, string> = {
+      'libs/rules/src/index.ts': "import { readFileSync } from 'node:fs';\nimport { E } from '@ledger/events';\nexport const r = [readFileSync, E];\n",
+      'libs/events/src/index.ts': "import { Injectable } from '@nestjs/common';\nexport const E = Injectable;\n",
+      'libs/shoe/src/index.ts': "import { Pool } from 'pg';\nimport { w } from '../../widgets/src/index';\nexport const s = [Pool, w];\n",
+      'libs/widgets/src/index.ts': "import { a } from '../../../apps/api/src/main';\nexport const w = a;\n",
+      'libs/widgets/src/testing/fixture.ts': 'export const f = 1;\n',
+      'libs/widgets/src/uses-it.ts': "import { f } from './testing/fixture';\nexport const u = f;\n",
+      'apps/api/src/main.ts': "import { t } from '../../tool/src/main';\nexport const a = t;\n",
+      'apps/tool/src/main.ts': "export const t = 1;\n",
+      'libs/cycle/src/a.ts': "import { b } from './b';\nexport const a = () => b;\n",
+      'libs/cycle/src/b.ts': "import { a } from './a';\nexport const b = () => a;\n",
+      'tsconfig.json': JSON.stringify({ compilerOptions: { baseUrl: '.', paths: { '@ledger/*': ['libs/*/src'] } } }),
+    };
+    beforeAll(() => {
+      // inside the repository so that node_modules resolves; .stack/ is git-ignored
+      mkdirSync(path.join(ROOT, '.stack'), { recursive: true });
+      dir = mkdtempSync(path.join(ROOT, '.stack', 'layer-fixture-'));
+      for (const [f, text] of Object.entries(files)) {
+        mkdirSync(path.dirname(path.join(dir, f)), { recursive: true });
+        writeFileSync(path.join(dir, f), text);
+      }
+      found = cruise(dir, ['apps', 'libs']);
+    }, 120_000);
+    afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+    const has = (rule: string, from: string, to: RegExp) =>
+      found.some((v) => v.rule.name === rule && v.from === from && to.test(v.to));
+
+    it('When the rules run, Then libs/rules importing Node I/O or another library is refused', () => {
+      expect(has('rules-imports-only-itself', 'libs/rules/src/index.ts', /^(node:)?fs$/)).toBe(true);
+      expect(has('rules-imports-only-itself', 'libs/rules/src/index.ts', /libs\/events/)).toBe(true);
+    });
+    it('When the rules run, Then a framework or database import in libs/events or libs/shoe is refused', () => {
+      expect(has('domain-no-framework-or-io', 'libs/events/src/index.ts', /@nestjs\/common/)).toBe(true);
+      expect(has('domain-no-framework-or-io', 'libs/shoe/src/index.ts', /(^|\/)pg(\/|$)/)).toBe(true);
+    });
+    it('When the rules run, Then a relative import across libraries is refused', () => {
+      expect(has('no-relative-import-across-libs', 'libs/shoe/src/index.ts', /^libs\/widgets\//)).toBe(true);
+    });
+    it('When the rules run, Then a library importing an app, and an app importing another app, are refused', () => {
+      expect(has('no-lib-imports-an-app', 'libs/widgets/src/index.ts', /^apps\/api\//)).toBe(true);
+      expect(has('no-app-imports-another-app', 'apps/api/src/main.ts', /^apps\/tool\//)).toBe(true);
+    });
+    it('When the rules run, Then production code importing a test fixture is refused', () => {
+      expect(has('no-production-import-of-test-code', 'libs/widgets/src/uses-it.ts', /testing\/fixture/)).toBe(true);
+    });
+    it('When the rules run, Then a cycle is refused', () => {
+      expect(found.some((v) => v.rule.name === 'no-circular' && v.from.startsWith('libs/cycle/'))).toBe(true);
+    });
+  });
+});
