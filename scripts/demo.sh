@@ -1,8 +1,10 @@
 #!/usr/bin/env bash
 # The main job (`npm run demo`): on a fresh machine, installs the npm packages from the lock file if
 # missing, starts PostgreSQL and Kafka (scripts/stack.sh), builds, starts the ledger API, the outbox
-# relay and the projector, then runs scripts/demo.ts (simulated shoes on three tables and a slice of
-# the recorded third-party hands, through the HTTP API), prints the reconciliation, and stops what
+# relay and the projector, then runs scripts/demo.ts (simulated shoes on three tables, each void and
+# correction requested by pit manager pm-1 and approved by pm-2 with their own token, and a slice of
+# the recorded third-party hands, through the HTTP API), prints the reconciliation, the decisions
+# and the anchor verification (scripts/verify.ts, when present), and stops what
 # it started. `--keep-running` leaves the services up for exploration (stop: npm run demo:stop).
 #   env PORT [3000]  LEDGER_ENV [development]  DATABASE_URL [postgres://ledger_app:ledger_app@127.0.0.1:5432/ledger]
 #   (the API's role; the relay, the projector and the migrations use the same database as ledger_relay,

@@ -1,9 +1,12 @@
 /**
  * The demo's driver (run by scripts/demo.sh once the API, relay and projector are up): simulates
- * whole 8-deck shoes on three tables (one per variant) through the public HTTP API, waits for the
- * projections, then prints per table the reconciliation (turnover, payouts, GGR, hold, voids,
- * corrections) checked against the settlements it writes, the hash-chain verification, and where
- * to look next.
+ * whole 8-deck shoes on three tables (one per variant) through the public HTTP API — every void and
+ * correction in two steps, four eyes (docs/domain-rules.md §6): requested by pit manager pm-1 (202
+ * PENDING_APPROVAL), approved by pm-2 with their own token (201) — waits for the projections, then
+ * prints per table the reconciliation (turnover, payouts, GGR, hold, voids, corrections) checked
+ * against the settlements it writes, the hash-chain verification, the anchor verification
+ * (`scripts/verify.ts`: PostgreSQL against the signed anchors and the Kafka copy), and where to
+ * look next.
  *
  *   npx tsx scripts/demo.ts [--seed <hex>] [--shoes <n per table>] [--keep-running]
  * env LEDGER_API (default http://127.0.0.1:3000), JWT_SECRET (as the API's).
@@ -15,10 +18,13 @@ import { spawn } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { formatMinor } from '@ledger/rules';
-import { generateShoeScript, LedgerClient, runShoeScript, SeededRandom, ShoeScript, SimTable } from '@ledger/simulator';
+import { decisionsPathOf } from '@ledger/client';
+import { generateShoeScript, LedgerClient, runShoeScript, SeededRandom, ShoeScript, SimTable, type RunnerActors } from '@ledger/simulator';
 import { jwtSecret } from '@ledger/tokens';
 
 const DEMO_TABLES = ['T-CLASSIC-01', 'T-TIGER-01', 'T-FAB4-01'];
+/** Who plays: a device, a platform, and two pit managers — pm-1 requests every void and correction, pm-2 approves it. */
+const DEMO_ACTORS: RunnerActors = { device: 'device-1', platform: 'platform-1', manager: 'pm-1', approver: 'pm-2' };
 
 interface Options {
   seed?: string;
@@ -81,10 +87,10 @@ async function main(): Promise<void> {
       const mine = scripts.filter((s) => s.table.tableId === table.tableId);
       const bar = process.stderr.isTTY ? bars.create(mine.reduce((n, s) => n + s.actions.length, 0), 0, { table: table.tableId.padEnd(13) }) : null;
       let done = 0;
-      const totals = { requests: 0, events: 0, bets: 0, rounds: 0, voids: 0, corrections: 0 };
+      const totals = { requests: 0, events: 0, bets: 0, rounds: 0, voids: 0, corrections: 0, approvals: 0 };
       for (const s of mine) {
         const base = done;
-        const r = await runShoeScript(s, client, undefined, (d) => bar?.update(base + d));
+        const r = await runShoeScript(s, client, DEMO_ACTORS, (d) => bar?.update(base + d));
         done += s.actions.length;
         for (const k of Object.keys(totals) as (keyof typeof totals)[]) totals[k] += r[k];
       }
@@ -96,6 +102,13 @@ async function main(): Promise<void> {
   const requests = stats.reduce((n, s) => n + s.requests, 0);
   const events = stats.reduce((n, s) => n + s.events, 0);
   out(`dealt ${scripts.length} shoes: ${requests} requests, ${events} events in ${secs.toFixed(1)} s (${Math.round(events / secs)} events/s)`);
+  const voids = stats.reduce((n, s) => n + s.voids, 0);
+  const corrections = stats.reduce((n, s) => n + s.corrections, 0);
+  const approvals = stats.reduce((n, s) => n + s.approvals, 0);
+  out(
+    `management decisions, four eyes: ${voids} void(s) and ${corrections} correction(s), each requested by ${DEMO_ACTORS.manager} (202 PENDING_APPROVAL, nothing changed yet) ` +
+      `and approved by ${DEMO_ACTORS.approver} with their own token (201): ${approvals} approved`,
+  );
 
   // 2b. a slice of recorded play: the third-party hands, converted to the table-log format and replayed
   const recorded = await replayRecordedHands(runTag, Number(opts.hands));
@@ -186,7 +199,27 @@ async function main(): Promise<void> {
     out(`  ${table.tableId.padEnd(13)} ${v.ok ? 'intact' : 'BROKEN'}: ${v.streamsChecked} shoes, ${v.eventsChecked} events${v.ok ? '' : `, problems: ${JSON.stringify(v.problems.slice(0, 3))}`}`);
   }
 
+  // the decisions as the ledger lists them: every one the simulated shoes requested is approved, none pending
+  out('');
+  out('management decisions (GET /decisions): requested by one pit manager, approved by another');
+  let listedApproved = 0;
+  let listedPending = 0;
+  for (const s of scripts) {
+    listedApproved += (await client.get('auditor', 'demo-auditor', decisionsPathOf({ status: 'APPROVED', shoeId: s.shoeId }))).decisions.length;
+    listedPending += (await client.get('auditor', 'demo-auditor', decisionsPathOf({ status: 'PENDING_APPROVAL', shoeId: s.shoeId }))).decisions.length;
+  }
+  const decisionsOk = listedApproved === approvals && listedPending === 0;
+  out(`  simulated shoes: ${listedApproved} approved by ${DEMO_ACTORS.approver}, ${listedPending} pending${decisionsOk ? '' : ` — EXPECTED ${approvals} approved, 0 pending`}`);
+  if (!decisionsOk) process.exitCode = 1;
+
+  out('');
+  out('anchor verification (scripts/verify.ts: PostgreSQL against the signed anchors and the Kafka copy)');
+  const anchors = await verifyAnchors();
+  for (const line of anchors.lines) out(`  ${line}`);
+  if (anchors.ok === false) process.exitCode = 1;
+
   const voidedRound = scripts.flatMap((s) => s.actions.filter((a) => a.kind === 'voidRound').map((a) => ({ shoeId: s.shoeId, roundId: (a as { roundId: string }).roundId })))[0];
+  const plain = plainRound(scripts);
   out('');
   out(opts.keepRunning ? 'where to look next (the services keep running; npm run demo:stop stops them)' : 'where to look next (the services stop now: run `npm run demo -- --keep-running` to keep them up and try these)');
   out(`  API docs (OpenAPI):   ${api}/docs`);
@@ -197,7 +230,79 @@ async function main(): Promise<void> {
   }
   out(`  reconciliation CSV:   curl -s -H "Authorization: Bearer $(LEDGER_ENV=development npm run -s token -- --role auditor --sub me)" "${api}/reports/reconciliation?groupBy=table,shoe,dealer,day,currency&format=csv"`);
   out(`  the Kafka topic:      baccarat.ledger.events.v1 on 127.0.0.1:9092 (docs/asyncapi)`);
+  const pmToken = (sub: string) => `$(LEDGER_ENV=development npm run -s token -- --role pit-manager --sub ${sub})`;
+  out(`  four eyes by hand: one pit manager requests, a different one approves with their own token`);
+  if (plain) {
+    out(`    request a void as pm-1 (answers 202 with a decisionId; nothing changes yet):`);
+    out(`      curl -s -X POST -H "Authorization: Bearer ${pmToken('pm-1')}" -H 'content-type: application/json' -d '{"reason":"card exposed, seen on camera review"}' ${api}/shoes/${plain.shoeId}/rounds/${plain.roundId}/void`);
+  }
+  out(`    list the pending decisions:`);
+  out(`      curl -s -H "Authorization: Bearer ${pmToken('pm-2')}" "${api}${decisionsPathOf({ status: 'PENDING_APPROVAL' })}"`);
+  out(`    approve one as the second manager pm-2 (201; pm-1 approving their own request is refused):`);
+  out(`      curl -s -X POST -H "Authorization: Bearer ${pmToken('pm-2')}" -H 'content-type: application/json' -d '{}' ${api}/decisions/<decisionId>/approve`);
+  out(`    or reject it: .../decisions/<decisionId>/reject with -d '{"reason":"no exposure on the video"}'`);
+  out(`  the anchor verification: npm run -s verify`);
   if (!allAgree || !chainsOk || !recorded.ok) process.exitCode = 1;
+}
+
+/** A round of the simulated shoes that was dealt to a result and neither voided nor corrected (for the by-hand void), or null. */
+function plainRound(scripts: readonly ShoeScript[]): { shoeId: string; roundId: string } | null {
+  for (const s of scripts) {
+    let round: string | null = null;
+    let fine = false;
+    for (const a of s.actions) {
+      if (a.kind === 'openRound') {
+        if (round && fine) return { shoeId: s.shoeId, roundId: round };
+        round = a.roundId;
+        fine = false;
+      } else if (a.kind === 'deal') fine = true;
+      else if (a.kind === 'expose' || a.kind === 'drop' || a.kind === 'voidRound' || a.kind === 'correctResult') fine = false;
+    }
+    if (round && fine) return { shoeId: s.shoeId, roundId: round };
+  }
+  return null;
+}
+
+/** What the anchor verification said: ok null when it could not run here. */
+interface AnchorCheck {
+  readonly ok: boolean | null;
+  readonly lines: string[];
+}
+
+/**
+ * Runs `scripts/verify.ts --json` (the `npm run -s verify` of the anchors, docs/guarantees.md §8)
+ * and sums up its report: every stream consistent with the signed anchors and the Kafka copy, or
+ * the first divergence. Exit 0 consistent, 1 a divergence, 2 could not check. Skipped (ok null)
+ * when this checkout has no `scripts/verify.ts`.
+ */
+async function verifyAnchors(): Promise<AnchorCheck> {
+  const script = resolve(__dirname, 'verify.ts');
+  if (!existsSync(script)) return { ok: null, lines: ['skipped: this checkout has no scripts/verify.ts (npm run -s verify)'] };
+  const r = await runCaptured('npx', ['tsx', script, '--json']);
+  let report: any = null;
+  try {
+    report = JSON.parse(r.stdout);
+  } catch {
+    report = null;
+  }
+  if (!report || (r.status !== 0 && r.status !== 1)) return { ok: false, lines: [`could not check (verify exit ${r.status}; see its message above)`] };
+  const kafka = report.kafkaRecordsChecked === null || report.kafkaRecordsChecked === undefined ? 'the Kafka copy NOT checked' : `${report.kafkaRecordsChecked} Kafka records`;
+  const summary = `${report.streamsChecked} streams, ${report.eventsChecked} events against ${report.anchorsChecked} signed anchors${report.lastAnchor ? ` (last #${report.lastAnchor.seq})` : ''} and ${kafka}`;
+  if (report.ok && r.status === 0) return { ok: true, lines: [`every stream consistent with the anchors and the Kafka copy: ${summary}; divergences 0`] };
+  const d = report.firstDivergence;
+  const where = d ? [d.streamId && `stream ${d.streamId}`, d.version !== null && d.version !== undefined && `version ${d.version}`, d.eventId && `event ${d.eventId}`].filter(Boolean).join(', ') : '';
+  return { ok: false, lines: [`DIVERGES: ${report.divergenceCount} divergence(s) over ${summary}`, ...(d ? [`first: [${d.source}] ${d.kind}${where ? ` (${where})` : ''}: ${d.reason}`] : [])] };
+}
+
+/** Runs a command, its stdout captured and its stderr inherited; resolves its exit status and output. */
+function runCaptured(cmd: string, args: string[]): Promise<{ status: number | null; stdout: string }> {
+  return new Promise((res, rej) => {
+    const child = spawn(cmd, args, { stdio: ['ignore', 'pipe', 'inherit'] });
+    let stdout = '';
+    child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString('utf8')));
+    child.on('error', rej);
+    child.on('close', (status) => res({ status, stdout }));
+  });
 }
 
 /** Runs a command with inherited output, without blocking the event loop; resolves its exit status. */

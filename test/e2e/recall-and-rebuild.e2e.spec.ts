@@ -55,9 +55,28 @@ describe('recall and rebuild after voids and corrections', () => {
     const table = tables.find((t) => t.tableId === 'T-FAB4-01')!;
     const shoeId = runId('recall');
     const script = shoeWithVoidAndCorrection(table, shoeId);
-    await runShoeScript(script, h.client);
+    const stats = await runShoeScript(script, h.client);
     const stored = await h.store.readStream(`shoe-${shoeId}`);
     await waitApplied(h, stored[stored.length - 1].eventId);
+
+    // every void and correction went in two steps: requested by pm-1, then approved by pm-2 with their own token
+    const decisions = script.actions.filter((a) => a.kind === 'voidRound' || a.kind === 'correctResult').length;
+    expect(stats.approvals).toBe(decisions);
+    // read loosely: the four-eyes event types are newer than some builds of the event catalogue
+    const events = stored as unknown as { type: string; actor: { id: string; role: string }; data: Record<string, unknown> }[];
+    const requests = events.filter((e) => e.type === 'DecisionRequested');
+    const approvals = events.filter((e) => e.type === 'DecisionApproved');
+    expect([requests.length, approvals.length]).toEqual([decisions, decisions]);
+    expect(requests.every((e) => e.actor.id === 'pm-1' && e.actor.role === 'pit-manager')).toBe(true);
+    expect(approvals.every((e) => e.actor.id === 'pm-2' && e.actor.role === 'pit-manager')).toBe(true);
+    for (const approval of approvals) {
+      // the approval comes after its request, and the compensating event right after the approval
+      const at = events.indexOf(approval);
+      const decisionId = approval.data.decisionId;
+      expect(events.slice(0, at).some((e) => e.type === 'DecisionRequested' && e.data.decisionId === decisionId)).toBe(true);
+      expect(['RoundVoided', 'ResultCorrected']).toContain(events[at + 1].type);
+      expect(events[at + 1].data.decision).toMatchObject({ actingManagerId: 'pm-1', approverId: 'pm-2', decisionId });
+    }
 
     // a management void: RESULTED then VOIDED, who and why, every stake refunded
     const voided = script.actions.find((a) => a.kind === 'voidRound') as { roundId: string; reason: string };

@@ -118,22 +118,42 @@ describe('refused input through the HTTP API', () => {
       'AUTH.UNAUTHENTICATED',
     );
     await expectRefused(shoeId, () => h.client.post('betting-platform', 'platform-1', `/shoes/${shoeId}/rounds`, { roundId: `${shoeId}-r1` }), 403, 'AUTH.FORBIDDEN');
-    await expectRefused(shoeId, () => h.client.post('auditor', 'aud-1', `/shoes/${shoeId}/void`, { reason: 'x'.repeat(10), approverId: 'pm-2' }), 403, 'AUTH.FORBIDDEN');
+    await expectRefused(shoeId, () => h.client.post('auditor', 'aud-1', `/shoes/${shoeId}/void`, { reason: 'x'.repeat(10) }), 403, 'AUTH.FORBIDDEN');
   });
 
-  it('refuses a void approved by the dealer of the round, and takes one by two other managers', async () => {
+  it('refuses a void requested or approved by the dealer of the round, or approved by its requester, and takes one requested and approved by two other managers', async () => {
     const shoeId = await openShoe('T-CLASSIC-01');
     await dev(`/shoes/${shoeId}/rounds`, { roundId: `${shoeId}-r1` });
     await bet(shoeId, `${shoeId}-r1`, [{ betId: 'b1', accountId: 'a1', betCode: 'BANKER', stake: '1000', currency: 'EUR' }]);
     await dev(`/shoes/${shoeId}/rounds/${shoeId}-r1/close-betting`);
     for (const [position, card] of [['P1', '9S'], ['B1', '4S'], ['P2', 'KH'], ['B2', '3D']]) await dev(`/shoes/${shoeId}/rounds/${shoeId}-r1/cards`, { position, card });
     const pm = (sub: string, body: unknown) => h.client.post('pit-manager', sub, `/shoes/${shoeId}/rounds/${shoeId}-r1/void`, body);
-    await expectRefused(shoeId, () => pm('pm-1', { reason: 'dealer misdealt', approverId: 'dealer-1' }), 422, 'MANAGEMENT.DEALER_CANNOT_DECIDE');
-    await expectRefused(shoeId, () => pm('pm-1', { reason: 'dealer misdealt', approverId: 'pm-1' }), 422, 'MANAGEMENT.SAME_APPROVER');
-    await expectRefused(shoeId, () => pm('pm-1', { approverId: 'pm-2' }), 400, 'VALIDATION.FAILED');
-    const ok = await pm('pm-1', { reason: 'dealer misdealt', approverId: 'pm-2' });
-    expect(ok.events.map((e: any) => e.type)).toEqual(['RoundVoided', 'BetRefunded']);
-    expect(ok.events[0].data.decision).toMatchObject({ reason: 'dealer misdealt', actingManagerId: 'pm-1', approverId: 'pm-2' });
+    const approve = (sub: string, decisionId: string) => h.client.post('pit-manager', sub, `/decisions/${decisionId}/approve`, {});
+    /** A pit manager's POST with its HTTP status (the client keeps only the body). */
+    const posted = async (sub: string, path: string, body: unknown) => {
+      const res = await fetch(`${h.baseUrl}${path}`, { method: 'POST', headers: { 'content-type': 'application/json', authorization: `Bearer ${h.client.token('pit-manager', sub)}` }, body: JSON.stringify(body) });
+      return { status: res.status, body: (await res.json()) as any };
+    };
+    // the request: never by the dealer, always with a reason, never naming an approver (the approver is a token)
+    await expectRefused(shoeId, () => pm('dealer-1', { reason: 'dealer misdealt' }), 422, 'MANAGEMENT.DEALER_CANNOT_DECIDE');
+    await expectRefused(shoeId, () => pm('pm-1', { reason: 'dealer misdealt', approverId: 'pm-2' }), 400, 'VALIDATION.FAILED');
+    await expectRefused(shoeId, () => pm('pm-1', {}), 400, 'VALIDATION.FAILED');
+    const before = await h.store.streamVersion(`shoe-${shoeId}`);
+    const asked = await posted('pm-1', `/shoes/${shoeId}/rounds/${shoeId}-r1/void`, { reason: 'dealer misdealt' });
+    expect(asked.status).toBe(202);
+    const requested = asked.body;
+    expect(requested).toMatchObject({ status: 'PENDING_APPROVAL', decisionId: expect.any(String), expiresAt: expect.any(String) });
+    expect(requested.events.map((e: any) => e.type)).toEqual(['DecisionRequested']);
+    expect(await h.store.streamVersion(`shoe-${shoeId}`)).toBe(before + 1);
+    // the approval: never by the requester, never by the dealer of the round
+    await expectRefused(shoeId, () => approve('pm-1', requested.decisionId), 422, 'MANAGEMENT.SAME_APPROVER');
+    await expectRefused(shoeId, () => approve('dealer-1', requested.decisionId), 422, 'MANAGEMENT.DEALER_CANNOT_DECIDE');
+    const approved = await posted('pm-2', `/decisions/${requested.decisionId}/approve`, {});
+    expect(approved.status).toBe(201);
+    const ok = approved.body;
+    expect(ok).toMatchObject({ decisionId: requested.decisionId, status: 'APPROVED' });
+    expect(ok.events.map((e: any) => e.type)).toEqual(['DecisionApproved', 'RoundVoided', 'BetRefunded']);
+    expect(ok.events[1].data.decision).toMatchObject({ reason: 'dealer misdealt', actingManagerId: 'pm-1', approverId: 'pm-2', decisionId: requested.decisionId });
   });
 
   it('answers a retried request with the first answer and stores it once', async () => {

@@ -2,14 +2,21 @@
  * The fault run's load: seeded simulated shoes dealt through the HTTP API, shoes of different
  * tables concurrently, each action retried with the SAME Idempotency-Key (the key runShoeScript
  * would use, prefixed by the run) on a connection error, a timeout or a 5xx, until the API gives a
- * definite answer. A 201 is recorded (every event id it names); a 4xx is an unexpected response
+ * definite answer. A 2xx is recorded (every event id it names); a 4xx is an unexpected response
  * (idempotency must answer a retry of an applied action with its first answer, never a refusal)
- * and stops that shoe, since later actions depend on it.
+ * and stops that shoe, since later actions depend on it. A management action is two requests,
+ * four eyes (docs/domain-rules.md §6): `fault-pm-1` requests it (202, a pending decision), then
+ * `fault-pm-2` approves that decision with their own token (201, key `<action key>:approve`, retried
+ * the same way); the events of both answers are the action's.
  */
-import { LedgerClient, route, type ShoeScript } from '@ledger/simulator';
+import { isDecisionCommandKind, pendingDecisionOf } from '@ledger/client';
+import { approvalRoute, LedgerClient, route, type RunnerActors, type ShoeScript } from '@ledger/simulator';
 import { sleep, type FaultLog } from './cluster';
 
-/** An event the API accepted, as its 201 named it. */
+/** The driver's table device, betting platform and two pit managers (requester and approver). */
+const ACTORS: RunnerActors = { device: 'fault-device', platform: 'fault-platform', manager: 'fault-pm-1', approver: 'fault-pm-2' };
+
+/** An event the API accepted, as its 2xx answer named it. */
 export interface AcceptedEvent {
   readonly eventId: string;
   readonly type: string;
@@ -20,7 +27,7 @@ export interface AcceptedEvent {
   readonly actionIndex: number;
 }
 
-/** A 4xx (or a give-up) where a definite 201 was expected. */
+/** A 4xx (or a give-up) where a definite 2xx was expected. */
 export interface UnexpectedResponse {
   readonly shoeId: string;
   readonly actionIndex: number;
@@ -58,7 +65,7 @@ export interface DriverOptions {
 /** Deals the shoes; see the file comment. Shoes of one table one after the other, tables in parallel. */
 export class ShoeDriver {
   readonly accepted = new Map<string, AcceptedEvent>();
-  /** shoeId → per action index, the event ids of its 201. */
+  /** shoeId → per action index, the event ids of its answers (a management action: request, then approval). */
   readonly answers = new Map<string, string[][]>();
   readonly unexpected: UnexpectedResponse[] = [];
   readonly stats: DriverStats = { requests: 0, retries: 0, connectionErrors: 0, timeouts: 0, serverErrors: 0, actionsDone: 0, shoesFinished: 0 };
@@ -111,25 +118,41 @@ export class ShoeDriver {
     for (let i = 0; i < script.actions.length; i++) {
       await this.o.gate?.();
       const a = script.actions[i];
-      const [role, sub, path, body] = route(a, s, { device: 'fault-device', platform: 'fault-platform', manager: 'fault-pm-1', approver: 'fault-pm-2' });
+      const [role, sub, path, body] = route(a, s, ACTORS);
       const key = `${this.o.keyPrefix}:${script.shoeId}:${i}`;
       const res = await this.send(path, this.client.token(role, sub), key, body);
-      if (res.kind !== 'ok') {
-        this.unexpected.push({ shoeId: script.shoeId, actionIndex: i, action: a.kind, status: res.status, code: res.code, attempts: res.attempts });
-        this.o.log(`UNEXPECTED ${res.status ?? 'no answer'} ${res.code} for ${script.shoeId} action ${i} (${a.kind}) after ${res.attempts} attempt(s); this shoe stops`);
-        return;
-      }
-      const ids: string[] = [];
-      for (const e of res.body.events ?? []) {
-        const prior = this.accepted.get(e.eventId);
-        if (prior && (prior.shoeId !== script.shoeId || prior.actionIndex !== i)) this.crossAnswered.push(e.eventId);
-        this.accepted.set(e.eventId, { ...e, shoeId: script.shoeId, actionIndex: i });
-        ids.push(e.eventId);
+      if (res.kind !== 'ok') return this.stop(script.shoeId, i, a.kind, res);
+      const ids = this.record(script.shoeId, i, res.body);
+      // a management decision: the second pit manager approves the decision the answer names
+      const pending = isDecisionCommandKind(a.kind) ? pendingDecisionOf(res.body) : null;
+      if (pending) {
+        const [aRole, aSub, aPath, aBody] = approvalRoute(pending.decisionId, ACTORS);
+        const approved = await this.send(aPath, this.client.token(aRole, aSub), `${key}:approve`, aBody);
+        if (approved.kind !== 'ok') return this.stop(script.shoeId, i, `${a.kind} approval`, approved);
+        ids.push(...this.record(script.shoeId, i, approved.body));
       }
       answers[i] = ids;
       this.stats.actionsDone++;
     }
     this.stats.shoesFinished++;
+  }
+
+  /** Records the events of one answer of action `i`; @returns their ids, in order. */
+  private record(shoeId: string, i: number, body: { events?: Omit<AcceptedEvent, 'shoeId' | 'actionIndex'>[] }): string[] {
+    const ids: string[] = [];
+    for (const e of body.events ?? []) {
+      const prior = this.accepted.get(e.eventId);
+      if (prior && (prior.shoeId !== shoeId || prior.actionIndex !== i)) this.crossAnswered.push(e.eventId);
+      this.accepted.set(e.eventId, { ...e, shoeId, actionIndex: i });
+      ids.push(e.eventId);
+    }
+    return ids;
+  }
+
+  /** An unexpected answer: recorded and logged; the shoe stops (later actions depend on this one). */
+  private stop(shoeId: string, i: number, action: string, res: { status: number | null; code: string; attempts: number }): void {
+    this.unexpected.push({ shoeId, actionIndex: i, action, status: res.status, code: res.code, attempts: res.attempts });
+    this.o.log(`UNEXPECTED ${res.status ?? 'no answer'} ${res.code} for ${shoeId} action ${i} (${action}) after ${res.attempts} attempt(s); this shoe stops`);
   }
 
   /** POSTs until a definite answer: 2xx → ok; 4xx → refused; network error / timeout / 5xx → again, same key. */

@@ -1,13 +1,16 @@
+import { isDecisionCommandKind, pendingDecisionOf, type ApiHttpRequest } from '@ledger/client';
 import { LedgerClient, LedgerHttpError, sendApiRequest } from '@ledger/simulator';
 import type { NumberedTableLogLine } from '@ledger/table-log';
-import { apiWriteOf, DEFAULT_REPLAY_ACTORS, ReplayActors } from './routes';
-import { idempotencyKeyOf } from './table-log-file';
+import { apiWriteOf, approvalWriteOf, DEFAULT_REPLAY_ACTORS, ReplayActors } from './routes';
+import { approvalKeyOf, idempotencyKeyOf } from './table-log-file';
 
 /** A line the ledger refused (4xx with a stable error code). */
 export interface Refusal {
   readonly line: number;
   readonly shoeId: string;
   readonly kind: string;
+  /** Set when a decision line's request was taken (202) and its approval refused. */
+  readonly step?: 'approval';
   readonly status: number;
   readonly code: string;
   readonly message: string;
@@ -24,9 +27,12 @@ export interface ShoeTail {
 export interface PostSummary {
   /** Lines sent (each answered, accepted or refused). */
   readonly lines: number;
-  /** HTTP requests made, retries included. */
+  /** HTTP requests made, retries included (a decision line makes two: request and approval). */
   readonly requests: number;
+  /** Lines accepted (a decision line: its request and its approval). */
   readonly accepted: number;
+  /** Decision lines requested by their manager and approved by a second one. */
+  readonly approvals: number;
   readonly refused: number;
   /** Refusals per error code. */
   readonly refusedByCode: Record<string, number>;
@@ -82,6 +88,9 @@ function describeError(e: unknown): string {
 interface WriteAnswer {
   streamVersion?: number;
   events?: Array<{ eventId: string; type: string; streamVersion: number }>;
+  /** A management request's answer: the pending decision (see `pendingDecisionOf`). */
+  decisionId?: string;
+  status?: string;
 }
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
@@ -91,6 +100,12 @@ const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
  * (a pool of `concurrency` workers takes shoes in order of first appearance). Every write carries
  * `Idempotency-Key: <hashPrefix>:<line>`, so re-sending a line after a crash, or re-running the
  * same file, records nothing new: the ledger answers the first answer.
+ *
+ * A management decision's line is two requests (docs/domain-rules.md §6): its command as the
+ * requesting manager, answered 202 with a pending decision, then
+ * `POST /decisions/{decisionId}/approve` as the line's approving manager, with their own token
+ * and the key `<hashPrefix>:<line>:approve`. A re-run gets the same decision back and approves it
+ * if the crash came between the two.
  *
  * A refusal (4xx) is counted with its code and the shoe goes on with its next line, as a table
  * would. A transport error or 5xx is retried (`attempts`), then the whole run stops with
@@ -114,6 +129,7 @@ export async function postTableLog(lines: readonly NumberedTableLogLine[], clien
   let requests = 0;
   let done = 0;
   let accepted = 0;
+  let approvals = 0;
   let events = 0;
   let roundsResulted = 0;
   const refusedByCode: Record<string, number> = {};
@@ -121,19 +137,18 @@ export async function postTableLog(lines: readonly NumberedTableLogLine[], clien
   let refused = 0;
   let abort: ReplayAbortedError | null = null;
 
-  const send = async (l: NumberedTableLogLine): Promise<void> => {
-    const w = apiWriteOf(l.value, actors);
-    const headers = { 'idempotency-key': idempotencyKeyOf(options.hashPrefix, l.line) };
+  /** One request of a line, retried on a transport error or 5xx. @returns the answer, or null when refused (counted) */
+  const request = async (l: NumberedTableLogLine, w: ApiHttpRequest, sub: string, key: string, step?: 'approval'): Promise<WriteAnswer | null> => {
+    const headers = { 'idempotency-key': key };
     for (let attempt = 1; ; attempt++) {
       requests++;
       try {
-        const res = await sendApiRequest<WriteAnswer>(client, w, w.sub, headers);
-        accepted++;
+        const res = await sendApiRequest<WriteAnswer>(client, w, sub, headers);
         const evs = res?.events ?? [];
         events += evs.length;
         for (const e of evs) if (e.type === 'RoundResulted') roundsResulted++;
         if (evs.length) tails.set(l.value.shoeId, { shoeId: l.value.shoeId, lastEventId: evs[evs.length - 1].eventId, streamVersion: res.streamVersion ?? evs[evs.length - 1].streamVersion });
-        return;
+        return res ?? {};
       } catch (e) {
         if (e instanceof LedgerHttpError && e.status === 401) {
           throw new ReplayAbortedError(l.line, `the ledger refused the replayer's token (${e.code}): is JWT_SECRET the API's?`);
@@ -143,14 +158,28 @@ export async function postTableLog(lines: readonly NumberedTableLogLine[], clien
           refusedByCode[e.code] = (refusedByCode[e.code] ?? 0) + 1;
           if (firstRefusals.length < kept) {
             const msg = (e.body as { error?: { message?: string } } | null)?.error?.message ?? e.message;
-            firstRefusals.push({ line: l.line, shoeId: l.value.shoeId, kind: l.value.kind, status: e.status, code: e.code, message: msg });
+            firstRefusals.push({ line: l.line, shoeId: l.value.shoeId, kind: l.value.kind, ...(step ? { step } : {}), status: e.status, code: e.code, message: msg });
           }
-          return;
+          return null;
         }
         if (attempt >= attempts) throw new ReplayAbortedError(l.line, `the ledger API did not answer after ${attempts} attempt(s): ${describeError(e)}`);
         await sleep(Math.min(5000, 100 * 2 ** attempt));
       }
     }
+  };
+
+  const send = async (l: NumberedTableLogLine): Promise<void> => {
+    const w = apiWriteOf(l.value, actors);
+    const res = await request(l, w, w.sub, idempotencyKeyOf(options.hashPrefix, l.line));
+    if (!res) return;
+    // a management decision: the ledger answered a pending decision; the second manager approves it
+    const pending = isDecisionCommandKind(l.value.kind) ? pendingDecisionOf(res) : null;
+    if (pending) {
+      const a = approvalWriteOf(l.value, pending.decisionId, actors)!;
+      if (!(await request(l, a, a.sub, approvalKeyOf(options.hashPrefix, l.line), 'approval'))) return;
+      approvals++;
+    }
+    accepted++;
   };
 
   let nextShoe = 0;
@@ -176,6 +205,7 @@ export async function postTableLog(lines: readonly NumberedTableLogLine[], clien
     lines: done,
     requests,
     accepted,
+    approvals,
     refused,
     refusedByCode,
     firstRefusals,

@@ -33,10 +33,17 @@ class FakeApi {
     this.inFlight--;
     const a = this.script(path, attempt);
     if (a !== 'ok') throw a;
-    const type = path.endsWith('/cards') ? 'RoundResulted' : 'Recorded';
+    const type = path.endsWith('/cards') ? 'RoundResulted' : path.endsWith('/approve') ? 'DecisionApproved' : /\/(void|result-corrections|corrections)$/.test(path) ? 'DecisionRequested' : 'Recorded';
     this.answered.set(headers['idempotency-key'], `ev-${this.n + 1}`);
-    return { streamVersion: ++this.n, events: [{ eventId: `ev-${this.n}`, type, streamVersion: this.n }] };
+    const answer = { streamVersion: ++this.n, events: [{ eventId: `ev-${this.n}`, type, streamVersion: this.n }] };
+    // the two-step API: a management request opens a pending decision (202), its approval decides it
+    if (type === 'DecisionRequested' && this.pending) return { decisionId: `dec-${this.n}`, status: 'PENDING_APPROVAL', expiresAt: '2026-11-29T12:30:00Z', ...answer };
+    if (type === 'DecisionApproved') return { decisionId: path.split('/')[2], status: 'APPROVED', ...answer };
+    return answer;
   }
+
+  /** false: answer management commands at once, as a ledger before the two-step approval did. */
+  pending = true;
 
   asClient(): LedgerClient {
     return this as unknown as LedgerClient;
@@ -118,6 +125,66 @@ describe('postTableLog (sending a log)', () => {
     const api = new FakeApi(() => new LedgerHttpError(401, 'AUTH.UNAUTHENTICATED', null, 'x'));
     await expect(postTableLog(interleaved(1, 1), api.asClient(), { hashPrefix: 'h' })).rejects.toThrow(/JWT_SECRET/);
     expect(api.calls).toHaveLength(1);
+  });
+});
+
+describe('postTableLog (management decisions: two pit managers, two requests)', () => {
+  const decisionLog = (): NumberedTableLogLine[] =>
+    numbered([
+      { kind: 'openShoe', shoeId: 'S1', tableId: 'T', dealerId: 'd' },
+      { kind: 'voidRound', shoeId: 'S1', roundId: 'R1', reason: 'camera review', approverId: 'pm-8', actor: 'pm-7' },
+      { kind: 'correctCommencement', shoeId: 'S1', card: '5H', reason: 'scanner misread' },
+      { kind: 'closeShoe', shoeId: 'S1' },
+    ]);
+
+  it('Given decision lines, Then each is requested by its actor, then approved by its approverId (else the default) with the answer\'s decision and its own key', async () => {
+    const api = new FakeApi();
+    const summary = await postTableLog(decisionLog(), api.asClient(), { hashPrefix: 'h' });
+    expect(api.calls.map((c) => [c.sub, c.path, c.key])).toEqual([
+      ['device-1', '/tables/T/shoes', 'h:1'],
+      ['pm-7', '/shoes/S1/rounds/R1/void', 'h:2'],
+      ['pm-8', '/decisions/dec-2/approve', 'h:2:approve'],
+      ['pm-1', '/shoes/S1/commencement/corrections', 'h:3'],
+      ['pm-2', '/decisions/dec-4/approve', 'h:3:approve'],
+      ['device-1', '/shoes/S1/close', 'h:4'],
+    ]);
+    expect(api.calls.every((c) => !c.path.startsWith('/decisions/') || c.role === 'pit-manager')).toBe(true);
+    expect(summary).toMatchObject({ lines: 4, requests: 6, accepted: 4, approvals: 2, refused: 0, events: 6 });
+  });
+
+  it('Given a refused approval, Then the line is a refusal of its approval step, and the shoe goes on', async () => {
+    const same = new LedgerHttpError(422, 'MANAGEMENT.SAME_APPROVER', { error: { message: 'the approving manager must differ from the requesting one' } }, 'POST x');
+    const api = new FakeApi((path) => (path === '/decisions/dec-2/approve' ? same : 'ok'));
+    const summary = await postTableLog(decisionLog(), api.asClient(), { hashPrefix: 'h' });
+    expect(summary).toMatchObject({ lines: 4, accepted: 3, approvals: 1, refused: 1, refusedByCode: { 'MANAGEMENT.SAME_APPROVER': 1 } });
+    expect(summary.firstRefusals).toEqual([
+      { line: 2, shoeId: 'S1', kind: 'voidRound', step: 'approval', status: 422, code: 'MANAGEMENT.SAME_APPROVER', message: 'the approving manager must differ from the requesting one' },
+    ]);
+    expect(api.calls.at(-1)?.path).toBe('/shoes/S1/close');
+  });
+
+  it('Given a refused request, Then no approval is sent', async () => {
+    const dealer = new LedgerHttpError(422, 'MANAGEMENT.DEALER_CANNOT_DECIDE', null, 'POST x');
+    const api = new FakeApi((path) => (path.endsWith('/void') ? dealer : 'ok'));
+    const summary = await postTableLog(decisionLog(), api.asClient(), { hashPrefix: 'h' });
+    expect(api.calls.map((c) => c.key)).toEqual(['h:1', 'h:2', 'h:3', 'h:3:approve', 'h:4']);
+    expect(summary.firstRefusals).toEqual([expect.objectContaining({ line: 2, kind: 'voidRound', code: 'MANAGEMENT.DEALER_CANNOT_DECIDE' })]);
+    expect(summary.firstRefusals[0]).not.toHaveProperty('step');
+  });
+
+  it('Given an approval that fails with a 5xx, Then it is retried with its own key, not the request', async () => {
+    const api = new FakeApi((path, attempt) => (path.endsWith('/approve') && attempt < 2 ? new LedgerHttpError(503, 'HTTP.503', null, 'x') : 'ok'));
+    const summary = await postTableLog(decisionLog().slice(0, 2), api.asClient(), { hashPrefix: 'h', attempts: 3 });
+    expect(api.calls.map((c) => c.key)).toEqual(['h:1', 'h:2', 'h:2:approve', 'h:2:approve']);
+    expect(summary).toMatchObject({ accepted: 2, approvals: 1, requests: 4 });
+  });
+
+  it('Given a ledger that takes a management command at once (no pending decision), Then nothing is approved', async () => {
+    const api = new FakeApi();
+    api.pending = false;
+    const summary = await postTableLog(decisionLog(), api.asClient(), { hashPrefix: 'h' });
+    expect(api.calls.some((c) => c.path.startsWith('/decisions/'))).toBe(false);
+    expect(summary).toMatchObject({ accepted: 4, approvals: 0, requests: 4 });
   });
 });
 

@@ -28,12 +28,12 @@ export function formatReplayReport(r: ReplayRunReport): string {
     const secs = Math.max(p.elapsedMs / 1000, 1e-9);
     out.push(
       `sent:           ${fmt(p.lines)} lines in ${fmt(p.shoes.length)} shoe(s), ${fmt(p.requests)} requests`,
-      `accepted:       ${fmt(p.accepted)}`,
+      `accepted:       ${fmt(p.accepted)}${p.approvals ? `  (${fmt(p.approvals)} management decision(s): requested, then approved by a second pit manager)` : ''}`,
       `refused:        ${fmt(p.refused)}${p.refused ? `  (${Object.entries(p.refusedByCode).map(([c, n]) => `${c} ${fmt(n)}`).join(', ')})` : ''}`,
       `events:         ${fmt(p.events)} (rounds resulted: ${fmt(p.roundsResulted)})`,
       `time:           ${secs.toFixed(2)} s, ${fmt(Math.round(p.requests / secs))} requests/s, ${fmt(Math.round(p.roundsResulted / secs))} hands/s`,
     );
-    for (const f of p.firstRefusals) out.push(`  line ${f.line} (${f.kind}, shoe ${f.shoeId}): ${f.status} ${f.code}: ${f.message}`);
+    for (const f of p.firstRefusals) out.push(`  line ${f.line} (${f.kind}${f.step ? ` ${f.step}` : ''}, shoe ${f.shoeId}): ${f.status} ${f.code}: ${f.message}`);
   }
   if (r.catchUp) out.push(`catch-up:       ${r.catchUp.caughtUp ? 'projections applied' : 'TIMED OUT'} after ${(r.catchUp.elapsedMs / 1000).toFixed(1)} s`);
   if (r.settlements) out.push(`settlements:    ${fmt(r.settlements.lines)} lines → ${r.settlements.file}`);
@@ -64,6 +64,7 @@ interface ReplayCliOptions {
   device: string;
   platform: string;
   manager: string;
+  approver: string;
 }
 
 /** Registers `replay` on the program. */
@@ -82,7 +83,8 @@ export function registerReplayCommand(program: Command): Command {
     .option('--json', 'print the report as JSON')
     .option('--device <id>', 'table device id for lines without actor', DEFAULT_REPLAY_ACTORS.device)
     .option('--platform <id>', 'betting platform id for lines without actor', DEFAULT_REPLAY_ACTORS.platform)
-    .option('--manager <id>', 'acting pit manager id for decision lines without actor', DEFAULT_REPLAY_ACTORS.manager)
+    .option('--manager <id>', 'requesting pit manager id for decision lines without actor', DEFAULT_REPLAY_ACTORS.manager)
+    .option('--approver <id>', 'approving pit manager id (their own token) for decision lines without approverId', DEFAULT_REPLAY_ACTORS.approver)
     .action(async (o: ReplayCliOptions) => {
       for (const f of [o.file, o.check].filter((x): x is string => !!x)) {
         if (!existsSync(f)) {
@@ -101,7 +103,7 @@ export function registerReplayCommand(program: Command): Command {
           settlementsOut: o.settlements ? o.out : null,
           check: o.check ?? null,
           catchUpTimeoutMs: o.catchUpTimeout * 1000,
-          actors: { device: o.device, platform: o.platform, manager: o.manager },
+          actors: { device: o.device, platform: o.platform, manager: o.manager, approver: o.approver },
           onStart: (total) => {
             if (!process.stderr.isTTY) return;
             bar = new SingleBar({ stream: process.stderr, format: 'replay [{bar}] {percentage}% | {value}/{total} lines | {eta_formatted} left', hideCursor: true, clearOnComplete: true });

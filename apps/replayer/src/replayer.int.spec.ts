@@ -1,7 +1,9 @@
 /**
  * Integration: a converted slice of the third-party hands replayed through the real ledger API
  * (in-process, real PostgreSQL) by the replayer: every round's outcome agrees with the file, a
- * crash half-way is resumed safely, and replaying the same file again changes nothing.
+ * crash half-way is resumed safely, and replaying the same file again changes nothing. A
+ * management decision line is requested by its actor and approved by its approverId, each with
+ * their own token (docs/domain-rules.md §6).
  */
 import { appendFileSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -122,6 +124,37 @@ describe('replayer through the ledger HTTP API', () => {
     expect(skipped).toMatchObject({ exitCode: 0, refusedFile: false, posted: { lines: 3, accepted: 3, refused: 0 } });
     expect((await h.store.readStream(`shoe-${shoeId}`)).map((e) => e.type)).toEqual(['ShoeOpened', 'CommencementCardDrawn', 'CardBurned']);
     expect(readFileSync(file, 'utf8').split('\n').filter(Boolean)).toHaveLength(4);
+  });
+
+  it('Given a log with a management void, When replayed twice, Then the void is requested by its actor and approved by its approverId, once', async () => {
+    const shoeId = runId('dec');
+    const roundId = `${shoeId}-R1`;
+    const file = join(dir, 'decision.jsonl');
+    const lines = [
+      { kind: 'openShoe', shoeId, tableId: 'T-CLASSIC-01', dealerId: 'dealer-1' },
+      { kind: 'commencement', shoeId, card: 'AS' },
+      { kind: 'burn', shoeId, card: null },
+      { kind: 'openRound', shoeId, roundId },
+      { kind: 'bet', shoeId, roundId, betId: `${roundId}-B1`, accountId: 'acct-1', betCode: 'PLAYER', stake: '1000', currency: 'EUR' },
+      { kind: 'closeBetting', shoeId, roundId },
+      ...[['P1', '9S'], ['B1', '2H'], ['P2', 'KD'], ['B2', '3C']].map(([position, card]) => ({ kind: 'deal', shoeId, roundId, position, card })),
+      { kind: 'voidRound', shoeId, roundId, reason: 'dealing procedure breach seen on camera review', approverId: 'pm-6', actor: 'pm-5' },
+      { kind: 'closeShoe', shoeId },
+    ];
+    writeFileSync(file, lines.map((l) => JSON.stringify(l)).join('\n') + '\n');
+    const first = await runReplay({ file, api: h.baseUrl, settlementsOut: null, check: null });
+    expect(first.posted?.firstRefusals).toEqual([]);
+    expect(first.posted).toMatchObject({ lines: lines.length, accepted: lines.length, approvals: 1, refused: 0, requests: lines.length + 1 });
+    const events = (await h.store.readStream(`shoe-${shoeId}`)) as unknown as { eventId: string; type: string; actor: { id: string; role: string }; data: Record<string, any> }[];
+    const at = events.findIndex((e) => e.type === 'DecisionApproved');
+    expect(events[at - 1]).toMatchObject({ type: 'DecisionRequested', actor: { id: 'pm-5', role: 'pit-manager' } });
+    expect(events[at]).toMatchObject({ actor: { id: 'pm-6', role: 'pit-manager' } });
+    expect(events.slice(at + 1).map((e) => e.type)).toEqual(['RoundVoided', 'BetRefunded', 'ShoeClosed']);
+    expect(events[at + 1].data.decision).toMatchObject({ actingManagerId: 'pm-5', approverId: 'pm-6', decisionId: events[at].data.decisionId });
+
+    const second = await runReplay({ file, api: h.baseUrl, settlementsOut: null, check: null });
+    expect(second.posted).toMatchObject({ lines: lines.length, accepted: lines.length, approvals: 1, refused: 0, events: first.posted!.events });
+    expect((await h.store.readStream(`shoe-${shoeId}`)).map((e) => e.eventId)).toEqual(events.map((e) => e.eventId));
   });
 
   /** The harness's projector (being added with the read side); the test below needs it. */

@@ -1,8 +1,8 @@
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
-import { generateShoeScript, route, SimTable } from '@ledger/simulator';
+import { approvalRoute, generateShoeScript, route, SimTable } from '@ledger/simulator';
 import { TableLogLine, toTableLog } from '@ledger/table-log';
-import { apiWriteOf, DEFAULT_REPLAY_ACTORS } from './routes';
+import { apiWriteOf, approvalWriteOf, approverOf, DEFAULT_REPLAY_ACTORS } from './routes';
 
 const tables: SimTable[] = JSON.parse(readFileSync(resolve(__dirname, '../../../config/tables.json'), 'utf8')).tables;
 
@@ -20,12 +20,21 @@ describe('apiWriteOf (a table-log line as an HTTP write)', () => {
         correctionChance: 0.05,
       });
       const lines = toTableLog(script);
-      const actors = { ...DEFAULT_REPLAY_ACTORS, approver: 'pm-2' };
+      const actors = DEFAULT_REPLAY_ACTORS;
       const s = `/shoes/${encodeURIComponent(script.shoeId)}`;
+      let decisions = 0;
       script.actions.forEach((a, i) => {
         const [role, sub, path, body] = route(a, s, actors);
         expect(apiWriteOf(lines[i])).toEqual({ kind: a.kind, method: 'POST', role, sub, path, body });
+        // the second step, as the runner sends it: the approval by the second pit manager
+        const approval = approvalWriteOf(lines[i], `d-${i}`);
+        if (a.kind === 'voidRound' || a.kind === 'correctResult') {
+          decisions++;
+          const [aRole, aSub, aPath, aBody] = approvalRoute(`d-${i}`, actors);
+          expect(approval).toEqual({ kind: 'approveDecision', method: 'POST', role: aRole, sub: aSub, path: aPath, body: aBody });
+        } else expect(approval).toBeNull();
       });
+      expect(decisions).toBeGreaterThan(0);
     },
   );
 
@@ -52,7 +61,7 @@ describe('apiWriteOf (a table-log line as an HTTP write)', () => {
       { kind: 'drop', shoeId: 'S-1', card: null, exposedBeforeLeavingView: true, phase: 'SCOOPING' },
       { role: 'table-device', path: '/shoes/S-1/dropped-cards', body: { card: null, exposedBeforeLeavingView: true, phase: 'SCOOPING' } },
     ],
-    [{ kind: 'voidShoe', shoeId: 'S-1', reason: 'tampered shoe', approverId: 'pm-2' }, { role: 'pit-manager', path: '/shoes/S-1/void', body: { reason: 'tampered shoe', approverId: 'pm-2' } }],
+    [{ kind: 'voidShoe', shoeId: 'S-1', reason: 'tampered shoe', approverId: 'pm-2' }, { role: 'pit-manager', path: '/shoes/S-1/void', body: { reason: 'tampered shoe' } }],
     [
       { kind: 'correctCommencement', shoeId: 'S-1', card: '5H', reason: 'scanner misread' },
       { role: 'pit-manager', path: '/shoes/S-1/commencement/corrections', body: { card: '5H', reason: 'scanner misread' } },
@@ -66,5 +75,18 @@ describe('apiWriteOf (a table-log line as an HTTP write)', () => {
     expect(apiWriteOf({ kind: 'cutCard', shoeId: 'S' }, actors).sub).toBe('d');
     expect(apiWriteOf({ kind: 'bets', shoeId: 'S', roundId: 'R', bets: [{ betId: 'b', accountId: 'a', betCode: 'TIE', stake: '1', currency: 'EUR' }] }, actors).sub).toBe('p');
     expect(apiWriteOf({ kind: 'voidShoe', shoeId: 'S', reason: 'why not', approverId: 'x' }, actors).sub).toBe('m');
+  });
+
+  it('Given a decision line, Then the request goes as its actor and the approval as its approverId, else the default approver; no body names an approver', () => {
+    const line: TableLogLine = { kind: 'voidRound', shoeId: 'S-1', roundId: 'R-1', reason: 'camera review', approverId: 'pm-8', actor: 'pm-7' };
+    expect(apiWriteOf(line)).toEqual({ kind: 'voidRound', method: 'POST', role: 'pit-manager', sub: 'pm-7', path: '/shoes/S-1/rounds/R-1/void', body: { reason: 'camera review' } });
+    expect(approvalWriteOf(line, 'dec/1')).toEqual({ kind: 'approveDecision', method: 'POST', role: 'pit-manager', sub: 'pm-8', path: '/decisions/dec%2F1/approve', body: {} });
+    // a line written before the two-step approval, without approverId: the default approver
+    const old: TableLogLine = { kind: 'correctCommencement', shoeId: 'S-1', card: '5H', reason: 'scanner misread' };
+    expect(apiWriteOf(old).body).toEqual({ card: '5H', reason: 'scanner misread' });
+    expect(approverOf(old)).toBe('pm-2');
+    expect(approvalWriteOf(old, 'd', { device: 'd', platform: 'p', manager: 'm', approver: 'a' })?.sub).toBe('a');
+    expect(approvalWriteOf(old, 'd', { device: 'd', platform: 'p', manager: 'm' })?.sub).toBe('pm-2');
+    expect(approvalWriteOf({ kind: 'closeShoe', shoeId: 'S-1' }, 'd')).toBeNull();
   });
 });

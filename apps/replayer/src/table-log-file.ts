@@ -55,3 +55,8 @@ export async function loadTableLog(file: string): Promise<LoadedTableLog> {
 export function idempotencyKeyOf(hashPrefix: string, line: number): string {
   return `${hashPrefix}:${line}`;
 }
+
+/** The `Idempotency-Key` of a decision line's approval (its second request): `<file hash prefix>:<line number>:approve`. */
+export function approvalKeyOf(hashPrefix: string, line: number): string {
+  return `${idempotencyKeyOf(hashPrefix, line)}:approve`;
+}

@@ -7,6 +7,12 @@ import type { Position } from '@ledger/rules';
  * actions (`libs/simulator`) and the replayer's requests (`apps/replayer`) all come from here;
  * the server side of the same routes is `apps/ledger/src/shoe/*.controller.ts`.
  *
+ * The management decisions (`voidRound`, `correctResult`, `voidShoe`, `correctCommencement`) are
+ * four-eyes acts (docs/domain-rules.md §6): the command is the *request* of one pit manager (the
+ * token's subject), answered 202 `PENDING_APPROVAL` with a `decisionId`; it takes effect only when
+ * a different pit manager approves it with their own token (`approveDecision`, `decisions.ts`).
+ * No body names an approver.
+ *
  * Pure data and functions: no I/O (the senders are `LedgerClient` and the replayer).
  */
 
@@ -47,14 +53,24 @@ export interface ApiCommandFields {
   closeShoe: Record<never, never>;
   bet: { readonly roundId: string } & ApiBet;
   bets: { readonly roundId: string; readonly bets: readonly ApiBet[] };
-  voidRound: { readonly roundId: string; readonly reason: string; readonly approverId: string };
-  correctResult: { readonly roundId: string; readonly cards: readonly string[]; readonly reason: string; readonly approverId: string };
-  voidShoe: { readonly reason: string; readonly approverId: string };
+  voidRound: { readonly roundId: string; readonly reason: string };
+  correctResult: { readonly roundId: string; readonly cards: readonly string[]; readonly reason: string };
+  voidShoe: { readonly reason: string };
   correctCommencement: { readonly card: string; readonly reason: string };
 }
 
 /** The kind of a command (= the `kind` of a table-log line). */
 export type ApiCommandKind = keyof ApiCommandFields;
+
+/**
+ * The commands that request a management decision (docs/domain-rules.md §6): sent by the
+ * requesting pit manager, answered 202 `PENDING_APPROVAL`, in force once a second pit manager
+ * approves them (`approveDecision`).
+ */
+export type ApiDecisionCommandKind = 'voidRound' | 'correctResult' | 'voidShoe' | 'correctCommencement';
+
+/** What a management decision does, as the API names it (`kind` of a decision in `GET /decisions`). */
+export type ApiDecisionKind = 'VOID_ROUND' | 'CORRECT_RESULT' | 'VOID_SHOE' | 'CORRECT_COMMENCEMENT';
 
 /** Fields every command has. */
 export interface ApiCommandBase {
@@ -100,6 +116,12 @@ export interface ApiFieldSpec {
 /** The definition of one command. */
 export interface ApiCommandSpec<K extends ApiCommandKind> {
   readonly role: ApiWriterRole;
+  /**
+   * Set on the management decisions only: the decision the command requests. Its answer is a
+   * pending decision (202 `{ decisionId, status: "PENDING_APPROVAL", expiresAt, … }`); nothing
+   * changes until a second pit manager approves it.
+   */
+  readonly decision?: ApiDecisionKind;
   readonly method: 'POST';
   /** Path template: `{name}` is the command's field `name`, URI-encoded (`/shoes/{shoeId}/rounds/{roundId}/cards`). */
   readonly path: string;
@@ -112,6 +134,9 @@ export interface ApiCommandSpec<K extends ApiCommandKind> {
   readonly body?: (c: ApiCommandOf<K>) => Record<string, unknown>;
 }
 
+/** Every management decision names its kind; no other command does (checked at compile time). */
+type DecisionMark<K extends ApiCommandKind> = K extends ApiDecisionCommandKind ? { readonly decision: ApiDecisionKind } : { readonly decision?: never };
+
 const id: ApiFieldSpec = { type: 'id' };
 const card: ApiFieldSpec = { type: 'card' };
 const reason: ApiFieldSpec = { type: 'reason' };
@@ -122,7 +147,7 @@ const BET: { readonly [F in keyof ApiBet]-?: ApiFieldSpec } = { betId: id, accou
  * a command here (and to {@link ApiCommandFields}) gives the table log a new kind, the replayer a
  * new request and the simulator a new action; forgetting a field does not compile.
  */
-export const API_COMMANDS: { readonly [K in ApiCommandKind]: ApiCommandSpec<K> } = {
+export const API_COMMANDS: { readonly [K in ApiCommandKind]: ApiCommandSpec<K> & DecisionMark<K> } = {
   openShoe: { role: 'table-device', method: 'POST', path: '/tables/{tableId}/shoes', fields: { tableId: id, dealerId: id } },
   commencement: { role: 'table-device', method: 'POST', path: '/shoes/{shoeId}/commencement', fields: { card } },
   burn: { role: 'table-device', method: 'POST', path: '/shoes/{shoeId}/burns', fields: { card: { type: 'cardOrNull' } } },
@@ -148,15 +173,16 @@ export const API_COMMANDS: { readonly [K in ApiCommandKind]: ApiCommandSpec<K> }
     body: (c) => ({ bet: pickBet(c) }),
   },
   bets: { role: 'betting-platform', method: 'POST', path: '/shoes/{shoeId}/rounds/{roundId}/bets/batch', fields: { roundId: id, bets: { type: 'bets' } } },
-  voidRound: { role: 'pit-manager', method: 'POST', path: '/shoes/{shoeId}/rounds/{roundId}/void', fields: { roundId: id, reason, approverId: id } },
+  voidRound: { role: 'pit-manager', method: 'POST', path: '/shoes/{shoeId}/rounds/{roundId}/void', fields: { roundId: id, reason }, decision: 'VOID_ROUND' },
   correctResult: {
     role: 'pit-manager',
     method: 'POST',
     path: '/shoes/{shoeId}/rounds/{roundId}/result-corrections',
-    fields: { roundId: id, cards: { type: 'cards' }, reason, approverId: id },
+    fields: { roundId: id, cards: { type: 'cards' }, reason },
+    decision: 'CORRECT_RESULT',
   },
-  voidShoe: { role: 'pit-manager', method: 'POST', path: '/shoes/{shoeId}/void', fields: { reason, approverId: id } },
-  correctCommencement: { role: 'pit-manager', method: 'POST', path: '/shoes/{shoeId}/commencement/corrections', fields: { card, reason } },
+  voidShoe: { role: 'pit-manager', method: 'POST', path: '/shoes/{shoeId}/void', fields: { reason }, decision: 'VOID_SHOE' },
+  correctCommencement: { role: 'pit-manager', method: 'POST', path: '/shoes/{shoeId}/commencement/corrections', fields: { card, reason }, decision: 'CORRECT_COMMENCEMENT' },
 };
 
 /** Every command kind, in documentation order. */
@@ -166,6 +192,17 @@ export const API_COMMAND_KINDS = Object.keys(API_COMMANDS) as readonly ApiComman
 export function commandKindsOf(role: ApiWriterRole): readonly ApiCommandKind[] {
   return API_COMMAND_KINDS.filter((k) => API_COMMANDS[k].role === role);
 }
+
+/**
+ * Whether a command requests a management decision (docs/domain-rules.md §6): answered 202
+ * `PENDING_APPROVAL`, in force only once a second pit manager approves it.
+ */
+export function isDecisionCommandKind(kind: ApiCommandKind): kind is ApiDecisionCommandKind {
+  return API_COMMANDS[kind].decision !== undefined;
+}
+
+/** The management decision kinds, in documentation order. */
+export const API_DECISION_COMMAND_KINDS = API_COMMAND_KINDS.filter(isDecisionCommandKind) as readonly ApiDecisionCommandKind[];
 
 /** Whether `kind` is a command of the API (own keys only). */
 export function isApiCommandKind(kind: unknown): kind is ApiCommandKind {
@@ -177,13 +214,17 @@ export function commandFields(kind: ApiCommandKind): readonly [string, ApiFieldS
   return Object.entries(API_COMMANDS[kind].fields as Record<string, ApiFieldSpec>);
 }
 
-/** One HTTP request of the API: method, path (filled, encoded), token role and JSON body. */
-export interface ApiRequest {
-  readonly kind: ApiCommandKind;
+/** An HTTP write of the API: method, path (filled, encoded), token role and JSON body. */
+export interface ApiHttpRequest {
   readonly method: 'POST';
   readonly role: ApiWriterRole;
   readonly path: string;
   readonly body: Record<string, unknown>;
+}
+
+/** The HTTP request of a command. */
+export interface ApiRequest extends ApiHttpRequest {
+  readonly kind: ApiCommandKind;
 }
 
 function pickBet(b: ApiBet): ApiBet {
@@ -198,6 +239,19 @@ function valueOf(spec: ApiFieldSpec, v: unknown): unknown {
 }
 
 const PLACEHOLDER = /\{(\w+)\}/g;
+
+/**
+ * A path template filled with `values` (each `{name}` replaced by `values[name]`, URI-encoded).
+ * @returns the path and the names it used
+ */
+export function fillPath(template: string, values: Readonly<Record<string, unknown>>): { path: string; named: ReadonlySet<string> } {
+  const named = new Set<string>();
+  const path = template.replace(PLACEHOLDER, (_, name: string) => {
+    named.add(name);
+    return encodeURIComponent(String(values[name]));
+  });
+  return { path, named };
+}
 
 /**
  * The command with exactly its fields, in order: `kind`, `shoeId`, each field (absent optional
@@ -215,16 +269,14 @@ export function normalizeCommand<C extends ApiCommand>(c: C): C {
 /**
  * The HTTP request that records a command: the route of its kind with the path filled in
  * (URI-encoded), its role, and its body (see {@link ApiCommandSpec.body}) with `occurredAt` last
- * when given. Nothing else is added (the API refuses unknown body fields).
+ * when given. Nothing else is added (the API refuses unknown body fields). For a management
+ * decision this is the request only: the approval is a second request by another pit manager
+ * (`approvalRequestOf` with the answer's `decisionId`).
  */
 export function apiRequestOf(c: ApiCommand): ApiRequest {
   const spec = API_COMMANDS[c.kind] as ApiCommandSpec<ApiCommandKind>;
   const v = c as unknown as Record<string, unknown>;
-  const inPath = new Set<string>();
-  const path = spec.path.replace(PLACEHOLDER, (_, name: string) => {
-    inPath.add(name);
-    return encodeURIComponent(String(v[name]));
-  });
+  const { path, named: inPath } = fillPath(spec.path, v);
   let body: Record<string, unknown>;
   if (spec.body) body = spec.body(c as never);
   else {

@@ -21,7 +21,8 @@ import { SeededRandom } from './seeded-random';
 /**
  * A whole shoe of a live table as the sequence of actions a table device, a betting platform and
  * pit managers would send (the API's commands, see `actions.ts`), generated from a seeded shuffle.
- * Pure data: `shoe-runner.ts` sends it.
+ * Pure data: `shoe-runner.ts` sends it (a management action as a request and a second pit
+ * manager's approval). The same seed and options always give the same shoe.
  */
 
 /** Table settings the script needs (a subset of `config/tables.json`). */
@@ -50,9 +51,12 @@ export interface ShoeScriptOptions {
   droppedCardChance?: number;
   /** An unneeded card drawn after the round completes (docs/domain-rules.md §5.3). @default 0 */
   unneededCardChance?: number;
-  /** Management voids a resulted round (docs/domain-rules.md §5.4). @default 0 */
+  /**
+   * Management voids a resulted round (docs/domain-rules.md §5.4): a `voidRound` action, which the
+   * runner sends as a request of one pit manager and an approval by another (docs/domain-rules.md §6). @default 0
+   */
   managementVoidChance?: number;
-  /** Management corrects a resulted round's result (docs/domain-rules.md §5.4). @default 0 */
+  /** Management corrects a resulted round's result (docs/domain-rules.md §5.4), requested and approved as a void is. @default 0 */
   correctionChance?: number;
   /** Stop after this many rounds even before the cut card. @default Infinity */
   maxRounds?: number;

@@ -11,9 +11,14 @@ import type { TableLogBet, TableLogLine } from './table-log-line';
 
 const bet = (b: TableLogBet) => ({ betId: b.betId, accountId: b.accountId, betCode: b.betCode, stake: BigInt(b.stake), currency: b.currency });
 
-/** The command a line becomes (as `apps/ledger/src/shoe/*.controller.ts` build them). */
-export function commandOf(l: TableLogLine, tables: readonly SimTable[], defaultManager = 'pm-1'): ShoeCommand {
-  const decision = (reason: string, approverId: string) => ({ reason, actingManagerId: l.actor ?? defaultManager, approverId });
+/**
+ * The command a line becomes (as `apps/ledger/src/shoe/*.controller.ts` build them). A management
+ * decision's line becomes the command its approval carries out: requested by the line's `actor`
+ * (else `defaultManager`), approved by its `approverId` (else `defaultApprover`), as the replayer
+ * sends it in two steps; the approval itself is the ledger's four-eyes check, not modelled here.
+ */
+export function commandOf(l: TableLogLine, tables: readonly SimTable[], defaultManager = 'pm-1', defaultApprover = 'pm-2'): ShoeCommand {
+  const decision = (reason: string, approverId: string | undefined) => ({ reason, actingManagerId: l.actor ?? defaultManager, approverId: approverId ?? defaultApprover });
   switch (l.kind) {
     case 'openShoe': {
       const t = tables.find((x) => x.tableId === l.tableId);

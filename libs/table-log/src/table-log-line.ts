@@ -1,4 +1,4 @@
-import { API_COMMAND_KINDS, API_COMMANDS, commandKindsOf, type ApiBet, type ApiCommandFields, type ApiCommandKind, type ApiWriterRole } from '@ledger/client';
+import { API_COMMAND_KINDS, API_COMMANDS, API_DECISION_COMMAND_KINDS, commandKindsOf, type ApiBet, type ApiCommandFields, type ApiCommandKind, type ApiDecisionCommandKind, type ApiWriterRole } from '@ledger/client';
 
 /**
  * The table log: one JSON object per line (JSONL), one line per table fact, bet or management
@@ -6,7 +6,8 @@ import { API_COMMAND_KINDS, API_COMMANDS, commandKindsOf, type ApiBet, type ApiC
  * the types here are that document as TypeScript. Plain data, no behaviour.
  *
  * A line is one command of the API (`@ledger/client` API_COMMANDS, the one definition of the
- * vocabulary: kinds, fields, routes, roles) plus the optional `actor` who sent it.
+ * vocabulary: kinds, fields, routes, roles) plus the optional `actor` who sent it; a management
+ * decision's line also names the second pit manager who approves it (`approverId`).
  *
  * Every line names its shoe (`shoeId`); a log may hold many shoes, interleaved or one after
  * the other. Amounts are minor units as decimal strings, cards are card notation (`9S`, `TH`,
@@ -19,8 +20,11 @@ export const TABLE_FACT_KINDS = commandKindsOf('table-device');
 /** Kinds sent by the betting platform (token role `betting-platform`). */
 export const BET_KINDS = commandKindsOf('betting-platform');
 
-/** Kinds decided by pit managers (token role `pit-manager`). */
-export const DECISION_KINDS = commandKindsOf('pit-manager');
+/**
+ * Kinds decided by pit managers (token role `pit-manager`): management decisions, each requested
+ * by the line's `actor` and approved by its `approverId` (docs/domain-rules.md §6).
+ */
+export const DECISION_KINDS: readonly ApiDecisionCommandKind[] = API_DECISION_COMMAND_KINDS;
 
 /** Every kind of line, in documentation order (table facts, bets, decisions): the API's commands. */
 export const TABLE_LOG_KINDS: readonly TableLogKind[] = API_COMMAND_KINDS;
@@ -35,17 +39,31 @@ export interface TableLogLineBase {
   /** When it happened at the table, ISO-8601 with a time zone; absent = when the ledger receives it. */
   readonly occurredAt?: string;
   /**
-   * Who sent it: the table device id (table facts), the betting platform id (bets) or the acting
-   * pit manager id (decisions). Absent = the replayer's default for the role.
+   * Who sent it: the table device id (table facts), the betting platform id (bets) or the
+   * requesting pit manager id (decisions). Absent = the replayer's default for the role.
    */
   readonly actor?: string;
 }
+
+/** What a management decision's line carries besides its command (docs/domain-rules.md §6). */
+export interface TableLogDecisionFields {
+  /**
+   * The second pit manager, who approves the decision with their own credentials once `actor`
+   * has requested it: the replayer sends `POST /decisions/{decisionId}/approve` with a token of
+   * this subject (never a body field). Must differ from the requester and from the dealers
+   * concerned (the ledger judges). Absent = the replayer's default approver (`pm-2`).
+   */
+  readonly approverId?: string;
+}
+
+/** The decision kinds' extra fields, nothing for the other kinds. */
+type ExtraFields<K extends TableLogKind> = K extends ApiDecisionCommandKind ? TableLogDecisionFields : unknown;
 
 /** One wager: `stake` in minor units of `currency`, as a decimal string. */
 export type TableLogBet = ApiBet;
 
 /** A line of the table log (see TABLE_LOG_FORMAT.md for each kind): a command and who sent it. */
-export type TableLogLine = { [K in TableLogKind]: TableLogLineBase & { readonly kind: K } & ApiCommandFields[K] }[TableLogKind];
+export type TableLogLine = { [K in TableLogKind]: TableLogLineBase & { readonly kind: K } & ApiCommandFields[K] & ExtraFields<K> }[TableLogKind];
 
 /** The line of one kind, e.g. `TableLogLineOf<'deal'>`. */
 export type TableLogLineOf<K extends TableLogKind> = Extract<TableLogLine, { kind: K }>;
@@ -60,7 +78,7 @@ export interface NumberedTableLogLine {
 /** The token role that sends a kind of line. */
 export type TableLogRole = ApiWriterRole;
 
-/** The role a line is sent as (its command's): table facts → device, bets → platform, decisions → pit manager. */
+/** The role a line is sent as (its command's): table facts → device, bets → platform, decisions → pit manager (both the requester and the approver). */
 export function roleOf(kind: TableLogKind): TableLogRole {
   return API_COMMANDS[kind].role;
 }

@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { generateShoeScript, ShoeScript, SimTable } from '@ledger/simulator';
 import { PureLedger } from './pure-ledger.spec';
-import { formatTableLog, TableLogLine } from './table-log-line';
+import { formatTableLog, formatTableLogLine, TableLogLine } from './table-log-line';
 import { toTableLog } from './to-table-log';
 import { parseTableLog } from './validate';
 
@@ -42,6 +42,15 @@ describe('toTableLog (a simulated shoe as table-log lines)', () => {
     expect(parsed.errors).toEqual([]);
     expect(parsed.lines.map((l) => l.value)).toEqual(lines);
     expect(parsed.lines.map((l) => l.line)).toEqual(lines.map((_, i) => i + 1));
+  });
+
+  it('Then a decision line is the text earlier versions wrote: the command, then its approving manager', () => {
+    const lines = toTableLog(script);
+    const i = script.actions.findIndex((a) => a.kind === 'voidRound');
+    const a = script.actions[i] as { roundId: string; reason: string };
+    expect(formatTableLogLine(lines[i])).toBe(`{"kind":"voidRound","shoeId":"${script.shoeId}","roundId":"${a.roundId}","reason":"${a.reason}","approverId":"pm-2"}`);
+    const j = script.actions.findIndex((x) => x.kind === 'correctResult');
+    expect(Object.keys(lines[j])).toEqual(['kind', 'shoeId', 'roundId', 'cards', 'reason', 'approverId']);
   });
 
   it('Then the fields of each action are kept, and decisions carry the approving manager', () => {

@@ -1,5 +1,5 @@
 import { isISO8601 } from 'class-validator';
-import { API_BET_FIELDS, API_COMMANDS, commandFields, type ApiFieldType } from '@ledger/client';
+import { API_BET_FIELDS, API_COMMANDS, commandFields, isDecisionCommandKind, type ApiFieldType } from '@ledger/client';
 import { POSITIONS } from '@ledger/rules';
 import { CARD_PATTERN, ID_PATTERN } from '@ledger/events';
 import { NumberedTableLogLine, TABLE_LOG_KINDS, TableLogKind, TableLogLine } from './table-log-line';
@@ -7,7 +7,7 @@ import { NumberedTableLogLine, TABLE_LOG_KINDS, TableLogKind, TableLogLine } fro
 /**
  * The table-log validator (TABLE_LOG_FORMAT.md): an exhaustive check of every kind's fields, as
  * the API's commands define them (`@ledger/client` API_COMMANDS: each field and its value type;
- * the checks of each value type are here). Shape only: whether a fact fits the shoe (tableau, card counts, limits, windows) is the
+ * the checks of each value type are here), plus a decision line's optional `approverId`. Shape only: whether a fact fits the shoe (tableau, card counts, limits, windows) is the
  * ledger's judgement, not the log's. The checks mirror the ledger API's request DTOs, so a line
  * that passes here is never refused by the API as malformed (400), and a line that fails would be.
  *
@@ -116,6 +116,8 @@ const SPECS = Object.fromEntries(
       else if (typeof check === 'function') optional[field] = check;
       else throw new Error(`table log: optional list field ${kind}.${field} is not supported`);
     }
+    // a management decision's line names its approving manager (TABLE_LOG_FORMAT.md; absent = the replayer's default)
+    if (isDecisionCommandKind(kind)) optional.approverId = id;
     return [kind, Object.keys(optional).length ? { required, optional } : { required }];
   }),
 ) as Record<TableLogKind, KindSpec>;

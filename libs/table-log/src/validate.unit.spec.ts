@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
-import { TABLE_LOG_KINDS, TableLogKind, formatTableLog } from './table-log-line';
+import { DECISION_KINDS, TABLE_LOG_KINDS, TableLogKind, formatTableLog } from './table-log-line';
 import { fieldsOf, formatTableLogError, parseTableLog, parseTableLogLine, validateTableLogLine } from './validate';
 
 /** A valid line of every kind, with every optional field it may have. */
@@ -30,7 +30,7 @@ const VALID: Record<TableLogKind, Record<string, unknown>> = {
   voidRound: { kind: 'voidRound', shoeId: 'S-1', roundId: 'R-1', reason: 'camera review', approverId: 'pm-2', actor: 'pm-1' },
   correctResult: { kind: 'correctResult', shoeId: 'S-1', roundId: 'R-1', cards: ['2S', 'KC', '3H', '6D', 'AS'], reason: 'P1/B1 swapped', approverId: 'pm-2' },
   voidShoe: { kind: 'voidShoe', shoeId: 'S-1', reason: 'shoe tampered with', approverId: 'pm-2' },
-  correctCommencement: { kind: 'correctCommencement', shoeId: 'S-1', card: '5H', reason: 'scanner misread' },
+  correctCommencement: { kind: 'correctCommencement', shoeId: 'S-1', card: '5H', reason: 'scanner misread', approverId: 'pm-3' },
 };
 
 /** Errors of one object as `field: message` strings. */
@@ -96,6 +96,31 @@ describe('table-log validator', () => {
       { accountId: 'acct-1', betCode: 'TIE', stake: '100', currency: 'EUR' },
     ];
     expect(errorsOf({ ...VALID.bets, bets }).map((e) => e.split(':')[0])).toEqual(['bets[1].betId', 'bets[1].stake', 'bets[1].extra', 'bets[2]', 'bets[3].betId']);
+  });
+
+  it.each(DECISION_KINDS.map((k) => [k]))('Given a %s line, Then approverId (the second manager) is optional, an id, and the only approver field', (kind) => {
+    expect(fieldsOf(kind).optional).toEqual(['occurredAt', 'actor', 'approverId']);
+    const { approverId: _a, ...withoutApprover } = VALID[kind];
+    expect(errorsOf(withoutApprover)).toEqual([]);
+    expect(errorsOf({ ...VALID[kind], approverId: 'pm 2' })).toEqual(['approverId: must be an id of 1–64 characters A–Z a–z 0–9 _ . : -, got "pm 2"']);
+    expect(errorsOf({ ...VALID[kind], approvedBy: 'pm-2' })[0]).toMatch(/^approvedBy: is not a field/);
+  });
+
+  it('Given a line that is not a decision, Then approverId is not one of its fields', () => {
+    expect(errorsOf({ ...VALID.closeShoe, approverId: 'pm-2' })[0]).toMatch(/^approverId: is not a field of a closeShoe line/);
+  });
+
+  it('Given decision lines written before the two-step approval, Then they are still valid, with the same meaning', () => {
+    const old = [
+      '{"kind":"voidRound","shoeId":"S-001","roundId":"S-001-r001","reason":"dealing procedure breach seen on camera review","approverId":"pm-2","actor":"pm-1"}',
+      '{"kind":"correctResult","shoeId":"S-1","roundId":"R-1","cards":["2S","KC","3H","6D","AS"],"reason":"P1/B1 swapped","approverId":"pm-2"}',
+      '{"kind":"voidShoe","shoeId":"S-1","reason":"shoe tampered with","approverId":"pm-2"}',
+      '{"kind":"correctCommencement","shoeId":"S-1","card":"5H","reason":"scanner misread"}',
+    ];
+    const parsed = parseTableLog(old.join('\n') + '\n');
+    expect(parsed.errors).toEqual([]);
+    expect(parsed.lines.map((l) => l.value)).toEqual(old.map((t) => JSON.parse(t)));
+    expect(parsed.lines.map((l) => formatTableLog([l.value]))).toEqual(old.map((t) => `${t}\n`));
   });
 
   it('Given reasons with tabs, line breaks or non-Latin text, Then they are accepted', () => {
