@@ -24,6 +24,8 @@ export class PlaceBetBatchDto extends WriteOptionsDto {
   @IsArray()
   @ArrayMinSize(1)
   @ArrayMaxSize(10000)
+  // @IsObject each: @ValidateNested lets an array or null element through (`{"bets":[[]]}` was a 500).
+  @IsObject({ each: true })
   @ValidateNested({ each: true })
   @Type(() => BetDto)
   bets!: BetDto[];
