@@ -8,6 +8,7 @@ import type { TokenAuthentication } from './auth/token-authentication';
 import { CorrelationMiddleware } from './common/correlation.middleware';
 import { LedgerExceptionFilter } from './common/ledger-exception.filter';
 import { HealthController } from './health.controller';
+import { MetricsController } from './metrics.controller';
 import { PersistenceModule } from './persistence/persistence.module';
 import { QueriesModule } from './queries/queries.module';
 import { ShoeModule } from './shoe/shoe.module';
@@ -46,7 +47,7 @@ export class AppModule implements NestModule {
         QueriesModule,
         DecisionsModule,
       ],
-      controllers: [HealthController],
+      controllers: [HealthController, MetricsController],
       providers: [{ provide: APP_FILTER, useClass: LedgerExceptionFilter }],
     };
   }

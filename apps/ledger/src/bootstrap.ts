@@ -3,6 +3,7 @@ import { NestFactory } from '@nestjs/core';
 import { DocumentBuilder, SwaggerModule } from '@nestjs/swagger';
 import { Logger } from 'nestjs-pino';
 import { LedgerApiEnv, loadConfig, type EnvSource } from '@ledger/config';
+import { collectProcessMetrics } from '@ledger/metrics';
 import { AppModule } from './app.module';
 import { tokenAuthentication } from './auth/token-authentication';
 import { applyHttpWiring } from './common/http-wiring';
@@ -28,6 +29,7 @@ export interface LedgerAppOptions {
 export async function createLedgerApp(options: LedgerAppOptions = {}): Promise<NestExpressApplication> {
   const config = options.config ?? loadConfig(LedgerApiEnv, options.env);
   const auth = tokenAuthentication(config);
+  collectProcessMetrics();
   const app = await NestFactory.create<NestExpressApplication>(AppModule.forRoot(config, auth), {
     bufferLogs: true,
     logger: options.logger === false ? false : undefined,
