@@ -28,6 +28,19 @@ export const TEST_BROKERS = (process.env.KAFKA_BROKERS ?? '127.0.0.1:9092').spli
 /** Every table id of `config/tables.json`: the harness's device tokens may report for all of them. */
 export const TEST_TABLE_IDS: readonly string[] = (JSON.parse(readFileSync(resolve(__dirname, '../../config/tables.json'), 'utf8')) as { tables: { tableId: string }[] }).tables.map((t) => t.tableId);
 
+/**
+ * The edge limits of a harness's API unless `options.env` says otherwise (docs/architecture.md §10):
+ * every rate and rejection-log budget far above what a suite sends; the body limits are the defaults.
+ */
+export const HARNESS_EDGE_LIMITS: EnvSource = {
+  RATE_LIMIT_PER_ADDRESS: '100000000',
+  RATE_LIMIT_TABLE_DEVICE: '100000000',
+  RATE_LIMIT_BETTING_PLATFORM: '100000000',
+  RATE_LIMIT_PIT_MANAGER: '100000000',
+  RATE_LIMIT_AUDITOR: '100000000',
+  REFUSAL_LOG_BYTES_PER_MINUTE: '1073741824',
+};
+
 /** Options of {@link startLedger}. */
 export interface StartLedgerOptions {
   /**
@@ -78,6 +91,9 @@ export async function startLedger(options: StartLedgerOptions = {}): Promise<Led
     MIGRATIONS_DATABASE_URL: TEST_DATABASE_URL,
     LEDGER_EVENTS_TOPIC: topic,
     LOG_LEVEL: process.env.LOG_LEVEL ?? 'silent',
+    // the suites drive thousands of requests from one address and token: budgets far above what
+    // they send (the limits stay on; test/attack/edge-limits.e2e.spec.ts sets its own small ones)
+    ...HARNESS_EDGE_LIMITS,
     ...options.env,
   };
   const kafka = createKafka({ clientId: 'ledger-tests', brokers: TEST_BROKERS, logLevel: 'nothing' });

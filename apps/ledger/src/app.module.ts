@@ -1,12 +1,16 @@
 import { DynamicModule, MiddlewareConsumer, Module, NestModule } from '@nestjs/common';
 import { ConfigModule } from '@nestjs/config';
-import { APP_FILTER } from '@nestjs/core';
+import { APP_FILTER, APP_INTERCEPTOR } from '@nestjs/core';
+import { ThrottlerModule } from '@nestjs/throttler';
 import { LoggerModule } from 'nestjs-pino';
 import type { LedgerApiEnv } from '@ledger/config';
 import { AuthModule } from './auth/auth.module';
 import type { TokenAuthentication } from './auth/token-authentication';
 import { CorrelationMiddleware } from './common/correlation.middleware';
+import { HeavyReadLimiter } from './common/heavy-read';
 import { LedgerExceptionFilter } from './common/ledger-exception.filter';
+import { rateLimits } from './common/rate-limit.guard';
+import { REFUSAL_BUDGET, RefusalBudget } from './common/refusal-budget';
 import { HealthController } from './health.controller';
 import { MetricsController } from './metrics.controller';
 import { PersistenceModule } from './persistence/persistence.module';
@@ -41,6 +45,8 @@ export class AppModule implements NestModule {
             },
           },
         }),
+        // the rate limits per address and per caller (docs/architecture.md §10); the guard is AuthModule's, before the token guard
+        ThrottlerModule.forRoot(rateLimits(config)),
         AuthModule.forRoot(auth),
         PersistenceModule,
         ShoeModule,
@@ -48,7 +54,11 @@ export class AppModule implements NestModule {
         DecisionsModule,
       ],
       controllers: [HealthController, MetricsController],
-      providers: [{ provide: APP_FILTER, useClass: LedgerExceptionFilter }],
+      providers: [
+        { provide: REFUSAL_BUDGET, useValue: new RefusalBudget({ payloadMaxBytes: config.REFUSAL_PAYLOAD_MAX_BYTES, bytesPerMinute: config.REFUSAL_LOG_BYTES_PER_MINUTE }) },
+        { provide: APP_FILTER, useClass: LedgerExceptionFilter },
+        { provide: APP_INTERCEPTOR, useClass: HeavyReadLimiter },
+      ],
     };
   }
 

@@ -35,7 +35,7 @@ export async function createLedgerApp(options: LedgerAppOptions = {}): Promise<N
     logger: options.logger === false ? false : undefined,
   });
   if (options.logger !== false) app.useLogger(app.get(Logger));
-  applyHttpWiring(app);
+  applyHttpWiring(app, { verifier: auth.verifier, limits: config });
   const document = new DocumentBuilder()
     .setTitle('Baccarat round ledger')
     .setDescription(

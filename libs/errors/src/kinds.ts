@@ -22,14 +22,18 @@ export const KIND_STATUS = {
   'wrong-state': 422,
   /** The rules of the game, the table's limits or the house procedures make it impossible, whatever the state. */
   'rule-violation': 422,
+  /** The caller is over its request budget or its concurrent heavy reads: retry after the `Retry-After` seconds. */
+  'rate-limited': 429,
   /** The ledger's own fault (a stored stream it cannot read, a read side that stopped, a bug): nothing the caller can change. */
   internal: 500,
+  /** The ledger cannot answer now (a heavy read past its statement timeout): retry later. */
+  unavailable: 503,
 } as const;
 
 /** What sort of error a code is; each kind has one HTTP status, see {@link KIND_STATUS}. */
 export type ErrorKind = keyof typeof KIND_STATUS;
 
-/** The HTTP statuses of the error table (400, 401, 403, 404, 409, 413, 415, 422, 500). */
+/** The HTTP statuses of the error table (400, 401, 403, 404, 409, 413, 415, 422, 429, 500, 503). */
 export type ErrorStatus = (typeof KIND_STATUS)[ErrorKind];
 
 /** One line per kind, for the README and the OpenAPI description. */
@@ -39,9 +43,11 @@ export const KIND_MEANING: Readonly<Record<ErrorKind, string>> = {
   forbidden: "the token's role may not do this",
   'not-found': 'the request names a table, shoe, round, bet or route the ledger does not hold',
   conflict: 'another request got there first: a stale expected version, an idempotency key, event id or shoe id already used for something else',
-  'too-large': 'the body is over the size limit (5 MB)',
+  'too-large': 'the body is over the size limit of its route (writes 64 KiB, the bets batch 5 MiB, without a valid token 4 KiB by default)',
   'unsupported-media-type': "the body's content encoding or charset is not one the API reads",
   'wrong-state': "well formed, but the shoe's or round's state does not allow it now (betting closed, shoe closed, a round in progress)",
   'rule-violation': "the rules of the game, the table's limits or the house procedures make it impossible, whatever the state",
+  'rate-limited': 'the caller (token subject) or its address is over its request budget, or runs too many heavy reads at once: retry after `Retry-After` seconds',
   internal: "the ledger's own fault (a stored stream it cannot read, a read side that stopped, a bug): nothing the caller can change",
+  unavailable: 'the ledger cannot answer now (a heavy read past its statement timeout): retry later',
 };

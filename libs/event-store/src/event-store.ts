@@ -50,7 +50,7 @@ export class PgEventStore {
     this.reader = new EventReader(ds);
     this.idempotency = new IdempotencyStore(ds, this.reader, log, now, options.idempotencyRetentionMs ?? DEFAULT_IDEMPOTENCY_RETENTION_MS);
     this.appender = new EventAppender(ds, { topic, log, now, idempotency: this.idempotency });
-    this.verifier = new ChainVerifier(ds, log);
+    this.verifier = new ChainVerifier(ds, log, options.verifyStatementTimeoutMs);
     this.rejections = new RejectionLog(ds, log, now);
   }
 

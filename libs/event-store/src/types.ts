@@ -176,6 +176,12 @@ export interface PgEventStoreOptions {
    * {@link PgEventStore.pruneIdempotencyKeys} deletes its row. @default 7 days ({@link DEFAULT_IDEMPOTENCY_RETENTION_MS})
    */
   readonly idempotencyRetentionMs?: number;
+  /**
+   * Statement timeout of the chain verifier's queries, in ms (`SET LOCAL statement_timeout` in its
+   * read-only snapshot; docs/architecture.md §10): a verification past it fails with SQLSTATE 57014.
+   * @default none (the connection's own)
+   */
+  readonly verifyStatementTimeoutMs?: number;
 }
 
 /** Default retention of idempotency keys: 7 days, in milliseconds. */

@@ -18,11 +18,18 @@ export class ChainVerifier {
   /**
    * @param ds an initialised, migrated DataSource
    * @param log where a failed verification is logged (`warn`, the first 20 problems)
+   * @param statementTimeoutMs statement timeout of its queries, in ms (none: the connection's own)
+   * @throws Error when `statementTimeoutMs` is not a positive integer
    */
   constructor(
     private readonly ds: DataSource,
     private readonly log: LedgerLogger,
-  ) {}
+    private readonly statementTimeoutMs?: number,
+  ) {
+    if (statementTimeoutMs !== undefined && !(Number.isSafeInteger(statementTimeoutMs) && statementTimeoutMs > 0)) {
+      throw new Error(`statementTimeoutMs must be a positive integer, got ${statementTimeoutMs}`);
+    }
+  }
 
 
   /**
@@ -70,6 +77,8 @@ export class ChainVerifier {
     try {
       await qr.query('START TRANSACTION ISOLATION LEVEL REPEATABLE READ READ ONLY');
       try {
+        // an integer checked in the constructor: SET takes no bind parameters
+        if (this.statementTimeoutMs !== undefined) await qr.query(`SET LOCAL statement_timeout = ${this.statementTimeoutMs}`);
         return await work(qr);
       } finally {
         await qr.query('ROLLBACK').catch(() => undefined);

@@ -1,6 +1,7 @@
 import { DynamicModule, Inject, Logger, Module, OnModuleInit } from '@nestjs/common';
 import { APP_GUARD } from '@nestjs/core';
 import { TokenVerifier } from '@ledger/tokens';
+import { RateLimitGuard } from '../common/rate-limit.guard';
 import { JwtAuthGuard } from './jwt-auth.guard';
 import { announceKeys, type TokenAuthentication } from './token-authentication';
 
@@ -23,6 +24,8 @@ export class AuthModule implements OnModuleInit {
       providers: [
         { provide: TOKEN_AUTHENTICATION, useValue: auth },
         { provide: TokenVerifier, useValue: auth.verifier },
+        // in this order: the rate limits count a request before its token is checked (an address without a token is limited too)
+        { provide: APP_GUARD, useClass: RateLimitGuard },
         { provide: APP_GUARD, useClass: JwtAuthGuard },
       ],
       exports: [TokenVerifier],

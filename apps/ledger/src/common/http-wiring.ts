@@ -1,18 +1,29 @@
 import { ValidationPipe } from '@nestjs/common';
 import type { NestExpressApplication } from '@nestjs/platform-express';
+import type { TokenVerifier } from '@ledger/tokens';
+import { edgeMiddleware, type BodyLimits } from './edge-limits';
 import { RequestShapePipe } from './request-shape.pipe';
 
-/** Largest request body the API reads; a larger one is 413 `REQUEST.TOO_LARGE`. */
+/** Largest request body the API reads without edge limits (the specs' probe apps); a larger one is 413 `REQUEST.TOO_LARGE`. */
 export const BODY_LIMIT = '5mb';
 
+/** The edge of a real ledger app: its token verifier and body limits (see {@link edgeMiddleware}). */
+export interface EdgeWiring {
+  readonly verifier: TokenVerifier;
+  readonly limits: BodyLimits;
+}
+
 /**
- * The HTTP wiring every ledger app shares with the specs that drive one: the JSON body parser with
- * its size limit, then the global pipes ({@link RequestShapePipe} before the ValidationPipe, which
- * refuses unknown fields). Refusals of both end in `LedgerExceptionFilter` with a code of the error
- * table (docs/architecture.md §4).
+ * The HTTP wiring every ledger app shares with the specs that drive one: with `edge`, first the
+ * edge middleware (the caller of a valid token; a body over its caller's and route's limit refused
+ * before it is read, docs/architecture.md §10), then the JSON body parser with its size limit
+ * (`BODY_LIMIT_BETS_BATCH_BYTES` with `edge`, else {@link BODY_LIMIT}), then the global pipes
+ * ({@link RequestShapePipe} before the ValidationPipe, which refuses unknown fields). Refusals of
+ * all end in `LedgerExceptionFilter` with a code of the error table (docs/architecture.md §4).
  */
-export function applyHttpWiring(app: NestExpressApplication): NestExpressApplication {
-  app.useBodyParser('json', { limit: BODY_LIMIT });
+export function applyHttpWiring(app: NestExpressApplication, edge?: EdgeWiring): NestExpressApplication {
+  if (edge) app.use(edgeMiddleware(edge.verifier, edge.limits));
+  app.useBodyParser('json', { limit: edge ? edge.limits.BODY_LIMIT_BETS_BATCH_BYTES : BODY_LIMIT });
   app.useGlobalPipes(
     new RequestShapePipe(),
     new ValidationPipe({ whitelist: true, forbidNonWhitelisted: true, transform: true, stopAtFirstError: false }),

@@ -1,10 +1,39 @@
 import { createHash } from 'node:crypto';
-import { ArgumentsHost, Catch, ExceptionFilter, HttpException, Inject, Logger } from '@nestjs/common';
+import { ArgumentsHost, Catch, ExceptionFilter, HttpException, Inject, Logger, Optional } from '@nestjs/common';
 import type { Request, Response } from 'express';
 import { errorSpec, isErrorCode, type ErrorCode } from '@ledger/errors';
 import { ApiError } from './api-error';
 import type { Principal } from '../auth/principal';
+import { counter } from '@ledger/metrics';
 import { REJECTION_LOG, RejectionLog } from './rejection-log';
+import { REFUSAL_BUDGET, RefusalBudget } from './refusal-budget';
+
+/** Every refusal (4xx), by code and whether the caller had a valid token (docs/architecture.md §8). */
+const refusals = counter('ledger_refusals_total', 'refused requests, by code (reason) and whether the caller had a valid token', ['reason', 'authenticated']);
+/** Sampled refusals not stored because their caller's rejection-log budget of the minute was spent. */
+const droppedRejections = counter('ledger_rejections_dropped_total', 'refusals only counted, not stored: the caller spent its rejection-log budget of the minute', ['reason']);
+
+/**
+ * The codes of a refusal at the transport level (no or a bad token, an unknown route, a body that
+ * cannot be read or is too large, a rate limit): such a refusal is sampled into the rejection
+ * log within its caller's budget, whoever the caller; every other refusal of a caller with a
+ * valid token (the domain's, the role checks') is kept whole (docs/guarantees.md §11).
+ */
+export const TRANSPORT_REFUSALS: ReadonlySet<ErrorCode> = new Set<ErrorCode>([
+  'AUTH.UNAUTHENTICATED',
+  'ROUTE.NOT_FOUND',
+  'REQUEST.MALFORMED',
+  'REQUEST.REFUSED',
+  'REQUEST.TOO_LARGE',
+  'REQUEST.UNSUPPORTED_MEDIA_TYPE',
+  'RATE.LIMITED',
+  'RATE.HEAVY_READ_BUSY',
+]);
+
+/** Longest route or message a sampled refusal keeps, in characters. */
+const SAMPLED_TEXT_MAX = 512;
+/** What a row of `rejections` costs besides its texts and payload, in bytes (an estimate for the budget). */
+const ROW_OVERHEAD_BYTES = 256;
 
 /** Shape of every error response body (the OpenAPI document's `ErrorResponse`). */
 export interface ErrorBody {
@@ -15,8 +44,17 @@ export interface ErrorBody {
 /**
  * Maps every error to `{ error: { code, message, details } }` with the status the error table
  * gives its code (`ERROR_TABLE` in `@ledger/errors`, docs/architecture.md §4: the filter has no
- * status of its own), and records every refused write (and every 401/403) in the append-only
- * rejection log with the raw payload (docs/guarantees.md §11).
+ * status of its own), counts every refusal (`ledger_refusals_total{reason,authenticated}`) and
+ * records every refused write (and every 401/403) in the append-only rejection log
+ * (docs/guarantees.md §11, §12):
+ * - a refusal of a caller with a valid token by the domain or the role checks: its row is whole
+ *   (the raw payload up to 64 KiB, else its size, SHA-256 and head);
+ * - a refusal at the transport level ({@link TRANSPORT_REFUSALS}: no or a bad token, an unknown
+ *   route, an unreadable or too large body, a rate limit): sampled — the payload capped at
+ *   `REFUSAL_PAYLOAD_MAX_BYTES` (length and SHA-256 kept), route and message at 512 characters, and
+ *   stored only while its caller (token subject, else remote address) has budget left this minute
+ *   (`REFUSAL_LOG_BYTES_PER_MINUTE`); beyond it only counted (`ledger_rejections_dropped_total`).
+ * A 429 carries `Retry-After` (its `details.retryAfterSeconds`).
  * - errors that carry a code of the table (`ApiError`, `DomainError`, `RulesError`,
  *   `EventStoreError`, …) keep it;
  * - framework and body-parser refusals get the code of their HTTP status (`REQUEST.MALFORMED`,
@@ -27,32 +65,55 @@ export interface ErrorBody {
 export class LedgerExceptionFilter implements ExceptionFilter {
   private readonly logger = new Logger('Refusals');
 
-  constructor(@Inject(REJECTION_LOG) private readonly rejections: RejectionLog) {}
+  private readonly budget: RefusalBudget;
+
+  constructor(
+    @Inject(REJECTION_LOG) private readonly rejections: RejectionLog,
+    @Optional() @Inject(REFUSAL_BUDGET) budget?: RefusalBudget,
+  ) {
+    this.budget = budget ?? new RefusalBudget();
+  }
 
   async catch(exception: unknown, host: ArgumentsHost): Promise<void> {
     const ctx = host.switchToHttp();
-    const req = ctx.getRequest<Request & { principal?: Principal; correlationId?: string }>();
+    const req = ctx.getRequest<Request & { principal?: Principal; edgeCaller?: Principal | null; correlationId?: string }>();
     const res = ctx.getResponse<Response>();
     const { status, body } = this.toBody(exception);
     body.correlationId = req.correlationId;
     const isWrite = req.method !== 'GET' && req.method !== 'HEAD';
-    if (status >= 400 && status < 500 && (isWrite || status === 401 || status === 403)) {
-      this.logger.warn({ code: body.error.code, status, route: `${req.method} ${req.originalUrl}`, actor: req.principal?.id, correlationId: req.correlationId }, 'request refused');
-      try {
-        await this.rejections.record({
-          code: body.error.code,
-          httpStatus: status,
-          actor: req.principal ?? null,
-          // storable(): a refusal whose text PostgreSQL cannot hold (NUL, lone surrogates from a hostile
-          // path or body) must still be recorded; those characters are written out as `\uXXXX`.
-          message: storable(body.error.message),
-          route: storable(`${req.method} ${req.originalUrl}`),
-          tableId: refusedTableId(req.params?.tableId, body.error.details),
-          correlationId: req.correlationId ?? null,
-          rawPayload: boundedPayload(storablePayload(req.body ?? null), status === 401 ? 2_048 : 65_536),
-        });
-      } catch (e) {
-        this.logger.error({ err: e }, 'could not record a rejection');
+    const code = body.error.code;
+    const caller = req.principal ?? req.edgeCaller ?? null;
+    if (status === 429 && typeof body.error.details?.retryAfterSeconds === 'number') res.setHeader('Retry-After', String(body.error.details.retryAfterSeconds));
+    if (status >= 400 && status < 500) refusals.inc({ reason: code, authenticated: caller ? 'true' : 'false' });
+    if (status >= 400 && status < 500 && (isWrite || status === 401 || status === 403 || status === 429)) {
+      const sampled = TRANSPORT_REFUSALS.has(code) || !req.principal;
+      const route = `${req.method} ${req.originalUrl}`;
+      this.logger.warn({ code, status, route: route.slice(0, SAMPLED_TEXT_MAX), actor: caller?.id, correlationId: req.correlationId }, 'request refused');
+      // storable(): a refusal whose text PostgreSQL cannot hold (NUL, lone surrogates from a hostile
+      // path or body) must still be recorded; those characters are written out as `\uXXXX`.
+      const record = {
+        code,
+        httpStatus: status,
+        actor: req.principal ?? null,
+        message: storable(sampled ? body.error.message.slice(0, SAMPLED_TEXT_MAX) : body.error.message),
+        route: storable(sampled ? route.slice(0, SAMPLED_TEXT_MAX) : route),
+        tableId: refusedTableId(req.params?.tableId, body.error.details),
+        correlationId: req.correlationId ?? null,
+        rawPayload: sampled
+          ? this.budget.cap(storablePayload(req.body ?? notRead(req)), contentLength(req))
+          : boundedPayload(storablePayload(req.body ?? null), 65_536),
+      };
+      const cost = sampled
+        ? ROW_OVERHEAD_BYTES + Buffer.byteLength(record.message) + Buffer.byteLength(record.route) + Buffer.byteLength(JSON.stringify(record.rawPayload) ?? '')
+        : 0;
+      if (sampled && !this.budget.take(caller ? `sub:${caller.role}:${caller.id}` : `addr:${req.ip ?? req.socket?.remoteAddress ?? 'unknown'}`, cost)) {
+        droppedRejections.inc({ reason: code });
+      } else {
+        try {
+          await this.rejections.record(record);
+        } catch (e) {
+          this.logger.error({ err: e }, 'could not record a rejection');
+        }
       }
     } else if (status >= 500) {
       this.logger.error({ err: exception, route: `${req.method} ${req.originalUrl}` }, 'request failed');
@@ -66,6 +127,10 @@ export class LedgerExceptionFilter implements ExceptionFilter {
       body: { error: details === undefined ? { code, message } : { code, message, details } },
     });
     if (e instanceof ApiError) return answer(e.code, e.message, e.details);
+    // SQLSTATE 57014: a statement cancelled by its statement timeout (a heavy read, docs/architecture.md §10)
+    if (e instanceof Error && ((e as { code?: unknown }).code === '57014' || (e as { driverError?: { code?: unknown } }).driverError?.code === '57014')) {
+      return answer('READ.TIMED_OUT', 'the read ran past its statement timeout; retry later');
+    }
     const coded = e as { code?: unknown; message?: string; details?: Record<string, unknown> };
     if (e instanceof Error && isErrorCode(coded.code)) return answer(coded.code, e.message, coded.details);
     if (e instanceof Error && typeof coded.code === 'string' && /^[A-Z_]+\.[A-Z_]+$/.test(coded.code)) {
@@ -118,6 +183,18 @@ function codeForHttpStatus(status: number): ErrorCode {
   }
 }
 
+/** The declared `Content-Length` of a request, or null. */
+function contentLength(req: Request): number | null {
+  const n = Number(req.headers['content-length']);
+  return Number.isSafeInteger(n) && n >= 0 ? n : null;
+}
+
+/** What a sampled refusal records when the body was refused before it was read (over its size limit). */
+function notRead(req: Request): unknown {
+  const n = contentLength(req);
+  return n === null || n === 0 ? null : { notRead: true, contentLength: n };
+}
+
 /**
  * The table a refusal concerns: the path's `tableId`, else the table a refusal names in its details
  * (a fact or bet refused for the shoe's table, `AUTH.TABLE_NOT_ALLOWED`), else null.
@@ -137,11 +214,10 @@ function storable(s: string): string {
 /** Nesting kept in a recorded payload; anything deeper is summarised (a hostile body may nest 10^5 deep). */
 const MAX_PAYLOAD_DEPTH = 32;
 
-/** The raw payload with every key and string made {@link storable}, nesting cut at {@link MAX_PAYLOAD_DEPTH}. */
 /**
- * Caps what one refusal may add to the append-only rejection log: a payload over `maxBytes` of
- * JSON is kept as its size, SHA-256 and first 1,024 characters (an unauthenticated caller gets
- * 2 KB, so nobody can fill the audit log without a token).
+ * Caps what one refusal of an authenticated caller by the domain or the role checks adds to the
+ * append-only rejection log: a payload over `maxBytes` of JSON is kept as its size, SHA-256 and
+ * first 1,024 characters (the sampled refusals are capped by the {@link RefusalBudget}).
  */
 function boundedPayload(v: unknown, maxBytes: number): unknown {
   const json = JSON.stringify(v) ?? 'null';
@@ -150,6 +226,7 @@ function boundedPayload(v: unknown, maxBytes: number): unknown {
   return { truncated: true, bytes, sha256: createHash('sha256').update(json).digest('hex'), head: json.slice(0, 1024) };
 }
 
+/** The raw payload with every key and string made {@link storable}, nesting cut at {@link MAX_PAYLOAD_DEPTH}. */
 function storablePayload(v: unknown, depth = 0): unknown {
   if (typeof v === 'string') return storable(v);
   if (v === null || typeof v !== 'object') return v;

@@ -13,6 +13,18 @@ import { IdempotencyPruner } from './idempotency-pruner';
 export const DATA_SOURCE = Symbol('DATA_SOURCE');
 /** Injection token of the {@link PgEventStore}. */
 export const EVENT_STORE = Symbol('EVENT_STORE');
+/**
+ * Injection token of the heavy reads' DataSource (docs/architecture.md §10, "Limits at the edge"):
+ * its own pool of `HEAVY_READS_MAX_CONCURRENT` connections as `ledger_app`, apart from the writes',
+ * so a chain verification never holds a connection a write waits for.
+ */
+export const HEAVY_READ_DATA_SOURCE = Symbol('HEAVY_READ_DATA_SOURCE');
+/**
+ * Injection token of the {@link PgEventStore} on {@link HEAVY_READ_DATA_SOURCE}, for chain
+ * verification only: read-only REPEATABLE READ snapshots (no lock a write waits on) with a
+ * statement timeout of `HEAVY_READ_STATEMENT_TIMEOUT_MS`.
+ */
+export const HEAVY_READ_STORE = Symbol('HEAVY_READ_STORE');
 
 /** Writes refusals to the store's append-only `rejections` table. */
 @Injectable()
@@ -35,8 +47,12 @@ class StoreRejectionLog implements RejectionLog {
 
 @Injectable()
 class DataSourceCloser implements OnApplicationShutdown {
-  constructor(@Inject(DATA_SOURCE) private readonly ds: DataSource) {}
+  constructor(
+    @Inject(DATA_SOURCE) private readonly ds: DataSource,
+    @Inject(HEAVY_READ_DATA_SOURCE) private readonly heavy: DataSource,
+  ) {}
   async onApplicationShutdown(): Promise<void> {
+    if (this.heavy.isInitialized) await this.heavy.destroy();
     if (this.ds.isInitialized) await this.ds.destroy();
   }
 }
@@ -70,7 +86,8 @@ async function migrateAsOwner(url: string, readSchema: string): Promise<void> {
  * PostgreSQL: the DataSource as the runtime role `ledger_app` (`DATABASE_URL`), migrations run first
  * as the owner unless `RUN_MIGRATIONS=false` (never `synchronize`), the event store (outbox rows name
  * `LEDGER_EVENTS_TOPIC`; idempotency keys kept `IDEMPOTENCY_RETENTION_DAYS`, expired ones pruned by
- * {@link IdempotencyPruner}) and the rejection log. The values come from the API's validated
+ * {@link IdempotencyPruner}), the rejection log, and the heavy reads' own pool and store
+ * ({@link HEAVY_READ_DATA_SOURCE}, {@link HEAVY_READ_STORE}). The values come from the API's validated
  * configuration (docs/architecture.md §5).
  */
 @Global()
@@ -101,10 +118,33 @@ async function migrateAsOwner(url: string, readSchema: string): Promise<void> {
           idempotencyRetentionMs: config.get('IDEMPOTENCY_RETENTION_DAYS', { infer: true }) * 86_400_000,
         }),
     },
+    {
+      provide: HEAVY_READ_DATA_SOURCE,
+      inject: [DATA_SOURCE, ConfigService],
+      // after DATA_SOURCE: the migrations have run
+      useFactory: async (_migrated: DataSource, config: ConfigService<LedgerApiEnv, true>) => {
+        const ds = createDataSource(config.get('DATABASE_URL', { infer: true }), {
+          poolSize: config.get('HEAVY_READS_MAX_CONCURRENT', { infer: true }),
+          applicationName: 'ledger-api-heavy-reads',
+        });
+        await ds.initialize();
+        return ds;
+      },
+    },
+    {
+      provide: HEAVY_READ_STORE,
+      inject: [HEAVY_READ_DATA_SOURCE, ConfigService],
+      useFactory: (ds: DataSource, config: ConfigService<LedgerApiEnv, true>) =>
+        new PgEventStore(ds, {
+          topic: config.get('LEDGER_EVENTS_TOPIC', { infer: true }),
+          logger: defaultLogger('event-store', config.get('LOG_LEVEL', { infer: true })),
+          verifyStatementTimeoutMs: config.get('HEAVY_READ_STATEMENT_TIMEOUT_MS', { infer: true }),
+        }),
+    },
     { provide: IdempotencyPruner, inject: [EVENT_STORE], useFactory: (store: PgEventStore) => new IdempotencyPruner(store) },
     { provide: REJECTION_LOG, useClass: StoreRejectionLog },
     DataSourceCloser,
   ],
-  exports: [DATA_SOURCE, EVENT_STORE, REJECTION_LOG],
+  exports: [DATA_SOURCE, EVENT_STORE, REJECTION_LOG, HEAVY_READ_DATA_SOURCE, HEAVY_READ_STORE],
 })
 export class PersistenceModule {}

@@ -7,7 +7,8 @@ import type { LedgerApiEnv } from '@ledger/config';
 import { anchorVerifySettings, DEFAULT_VERIFY_GRACE_MS, kafkaClient, readPublicKeys, verifyLedger, type AnchorVerifySettings, type VerificationReport } from '@ledger/anchors';
 import { Roles } from '../auth/roles.decorator';
 import { ApiError } from '../common/api-error';
-import { DATA_SOURCE } from '../persistence/persistence.module';
+import { HEAVY_READ_DATA_SOURCE } from '../persistence/persistence.module';
+import { HeavyRead } from '../common/heavy-read';
 import { QueryLogInterceptor } from './query-log.interceptor';
 
 type Q = Record<string, string | undefined>;
@@ -33,9 +34,10 @@ export class AnchorsController {
   private running = false;
   private readonly settings: AnchorVerifySettings;
   private readonly brokers: readonly string[];
+  private readonly statementTimeoutMs: number;
 
   constructor(
-    @Inject(DATA_SOURCE) private readonly ds: DataSource,
+    @Inject(HEAVY_READ_DATA_SOURCE) private readonly ds: DataSource,
     config: ConfigService<LedgerApiEnv, true>,
   ) {
     this.settings = anchorVerifySettings({
@@ -46,9 +48,11 @@ export class AnchorsController {
       LEDGER_ID: config.get('LEDGER_ID', { infer: true }),
     });
     this.brokers = config.get('KAFKA_BROKERS', { infer: true });
+    this.statementTimeoutMs = config.get('HEAVY_READ_STATEMENT_TIMEOUT_MS', { infer: true });
   }
 
   @Get('verify')
+  @HeavyRead()
   @ApiOperation({ summary: 'PostgreSQL against the signed anchors (and the Kafka copy): streams, events, anchors checked, the first divergence (stream, version, event)' })
   @ApiQuery({ name: 'kafka', required: false, enum: ['true', 'false'], description: 'also compare the anchors topic and the Kafka copy of every event (default false)' })
   @ApiQuery({ name: 'graceMs', required: false, description: 'events younger than this may be unanchored or not on Kafka yet (default 120000)' })
@@ -73,6 +77,8 @@ export class AnchorsController {
     const session = this.ds.createQueryRunner();
     try {
       await session.connect();
+      // a heavy read: the heavy-read pool, with its statement timeout (reset before the connection goes back)
+      await session.query(`SET statement_timeout = ${this.statementTimeoutMs}`);
       return await verifyLedger({
         session,
         ledgerId: config.ledgerId,
@@ -86,6 +92,7 @@ export class AnchorsController {
       });
     } finally {
       this.running = false;
+      if (session.isReleased === false) await session.query('RESET statement_timeout').catch(() => undefined);
       await session.release();
     }
   }

@@ -6,7 +6,8 @@ import { Inject } from '@nestjs/common';
 import { PgEventStore } from '@ledger/event-store';
 import { Roles } from '../auth/roles.decorator';
 import { ApiError } from '../common/api-error';
-import { EVENT_STORE } from '../persistence/persistence.module';
+import { HEAVY_READ_STORE } from '../persistence/persistence.module';
+import { HeavyRead } from '../common/heavy-read';
 import { parseDay, parseId, parseLimit, parseTime } from './pagination';
 import { QueryLogInterceptor } from './query-log.interceptor';
 import { RECONCILIATION_DIMENSIONS, ReadModelService, ReconciliationDimension } from './read-model.service';
@@ -28,10 +29,11 @@ const EVENT_QUERY = ['tableId', 'shoeId', 'roundId', 'type', 'actorId', 'from', 
 export class QueriesController {
   constructor(
     private readonly read: ReadModelService,
-    @Inject(EVENT_STORE) private readonly store: PgEventStore,
+    @Inject(HEAVY_READ_STORE) private readonly store: PgEventStore,
   ) {}
 
   @Get('shoes/:shoeId/rounds/:roundId/recall')
+  @HeavyRead()
   @ApiOperation({ summary: 'Game recall: the round, every revision with actor/approver/reason, its events in order, bets and their history, chain status' })
   recall(@Param('shoeId') shoeId: string, @Param('roundId') roundId: string) {
     return this.read.recall(shoeId, roundId);
@@ -131,6 +133,7 @@ export class QueriesController {
   }
 
   @Get('tables/:tableId/chain')
+  @HeavyRead()
   @ApiOperation({ summary: "Verify the hash chain of every shoe of a table" })
   tableChain(@Param('tableId') tableId: string) {
     return this.store.verifyChain({ tableId });

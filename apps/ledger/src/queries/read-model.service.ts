@@ -4,7 +4,7 @@ import type { DataSource } from 'typeorm';
 import { PgEventStore } from '@ledger/event-store';
 import type { LedgerApiEnv } from '@ledger/config';
 import { ApiError } from '../common/api-error';
-import { DATA_SOURCE, EVENT_STORE } from '../persistence/persistence.module';
+import { DATA_SOURCE, HEAVY_READ_STORE } from '../persistence/persistence.module';
 import { decodeCursor, encodeCursor, Page } from './pagination';
 
 
@@ -86,7 +86,7 @@ export class ReadModelService {
 
   constructor(
     @Inject(DATA_SOURCE) private readonly ds: DataSource,
-    @Inject(EVENT_STORE) private readonly store: PgEventStore,
+    @Inject(HEAVY_READ_STORE) private readonly store: PgEventStore,
     config: ConfigService<LedgerApiEnv, true>,
   ) {
     this.S = config.get('PROJECTIONS_SCHEMA', { infer: true });

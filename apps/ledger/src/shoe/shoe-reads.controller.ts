@@ -3,7 +3,8 @@ import { ApiBearerAuth, ApiOperation, ApiQuery, ApiTags } from '@nestjs/swagger'
 import { PgEventStore } from '@ledger/event-store';
 import { Roles } from '../auth/roles.decorator';
 import { ApiError } from '../common/api-error';
-import { EVENT_STORE } from '../persistence/persistence.module';
+import { EVENT_STORE, HEAVY_READ_STORE } from '../persistence/persistence.module';
+import { HeavyRead } from '../common/heavy-read';
 import { QueryLogInterceptor } from '../queries/query-log.interceptor';
 import { TablesRegistry } from '../tables/tables.registry';
 
@@ -21,6 +22,7 @@ export class ShoeReadsController {
   constructor(
     @Inject(EVENT_STORE) private readonly store: PgEventStore,
     private readonly tables: TablesRegistry,
+    @Inject(HEAVY_READ_STORE) private readonly heavyStore: PgEventStore,
   ) {}
 
   @Get('tables')
@@ -48,9 +50,10 @@ export class ShoeReadsController {
   }
 
   @Get('shoes/:shoeId/chain')
+  @HeavyRead()
   @UseInterceptors(QueryLogInterceptor)
   @ApiOperation({ summary: "Verify a shoe's hash chain (tamper evidence)" })
   async chain(@Param('shoeId') shoeId: string) {
-    return this.store.verifyChain(`shoe-${shoeId}`);
+    return this.heavyStore.verifyChain(`shoe-${shoeId}`);
   }
 }

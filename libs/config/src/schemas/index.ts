@@ -7,6 +7,7 @@ import { VerifyEnv } from './verify';
 
 export * from './common';
 export * from './anchors';
+export * from './edge';
 export * from './tokens';
 export * from './record-signing';
 export * from './ledger-api';

@@ -2,13 +2,14 @@ import { BoolVar, FileVar, IntVar, TextVar } from '../env-var';
 import { CommonEnv, WithDatabase, WithEventsTopic, WithKafka, WithLogging, WithMigrations, WithMigrationsDatabase, WithReadModel } from './common';
 import { WithAnchorVerification, WithAnchors } from './anchors';
 import { WithSigningSecret, WithTokenPolicy, WithTokenVerification } from './tokens';
+import { WithEdgeLimits } from './edge';
 
 /**
  * The ledger API's configuration (`apps/ledger`; docs/architecture.md §5), read once at start by
  * `main.ts` (or the tests' harness) and served to the Nest app by `@nestjs/config`'s `ConfigService`.
  * The anchors' variables and `KAFKA_BROKERS` serve `GET /audit/anchors/verify` (docs/architecture.md §10).
  */
-export class LedgerApiEnv extends WithAnchorVerification(
+export class LedgerApiEnv extends WithEdgeLimits(WithAnchorVerification(
   WithAnchors(
     WithKafka(
       WithTokenVerification(
@@ -16,7 +17,7 @@ export class LedgerApiEnv extends WithAnchorVerification(
       ),
     ),
   ),
-) {
+)) {
   /**
    * TCP port the API listens on.
    * @default 3000

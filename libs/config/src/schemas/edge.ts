@@ -1,0 +1,121 @@
+import { IntVar } from '../env-var';
+import type { EnvClass } from './common';
+
+/**
+ * The API's limits at the HTTP edge (docs/architecture.md §10, "Limits at the edge";
+ * docs/guarantees.md §12): what a refusal may add to the rejection log, the request rates per
+ * caller and per address, the body sizes, and the heavy reads (chain verification). Every limit
+ * is on in production; the tests raise them, never switch them off.
+ */
+export function WithEdgeLimits<B extends EnvClass>(Base: B) {
+  class EdgeLimitsEnv extends Base {
+    /**
+     * Largest raw payload a refusal of an unauthenticated or malformed-transport request keeps in
+     * the `rejections` table, in bytes of JSON; a larger one is kept as its first bytes, its
+     * length and its SHA-256.
+     * @default 2048
+     */
+    @IntVar(0, 1_048_576, 'bytes')
+    REFUSAL_PAYLOAD_MAX_BYTES: number = 2048;
+
+    /**
+     * Bytes of the `rejections` table the refusals of unauthenticated or malformed-transport
+     * requests of one caller (token subject, else remote address) may take per minute; beyond it
+     * a refusal is only counted (`ledger_refusals_total`, `ledger_rejections_dropped_total`).
+     * Refusals of authenticated requests by the domain or the role checks are always kept whole.
+     * @default 65536
+     */
+    @IntVar(0, 1_073_741_824, 'bytes')
+    REFUSAL_LOG_BYTES_PER_MINUTE: number = 65_536;
+
+    /**
+     * The window of the rate limits below, in ms (fixed window; a caller over a limit waits the
+     * rest of the window: 429 `RATE.LIMITED` with `Retry-After`).
+     * @default 60000
+     */
+    @IntVar(1_000, 3_600_000, 'ms')
+    RATE_LIMIT_WINDOW_MS: number = 60_000;
+
+    /**
+     * Requests one remote address may make per window, with a token or without.
+     * @default 1200
+     */
+    @IntVar(1, 100_000_000, 'requests')
+    RATE_LIMIT_PER_ADDRESS: number = 1200;
+
+    /**
+     * Requests one table device (token subject) may make per window.
+     * @default 600
+     */
+    @IntVar(1, 100_000_000, 'requests')
+    RATE_LIMIT_TABLE_DEVICE: number = 600;
+
+    /**
+     * Requests one betting platform (token subject) may make per window.
+     * @default 6000
+     */
+    @IntVar(1, 100_000_000, 'requests')
+    RATE_LIMIT_BETTING_PLATFORM: number = 6000;
+
+    /**
+     * Requests one pit manager (token subject) may make per window.
+     * @default 300
+     */
+    @IntVar(1, 100_000_000, 'requests')
+    RATE_LIMIT_PIT_MANAGER: number = 300;
+
+    /**
+     * Requests one auditor (token subject) may make per window.
+     * @default 300
+     */
+    @IntVar(1, 100_000_000, 'requests')
+    RATE_LIMIT_AUDITOR: number = 300;
+
+    /**
+     * Largest body a request without a valid bearer token may send, in bytes; a larger declared
+     * `Content-Length` (or a body without one) is refused (413 `REQUEST.TOO_LARGE`) before it is read.
+     * @default 4096
+     */
+    @IntVar(0, 5_242_880, 'bytes')
+    BODY_LIMIT_UNAUTHENTICATED_BYTES: number = 4096;
+
+    /**
+     * Largest body of an authenticated write (every route but the bets batch), in bytes.
+     * @default 65536
+     */
+    @IntVar(1024, 5_242_880, 'bytes')
+    BODY_LIMIT_BYTES: number = 65_536;
+
+    /**
+     * Largest body of `POST /shoes/{shoeId}/rounds/{roundId}/bets/batch`, in bytes (also the most
+     * the JSON parser ever reads).
+     * @default 5242880
+     */
+    @IntVar(1024, 52_428_800, 'bytes')
+    BODY_LIMIT_BETS_BATCH_BYTES: number = 5_242_880;
+
+    /**
+     * Heavy reads (chain verification, game recall, anchor verification) one caller (token
+     * subject) may run at once; more: 429 `RATE.HEAVY_READ_BUSY` with `Retry-After`.
+     * @default 1
+     */
+    @IntVar(1, 100, 'reads')
+    HEAVY_READS_PER_CALLER: number = 1;
+
+    /**
+     * Heavy reads the API runs at once over all callers; also the size of their own connection
+     * pool, apart from the writes' pool, so a heavy read never holds a connection a write waits for.
+     * @default 4
+     */
+    @IntVar(1, 100, 'reads')
+    HEAVY_READS_MAX_CONCURRENT: number = 4;
+
+    /**
+     * Statement timeout of a heavy read's queries, in ms; a read past it is cancelled (503 `READ.TIMED_OUT`).
+     * @default 30000
+     */
+    @IntVar(100, 3_600_000, 'ms')
+    HEAVY_READ_STATEMENT_TIMEOUT_MS: number = 30_000;
+  }
+  return EdgeLimitsEnv;
+}
