@@ -3,6 +3,7 @@ import type { LedgerApiEnv } from '@ledger/config';
 import { TokenVerifier } from '@ledger/tokens';
 import { principalFromClaims, type Principal } from '../auth/principal';
 import { ApiError } from './api-error';
+import { assignCorrelationId } from './correlation.middleware';
 
 /** The body-size limits of {@link edgeMiddleware}, in bytes (the API's `BODY_LIMIT_*` settings). */
 export type BodyLimits = Pick<LedgerApiEnv, 'BODY_LIMIT_UNAUTHENTICATED_BYTES' | 'BODY_LIMIT_BYTES' | 'BODY_LIMIT_BETS_BATCH_BYTES'>;
@@ -11,7 +12,7 @@ export type BodyLimits = Pick<LedgerApiEnv, 'BODY_LIMIT_UNAUTHENTICATED_BYTES' |
 const BETS_BATCH = /^\/shoes\/[^/]+\/rounds\/[^/]+\/bets\/batch\/?$/;
 
 /** A request as the edge middleware leaves it: `edgeCaller` is the caller of a valid bearer token, else null. */
-export type EdgeRequest = Request & { edgeCaller?: Principal | null };
+export type EdgeRequest = Request & { edgeCaller?: Principal | null; correlationId?: string };
 
 /**
  * The principal of a request's bearer token when the token is valid, else null; never throws
@@ -36,7 +37,7 @@ export function bodyLimitOf(req: Request, caller: Principal | null, limits: Body
 
 /**
  * The first middleware of the API, before the body parser (docs/architecture.md §10, "Limits at
- * the edge"): it finds the caller of a valid bearer token (`req.edgeCaller`, used by the rate
+ * the edge"): it gives the request its correlation id, finds the caller of a valid bearer token (`req.edgeCaller`, used by the rate
  * limits and the rejection-log budget) and refuses, before a byte of the body is read, a body
  * over the limit of its caller and route: a declared `Content-Length` over it, or, without a valid
  * token, a body without a `Content-Length` (chunked), whose size cannot be known before reading.
@@ -45,6 +46,7 @@ export function bodyLimitOf(req: Request, caller: Principal | null, limits: Body
  */
 export function edgeMiddleware(verifier: TokenVerifier, limits: BodyLimits) {
   return (req: EdgeRequest, res: Response, next: NextFunction): void => {
+    assignCorrelationId(req, res);
     const caller = edgeCallerOf(req, verifier);
     req.edgeCaller = caller;
     const limit = bodyLimitOf(req, caller, limits);
