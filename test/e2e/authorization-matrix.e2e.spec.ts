@@ -32,6 +32,7 @@ const AUDIT: Role[] = ['auditor', 'pit-manager'];
  */
 const ALLOWED: Record<string, Role[] | 'public'> = {
   'GET /health': 'public',
+  'GET /metrics': 'public',
   // table facts (table-facts.controller.ts)
   'POST /tables/{tableId}/shoes': TABLE_DEVICE,
   'POST /shoes/{shoeId}/commencement': TABLE_DEVICE,
@@ -112,8 +113,8 @@ describe('authorization matrix: every endpoint × every role (docs/guarantees.md
     expect([...served].sort()).toEqual([...documented].sort());
   });
 
-  it('only /health is public; every other endpoint documents bearer auth; auditors are never allowed a POST', () => {
-    expect(Object.entries(ALLOWED).filter(([, r]) => r === 'public').map(([e]) => e)).toEqual(['GET /health']);
+  it('only /health and /metrics are public; every other endpoint documents bearer auth; auditors are never allowed a POST', () => {
+    expect(Object.entries(ALLOWED).filter(([, r]) => r === 'public').map(([e]) => e)).toEqual(['GET /health', 'GET /metrics']);
     expect(Object.entries(ALLOWED).filter(([e, r]) => e.startsWith('POST ') && r !== 'public' && r.includes('auditor'))).toEqual([]);
     expect(Object.entries(ALLOWED).filter(([e, r]) => !e.startsWith('GET ') && r === 'public')).toEqual([]);
     for (const e of documented) {
