@@ -32,6 +32,33 @@ export function decodeCursor<T>(raw: unknown): T | null {
   }
 }
 
+/** Largest bigint key PostgreSQL holds (2^63 − 1). */
+const MAX_BIGINT = 9_223_372_036_854_775_807n;
+
+/**
+ * A cursor over a `bigint` key (global position, query-log id): it must decode to a string of
+ * digits in 0..2^63−1, as this API writes them (a cursor `"abc"` or `1e400` reached the `::bigint`
+ * cast and answered 500).
+ * @throws ApiError 400 `VALIDATION.FAILED`
+ */
+export function decodePositionCursor(raw: unknown): string | null {
+  const key = decodeCursor<unknown>(raw);
+  if (key === null) return null;
+  if (typeof key !== 'string' || !/^\d{1,19}$/.test(key) || BigInt(key) > MAX_BIGINT) throw new ApiError('VALIDATION.FAILED', 'cursor is not one this API returned', 400);
+  return key;
+}
+
+/**
+ * A cursor over an id key (bet id): it must decode to a string of the id alphabet.
+ * @throws ApiError 400 `VALIDATION.FAILED`
+ */
+export function decodeIdCursor(raw: unknown): string | null {
+  const key = decodeCursor<unknown>(raw);
+  if (key === null) return null;
+  if (typeof key !== 'string' || !/^[A-Za-z0-9_.:@-]{1,128}$/.test(key)) throw new ApiError('VALIDATION.FAILED', 'cursor is not one this API returned', 400);
+  return key;
+}
+
 /** Checks an ISO-8601 timestamp filter. @throws ApiError 400 */
 export function parseTime(raw: unknown, name: string): string | null {
   if (raw === undefined || raw === '') return null;
