@@ -24,12 +24,14 @@ export const KIND_STATUS = {
   'rule-violation': 422,
   /** The ledger's own fault (a stored stream it cannot read, a read side that stopped, a bug): nothing the caller can change. */
   internal: 500,
+  /** The database did not answer in time (a statement timeout, no free connection): nothing was recorded; retry later. */
+  unavailable: 503,
 } as const;
 
 /** What sort of error a code is; each kind has one HTTP status, see {@link KIND_STATUS}. */
 export type ErrorKind = keyof typeof KIND_STATUS;
 
-/** The HTTP statuses of the error table (400, 401, 403, 404, 409, 413, 415, 422, 500). */
+/** The HTTP statuses of the error table (400, 401, 403, 404, 409, 413, 415, 422, 500, 503). */
 export type ErrorStatus = (typeof KIND_STATUS)[ErrorKind];
 
 /** One line per kind, for the README and the OpenAPI description. */
@@ -44,4 +46,5 @@ export const KIND_MEANING: Readonly<Record<ErrorKind, string>> = {
   'wrong-state': "well formed, but the shoe's or round's state does not allow it now (betting closed, shoe closed, a round in progress)",
   'rule-violation': "the rules of the game, the table's limits or the house procedures make it impossible, whatever the state",
   internal: "the ledger's own fault (a stored stream it cannot read, a read side that stopped, a bug): nothing the caller can change",
+  unavailable: 'the database did not answer in time (a statement timeout, no free connection): nothing was recorded; retry later',
 };

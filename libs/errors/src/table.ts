@@ -52,6 +52,7 @@ export const ERROR_TABLE = {
   'AUTH.FORBIDDEN': { kind: 'forbidden', status: 403, message: 'role {role} may not do this', raisedBy: ['api'] },
   'AUTH.TABLE_NOT_ALLOWED': { kind: 'forbidden', status: 403, message: 'this token may not report for table {tableId}', raisedBy: ['api'] },
   'TIME.OCCURRED_AT_OUT_OF_RANGE': { kind: 'rule-violation', status: 422, message: 'occurredAt {occurredAt} is outside {earliest} .. {latest} ({reason})', raisedBy: ['api'] },
+  'DATABASE.TIMEOUT': { kind: 'unavailable', status: 503, message: 'the database did not answer in time ({reason}); nothing was recorded, retry later', raisedBy: ['api'] },
   'ANCHORS.VERIFY_RUNNING': { kind: 'conflict', status: 409, message: 'a verification of the anchors is already running; try again when it ends', raisedBy: ['api'] },
   'ROUTE.NOT_FOUND': { kind: 'not-found', status: 404, message: 'no such route', raisedBy: ['api'] },
   'TABLE.UNKNOWN': { kind: 'not-found', status: 404, message: 'no table {tableId}', raisedBy: ['api'] },
