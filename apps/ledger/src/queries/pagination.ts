@@ -1,4 +1,5 @@
 import { ApiError } from '../common/api-error';
+import { isIsoTime } from './query.dto';
 
 /** A page of a list: `items`, and `nextCursor` to pass back for the next page (null at the end). */
 export interface Page<T> {
@@ -59,26 +60,14 @@ export function decodeIdCursor(raw: unknown): string | null {
   return key;
 }
 
-/** Checks an ISO-8601 timestamp filter. @throws ApiError 400 */
+/**
+ * An ISO-8601 time filter as the SQL parameter (UTC `toISOString`), or null when absent. Through HTTP
+ * the DTO already checked the text (`isIsoTime`: years 1..9999, a real date and clock).
+ * @throws ApiError 400 `VALIDATION.FAILED`
+ */
 export function parseTime(raw: unknown, name: string): string | null {
   if (raw === undefined || raw === '') return null;
   const s = String(raw);
-  if (Number.isNaN(Date.parse(s))) throw new ApiError('VALIDATION.FAILED', `${name} must be an ISO-8601 time`, 400);
+  if (!isIsoTime(s)) throw new ApiError('VALIDATION.FAILED', `${name} must be an ISO-8601 time`, 400);
   return new Date(s).toISOString();
-}
-
-/** Checks a date filter `YYYY-MM-DD`. @throws ApiError 400 */
-export function parseDay(raw: unknown, name: string): string | null {
-  if (raw === undefined || raw === '') return null;
-  const s = String(raw);
-  if (!/^\d{4}-\d{2}-\d{2}$/.test(s)) throw new ApiError('VALIDATION.FAILED', `${name} must be YYYY-MM-DD`, 400);
-  return s;
-}
-
-/** Checks an id filter (same alphabet as ids on the write side). @throws ApiError 400 */
-export function parseId(raw: unknown, name: string): string | null {
-  if (raw === undefined || raw === '') return null;
-  const s = String(raw);
-  if (!/^[A-Za-z0-9_.:@-]{1,64}$/.test(s)) throw new ApiError('VALIDATION.FAILED', `${name} is not a valid id`, 400);
-  return s;
 }

@@ -44,7 +44,11 @@ export function isIsoTime(v: unknown): v is string {
   const m = ISO_TIME.exec(v);
   if (!m || !isCalendarDate(Number(m[1]), Number(m[2]), Number(m[3]))) return false;
   if (m[4] !== undefined && (Number(m[4]) > 23 || Number(m[5]) > 59 || Number(m[6] ?? 0) > 59)) return false;
-  return !Number.isNaN(Date.parse(v));
+  const t = Date.parse(v);
+  if (Number.isNaN(t)) return false;
+  // its UTC instant too (an offset can move 0001-01-01 into year 0, 9999-12-31 into 10000)
+  const y = new Date(t).getUTCFullYear();
+  return y >= 1 && y <= 9999;
 }
 
 /** Whether `v` is a decimal integer text (no sign, exponent, fraction or leading zero) in `min..max`. */
