@@ -7,12 +7,13 @@
  * the API is left `idle in transaction`, and the API's pool has every connection back.
  *
  * Real PostgreSQL (the test database), real Kafka (the relay), the API over HTTP. The statement timeout
- * of the API under test is set to 1 s (`DB_STATEMENT_TIMEOUT_MS`), the only timer of its kind here.
+ * of the API under test is set to 1 s (`DB_STATEMENT_TIMEOUT_MS`), a pool's acquire timeout to 1 s;
+ * the guards that catch an unbounded wait (the old behaviour) give up after 20 s.
  */
 import { Client } from 'pg';
 import type { DataSource } from 'typeorm';
 import { createDataSource } from '@ledger/event-store';
-import { configureDatabaseSessions, currentDatabaseSessionSettings, DEFAULT_DATABASE_SESSION_ENV, pgClientConfig } from '@ledger/infra';
+import { configureDatabaseSessions, currentDatabaseSessionSettings, databaseSessionSettings, DEFAULT_DATABASE_SESSION_ENV, pgClientConfig } from '@ledger/infra';
 import { createProjectionDataSource } from '@ledger/projections';
 import { DATA_SOURCE } from '../../apps/ledger/src/persistence/persistence.module';
 import { LedgerHarness, runId, startLedger, TEST_DATABASE_URL, TEST_SERVICE_DATABASE_URLS } from '../support/ledger-harness';
@@ -134,6 +135,33 @@ describe('database hygiene: timeouts on every connection, no connection leaked o
       expect(await settingsOf(async (sql) => (await raw.query(sql)).rows)).toEqual(relaySettings);
     } finally {
       await raw.end();
+    }
+  });
+
+  it('a full pool refuses within the acquire timeout (DB_CONNECT_TIMEOUT_MS, 1 s here) instead of queueing forever', async () => {
+    const ds = createDataSource(TEST_SERVICE_DATABASE_URLS.app, {
+      poolSize: 1,
+      applicationName: 'hygiene-pool',
+      session: databaseSessionSettings({ DB_CONNECT_TIMEOUT_MS: 1000 }),
+    });
+    await ds.initialize();
+    const holder = ds.createQueryRunner();
+    await holder.connect();
+    try {
+      let guard: NodeJS.Timeout | undefined;
+      const outcome = await Promise.race([
+        ds.query('SELECT 1').then(
+          () => 'answered',
+          (e: Error) => e.message,
+        ),
+        new Promise<string>((r) => (guard = setTimeout(() => r('still queued after 20 s'), 20_000))),
+      ]);
+      clearTimeout(guard);
+      // the message the API's exception filter maps to 503 DATABASE.TIMEOUT ('connect timeout')
+      expect(outcome).toMatch(/timeout exceeded when trying to connect/);
+    } finally {
+      await holder.release();
+      await ds.destroy();
     }
   });
 
