@@ -12,12 +12,13 @@ const PATH_ID = /^[A-Za-z0-9_.:@-]{1,128}$/;
 const FORBIDDEN_KEYS = new Set(['__proto__', 'constructor', 'prototype']);
 
 /**
- * Names no query parameter may have: the {@link FORBIDDEN_KEYS} and every property of
- * `Object.prototype` (`toString`, `valueOf`, `hasOwnProperty`, …). class-transformer and
- * class-validator treat those as known members of every DTO, so `?valueOf=…` passed the
- * "unknown parameter" check and its value (a NUL) reached the query log: 500.
+ * Names no query parameter and no body key may have: the {@link FORBIDDEN_KEYS} and every property
+ * of `Object.prototype` (`toString`, `valueOf`, `hasOwnProperty`, …). class-transformer and
+ * class-validator treat those as known members of every DTO: `?valueOf=…` passed the "unknown
+ * parameter" check and its value (a NUL) reached the query log (500), and a body
+ * `{"card": "5C", "valueOf": "x"}` was accepted with the key silently dropped.
  */
-const FORBIDDEN_QUERY_NAMES: ReadonlySet<string> = new Set([...FORBIDDEN_KEYS, ...Object.getOwnPropertyNames(Object.prototype)]);
+const FORBIDDEN_NAMES: ReadonlySet<string> = new Set([...FORBIDDEN_KEYS, ...Object.getOwnPropertyNames(Object.prototype)]);
 
 /** Deepest nesting a request body may have (the deepest real one, a bet batch, has 3 levels). */
 export const MAX_BODY_DEPTH = 16;
@@ -31,8 +32,8 @@ export const MAX_BODY_DEPTH = 16;
  *   `VALIDATION.FAILED`;
  * - bodies may not nest deeper than {@link MAX_BODY_DEPTH} (class-transformer recurses and a body
  *   nested 10^4 deep overflowed the stack: 500) nor carry `__proto__` / `constructor` /
- *   `prototype` keys (dropped by class-transformer, so such a body was accepted although extra
- *   fields are refused everywhere else), else 400 `VALIDATION.FAILED`.
+ *   `prototype` or other `Object.prototype` keys (dropped by class-transformer, so such a body was
+ *   accepted although extra fields are refused everywhere else), else 400 `VALIDATION.FAILED`.
  * The walk is iterative, so the check itself cannot overflow.
  */
 @Injectable()
@@ -57,7 +58,7 @@ function checkQuery(query: unknown): void {
   if (query === undefined || query === null) return;
   if (typeof query !== 'object') throw new ApiError('VALIDATION.FAILED', 'the query string cannot be read');
   for (const k of Object.keys(query)) {
-    if (FORBIDDEN_QUERY_NAMES.has(k)) throw new ApiError('VALIDATION.FAILED', `query parameter ${k} should not exist`, { parameter: k });
+    if (FORBIDDEN_NAMES.has(k)) throw new ApiError('VALIDATION.FAILED', `query parameter ${k} should not exist`, { parameter: k });
     if (typeof (query as Record<string, unknown>)[k] !== 'string') throw new ApiError('VALIDATION.FAILED', 'a query parameter may be given once, as text', { parameter: k.slice(0, 64) });
   }
 }
@@ -73,7 +74,7 @@ function checkBody(body: unknown): void {
       continue;
     }
     for (const k of Object.keys(v)) {
-      if (FORBIDDEN_KEYS.has(k)) throw new ApiError('VALIDATION.FAILED', `property ${k} should not exist`, { property: k });
+      if (FORBIDDEN_NAMES.has(k)) throw new ApiError('VALIDATION.FAILED', `property ${k} should not exist`, { property: k });
       stack.push([(v as Record<string, unknown>)[k], depth + 1]);
     }
   }
