@@ -30,6 +30,7 @@
 import { SingleBar } from 'cli-progress';
 import { Command, CommanderError, InvalidArgumentError } from 'commander';
 import { loadConfig, ProjectorEnv } from '@ledger/config';
+import { databaseSessionSettings } from '@ledger/infra';
 import { recordSigningKey } from '@ledger/event-store';
 import { createKafka } from '@ledger/kafka';
 import {
@@ -98,7 +99,7 @@ async function run(argv: string[]): Promise<number> {
   const concurrency = Number(opts.concurrency);
   if (!Number.isInteger(concurrency) || concurrency < 1 || concurrency > 64) throw new InvalidArgumentError('--concurrency must be 1..64');
 
-  const ds = createProjectionDataSource(config.migrationsDatabaseUrl, { applicationName: `ledger-rebuild:${target}`.slice(0, 63), poolSize: concurrency + 3 });
+  const ds = createProjectionDataSource(config.migrationsDatabaseUrl, { applicationName: `ledger-rebuild:${target}`.slice(0, 63), poolSize: concurrency + 3, session: databaseSessionSettings(env, 'migrations') });
   await ds.initialize();
   const kafka = createKafka({ clientId: `ledger-rebuild-${process.pid}`, brokers: config.kafkaBrokers, logLevel: 'error' });
   const bar = process.stderr.isTTY && !opts.json ? new SingleBar({ stream: process.stderr, format: 'rebuild {bar} {percentage}% | {value}/{total} records | {eps} ev/s | ETA {eta_formatted}' }) : null;

@@ -20,6 +20,7 @@ import { Command, Option } from 'commander';
 import { Client } from 'pg';
 import { parseBrokers } from '@ledger/event-store';
 import { ConfigError, loadConfig, VerifyEnv } from '@ledger/config';
+import { configureDatabaseSessions, pgClientConfig } from '@ledger/infra';
 import {
   anchorVerifySettings,
   DEFAULT_VERIFY_GRACE_MS,
@@ -51,7 +52,7 @@ async function run(o: Options): Promise<number> {
   if (!Number.isSafeInteger(maxDivergences) || maxDivergences < 1) throw new Error(`--max-divergences must be an integer >= 1, got ${o.maxDivergences}`);
   const publicKeys = readPublicKeys(o.publicKey);
   const kafka = o.kafka ? kafkaClient(parseBrokers(o.brokers), 'ledger-verify') : null;
-  const client = new Client({ connectionString: o.databaseUrl, application_name: 'ledger-verify' });
+  const client = new Client(pgClientConfig(o.databaseUrl, 'ledger-verify'));
   await client.connect();
   try {
     const report = await verifyLedger({
@@ -75,6 +76,7 @@ async function run(o: Options): Promise<number> {
 let config: VerifyEnv;
 try {
   config = loadConfig(VerifyEnv, process.env);
+  configureDatabaseSessions(config);
 } catch (err) {
   if (!(err instanceof ConfigError)) throw err;
   process.stderr.write(`verify: ${err.message}\n`);

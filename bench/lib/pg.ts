@@ -1,5 +1,6 @@
 /** PostgreSQL access for the bench itself: a plain `pg` client on the bench database, and counters per phase. */
 import { Pool } from 'pg';
+import { currentDatabaseSessionSettings, pgPoolConfig } from '@ledger/infra';
 
 /** What the bench needs of a PostgreSQL connection (a pool: a connection lost to a restart is replaced). */
 export interface Pg {
@@ -8,7 +9,8 @@ export interface Pg {
 
 /** A small pool on the bench database; `end()` closes it. */
 export async function connect(url: string, applicationName = 'ledger-bench'): Promise<Pg & { end(): Promise<void> }> {
-  const pool = new Pool({ connectionString: url, application_name: applicationName, max: 3 });
+  // timeouts and keepalives as every connection (the owner's longer statement timeout: the bench loads and counts in bulk)
+  const pool = new Pool({ connectionString: url, application_name: applicationName, ...pgPoolConfig(3, currentDatabaseSessionSettings('migrations')) });
   // an idle connection lost (e.g. PostgreSQL restarted by someone else) is dropped by the pool, not fatal
   pool.on('error', (e) => process.stderr.write(`[bench] PostgreSQL connection lost: ${e.message}\n`));
   await pool.query('SELECT 1');

@@ -1,6 +1,7 @@
-import { Controller, Get, Header } from '@nestjs/common';
+import { Controller, Get, Query, Header } from '@nestjs/common';
 import { registry } from '@ledger/metrics';
 import { Public } from './auth/public.decorator';
+import { NoQuery } from './queries/query.dto';
 
 /**
  * `GET /metrics`: the process's metrics in the Prometheus text format (docs/architecture.md §8).
@@ -11,7 +12,7 @@ export class MetricsController {
   @Public()
   @Get()
   @Header('Content-Type', registry.contentType)
-  async metrics(): Promise<string> {
+  async metrics(@Query() _q: NoQuery): Promise<string> {
     return registry.metrics();
   }
 }

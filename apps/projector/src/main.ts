@@ -38,6 +38,7 @@ import { recordSigningKey } from '@ledger/event-store';
 import { createKafka } from '@ledger/kafka';
 import pino from 'pino';
 import { ConfigError, loadConfig, ProjectorEnv } from '@ledger/config';
+import { configureDatabaseSessions, currentDatabaseSessionSettings } from '@ledger/infra';
 import {
   AnalyticsPublisher,
   analyticsConfig,
@@ -49,6 +50,8 @@ import {
 
 async function main(): Promise<void> {
   const env = loadConfig(ProjectorEnv, process.env);
+  // timeouts and keepalives of every session of this process (docs/architecture.md §5)
+  configureDatabaseSessions(env);
   const config = projectorConfig(env);
   const analytics = analyticsConfig(env);
   const signing = recordSigningKey(env);
@@ -66,7 +69,7 @@ async function main(): Promise<void> {
   });
   if (config.runMigrations) {
     // as the owner, on a connection of its own: the projector's login creates nothing (docs/guarantees.md §12)
-    const owner = createProjectionDataSource(config.migrationsDatabaseUrl, { applicationName: `ledger-migrations:${config.groupId}`.slice(0, 63), poolSize: 1 });
+    const owner = createProjectionDataSource(config.migrationsDatabaseUrl, { applicationName: `ledger-migrations:${config.groupId}`.slice(0, 63), poolSize: 1, session: currentDatabaseSessionSettings('migrations') });
     await owner.initialize();
     try {
       const { applied } = await runProjectionMigrations(owner, { schema: config.schema });

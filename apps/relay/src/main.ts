@@ -25,6 +25,7 @@
  * more than 15 s). The schema must exist: the API or `npm run migration:run` migrates, not the relay.
  */
 import { ConfigError, loadConfig, RelayEnv } from '@ledger/config';
+import { configureDatabaseSessions } from '@ledger/infra';
 import { OutboxRelay, defaultLogger, errorFields, recordSigningKey, type RecordSigningKey } from '@ledger/event-store';
 import { anchorPublisherSettings, startAnchorPublisher } from '@ledger/anchors';
 
@@ -35,6 +36,8 @@ async function main(): Promise<void> {
   let signing: RecordSigningKey;
   try {
     config = loadConfig(RelayEnv, process.env);
+    // timeouts and keepalives of the relay's and the anchor publisher's sessions (docs/architecture.md §5)
+    configureDatabaseSessions(config);
     signing = recordSigningKey(config);
   } catch (err) {
     if (!(err instanceof ConfigError)) throw err;

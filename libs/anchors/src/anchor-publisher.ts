@@ -1,5 +1,6 @@
 import { Client } from 'pg';
 import type { KafkaClient, KafkaProducer } from '@ledger/kafka';
+import { pgClientConfig } from '@ledger/infra';
 import { GENESIS_HASH } from '@ledger/events';
 import { errorFields, type LedgerLogger } from '@ledger/event-store';
 import { appendAnchorLines } from './anchor-file';
@@ -355,7 +356,7 @@ export class AnchorPublisher {
 
   private async connect(): Promise<void> {
     if (this.client) return;
-    const client = new Client({ connectionString: this.options.databaseUrl, application_name: 'ledger-anchors' });
+    const client = new Client(pgClientConfig(this.options.databaseUrl, 'ledger-anchors'));
     client.on('error', (err) => {
       this.log.error(errorFields(err), 'anchor publisher database connection failed');
       if (this.client === client) {

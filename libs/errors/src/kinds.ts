@@ -26,7 +26,7 @@ export const KIND_STATUS = {
   'rate-limited': 429,
   /** The ledger's own fault (a stored stream it cannot read, a read side that stopped, a bug): nothing the caller can change. */
   internal: 500,
-  /** The ledger cannot answer now (a heavy read past its statement timeout): retry later. */
+  /** The ledger cannot answer now (a statement timeout, no free connection, a heavy read past its timeout): nothing was recorded; retry later. */
   unavailable: 503,
 } as const;
 
@@ -49,5 +49,5 @@ export const KIND_MEANING: Readonly<Record<ErrorKind, string>> = {
   'rule-violation': "the rules of the game, the table's limits or the house procedures make it impossible, whatever the state",
   'rate-limited': 'the caller (token subject) or its address is over its request budget, or runs too many heavy reads at once: retry after `Retry-After` seconds',
   internal: "the ledger's own fault (a stored stream it cannot read, a read side that stopped, a bug): nothing the caller can change",
-  unavailable: 'the ledger cannot answer now (a heavy read past its statement timeout): retry later',
+  unavailable: 'the ledger cannot answer now (a statement timeout, no free connection): nothing was recorded; retry later',
 };

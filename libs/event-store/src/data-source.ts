@@ -1,6 +1,7 @@
 import 'reflect-metadata';
 import { DataSource, type MigrationInterface } from 'typeorm';
 import { loadConfig, MigrationCliEnv } from '@ledger/config';
+import { databaseSessionSettings, pgPoolConfig, type DatabaseSessionSettings } from '@ledger/infra';
 import { EVENT_STORE_MIGRATIONS } from './migrations';
 import { DEFAULT_DATABASE_URL } from './constants';
 
@@ -18,6 +19,11 @@ export interface DataSourceOptions {
   readonly poolSize?: number;
   /** `application_name` shown in `pg_stat_activity`. @default 'ledger' */
   readonly applicationName?: string;
+  /**
+   * Statement, idle-in-transaction, connect/acquire timeouts and keepalives of every session of the
+   * pool (`@ledger/infra`'s `pgPoolConfig`). @default the process's (`currentDatabaseSessionSettings()`)
+   */
+  readonly session?: DatabaseSessionSettings;
 }
 
 /**
@@ -42,6 +48,8 @@ export function createDataSource(url?: string, options: DataSourceOptions = {}):
     logging: false,
     poolSize: options.poolSize ?? 10,
     applicationName: options.applicationName ?? 'ledger',
+    // timeouts and keepalives on every session (docs/architecture.md §5)
+    extra: pgPoolConfig(options.poolSize ?? 10, options.session),
   });
 }
 
@@ -80,4 +88,9 @@ function loadedByTypeormCli(): boolean {
  * value stops the CLI naming it); imported by anything else it reads nothing and is never
  * initialised (the application creates its own with {@link createDataSource}).
  */
-export default createDataSource(loadedByTypeormCli() ? loadConfig(MigrationCliEnv, process.env).MIGRATIONS_DATABASE_URL : undefined);
+export default loadedByTypeormCli() ? cliDataSource() : createDataSource(undefined);
+
+function cliDataSource(): DataSource {
+  const env = loadConfig(MigrationCliEnv, process.env);
+  return createDataSource(env.MIGRATIONS_DATABASE_URL, { session: databaseSessionSettings(env, 'migrations') });
+}

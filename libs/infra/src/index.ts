@@ -2,3 +2,4 @@
 export * from './kafka/topics';
 export * from './outbox/leader-outbox-publisher';
 export * from './database/roles';
+export * from './database/session-settings';

@@ -118,7 +118,11 @@ export class LedgerExceptionFilter implements ExceptionFilter {
     } else if (status >= 500) {
       this.logger.error({ err: exception, route: `${req.method} ${req.originalUrl}` }, 'request failed');
     }
-    if (!res.headersSent) res.status(status).json(body);
+    if (!res.headersSent) {
+      // a database timeout is transient: say when to come back (docs/architecture.md §5)
+      if (body.error.code === 'DATABASE.TIMEOUT') res.setHeader('Retry-After', '1');
+      res.status(status).json(body);
+    }
   }
 
   private toBody(e: unknown): { status: number; body: ErrorBody } {
@@ -127,10 +131,8 @@ export class LedgerExceptionFilter implements ExceptionFilter {
       body: { error: details === undefined ? { code, message } : { code, message, details } },
     });
     if (e instanceof ApiError) return answer(e.code, e.message, e.details);
-    // SQLSTATE 57014: a statement cancelled by its statement timeout (a heavy read, docs/architecture.md §10)
-    if (e instanceof Error && ((e as { code?: unknown }).code === '57014' || (e as { driverError?: { code?: unknown } }).driverError?.code === '57014')) {
-      return answer('READ.TIMED_OUT', 'the read ran past its statement timeout; retry later');
-    }
+    const timeout = databaseTimeout(e);
+    if (timeout) return answer('DATABASE.TIMEOUT', `the database did not answer in time (${timeout}); nothing was recorded, retry later`, { reason: timeout });
     const coded = e as { code?: unknown; message?: string; details?: Record<string, unknown> };
     if (e instanceof Error && isErrorCode(coded.code)) return answer(coded.code, e.message, coded.details);
     if (e instanceof Error && typeof coded.code === 'string' && /^[A-Z_]+\.[A-Z_]+$/.test(coded.code)) {
@@ -159,6 +161,22 @@ export class LedgerExceptionFilter implements ExceptionFilter {
     }
     return answer('INTERNAL', 'internal error');
   }
+}
+
+/**
+ * Which database timeout `e` is, or null: a statement over `DB_STATEMENT_TIMEOUT_MS` (SQLSTATE
+ * 57014), a session ended for idling in a transaction (25P03), no connection within
+ * `DB_CONNECT_TIMEOUT_MS` (pg-pool / pg connect timeout). The transaction was rolled back by
+ * PostgreSQL: nothing of the request is recorded.
+ */
+function databaseTimeout(e: unknown): string | null {
+  if (!(e instanceof Error)) return null;
+  const driver = (e as { driverError?: { code?: unknown } }).driverError;
+  const code = (e as { code?: unknown }).code ?? driver?.code;
+  if (code === '57014') return 'statement timeout';
+  if (code === '25P03') return 'idle-in-transaction timeout';
+  if (/timeout exceeded when trying to connect|connection timeout/i.test(e.message)) return 'connect timeout';
+  return null;
 }
 
 /**

@@ -6,6 +6,7 @@ import type { Principal } from '../auth/principal';
 import { CurrentPrincipal } from '../auth/current-principal.decorator';
 import { Roles } from '../auth/roles.decorator';
 import { ApiError } from '../common/api-error';
+import { NoQuery } from '../queries/query.dto';
 import { QueryLogInterceptor } from '../queries/query-log.interceptor';
 import { writeRequest, type HttpRequest } from '../shoe/write-request';
 import { ApproveDecisionCommand } from './approve-decision/approve-decision.command';
@@ -64,7 +65,7 @@ export class DecisionsController {
   @Roles('pit-manager', 'auditor')
   @UseInterceptors(QueryLogInterceptor)
   @ApiOperation({ summary: 'One management decision: request, affected bets, approval, rejection or expiry' })
-  get(@Param('decisionId') id: string): Promise<DecisionView> {
+  get(@Param('decisionId') id: string, @Query() _q: NoQuery): Promise<DecisionView> {
     return this.decisions.get(decisionIdOf(id));
   }
 }

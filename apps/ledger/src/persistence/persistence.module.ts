@@ -3,11 +3,15 @@ import { ConfigService } from '@nestjs/config';
 import type { DataSource } from 'typeorm';
 import type { LedgerApiEnv } from '@ledger/config';
 import { createDataSource, defaultLogger, PgEventStore, runMigrations } from '@ledger/event-store';
+import { databaseSessionSettings, type DatabaseSessionEnv, type DatabaseSessionSettings } from '@ledger/infra';
 import { runProjectionMigrations } from '@ledger/projections';
 import { CreateQueryLog1733100000000 } from '../queries/migrations/1733100000000-create-query-log';
 import { GrantQueryLog1733100000001 } from '../queries/migrations/1733100000001-grant-query-log';
 import { REJECTION_LOG, RejectionLog, RejectionRecord } from '../common/rejection-log';
 import { IdempotencyPruner } from './idempotency-pruner';
+
+/** The database-session variables of the API's configuration (`WithDatabase`). */
+const SESSION_VARIABLES = ['DB_STATEMENT_TIMEOUT_MS', 'DB_MIGRATIONS_STATEMENT_TIMEOUT_MS', 'DB_IDLE_IN_TRANSACTION_TIMEOUT_MS', 'DB_CONNECT_TIMEOUT_MS', 'DB_KEEPALIVE_IDLE_MS'] as const satisfies ReadonlyArray<keyof LedgerApiEnv & keyof DatabaseSessionEnv>;
 
 /** Injection token of the TypeORM DataSource. */
 export const DATA_SOURCE = Symbol('DATA_SOURCE');
@@ -67,11 +71,12 @@ class DataSourceCloser implements OnApplicationShutdown {
  * @param readSchema the read-model schema (`PROJECTIONS_SCHEMA`)
  * @throws whatever a migration throws (SQLSTATE `LA002` when the roles are missing or `url` is not the owner's)
  */
-async function migrateAsOwner(url: string, readSchema: string): Promise<void> {
+async function migrateAsOwner(url: string, readSchema: string, session: DatabaseSessionSettings): Promise<void> {
   const owner = createDataSource(url, {
     extraMigrations: [CreateQueryLog1733100000000, GrantQueryLog1733100000001],
     poolSize: 2,
     applicationName: 'ledger-migrations',
+    session,
   });
   await owner.initialize();
   try {
@@ -97,11 +102,13 @@ async function migrateAsOwner(url: string, readSchema: string): Promise<void> {
       provide: DATA_SOURCE,
       inject: [ConfigService],
       useFactory: async (config: ConfigService<LedgerApiEnv, true>) => {
+        // statement / idle-in-transaction / connect timeouts and keepalives of every session (docs/architecture.md §5)
+        const sessionEnv = Object.fromEntries(SESSION_VARIABLES.map((k) => [k, config.get(k, { infer: true })])) as unknown as DatabaseSessionEnv;
         if (config.get('RUN_MIGRATIONS', { infer: true })) {
-          await migrateAsOwner(config.get('MIGRATIONS_DATABASE_URL', { infer: true }), config.get('PROJECTIONS_SCHEMA', { infer: true }));
+          await migrateAsOwner(config.get('MIGRATIONS_DATABASE_URL', { infer: true }), config.get('PROJECTIONS_SCHEMA', { infer: true }), databaseSessionSettings(sessionEnv, 'migrations'));
           new Logger('Persistence').log('migrations up to date');
         }
-        const ds = createDataSource(config.get('DATABASE_URL', { infer: true }));
+        const ds = createDataSource(config.get('DATABASE_URL', { infer: true }), { session: databaseSessionSettings(sessionEnv, 'service') });
         await ds.initialize();
         return ds;
       },

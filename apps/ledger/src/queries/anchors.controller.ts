@@ -1,6 +1,6 @@
 import { Controller, Get, Inject, Query, UseInterceptors } from '@nestjs/common';
 import { ConfigService } from '@nestjs/config';
-import { ApiBearerAuth, ApiOperation, ApiQuery, ApiTags } from '@nestjs/swagger';
+import { ApiBearerAuth, ApiOperation, ApiTags } from '@nestjs/swagger';
 import type { KeyObject } from 'node:crypto';
 import type { DataSource } from 'typeorm';
 import type { LedgerApiEnv } from '@ledger/config';
@@ -9,11 +9,8 @@ import { Roles } from '../auth/roles.decorator';
 import { ApiError } from '../common/api-error';
 import { HEAVY_READ_DATA_SOURCE } from '../persistence/persistence.module';
 import { HeavyRead } from '../common/heavy-read';
+import { AnchorsVerifyQuery, isIntegerText } from './query.dto';
 import { QueryLogInterceptor } from './query-log.interceptor';
-
-type Q = Record<string, string | undefined>;
-
-const QUERY = ['kafka', 'graceMs'];
 
 /**
  * `GET /audit/anchors/verify` (docs/guarantees.md §8, docs/anchors.md): the report of
@@ -54,13 +51,11 @@ export class AnchorsController {
   @Get('verify')
   @HeavyRead()
   @ApiOperation({ summary: 'PostgreSQL against the signed anchors (and the Kafka copy): streams, events, anchors checked, the first divergence (stream, version, event)' })
-  @ApiQuery({ name: 'kafka', required: false, enum: ['true', 'false'], description: 'also compare the anchors topic and the Kafka copy of every event (default false)' })
-  @ApiQuery({ name: 'graceMs', required: false, description: 'events younger than this may be unanchored or not on Kafka yet (default 120000)' })
-  async verify(@Query() q: Q): Promise<VerificationReport> {
-    for (const k of Object.keys(q)) if (!QUERY.includes(k)) throw new ApiError('VALIDATION.FAILED', `unknown parameter ${k}`, 400);
+  async verify(@Query() q: AnchorsVerifyQuery): Promise<VerificationReport> {
+    // the DTO checked both through HTTP; checked again here for callers that skip the pipes
     if (q.kafka !== undefined && q.kafka !== 'true' && q.kafka !== 'false') throw new ApiError('VALIDATION.FAILED', 'kafka must be true or false', 400);
+    if (q.graceMs !== undefined && !isIntegerText(q.graceMs, 0, Number.MAX_SAFE_INTEGER)) throw new ApiError('VALIDATION.FAILED', 'graceMs must be an integer >= 0', 400);
     const graceMs = q.graceMs === undefined ? DEFAULT_VERIFY_GRACE_MS : Number(q.graceMs);
-    if (!Number.isSafeInteger(graceMs) || graceMs < 0) throw new ApiError('VALIDATION.FAILED', 'graceMs must be an integer >= 0', 400);
     const withKafka = q.kafka === 'true';
 
     const config = this.settings;

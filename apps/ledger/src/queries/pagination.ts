@@ -1,4 +1,5 @@
 import { ApiError } from '../common/api-error';
+import { isIsoTime } from './query.dto';
 
 /** A page of a list: `items`, and `nextCursor` to pass back for the next page (null at the end). */
 export interface Page<T> {
@@ -32,26 +33,41 @@ export function decodeCursor<T>(raw: unknown): T | null {
   }
 }
 
-/** Checks an ISO-8601 timestamp filter. @throws ApiError 400 */
+/** Largest bigint key PostgreSQL holds (2^63 − 1). */
+const MAX_BIGINT = 9_223_372_036_854_775_807n;
+
+/**
+ * A cursor over a `bigint` key (global position, query-log id): it must decode to a string of
+ * digits in 0..2^63−1, as this API writes them (a cursor `"abc"` or `1e400` reached the `::bigint`
+ * cast and answered 500).
+ * @throws ApiError 400 `VALIDATION.FAILED`
+ */
+export function decodePositionCursor(raw: unknown): string | null {
+  const key = decodeCursor<unknown>(raw);
+  if (key === null) return null;
+  if (typeof key !== 'string' || !/^\d{1,19}$/.test(key) || BigInt(key) > MAX_BIGINT) throw new ApiError('VALIDATION.FAILED', 'cursor is not one this API returned', 400);
+  return key;
+}
+
+/**
+ * A cursor over an id key (bet id): it must decode to a string of the id alphabet.
+ * @throws ApiError 400 `VALIDATION.FAILED`
+ */
+export function decodeIdCursor(raw: unknown): string | null {
+  const key = decodeCursor<unknown>(raw);
+  if (key === null) return null;
+  if (typeof key !== 'string' || !/^[A-Za-z0-9_.:@-]{1,128}$/.test(key)) throw new ApiError('VALIDATION.FAILED', 'cursor is not one this API returned', 400);
+  return key;
+}
+
+/**
+ * An ISO-8601 time filter as the SQL parameter (UTC `toISOString`), or null when absent. Through HTTP
+ * the DTO already checked the text (`isIsoTime`: years 1..9999, a real date and clock).
+ * @throws ApiError 400 `VALIDATION.FAILED`
+ */
 export function parseTime(raw: unknown, name: string): string | null {
   if (raw === undefined || raw === '') return null;
   const s = String(raw);
-  if (Number.isNaN(Date.parse(s))) throw new ApiError('VALIDATION.FAILED', `${name} must be an ISO-8601 time`, 400);
+  if (!isIsoTime(s)) throw new ApiError('VALIDATION.FAILED', `${name} must be an ISO-8601 time`, 400);
   return new Date(s).toISOString();
-}
-
-/** Checks a date filter `YYYY-MM-DD`. @throws ApiError 400 */
-export function parseDay(raw: unknown, name: string): string | null {
-  if (raw === undefined || raw === '') return null;
-  const s = String(raw);
-  if (!/^\d{4}-\d{2}-\d{2}$/.test(s)) throw new ApiError('VALIDATION.FAILED', `${name} must be YYYY-MM-DD`, 400);
-  return s;
-}
-
-/** Checks an id filter (same alphabet as ids on the write side). @throws ApiError 400 */
-export function parseId(raw: unknown, name: string): string | null {
-  if (raw === undefined || raw === '') return null;
-  const s = String(raw);
-  if (!/^[A-Za-z0-9_.:@-]{1,64}$/.test(s)) throw new ApiError('VALIDATION.FAILED', `${name} is not a valid id`, 400);
-  return s;
 }

@@ -1,25 +1,23 @@
-import { Controller, Get, Header, Param, Query, Res, UseInterceptors } from '@nestjs/common';
-import { ApiBearerAuth, ApiOperation, ApiQuery, ApiTags } from '@nestjs/swagger';
+import { Controller, Get, Param, Query, Res, UseInterceptors } from '@nestjs/common';
+import { ApiBearerAuth, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { stringify } from 'csv-stringify/sync';
 import type { Response } from 'express';
 import { Inject } from '@nestjs/common';
 import { PgEventStore } from '@ledger/event-store';
 import { Roles } from '../auth/roles.decorator';
-import { ApiError } from '../common/api-error';
 import { HEAVY_READ_STORE } from '../persistence/persistence.module';
 import { HeavyRead } from '../common/heavy-read';
-import { parseDay, parseId, parseLimit, parseTime } from './pagination';
+import { parseLimit, parseTime } from './pagination';
+import { AccessLogQuery, EventSearchQuery, NoQuery, ReconciliationQuery, SettlementsQuery } from './query.dto';
 import { QueryLogInterceptor } from './query-log.interceptor';
-import { RECONCILIATION_DIMENSIONS, ReadModelService, ReconciliationDimension } from './read-model.service';
-
-type Q = Record<string, string | undefined>;
-
-const EVENT_QUERY = ['tableId', 'shoeId', 'roundId', 'type', 'actorId', 'from', 'to', 'limit', 'cursor'];
+import { isReconciliationDimension, ReadModelService, type ReconciliationDimension } from './read-model.service';
 
 /**
  * The read side for regulators and back office (docs/architecture.md §7): game recall, event search,
  * decisions, settlements, reconciliation (JSON or CSV), roads, chain verification. Read-only
- * roles; every call is recorded in `query_log` (who looked at what).
+ * roles; every call is recorded in `query_log` (who looked at what). Every query string is checked
+ * by its DTO (`query.dto.ts`; unknown, repeated or malformed parameters: 400 `VALIDATION.FAILED`,
+ * docs/guarantees.md §11); the values reach SQL as parameters only.
  */
 @ApiTags('audit and reconciliation')
 @ApiBearerAuth()
@@ -35,51 +33,37 @@ export class QueriesController {
   @Get('shoes/:shoeId/rounds/:roundId/recall')
   @HeavyRead()
   @ApiOperation({ summary: 'Game recall: the round, every revision with actor/approver/reason, its events in order, bets and their history, chain status' })
-  recall(@Param('shoeId') shoeId: string, @Param('roundId') roundId: string) {
+  recall(@Param('shoeId') shoeId: string, @Param('roundId') roundId: string, @Query() _q: NoQuery) {
     return this.read.recall(shoeId, roundId);
   }
 
   @Get('audit/events')
   @ApiOperation({ summary: 'Events by table, shoe, round, type, actor and time range (occurredAt), in global order' })
-  @ApiQuery({ name: 'tableId', required: false })
-  @ApiQuery({ name: 'shoeId', required: false })
-  @ApiQuery({ name: 'roundId', required: false })
-  @ApiQuery({ name: 'type', required: false })
-  @ApiQuery({ name: 'actorId', required: false })
-  @ApiQuery({ name: 'from', required: false, description: 'ISO-8601, inclusive' })
-  @ApiQuery({ name: 'to', required: false, description: 'ISO-8601, exclusive' })
-  @ApiQuery({ name: 'limit', required: false, description: '1..1000, default 100' })
-  @ApiQuery({ name: 'cursor', required: false })
-  events(@Query() q: Q) {
+  events(@Query() q: EventSearchQuery) {
     return this.read.events(this.eventFilters(q));
   }
 
   @Get('audit/decisions')
   @ApiOperation({ summary: 'Voids (management and automatic), result corrections, shoe voids and commencement corrections' })
-  decisions(@Query() q: Q) {
+  decisions(@Query() q: EventSearchQuery) {
     return this.read.decisions(this.eventFilters(q));
   }
 
   @Get('audit/access-log')
   @ApiOperation({ summary: 'Who looked at what: every audit read, with its filters' })
-  accessLog(@Query() q: Q) {
-    return this.read.accessLog({ actorId: parseId(q.actorId, 'actorId'), from: parseTime(q.from, 'from'), to: parseTime(q.to, 'to'), limit: parseLimit(q.limit), cursor: q.cursor });
+  accessLog(@Query() q: AccessLogQuery) {
+    return this.read.accessLog({ actorId: q.actorId ?? null, from: parseTime(q.from, 'from'), to: parseTime(q.to, 'to'), limit: parseLimit(q.limit), cursor: q.cursor });
   }
 
   @Get('settlements')
   @ApiOperation({ summary: 'Settlements by table, shoe, round, account or status (OPEN, SETTLED, RESETTLED, REFUNDED); amounts in minor units' })
-  @ApiQuery({ name: 'shoeId', required: false })
-  @ApiQuery({ name: 'roundId', required: false })
-  @ApiQuery({ name: 'accountId', required: false })
-  settlements(@Query() q: Q) {
-    const status = q.status;
-    if (status !== undefined && !['OPEN', 'SETTLED', 'RESETTLED', 'REFUNDED'].includes(status)) throw new ApiError('VALIDATION.FAILED', 'status must be OPEN, SETTLED, RESETTLED or REFUNDED', 400);
+  settlements(@Query() q: SettlementsQuery) {
     return this.read.settlements({
-      tableId: parseId(q.tableId, 'tableId'),
-      shoeId: parseId(q.shoeId, 'shoeId'),
-      roundId: parseId(q.roundId, 'roundId'),
-      accountId: parseId(q.accountId, 'accountId'),
-      status: status ?? null,
+      tableId: q.tableId ?? null,
+      shoeId: q.shoeId ?? null,
+      roundId: q.roundId ?? null,
+      accountId: q.accountId ?? null,
+      status: q.status ?? null,
       limit: parseLimit(q.limit),
       cursor: q.cursor,
     });
@@ -87,29 +71,24 @@ export class QueriesController {
 
   @Get('settlements/:betId')
   @ApiOperation({ summary: 'One bet with its whole settlement history' })
-  settlement(@Param('betId') betId: string) {
+  settlement(@Param('betId') betId: string, @Query() _q: NoQuery) {
     return this.read.settlement(betId);
   }
 
   @Get('reports/reconciliation')
   @ApiOperation({ summary: 'Turnover, payouts, GGR, hold; voids and corrections apart; grouped by table, shoe, dealer, day, currency; JSON or CSV' })
-  @ApiQuery({ name: 'groupBy', required: false, description: 'comma list of table,shoe,dealer,day,currency (default table,currency)' })
-  @ApiQuery({ name: 'format', required: false, enum: ['json', 'csv'] })
-  @ApiQuery({ name: 'fromDay', required: false, description: 'gaming day YYYY-MM-DD, inclusive' })
-  @ApiQuery({ name: 'toDay', required: false, description: 'gaming day YYYY-MM-DD, inclusive' })
-  async reconciliation(@Query() q: Q, @Res({ passthrough: true }) res: Response) {
-    const groupBy = (q.groupBy ?? 'table,currency').split(',').filter(Boolean) as ReconciliationDimension[];
-    for (const d of groupBy) if (!(d in RECONCILIATION_DIMENSIONS)) throw new ApiError('VALIDATION.FAILED', `groupBy: unknown dimension ${d}`, 400);
+  async reconciliation(@Query() q: ReconciliationQuery, @Res({ passthrough: true }) res: Response) {
+    // the DTO checked every name against the Set of dimensions; the guard narrows the type
+    const groupBy: ReconciliationDimension[] = (q.groupBy ?? 'table,currency').split(',').filter((d): d is ReconciliationDimension => d !== '' && isReconciliationDimension(d));
     const format = q.format ?? 'json';
-    if (format !== 'json' && format !== 'csv') throw new ApiError('VALIDATION.FAILED', 'format must be json or csv', 400);
     const rows = await this.read.reconciliation({
       groupBy,
-      tableId: parseId(q.tableId, 'tableId'),
-      shoeId: parseId(q.shoeId, 'shoeId'),
-      dealerId: parseId(q.dealerId, 'dealerId'),
-      currency: q.currency && /^[A-Z]{3}$/.test(q.currency) ? q.currency : q.currency ? this.bad('currency') : null,
-      fromDay: parseDay(q.fromDay, 'fromDay'),
-      toDay: parseDay(q.toDay, 'toDay'),
+      tableId: q.tableId ?? null,
+      shoeId: q.shoeId ?? null,
+      dealerId: q.dealerId ?? null,
+      currency: q.currency ?? null,
+      fromDay: q.fromDay ?? null,
+      toDay: q.toDay ?? null,
     });
     if (format === 'csv') {
       res.setHeader('content-type', 'text/csv; charset=utf-8');
@@ -122,41 +101,35 @@ export class QueriesController {
 
   @Get('shoes/:shoeId/roads')
   @ApiOperation({ summary: 'Bead plate, big road and the derived roads (big eye boy, small road, cockroach pig)' })
-  roads(@Param('shoeId') shoeId: string) {
+  roads(@Param('shoeId') shoeId: string, @Query() _q: NoQuery) {
     return this.read.roads(shoeId);
   }
 
   @Get('shoes/:shoeId/state')
   @ApiOperation({ summary: 'Projected shoe state: status, hand number, cards dealt and remaining by rank, burns, cut card' })
-  shoeState(@Param('shoeId') shoeId: string) {
+  shoeState(@Param('shoeId') shoeId: string, @Query() _q: NoQuery) {
     return this.read.shoeState(shoeId);
   }
 
   @Get('tables/:tableId/chain')
   @HeavyRead()
   @ApiOperation({ summary: "Verify the hash chain of every shoe of a table" })
-  tableChain(@Param('tableId') tableId: string) {
+  tableChain(@Param('tableId') tableId: string, @Query() _q: NoQuery) {
     return this.store.verifyChain({ tableId });
   }
 
-  private eventFilters(q: Q) {
-    for (const k of Object.keys(q)) if (!EVENT_QUERY.includes(k)) throw new ApiError('VALIDATION.FAILED', `unknown filter ${k}`, 400);
-    if (q.type !== undefined && !/^[A-Za-z]{1,40}$/.test(q.type)) this.bad('type');
+  private eventFilters(q: EventSearchQuery) {
     return {
-      tableId: parseId(q.tableId, 'tableId'),
-      shoeId: parseId(q.shoeId, 'shoeId'),
-      roundId: parseId(q.roundId, 'roundId'),
+      tableId: q.tableId ?? null,
+      shoeId: q.shoeId ?? null,
+      roundId: q.roundId ?? null,
       type: q.type ?? null,
-      actorId: parseId(q.actorId, 'actorId'),
+      actorId: q.actorId ?? null,
       from: parseTime(q.from, 'from'),
       to: parseTime(q.to, 'to'),
       limit: parseLimit(q.limit),
       cursor: q.cursor,
     };
-  }
-
-  private bad(name: string): never {
-    throw new ApiError('VALIDATION.FAILED', `invalid ${name}`, 400);
   }
 }
 
@@ -170,7 +143,7 @@ export class ProjectionStatusController {
 
   @Get('applied/:eventId')
   @ApiOperation({ summary: 'Whether the projections have applied an event' })
-  applied(@Param('eventId') eventId: string) {
+  applied(@Param('eventId') eventId: string, @Query() _q: NoQuery) {
     return this.read.applied(eventId);
   }
 }

@@ -30,11 +30,20 @@ export class QueryLogInterceptor implements NestInterceptor {
               : null;
         await this.ds.query(
           `INSERT INTO query_log (actor_id, actor_role, route, params, result_count, status, correlation_id) VALUES ($1, $2, $3, $4, $5, 200, $6)`,
-          [req.principal?.id ?? 'unknown', req.principal?.role ?? 'unknown', `${req.method} ${req.route?.path ?? req.path}`, JSON.stringify({ ...req.params, ...req.query }), count, req.correlationId ?? null],
+          [req.principal?.id ?? 'unknown', req.principal?.role ?? 'unknown', `${req.method} ${req.route?.path ?? req.path}`, storableJson({ ...req.params, ...req.query }), count, req.correlationId ?? null],
         );
         this.logger.debug({ actor: req.principal?.id, route: req.originalUrl }, 'audit read recorded');
         return result;
       })(),
     );
   }
+}
+
+/**
+ * `v` as JSON that PostgreSQL's jsonb takes: NUL and lone UTF-16 surrogates (which jsonb refuses, and
+ * which the validated routes never let through) are written out as the text `\\uXXXX`.
+ */
+function storableJson(v: unknown): string {
+  // an escape `\uXXXX` is one preceded by an even number of backslashes (`\\u0000` is the text "\u0000")
+  return JSON.stringify(v).replace(/(?<!\\)((?:\\\\)*)\\u(0000|d[89a-f][0-9a-f]{2})/gi, '$1\\\\u$2');
 }

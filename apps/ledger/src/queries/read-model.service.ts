@@ -4,8 +4,8 @@ import type { DataSource } from 'typeorm';
 import { PgEventStore } from '@ledger/event-store';
 import type { LedgerApiEnv } from '@ledger/config';
 import { ApiError } from '../common/api-error';
-import { DATA_SOURCE, HEAVY_READ_STORE } from '../persistence/persistence.module';
-import { decodeCursor, encodeCursor, Page } from './pagination';
+import { DATA_SOURCE, EVENT_STORE, HEAVY_READ_STORE } from '../persistence/persistence.module';
+import { decodeIdCursor, decodePositionCursor, encodeCursor, Page } from './pagination';
 
 
 /** snake_case row → camelCase object (values unchanged; amounts arrive as strings). */
@@ -39,9 +39,26 @@ export interface SettlementFilters {
   cursor?: string | null;
 }
 
-/** Dimensions the reconciliation report can group by. */
-export const RECONCILIATION_DIMENSIONS = { table: 'table_id', shoe: 'shoe_id', dealer: 'dealer_id', day: 'gaming_day', currency: 'currency' } as const;
-export type ReconciliationDimension = keyof typeof RECONCILIATION_DIMENSIONS;
+/** A dimension the reconciliation report can group by. */
+export type ReconciliationDimension = 'table' | 'shoe' | 'dealer' | 'day' | 'currency';
+
+/**
+ * The column of each reconciliation dimension: the only identifiers the report puts into its SQL,
+ * looked up in a `Map` (an object lookup let `constructor` through as the text of JavaScript's
+ * `Object` function, which then reached the SQL).
+ */
+export const RECONCILIATION_DIMENSIONS: ReadonlyMap<ReconciliationDimension, string> = new Map([
+  ['table', 'table_id'],
+  ['shoe', 'shoe_id'],
+  ['dealer', 'dealer_id'],
+  ['day', 'gaming_day'],
+  ['currency', 'currency'],
+]);
+
+/** Whether `name` is a {@link ReconciliationDimension} (a `Map` lookup, never an object index). */
+export function isReconciliationDimension(name: string): name is ReconciliationDimension {
+  return RECONCILIATION_DIMENSIONS.has(name as ReconciliationDimension);
+}
 
 /** Filters of the reconciliation report. Days are gaming days `YYYY-MM-DD`, inclusive. */
 export interface ReconciliationFilters {
@@ -151,7 +168,7 @@ export class ReadModelService {
     add('actor_id = ?', f.actorId);
     add('occurred_at >= ?', f.from);
     add('occurred_at < ?', f.to);
-    add('global_position > ?', decodeCursor<string>(f.cursor));
+    add('global_position > ?', decodePositionCursor(f.cursor));
     args.push(f.limit + 1);
     const rows = await this.ds.query(
       `SELECT global_position::text AS global_position, event_id, stream_id, stream_version, table_id, shoe_id, round_id, bet_id, type, schema_version,
@@ -179,7 +196,7 @@ export class ReadModelService {
           AND ($4::timestamptz IS NULL OR occurred_at >= $4) AND ($5::timestamptz IS NULL OR occurred_at < $5)
           AND ($6::bigint IS NULL OR global_position > $6) AND ($7::text IS NULL OR actor_id = $7)
         ORDER BY audit_events.global_position LIMIT $8`,
-      [types, f.tableId ?? null, f.shoeId ?? null, f.from ?? null, f.to ?? null, decodeCursor<string>(f.cursor), f.actorId ?? null, f.limit + 1],
+      [types, f.tableId ?? null, f.shoeId ?? null, f.from ?? null, f.to ?? null, decodePositionCursor(f.cursor), f.actorId ?? null, f.limit + 1],
     );
     return this.page(pages, f.limit, (r) => r.global_position);
   }
@@ -191,7 +208,7 @@ export class ReadModelService {
         WHERE ($1::text IS NULL OR table_id = $1) AND ($2::text IS NULL OR shoe_id = $2) AND ($3::text IS NULL OR round_id = $3)
           AND ($4::text IS NULL OR account_id = $4) AND ($5::text IS NULL OR status = $5) AND ($6::text IS NULL OR bet_id > $6)
         ORDER BY bet_id LIMIT $7`,
-      [f.tableId ?? null, f.shoeId ?? null, f.roundId ?? null, f.accountId ?? null, f.status ?? null, decodeCursor<string>(f.cursor), f.limit + 1],
+      [f.tableId ?? null, f.shoeId ?? null, f.roundId ?? null, f.accountId ?? null, f.status ?? null, decodeIdCursor(f.cursor), f.limit + 1],
     );
     return this.page(rows, f.limit, (r) => r.bet_id);
   }
@@ -214,7 +231,11 @@ export class ReadModelService {
    * payouts, GGR = turnover − payouts, hold, with voided stakes and correction deltas apart.
    */
   async reconciliation(f: ReconciliationFilters): Promise<ReconciliationRow[]> {
-    const dims = f.groupBy.map((d) => RECONCILIATION_DIMENSIONS[d]);
+    const dims = f.groupBy.map((d) => {
+      const column = RECONCILIATION_DIMENSIONS.get(d);
+      if (column === undefined) throw new ApiError('VALIDATION.FAILED', 'groupBy: unknown dimension', { groupBy: String(d).slice(0, 64) });
+      return column;
+    });
     const select = dims.map((c) => (c === 'gaming_day' ? 'gaming_day::text AS gaming_day' : c));
     const rows = await this.ds.query(
       `SELECT ${[...select, ''].join(', ')}
@@ -260,7 +281,7 @@ export class ReadModelService {
         WHERE ($1::text IS NULL OR actor_id = $1) AND ($2::timestamptz IS NULL OR at >= $2) AND ($3::timestamptz IS NULL OR at < $3)
           AND ($4::bigint IS NULL OR id > $4)
         ORDER BY query_log.id LIMIT $5`,
-      [f.actorId ?? null, f.from ?? null, f.to ?? null, decodeCursor<string>(f.cursor), f.limit + 1],
+      [f.actorId ?? null, f.from ?? null, f.to ?? null, decodePositionCursor(f.cursor), f.limit + 1],
     );
     return this.page(rows, f.limit, (r) => r.id);
   }

@@ -1,10 +1,11 @@
-import { Controller, Get, Inject, Param, ParseIntPipe, Query, DefaultValuePipe, UseInterceptors } from '@nestjs/common';
-import { ApiBearerAuth, ApiOperation, ApiQuery, ApiTags } from '@nestjs/swagger';
+import { Controller, Get, Inject, Param, Query, UseInterceptors } from '@nestjs/common';
+import { ApiBearerAuth, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { PgEventStore } from '@ledger/event-store';
 import { Roles } from '../auth/roles.decorator';
 import { ApiError } from '../common/api-error';
 import { EVENT_STORE, HEAVY_READ_STORE } from '../persistence/persistence.module';
 import { HeavyRead } from '../common/heavy-read';
+import { NoQuery, StreamQuery } from '../queries/query.dto';
 import { QueryLogInterceptor } from '../queries/query-log.interceptor';
 import { TablesRegistry } from '../tables/tables.registry';
 
@@ -27,21 +28,17 @@ export class ShoeReadsController {
 
   @Get('tables')
   @ApiOperation({ summary: 'Configured tables: variant, decks, paytable, limits (minor units)' })
-  listTables() {
+  listTables(@Query() _q: NoQuery) {
     return { tables: this.tables.list() };
   }
 
   @Get('shoes/:shoeId/events')
   @UseInterceptors(QueryLogInterceptor)
   @ApiOperation({ summary: "A shoe's stream, in stream order, from a version (1-based), up to `limit` events" })
-  @ApiQuery({ name: 'fromVersion', required: false })
-  @ApiQuery({ name: 'limit', required: false })
-  async stream(
-    @Param('shoeId') shoeId: string,
-    @Query('fromVersion', new DefaultValuePipe(1), ParseIntPipe) fromVersion: number,
-    @Query('limit', new DefaultValuePipe(1000), ParseIntPipe) limit: number,
-  ) {
-    if (fromVersion < 1 || limit < 1 || limit > 10000) throw new ApiError('VALIDATION.FAILED', 'fromVersion ≥ 1 and 1 ≤ limit ≤ 10000', 400);
+  async stream(@Param('shoeId') shoeId: string, @Query() q: StreamQuery) {
+    // checked by the DTO: 1 ≤ fromVersion ≤ 2^31−1, 1 ≤ limit ≤ 10000 (400 VALIDATION.FAILED otherwise)
+    const fromVersion = q.fromVersion === undefined ? 1 : Number(q.fromVersion);
+    const limit = q.limit === undefined ? 1000 : Number(q.limit);
     const events = await this.store.readStream(`shoe-${shoeId}`, fromVersion);
     if (events.length === 0 && fromVersion === 1) throw new ApiError('SHOE.NOT_FOUND', `no shoe ${shoeId}`, 404);
     const page = events.slice(0, limit);
@@ -53,7 +50,7 @@ export class ShoeReadsController {
   @HeavyRead()
   @UseInterceptors(QueryLogInterceptor)
   @ApiOperation({ summary: "Verify a shoe's hash chain (tamper evidence)" })
-  async chain(@Param('shoeId') shoeId: string) {
+  async chain(@Param('shoeId') shoeId: string, @Query() _q: NoQuery) {
     return this.heavyStore.verifyChain(`shoe-${shoeId}`);
   }
 }

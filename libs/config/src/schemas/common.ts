@@ -1,5 +1,5 @@
 import { LOCAL_DATABASE_URL, resolveDatabaseUrls, type DatabaseUrlEnv } from '../database-roles';
-import { BoolVar, ListVar, OneOfVar, TextVar, UrlVar, type DerivedDefault } from '../env-var';
+import { BoolVar, IntVar, ListVar, OneOfVar, TextVar, UrlVar, type DerivedDefault } from '../env-var';
 
 /**
  * The parts every process's configuration is built from (docs/architecture.md §5): a base class and
@@ -89,6 +89,53 @@ export function WithDatabase<B extends EnvClass>(Base: B) {
      */
     @UrlVar(POSTGRES_URL)
     DATABASE_URL: string = DEFAULT_DATABASE_URL;
+
+    /**
+     * Longest a single SQL statement may run on a service's connection (PostgreSQL
+     * `statement_timeout`, set at connect on every session of the API, relay, anchor publisher,
+     * projector and tools; docs/architecture.md §5). A statement over it is cancelled and its
+     * transaction rolled back; the API answers 503 `DATABASE.TIMEOUT`. `0` disables it.
+     * @default 30000
+     */
+    @IntVar(0, 86_400_000, 'ms')
+    DB_STATEMENT_TIMEOUT_MS: number = 30_000;
+
+    /**
+     * `statement_timeout` of the migrations' (and the rebuild's) owner connections, which may rebuild
+     * indexes or whole tables. `0` disables it.
+     * @default 600000
+     */
+    @IntVar(0, 86_400_000, 'ms')
+    DB_MIGRATIONS_STATEMENT_TIMEOUT_MS: number = 600_000;
+
+    /**
+     * Longest a session may sit idle inside an open transaction before PostgreSQL ends the session
+     * (`idle_in_transaction_session_timeout`): a frozen or leaking holder cannot keep its row locks
+     * and snapshot. It must exceed the longest wait for Kafka inside an outbox batch (the relay
+     * sends between its claim and its COMMIT). A session that is idle outside a transaction (the
+     * relay leader holding its session-level advisory lock) is not affected. `0` disables it.
+     * @default 60000
+     */
+    @IntVar(0, 86_400_000, 'ms')
+    DB_IDLE_IN_TRANSACTION_TIMEOUT_MS: number = 60_000;
+
+    /**
+     * Longest wait to open a connection, and to get one from a full pool (pg `connectionTimeoutMillis`):
+     * past it the caller gets an error (the API: 503 `DATABASE.TIMEOUT`) instead of waiting forever.
+     * @default 10000
+     */
+    @IntVar(100, 600_000, 'ms')
+    DB_CONNECT_TIMEOUT_MS: number = 10_000;
+
+    /**
+     * TCP keepalive on every database connection: idle time before the first probe, on the client's
+     * socket and on the server's side of it (`tcp_keepalives_idle`, rounded up to seconds; probes
+     * then every `tcp_keepalives_interval` = this / 2, at least 1 s, 3 unanswered ones end the
+     * connection), so a peer that vanished is noticed instead of a session hanging.
+     * @default 10000
+     */
+    @IntVar(1_000, 3_600_000, 'ms')
+    DB_KEEPALIVE_IDLE_MS: number = 10_000;
   }
   return DatabaseEnv;
 }

@@ -111,7 +111,7 @@ export function WithEdgeLimits<B extends EnvClass>(Base: B) {
     HEAVY_READS_MAX_CONCURRENT: number = 4;
 
     /**
-     * Statement timeout of a heavy read's queries, in ms; a read past it is cancelled (503 `READ.TIMED_OUT`).
+     * Statement timeout of a heavy read's queries, in ms; a read past it is cancelled (503 `DATABASE.TIMEOUT`).
      * @default 30000
      */
     @IntVar(100, 3_600_000, 'ms')

@@ -12,6 +12,7 @@
  */
 import { Client, type Notification } from 'pg';
 import type { KafkaClient, KafkaProducer, OutgoingMessage } from '@ledger/kafka';
+import { pgClientConfig } from '../database/session-settings';
 import {
   DEFAULT_OUTBOX_MAX_REQUEST_BYTES,
   DEFAULT_OUTBOX_POLL_INTERVAL_MS,
@@ -287,7 +288,8 @@ export class LeaderOutboxPublisher<Row> {
 
   private async connect(): Promise<void> {
     if (this.client) return;
-    const client = new Client({ connectionString: this.databaseUrl, application_name: this.applicationName });
+    // the process's timeouts and keepalives (docs/architecture.md §5); no idle_session_timeout: the leader idles holding its lock
+    const client = new Client(pgClientConfig(this.databaseUrl, this.applicationName));
     client.on('error', (err) => {
       // The session is gone, and with it the advisory lock: the loop reconnects and competes again.
       this.log.error(this.errorFields(err), this.messages.connectionFailed);
