@@ -130,6 +130,8 @@ export async function rebuildProjections(options: RebuildOptions): Promise<Rebui
         stopAt,
         holdSchemaLock: false,
         analytics: false,
+        // a replay that cannot apply an event is not a rebuild: it fails, it does not halt
+        onDataError: 'fail',
         // the live projector copied them to the dead-letter topic when it first saw them
         deadLetterTopic: null,
         recordSigningKey: options.recordSigningKey,
