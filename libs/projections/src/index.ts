@@ -23,6 +23,7 @@ export * from './migrations';
 export * from './applier';
 export * from './runner';
 export * from './incidents';
+export * from './resume';
 export * from './checksums';
 export * from './rebuild';
 export * from './data-source';
