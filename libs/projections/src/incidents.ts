@@ -191,12 +191,14 @@ export async function resolveIncidents(ds: DataSource, schema: string, o: Resolv
         );
       }
       const note = o.resetTo ? `${o.resolution} (checkpoint reset to offset ${o.resetTo.offsets.get(incident.partition)} of topic id ${o.resetTo.topicId})` : o.resolution;
-      const [r] = await qr.query(`UPDATE ${qualified(s, 'projection_incidents')} SET resolved_at = now(), resolved_by = $2, resolution = $3 WHERE id = $1 RETURNING ${COLUMNS}`, [
+      // TypeORM answers an UPDATE … RETURNING as [rows, affected]
+      const answer = await qr.query(`UPDATE ${qualified(s, 'projection_incidents')} SET resolved_at = now(), resolved_by = $2, resolution = $3 WHERE id = $1 RETURNING ${COLUMNS}`, [
         incident.id,
         text(o.by, 200),
         text(note, 2000),
       ]);
-      resolved.push(toIncident(r));
+      const rows = (Array.isArray(answer[0]) ? answer[0] : answer) as Record<string, any>[];
+      resolved.push(toIncident(rows[0]));
     }
     await qr.commitTransaction();
     return resolved;
