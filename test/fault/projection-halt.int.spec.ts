@@ -1,5 +1,5 @@
 /**
- * issue 11, "A projector that halts stays quiet" (docs/guarantees.md §6): an event the projections
+ * The bad day "a projector that halts stays quiet" (docs/guarantees.md §6): an event the projections
  * cannot apply used to stop the consumer (after the client's retries the process exited) with only
  * a log line to say so. Now it halts THAT partition: an incident row, `GET /projections/status` and
  * `GET /health` show it, `ledger_projection_halts_total{code}` counts it, the gauge
@@ -33,7 +33,7 @@ async function until<T>(what: string, probe: () => Promise<T | null | undefined 
   }
 }
 
-describe('a halted projection is an incident, not a log line (issue 11)', () => {
+describe('a halted projection is an incident, not a log line', () => {
   let h: LedgerHarness;
   let ds: DataSource;
   let producer: KafkaProducer;

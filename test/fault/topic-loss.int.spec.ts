@@ -1,5 +1,5 @@
 /**
- * issue 11, "Re-creating the topic silently loses events" (docs/guarantees.md §6): after the ledger
+ * The bad day "re-creating the topic silently loses events" (docs/guarantees.md §6): after the ledger
  * topic was deleted and re-created, the events published to the new topic never reached the
  * projections (their offsets lay below the checkpoints) and nothing said so. Now the projector
  * compares the topic id of what it fetches with the one stored with its checkpoint and halts each
@@ -57,7 +57,7 @@ async function recreate(kafka: KafkaClient, topic: string): Promise<void> {
   }
 }
 
-describe('a deleted and re-created topic (issue 11)', () => {
+describe('a deleted and re-created topic', () => {
   let ds: DataSource;
   let kafka: KafkaClient;
   let producer: KafkaProducer;
