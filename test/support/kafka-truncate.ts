@@ -9,6 +9,8 @@ export async function deleteRecordsBefore(brokers: readonly string[], topic: str
   const admin = new Kafka({ clientId: 'ledger-tests-truncate', brokers: [...brokers], logLevel: logLevel.NOTHING }).admin();
   await admin.connect();
   try {
+    // kafkajs finds the partition leaders only for topics whose metadata it loaded
+    await admin.fetchTopicMetadata({ topics: [topic] });
     await admin.deleteTopicRecords({ topic, partitions: [...partitions].map(([partition, o]) => ({ partition, offset: o.toString() })) });
   } finally {
     await admin.disconnect();

@@ -78,6 +78,11 @@ export interface ProjectionRunnerOptions {
    * not report a partial schema as done). @default 'halt'
    */
   readonly onDataError?: 'halt' | 'fail';
+  /**
+   * Halt a partition whose log starts beyond its checkpoint (`PROJECTION.LOG_TRUNCATED`). Off for a
+   * rebuild, which replays the topic as it is, from its log start. @default true
+   */
+  readonly checkLogStart?: boolean;
   /** Called when this runner opens an incident (a partition halts). */
   readonly onHalt?: (incident: ProjectionIncident) => void;
 }
@@ -330,7 +335,7 @@ export class ProjectionRunner {
           // already sought to this checkpoint and the data still starts later: unless the log
           // starts beyond the checkpoint (records deleted), the offsets in between hold no data
           // records (transaction markers); accept
-          await this.checkLogStart(partition, result.checkpointBefore, records[0].offset);
+          if (this.options.checkLogStart ?? true) await this.checkLogStart(partition, result.checkpointBefore, records[0].offset);
           result = await this.applier.applyBatch(batch.topic, partition, records, { onGap: 'apply', topicId });
         }
         if (!result.gap && result.skippedBelowCheckpoint === records.length) await this.checkHighWatermark(partition, result.checkpointBefore, records[0].offset);
@@ -477,7 +482,14 @@ export class ProjectionRunner {
       this.logger.info({ partition: p, offset: offset.toString(), incident: h.incidentId }, 'incident resolved: partition resumes from its checkpoint');
     }
     for (const i of open) if (this.assigned.has(i.partition) && !this.halted.has(i.partition)) this.halted.set(i.partition, { incidentId: i.id, code: i.code });
-    if (!(this.options.checkTopicId ?? true) || this.assigned.size === 0) return;
+    if (this.assigned.size === 0) return;
+    // the topic id first: a re-created topic is TOPIC_RECREATED, not the offset regression it also shows
+    if (this.options.checkTopicId ?? true) await this.checkTopicIdWhileIdle();
+    await this.checkOffsetsWhileIdle();
+  }
+
+  /** Halts the assigned partitions whose checkpoint was taken on another topic id than the topic's now. */
+  private async checkTopicIdWhileIdle(): Promise<void> {
     let id: string | null;
     try {
       id = await this.topicId();
@@ -501,6 +513,50 @@ export class ProjectionRunner {
         details: { storedTopicId: r.topic_id, topicId: id, checkpoint: r.next_offset },
       });
       this.halted.set(r.partition, { incidentId: incident.id, code: incident.code });
+    }
+  }
+
+  /**
+   * The offset checks of {@link checkHighWatermark} and {@link checkLogStart} for every assigned
+   * partition not halted, also those that receive nothing (a batch may never come to show it).
+   */
+  private async checkOffsetsWhileIdle(): Promise<void> {
+    const rows: { partition: number; topic_id: string | null; next_offset: string }[] = await this.options.ds.query(
+      `SELECT partition, topic_id, next_offset::text AS next_offset FROM ${qualifiedCheckpoints(this.schema)} WHERE consumer_group = $1 AND topic = $2`,
+      [this.applier.checkpointGroup, this.topic],
+    );
+    const stored = new Map(rows.map((r) => [r.partition, r]));
+    let offsets: { partition: number; low: string; high: string }[];
+    let idAfter: string | null = null;
+    try {
+      offsets = await this.admin!.fetchTopicOffsets(this.topic);
+      // read after the offsets: offsets of a topic re-created meanwhile are the next poll's TOPIC_RECREATED
+      if (this.options.checkTopicId ?? true) idAfter = await this.topicId();
+    } catch (err) {
+      this.logger.warn({ err: String(err), topic: this.topic }, 'topic offsets unavailable (topic deleted?)');
+      return;
+    }
+    for (const o of offsets) {
+      if (!this.assigned.has(o.partition) || this.halted.has(o.partition)) continue;
+      const row = stored.get(o.partition);
+      if (idAfter && row?.topic_id && row.topic_id !== idAfter) continue;
+      const checkpoint = row ? BigInt(row.next_offset) : 0n;
+      let code: 'PROJECTION.OFFSET_REGRESSED' | 'PROJECTION.LOG_TRUNCATED' | null = null;
+      if (BigInt(o.high) < checkpoint) code = 'PROJECTION.OFFSET_REGRESSED';
+      else if ((this.options.checkLogStart ?? true) && BigInt(o.low) > checkpoint) code = 'PROJECTION.LOG_TRUNCATED';
+      if (!code) continue;
+      const message =
+        code === 'PROJECTION.OFFSET_REGRESSED'
+          ? `partition ${o.partition} of ${this.topic} ends at offset ${o.high}, below its checkpoint ${checkpoint}: the log went backwards (re-created topic, unclean leader election)`
+          : `partition ${o.partition} of ${this.topic} starts at offset ${o.low}, beyond its checkpoint ${checkpoint}: records never applied were deleted`;
+      const incident = await this.openIncident({
+        partition: o.partition,
+        code,
+        message: `${code}: ${message}`,
+        checkpointOffset: checkpoint,
+        details: { topic: this.topic, partition: o.partition, checkpoint: checkpoint.toString(), highWatermark: o.high, logStart: o.low },
+      });
+      this.halted.set(o.partition, { incidentId: incident.id, code: incident.code });
     }
   }
 
