@@ -59,6 +59,7 @@ const ALLOWED: Record<string, Role[] | 'public'> = {
   'GET /shoes/{shoeId}/events': EVERY_ROLE,
   'GET /shoes/{shoeId}/chain': EVERY_ROLE,
   'GET /projections/applied/{eventId}': EVERY_ROLE,
+  'GET /projections/status': AUDIT, // back office and regulators: halted partitions and their incidents
   // audit, settlement and reconciliation reads (queries.controller.ts)
   'GET /shoes/{shoeId}/rounds/{roundId}/recall': AUDIT,
   'GET /audit/events': AUDIT,

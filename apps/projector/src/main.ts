@@ -8,7 +8,7 @@
  * read-model migrations, as the owner `ledger_owner`; both default to DATABASE_URL's database with
  * their own login, docs/architecture.md §10), DATABASE_URL, KAFKA_BROKERS, LEDGER_EVENTS_TOPIC,
  * PROJECTOR_GROUP, PROJECTIONS_SCHEMA, GAMING_DAY_TZ / GAMING_DAY_CUTOFF_HOUR,
- * PROJECTOR_PARTITIONS_CONCURRENTLY, PROJECTOR_MAX_RECORDS_PER_TX, PROJECTOR_MAX_BYTES_PER_PARTITION,
+ * PROJECTOR_PARTITIONS_CONCURRENTLY, PROJECTOR_MAX_RECORDS_PER_TX, PROJECTOR_MAX_BYTES_PER_PARTITION, PROJECTOR_INCIDENT_POLL_MS,
  * RUN_MIGRATIONS, LOG_LEVEL, RECORD_SIGNING_KEY, LEDGER_EVENTS_DLQ_TOPIC, and for tests only
  * PROJECTOR_FAULT_DELAY_IN_TX_MS. Read once here and
  * validated: a bad value stops the process with exit code 1 and a message naming the variable and
@@ -29,10 +29,17 @@
  * `<schema>.quarantine` and copied to LEDGER_EVENTS_DLQ_TOPIC (created when missing), never
  * applied; the partition goes on.
  *
+ * Halts (docs/guarantees.md §6): an event the projections cannot apply, or a topic that is not the
+ * one the checkpoint was taken on (re-created, offsets gone backwards, log truncated), halts THAT
+ * partition: an incident row in `<schema>.projection_incidents` (shown by the API's
+ * `GET /projections/status` and `GET /health`), the counter `ledger_projection_halts_total{code}`, a
+ * log line; the other partitions go on and the process keeps running. It resumes when the incident
+ * is resolved (`npm run -s projections:resume`), within PROJECTOR_INCIDENT_POLL_MS.
+ *
  * Plain TypeScript with explicit construction (no Nest DI: `tsx` emits no decorator metadata).
  * Logs are JSON lines (pino) on stdout. Exit codes: 0 after SIGTERM/SIGINT (the transaction in
  * hand commits or rolls back, then the consumer leaves its group); 1 on a bad configuration or a
- * fatal error (a data error stops the partition for good: the records stay unapplied until fixed).
+ * fatal error of the consumer itself (a halted partition is not one).
  */
 import { recordSigningKey } from '@ledger/event-store';
 import { createKafka } from '@ledger/kafka';
@@ -117,6 +124,7 @@ async function main(): Promise<void> {
     analytics: analytics.enabled,
     recordSigningKey: signing.key,
     deadLetterTopic: config.deadLetterTopic,
+    incidentPollMs: config.incidentPollMs,
     // a committed transaction may have written outbox rows: publish them now rather than at the next poll
     onProgress: () => publisher?.wake(),
   });
@@ -141,7 +149,7 @@ async function main(): Promise<void> {
   process.on('SIGTERM', () => void shutdown('SIGTERM', 0));
   process.on('SIGINT', () => void shutdown('SIGINT', 0));
   runner.failed.catch((err: unknown) => {
-    logger.fatal({ err: String(err), code: (err as { code?: string }).code }, 'projection failed; exiting');
+    logger.fatal({ err: String(err), code: (err as { code?: string }).code }, 'consumer stopped for good; exiting');
     void shutdown('fatal', 1);
   });
 

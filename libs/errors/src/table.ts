@@ -160,6 +160,10 @@ export const ERROR_TABLE = {
   'PROJECTION.BAD_CONFIG': { kind: 'internal', status: 500, message: '{name} has an invalid value', raisedBy: ['projections'] },
   'PROJECTION.SCHEMA_IN_USE': { kind: 'internal', status: 500, message: 'a live projector holds the schema: an in-place rebuild would race it', raisedBy: ['projections'] },
   'PROJECTION.REBUILD_INCOMPLETE': { kind: 'internal', status: 500, message: 'the rebuild did not reach the high watermarks it captured at start', raisedBy: ['projections'] },
+  'PROJECTION.TOPIC_RECREATED': { kind: 'internal', status: 500, message: 'the topic id differs from the one stored with the checkpoint: the topic was deleted and re-created', raisedBy: ['projections'] },
+  'PROJECTION.OFFSET_REGRESSED': { kind: 'internal', status: 500, message: "a partition's high watermark is below the checkpoint: its log went backwards", raisedBy: ['projections'] },
+  'PROJECTION.LOG_TRUNCATED': { kind: 'internal', status: 500, message: "a partition's log start offset is beyond the checkpoint: records never applied were deleted", raisedBy: ['projections'] },
+  'PROJECTION.NO_INCIDENT': { kind: 'internal', status: 500, message: 'no open projection incident matches: nothing to resume', raisedBy: ['projections'] },
 
   // --- the `baccarat evaluate` command: one refused input line (never an HTTP answer) ------------
   'INPUT.BAD_JSON': { kind: 'validation', status: 400, message: 'the line is not JSON', raisedBy: ['cli'] },

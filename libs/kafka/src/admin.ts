@@ -46,6 +46,13 @@ export interface KafkaAdmin {
   fetchTopicMetadata(topics: readonly string[]): Promise<TopicMetadata[]>;
   /** Low and high offsets of every partition of `topic`. */
   fetchTopicOffsets(topic: string): Promise<PartitionOffsets[]>;
+  /**
+   * The topic id of each named topic (KIP-516): what tells a re-created topic from the old one of
+   * the same name. Kafka's spelling (`Uuid.toString`: 22 characters of URL-safe base64); `null`
+   * for a broker without topic ids (before Kafka 2.8).
+   * @throws an error naming the topic when a broker answers one for it (`UNKNOWN_TOPIC_OR_PARTITION` while it does not exist)
+   */
+  fetchTopicIds(topics: readonly string[]): Promise<Map<string, string | null>>;
   /** Deletes consumer groups (they must have no member left). @throws the client's error when one cannot be deleted */
   deleteGroups(groupIds: readonly string[]): Promise<void>;
 }

@@ -5,6 +5,7 @@ import { DEV_RECORD_SIGNING_KEY } from '@ledger/event-store';
 import type { EventRecord } from './event-record';
 import { DEFAULT_GAMING_DAY, GamingDayConfig } from './gaming-day';
 import { ProjectionLogger, SILENT_LOGGER } from './logger';
+import { ProjectionError } from './errors';
 import { ProjectionTx, SqlClient } from './projection-tx';
 import { ALL_PROJECTIONS, checkProjectionSet, Projection, ProjectionScopes, projectionScopes } from './projections';
 import { writeQuarantine } from './quarantine';
@@ -148,11 +149,22 @@ export class ProjectionApplier {
    * @param options.onGap `'report'`: if the first record is beyond the stored checkpoint, write
    *   nothing and return `gap: true` (the runner then seeks back); `'apply'` (default): accept
    *   the gap (offsets without data records, e.g. transaction markers).
+   * @param options.topicId the id of the topic the records were fetched from (`KafkaAdmin.fetchTopicIds`,
+   *   read after the fetch): checked against the one stored with the checkpoint, recorded there when
+   *   none is; omitted or null: not checked (a broker without topic ids)
    * @throws ProjectionError (a verified event the projections cannot apply, e.g. a settlement of a
-   *   bet never placed) or a database error; the transaction is rolled back. A record that fails
-   *   verification is quarantined, not thrown.
+   *   bet never placed: its `details` then name the record's `offset`, `eventId`, `globalPosition`
+   *   and the `projection` that refused) or a database error; the transaction is rolled back. A
+   *   record that fails verification is quarantined, not thrown.
+   * @throws ProjectionError `PROJECTION.TOPIC_RECREATED` when `topicId` differs from the stored one
+   *   (nothing is written: the records belong to another topic than the checkpoint)
    */
-  async applyBatch(topic: string, partition: number, records: readonly EventRecord[], options: { onGap?: 'apply' | 'report' } = {}): Promise<ApplyBatchResult> {
+  async applyBatch(
+    topic: string,
+    partition: number,
+    records: readonly EventRecord[],
+    options: { onGap?: 'apply' | 'report'; topicId?: string | null } = {},
+  ): Promise<ApplyBatchResult> {
     const qr = this.ds.createQueryRunner();
     const client = (await qr.connect()) as SqlClient;
     const cp = qualified(this.schema, 'checkpoints');
@@ -165,12 +177,20 @@ export class ProjectionApplier {
         topic,
         partition,
       ]);
-      const locked = await client.query(`SELECT next_offset::text AS next_offset FROM ${cp} WHERE consumer_group = $1 AND topic = $2 AND partition = $3 FOR UPDATE`, [
+      const locked = await client.query(`SELECT next_offset::text AS next_offset, topic_id FROM ${cp} WHERE consumer_group = $1 AND topic = $2 AND partition = $3 FOR UPDATE`, [
         this.checkpointGroup,
         topic,
         partition,
       ]);
       const checkpointBefore = BigInt(locked.rows[0].next_offset);
+      const storedTopicId: string | null = locked.rows[0].topic_id;
+      if (options.topicId && storedTopicId && options.topicId !== storedTopicId) {
+        throw new ProjectionError(
+          'PROJECTION.TOPIC_RECREATED',
+          `topic ${topic} has id ${options.topicId}, the checkpoint of partition ${partition} (offset ${checkpointBefore}) was taken on id ${storedTopicId}: the topic was deleted and re-created`,
+          { topic, partition, storedTopicId, topicId: options.topicId, checkpoint: checkpointBefore.toString(), firstOffset: records[0]?.offset },
+        );
+      }
       const fresh = records.filter((r) => BigInt(r.offset) >= checkpointBefore);
       const skippedBelowCheckpoint = records.length - fresh.length;
       if (fresh.length === 0) {
@@ -195,7 +215,9 @@ export class ProjectionApplier {
       let applied = 0;
       let skippedDuplicates = 0;
       let quarantined = 0;
+      let lastPosition: string | null = null;
       for (const { record, check } of checked) {
+        try {
         if (!check.ok) {
           await this.quarantine(tx, record, check.refusal);
           quarantined++;
@@ -225,6 +247,7 @@ export class ProjectionApplier {
         }
         seen.set(event.eventId, event.hash);
         await this.applyEvent(event, tx);
+        if (lastPosition === null || BigInt(event.globalPosition) > BigInt(lastPosition)) lastPosition = event.globalPosition;
         if (this.analytics) await writeAnalyticsOutbox(event, tx);
         heads.set(event.streamId, { version: event.streamVersion, hash: event.hash });
         moved.set(event.streamId, { version: event.streamVersion, hash: event.hash, eventId: event.eventId, position: event.globalPosition });
@@ -239,6 +262,20 @@ export class ProjectionApplier {
           kafka_offset: record.offset,
         });
         applied++;
+        } catch (err) {
+          // where the partition stopped, for the incident (docs/guarantees.md §6)
+          if (err instanceof ProjectionError) {
+            const d = err.details as Record<string, unknown>;
+            d.partition ??= partition;
+            d.offset ??= record.offset;
+            if (check.ok) {
+              d.eventId ??= check.event.eventId;
+              d.globalPosition ??= check.event.globalPosition;
+              d.eventType ??= check.event.type;
+            }
+          }
+          throw err;
+        }
       }
       // stream bookkeeping on the shoe rows and the heads: once per stream per transaction
       for (const [streamId, v] of moved) {
@@ -260,12 +297,11 @@ export class ProjectionApplier {
       }
       await tx.flush();
       const nextOffset = BigInt(fresh[fresh.length - 1].offset) + 1n;
-      await client.query(`UPDATE ${cp} SET next_offset = $4, updated_at = now() WHERE consumer_group = $1 AND topic = $2 AND partition = $3`, [
-        this.checkpointGroup,
-        topic,
-        partition,
-        nextOffset.toString(),
-      ]);
+      await client.query(
+        `UPDATE ${cp} SET next_offset = $4, updated_at = now(), topic_id = COALESCE(topic_id, $5), last_global_position = GREATEST(last_global_position, $6::bigint)
+          WHERE consumer_group = $1 AND topic = $2 AND partition = $3`,
+        [this.checkpointGroup, topic, partition, nextOffset.toString(), options.topicId ?? null, lastPosition],
+      );
       if (this.faultDelayInTxMs > 0) await new Promise((resolve) => setTimeout(resolve, this.faultDelayInTxMs));
       await client.query('COMMIT');
       begun = false;
@@ -285,10 +321,22 @@ export class ProjectionApplier {
    */
   private async applyEvent(event: LedgerEvent, tx: ProjectionTx): Promise<void> {
     const prepared: unknown[] = [];
-    for (const { projection: p, scopes } of this.projections) prepared.push(p.prepare ? await tx.scoped(scopes.prepare, () => p.prepare!(event, tx)) : undefined);
+    for (const { projection: p, scopes } of this.projections) {
+      prepared.push(
+        p.prepare
+          ? await tx.scoped(scopes.prepare, () => p.prepare!(event, tx)).catch((err) => {
+              if (err instanceof ProjectionError) (err.details as Record<string, unknown>).projection ??= p.name;
+              throw err;
+            })
+          : undefined,
+      );
+    }
     for (let i = 0; i < this.projections.length; i++) {
       const { projection: p, scopes } = this.projections[i];
-      await tx.scoped(scopes.apply, () => p.apply(event, tx, prepared[i]));
+      await tx.scoped(scopes.apply, () => p.apply(event, tx, prepared[i])).catch((err) => {
+        if (err instanceof ProjectionError) (err.details as Record<string, unknown>).projection ??= p.name;
+        throw err;
+      });
     }
   }
 

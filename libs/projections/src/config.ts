@@ -34,6 +34,8 @@ export interface ProjectorConfig {
   readonly maxRecordsPerTransaction: number;
   /** `PROJECTOR_MAX_BYTES_PER_PARTITION`. @default 1048576 */
   readonly maxBytesPerPartition: number;
+  /** `PROJECTOR_INCIDENT_POLL_MS`: how often open incidents are read (docs/guarantees.md §6). @default 5000 */
+  readonly incidentPollMs: number;
   /** `RUN_MIGRATIONS` (`false` to skip). @default true */
   readonly runMigrations: boolean;
   /** `LOG_LEVEL`. @default 'info' */
@@ -60,6 +62,7 @@ export function projectorConfig(env: ProjectorEnv): ProjectorConfig {
     partitionsConsumedConcurrently: env.PROJECTOR_PARTITIONS_CONCURRENTLY,
     maxRecordsPerTransaction: env.PROJECTOR_MAX_RECORDS_PER_TX,
     maxBytesPerPartition: env.PROJECTOR_MAX_BYTES_PER_PARTITION,
+    incidentPollMs: env.PROJECTOR_INCIDENT_POLL_MS,
     runMigrations: env.RUN_MIGRATIONS,
     logLevel: env.LOG_LEVEL,
     faultDelayInTxMs: env.PROJECTOR_FAULT_DELAY_IN_TX_MS,

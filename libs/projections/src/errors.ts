@@ -31,6 +31,14 @@ export type ProjectionErrorCode = AssertErrorCodes<
   | 'PROJECTION.SCHEMA_IN_USE'
   /** The rebuild did not reach the high watermarks it captured at start. */
   | 'PROJECTION.REBUILD_INCOMPLETE'
+  /** The topic's id differs from the one stored with the checkpoint: the topic was deleted and re-created (docs/guarantees.md §6). */
+  | 'PROJECTION.TOPIC_RECREATED'
+  /** A partition's high watermark is below its checkpoint: the log went backwards (re-created topic, unclean leader election). */
+  | 'PROJECTION.OFFSET_REGRESSED'
+  /** A partition's log start offset is beyond its checkpoint: records never applied were deleted (retention, truncation). */
+  | 'PROJECTION.LOG_TRUNCATED'
+  /** The resume command found no open incident matching what it was asked to resume. */
+  | 'PROJECTION.NO_INCIDENT'
 >;
 
 /**

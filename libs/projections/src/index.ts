@@ -22,6 +22,8 @@ export * from './roads/roads';
 export * from './migrations';
 export * from './applier';
 export * from './runner';
+export * from './incidents';
+export * from './resume';
 export * from './checksums';
 export * from './rebuild';
 export * from './data-source';

@@ -130,6 +130,10 @@ export async function rebuildProjections(options: RebuildOptions): Promise<Rebui
         stopAt,
         holdSchemaLock: false,
         analytics: false,
+        // a replay that cannot apply an event is not a rebuild: it fails, it does not halt
+        onDataError: 'fail',
+        // it replays the topic as it is, from its log start (a truncated topic is complete again once republished)
+        checkLogStart: false,
         // the live projector copied them to the dead-letter topic when it first saw them
         deadLetterTopic: null,
         recordSigningKey: options.recordSigningKey,

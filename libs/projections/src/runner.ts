@@ -1,13 +1,17 @@
 import { deadLetterTopicOf } from '@ledger/config';
-import type { BatchPayload, KafkaClient, KafkaConsumer } from '@ledger/kafka';
+import type { BatchPayload, KafkaAdmin, KafkaClient, KafkaConsumer } from '@ledger/kafka';
+import { counter } from '@ledger/metrics';
 import type { DataSource } from 'typeorm';
 import { ApplyBatchResult, DEFAULT_PROJECTOR_GROUP, ProjectionApplier } from './applier';
 import { ProjectionError } from './errors';
 import { DEFAULT_GAMING_DAY, GamingDayConfig } from './gaming-day';
+import { openIncidents, recordIncident, type NewIncident, type ProjectionIncident } from './incidents';
 import { ProjectionLogger, SILENT_LOGGER } from './logger';
 import type { Projection } from './projections';
 import { DeadLetterPublisher } from './quarantine';
-import { assertSchemaName, DEFAULT_READ_SCHEMA } from './schema-name';
+import { assertSchemaName, DEFAULT_READ_SCHEMA, qualified } from './schema-name';
+
+const qualifiedCheckpoints = (schema: string) => qualified(schema, 'checkpoints');
 
 /** Options of a {@link ProjectionRunner}. */
 export interface ProjectionRunnerOptions {
@@ -57,7 +61,34 @@ export interface ProjectionRunnerOptions {
    * @default `topic` with `.dlq` before its `.vN` suffix (`baccarat.ledger.events.dlq.v1`)
    */
   readonly deadLetterTopic?: string | null;
+  /**
+   * How often the runner reads the open incidents of its group (a halted partition whose incident
+   * was resolved resumes from its checkpoint; docs/guarantees.md §6) and checks the topic's id while
+   * idle, in ms. At least 1000. @default 5000
+   */
+  readonly incidentPollMs?: number;
+  /**
+   * Check the topic id (KIP-516) of every batch against the one stored with the checkpoint (and
+   * while idle): a re-created topic halts its partitions with `PROJECTION.TOPIC_RECREATED`. @default true
+   */
+  readonly checkTopicId?: boolean;
+  /**
+   * What a data error does: `halt` the partition with an incident (the live projector), or `fail`:
+   * reject {@link ProjectionRunner.failed} with it and pause the partition (a rebuild, which must
+   * not report a partial schema as done). @default 'halt'
+   */
+  readonly onDataError?: 'halt' | 'fail';
+  /**
+   * Halt a partition whose log starts beyond its checkpoint (`PROJECTION.LOG_TRUNCATED`). Off for a
+   * rebuild, which replays the topic as it is, from its log start. @default true
+   */
+  readonly checkLogStart?: boolean;
+  /** Called when this runner opens an incident (a partition halts). */
+  readonly onHalt?: (incident: ProjectionIncident) => void;
 }
+
+/** Partitions halted by this process, by code (docs/architecture.md §8). */
+const haltsTotal = () => counter('ledger_projection_halts_total', 'partitions this projector process halted (a projection incident opened), by error code', ['code']);
 
 /** Counters of a runner, cumulative since start. */
 export interface RunnerProgress {
@@ -93,8 +124,19 @@ export const schemaLockSql = (fn: string) => `SELECT ${fn}(hashtext('ledger-proj
  *   `record-verification.ts`) is quarantined in the same transaction, never applied; after the
  *   commit its copy goes to the dead-letter topic ({@link DeadLetterPublisher}); the partition and
  *   every other stream go on (docs/guarantees.md §8).
- * - A data error (ProjectionError) stops the consumer without restart: {@link failed} rejects and
- *   the process should exit non-zero; the records stay unapplied until the cause is fixed.
+ * - A data error (ProjectionError: an event the projections cannot apply, or a topic that is not
+ *   the one the checkpoint was taken on) HALTS THAT PARTITION (docs/guarantees.md §6): nothing of the
+ *   batch is applied, an incident is opened in `projection_incidents` (code, message, offset, event
+ *   id, global position, projection; `incidents.ts`), `ledger_projection_halts_total{code}` counts
+ *   it, the partition is paused, and every other partition goes on; the process does not exit.
+ *   The partition resumes, from its checkpoint, when the incident is resolved (`projections:resume`;
+ *   seen within {@link ProjectionRunnerOptions.incidentPollMs}) or at the next start if resolved
+ *   meanwhile; while it is open, a restart keeps the partition halted.
+ * - Topic loss (docs/guarantees.md §6): the topic id is read after each fetch and checked against
+ *   the checkpoint's (`PROJECTION.TOPIC_RECREATED`); a batch wholly below the checkpoint is checked
+ *   against the high watermark (`PROJECTION.OFFSET_REGRESSED`), a batch that still starts beyond
+ *   it after a seek against the log start offset (`PROJECTION.LOG_TRUNCATED`). Each halts the
+ *   partition as above instead of skipping.
  *   Other errors (database or broker down) are retried by the Kafka client with back-off.
  */
 export class ProjectionRunner {
@@ -120,6 +162,12 @@ export class ProjectionRunner {
   private lockConnection: { release(): Promise<void>; query(sql: string, params?: unknown[]): Promise<any> } | null = null;
   private started = false;
   private stopped = false;
+  /** Partitions halted by an open incident, with the function that un-pauses them (once a batch paused them). */
+  private readonly halted = new Map<number, { incidentId: string; code: string; resume?: () => void }>();
+  private assigned = new Set<number>();
+  private admin: KafkaAdmin | null = null;
+  private pollTimer: NodeJS.Timeout | null = null;
+  private polling: Promise<void> | null = null;
 
   constructor(options: ProjectionRunnerOptions) {
     this.options = options;
@@ -170,7 +218,11 @@ export class ProjectionRunner {
   async start(): Promise<void> {
     if (this.started) return;
     this.started = true;
+    const pollMs = this.options.incidentPollMs ?? 5000;
+    if (!Number.isInteger(pollMs) || pollMs < 1000) throw new ProjectionError('PROJECTION.BAD_CONFIG', `incidentPollMs must be an integer ≥ 1000, got ${pollMs}`, { name: 'incidentPollMs' });
     if (this.options.holdSchemaLock ?? true) await this.takeSharedLock();
+    this.admin = this.options.kafka.admin();
+    await this.admin.connect();
     const { stopAt } = this.options;
     if (stopAt && [...stopAt.values()].every((o) => o <= 0n)) this.resolveDone();
 
@@ -178,6 +230,7 @@ export class ProjectionRunner {
       const assigned = assignment[this.topic] ?? [];
       this.logger.info({ groupId: this.groupId, partitions: assigned }, 'partitions assigned');
       this.soughtTo.clear();
+      this.assigned = new Set(assigned);
       this.joinSeeks = this.seekToCheckpoints(assigned).catch((err) => {
         this.logger.error({ err: String(err) }, 'seek to checkpoints failed; batches are checked against the checkpoint anyway');
       });
@@ -200,14 +253,30 @@ export class ProjectionRunner {
       partitionsConsumedConcurrently: this.options.partitionsConsumedConcurrently ?? 1,
       eachBatch: (payload) => this.eachBatch(payload),
     });
+    this.pollTimer = setInterval(() => {
+      if (this.polling || this.stopped) return;
+      this.polling = this.poll()
+        .catch((err) => this.logger.warn({ err: String(err) }, 'incident poll failed; next poll retries'))
+        .finally(() => (this.polling = null));
+    }, pollMs);
+    this.pollTimer.unref();
+  }
+
+  /** Partitions of this runner halted by an open incident: partition → code. */
+  get haltedPartitions(): ReadonlyMap<number, string> {
+    return new Map([...this.halted].map(([p, h]) => [p, h.code]));
   }
 
   /** Finishes the transaction in hand, leaves the group, releases the schema lock. Idempotent. */
   async stop(): Promise<void> {
     if (this.stopped) return;
     this.stopped = true;
+    if (this.pollTimer) clearInterval(this.pollTimer);
+    await this.polling;
     await this.consumer.disconnect().catch((err) => this.logger.warn({ err: String(err) }, 'consumer disconnect failed'));
     await this.deadLetters?.stop().catch((err) => this.logger.warn({ err: String(err) }, 'dead-letter producer disconnect failed'));
+    await this.admin?.disconnect().catch(() => undefined);
+    this.admin = null;
     if (this.lockConnection) {
       await this.lockConnection.release().catch(() => undefined);
       this.lockConnection = null;
@@ -229,6 +298,7 @@ export class ProjectionRunner {
 
   private async seekToCheckpoints(partitions: readonly number[]): Promise<void> {
     if (partitions.length === 0) return;
+    await this.loadHalts(partitions);
     const stored = await this.applier.checkpoints(this.topic);
     for (const p of partitions) {
       const offset = stored.get(p) ?? 0n;
@@ -242,6 +312,14 @@ export class ProjectionRunner {
     await this.joinSeeks;
     if (!isRunning() || isStale()) return;
     const { partition } = batch;
+    const halt = this.halted.get(partition);
+    if (halt) {
+      // halted by an open incident: fetch nothing more until it is resolved (see poll)
+      halt.resume = pause();
+      return;
+    }
+    // read after the fetch: a batch from a topic re-created since carries the new id or a later one
+    const topicId = (this.options.checkTopicId ?? true) ? await this.topicId() : null;
     const stopAt = this.options.stopAt?.get(partition);
     let messages = batch.messages;
     if (stopAt !== undefined) messages = messages.filter((m) => BigInt(m.offset) < stopAt);
@@ -252,15 +330,26 @@ export class ProjectionRunner {
       const sought = this.soughtTo.get(partition);
       let result: ApplyBatchResult;
       try {
-        result = await this.applier.applyBatch(batch.topic, partition, records, { onGap: 'report' });
+        result = await this.applier.applyBatch(batch.topic, partition, records, { onGap: 'report', topicId });
         if (result.gap && sought === result.checkpointBefore) {
-          // already sought to this checkpoint and the data still starts later: the offsets in
-          // between hold no data records (transaction markers); accept
-          result = await this.applier.applyBatch(batch.topic, partition, records, { onGap: 'apply' });
+          // already sought to this checkpoint and the data still starts later: unless the log
+          // starts beyond the checkpoint (records deleted), the offsets in between hold no data
+          // records (transaction markers); accept
+          if (this.options.checkLogStart ?? true) await this.checkLogStart(partition, result.checkpointBefore, records[0].offset);
+          result = await this.applier.applyBatch(batch.topic, partition, records, { onGap: 'apply', topicId });
         }
+        if (!result.gap && result.skippedBelowCheckpoint === records.length) await this.checkHighWatermark(partition, result.checkpointBefore, records[0].offset);
       } catch (err) {
-        if (isDataError(err)) this.logger.error({ err: String(err), code: (err as ProjectionError).code, details: (err as ProjectionError).details }, 'projection failed');
-        throw err;
+        if (!isDataError(err)) throw err;
+        const cause = rootCause(err) as ProjectionError;
+        if (this.options.onDataError === 'fail') {
+          this.logger.error({ err: String(cause), code: cause.code, details: cause.details }, 'projection failed');
+          pause();
+          this.rejectFailed(cause);
+          return;
+        }
+        await this.halt(partition, cause, pause, topicId);
+        return;
       }
       if (result.gap) {
         this.logger.warn({ partition, checkpoint: result.checkpointBefore.toString(), batchFirst: records[0].offset }, 'batch starts beyond the checkpoint; seeking back');
@@ -285,6 +374,190 @@ export class ProjectionRunner {
       if (!isRunning() || isStale()) return;
     }
     if (stopAt !== undefined) this.checkStopAt(partition, BigInt(batch.lastOffset()) + 1n, pause);
+  }
+
+  /** The topic's id now (null: the broker has none). @throws the Kafka error, e.g. while the topic does not exist (the batch is retried) */
+  private async topicId(): Promise<string | null> {
+    return (await this.admin!.fetchTopicIds([this.topic])).get(this.topic) ?? null;
+  }
+
+  /** @throws ProjectionError `PROJECTION.OFFSET_REGRESSED` when the partition's high watermark is below its checkpoint */
+  private async checkHighWatermark(partition: number, checkpoint: bigint, firstOffset: string): Promise<void> {
+    const o = (await this.admin!.fetchTopicOffsets(this.topic)).find((x) => x.partition === partition);
+    if (o && BigInt(o.high) < checkpoint) {
+      throw new ProjectionError(
+        'PROJECTION.OFFSET_REGRESSED',
+        `partition ${partition} of ${this.topic} ends at offset ${o.high}, below its checkpoint ${checkpoint}: the log went backwards (re-created topic, unclean leader election)`,
+        { topic: this.topic, partition, checkpoint: checkpoint.toString(), highWatermark: o.high, logStart: o.low, firstOffset },
+      );
+    }
+  }
+
+  /** @throws ProjectionError `PROJECTION.LOG_TRUNCATED` when the partition's log starts beyond its checkpoint */
+  private async checkLogStart(partition: number, checkpoint: bigint, firstOffset: string): Promise<void> {
+    const o = (await this.admin!.fetchTopicOffsets(this.topic)).find((x) => x.partition === partition);
+    if (o && BigInt(o.low) > checkpoint) {
+      throw new ProjectionError(
+        'PROJECTION.LOG_TRUNCATED',
+        `partition ${partition} of ${this.topic} starts at offset ${o.low}, beyond its checkpoint ${checkpoint}: records never applied were deleted`,
+        { topic: this.topic, partition, checkpoint: checkpoint.toString(), highWatermark: o.high, logStart: o.low, firstOffset },
+      );
+    }
+  }
+
+  /**
+   * Halts a partition: opens its incident (or finds the one open), counts it, pauses the
+   * partition. Nothing of the batch was applied (the applier rolled back).
+   * @throws the database error when the incident cannot be written (the batch is then retried)
+   */
+  private async halt(partition: number, err: ProjectionError, pause: () => () => void, topicId: string | null): Promise<void> {
+    const d = err.details as Record<string, any>;
+    const checkpoint = d.checkpoint ?? (await this.applier.checkpoints(this.topic)).get(partition)?.toString() ?? '0';
+    const incident = await this.openIncident({
+      partition,
+      code: err.code,
+      message: err.message,
+      projection: typeof d.projection === 'string' ? d.projection : null,
+      kafkaOffset: d.offset ?? d.firstOffset ?? null,
+      eventId: typeof d.eventId === 'string' ? d.eventId : null,
+      globalPosition: d.globalPosition ?? null,
+      checkpointOffset: checkpoint,
+      topicId: d.topicId ?? topicId,
+      details: d,
+    });
+    this.halted.set(partition, { incidentId: incident.id, code: incident.code, resume: pause() });
+  }
+
+  private async openIncident(i: Omit<NewIncident, 'consumerGroup' | 'topic'>): Promise<ProjectionIncident> {
+    const { incident, created } = await recordIncident(this.options.ds, this.schema, { consumerGroup: this.applier.checkpointGroup, topic: this.topic, ...i });
+    if (created) {
+      haltsTotal().inc({ code: incident.code });
+      this.options.onHalt?.(incident);
+    }
+    this.logger.error(
+      { incident: incident.id, code: incident.code, partition: incident.partition, offset: incident.kafkaOffset, eventId: incident.eventId, projection: incident.projection, err: incident.message },
+      'partition halted: projection incident open (other partitions go on; resolve it with projections:resume)',
+    );
+    return incident;
+  }
+
+  /** Marks the assigned partitions that have an open incident as halted; un-halts those whose incident was resolved. */
+  private async loadHalts(partitions: readonly number[]): Promise<void> {
+    const open = await openIncidents(this.options.ds, this.schema, { consumerGroup: this.applier.checkpointGroup, topic: this.topic });
+    for (const [p, h] of this.halted) {
+      if (!open.some((i) => i.partition === p)) {
+        this.halted.delete(p);
+        h.resume?.();
+      }
+    }
+    for (const i of open) {
+      if (!partitions.includes(i.partition)) continue;
+      const h = this.halted.get(i.partition);
+      if (h) h.incidentId = i.id;
+      else {
+        this.halted.set(i.partition, { incidentId: i.id, code: i.code });
+        this.logger.warn({ incident: i.id, code: i.code, partition: i.partition }, 'partition stays halted: its incident is open');
+      }
+    }
+  }
+
+  /**
+   * Every {@link ProjectionRunnerOptions.incidentPollMs}: resumes the halted partitions whose
+   * incident was resolved (from their checkpoint, which the resume command may have moved), halts
+   * those with an incident another process opened, and, while idle too, checks the topic id.
+   */
+  private async poll(): Promise<void> {
+    const open = await openIncidents(this.options.ds, this.schema, { consumerGroup: this.applier.checkpointGroup, topic: this.topic });
+    for (const [p, h] of [...this.halted]) {
+      const still = open.find((i) => i.partition === p);
+      if (still) {
+        h.incidentId = still.id;
+        continue;
+      }
+      this.halted.delete(p);
+      const offset = (await this.applier.checkpoints(this.topic)).get(p) ?? 0n;
+      this.soughtTo.set(p, offset);
+      if (this.assigned.has(p)) this.consumer.seek({ topic: this.topic, partition: p, offset: offset.toString() });
+      h.resume?.();
+      this.logger.info({ partition: p, offset: offset.toString(), incident: h.incidentId }, 'incident resolved: partition resumes from its checkpoint');
+    }
+    for (const i of open) if (this.assigned.has(i.partition) && !this.halted.has(i.partition)) this.halted.set(i.partition, { incidentId: i.id, code: i.code });
+    if (this.assigned.size === 0) return;
+    // the topic id first: a re-created topic is TOPIC_RECREATED, not the offset regression it also shows
+    if (this.options.checkTopicId ?? true) await this.checkTopicIdWhileIdle();
+    await this.checkOffsetsWhileIdle();
+  }
+
+  /** Halts the assigned partitions whose checkpoint was taken on another topic id than the topic's now. */
+  private async checkTopicIdWhileIdle(): Promise<void> {
+    let id: string | null;
+    try {
+      id = await this.topicId();
+    } catch (err) {
+      this.logger.warn({ err: String(err), topic: this.topic }, 'topic id unavailable (topic deleted?)');
+      return;
+    }
+    if (id === null) return;
+    const rows: { partition: number; topic_id: string | null; next_offset: string }[] = await this.options.ds.query(
+      `SELECT partition, topic_id, next_offset::text AS next_offset FROM ${qualifiedCheckpoints(this.schema)} WHERE consumer_group = $1 AND topic = $2`,
+      [this.applier.checkpointGroup, this.topic],
+    );
+    for (const r of rows) {
+      if (!this.assigned.has(r.partition) || this.halted.has(r.partition) || r.topic_id === null || r.topic_id === id) continue;
+      const incident = await this.openIncident({
+        partition: r.partition,
+        code: 'PROJECTION.TOPIC_RECREATED',
+        message: `PROJECTION.TOPIC_RECREATED: topic ${this.topic} has id ${id}, the checkpoint of partition ${r.partition} (offset ${r.next_offset}) was taken on id ${r.topic_id}: the topic was deleted and re-created`,
+        checkpointOffset: r.next_offset,
+        topicId: id,
+        details: { storedTopicId: r.topic_id, topicId: id, checkpoint: r.next_offset },
+      });
+      this.halted.set(r.partition, { incidentId: incident.id, code: incident.code });
+    }
+  }
+
+  /**
+   * The offset checks of {@link checkHighWatermark} and {@link checkLogStart} for every assigned
+   * partition not halted, also those that receive nothing (a batch may never come to show it).
+   */
+  private async checkOffsetsWhileIdle(): Promise<void> {
+    const rows: { partition: number; topic_id: string | null; next_offset: string }[] = await this.options.ds.query(
+      `SELECT partition, topic_id, next_offset::text AS next_offset FROM ${qualifiedCheckpoints(this.schema)} WHERE consumer_group = $1 AND topic = $2`,
+      [this.applier.checkpointGroup, this.topic],
+    );
+    const stored = new Map(rows.map((r) => [r.partition, r]));
+    let offsets: { partition: number; low: string; high: string }[];
+    let idAfter: string | null = null;
+    try {
+      offsets = await this.admin!.fetchTopicOffsets(this.topic);
+      // read after the offsets: offsets of a topic re-created meanwhile are the next poll's TOPIC_RECREATED
+      if (this.options.checkTopicId ?? true) idAfter = await this.topicId();
+    } catch (err) {
+      this.logger.warn({ err: String(err), topic: this.topic }, 'topic offsets unavailable (topic deleted?)');
+      return;
+    }
+    for (const o of offsets) {
+      if (!this.assigned.has(o.partition) || this.halted.has(o.partition)) continue;
+      const row = stored.get(o.partition);
+      if (idAfter && row?.topic_id && row.topic_id !== idAfter) continue;
+      const checkpoint = row ? BigInt(row.next_offset) : 0n;
+      let code: 'PROJECTION.OFFSET_REGRESSED' | 'PROJECTION.LOG_TRUNCATED' | null = null;
+      if (BigInt(o.high) < checkpoint) code = 'PROJECTION.OFFSET_REGRESSED';
+      else if ((this.options.checkLogStart ?? true) && BigInt(o.low) > checkpoint) code = 'PROJECTION.LOG_TRUNCATED';
+      if (!code) continue;
+      const message =
+        code === 'PROJECTION.OFFSET_REGRESSED'
+          ? `partition ${o.partition} of ${this.topic} ends at offset ${o.high}, below its checkpoint ${checkpoint}: the log went backwards (re-created topic, unclean leader election)`
+          : `partition ${o.partition} of ${this.topic} starts at offset ${o.low}, beyond its checkpoint ${checkpoint}: records never applied were deleted`;
+      const incident = await this.openIncident({
+        partition: o.partition,
+        code,
+        message: `${code}: ${message}`,
+        checkpointOffset: checkpoint,
+        details: { topic: this.topic, partition: o.partition, checkpoint: checkpoint.toString(), highWatermark: o.high, logStart: o.low },
+      });
+      this.halted.set(o.partition, { incidentId: incident.id, code: incident.code });
+    }
   }
 
   /**

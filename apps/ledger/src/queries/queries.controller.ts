@@ -9,6 +9,7 @@ import { HEAVY_READ_STORE } from '../persistence/persistence.module';
 import { HeavyRead } from '../common/heavy-read';
 import { parseLimit, parseTime } from './pagination';
 import { AccessLogQuery, EventSearchQuery, NoQuery, ReconciliationQuery, SettlementsQuery } from './query.dto';
+import { ProjectionHealthService } from './projection-health.service';
 import { QueryLogInterceptor } from './query-log.interceptor';
 import { isReconciliationDimension, ReadModelService, type ReconciliationDimension } from './read-model.service';
 
@@ -133,13 +134,30 @@ export class QueriesController {
   }
 }
 
-/** `GET /projections/applied/{eventId}`: lets writers wait until their event is projected (all roles). */
+/**
+ * `GET /projections/applied/{eventId}`: lets writers wait until their event is projected (all roles).
+ * `GET /projections/status`: every partition (running or halted, its checkpoint) and the open
+ * incidents (docs/guarantees.md §6), for back office and regulators.
+ */
 @ApiTags('reads')
 @ApiBearerAuth()
 @Roles('table-device', 'betting-platform', 'pit-manager', 'auditor')
 @Controller('projections')
 export class ProjectionStatusController {
-  constructor(private readonly read: ReadModelService) {}
+  constructor(
+    private readonly read: ReadModelService,
+    private readonly health: ProjectionHealthService,
+  ) {}
+
+  @Get('status')
+  @Roles('auditor', 'pit-manager')
+  @ApiOperation({
+    summary:
+      'Projection status: per partition running or halted, its checkpoint (next offset, last global position, topic id, last commit), the open incidents (code, message, offset, event id, global position, projection, halted at) and the last resolved ones',
+  })
+  status() {
+    return this.health.status();
+  }
 
   @Get('applied/:eventId')
   @ApiOperation({ summary: 'Whether the projections have applied an event' })

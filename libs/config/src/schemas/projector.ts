@@ -66,6 +66,15 @@ export class ProjectorEnv extends WithMigrations(
   PROJECTOR_MAX_BYTES_PER_PARTITION: number = 1_048_576;
 
   /**
+   * How often the projector reads its open projection incidents (a halted partition whose incident
+   * was resolved with `projections:resume` resumes from its checkpoint) and checks the topic id
+   * while idle (docs/guarantees.md §6), in milliseconds.
+   * @default 5000
+   */
+  @IntVar(1000, 600_000, 'ms')
+  PROJECTOR_INCIDENT_POLL_MS: number = 5000;
+
+  /**
    * Tests only: a pause inside every projection transaction, before COMMIT, in milliseconds.
    * @default 0
    */

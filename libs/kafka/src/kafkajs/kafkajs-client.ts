@@ -19,6 +19,7 @@ import type {
   TopicPartitionOffset,
 } from '../consumer';
 import type { KafkaProducer, OutgoingMessage } from '../producer';
+import { TopicIdClient } from './topic-ids';
 
 /**
  * The Kafka port's adapter on kafkajs 2.x (docs/architecture.md §6): the only production file that
@@ -61,7 +62,7 @@ export function createKafka(options: KafkaClientOptions): KafkaClient {
         }),
       ),
     consumer: (o) => new KafkajsConsumer(kafka.consumer(consumerConfig(o))),
-    admin: () => new KafkajsAdmin(kafka.admin()),
+    admin: () => new KafkajsAdmin(kafka.admin(), new TopicIdClient(options.brokers, options.clientId, options.requestTimeoutMs ?? 10_000)),
   };
 }
 
@@ -171,14 +172,23 @@ function byTopic(offsets: readonly TopicPartitionOffset[]) {
 }
 
 class KafkajsAdmin implements KafkaAdmin {
-  constructor(private readonly admin: Admin) {}
+  constructor(
+    private readonly admin: Admin,
+    /** Topic ids, which kafkajs cannot fetch (see topic-ids.ts). */
+    private readonly topicIds: TopicIdClient,
+  ) {}
 
   connect(): Promise<void> {
     return this.admin.connect();
   }
 
   disconnect(): Promise<void> {
+    this.topicIds.close();
     return this.admin.disconnect();
+  }
+
+  fetchTopicIds(topics: readonly string[]): Promise<Map<string, string | null>> {
+    return this.topicIds.fetch(topics);
   }
 
   listTopics(): Promise<string[]> {

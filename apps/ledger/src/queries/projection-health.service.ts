@@ -1,0 +1,66 @@
+import { Inject, Injectable, OnModuleDestroy, OnModuleInit } from '@nestjs/common';
+import { ConfigService } from '@nestjs/config';
+import type { DataSource } from 'typeorm';
+import type { LedgerApiEnv } from '@ledger/config';
+import { gauge } from '@ledger/metrics';
+import { haltedPartitionCount, projectionStatus, type ProjectionStatus } from '@ledger/projections';
+import { DATA_SOURCE } from '../persistence/persistence.module';
+
+/** What `GET /health` says of the projections: the halted partitions, without ids or payloads. */
+export interface ProjectionHealth {
+  readonly status: 'running' | 'halted' | 'unknown';
+  readonly halted: readonly { readonly consumerGroup: string; readonly topic: string; readonly partition: number; readonly code: string; readonly haltedAt: string }[];
+}
+
+/** The source the halted-partitions gauge reads at scrape time (one API per process; the last one started). */
+let scrapeSource: (() => Promise<number>) | null = null;
+
+/**
+ * The projections' state for the API (docs/guarantees.md §6, docs/architecture.md §8): the status
+ * route, the health endpoint and the gauge `ledger_projection_halted_partitions`, which is computed
+ * at each scrape of `GET /metrics` from `<schema>.projection_incidents` (the projector process counts
+ * its halts in `ledger_projection_halts_total{code}`).
+ */
+@Injectable()
+export class ProjectionHealthService implements OnModuleInit, OnModuleDestroy {
+  private readonly schema: string;
+  private readonly source = () => haltedPartitionCount(this.ds, this.schema);
+
+  constructor(
+    @Inject(DATA_SOURCE) private readonly ds: DataSource,
+    config: ConfigService<LedgerApiEnv, true>,
+  ) {
+    this.schema = config.get('PROJECTIONS_SCHEMA', { infer: true });
+  }
+
+  onModuleInit(): void {
+    scrapeSource = this.source;
+    gauge('ledger_projection_halted_partitions', 'projection partitions halted by an open incident (read from projection_incidents at scrape)', [], async function () {
+      // a failed read leaves the gauge as it was: /metrics must answer while the database is away
+      const n = scrapeSource ? await scrapeSource().catch(() => null) : null;
+      if (n !== null) this.set(n);
+    });
+  }
+
+  onModuleDestroy(): void {
+    if (scrapeSource === this.source) scrapeSource = null;
+  }
+
+  /** Every partition with checkpoint, lag-free, and the open incidents (`GET /projections/status`). */
+  status(): Promise<ProjectionStatus> {
+    return projectionStatus(this.ds, this.schema);
+  }
+
+  /** The halted partitions for `GET /health`; `unknown` when the read model cannot be read. */
+  async health(): Promise<ProjectionHealth> {
+    try {
+      const s = await projectionStatus(this.ds, this.schema);
+      return {
+        status: s.status,
+        halted: s.openIncidents.map((i) => ({ consumerGroup: i.consumerGroup, topic: i.topic, partition: i.partition, code: i.code, haltedAt: i.haltedAt })),
+      };
+    } catch {
+      return { status: 'unknown', halted: [] };
+    }
+  }
+}
