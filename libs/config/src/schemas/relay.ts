@@ -27,6 +27,39 @@ export class RelayEnv extends WithRecordSigningKey(WithAnchorPublisher(WithAncho
   @IntVar(10, 60_000, 'ms')
   RELAY_POLL_INTERVAL_MS: number = 200;
 
+  /**
+   * Lease time-to-live of the relay's leadership (and its anchor publisher's), in milliseconds
+   * (docs/guarantees.md §4): a leader that stops renewing (frozen, partitioned) loses the lease this
+   * long after its last renewal, by PostgreSQL's clock, and a standby takes over within this plus
+   * `RELAY_STANDBY_RETRY_MS`.
+   * @default 5000
+   */
+  @IntVar(1000, 120_000, 'ms')
+  RELAY_LEASE_TTL_MS: number = 5000;
+
+  /**
+   * How often a standby relay tries to take the lease, in milliseconds.
+   * @default 1000
+   */
+  @IntVar(100, 60_000, 'ms')
+  RELAY_STANDBY_RETRY_MS: number = 1000;
+
+  /**
+   * Published outbox rows are deleted this long after their publication, in milliseconds
+   * (docs/guarantees.md §4); 0 deletes them at the next pruning. Unpublished rows are never deleted.
+   * @default 604800000 (7 days)
+   */
+  @IntVar(0, 3_153_600_000_000, 'ms')
+  OUTBOX_RETENTION_MS: number = 604_800_000;
+
+  /**
+   * Pause between two prunings of the outbox by the leading relay, in milliseconds (each deletes at
+   * most 20,000 rows, 1,000 per statement).
+   * @default 60000
+   */
+  @IntVar(1000, 3_600_000, 'ms')
+  OUTBOX_PRUNE_INTERVAL_MS: number = 60_000;
+
   /** Tests only: the relay exits with 137 at this point of a batch. */
   @OneOfVar(CRASH_POINTS, { optional: true })
   RELAY_CRASH_POINT?: CrashPointName;

@@ -1,0 +1,44 @@
+import type { MigrationInterface, QueryRunner } from 'typeorm';
+
+/**
+ * The publishers' leadership leases and the outbox's pruning (docs/guarantees.md §4):
+ *  - `outbox_leases`: one row per lease name (`ledger-relay`, `ledger-anchors`): who holds it
+ *    (`holder`, an instance id), its `generation` (+1 at every acquisition, the fencing token) and
+ *    `expires_at` (PostgreSQL's clock). See `libs/infra/src/outbox/lease.ts`.
+ *  - `outbox` rows are deleted by the relay once published and older than `OUTBOX_RETENTION_MS`:
+ *    `ledger_relay` gets DELETE on `outbox` (its pruning deletes only rows whose `published_at` is
+ *    set; `events` are never deleted by anyone).
+ *
+ * Grants (docs/guarantees.md §12): `ledger_relay` SELECT, INSERT, UPDATE on `outbox_leases` (the
+ * relay and its anchor publisher, and `npm run republish`, log in as it); `ledger_app` nothing on
+ * it (the default privileges would give it SELECT and INSERT: taken back, so the API's login cannot
+ * plant a lease that keeps the relay standing by); `ledger_projector` nothing.
+ */
+export class CreateOutboxLeases1796000500000 implements MigrationInterface {
+  name = 'CreateOutboxLeases1796000500000';
+
+  public async up(q: QueryRunner): Promise<void> {
+    await q.query(`
+      CREATE TABLE outbox_leases (
+        name        text        PRIMARY KEY,
+        holder      text        NOT NULL,
+        generation  bigint      NOT NULL CHECK (generation >= 1),
+        acquired_at timestamptz NOT NULL,
+        renewed_at  timestamptz NOT NULL,
+        expires_at  timestamptz NOT NULL
+      )`);
+    await q.query(`COMMENT ON TABLE outbox_leases IS
+      'Leadership of the outbox publishers: the holder renews expires_at while it makes progress; generation is the fencing token checked in every mark transaction.'`);
+    await q.query(`REVOKE ALL ON outbox_leases FROM ledger_app, ledger_relay, ledger_projector`);
+    await q.query(`GRANT SELECT, INSERT, UPDATE ON outbox_leases TO ledger_relay`);
+    await q.query(`GRANT DELETE ON outbox TO ledger_relay`);
+    // the pruning's scan: published rows, oldest publication first
+    await q.query(`CREATE INDEX outbox_published_idx ON outbox (published_at) WHERE published_at IS NOT NULL`);
+  }
+
+  public async down(q: QueryRunner): Promise<void> {
+    await q.query(`DROP INDEX IF EXISTS outbox_published_idx`);
+    await q.query(`REVOKE DELETE ON outbox FROM ledger_relay`);
+    await q.query(`DROP TABLE IF EXISTS outbox_leases`);
+  }
+}
