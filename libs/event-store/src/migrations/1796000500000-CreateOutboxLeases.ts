@@ -25,7 +25,9 @@ export class CreateOutboxLeases1796000500000 implements MigrationInterface {
         generation  bigint      NOT NULL CHECK (generation >= 1),
         acquired_at timestamptz NOT NULL,
         renewed_at  timestamptz NOT NULL,
-        expires_at  timestamptz NOT NULL
+        expires_at  timestamptz NOT NULL,
+        holder_pid  integer     NULL,
+        holder_session_start timestamptz NULL
       )`);
     await q.query(`COMMENT ON TABLE outbox_leases IS
       'Leadership of the outbox publishers: the holder renews expires_at while it makes progress; generation is the fencing token checked in every mark transaction.'`);

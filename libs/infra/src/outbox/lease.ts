@@ -7,12 +7,17 @@ import type { Client } from 'pg';
  * row `(name, holder, generation, expires_at)` of a lease table (`public.outbox_leases` for the relay
  * and the anchor publisher, `<schema>.outbox_leases` for a read model's analytics publisher).
  *
- * - **Acquire**: an instance takes the lease when it has no row or the row has expired; the
- *   generation goes up by one at every acquisition (by anyone).
+ * - **Acquire**: an instance takes the lease when it has no row, the row has expired, or the
+ *   holder's PostgreSQL session is gone (`holder_pid` / `holder_session_start` no longer in
+ *   `pg_stat_activity`: the holder was killed or its connection dropped, so a standby need not
+ *   wait out the TTL); the generation goes up by one at every acquisition (by anyone).
  * - **Renew**: the holder pushes `expires_at` to `clock_timestamp() + ttlMs` while it makes progress
- *   (each loop iteration, before each send, and in each mark transaction). A holder that stops
+ *   (each loop iteration, before each send, and in each mark transaction), and records its current
+ *   session (`holder_pid`, `holder_session_start`). A holder that stops
  *   renewing (frozen by SIGSTOP, partitioned, stuck on a dead broker) has lost the lease `ttlMs`
  *   after its last renewal, and a standby takes it with generation + 1.
+ *   A frozen holder's session stays open (the process is stopped, not gone), so only the TTL
+ *   deposes it.
  * - **Fence**: {@link Lease.fence} renews the row inside the caller's transaction, matching
  *   `name`, `holder`, `generation` AND `expires_at > clock_timestamp()`; when no row matches the
  *   caller must roll back. The UPDATE keeps the row locked until COMMIT, so no acquisition can
@@ -21,6 +26,9 @@ import type { Client } from 'pg';
  * Every time is PostgreSQL's (`clock_timestamp()`), never the process's: the processes' clocks may
  * disagree, the database's is the one both sides read. Times in milliseconds.
  */
+
+/** This session's pid and start, as the lease row records its holder's session. */
+const SESSION = `pg_backend_pid(), (SELECT backend_start FROM pg_stat_activity WHERE pid = pg_backend_pid())`;
 
 /** Default lease time-to-live, in milliseconds: a frozen leader loses leadership this long after its last renewal. */
 export const DEFAULT_LEASE_TTL_MS = 5000;
@@ -96,12 +104,14 @@ export class Lease {
    */
   async acquire(client: Client, options: { force?: boolean } = {}): Promise<string | null> {
     const { rows } = await client.query<{ generation: string }>(
-      `INSERT INTO ${this.table} AS l (name, holder, generation, acquired_at, renewed_at, expires_at)
-       VALUES ($1, $2, 1, clock_timestamp(), clock_timestamp(), clock_timestamp() + $3 * interval '1 millisecond')
+      `INSERT INTO ${this.table} AS l (name, holder, generation, acquired_at, renewed_at, expires_at, holder_pid, holder_session_start)
+       VALUES ($1, $2, 1, clock_timestamp(), clock_timestamp(), clock_timestamp() + $3 * interval '1 millisecond', ${SESSION})
        ON CONFLICT (name) DO UPDATE
           SET holder = EXCLUDED.holder, generation = l.generation + 1, acquired_at = clock_timestamp(),
-              renewed_at = clock_timestamp(), expires_at = clock_timestamp() + $3 * interval '1 millisecond'
+              renewed_at = clock_timestamp(), expires_at = EXCLUDED.expires_at,
+              holder_pid = EXCLUDED.holder_pid, holder_session_start = EXCLUDED.holder_session_start
         WHERE $4::boolean OR l.expires_at <= clock_timestamp()
+           OR NOT EXISTS (SELECT 1 FROM pg_stat_activity a WHERE a.pid = l.holder_pid AND a.backend_start = l.holder_session_start)
        RETURNING generation::text AS generation`,
       [this.name, this.holder, this.ttlMs, options.force === true],
     );
@@ -119,7 +129,8 @@ export class Lease {
     if (gen === null) throw new LeaseLostError(this.name, null);
     const { rowCount } = await client.query(
       `UPDATE ${this.table}
-          SET renewed_at = clock_timestamp(), expires_at = clock_timestamp() + $4 * interval '1 millisecond'
+          SET renewed_at = clock_timestamp(), expires_at = clock_timestamp() + $4 * interval '1 millisecond',
+              (holder_pid, holder_session_start) = (SELECT ${SESSION})
         WHERE name = $1 AND holder = $2 AND generation = $3::bigint AND expires_at > clock_timestamp()`,
       [this.name, this.holder, gen, this.ttlMs],
     );

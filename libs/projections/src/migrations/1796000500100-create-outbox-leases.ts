@@ -35,7 +35,9 @@ export function createOutboxLeasesSql(schema: string): string[] {
        generation  bigint      NOT NULL CHECK (generation >= 1),
        acquired_at timestamptz NOT NULL,
        renewed_at  timestamptz NOT NULL,
-       expires_at  timestamptz NOT NULL
+       expires_at  timestamptz NOT NULL,
+       holder_pid  integer     NULL,
+       holder_session_start timestamptz NULL
      )`,
     `DO $$ BEGIN
        IF EXISTS (SELECT 1 FROM pg_roles WHERE rolname = 'ledger_app') THEN
