@@ -10,7 +10,7 @@ import type { Client } from 'pg';
  * - **Acquire**: an instance takes the lease when it has no row, the row has expired, or the
  *   holder's PostgreSQL session is gone (`holder_pid` / `holder_session_start` no longer in
  *   `pg_stat_activity`: the holder was killed or its connection dropped, so a standby need not
- *   wait out the TTL); the generation goes up by one at every acquisition (by anyone).
+ *   wait out the TTL; a session of another role whose start PostgreSQL hides counts as alive); the generation goes up by one at every acquisition (by anyone).
  * - **Renew**: the holder pushes `expires_at` to `clock_timestamp() + ttlMs` while it makes progress
  *   (each loop iteration, before each send, and in each mark transaction), and records its current
  *   session (`holder_pid`, `holder_session_start`). A holder that stops
@@ -111,7 +111,8 @@ export class Lease {
               renewed_at = clock_timestamp(), expires_at = EXCLUDED.expires_at,
               holder_pid = EXCLUDED.holder_pid, holder_session_start = EXCLUDED.holder_session_start
         WHERE $4::boolean OR l.expires_at <= clock_timestamp()
-           OR NOT EXISTS (SELECT 1 FROM pg_stat_activity a WHERE a.pid = l.holder_pid AND a.backend_start = l.holder_session_start)
+           OR NOT EXISTS (SELECT 1 FROM pg_stat_activity a
+                           WHERE a.pid = l.holder_pid AND (a.backend_start = l.holder_session_start OR a.backend_start IS NULL))
        RETURNING generation::text AS generation`,
       [this.name, this.holder, this.ttlMs, options.force === true],
     );
