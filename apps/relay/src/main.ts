@@ -63,7 +63,7 @@ async function main(): Promise<void> {
 
   // the signed checkpoints of the stream heads, outside PostgreSQL (docs/architecture.md §10); they
   // read events and outbox, as the relay's own role
-  const anchors = await startAnchorPublisher({ ...anchorPublisherSettings(config), logger, databaseUrl: config.RELAY_DATABASE_URL, brokers: config.KAFKA_BROKERS });
+  const anchors = await startAnchorPublisher({ ...anchorPublisherSettings(config), logger, databaseUrl: config.RELAY_DATABASE_URL, brokers: config.KAFKA_BROKERS, leaseTtlMs: config.RELAY_LEASE_TTL_MS });
 
   let stopping = false;
   const shutdown = (signal: string) => {
