@@ -19,3 +19,4 @@ export const EVENT_STORE_MIGRATIONS = [
 
 export { CreateEvents1795950000000, CreateStreamsOutboxIdempotency1795950000001, CreateRejections1795950000002, CreateReferences1795950000003 };
 export { GrantRuntimeRoles1795950000100, ScopeIdempotencyKeysByCaller1795950000110, CreateOutboxLeases1796000500000 };
+export { OUTBOX_LEASE_GRANTS } from './1796000500000-CreateOutboxLeases';

@@ -39,6 +39,14 @@ export function createOutboxLeasesSql(schema: string): string[] {
        holder_pid  integer     NULL,
        holder_session_start timestamptz NULL
      )`,
+    ...grantOutboxLeasesSql(schema),
+  ];
+}
+
+/** The grants of {@link CreateOutboxLeases1796000500100} (idempotent: run again after `grantReadModelSql`, which grants every table to both roles). */
+export function grantOutboxLeasesSql(schema: string): string[] {
+  const s = `"${assertSchemaName(schema)}"`;
+  return [
     `DO $$ BEGIN
        IF EXISTS (SELECT 1 FROM pg_roles WHERE rolname = 'ledger_app') THEN
          EXECUTE 'REVOKE ALL ON ${s}.outbox_leases FROM ledger_app';

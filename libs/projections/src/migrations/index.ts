@@ -11,7 +11,7 @@ export { CreateReadModel1733000000000, createReadModelSql } from './173300000000
 export { CreateAnalyticsOutbox1733100000000, createAnalyticsOutboxSql } from './1733100000000-create-analytics-outbox';
 export { GrantReadModel1733900000000, grantReadModelSql } from './1733900000000-grant-read-model';
 export { VerifyRecords1734000000000, verifyRecordsSql, QUARANTINE_MAX_VALUE_BYTES } from './1734000000000-verify-records';
-export { CreateOutboxLeases1796000500100, createOutboxLeasesSql } from './1796000500100-create-outbox-leases';
+export { CreateOutboxLeases1796000500100, createOutboxLeasesSql, grantOutboxLeasesSql } from './1796000500100-create-outbox-leases';
 
 /** A migration class of the read model: constructed with the target schema (default `read`). */
 export type ProjectionMigrationClass = new (schema?: string) => MigrationInterface & { readonly name: string };
