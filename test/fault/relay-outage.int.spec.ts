@@ -12,7 +12,6 @@ import { join } from 'node:path';
 import type { Client } from 'pg';
 import type { DataSource } from 'typeorm';
 import type { LedgerEvent } from '@ledger/events';
-import { ensureTopics } from '@ledger/infra';
 import { createKafka, type KafkaClient } from '@ledger/kafka';
 import { PgEventStore, OutboxRelay } from '@ledger/event-store';
 import {
@@ -23,7 +22,7 @@ import {
   pgClient,
 } from '../../libs/event-store/src/testing/int-support';
 import { assertBuilt, freePort, PrivateKafka, sleep } from './cluster';
-import { appendEvents, checkTopic, readWholeTopic, relayProcess, runDir, within } from './relay-support';
+import { appendEvents, checkTopic, ensureTopic, readWholeTopic, relayProcess, runDir, within } from './relay-support';
 
 const OUTAGE_S = Math.max(1, Number(process.env.RELAY_OUTAGE_S ?? 60));
 jest.setTimeout((OUTAGE_S + 600) * 1000);
@@ -44,13 +43,7 @@ beforeAll(async () => {
   broker = new PrivateKafka(dir, await freePort(19392), await freePort(19393), join(dir, 'logs', 'kafka.log'));
   await broker.up();
   kafka = createKafka({ clientId: 'ledger-int-outage', brokers: broker.brokers, logLevel: 'nothing' });
-  const admin = kafka.admin();
-  await admin.connect();
-  try {
-    await ensureTopics(admin, [{ name: TOPIC, partitions: 3, configs: { 'retention.ms': '-1', 'cleanup.policy': 'delete' } }]);
-  } finally {
-    await admin.disconnect();
-  }
+  await ensureTopic(kafka, TOPIC, 3);
   ds = await openTestDataSource();
   store = new PgEventStore(ds, { logger: collectingLogger(), topic: TOPIC });
   db = await pgClient();

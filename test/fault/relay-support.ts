@@ -10,6 +10,7 @@ import { join } from 'node:path';
 import type { LedgerEvent } from '@ledger/events';
 import type { KafkaClient } from '@ledger/kafka';
 import { PgEventStore } from '@ledger/event-store';
+import { ensureTopics } from '@ledger/infra';
 import {
   DEVICE,
   TEST_DATABASE_URL,
@@ -32,6 +33,25 @@ export async function within(timeoutMs: number, check: () => Promise<boolean>): 
     }
     if (Date.now() >= deadline) return false;
     await sleep(1000);
+  }
+}
+
+/** Creates `topic` (`partitions`, kept forever) unless present; retried once a second: a broker just started may answer metadata before it hosts the partitions. */
+export async function ensureTopic(kafka: KafkaClient, topic: string, partitions: number): Promise<void> {
+  const admin = kafka.admin();
+  await admin.connect();
+  try {
+    for (let attempt = 1; ; attempt++) {
+      try {
+        await ensureTopics(admin, [{ name: topic, partitions, configs: { 'retention.ms': '-1', 'cleanup.policy': 'delete' } }]);
+        return;
+      } catch (e) {
+        if (attempt >= 30) throw e;
+        await sleep(1000);
+      }
+    }
+  } finally {
+    await admin.disconnect();
   }
 }
 
@@ -102,7 +122,15 @@ export async function readWholeTopic(kafka: KafkaClient, topic: string, timeoutM
     const offsets = await admin.fetchTopicOffsets(topic);
     const from = new Map(offsets.map((o) => [o.partition, BigInt(o.low)]));
     const to = new Map(offsets.map((o) => [o.partition, BigInt(o.high)]));
-    return await readRange(kafka, topic, from, to, timeoutMs);
+    // a broker just (re)started may not have its group coordinator yet: try again, once a second
+    for (let attempt = 1; ; attempt++) {
+      try {
+        return await readRange(kafka, topic, from, to, timeoutMs);
+      } catch (e) {
+        if (attempt >= 10) throw e;
+        await sleep(1000);
+      }
+    }
   } finally {
     await admin.disconnect();
   }

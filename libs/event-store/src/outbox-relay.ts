@@ -117,7 +117,7 @@ interface OutboxRow extends EventRow {
  * Loop (leader only): read ≤ 500 unpublished outbox rows in position order; renew the lease; send
  * them to Kafka in that order and wait for the acks (idempotent producer, acks = all, one request in
  * flight, so per-partition order holds and producer retries add no duplicates); then BEGIN; check
- * and renew the lease (holder, generation, not expired); mark them published; COMMIT. A crash or a
+ * and renew the lease (holder and generation unchanged: nobody took over); mark them published; COMMIT. A crash or a
  * lost lease anywhere before COMMIT leaves the rows unpublished and the next leader sends them again:
  * duplicates are possible, always byte-identical (same event id, same value, same headers), never a
  * loss. Consumers de-duplicate by event id (CloudEvents `ce_id`).

@@ -43,7 +43,7 @@ const CRASH_EXIT_CODE = 137;
  * no row lock); renew the lease (a deposed leader stops here, before sending); send the records in
  * row order, waiting for the acks of each request before the next (consecutive rows of one topic per
  * request, each request ≤ `maxRequestBytes`); then BEGIN; {@link Lease.fence} (the lease row still
- * has this instance's holder and generation and has not expired, by the database's clock);
+ * has this instance's holder and generation: nobody took it over);
  * {@link OutboxSource.markPublished}; COMMIT. The producer is the Kafka port's idempotent one
  * (acks = all, one request in flight, no topic auto-creation, Java-compatible murmur2 partitioning;
  * docs/architecture.md §6), so per-partition order holds and producer retries add no duplicates;

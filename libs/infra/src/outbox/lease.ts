@@ -19,9 +19,12 @@ import type { Client } from 'pg';
  *   A frozen holder's session stays open (the process is stopped, not gone), so only the TTL
  *   deposes it.
  * - **Fence**: {@link Lease.fence} renews the row inside the caller's transaction, matching
- *   `name`, `holder`, `generation` AND `expires_at > clock_timestamp()`; when no row matches the
- *   caller must roll back. The UPDATE keeps the row locked until COMMIT, so no acquisition can
- *   slip in between the check and the commit: a deposed holder can never mark outbox rows.
+ *   `name`, `holder` and `generation` (the fencing token); when no row matches the caller must roll
+ *   back. The UPDATE keeps the row locked until COMMIT, so no acquisition can slip in between the
+ *   check and the commit: a deposed holder can never mark outbox rows. A holder whose lease ran out
+ *   but that nobody took over (same generation) may renew it: no other instance can have led
+ *   meanwhile, and a lone relay whose send to a slow broker outlasted the TTL must still be able
+ *   to mark what the broker acknowledged (else it would send the batch again and again).
  *
  * Every time is PostgreSQL's (`clock_timestamp()`), never the process's: the processes' clocks may
  * disagree, the database's is the one both sides read. Times in milliseconds.
@@ -123,7 +126,7 @@ export class Lease {
   /**
    * Renews the lease this instance holds (autocommit, or inside a transaction: then the row stays
    * locked until it ends, see {@link fence}).
-   * @throws LeaseLostError when it holds none, or the row has another holder / generation, or it expired
+   * @throws LeaseLostError when it holds none, or the row has another holder / generation (taken over)
    */
   async renew(client: Client): Promise<void> {
     const gen = this.gen;
@@ -132,7 +135,7 @@ export class Lease {
       `UPDATE ${this.table}
           SET renewed_at = clock_timestamp(), expires_at = clock_timestamp() + $4 * interval '1 millisecond',
               (holder_pid, holder_session_start) = (SELECT ${SESSION})
-        WHERE name = $1 AND holder = $2 AND generation = $3::bigint AND expires_at > clock_timestamp()`,
+        WHERE name = $1 AND holder = $2 AND generation = $3::bigint`,
       [this.name, this.holder, gen, this.ttlMs],
     );
     if (rowCount !== 1) {
