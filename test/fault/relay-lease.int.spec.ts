@@ -1,5 +1,5 @@
 /**
- * A frozen relay leader hands over (docs/guarantees.md §4; issue 11, "a frozen relay leader keeps
+ * A frozen relay leader hands over (docs/guarantees.md §4; the failure "a frozen relay leader keeps
  * its lock"): two relay processes from `dist/`; the leader is stopped with SIGSTOP (not killed: its
  * PostgreSQL session stays open); the events appended meanwhile are all published by the standby
  * within the lease bound (RELAY_LEASE_TTL_MS + RELAY_STANDBY_RETRY_MS + slack, polled once a

@@ -1,5 +1,5 @@
 /**
- * A Kafka outage only grows the outbox (docs/guarantees.md §4; issue 11, "nothing says what happens
+ * A Kafka outage only grows the outbox (docs/guarantees.md §4; the failure "nothing says what happens
  * when Kafka is down for an hour"): a relay process from `dist/` publishes to a private broker
  * (scripts/stack.sh in its own STACK_DIR and ports, as the fault run starts it); the broker is
  * stopped for RELAY_OUTAGE_S seconds (default 60; longer soaks: set it higher) while events are

@@ -1,5 +1,5 @@
 /**
- * The ledger topic lost and rebuilt from PostgreSQL (docs/guarantees.md §4, §7; issue 11, "no
+ * The ledger topic lost and rebuilt from PostgreSQL (docs/guarantees.md §4, §7; the failure "no
  * tool republishes the topic from PostgreSQL"): a relay publishes events to a private topic; the
  * topic is deleted and re-created empty; `npm run -s republish -- --from-position N` (a child
  * process, with a relay running alongside) puts back every event once, in order, each record
