@@ -21,6 +21,7 @@ import {
   createDataSource,
   DEFAULT_DATABASE_URL,
   GrantRuntimeRoles1795950000100,
+  OUTBOX_LEASE_GRANTS,
   OutboxRelay,
   PgEventStore,
   runMigrations,
@@ -29,6 +30,7 @@ import { resolveDatabaseUrls } from '@ledger/infra';
 import {
   createProjectionDataSource,
   DEFAULT_DATABASE_URL as PROJECTOR_DEFAULT_DATABASE_URL,
+  grantOutboxLeasesSql,
   grantReadModelSql,
   projectorConfigFromEnv,
   runProjectionMigrations,
@@ -252,10 +254,35 @@ describe.each(['app', 'relay', 'projector'] as const)('as the %s runtime role, r
   });
 });
 
-describe('the relay may mark outbox rows published, nothing more', () => {
+describe('the relay may mark outbox rows published and prune published ones, nothing more', () => {
+  it('deleting an outbox row not yet published is refused by the trigger (LA001), even for the relay’s login', async () => {
+    // the seeded events' outbox rows; one made surely unpublished inside the attempt's (rolled back) transaction
+    const [{ n }] = (await clients.owner.query(`SELECT count(*)::int AS n FROM outbox`)).rows;
+    expect(n).toBeGreaterThan(0);
+    expect(await attempt('relay', `UPDATE outbox SET published_at = NULL WHERE global_position = (SELECT min(global_position) FROM outbox); DELETE FROM outbox`)).toMatch(
+      /^LA001 ledger: outbox row \d+ is not published yet/,
+    );
+    // a published one may go (the pruning); rolled back too
+    expect(await attempt('relay', `UPDATE outbox SET published_at = now(); DELETE FROM outbox`)).toBe('succeeded');
+  });
+
+  it('the lease table: the relay SELECT, INSERT, UPDATE; the API and the projector nothing (no lease planted by another login)', async () => {
+    const { rows } = await clients.owner.query(
+      `SELECT r AS role, array_agg(p ORDER BY p) FILTER (WHERE has_table_privilege(r, 'outbox_leases', p)) AS privileges
+         FROM unnest($1::text[]) AS r, unnest(ARRAY['SELECT', 'INSERT', 'UPDATE', 'DELETE', 'TRUNCATE', 'REFERENCES', 'TRIGGER']) AS p
+        GROUP BY r ORDER BY r`,
+      [['ledger_app', 'ledger_projector', 'ledger_relay']],
+    );
+    expect(rows).toEqual([
+      { role: 'ledger_app', privileges: null },
+      { role: 'ledger_projector', privileges: null },
+      { role: 'ledger_relay', privileges: ['INSERT', 'SELECT', 'UPDATE'] },
+    ]);
+    expect(await attempt('app', `INSERT INTO outbox_leases (name, holder, generation, acquired_at, renewed_at, expires_at) VALUES ('ledger-relay', 'x', 99, now(), now(), 'infinity')`)).toMatch(REFUSED);
+  });
+
   it.each([
     ['re-address outbox rows to another topic', `UPDATE outbox SET topic = 'forged'`],
-    ['delete outbox rows', `DELETE FROM outbox`],
     ['insert outbox rows', `INSERT INTO outbox (global_position, topic, key) VALUES (1, 'forged', 'k')`],
     ['move a stream head', `UPDATE streams SET version = 0`],
     ['read the idempotency answers', `SELECT * FROM idempotency_keys`],
@@ -306,6 +333,9 @@ describe('the grants are migrations of the owner', () => {
       await new GrantRuntimeRoles1795950000100().up(again);
       await new GrantQueryLog1733100000001().up(again);
       for (const statement of grantReadModelSql('read')) await again.query(statement);
+      // the later migrations' own grants (a re-run of the first ones takes back what they do not grant)
+      for (const statement of OUTBOX_LEASE_GRANTS) await again.query(statement);
+      for (const statement of grantOutboxLeasesSql('read')) await again.query(statement);
       await again.commitTransaction();
     } finally {
       await again.release();

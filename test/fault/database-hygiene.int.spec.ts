@@ -165,23 +165,19 @@ describe('database hygiene: timeouts on every connection, no connection leaked o
     }
   });
 
-  it('the relay leader, idle holding its session-level advisory lock, outlives the idle-in-transaction timeout (1 s here)', async () => {
-    await relaySession();
-    const sessions = async () =>
-      (
-        await owner.query<{ pid: number; state: string; locks: number }>(
-          `SELECT a.pid, a.state, (SELECT count(*)::int FROM pg_locks l WHERE l.pid = a.pid AND l.locktype = 'advisory' AND l.granted) AS locks
-             FROM pg_stat_activity a WHERE a.datname = current_database() AND a.application_name = 'ledger-relay' AND a.usename = 'ledger_relay'`,
-        )
-      ).rows;
-    const before = await sessions();
-    const leader = before.find((s) => s.locks > 0);
-    expect(leader).toBeDefined();
+  it('the relay leader, idle between batches holding its lease, outlives the idle-in-transaction timeout (1 s here)', async () => {
+    const client = await relaySession();
+    const pid = (await client.query<{ pid: number }>('SELECT pg_backend_pid() AS pid')).rows[0].pid;
+    const lease = async () =>
+      (await owner.query<{ holder_pid: number; generation: string }>(`SELECT holder_pid, generation FROM outbox_leases WHERE name = 'ledger-relay'`)).rows[0];
+    const before = await lease();
+    expect(before).toMatchObject({ holder_pid: pid });
     // three times the idle-in-transaction timeout with nothing to publish
     await new Promise((r) => setTimeout(r, 3_000));
-    const after = await sessions();
-    // the same session (not ended and replaced), still holding the lock (its state flips between idle and a poll)
-    expect(after.find((s) => s.pid === leader!.pid)).toMatchObject({ pid: leader!.pid, locks: leader!.locks });
+    const alive = await owner.query('SELECT 1 FROM pg_stat_activity WHERE pid = $1', [pid]);
+    // the same session (not ended and replaced), still the holder, same generation (no re-election)
+    expect(alive.rowCount).toBe(1);
+    expect(await lease()).toEqual(before);
   });
 
   it('a statement over the timeout is cancelled and answered 503 DATABASE.TIMEOUT; after a run of failing requests no session is left idle in transaction and the pool is whole', async () => {

@@ -1,6 +1,6 @@
 /**
  * The outbox relay as its own process: publishes the ledger's committed events from PostgreSQL's
- * outbox to Kafka (docs/guarantees.md §4). Run one or more; one publishes, the others stand by.
+ * outbox to Kafka (docs/guarantees.md §4). Run one or more; the holder of the lease publishes, the others stand by.
  *
  *   npx tsx apps/relay/src/main.ts
  *
@@ -10,6 +10,10 @@
  *   KAFKA_BROKERS           [127.0.0.1:9092]   comma-separated
  *   RELAY_BATCH_SIZE        [500]              rows per transaction, 1..500
  *   RELAY_POLL_INTERVAL_MS  [200]              polling fallback to LISTEN/NOTIFY, 10..60000
+ *   RELAY_LEASE_TTL_MS      [5000]             leadership lease: a frozen leader loses it this long after its last renewal
+ *   RELAY_STANDBY_RETRY_MS  [1000]             how often a standby tries to take the lease
+ *   OUTBOX_RETENTION_MS     [604800000]        published outbox rows are deleted this long after publication (7 days)
+ *   OUTBOX_PRUNE_INTERVAL_MS [60000]           pause between two prunings
  *   LOG_LEVEL               [info]             pino level; JSON lines on stdout
  *   RECORD_SIGNING_KEY      the HMAC key of the records' `ledger-sig` header (the projector's too);
  *                           required outside development mode; in development mode, when unset,
@@ -21,7 +25,7 @@
  * Read once here and validated: a bad value (e.g. `RELAY_POLL_INTERVAL_MS=abc`) stops the process
  * with exit code 1 and a message naming the variable and the form it expects.
  *
- * SIGTERM / SIGINT: finishes the batch in progress, releases the lock, exits 0 (1 if stopping takes
+ * SIGTERM / SIGINT: finishes the batch in progress, releases the lease, exits 0 (1 if stopping takes
  * more than 15 s). The schema must exist: the API or `npm run migration:run` migrates, not the relay.
  */
 import { ConfigError, loadConfig, RelayEnv } from '@ledger/config';
@@ -51,6 +55,10 @@ async function main(): Promise<void> {
     brokers: config.KAFKA_BROKERS,
     batchSize: config.RELAY_BATCH_SIZE,
     pollIntervalMs: config.RELAY_POLL_INTERVAL_MS,
+    standbyRetryMs: config.RELAY_STANDBY_RETRY_MS,
+    leaseTtlMs: config.RELAY_LEASE_TTL_MS,
+    retentionMs: config.OUTBOX_RETENTION_MS,
+    pruneIntervalMs: config.OUTBOX_PRUNE_INTERVAL_MS,
     crashPoint: config.RELAY_CRASH_POINT ?? null,
     recordSigningKey: signing.key,
     logger,
@@ -58,7 +66,7 @@ async function main(): Promise<void> {
 
   // the signed checkpoints of the stream heads, outside PostgreSQL (docs/architecture.md §10); they
   // read events and outbox, as the relay's own role
-  const anchors = await startAnchorPublisher({ ...anchorPublisherSettings(config), logger, databaseUrl: config.RELAY_DATABASE_URL, brokers: config.KAFKA_BROKERS });
+  const anchors = await startAnchorPublisher({ ...anchorPublisherSettings(config), logger, databaseUrl: config.RELAY_DATABASE_URL, brokers: config.KAFKA_BROKERS, leaseTtlMs: config.RELAY_LEASE_TTL_MS });
 
   let stopping = false;
   const shutdown = (signal: string) => {

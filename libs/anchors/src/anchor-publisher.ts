@@ -1,6 +1,6 @@
 import { Client } from 'pg';
 import type { KafkaClient, KafkaProducer } from '@ledger/kafka';
-import { pgClientConfig } from '@ledger/infra';
+import { DEFAULT_LEASE_TTL_MS, Lease, LeaseLostError, pgClientConfig } from '@ledger/infra';
 import { GENESIS_HASH } from '@ledger/events';
 import { errorFields, type LedgerLogger } from '@ledger/event-store';
 import { appendAnchorLines } from './anchor-file';
@@ -23,15 +23,17 @@ import { loadAnchorState, type AnchorState } from './anchor-state';
  * head it signed before: a stream whose new events do not chain onto its last signed head (its
  * history was rewritten in PostgreSQL) is left out and logged at error.
  *
- * One publisher signs at a time: the leader holds a session-level advisory lock on its own
- * PostgreSQL session (like the relay, another key); the others stand by. A new leader first reads
+ * One publisher signs at a time: the leader holds the lease row `ledger-anchors` of `outbox_leases`
+ * (like the relay, `@ledger/infra`'s `Lease`, docs/guarantees.md §4), renewed while it makes
+ * progress and once more right before each checkpoint is written; the others stand by. A leader
+ * that stops renewing (frozen, partitioned) loses it after `leaseTtlMs` and a standby takes over. A new leader first reads
  * the anchor file and the topic, copies to the file what only the topic has (a previous leader on
  * another machine) and republishes what only the file has (a send that failed), then continues the
  * chain. The file is written before the topic; a failed send is retried before the next checkpoint.
  */
 
-/** Advisory lock key of the anchor publisher (the relay's is …002, migrations' …001). */
-export const ANCHOR_LOCK_KEY = '7305176422193148003';
+/** Name of the anchor publisher's row in `outbox_leases` (the relay's is `ledger-relay`). */
+export const ANCHOR_LEASE_NAME = 'ledger-anchors';
 
 /** Event types that end a shoe: a checkpoint follows at once. */
 export const SHOE_END_TYPES: readonly string[] = ['ShoeClosed', 'ShoeVoided'];
@@ -63,8 +65,10 @@ export interface AnchorPublisherOptions {
   readonly pollMs?: number;
   /** How often a standby tries to lead, in ms. @default 1000 */
   readonly standbyRetryMs?: number;
-  /** @default {@link ANCHOR_LOCK_KEY} */
-  readonly lockKey?: string;
+  /** Name of the lease row. @default {@link ANCHOR_LEASE_NAME} */
+  readonly leaseName?: string;
+  /** Lease time-to-live, in ms (the relay process passes `RELAY_LEASE_TTL_MS`). @default 5000 */
+  readonly leaseTtlMs?: number;
   readonly logger: LedgerLogger;
   /** Clock (tests). @default `() => new Date()` */
   readonly now?: () => Date;
@@ -79,7 +83,9 @@ export class AnchorPublisher {
   private readonly now: () => Date;
   private readonly pollMs: number;
   private readonly standbyRetryMs: number;
-  private readonly lockKey: string;
+  private readonly lease: Lease;
+  /** `performance.now()` of the last renewal (renewal is due every ttl / 3; the expiry itself is the database's). */
+  private renewedAt = 0;
   private client: Client | null = null;
   private session: SqlSession | null = null;
   private producer: KafkaProducer | null = null;
@@ -99,10 +105,10 @@ export class AnchorPublisher {
     this.now = options.now ?? (() => new Date());
     this.pollMs = options.pollMs ?? DEFAULT_ANCHOR_POLL_MS;
     this.standbyRetryMs = options.standbyRetryMs ?? 1000;
-    this.lockKey = options.lockKey ?? ANCHOR_LOCK_KEY;
+    this.lease = new Lease({ table: 'outbox_leases', name: options.leaseName ?? ANCHOR_LEASE_NAME, ttlMs: options.leaseTtlMs ?? DEFAULT_LEASE_TTL_MS });
   }
 
-  /** Whether this instance holds the lock. */
+  /** Whether this instance holds the lease. */
   get isLeader(): boolean {
     return this.leader;
   }
@@ -114,8 +120,8 @@ export class AnchorPublisher {
 
   /**
    * Signs a checkpoint now if anything was published since the last one (ignoring the interval),
-   * taking the lock for its duration (released afterwards unless {@link start} runs).
-   * @returns the new anchor; null when nothing changed or another instance holds the lock
+   * taking the lease for its duration (released afterwards unless {@link start} runs).
+   * @returns the new anchor; null when nothing changed or another instance holds the lease
    * @throws the PostgreSQL, file or key error that stopped it (nothing half-written: the file line is one write)
    */
   async anchorNow(): Promise<SignedAnchor | null> {
@@ -143,7 +149,7 @@ export class AnchorPublisher {
     return true;
   }
 
-  /** Stops after the checkpoint in progress, releases the lock, disconnects. Never throws; safe to call twice. */
+  /** Stops after the checkpoint in progress, releases the lease, disconnects. Never throws; safe to call twice. */
   async stop(): Promise<void> {
     this.stopping = true;
     this.wakeSleep?.();
@@ -164,7 +170,7 @@ export class AnchorPublisher {
       try {
         await this.connect();
         if (!(await this.acquire())) {
-          if (!wasStandby) this.log.info({ lockKey: this.lockKey }, 'another anchor publisher signs: standing by');
+          if (!wasStandby) this.log.info({ lease: this.lease.name }, 'another anchor publisher signs: standing by');
           wasStandby = true;
           await this.sleep(this.standbyRetryMs);
           continue;
@@ -179,6 +185,14 @@ export class AnchorPublisher {
         backoff = FIRST_BACKOFF_MS;
         await this.sleep(this.pollMs);
       } catch (err) {
+        if (err instanceof LeaseLostError) {
+          this.leader = false;
+          this.state = null;
+          this.log.warn({ lease: this.lease.name }, 'anchor publisher lost the lease (expired or taken over): standing by');
+          wasStandby = true;
+          await this.sleep(this.standbyRetryMs);
+          continue;
+        }
         this.log.error({ ...errorFields(err), retryInMs: backoff }, 'anchor loop failed; reconnecting');
         await this.disconnect();
         await this.sleep(backoff);
@@ -247,7 +261,8 @@ export class AnchorPublisher {
       keyId: this.options.signingKey.keyId,
     });
     const signed = signCheckpoint(checkpoint, this.options.signingKey.privateKey);
-    await this.session!.query('SELECT 1'); // still our session, so still the lock holder
+    await this.lease.renew(this.client!); // still the holder (else LeaseLostError: nothing written)
+    this.renewedAt = performance.now();
     appendAnchorLines(this.options.anchorFile, [anchorText(signed)]);
     state.last = signed;
     state.position = frontier;
@@ -371,22 +386,37 @@ export class AnchorPublisher {
     this.session = pgSession(client);
   }
 
+  /** Leader: renews the lease when a third of its TTL has passed. Standby: tries to take it once. @returns whether this instance leads */
   private async acquire(): Promise<boolean> {
-    if (this.leader) return true;
-    const [r] = await this.session!.query('SELECT pg_try_advisory_lock($1::bigint) AS ok', [this.lockKey]);
-    this.leader = r.ok === true;
+    if (this.lease.generation !== null) {
+      if (this.leader && performance.now() - this.renewedAt < this.lease.ttlMs / 3) return true;
+      try {
+        await this.lease.renew(this.client!);
+        this.renewedAt = performance.now();
+        this.leader = true;
+        return true;
+      } catch (err) {
+        if (!(err instanceof LeaseLostError)) throw err;
+        if (this.leader) this.log.warn({ lease: this.lease.name }, 'anchor publisher lost the lease (expired or taken over): standing by');
+        this.leader = false;
+        this.state = null;
+        return false;
+      }
+    }
+    const generation = await this.lease.acquire(this.client!);
+    this.leader = generation !== null;
     if (this.leader) {
+      this.renewedAt = performance.now();
       this.state = null; // another leader may have signed meanwhile: reload
-      this.log.info({ lockKey: this.lockKey }, 'anchor publisher is the leader');
+      this.log.info({ lease: this.lease.name, generation, holder: this.lease.holder }, 'anchor publisher is the leader');
     }
     return this.leader;
   }
 
   private async release(): Promise<void> {
-    const was = this.leader;
     this.leader = false;
     this.state = null;
-    if (was && this.session) await this.session.query('SELECT pg_advisory_unlock($1::bigint)', [this.lockKey]).catch(() => undefined);
+    await this.lease.release(this.client);
   }
 
   private async disconnect(): Promise<void> {

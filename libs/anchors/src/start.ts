@@ -21,6 +21,8 @@ export interface StartAnchorsOptions extends AnchorPublisherSettings {
   readonly databaseUrl: string;
   /** Kafka bootstrap brokers (`KAFKA_BROKERS`). */
   readonly brokers: readonly string[];
+  /** Lease time-to-live of the anchor publisher's leadership, in ms (`RELAY_LEASE_TTL_MS`, docs/guarantees.md §4). @default 5000 */
+  readonly leaseTtlMs?: number;
 }
 
 /**
@@ -52,6 +54,7 @@ export async function startAnchorPublisher(o: StartAnchorsOptions): Promise<Anch
     signingKey,
     intervalMs: o.intervalMs,
     ledgerId: o.ledgerId,
+    leaseTtlMs: o.leaseTtlMs,
     logger: o.logger,
   });
   publisher.start();

@@ -15,3 +15,4 @@ export { createDataSource, runMigrations, MIGRATION_LOCK_KEY, type DataSourceOpt
 export * from './migrations';
 export * from './event-store';
 export * from './outbox-relay';
+export * from './republish';

@@ -1,6 +1,6 @@
 import type { Client } from 'pg';
 import { createKafka, type KafkaClient, type KafkaLogger, type OutgoingMessage } from '@ledger/kafka';
-import { LeaderOutboxPublisher, type OutboxCrashPoint } from '@ledger/infra';
+import { DEFAULT_LEASE_TTL_MS, LeaderOutboxPublisher, type OutboxCrashPoint } from '@ledger/infra';
 import { canonicalJson } from './hash';
 import { DEV_RECORD_SIGNING_KEY, RECORD_SIGNATURE_HEADER, recordSignature } from './record-signature';
 import { defaultLogger, errorFields, type LedgerLogger } from './logger';
@@ -8,10 +8,26 @@ import { DEFAULT_RELAY_DATABASE_URL, OUTBOX_CHANNEL } from './constants';
 import { EVENT_COLUMNS, rowToEnvelope, type EventRow } from './rows';
 
 /**
- * Advisory lock (session level) held by the relay instance that publishes; the others are standby.
- * Arbitrary constant, shared by every relay of one database.
+ * Name of the relay's row in `outbox_leases` (docs/guarantees.md §4): the relay instance that holds
+ * it publishes; the others are standby. Shared by every relay of one database (and taken by
+ * `npm run republish` for its run).
  */
-export const RELAY_LOCK_KEY = '7305176422193148002';
+export const RELAY_LEASE_NAME = 'ledger-relay';
+
+/** The write side's lease table (migration `CreateOutboxLeases1796000500000`). */
+export const OUTBOX_LEASE_TABLE = 'outbox_leases';
+
+/** Default retention of published outbox rows, in milliseconds (7 days); see {@link OutboxRelayOptions.retentionMs}. */
+export const DEFAULT_OUTBOX_RETENTION_MS = 7 * 24 * 3600 * 1000;
+
+/** Default pause between two prunings of the outbox by the leader, in milliseconds. */
+export const DEFAULT_OUTBOX_PRUNE_INTERVAL_MS = 60_000;
+
+/** Published outbox rows one pruning statement deletes at most (a pruning runs at most {@link MAX_PRUNE_BATCHES} of them). */
+export const OUTBOX_PRUNE_BATCH = 1000;
+
+/** Pruning statements per pruning round; the rest waits for the next round. */
+const MAX_PRUNE_BATCHES = 20;
 
 /** Most outbox rows one batch claims. */
 export const MAX_RELAY_BATCH = 500;
@@ -45,8 +61,24 @@ export interface OutboxRelayOptions {
   readonly standbyRetryMs?: number;
   /** Upper bound of one Kafka produce request, in bytes of message values (keeps under the broker's 1 MiB). @default 524288 */
   readonly maxRequestBytes?: number;
-  /** Advisory lock key. @default {@link RELAY_LOCK_KEY} */
-  readonly lockKey?: string;
+  /** Name of the lease row. @default {@link RELAY_LEASE_NAME} */
+  readonly leaseName?: string;
+  /**
+   * Lease time-to-live, in milliseconds (the relay process passes `RELAY_LEASE_TTL_MS`): a leader
+   * that stops renewing (frozen, partitioned) loses leadership this long after its last renewal,
+   * and a standby takes over within `leaseTtlMs + standbyRetryMs`. @default 5000
+   */
+  readonly leaseTtlMs?: number;
+  /** The lease holder id of this instance. @default `<hostname>:<pid>:<random>` */
+  readonly leaseHolder?: string;
+  /**
+   * Published outbox rows older than this (since `published_at`, by PostgreSQL's clock) are deleted
+   * by the leader (the relay process passes `OUTBOX_RETENTION_MS`); null keeps them. Unpublished rows
+   * are never deleted. @default {@link DEFAULT_OUTBOX_RETENTION_MS}
+   */
+  readonly retentionMs?: number | null;
+  /** Pause between two prunings, in milliseconds (`OUTBOX_PRUNE_INTERVAL_MS`). @default {@link DEFAULT_OUTBOX_PRUNE_INTERVAL_MS} */
+  readonly pruneIntervalMs?: number;
   /** Structured logger. @default pino named `ledger-relay` */
   readonly logger?: LedgerLogger;
   /**
@@ -63,7 +95,7 @@ export interface OutboxRelayOptions {
 
 /** What {@link OutboxRelay.runOnce} did. */
 export interface RelayRunResult {
-  /** Whether this instance held the advisory lock (false: another relay is publishing; nothing done). */
+  /** Whether this instance held the lease (false: another relay is publishing; nothing done). */
   readonly leader: boolean;
   /** Outbox rows published (and marked) by this call. */
   readonly published: number;
@@ -82,16 +114,24 @@ interface OutboxRow extends EventRow {
  * The transactional outbox's relay (docs/guarantees.md §4 and §5): publishes every committed
  * event to Kafka, in global-position order, at least once.
  *
- * Loop (leader only): BEGIN; claim ≤ 500 unpublished outbox rows in position order (`FOR UPDATE`);
- * send them to Kafka in that order and wait for the acks (idempotent producer, acks = all, one request
- * in flight, so per-partition order holds and producer retries add no duplicates); mark them
- * published; COMMIT. A crash anywhere before COMMIT leaves the rows unpublished and the next leader
- * sends them again: duplicates are possible, always byte-identical (same event id, same value, same
- * headers), never a loss. Consumers de-duplicate by event id (CloudEvents `ce_id`).
+ * Loop (leader only): read ≤ 500 unpublished outbox rows in position order; renew the lease; send
+ * them to Kafka in that order and wait for the acks (idempotent producer, acks = all, one request in
+ * flight, so per-partition order holds and producer retries add no duplicates); then BEGIN; check
+ * and renew the lease (holder and generation unchanged: nobody took over); mark them published; COMMIT. A crash or a
+ * lost lease anywhere before COMMIT leaves the rows unpublished and the next leader sends them again:
+ * duplicates are possible, always byte-identical (same event id, same value, same headers), never a
+ * loss. Consumers de-duplicate by event id (CloudEvents `ce_id`).
  *
- * Only one instance publishes: the leader holds a session-level PostgreSQL advisory lock on its own
- * connection; the others stay standby and retry every `standbyRetryMs`. If the leader's connection
- * dies, PostgreSQL releases the lock and a standby takes over.
+ * Only one instance publishes: the leader holds the lease row `ledger-relay` of `outbox_leases`
+ * (`@ledger/infra`'s `Lease`), renewed while it makes progress; the others stay standby and retry
+ * every `standbyRetryMs`. A leader that stops renewing (killed, frozen by SIGSTOP, partitioned)
+ * loses it `leaseTtlMs` after its last renewal and a standby takes over (generation + 1); the
+ * deposed leader cannot mark rows any more (the fence in the mark transaction).
+ *
+ * Pruning (leader only, every `pruneIntervalMs`): published rows older than `retentionMs` are
+ * deleted, {@link OUTBOX_PRUNE_BATCH} per statement; an unpublished row never is, so a Kafka outage
+ * of any length only grows the outbox (appends do not depend on Kafka) and the backlog drains in
+ * position order when the broker is back.
  *
  * Woken by `LISTEN outbox` (each append NOTIFYs on commit), with polling as the fallback.
  *
@@ -106,6 +146,8 @@ export class OutboxRelay {
   private readonly batchSize: number;
   private readonly log: LedgerLogger;
   private readonly publisher: LeaderOutboxPublisher<OutboxRow>;
+  /** Outbox rows this instance has pruned since it was constructed. */
+  pruned = 0;
 
   /** @param options connection, batching, timing, logging; every field has a default */
   constructor(options: OutboxRelayOptions = {}) {
@@ -120,7 +162,10 @@ export class OutboxRelay {
         logger: kafkaLogger(this.log),
       });
     this.batchSize = Math.min(Math.max(1, options.batchSize ?? MAX_RELAY_BATCH), MAX_RELAY_BATCH);
-    const lockKey = options.lockKey ?? RELAY_LOCK_KEY;
+    const leaseName = options.leaseName ?? RELAY_LEASE_NAME;
+    const retentionMs = options.retentionMs === undefined ? DEFAULT_OUTBOX_RETENTION_MS : options.retentionMs;
+    const pruneIntervalMs = options.pruneIntervalMs ?? DEFAULT_OUTBOX_PRUNE_INTERVAL_MS;
+    let lastPrune = -Infinity;
     const signingKey = options.recordSigningKey ?? DEV_RECORD_SIGNING_KEY;
     this.publisher = new LeaderOutboxPublisher<OutboxRow>({
       source: {
@@ -137,16 +182,23 @@ export class OutboxRelay {
             { crashPoint: point, firstPosition: rows[0].global_position, count: rows.length },
             'RELAY_CRASH_POINT reached: exiting with 137 (test hook)',
           ),
+        afterLoopDrain: async (client) => {
+          if (retentionMs === null || performance.now() - lastPrune < pruneIntervalMs) return;
+          lastPrune = performance.now();
+          const deleted = await pruneOutbox(client, retentionMs);
+          this.pruned += deleted;
+          if (deleted > 0) this.log.info({ deleted, retentionMs }, 'published outbox rows pruned');
+        },
       },
       databaseUrl: options.databaseUrl ?? DEFAULT_RELAY_DATABASE_URL,
       applicationName: 'ledger-relay',
       kafka,
-      lock: { tryLockSql: 'SELECT pg_try_advisory_lock($1::bigint) AS ok', unlockSql: 'SELECT pg_advisory_unlock($1::bigint)', params: [lockKey] },
-      lockFields: { lockKey },
+      lease: { table: OUTBOX_LEASE_TABLE, name: leaseName, ttlMs: options.leaseTtlMs ?? DEFAULT_LEASE_TTL_MS, holder: options.leaseHolder },
       messages: {
         leader: 'relay is the leader',
         standby: 'another relay publishes: standing by',
         tookOver: 'took over publishing',
+        lostLease: 'relay lost the lease (expired or taken over): standing by',
         loopFailed: 'relay loop failed; reconnecting',
         connectionFailed: 'relay database connection failed',
       },
@@ -162,16 +214,23 @@ export class OutboxRelay {
     });
   }
 
-  /** Whether this instance currently holds the advisory lock and publishes. */
+  /** Whether this instance currently holds the lease and publishes. */
   get isLeader(): boolean {
     return this.publisher.isLeader;
   }
 
+  /** This instance's lease: name, holder id, TTL (ms), and the generation it holds (null when none). */
+  get lease(): { readonly name: string; readonly holder: string; readonly ttlMs: number; readonly generation: string | null } {
+    const l = this.publisher.leaseInfo;
+    return { name: l.name, holder: l.holder, ttlMs: l.ttlMs, generation: l.generation };
+  }
+
   /**
    * Publishes everything unpublished now, batch after batch, then returns (tests, tools). Takes the
-   * advisory lock for its duration and, unless {@link start} is running, releases it afterwards.
-   * @returns `leader: false` and nothing published when another relay holds the lock
-   * @throws the PostgreSQL or Kafka error that stopped it (the current batch is rolled back: no loss)
+   * lease for its duration and, unless {@link start} is running, releases it afterwards.
+   * @returns `leader: false` and nothing published when another relay holds the lease
+   * @throws the PostgreSQL or Kafka error that stopped it, or `LeaseLostError` when the lease was
+   *   lost meanwhile (the current batch is not marked: no loss)
    */
   async runOnce(): Promise<RelayRunResult> {
     const { leader, published, batches, lastRow } = await this.publisher.runOnce();
@@ -190,7 +249,7 @@ export class OutboxRelay {
 
   /**
    * Stops the loop after the batch in progress (that batch commits or rolls back as a whole), releases
-   * the advisory lock, disconnects from PostgreSQL and Kafka. Safe to call twice or without start().
+   * the lease, disconnects from PostgreSQL and Kafka. Safe to call twice or without start().
    */
   async stop(): Promise<void> {
     await this.publisher.stop();
@@ -199,7 +258,8 @@ export class OutboxRelay {
 }
 
 /**
- * Claims up to `limit` unpublished outbox rows with their events, in global-position order (`FOR UPDATE`), in the batch's transaction.
+ * Reads up to `limit` unpublished outbox rows with their events, in global-position order (no lock:
+ * the lease is the exclusion, and a frozen leader must hold no row lock).
  *
  * The outbox rows are claimed first, then their events fetched by position (`= ANY`): with a plain
  * `outbox JOIN events … LIMIT`, PostgreSQL picks a merge join whose scan of `events_pkey` starts at
@@ -214,7 +274,6 @@ async function claimOutboxRows(client: Client, limit: number): Promise<OutboxRow
         WHERE published_at IS NULL
         ORDER BY global_position
         LIMIT $1
-        FOR UPDATE
      )
      SELECT o.topic, o.key, ${EVENT_COLUMNS}
        FROM claimed o JOIN events e ON e.global_position = o.global_position
@@ -225,11 +284,34 @@ async function claimOutboxRows(client: Client, limit: number): Promise<OutboxRow
   return rows;
 }
 
-/** Marks claimed outbox rows published, in the batch's transaction (Kafka acknowledged them). */
+/** Marks claimed outbox rows published, in the fenced mark transaction (Kafka acknowledged them). */
 async function markOutboxRowsPublished(client: Client, rows: readonly OutboxRow[]): Promise<void> {
   await client.query(`UPDATE outbox SET published_at = now() WHERE global_position = ANY($1::bigint[])`, [
     rows.map((r) => r.global_position),
   ]);
+}
+
+/**
+ * Deletes published outbox rows whose `published_at` is older than `retentionMs` (PostgreSQL's
+ * clock), at most {@link OUTBOX_PRUNE_BATCH} rows per statement and {@link MAX_PRUNE_BATCHES}
+ * statements per call (docs/guarantees.md §4). Never an unpublished row.
+ * @param retentionMs ≥ 0, in milliseconds
+ * @returns how many rows it deleted
+ */
+export async function pruneOutbox(client: Client, retentionMs: number): Promise<number> {
+  let total = 0;
+  for (let i = 0; i < MAX_PRUNE_BATCHES; i++) {
+    const { rowCount } = await client.query(
+      `DELETE FROM outbox WHERE global_position IN (
+         SELECT global_position FROM outbox
+          WHERE published_at IS NOT NULL AND published_at < clock_timestamp() - $1 * interval '1 millisecond'
+          ORDER BY published_at LIMIT $2)`,
+      [retentionMs, OUTBOX_PRUNE_BATCH],
+    );
+    total += rowCount ?? 0;
+    if ((rowCount ?? 0) < OUTBOX_PRUNE_BATCH) break;
+  }
+  return total;
 }
 
 /**

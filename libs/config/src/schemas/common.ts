@@ -111,9 +111,9 @@ export function WithDatabase<B extends EnvClass>(Base: B) {
     /**
      * Longest a session may sit idle inside an open transaction before PostgreSQL ends the session
      * (`idle_in_transaction_session_timeout`): a frozen or leaking holder cannot keep its row locks
-     * and snapshot. It must exceed the longest wait for Kafka inside an outbox batch (the relay
-     * sends between its claim and its COMMIT). A session that is idle outside a transaction (the
-     * relay leader holding its session-level advisory lock) is not affected. `0` disables it.
+     * and snapshot. The outbox publishers send to Kafka outside any transaction and cap their own
+     * sessions at the lease TTL (`RELAY_LEASE_TTL_MS`); a session idle outside a transaction is not
+     * affected. `0` disables it.
      * @default 60000
      */
     @IntVar(0, 86_400_000, 'ms')

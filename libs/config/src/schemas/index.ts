@@ -2,6 +2,7 @@ import { LedgerApiEnv } from './ledger-api';
 import { MigrationCliEnv } from './migration-cli';
 import { ProjectorEnv } from './projector';
 import { RelayEnv } from './relay';
+import { RepublishEnv } from './republish';
 import { TokenToolEnv } from './token-tool';
 import { VerifyEnv } from './verify';
 
@@ -12,6 +13,7 @@ export * from './tokens';
 export * from './record-signing';
 export * from './ledger-api';
 export * from './relay';
+export * from './republish';
 export * from './projector';
 export * from './token-tool';
 export * from './migration-cli';
@@ -25,4 +27,5 @@ export const CONFIG_SCHEMAS: ReadonlyArray<{ readonly schema: Function; readonly
   { schema: TokenToolEnv, usedBy: '`npm run token`' },
   { schema: MigrationCliEnv, usedBy: '`npm run migration:run`' },
   { schema: VerifyEnv, usedBy: '`npm run -s verify`' },
+  { schema: RepublishEnv, usedBy: '`npm run -s republish`' },
 ];

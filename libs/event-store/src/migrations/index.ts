@@ -4,6 +4,7 @@ import { CreateRejections1795950000002 } from './1795950000002-CreateRejections'
 import { CreateReferences1795950000003 } from './1795950000003-CreateReferences';
 import { GrantRuntimeRoles1795950000100 } from './1795950000100-GrantRuntimeRoles';
 import { ScopeIdempotencyKeysByCaller1795950000110 } from './1795950000110-ScopeIdempotencyKeysByCaller';
+import { CreateOutboxLeases1796000500000 } from './1796000500000-CreateOutboxLeases';
 
 /** The event store's migrations, oldest first. Register them in any DataSource that runs migrations. */
 export const EVENT_STORE_MIGRATIONS = [
@@ -13,7 +14,9 @@ export const EVENT_STORE_MIGRATIONS = [
   CreateReferences1795950000003,
   GrantRuntimeRoles1795950000100,
   ScopeIdempotencyKeysByCaller1795950000110,
+  CreateOutboxLeases1796000500000,
 ];
 
 export { CreateEvents1795950000000, CreateStreamsOutboxIdempotency1795950000001, CreateRejections1795950000002, CreateReferences1795950000003 };
-export { GrantRuntimeRoles1795950000100, ScopeIdempotencyKeysByCaller1795950000110 };
+export { GrantRuntimeRoles1795950000100, ScopeIdempotencyKeysByCaller1795950000110, CreateOutboxLeases1796000500000 };
+export { OUTBOX_LEASE_GRANTS } from './1796000500000-CreateOutboxLeases';

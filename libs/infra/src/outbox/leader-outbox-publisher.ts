@@ -1,9 +1,9 @@
 /**
  * The machinery every transactional-outbox publisher of the ledger shares (the write side's
  * `OutboxRelay`, the read side's `AnalyticsPublisher`): one dedicated PostgreSQL session, leadership
- * by a session-level advisory lock, the start/stop/run loop with back-off, wake-up by LISTEN/NOTIFY
- * or by {@link LeaderOutboxPublisher.wake} with polling as the fallback, claim → send → mark in one
- * transaction, the idempotent Kafka producer, and the crash points the tests use
+ * by a lease row in PostgreSQL (`./lease.ts`), the start/stop/run loop with back-off, wake-up by
+ * LISTEN/NOTIFY or by {@link LeaderOutboxPublisher.wake} with polling as the fallback, claim → send →
+ * fenced mark, the idempotent Kafka producer, and the crash points the tests use
  * (docs/guarantees.md §4, no dual-write loss).
  *
  * What stays with each publisher (given as {@link OutboxSource} hooks): its SQL (which table, which
@@ -12,12 +12,12 @@
  */
 import { Client, type Notification } from 'pg';
 import type { KafkaClient, KafkaProducer, OutgoingMessage } from '@ledger/kafka';
-import { pgClientConfig } from '../database/session-settings';
+import { currentDatabaseSessionSettings, pgClientConfig } from '../database/session-settings';
+import { Lease, LeaseLostError } from './lease';
 import {
   DEFAULT_OUTBOX_MAX_REQUEST_BYTES,
   DEFAULT_OUTBOX_POLL_INTERVAL_MS,
   DEFAULT_OUTBOX_STANDBY_RETRY_MS,
-  type AdvisoryLock,
   type LeaderOutboxPublisherOptions,
   type OutboxCrashPoint,
   type OutboxDrainResult,
@@ -28,6 +28,7 @@ import {
 } from './outbox-publisher-types';
 
 export * from './outbox-publisher-types';
+export * from './lease';
 
 /** First back-off of the loop after a failure, in milliseconds; doubled per failure in a row. */
 const FIRST_BACKOFF_MS = 100;
@@ -39,18 +40,26 @@ const CRASH_EXIT_CODE = 137;
 /**
  * Publishes one transactional outbox to Kafka, at least once, in claim order, one instance at a time.
  *
- * Batch (leader only): BEGIN; {@link OutboxSource.claim}; send the records in row order, waiting for
- * the acks of each request before the next (consecutive rows of one topic per request, each request
- * ≤ `maxRequestBytes`); {@link OutboxSource.markPublished}; COMMIT. The producer is the Kafka port's
- * idempotent one (acks = all, one request in flight, no topic auto-creation, Java-compatible
- * murmur2 partitioning; docs/architecture.md §6), so per-partition order holds and producer retries
- * add no duplicates; after a failed send it is dropped and the next batch gets a fresh one (fresh
- * producer id). A crash before COMMIT leaves the rows unpublished and the next leader sends them
- * again: duplicates are byte-identical, never a loss.
+ * Batch (leader only): {@link OutboxSource.claim} (no transaction held open: a frozen leader holds
+ * no row lock); renew the lease (a deposed leader stops here, before sending); send the records in
+ * row order, waiting for the acks of each request before the next (consecutive rows of one topic per
+ * request, each request ≤ `maxRequestBytes`); then BEGIN; {@link Lease.fence} (the lease row still
+ * has this instance's holder and generation: nobody took it over);
+ * {@link OutboxSource.markPublished}; COMMIT. The producer is the Kafka port's idempotent one
+ * (acks = all, one request in flight, no topic auto-creation, Java-compatible murmur2 partitioning;
+ * docs/architecture.md §6), so per-partition order holds and producer retries add no duplicates;
+ * after a failed send it is dropped and the next batch gets a fresh one (fresh producer id). A crash
+ * or a lost lease before COMMIT leaves the rows unpublished and the next leader sends them again:
+ * duplicates are byte-identical, never a loss.
  *
- * Leadership: a session-level advisory lock ({@link LeaderOutboxPublisherOptions.lock}) on the
- * publisher's own PostgreSQL session; others stand by and retry every `standbyRetryMs`. When the
- * session dies, PostgreSQL releases the lock and a standby takes over.
+ * Leadership: a lease row ({@link LeaderOutboxPublisherOptions.lease}, `./lease.ts`) renewed while
+ * the leader makes progress; others stand by and retry every `standbyRetryMs`. A leader that stops
+ * renewing (frozen, partitioned, stuck) loses it `ttlMs` after its last renewal and a standby takes
+ * it (generation + 1); the deposed leader cannot mark rows any more (the fence) and gives up before
+ * its next send. Only a leader frozen between its pre-send renewal and the broker's ack can still
+ * add records after losing the lease: byte-identical duplicates of rows the new leader sends too.
+ * The session runs with `idle_in_transaction_session_timeout` and `lock_timeout` = `ttlMs`, so a
+ * leader frozen inside its (short) mark transaction cannot keep the lease row locked either.
  *
  * Loop ({@link start}): connect (and LISTEN), try to lead, drain, wait for a NOTIFY / {@link wake}
  * or `pollIntervalMs`, repeat. Errors are logged and retried with back-off 100 ms doubling to 5 s:
@@ -74,7 +83,7 @@ export class LeaderOutboxPublisher<Row> {
   private readonly databaseUrl: string;
   private readonly applicationName: string;
   private readonly kafka: KafkaClient;
-  private readonly lock: AdvisoryLock;
+  private readonly lease: Lease;
   private readonly lockFields: Record<string, unknown>;
   private readonly messages: OutboxPublisherMessages;
   private readonly log: OutboxPublisherLogger;
@@ -92,14 +101,16 @@ export class LeaderOutboxPublisher<Row> {
   private wakeSleep: (() => void) | null = null;
   private pendingWake = false;
   private busy: Promise<unknown> = Promise.resolve();
+  /** `performance.now()` of the last successful renewal: renewal is due every ttlMs / 3 (the expiry itself is the database's). */
+  private renewedAt = 0;
 
-  /** @param options hooks, connections, lock, log texts, timing; see {@link LeaderOutboxPublisherOptions} */
+  /** @param options hooks, connections, lease, log texts, timing; see {@link LeaderOutboxPublisherOptions} */
   constructor(options: LeaderOutboxPublisherOptions<Row>) {
     this.source = options.source;
     this.databaseUrl = options.databaseUrl;
     this.applicationName = options.applicationName;
     this.kafka = options.kafka;
-    this.lock = options.lock;
+    this.lease = new Lease({ table: options.lease.table, name: options.lease.name, ttlMs: options.lease.ttlMs, holder: options.lease.holder });
     this.lockFields = options.lockFields ?? {};
     this.messages = options.messages;
     this.log = options.logger;
@@ -113,16 +124,21 @@ export class LeaderOutboxPublisher<Row> {
     this.exit = options.exit ?? ((code) => process.exit(code));
   }
 
-  /** Whether this instance currently holds the lock and publishes. */
+  /** Whether this instance currently holds the lease (as far as it knows) and publishes. */
   get isLeader(): boolean {
     return this.leader;
   }
 
+  /** The lease handle (its name, holder id, TTL and the generation held). */
+  get leaseInfo(): Pick<Lease, 'table' | 'name' | 'holder' | 'ttlMs' | 'generation'> {
+    return this.lease;
+  }
+
   /**
-   * Publishes everything pending now, batch after batch, then returns. Takes the lock for its
+   * Publishes everything pending now, batch after batch, then returns. Takes the lease for its
    * duration and, unless {@link start} is running, releases it afterwards. Waits for a drain in
    * progress (loop or another runOnce) first.
-   * @returns `leader: false` and nothing published when another instance holds the lock
+   * @returns `leader: false` and nothing published when another instance holds the lease
    * @throws the PostgreSQL or Kafka error that stopped it (the batch in hand is rolled back: no loss)
    */
   async runOnce(): Promise<OutboxRunResult<Row>> {
@@ -153,7 +169,7 @@ export class LeaderOutboxPublisher<Row> {
 
   /**
    * Stops the loop after the batch in progress (it commits or rolls back whole), waits for a
-   * runOnce in progress, releases the lock, closes the session and the producer. Safe to call twice
+   * runOnce in progress, releases the lease, closes the session and the producer. Safe to call twice
    * or without {@link start}; never throws.
    */
   async stop(): Promise<void> {
@@ -196,6 +212,12 @@ export class LeaderOutboxPublisher<Row> {
         backoffMs = FIRST_BACKOFF_MS;
         await this.sleep(this.pollIntervalMs, true);
       } catch (err) {
+        if (err instanceof LeaseLostError) {
+          // deposed (logged by lostLease): nothing marked; stand by on the same session
+          wasStandby = true;
+          await this.sleep(this.standbyRetryMs, false);
+          continue;
+        }
         this.log.error({ ...this.errorFields(err), retryInMs: backoffMs }, this.messages.loopFailed);
         await this.disconnect();
         await this.sleep(backoffMs, false);
@@ -223,28 +245,47 @@ export class LeaderOutboxPublisher<Row> {
     return result;
   }
 
-  /** One transaction: claim, send, mark, commit. @returns the rows published */
+  /** Claim, renew, send, then one transaction: fence, mark, commit. @returns the rows published */
   private async publishBatch(): Promise<readonly Row[]> {
     const client = this.client!;
     const started = Date.now();
+    const rows = await this.source.claim(client, this.batchSize);
+    if (rows.length === 0) return rows;
+    await this.renewLease(); // a deposed leader stops before sending
+    this.crashIf('before-send', rows);
+    await this.send(rows);
+    this.crashIf('after-send', rows);
     await client.query('BEGIN');
     try {
-      const rows = await this.source.claim(client, this.batchSize);
-      if (rows.length === 0) {
-        await client.query('COMMIT');
-        return rows;
-      }
-      this.crashIf('before-send', rows);
-      await this.send(rows);
-      this.crashIf('after-send', rows);
+      await this.lease.fence(client); // same transaction as the mark: a deposed leader cannot mark
       await this.source.markPublished(client, rows);
       await client.query('COMMIT');
-      this.source.onBatchPublished?.(rows, Date.now() - started);
-      return rows;
     } catch (err) {
       await client.query('ROLLBACK').catch(() => undefined);
+      if (err instanceof LeaseLostError) this.lostLease();
       throw err;
     }
+    this.renewedAt = performance.now();
+    this.source.onBatchPublished?.(rows, Date.now() - started);
+    return rows;
+  }
+
+  /** Renews the lease now. @throws LeaseLostError (and steps down) when it is no longer ours */
+  private async renewLease(): Promise<void> {
+    try {
+      await this.lease.renew(this.client!);
+      this.renewedAt = performance.now();
+    } catch (err) {
+      if (err instanceof LeaseLostError) this.lostLease();
+      throw err;
+    }
+  }
+
+  private lostLease(): void {
+    const was = this.leader;
+    this.leader = false;
+    this.lease.forget();
+    if (was) this.log.warn({ ...this.lockFields, lease: this.lease.name, holder: this.lease.holder }, this.messages.lostLease ?? 'lost the lease: standing by');
   }
 
   /** Sends rows in order: consecutive rows of one topic per request, requests ≤ maxRequestBytes, one after the other. */
@@ -288,10 +329,17 @@ export class LeaderOutboxPublisher<Row> {
 
   private async connect(): Promise<void> {
     if (this.client) return;
-    // the process's timeouts and keepalives (docs/architecture.md §5); no idle_session_timeout: the leader idles holding its lock
-    const client = new Client(pgClientConfig(this.databaseUrl, this.applicationName));
+    // the process's timeouts and keepalives (docs/architecture.md §5; no idle_session_timeout: the leader
+    // idles between batches); a frozen leader must not keep rows locked past its lease (the mark transaction is short)
+    const settings = currentDatabaseSessionSettings();
+    const idle = settings.idleInTransactionTimeoutMs;
+    const client = new Client({
+      ...pgClientConfig(this.databaseUrl, this.applicationName, settings),
+      idle_in_transaction_session_timeout: idle > 0 ? Math.min(idle, this.lease.ttlMs) : this.lease.ttlMs,
+      lock_timeout: this.lease.ttlMs,
+    });
     client.on('error', (err) => {
-      // The session is gone, and with it the advisory lock: the loop reconnects and competes again.
+      // The session is gone: the loop reconnects and competes again (the lease, if held, runs out by itself).
       this.log.error(this.errorFields(err), this.messages.connectionFailed);
       if (this.client === client) {
         this.client = null;
@@ -310,19 +358,38 @@ export class LeaderOutboxPublisher<Row> {
     this.client = client;
   }
 
-  /** Tries the lock once; true when this instance holds it. */
+  /**
+   * Leader: renews the lease when a third of its TTL has passed since the last renewal (false when
+   * it was lost meanwhile). Standby: tries to take it once. @returns true when this instance leads
+   */
   private async acquire(): Promise<boolean> {
-    if (this.leader) return true;
-    const { rows } = await this.client!.query<{ ok: boolean }>(this.lock.tryLockSql, [...this.lock.params]);
-    this.leader = rows[0].ok === true;
-    if (this.leader) this.log.info({ ...this.lockFields }, this.messages.leader);
+    if (this.lease.generation !== null) {
+      // held (perhaps on a session that has been replaced since: the lease is not tied to a session)
+      if (this.leader && performance.now() - this.renewedAt < this.lease.ttlMs / 3) return true;
+      try {
+        await this.renewLease();
+      } catch (err) {
+        if (err instanceof LeaseLostError) return false;
+        throw err;
+      }
+      if (!this.leader) {
+        this.leader = true;
+        this.log.info({ ...this.lockFields, lease: this.lease.name, generation: this.lease.generation, holder: this.lease.holder }, this.messages.leader);
+      }
+      return true;
+    }
+    const generation = await this.lease.acquire(this.client!);
+    this.leader = generation !== null;
+    if (this.leader) {
+      this.renewedAt = performance.now();
+      this.log.info({ ...this.lockFields, lease: this.lease.name, generation, holder: this.lease.holder, ttlMs: this.lease.ttlMs }, this.messages.leader);
+    }
     return this.leader;
   }
 
   private async release(): Promise<void> {
-    const was = this.leader;
     this.leader = false;
-    if (was && this.client) await this.client.query(this.lock.unlockSql, [...this.lock.params]).catch(() => undefined);
+    await this.lease.release(this.client);
   }
 
   private async getProducer(): Promise<KafkaProducer> {
@@ -341,7 +408,7 @@ export class LeaderOutboxPublisher<Row> {
   }
 
   private async disconnect(): Promise<void> {
-    this.leader = false;
+    this.leader = false; // the generation is kept: a new session renews it if it is still ours
     const c = this.client;
     this.client = null;
     await c?.end().catch(() => undefined);

@@ -10,7 +10,7 @@ import type { StructuredLogger } from '@ledger/logging';
 /** Polling fallback of the loop when nothing wakes it, in milliseconds. */
 export const DEFAULT_OUTBOX_POLL_INTERVAL_MS = 200;
 
-/** How often a standby publisher tries to take the lock over, in milliseconds. */
+/** How often a standby publisher tries to take the lease over, in milliseconds. */
 export const DEFAULT_OUTBOX_STANDBY_RETRY_MS = 1000;
 
 /**
@@ -39,16 +39,19 @@ export interface OutboxRecord {
 }
 
 /**
- * The session-level advisory lock that makes one instance the leader. Both statements run on the
- * publisher's own session with {@link AdvisoryLock.params}.
+ * The lease that makes one instance the leader (`./lease.ts`; docs/guarantees.md §4): a row of a
+ * lease table `(name text PRIMARY KEY, holder text, generation bigint, acquired_at, renewed_at,
+ * expires_at timestamptz)` the publisher's role may SELECT, INSERT and UPDATE.
  */
-export interface AdvisoryLock {
-  /** Tries the lock without waiting; returns one row whose boolean column `ok` is true when held. E.g. `SELECT pg_try_advisory_lock($1::bigint) AS ok`. */
-  readonly tryLockSql: string;
-  /** Releases it. E.g. `SELECT pg_advisory_unlock($1::bigint)`. */
-  readonly unlockSql: string;
-  /** Parameters of both statements. */
-  readonly params: readonly unknown[];
+export interface LeaseSpec {
+  /** The lease table, qualified and quoted as needed, e.g. `outbox_leases` or `"read".outbox_leases`. */
+  readonly table: string;
+  /** The row's name, shared by every instance that competes, e.g. `ledger-relay`. */
+  readonly name: string;
+  /** Time-to-live of a renewal, in milliseconds: a leader that stops renewing loses the lease this long after its last renewal. @default `DEFAULT_LEASE_TTL_MS` (5000) */
+  readonly ttlMs?: number;
+  /** This instance's id in the row. @default `<hostname>:<pid>:<random>` */
+  readonly holder?: string;
 }
 
 /**
@@ -56,27 +59,29 @@ export interface AdvisoryLock {
  * (leadership lines) or the error's fields plus `retryInMs` (failure lines).
  */
 export interface OutboxPublisherMessages {
-  /** Info, when this instance takes the lock. */
+  /** Info, when this instance takes the lease (fields also: `lease`, `generation`, `holder`, `ttlMs`). */
   readonly leader: string;
-  /** Info, once each time this instance finds the lock held by another and starts standing by. */
+  /** Info, once each time this instance finds the lease held by another and starts standing by. */
   readonly standby: string;
-  /** Info, after {@link leader}'s line when the instance that got the lock had been standing by. @default none (no line) */
+  /** Info, after {@link leader}'s line when the instance that got the lease had been standing by. @default none (no line) */
   readonly tookOver?: string;
+  /** Warn, when this instance finds it lost the lease (expired or taken over; nothing more is marked). @default 'lost the lease: standing by' */
+  readonly lostLease?: string;
   /** Error, when an iteration of the loop failed (fields: the error's, `retryInMs`); the loop reconnects after the back-off. */
   readonly loopFailed: string;
-  /** Error, when the dedicated PostgreSQL session failed (and with it the lock). */
+  /** Error, when the dedicated PostgreSQL session failed (the loop reconnects; the lease, if still ours, is renewed on the new session). */
   readonly connectionFailed: string;
 }
 
 /**
- * What one kind of outbox contributes: how to claim, render and mark its rows. The hooks run inside
- * the batch's transaction on the publisher's session (BEGIN before {@link claim}, COMMIT after
- * {@link markPublished}); anything they throw rolls the batch back and propagates (no loss: the rows
- * stay unpublished).
+ * What one kind of outbox contributes: how to claim, render and mark its rows. {@link claim} runs
+ * outside a transaction (it takes no lock: the lease is the exclusion); {@link markPublished} runs
+ * inside the fenced mark transaction (BEGIN, lease fence, mark, COMMIT) on the publisher's session;
+ * anything they throw rolls the batch back and propagates (no loss: the rows stay unpublished).
  * @typeParam Row one claimed outbox row, as the hooks' SQL returns it
  */
 export interface OutboxSource<Row> {
-  /** Claims up to `limit` unpublished rows in publication order, locking them (`FOR UPDATE`); `[]` when none. */
+  /** Reads up to `limit` unpublished rows in publication order (no lock needed); `[]` when none. */
   claim(client: Client, limit: number): Promise<readonly Row[]>;
   /** The Kafka record of a row. Records are sent in row order. */
   toRecord(row: Row): OutboxRecord;
@@ -96,15 +101,15 @@ export interface OutboxSource<Row> {
 export interface LeaderOutboxPublisherOptions<Row> {
   /** The outbox's hooks. */
   readonly source: OutboxSource<Row>;
-  /** PostgreSQL URL of the dedicated session (it holds the lock). */
+  /** PostgreSQL URL of the dedicated session (it renews the lease, claims and marks). */
   readonly databaseUrl: string;
   /** `application_name` of that session (PostgreSQL keeps 63 bytes). */
   readonly applicationName: string;
   /** A client of the Kafka port; the publisher makes its own producer from it. */
   readonly kafka: KafkaClient;
-  /** The leadership lock. */
-  readonly lock: AdvisoryLock;
-  /** Fields added to the leadership log lines, e.g. `{ lockKey }`. @default {} */
+  /** The leadership lease. */
+  readonly lease: LeaseSpec;
+  /** Fields added to the leadership log lines, e.g. `{ schema }`. @default {} */
   readonly lockFields?: Record<string, unknown>;
   /** Texts of the log lines. */
   readonly messages: OutboxPublisherMessages;
@@ -118,7 +123,7 @@ export interface LeaderOutboxPublisherOptions<Row> {
   readonly batchSize: number;
   /** Polling fallback, in milliseconds. @default {@link DEFAULT_OUTBOX_POLL_INTERVAL_MS} */
   readonly pollIntervalMs?: number;
-  /** How often a standby instance tries to take over, in milliseconds. @default {@link DEFAULT_OUTBOX_STANDBY_RETRY_MS} */
+  /** How often a standby instance tries to take the lease, in milliseconds. @default {@link DEFAULT_OUTBOX_STANDBY_RETRY_MS} */
   readonly standbyRetryMs?: number;
   /** Upper bound of one produce request. @default {@link DEFAULT_OUTBOX_MAX_REQUEST_BYTES} (see there for the unit) */
   readonly maxRequestBytes?: number;
@@ -140,6 +145,6 @@ export interface OutboxDrainResult<Row> {
 
 /** What {@link LeaderOutboxPublisher.runOnce} did. */
 export interface OutboxRunResult<Row> extends OutboxDrainResult<Row> {
-  /** Whether this instance held the lock (false: another publisher holds it; nothing done). */
+  /** Whether this instance held the lease (false: another publisher holds it; nothing done). */
   readonly leader: boolean;
 }

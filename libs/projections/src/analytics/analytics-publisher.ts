@@ -29,7 +29,7 @@ export type AnalyticsCrashPoint = OutboxCrashPoint;
 export interface AnalyticsPublisherOptions {
   /** A Kafka client (`@ledger/kafka`, the projector's). */
   readonly kafka: KafkaClient;
-  /** PostgreSQL URL; the publisher keeps ONE dedicated session (it holds the advisory lock). @default postgres://ledger:ledger@127.0.0.1:5432/ledger */
+  /** PostgreSQL URL; the publisher keeps ONE dedicated session (it renews the lease, claims and marks). @default postgres://ledger:ledger@127.0.0.1:5432/ledger */
   readonly databaseUrl?: string;
   /** Schema of the outbox (the projector's). @default 'read' */
   readonly schema?: string;
@@ -41,6 +41,8 @@ export interface AnalyticsPublisherOptions {
   readonly pollIntervalMs?: number;
   /** How often a standby publisher tries to take over, ms. @default 1000 */
   readonly standbyRetryMs?: number;
+  /** Lease time-to-live, ms: a publisher that stops renewing loses leadership this long after its last renewal (docs/guarantees.md §4). @default 5000 */
+  readonly leaseTtlMs?: number;
   /** Upper bound of one produce request, bytes of values (under the broker's 1 MiB). @default 524288 */
   readonly maxRequestBytes?: number;
   /** Published rows older than this are deleted (checked about once a minute); `null` keeps them. @default 7 days */
@@ -54,7 +56,7 @@ export interface AnalyticsPublisherOptions {
 
 /** What {@link AnalyticsPublisher.runOnce} did. */
 export interface AnalyticsPublishResult {
-  /** False when another publisher holds the lock (nothing was done). */
+  /** False when another publisher holds the lease (nothing was done). */
   readonly leader: boolean;
   /** Rows sent and marked published. */
   readonly published: number;
@@ -70,8 +72,8 @@ interface OutboxRow {
   value: string;
 }
 
-/** Advisory-lock key pair of the publisher of a schema's outbox. */
-const LOCK_SQL = (fn: string) => `SELECT ${fn}(hashtext('ledger-analytics-publisher'), hashtext($1)) AS ok`;
+/** Name of the publisher's row in `<schema>.outbox_leases` (migration `CreateOutboxLeases1796000500100`). */
+export const ANALYTICS_LEASE_NAME = 'ledger-analytics-publisher';
 
 const PRUNE_EVERY_MS = 60_000;
 
@@ -86,9 +88,11 @@ const PRUNE_EVERY_MS = 60_000;
  * them again: a duplicate is byte-identical (same key, value, headers, `ce_id`), never a loss.
  * Consumers de-duplicate by `ce_id`.
  *
- * One publisher per schema at a time: the leader holds a session-level advisory lock on its own
- * connection; others stand by and retry every `standbyRetryMs`. If the leader's connection dies,
- * PostgreSQL releases the lock and a standby takes over. Runs inside the projector process
+ * One publisher per schema at a time: the leader holds the lease row `ledger-analytics-publisher`
+ * of `<schema>.outbox_leases` (`@ledger/infra`'s `Lease`), renewed while it makes progress; others
+ * stand by and retry every `standbyRetryMs`. A leader that stops renewing (killed, frozen,
+ * partitioned) loses it `leaseTtlMs` after its last renewal and a standby takes over; the deposed
+ * one cannot mark rows (the fence in the mark transaction). Runs inside the projector process
  * (`apps/projector/src/main.ts`), which calls {@link wake} after each committed projection
  * transaction; polling is the fallback.
  *
@@ -134,11 +138,12 @@ export class AnalyticsPublisher {
       databaseUrl: options.databaseUrl ?? DEFAULT_DATABASE_URL,
       applicationName: `ledger-analytics-publisher:${this.schema}`.slice(0, 63),
       kafka: options.kafka,
-      lock: { tryLockSql: LOCK_SQL('pg_try_advisory_lock'), unlockSql: LOCK_SQL('pg_advisory_unlock'), params: [this.schema] },
+      lease: { table: qualified(this.schema, 'outbox_leases'), name: ANALYTICS_LEASE_NAME, ttlMs: options.leaseTtlMs },
       lockFields: { schema: this.schema },
       messages: {
         leader: 'analytics publisher is the leader',
         standby: 'another analytics publisher holds the outbox: standing by',
+        lostLease: 'analytics publisher lost the lease (expired or taken over): standing by',
         loopFailed: 'analytics publisher failed; reconnecting',
         connectionFailed: 'analytics publisher database connection failed',
       },
@@ -152,7 +157,7 @@ export class AnalyticsPublisher {
     });
   }
 
-  /** Whether this instance holds the lock and publishes. */
+  /** Whether this instance holds the lease and publishes. */
   get isLeader(): boolean {
     return this.publisher.isLeader;
   }
@@ -164,7 +169,7 @@ export class AnalyticsPublisher {
 
   /**
    * Publishes everything pending now, batch after batch, then returns (tests, tools). Holds the
-   * lock for its duration and releases it afterwards unless {@link start} runs.
+   * lease for its duration and releases it afterwards unless {@link start} runs.
    * @throws the PostgreSQL or Kafka error that stopped it (the batch in hand is rolled back)
    */
   async runOnce(): Promise<AnalyticsPublishResult> {
@@ -182,7 +187,7 @@ export class AnalyticsPublisher {
     this.log.info({ schema: this.schema, topics: this.topics, batchSize: this.batchSize }, 'analytics publisher started');
   }
 
-  /** Ends the loop after the batch in hand (it commits or rolls back whole), releases the lock, disconnects. Idempotent. */
+  /** Ends the loop after the batch in hand (it commits or rolls back whole), releases the lease, disconnects. Idempotent. */
   async stop(): Promise<void> {
     await this.publisher.stop();
     this.log.info({ published: this.totalPublished }, 'analytics publisher stopped');
@@ -193,18 +198,18 @@ export class AnalyticsPublisher {
     this.publisher.wake();
   }
 
-  /** Claims up to `limit` unpublished rows in `(global_position, ordinal)` order (`FOR UPDATE`), inside the batch's transaction. */
+  /** Reads up to `limit` unpublished rows in `(global_position, ordinal)` order (no lock: the lease is the exclusion). */
   private async claim(client: Client, limit: number): Promise<OutboxRow[]> {
     const { rows } = await client.query<OutboxRow>(
       // ORDER BY the bigint column (o.…), not the text alias of the same name: '100' < '98'
       `SELECT o.global_position::text AS global_position, o.ordinal, o.kind, o.record_key, o.headers, o.value FROM ${this.outbox} o
-       WHERE o.published_at IS NULL ORDER BY o.global_position, o.ordinal LIMIT $1 FOR UPDATE`,
+       WHERE o.published_at IS NULL ORDER BY o.global_position, o.ordinal LIMIT $1`,
       [limit],
     );
     return rows;
   }
 
-  /** Marks the claimed rows published, inside the batch's transaction (Kafka acknowledged them). */
+  /** Marks the claimed rows published, inside the fenced mark transaction (Kafka acknowledged them). */
   private async markPublished(client: Client, rows: readonly OutboxRow[]): Promise<void> {
     await client.query(
       `UPDATE ${this.outbox} o SET published_at = now() FROM unnest($1::bigint[], $2::smallint[]) AS k(global_position, ordinal)

@@ -5,12 +5,14 @@ import { CreateReadModel1733000000000 } from './1733000000000-create-read-model'
 import { CreateAnalyticsOutbox1733100000000 } from './1733100000000-create-analytics-outbox';
 import { GrantReadModel1733900000000 } from './1733900000000-grant-read-model';
 import { VerifyRecords1734000000000 } from './1734000000000-verify-records';
+import { CreateOutboxLeases1796000500100 } from './1796000500100-create-outbox-leases';
 import { ProjectionIncidents1796000700000 } from './1796000700000-projection-incidents';
 
 export { CreateReadModel1733000000000, createReadModelSql } from './1733000000000-create-read-model';
 export { CreateAnalyticsOutbox1733100000000, createAnalyticsOutboxSql } from './1733100000000-create-analytics-outbox';
 export { GrantReadModel1733900000000, grantReadModelSql } from './1733900000000-grant-read-model';
 export { VerifyRecords1734000000000, verifyRecordsSql, QUARANTINE_MAX_VALUE_BYTES } from './1734000000000-verify-records';
+export { CreateOutboxLeases1796000500100, createOutboxLeasesSql, grantOutboxLeasesSql } from './1796000500100-create-outbox-leases';
 export { ProjectionIncidents1796000700000, projectionIncidentsSql } from './1796000700000-projection-incidents';
 
 /** A migration class of the read model: constructed with the target schema (default `read`). */
@@ -27,6 +29,7 @@ export const PROJECTION_MIGRATIONS: readonly ProjectionMigrationClass[] = [
   CreateAnalyticsOutbox1733100000000,
   GrantReadModel1733900000000,
   VerifyRecords1734000000000,
+  CreateOutboxLeases1796000500100,
   ProjectionIncidents1796000700000,
 ];
 
