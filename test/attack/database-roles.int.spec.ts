@@ -321,7 +321,7 @@ describe('the grants are migrations of the owner', () => {
     const privileges = async () =>
       (
         await clients.owner.query(
-          `SELECT c.relname, c.relacl::text AS acl FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace
+          `SELECT c.relname, array_to_string(ARRAY(SELECT a::text FROM unnest(c.relacl) a ORDER BY 1), ',') AS acl FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace
             WHERE n.nspname IN ('public', 'read') AND c.relkind IN ('r', 'v', 'S') ORDER BY n.nspname, c.relname`,
         )
       ).rows;
