@@ -280,12 +280,14 @@ describe('(c) rate limits per caller and per address', () => {
     expect((await send(h.baseUrl, 'GET', '/tables', { bearer: token('auditor', 'auditor-2') })).status).toBe(200);
     sent++;
 
-    // the address: requests without a token count too (401 until the budget is spent, then 429)
+    // the address: requests without a token count too, to a route or to a made-up one (401 / 404
+    // until the budget is spent, then 429 for both)
     const anonymous: Answer[] = [];
-    for (let i = 0; i < ADDRESS + 5 - sent; i++) anonymous.push(await send(h.baseUrl, 'GET', '/tables'));
+    for (let i = 0; i < ADDRESS + 6 - sent; i++) anonymous.push(await send(h.baseUrl, 'GET', i % 2 ? '/no-such-route' : '/tables'));
     const firstLimited = anonymous.findIndex((a) => a.status === 429);
     expect(firstLimited).toBeGreaterThanOrEqual(ADDRESS - sent);
-    expect(anonymous.slice(0, firstLimited).every((a) => a.status === 401)).toBe(true);
+    expect(anonymous.slice(0, firstLimited).every((a, i) => a.status === (i % 2 ? 404 : 401))).toBe(true);
+    expect(anonymous.slice(firstLimited).map((a) => a.status)).toEqual(anonymous.slice(firstLimited).map(() => 429));
     const a = anonymous[firstLimited];
     expect({ code: a.body.error.code, scope: a.body.error.details.scope }).toEqual({ code: 'RATE.LIMITED', scope: 'address' });
     expect(Number(a.retryAfter)).toBeGreaterThanOrEqual(1);

@@ -2,6 +2,7 @@ import type { NestExpressApplication } from '@nestjs/platform-express';
 import { NestFactory } from '@nestjs/core';
 import { DocumentBuilder, SwaggerModule } from '@nestjs/swagger';
 import { Logger } from 'nestjs-pino';
+import { getStorageToken, type ThrottlerStorage } from '@nestjs/throttler';
 import { LedgerApiEnv, loadConfig, type EnvSource } from '@ledger/config';
 import { collectProcessMetrics } from '@ledger/metrics';
 import { AppModule } from './app.module';
@@ -35,7 +36,11 @@ export async function createLedgerApp(options: LedgerAppOptions = {}): Promise<N
     logger: options.logger === false ? false : undefined,
   });
   if (options.logger !== false) app.useLogger(app.get(Logger));
-  applyHttpWiring(app, { verifier: auth.verifier, limits: config });
+  applyHttpWiring(app, {
+    verifier: auth.verifier,
+    limits: config,
+    address: { storage: app.get<ThrottlerStorage>(getStorageToken()), limit: config.RATE_LIMIT_PER_ADDRESS, windowMs: config.RATE_LIMIT_WINDOW_MS },
+  });
   const document = new DocumentBuilder()
     .setTitle('Baccarat round ledger')
     .setDescription(

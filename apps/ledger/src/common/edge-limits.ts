@@ -1,4 +1,5 @@
 import type { NextFunction, Request, Response } from 'express';
+import type { ThrottlerStorage } from '@nestjs/throttler';
 import type { LedgerApiEnv } from '@ledger/config';
 import { TokenVerifier } from '@ledger/tokens';
 import { principalFromClaims, type Principal } from '../auth/principal';
@@ -35,6 +36,25 @@ export function bodyLimitOf(req: Request, caller: Principal | null, limits: Body
   return req.method === 'POST' && BETS_BATCH.test(req.path) ? limits.BODY_LIMIT_BETS_BATCH_BYTES : limits.BODY_LIMIT_BYTES;
 }
 
+/** Paths never rate-limited (the probes; docs/architecture.md §10). */
+const UNLIMITED_PATHS = new Set(['/health', '/metrics']);
+
+/**
+ * The per-address budget of {@link edgeMiddleware}: every request of one remote address (with a
+ * token or without, to a route that exists or not) counts, in `@nestjs/throttler`'s storage, the
+ * one the route guard's per-caller budget uses.
+ */
+export interface AddressLimit {
+  readonly storage: ThrottlerStorage;
+  /** Requests per window per address (`RATE_LIMIT_PER_ADDRESS`). */
+  readonly limit: number;
+  /** The window, in ms (`RATE_LIMIT_WINDOW_MS`). */
+  readonly windowMs: number;
+}
+
+/** The remote address a request counts against (Express's `req.ip`, the socket's address without it). */
+export const addressOf = (req: Request): string => req.ip ?? req.socket?.remoteAddress ?? 'unknown';
+
 /**
  * The first middleware of the API, before the body parser (docs/architecture.md §10, "Limits at
  * the edge"): it gives the request its correlation id, finds the caller of a valid bearer token (`req.edgeCaller`, used by the rate
@@ -43,8 +63,29 @@ export function bodyLimitOf(req: Request, caller: Principal | null, limits: Body
  * token, a body without a `Content-Length` (chunked), whose size cannot be known before reading.
  * The refusal is 413 `REQUEST.TOO_LARGE` with `Connection: close` (the rest of the body is never
  * read). An authenticated chunked body is bounded by the parser's limit (`BODY_LIMIT_BETS_BATCH_BYTES`).
+ * With `address`, every request but the probes counts against its remote address first, before
+ * routing (so a flood of made-up routes is limited too): past the budget, 429 `RATE.LIMITED`
+ * (`details.scope` `address`, `Retry-After` from the block's end).
  */
-export function edgeMiddleware(verifier: TokenVerifier, limits: BodyLimits) {
+export function edgeMiddleware(verifier: TokenVerifier, limits: BodyLimits, address?: AddressLimit) {
+  const check = checkBody(verifier, limits);
+  if (!address) return check;
+  return (req: EdgeRequest, res: Response, next: NextFunction): void => {
+    if (UNLIMITED_PATHS.has(req.path)) return check(req, res, next);
+    address.storage.increment(`address|${addressOf(req)}`, address.windowMs, address.limit, address.windowMs, 'address').then(
+      (hit) => {
+        if (!hit.isBlocked) return check(req, res, next);
+        assignCorrelationId(req, res);
+        req.edgeCaller = edgeCallerOf(req, verifier);
+        next(ApiError.of('RATE.LIMITED', { scope: 'address', limit: address.limit, windowMs: address.windowMs, retryAfterSeconds: Math.max(1, hit.timeToBlockExpire) }));
+      },
+      (err: unknown) => next(err),
+    );
+  };
+}
+
+/** The body check of {@link edgeMiddleware} (correlation id, caller, body limit). */
+function checkBody(verifier: TokenVerifier, limits: BodyLimits) {
   return (req: EdgeRequest, res: Response, next: NextFunction): void => {
     assignCorrelationId(req, res);
     const caller = edgeCallerOf(req, verifier);

@@ -1,7 +1,7 @@
 import { ValidationPipe } from '@nestjs/common';
 import type { NestExpressApplication } from '@nestjs/platform-express';
 import type { TokenVerifier } from '@ledger/tokens';
-import { edgeMiddleware, type BodyLimits } from './edge-limits';
+import { edgeMiddleware, type AddressLimit, type BodyLimits } from './edge-limits';
 import { RequestShapePipe } from './request-shape.pipe';
 
 /** Largest request body the API reads without edge limits (the specs' probe apps); a larger one is 413 `REQUEST.TOO_LARGE`. */
@@ -11,6 +11,8 @@ export const BODY_LIMIT = '5mb';
 export interface EdgeWiring {
   readonly verifier: TokenVerifier;
   readonly limits: BodyLimits;
+  /** The per-address budget, counted before routing (see {@link edgeMiddleware}). */
+  readonly address?: AddressLimit;
 }
 
 /**
@@ -22,7 +24,7 @@ export interface EdgeWiring {
  * all end in `LedgerExceptionFilter` with a code of the error table (docs/architecture.md §4).
  */
 export function applyHttpWiring(app: NestExpressApplication, edge?: EdgeWiring): NestExpressApplication {
-  if (edge) app.use(edgeMiddleware(edge.verifier, edge.limits));
+  if (edge) app.use(edgeMiddleware(edge.verifier, edge.limits, edge.address));
   app.useBodyParser('json', { limit: edge ? edge.limits.BODY_LIMIT_BETS_BATCH_BYTES : BODY_LIMIT });
   app.useGlobalPipes(
     new RequestShapePipe(),

@@ -27,12 +27,13 @@ export function roleBudgets(s: RateLimitSettings): Readonly<Record<Role, number>
 const callerOf = (ctx: ExecutionContext): Principal | null => (ctx.switchToHttp().getRequest() as { edgeCaller?: Principal | null }).edgeCaller ?? null;
 
 /**
- * The `@nestjs/throttler` options of the API (docs/architecture.md §10, "Limits at the edge"): two
- * fixed windows of `RATE_LIMIT_WINDOW_MS`, counted over all routes (not per route):
- * - `address`: every request of one remote address, with a token or without (`RATE_LIMIT_PER_ADDRESS`);
+ * The `@nestjs/throttler` options of the API (docs/architecture.md §10, "Limits at the edge"): a
+ * fixed window of `RATE_LIMIT_WINDOW_MS`, counted over all routes (not per route):
  * - `caller`: every request of one token subject, with the budget of its role
  *   (`RATE_LIMIT_TABLE_DEVICE`, `…_BETTING_PLATFORM`, `…_PIT_MANAGER`, `…_AUDITOR`); skipped without a valid token.
- * A caller over one is blocked for the rest of a window: 429 `RATE.LIMITED` with `Retry-After`.
+ * A caller over it is blocked for the rest of a window: 429 `RATE.LIMITED` with `Retry-After`.
+ * The per-address budget (`RATE_LIMIT_PER_ADDRESS`) is counted in the same storage, before
+ * routing, by the edge middleware (`edgeMiddleware` in edge-limits.ts), so that unknown routes count too.
  * The counts are in this process's memory (one API process per budget).
  */
 export function rateLimits(s: RateLimitSettings): ThrottlerModuleOptions {
@@ -40,7 +41,6 @@ export function rateLimits(s: RateLimitSettings): ThrottlerModuleOptions {
   return {
     generateKey: (_ctx, tracker, name) => `${name}|${tracker}`,
     throttlers: [
-      { name: 'address', ttl: s.RATE_LIMIT_WINDOW_MS, limit: s.RATE_LIMIT_PER_ADDRESS, getTracker: (req) => `address|${req.ip ?? req.socket?.remoteAddress ?? 'unknown'}` },
       {
         name: 'caller',
         ttl: s.RATE_LIMIT_WINDOW_MS,
