@@ -8,6 +8,7 @@
  * metric at creation. No money is ever a metric value (money stays in integer minor units in the
  * ledger's tables; docs/domain-rules.md §4).
  */
+import { createServer, type Server } from 'node:http';
 import { Counter, Gauge, Registry, collectDefaultMetrics } from 'prom-client';
 
 /** The process's registry. */
@@ -66,4 +67,36 @@ export async function metricValue(name: string, labels?: Record<string, string>)
   const match = (v: { labels: Partial<Record<string, string | number>> }) =>
     !labels || Object.entries(labels).every(([k, val]) => String(v.labels[k]) === val);
   return values.filter(match).reduce((sum, v) => sum + v.value, 0);
+}
+
+/**
+ * Serves {@link registry} at `GET /metrics` on `host:port` (the relay's and the projector's own
+ * listener, `METRICS_PORT` / `METRICS_HOST`; the API serves it on its own port). Any other path is
+ * 404, any other method 405. Resolves once listening.
+ * @param port TCP port; 0 picks a free one (tests read it from `server.address()`)
+ * @throws the listen error (e.g. EADDRINUSE)
+ */
+export function serveMetrics(port: number, host = '127.0.0.1'): Promise<Server> {
+  const server = createServer((req, res) => {
+    const path = (req.url ?? '/').split('?')[0];
+    if (path !== '/metrics') {
+      res.writeHead(404, { 'content-type': 'text/plain' }).end('not found\n');
+      return;
+    }
+    if (req.method !== 'GET' && req.method !== 'HEAD') {
+      res.writeHead(405, { allow: 'GET, HEAD', 'content-type': 'text/plain' }).end('method not allowed\n');
+      return;
+    }
+    registry.metrics().then(
+      (text) => res.writeHead(200, { 'content-type': registry.contentType }).end(req.method === 'HEAD' ? undefined : text),
+      (err: unknown) => res.writeHead(500, { 'content-type': 'text/plain' }).end(`metrics failed: ${String(err)}\n`),
+    );
+  });
+  return new Promise((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(port, host, () => {
+      server.off('error', reject);
+      resolve(server);
+    });
+  });
 }

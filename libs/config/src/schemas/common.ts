@@ -196,6 +196,27 @@ export function WithKafka<B extends EnvClass>(Base: B) {
   return KafkaEnv;
 }
 
+/** `METRICS_PORT`, `METRICS_HOST`: the metrics listener of a process without HTTP API (relay, projector). */
+export function WithMetricsListener<B extends EnvClass>(Base: B) {
+  class MetricsListenerEnv extends Base {
+    /**
+     * TCP port of the process's own `GET /metrics` listener (Prometheus text format; docs/architecture.md §8).
+     * `0`: no listener (the default, so that several instances on one machine need no ports).
+     * @default 0
+     */
+    @IntVar(0, 65_535, 'port')
+    METRICS_PORT: number = 0;
+
+    /**
+     * Address the metrics listener binds to.
+     * @default 127.0.0.1
+     */
+    @TextVar(/^[0-9A-Za-z.:-]{1,253}$/, 'a host name or IP address')
+    METRICS_HOST: string = '127.0.0.1';
+  }
+  return MetricsListenerEnv;
+}
+
 /** `LEDGER_EVENTS_TOPIC`. */
 export function WithEventsTopic<B extends EnvClass>(Base: B) {
   class EventsTopicEnv extends Base {

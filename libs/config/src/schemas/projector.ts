@@ -6,6 +6,7 @@ import {
   WithEventsTopic,
   WithKafka,
   WithLogging,
+  WithMetricsListener,
   WithMigrations,
   WithMigrationsDatabase,
   WithProjectorDatabase,
@@ -20,9 +21,9 @@ const TOPIC_FORM = 'a Kafka topic name ([A-Za-z0-9._-], 1..249)';
  * The projector's configuration (`apps/projector`, also `npm run projections:rebuild`;
  * docs/architecture.md §5), read once at start.
  */
-export class ProjectorEnv extends WithMigrations(
+export class ProjectorEnv extends WithMetricsListener(WithMigrations(
   WithReadModel(WithRecordSigningKey(WithDeadLetterTopic(WithEventsTopic(WithKafka(WithMigrationsDatabase(WithProjectorDatabase(WithDatabase(WithLogging(CommonEnv))))))))),
-) {
+)) {
   /**
    * Kafka consumer group of the projector, also the owner of its checkpoints.
    * @default ledger-projector
