@@ -190,8 +190,8 @@ export class ServiceProcess {
     this.child?.kill('SIGCONT');
   }
 
-  /** SIGTERM, then SIGKILL after `timeoutMs`: the graceful stop at the end of the run (recorded in {@link stops}). */
-  async stop(timeoutMs = 20_000): Promise<void> {
+  /** SIGTERM, then SIGKILL after `timeoutMs`: the graceful stop at the end of the run (recorded in {@link stops} unless `record` is false: the teardown). */
+  async stop(timeoutMs = 20_000, record = true): Promise<void> {
     this.wantUp = false;
     const child = this.child;
     if (!child) return;
@@ -204,7 +204,7 @@ export class ServiceProcess {
     }, timeoutMs);
     const { code, signal } = await this.exited;
     clearTimeout(timer);
-    this.stops.push({ service: this.name, code, signal, forced });
+    if (record) this.stops.push({ service: this.name, code, signal, forced });
   }
 
   /** Last resort (exit handler): SIGKILL without waiting. */

@@ -320,6 +320,8 @@ async function runLocked(o: FaultOptions, log: FaultLog): Promise<FaultReport> {
     RELAY_DATABASE_URL: databaseUrlForRole(databaseUrl, 'ledger_relay'),
     PROJECTOR_DATABASE_URL: databaseUrlForRole(databaseUrl, 'ledger_projector'),
     KAFKA_BROKERS: broker.brokers.join(','),
+    // development mode (as `npm test` runs): the development keys and secrets
+    LEDGER_ENV: process.env.LEDGER_ENV || 'development',
     LOG_LEVEL: 'info',
     RELAY_CRASH_POINT: '',
     ANALYTICS_PUBLISHER_CRASH_POINT: '',
@@ -663,7 +665,7 @@ async function runLocked(o: FaultOptions, log: FaultLog): Promise<FaultReport> {
     driver?.abort();
   } finally {
     killAll();
-    await Promise.all(all.map((s) => s.stop(5000)));
+    await Promise.all(all.map((s) => s.stop(5000, false)));
     await ds?.destroy().catch(() => undefined);
     await pg.stop().catch((e) => log(`the private PostgreSQL did not stop cleanly: ${e}`));
     await broker.down().catch((e) => log(`the private broker did not stop cleanly: ${e}`));
