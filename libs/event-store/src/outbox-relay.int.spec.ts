@@ -119,7 +119,7 @@ interface RelayProcess {
 }
 
 /** `apps/relay/src/main.ts` as a child process (node + tsx), on the test database. */
-function spawnRelay(crashPoint?: RelayCrashPoint): RelayProcess {
+function spawnRelay(crashPoint?: RelayCrashPoint, extraEnv: Record<string, string> = {}): RelayProcess {
   const child = spawn(process.execPath, ['--import', 'tsx', 'apps/relay/src/main.ts'], {
     cwd: ROOT,
     env: {
@@ -129,6 +129,7 @@ function spawnRelay(crashPoint?: RelayCrashPoint): RelayProcess {
       RELAY_POLL_INTERVAL_MS: '100',
       RELAY_CRASH_POINT: crashPoint ?? '',
       LOG_LEVEL: 'debug',
+      ...extraEnv,
     },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
@@ -228,18 +229,33 @@ describe('no dual-write loss (docs/guarantees.md §4): the relay process dies', 
     expect([...counts.values()]).toEqual(Array(events.length).fill(2));
   });
 
-  it('killed with SIGKILL while publishing: nothing lost', async () => {
+  it('killed with SIGKILL in the middle of a backlog (batches published, the next claim open): nothing lost, nothing sent twice', async () => {
     await drainPending();
     const from = await endOffsets(admin, TOPIC);
-    const first = await appendInterleaved(2, 2);
-    const victim = spawnRelay();
-    await eventually(async () => (await unpublished(first)) === 0, 60_000, 'first publication');
-    // more events, and the relay dies at some point while they are being published
-    const second = appendInterleaved(2, 4);
-    await new Promise((r) => setTimeout(r, 30));
-    victim.kill('SIGKILL');
-    await victim.exited;
-    const events = [...first, ...(await second)];
+    // a backlog, no relay running yet
+    const events = await appendInterleaved(2, 4);
+    // the test holds the outbox row of an event in the middle, on a batch boundary (batches of 2): the
+    // relay publishes every batch before it, then its next claim waits on the row lock (no timer decides when)
+    const cut = 2 * Math.floor(events.length / 4);
+    const before = events.slice(0, cut);
+    const holder = await pgClient();
+    await holder.query('BEGIN');
+    await holder.query('SELECT 1 FROM outbox WHERE global_position = $1 FOR UPDATE', [events[cut].globalPosition]);
+    const victim = spawnRelay(undefined, { RELAY_BATCH_SIZE: '2' });
+    try {
+      await eventually(async () => (await unpublished(before)) === 0, 60_000, 'the batches before the held row');
+      const waiting = async () =>
+        (await db.query(`SELECT 1 FROM pg_stat_activity WHERE application_name = 'ledger-relay' AND wait_event_type = 'Lock' AND datname = current_database()`)).rows.length > 0;
+      await eventually(waiting, 60_000, 'the relay waiting on the held row');
+      victim.kill('SIGKILL');
+      expect((await victim.exited).signal).toBe('SIGKILL');
+    } finally {
+      await holder.query('ROLLBACK');
+      await holder.end();
+    }
+    // killed mid-backlog: what it had published is marked, the rest is pending
+    await expect(unpublished(before)).resolves.toBe(0);
+    await expect(unpublished(events)).resolves.toBe(events.length - cut);
 
     const r = relay();
     try {
@@ -249,7 +265,9 @@ describe('no dual-write loss (docs/guarantees.md §4): the relay process dies', 
     }
     await expect(unpublished(events)).resolves.toBe(0);
     const records = mine(await readRange(kafka, TOPIC, from, await endOffsets(admin, TOPIC)), events);
-    expectAtLeastOnceAndIdentical(records, events);
+    const counts = expectAtLeastOnceAndIdentical(records, events);
+    // the killed relay sent only batches it had marked: each event exactly once
+    expect([...counts.values()]).toEqual(Array(events.length).fill(1));
   });
 });
 
