@@ -8,6 +8,7 @@ import { dropProjectionSchema, runProjectionMigrations } from './migrations';
 import { rebuildProjections } from './rebuild';
 import { createTopic, deleteTopics, highWatermarks, produce, storedCheckpoints, TEST_DATABASE_URL, testKafka, uniqueTopic, waitForCatchUp } from './testing/kafka-kit';
 import { syntheticLedger } from './testing/synthetic-shoes';
+import { GRACEFUL_SIGTERM_STOP, projectorStop } from './testing/log-lines';
 
 /**
  * docs/guarantees.md §6 under a crash: the projector runs as its own process (`npx tsx
@@ -122,8 +123,8 @@ describe('projector killed mid-transaction', () => {
     });
     // graceful stop: SIGTERM (to the group, as a supervisor would) → the projector finishes and says so
     process.kill(-second.child.pid!, 'SIGTERM');
-    await second.exited;
-    expect(second.output()).toMatch(/"msg":"projector stopped"/);
+    // exactly the graceful stop: not the fatal path, which logs "projector stopped" too
+    expect(projectorStop(second.output(), await second.exited)).toEqual(GRACEFUL_SIGTERM_STOP);
 
     const [{ n: applied }] = await ds.query(`SELECT count(*)::int AS n FROM ${SCHEMA}.applied_events`);
     expect(applied).toBe(total);
