@@ -91,6 +91,12 @@ export interface StopResult {
 }
 
 /**
+ * Whether a stop was clean: not forced, and exit code 0 or (NestJS's shutdown hooks: the API
+ * re-raises the signal once its hooks ran) ended by the SIGTERM itself.
+ */
+export const cleanStop = (s: StopResult): boolean => !s.forced && (s.code === 0 || (s.code === null && s.signal === 'SIGTERM'));
+
+/**
  * One service process: started with `node -r tsconfig-paths/register dist/apps/<app>/src/main.js`
  * (TS_NODE_BASEURL=./dist), stdout and stderr appended to `<logDir>/<name>.log`. The run starts it
  * again only after a kill of its own ({@link kill} then {@link start}); an exit the run did not

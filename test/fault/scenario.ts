@@ -13,7 +13,7 @@
  *    projector (each started again after a short random delay), stops and restarts Kafka cleanly
  *    once, SIGKILLs the broker once and the PostgreSQL postmaster once (crash recovery), each
  *    started again; a service that exits without being killed fails the run (it is not restarted);
- * 4. with FAULT_PENDING_STEPS=1 also the steps that need parts of issue 11 still being built: the
+ * 4. with FAULT_PENDING_STEPS=1 also the steps that need parts still being built (relay lease, republish): the
  *    relay leader frozen (SIGSTOP) while a standby relay runs, a long broker outage under load, the
  *    ledger topic deleted and re-created, then republished from PostgreSQL;
  * 5. once everything has drained (outbox empty, projector at the topic's end), the checks of
@@ -43,6 +43,7 @@ import { generateShoeScript, SeededRandom, type ShoeScript, type SimTable } from
 import { CheckReport, verifyAfterDrain } from './checks';
 import {
   assertBuilt,
+  cleanStop,
   freePort,
   machinePostgresStartTime,
   PrivateKafka,
@@ -738,7 +739,7 @@ export function failures(r: FaultReport): string[] {
   if (r.pgKills < 1) out.push('the PostgreSQL postmaster was not SIGKILLed');
   else if (r.pgCrashRecoveries < r.pgKills) out.push(`PostgreSQL crashed ${r.pgKills} time(s) but its log shows ${r.pgCrashRecoveries} crash recovery(ies)`);
   if (r.unexpectedExits.length) out.push(`${r.unexpectedExits.length} service exit(s) nobody asked for: ${r.unexpectedExits.map((e) => `${e.service} code ${e.code} signal ${e.signal}`).join(', ')}`);
-  const unclean = r.stops.filter((s) => s.forced || s.code !== 0);
+  const unclean = r.stops.filter((s) => !cleanStop(s));
   if (unclean.length) out.push(`graceful stop not clean: ${unclean.map((s) => `${s.service} code ${s.code} signal ${s.signal}${s.forced ? ' (SIGKILLed after the grace period)' : ''}`).join(', ')}`);
   if (r.machinePg.before !== r.machinePg.after) out.push(`the machine's PostgreSQL was restarted (postmaster start ${r.machinePg.before} → ${r.machinePg.after})`);
   for (const p of r.pendingSteps) if (!p.ok) out.push(`${p.step}: ${p.detail}`);
@@ -782,7 +783,7 @@ export function formatReport(r: FaultReport): string {
     `  service kills ${totalKills}: ${SERVICES.map((x) => `${x} ${r.kills[x]}`).join(', ')} (API kills with requests in flight: ${r.apiKillsInFlight}); restarts after those kills: ${SERVICES.map((x) => `${x} ${r.restarts[x]}`).join(', ')}`,
     `  infrastructure: Kafka clean restarts ${r.kafkaRestarts}, Kafka SIGKILLs ${r.kafkaKills}, PostgreSQL postmaster SIGKILLs ${r.pgKills} (crash recoveries in its log ${r.pgCrashRecoveries}); outage Kafka ${s(r.outageMs.kafka)}, PostgreSQL ${s(r.outageMs.postgres)}${r.outageMs.relayFrozen ? `, relay leader frozen ${s(r.outageMs.relayFrozen)}` : ''}`,
     `  machine's PostgreSQL started at ${r.machinePg.before ?? '(not answering)'} before, ${r.machinePg.after ?? '(not answering)'} after: ${r.machinePg.before === r.machinePg.after ? 'untouched' : 'RESTARTED'}`,
-    `  unexpected exits ${r.unexpectedExits.length}${r.unexpectedExits.length ? ` (${r.unexpectedExits.map((e) => `${e.service} code ${e.code} signal ${e.signal}`).join(', ')})` : ''}; graceful stops ${r.stops.map((x) => `${x.service} ${x.forced ? 'FORCED' : `code ${x.code}`}`).join(', ') || 'none'}`,
+    `  unexpected exits ${r.unexpectedExits.length}${r.unexpectedExits.length ? ` (${r.unexpectedExits.map((e) => `${e.service} code ${e.code} signal ${e.signal}`).join(', ')})` : ''}; graceful stops ${r.stops.map((x) => `${x.service} ${x.forced ? 'FORCED' : x.code === null ? `by ${x.signal}` : `code ${x.code}`}${cleanStop(x) ? '' : ' (NOT CLEAN)'}`).join(', ') || 'none'}`,
     `  pending steps ${r.options.pendingSteps ? r.pendingSteps.map((p) => `${p.step} ${p.ok ? 'ok' : 'FAILED'} (${p.detail})`).join('; ') || 'none reached' : 'off (FAULT_PENDING_STEPS=1 runs them)'}${r.options.outageS && !r.options.pendingSteps ? `; long outage: ${r.pendingSteps.map((p) => p.detail).join('; ')}` : ''}`,
     `  faults after the load ended ${r.faultsAfterLoad}`,
     `  load: ${r.driver.shoesFinished}/${r.shoes} shoes, ${r.driver.actionsDone}/${r.actions} actions, ${r.driver.requests} requests, ${r.driver.retries} retries (${r.driver.connectionErrors} connection errors, ${r.driver.timeouts} timeouts, ${r.driver.serverErrors} 5xx)`,
