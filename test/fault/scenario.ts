@@ -25,8 +25,8 @@
  * steps, 900 with FAULT_LONG=1, else 0: no long outage], FAULT_DB_NAME [ledger_fault],
  * FAULT_KAFKA_PORT [19192], FAULT_KAFKA_CONTROLLER_PORT [19193], FAULT_PG_PORT [19432],
  * FAULT_PG_BIN [/usr/lib/postgresql/15/bin], FAULT_REPUBLISH_CMD [npm run -s republish --],
- * FAULT_RESUME_CMD (the operator's step that resumes the projector after a topic loss; none by
- * default), FAULT_KEEP_RUN_DIR=1 (keep `.stack/fault/<run>/` with the logs after a passing run),
+ * FAULT_RESUME_CMD (the operator's step after a topic loss) [npm run -s projections:resume -- --by
+ * fault-run --reason topic-re-created-and-republished --reset-offsets], FAULT_KEEP_RUN_DIR=1 (keep `.stack/fault/<run>/` with the logs after a passing run),
  * FAULT_LOAD_TIMEOUT_S (default: max(600, an estimate from the number of actions and faults)).
  * One fault run at a time per database name (lock file in the OS temp directory).
  */
@@ -587,11 +587,15 @@ async function runLocked(o: FaultOptions, log: FaultLog): Promise<FaultReport> {
 
     /**
      * Pending step, the load held: outbox drained and projector caught up; the relay stopped; the
-     * ledger topic deleted and re-created; `npm run -s republish` from PostgreSQL; the relay
-     * started; the operator's resume step (FAULT_RESUME_CMD); the load goes on.
+     * ledger topic deleted and re-created; `npm run -s republish` from PostgreSQL (FAULT_REPUBLISH_CMD);
+     * the relay started; the projector must halt every partition holding data with an open incident
+     * (`<schema>.projection_incidents`) instead of skipping; the operator's resume step
+     * (FAULT_RESUME_CMD, default `npm run -s projections:resume -- --by fault-run --reason … --reset-offsets`);
+     * the load goes on.
      */
     async function loseTopic(tag: string): Promise<PendingStepResult> {
-      if (!(await waitFor(async () => (await unpublished()) === 0, 120_000, 250))) return { step: 'topic-recreate', ok: false, detail: 'the outbox did not drain before the topic loss' };
+      const fail = (detail: string): PendingStepResult => ({ step: 'topic-recreate', ok: false, detail });
+      if (!(await waitFor(async () => (await unpublished()) === 0, 120_000, 250))) return fail('the outbox did not drain before the topic loss');
       await waitFor(async () => (await behind()) <= 0, 120_000, 500);
       await services.relay.stop();
       await standby?.stop();
@@ -605,28 +609,42 @@ async function runLocked(o: FaultOptions, log: FaultLog): Promise<FaultReport> {
       }
       await createTopics([topic]);
       log(`${tag} topic ${topic} deleted and re-created; republishing from PostgreSQL`);
-      const [cmd, ...args] = (process.env.FAULT_REPUBLISH_CMD || 'npm run -s republish --').split(/\s+/);
-      let detail = 'republished';
-      let ok = true;
+      const command = (env: string | undefined, fallback: string[]) => (env ? env.split(/\s+/).filter(Boolean) : fallback);
+      const [cmd, ...args] = command(process.env.FAULT_REPUBLISH_CMD, ['npm', 'run', '-s', 'republish', '--']);
       try {
         await runLogged(cmd, args, { ...relayEnv }, join(logDir, 'republish.log'), 300_000);
       } catch (e) {
-        ok = false;
-        detail = `republish failed: ${(e as Error).message}`;
+        services.relay.start();
+        standby?.start();
+        return fail(`republish failed: ${(e as Error).message}`);
       }
       services.relay.start();
       standby?.start();
-      if (ok && process.env.FAULT_RESUME_CMD) {
-        const [rc, ...ra] = process.env.FAULT_RESUME_CMD.split(/\s+/);
-        try {
-          await runLogged(rc, ra, { ...common, LEDGER_EVENTS_TOPIC: topic, PROJECTOR_GROUP: group, PROJECTIONS_SCHEMA: schema }, join(logDir, 'resume.log'), 120_000);
-        } catch (e) {
-          ok = false;
-          detail = `the resume step failed: ${(e as Error).message}`;
-        }
+      // loudly, not silently: every partition that holds data again halts with an open incident
+      const a2 = k.admin();
+      await a2.connect();
+      const withData = (await a2.fetchTopicOffsets(topic).finally(() => a2.disconnect())).filter((x) => BigInt(x.high) > 0n).length;
+      const halted = async () =>
+        Number(
+          (
+            await dsq.query(`SELECT count(DISTINCT partition)::int AS n FROM "${schema}".projection_incidents WHERE resolved_at IS NULL AND consumer_group = $1 AND topic = $2`, [
+              group,
+              topic,
+            ])
+          )[0].n,
+        );
+      if (!(await waitFor(async () => (await halted()) >= withData, 60_000, 500))) {
+        return fail(`the projector did not halt the ${withData} partition(s) of the re-created topic within 60 s (open incidents: ${await halted().catch(() => 'no incident table')})`);
       }
-      log(`topic loss: ${detail}`);
-      return { step: 'topic-recreate', ok, detail };
+      log(`the projector halted ${withData} partition(s) of the re-created topic; the operator resumes them`);
+      const [rc, ...ra] = command(process.env.FAULT_RESUME_CMD, ['npm', 'run', '-s', 'projections:resume', '--', '--by', 'fault-run', '--reason', 'topic-re-created-and-republished', '--reset-offsets']);
+      try {
+        await runLogged(rc, ra, { ...common, LEDGER_EVENTS_TOPIC: topic, PROJECTOR_GROUP: group, PROJECTIONS_SCHEMA: schema }, join(logDir, 'resume.log'), 120_000);
+      } catch (e) {
+        return fail(`the resume step failed: ${(e as Error).message}`);
+      }
+      log('topic loss: republished, the halted partitions resumed');
+      return { step: 'topic-recreate', ok: true, detail: `republished; ${withData} partition(s) halted loudly, then resumed` };
     }
 
     try {
@@ -723,7 +741,7 @@ function leadership(logFile: string): 'leader' | 'standby' | null {
   let state: 'leader' | 'standby' | null = null;
   for (const line of since.split('\n')) {
     if (/"msg":"(relay is the leader|took over publishing)"/.test(line)) state = 'leader';
-    else if (/"msg":"another relay publishes: standing by"/.test(line)) state = 'standby';
+    else if (/"msg":"(another relay publishes: standing by|relay lost the lease[^"]*)"/.test(line)) state = 'standby';
   }
   return state;
 }
