@@ -120,14 +120,25 @@ export class ServiceProcess {
   private readonly t0 = Date.now();
   private spawnedAt = 0;
 
+  /** How the run's logs name it (`options.name`, else the service: two relays need two names). */
+  readonly name: string;
+  private readonly onUnexpectedExit: (e: UnexpectedExit) => void;
+
+  /**
+   * @param entry the service whose `dist/` entry point runs
+   * @param options.name its name in the logs and reports (default `entry`)
+   * @param options.onUnexpectedExit called once it exits by itself (the run then fails)
+   */
   constructor(
-    readonly name: string,
     private readonly entry: ServiceName,
     private readonly env: Record<string, string>,
     private readonly logFile: string,
     private readonly log: FaultLog,
-    private readonly onUnexpectedExit: (e: UnexpectedExit) => void = () => undefined,
-  ) {}
+    options: { readonly name?: string; readonly onUnexpectedExit?: (e: UnexpectedExit) => void } = {},
+  ) {
+    this.name = options.name ?? entry;
+    this.onUnexpectedExit = options.onUnexpectedExit ?? (() => undefined);
+  }
 
   /** Whether a process is running now. */
   get running(): boolean {

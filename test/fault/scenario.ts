@@ -339,15 +339,13 @@ async function runLocked(o: FaultOptions, log: FaultLog): Promise<FaultReport> {
   const services: Record<ServiceName, ServiceProcess> = {
     api: new ServiceProcess(
       'api',
-      'api',
       { ...common, PORT: String(apiPort), HOST: '127.0.0.1', LEDGER_EVENTS_TOPIC: topic, READ_SCHEMA: schema, PROJECTIONS_SCHEMA: schema, JWT_SECRET: jwtSecret, RUN_MIGRATIONS: 'true', TABLES_FILE: join(REPO_ROOT, 'config/tables.json') },
       join(logDir, 'api.log'),
       log,
-      onUnexpectedExit,
+      { onUnexpectedExit },
     ),
-    relay: new ServiceProcess('relay', 'relay', relayEnv, join(logDir, 'relay.log'), log, onUnexpectedExit),
+    relay: new ServiceProcess('relay', relayEnv, join(logDir, 'relay.log'), log, { onUnexpectedExit }),
     projector: new ServiceProcess(
-      'projector',
       'projector',
       {
         ...common,
@@ -361,11 +359,11 @@ async function runLocked(o: FaultOptions, log: FaultLog): Promise<FaultReport> {
       },
       join(logDir, 'projector.log'),
       log,
-      onUnexpectedExit,
+      { onUnexpectedExit },
     ),
   };
   // the pending relay freeze needs a second relay standing by
-  const standby = o.pendingSteps ? new ServiceProcess('relay-standby', 'relay', relayEnv, join(logDir, 'relay-standby.log'), log, onUnexpectedExit) : null;
+  const standby = o.pendingSteps ? new ServiceProcess('relay', relayEnv, join(logDir, 'relay-standby.log'), log, { name: 'relay-standby', onUnexpectedExit }) : null;
   const all = [...SERVICES.map((s) => services[s]), ...(standby ? [standby] : [])];
   const killAll = () => all.forEach((s) => s.killNow());
   process.once('exit', killAll);
@@ -543,7 +541,19 @@ async function runLocked(o: FaultOptions, log: FaultLog): Promise<FaultReport> {
 
     /** Pending step: SIGSTOP the leading relay; a standby must publish within 10 s; SIGCONT after `freezeMs`. */
     async function freezeRelayLeader(freezeMs: number, tag: string): Promise<PendingStepResult> {
-      const leader = leadership(join(logDir, 'relay-standby.log')) === 'leader' ? standby! : services.relay;
+      // the lease row names its holder's pid (the relay lease); else the relays' logs say who leads
+      const holder: string | null = await dsq
+        .query(`SELECT holder FROM outbox_leases ORDER BY generation DESC LIMIT 1`)
+        .then((r: { holder: string }[]) => r[0]?.holder ?? null)
+        .catch(() => null);
+      const leader =
+        holder && standby?.pid && holder.includes(`:${standby.pid}:`)
+          ? standby
+          : holder && services.relay.pid && holder.includes(`:${services.relay.pid}:`)
+            ? services.relay
+            : leadership(join(logDir, 'relay-standby.log')) === 'leader'
+              ? standby!
+              : services.relay;
       const [{ p }] = await dsq.query(`SELECT coalesce(max(global_position), 0)::text AS p FROM outbox`);
       const s = Date.now();
       leader.freeze();
