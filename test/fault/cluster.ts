@@ -11,7 +11,8 @@
  * also exits when its parent is gone: see orphan-guard.js).
  */
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { chownSync, closeSync, existsSync, mkdirSync, openSync, readdirSync, readFileSync, symlinkSync, writeSync } from 'node:fs';
+import { chownSync, closeSync, existsSync, mkdirSync, mkdtempSync, openSync, readdirSync, readFileSync, symlinkSync, writeSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { createServer } from 'node:net';
 import { join, resolve } from 'node:path';
 
@@ -373,6 +374,19 @@ export class PrivatePostgres {
   ) {
     this.dataDir = join(dir, 'data');
     this.serverLog = join(dir, 'postgres.log');
+  }
+
+  /**
+   * `preferred` (under `.stack/`), unless the run is root and the `postgres` OS user cannot reach it
+   * (a checkout under a home directory closed to others): then a fresh directory in the OS temp
+   * directory. @returns the directory for the cluster (not created yet when `preferred`)
+   */
+  static directory(preferred: string): string {
+    if (process.getuid?.() !== 0) return preferred;
+    let parent = preferred;
+    while (!existsSync(parent)) parent = join(parent, '..');
+    if (spawnSync('runuser', ['-u', 'postgres', '--', 'test', '-x', parent], { timeout: 10_000 }).status === 0) return preferred;
+    return mkdtempSync(join(tmpdir(), 'ledger-fault-pg-'));
   }
 
   /** A connection URL to `db` as `role` (password = role name: trust ignores it). */

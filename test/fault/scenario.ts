@@ -306,7 +306,7 @@ async function runLocked(o: FaultOptions, log: FaultLog): Promise<FaultReport> {
   const group = `fault-projector-${runTag}`;
   const analyticsTopics = ['round-outcomes', 'settlements', 'roads'].map((k) => `fault.analytics.${k}.${runTag}`);
   const jwtSecret = randomBytes(24).toString('hex');
-  const pg = new PrivatePostgres(join(runDir, 'pg'), await freePort(o.pgPort), infraLog);
+  const pg = new PrivatePostgres(PrivatePostgres.directory(join(runDir, 'pg')), await freePort(o.pgPort), infraLog);
   // as the owner: setup and the checks; the services log in as their runtime roles (docs/architecture.md §10)
   const databaseUrl = pg.url('ledger_owner', o.dbName);
   const kafkaPort = await freePort(o.kafkaPort);
@@ -736,9 +736,12 @@ async function runLocked(o: FaultOptions, log: FaultLog): Promise<FaultReport> {
     checks,
     error,
   };
-  if (failures(report).length === 0 && !o.keepRunDir && existsSync(runDir)) rmSync(runDir, { recursive: true, force: true });
+  if (failures(report).length === 0 && !o.keepRunDir && existsSync(runDir)) {
+    rmSync(runDir, { recursive: true, force: true });
+    rmSync(pg.dir, { recursive: true, force: true });
+  }
   else {
-    for (const heavy of [join(runDir, 'stack', 'kafka', 'data'), join(runDir, 'pg', 'data')]) if (existsSync(heavy)) rmSync(heavy, { recursive: true, force: true });
+    for (const heavy of [join(runDir, 'stack', 'kafka', 'data'), pg.dataDir]) if (existsSync(heavy)) rmSync(heavy, { recursive: true, force: true });
   }
   return report;
 }
