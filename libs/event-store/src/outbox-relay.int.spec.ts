@@ -336,12 +336,14 @@ describe('one publisher at a time (advisory lock)', () => {
   it('a second relay stands by and takes over when the leader stops', async () => {
     await drainPending();
     const a = relay({ standbyRetryMs: 100 });
-    const b = relay({ standbyRetryMs: 100 });
+    const bLog = collectingLogger();
+    const b = relay({ standbyRetryMs: 100, logger: bLog });
     try {
       await a.start();
       await eventually(async () => a.isLeader, 10_000, 'a leads');
       await b.start();
-      await new Promise((res) => setTimeout(res, 400));
+      // b has tried and found a leading (an event, not a timer)
+      await eventually(async () => bLog.lines.some((l) => l.msg === 'another relay publishes: standing by'), 10_000, 'b stands by');
       expect(b.isLeader).toBe(false);
       await expect(b.runOnce()).resolves.toEqual({ leader: false, published: 0, batches: 0, lastPosition: null });
 
