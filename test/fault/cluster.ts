@@ -1,16 +1,18 @@
 /**
  * The fault run's cluster (docs/guarantees.md §13): the ledger API, the outbox relay and the projector as
  * separate OS processes built from `dist/` (as scripts/demo.sh runs them), a private Kafka broker
- * started by scripts/stack.sh in its own STACK_DIR on its own ports, and the machine's PostgreSQL
- * service, each of which the run can kill, stop and start again.
+ * started by scripts/stack.sh in its own STACK_DIR on its own ports, and a private PostgreSQL
+ * cluster (initdb under the run's directory in `.stack/fault/`, its own port), each of which the
+ * run can SIGKILL and start again. The machine's PostgreSQL service is never touched.
  *
  * Everything here stops by itself: services are killed at teardown, every wait has a deadline, and
- * a detached watchdog (started by {@link startWatchdog}) stops the private broker and starts
- * PostgreSQL again if the process running the fault run dies without tearing down (a node child
+ * a detached watchdog (started by {@link startWatchdog}) stops the private broker and the private
+ * PostgreSQL cluster if the process running the fault run dies without tearing down (a node child
  * also exits when its parent is gone: see orphan-guard.js).
  */
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { closeSync, existsSync, mkdirSync, openSync, readdirSync, rmSync, symlinkSync, writeSync } from 'node:fs';
+import { chownSync, closeSync, existsSync, mkdirSync, mkdtempSync, openSync, readdirSync, readFileSync, symlinkSync, writeSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { createServer } from 'node:net';
 import { join, resolve } from 'node:path';
 
@@ -72,42 +74,72 @@ export function assertBuilt(): void {
   if (missing.length) throw new Error(`not built: ${missing.join(', ')} missing; run \`npm run -s build\` first`);
 }
 
-/** An exit the run did not cause (the process died by itself); the supervisor restarted it. */
+/** An exit the run did not cause (the process died by itself). Any one fails the run; the process is NOT restarted. */
 export interface UnexpectedExit {
-  readonly service: ServiceName;
+  readonly service: string;
   readonly code: number | null;
   readonly signal: string | null;
   readonly atMs: number;
 }
 
+/** How a graceful stop (SIGTERM) ended. */
+export interface StopResult {
+  readonly service: string;
+  readonly code: number | null;
+  readonly signal: string | null;
+  /** Whether the run had to SIGKILL it after the grace period. */
+  readonly forced: boolean;
+}
+
+/**
+ * Whether a stop was clean: not forced, and exit code 0 or (NestJS's shutdown hooks: the API
+ * re-raises the signal once its hooks ran) ended by the SIGTERM itself.
+ */
+export const cleanStop = (s: StopResult): boolean => !s.forced && (s.code === 0 || (s.code === null && s.signal === 'SIGTERM'));
+
 /**
  * One service process: started with `node -r tsconfig-paths/register dist/apps/<app>/src/main.js`
- * (TS_NODE_BASEURL=./dist), stdout and stderr appended to `<logDir>/<name>.log`. While it is
- * wanted up, an exit the run did not cause is recorded and the process is started again after a
- * back-off (0.5 s doubling to 5 s), so a service that cannot start while PostgreSQL or Kafka is
- * down comes back when they do.
+ * (TS_NODE_BASEURL=./dist), stdout and stderr appended to `<logDir>/<name>.log`. The run starts it
+ * again only after a kill of its own ({@link kill} then {@link start}); an exit the run did not
+ * cause is recorded in {@link unexpectedExits}, reported to `onUnexpectedExit`, and the process
+ * stays down (a service must survive a database or broker crash without dying: docs/guarantees.md §13).
  */
 export class ServiceProcess {
   /** SIGKILLs sent by the fault schedule. */
   kills = 0;
-  /** Starts after the first one (after a kill or an unexpected exit). */
+  /** Starts after the first one (after a kill of the run). */
   restarts = 0;
+  /** SIGSTOPs sent by the fault schedule (freeze). */
+  freezes = 0;
   readonly unexpectedExits: UnexpectedExit[] = [];
+  /** The graceful stops at the end of the run. */
+  readonly stops: StopResult[] = [];
   private child: ChildProcess | null = null;
-  private exited: Promise<void> = Promise.resolve();
+  private exited: Promise<{ code: number | null; signal: string | null }> = Promise.resolve({ code: null, signal: null });
   private wantUp = false;
   private starts = 0;
-  private backoffMs = 500;
-  private restartTimer: NodeJS.Timeout | null = null;
   private readonly t0 = Date.now();
   private spawnedAt = 0;
 
+  /** How the run's logs name it (`options.name`, else the service: two relays need two names). */
+  readonly name: string;
+  private readonly onUnexpectedExit: (e: UnexpectedExit) => void;
+
+  /**
+   * @param entry the service whose `dist/` entry point runs
+   * @param options.name its name in the logs and reports (default `entry`)
+   * @param options.onUnexpectedExit called once it exits by itself (the run then fails)
+   */
   constructor(
-    readonly name: ServiceName,
+    private readonly entry: ServiceName,
     private readonly env: Record<string, string>,
     private readonly logFile: string,
     private readonly log: FaultLog,
-  ) {}
+    options: { readonly name?: string; readonly onUnexpectedExit?: (e: UnexpectedExit) => void } = {},
+  ) {
+    this.name = options.name ?? entry;
+    this.onUnexpectedExit = options.onUnexpectedExit ?? (() => undefined);
+  }
 
   /** Whether a process is running now. */
   get running(): boolean {
@@ -123,16 +155,14 @@ export class ServiceProcess {
     return this.child ? Date.now() - this.spawnedAt : 0;
   }
 
-  /** Starts the process (no-op when it runs) and keeps it up until {@link kill} or {@link stop}. */
+  /** Starts the process (no-op when it runs). */
   start(): void {
     this.wantUp = true;
-    if (this.restartTimer) clearTimeout(this.restartTimer);
-    this.restartTimer = null;
     if (this.child) return;
     if (this.starts++ > 0) this.restarts++;
     const fd = openSync(this.logFile, 'a');
     writeSync(fd, `\n===== ${new Date().toISOString()} fault run starts ${this.name} (start #${this.starts}) =====\n`);
-    const child = spawn(process.execPath, ['-r', join(__dirname, 'orphan-guard.js'), '-r', 'tsconfig-paths/register', ENTRY[this.name]], {
+    const child = spawn(process.execPath, ['-r', join(__dirname, 'orphan-guard.js'), '-r', 'tsconfig-paths/register', ENTRY[this.entry]], {
       cwd: REPO_ROOT,
       env: { ...process.env, ...this.env, TS_NODE_BASEURL: './dist', FAULT_PARENT_PID: String(process.pid) },
       stdio: ['ignore', fd, fd],
@@ -140,61 +170,66 @@ export class ServiceProcess {
     closeSync(fd);
     this.child = child;
     this.spawnedAt = Date.now();
-    this.exited = new Promise<void>((res) => {
+    this.exited = new Promise((res) => {
       child.once('exit', (code, signal) => {
         if (this.child === child) this.child = null;
         if (this.wantUp) {
-          this.unexpectedExits.push({ service: this.name, code, signal, atMs: Date.now() - this.t0 });
-          this.log(`${this.name} exited by itself (code ${code}, signal ${signal}); restarting in ${this.backoffMs} ms`);
-          this.restartTimer = setTimeout(() => {
-            this.restartTimer = null;
-            if (this.wantUp) this.start();
-          }, this.backoffMs);
-          this.backoffMs = Math.min(this.backoffMs * 2, 5000);
+          const e: UnexpectedExit = { service: this.name, code, signal, atMs: Date.now() - this.t0 };
+          this.unexpectedExits.push(e);
+          this.wantUp = false;
+          this.log(`UNEXPECTED: ${this.name} exited by itself (code ${code}, signal ${signal}); not restarted, the run fails (log ${this.logFile})`);
+          this.onUnexpectedExit(e);
         }
-        res();
+        res({ code, signal });
       });
     });
-  }
-
-  /** A healthy start resets the crash back-off. */
-  markHealthy(): void {
-    this.backoffMs = 500;
   }
 
   /** SIGKILL (the fault): resolves once the process is gone. It stays down until {@link start}. */
   async kill(): Promise<void> {
     this.wantUp = false;
-    this.cancelRestart();
     const child = this.child;
     if (!child) return;
     this.kills++;
+    child.kill('SIGCONT'); // a frozen process dies too, but say so
     child.kill('SIGKILL');
     await this.exited;
   }
 
-  /** SIGTERM, then SIGKILL after `timeoutMs`: the graceful stop at the end of the run. */
-  async stop(timeoutMs = 20_000): Promise<void> {
+  /** SIGSTOP (the fault: a frozen process keeps its sockets and sessions). @returns whether a process was frozen */
+  freeze(): boolean {
+    if (!this.child) return false;
+    this.freezes++;
+    return this.child.kill('SIGSTOP');
+  }
+
+  /** SIGCONT after {@link freeze}. */
+  thaw(): void {
+    this.child?.kill('SIGCONT');
+  }
+
+  /** SIGTERM, then SIGKILL after `timeoutMs`: the graceful stop at the end of the run (recorded in {@link stops} unless `record` is false: the teardown). */
+  async stop(timeoutMs = 20_000, record = true): Promise<void> {
     this.wantUp = false;
-    this.cancelRestart();
     const child = this.child;
     if (!child) return;
+    let forced = false;
+    child.kill('SIGCONT');
     child.kill('SIGTERM');
-    const timer = setTimeout(() => child.kill('SIGKILL'), timeoutMs);
-    await this.exited;
+    const timer = setTimeout(() => {
+      forced = true;
+      child.kill('SIGKILL');
+    }, timeoutMs);
+    const { code, signal } = await this.exited;
     clearTimeout(timer);
+    if (record) this.stops.push({ service: this.name, code, signal, forced });
   }
 
   /** Last resort (exit handler): SIGKILL without waiting. */
   killNow(): void {
     this.wantUp = false;
-    this.cancelRestart();
+    this.child?.kill('SIGCONT');
     this.child?.kill('SIGKILL');
-  }
-
-  private cancelRestart(): void {
-    if (this.restartTimer) clearTimeout(this.restartTimer);
-    this.restartTimer = null;
   }
 }
 
@@ -228,7 +263,8 @@ export async function runLogged(cmd: string, args: string[], env: Record<string,
 export class PrivateKafka {
   readonly stackDir: string;
   readonly brokers: string[];
-  stops = 0;
+  /** SIGKILLs of the broker. */
+  kills = 0;
 
   constructor(
     runDir: string,
@@ -274,65 +310,239 @@ export class PrivateKafka {
     if (!existsSync(this.stackDir)) return;
     await runLogged('bash', ['scripts/stack.sh', 'down'], this.env, this.logFile, 60_000);
   }
+
+  /** The broker's JVM pid (from its pid file), when it runs. */
+  pid(): number | null {
+    const file = join(this.stackDir, 'kafka', 'kafka.pid');
+    if (!existsSync(file)) return null;
+    const pid = Number(readFileSync(file, 'utf8').trim());
+    return pid > 0 && alive(pid) ? pid : null;
+  }
+
+  /** SIGKILL the broker (no clean shutdown: the next start recovers its logs); resolves once it is gone. @throws when no broker runs */
+  async crash(): Promise<void> {
+    const pid = this.pid();
+    if (!pid) throw new Error('the private broker is not running; nothing to kill');
+    process.kill(pid, 'SIGKILL');
+    this.kills++;
+    if (!(await waitFor(() => !alive(pid), 30_000, 100))) throw new Error(`the broker (pid ${pid}) outlived SIGKILL by 30 s`);
+  }
 }
 
-/** The PostgreSQL cluster of the machine (`pg_ctlcluster <version> main`), stopped and started by the fault run. */
-export class PostgresControl {
-  readonly version: string;
-  stops = 0;
-
-  constructor(
-    private readonly markerFile: string,
-    private readonly logFile: string,
-  ) {
-    const versions = existsSync('/etc/postgresql') ? readdirSync('/etc/postgresql').sort((a, b) => Number(a) - Number(b)) : [];
-    this.version = versions[versions.length - 1] ?? '15';
+/** Whether a process with this pid exists. */
+export function alive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (e) {
+    return (e as NodeJS.ErrnoException).code === 'EPERM';
   }
+}
 
-  /** Whether PostgreSQL accepts connections on 127.0.0.1:5432. */
-  static ready(): boolean {
-    return spawnSync('pg_isready', ['-q', '-h', '127.0.0.1', '-p', process.env.PGPORT ?? '5432'], { timeout: 5000 }).status === 0;
-  }
-
-  /** `stop -m fast` (every session is terminated), then `start` after `downMs`; waits until it accepts connections. */
-  async restart(downMs: number): Promise<void> {
-    // the marker tells the watchdog to start PostgreSQL again should this process die meanwhile
-    closeSync(openSync(this.markerFile, 'w'));
-    try {
-      this.stops++;
-      await runLogged('pg_ctlcluster', ['--skip-systemctl-redirect', this.version, 'main', 'stop', '-m', 'fast'], {}, this.logFile, 60_000);
-      await sleep(downMs);
-    } finally {
-      await this.start();
-    }
-  }
-
-  /** Starts the cluster when it is not accepting connections; waits up to 60 s. */
-  async start(): Promise<void> {
-    if (!PostgresControl.ready()) {
-      await runLogged('pg_ctlcluster', ['--skip-systemctl-redirect', this.version, 'main', 'start'], {}, this.logFile, 60_000).catch(() => undefined);
-    }
-    if (!(await waitFor(() => PostgresControl.ready(), 60_000, 200))) throw new Error('PostgreSQL did not accept connections within 60 s of its start');
-    rmSync(this.markerFile, { force: true });
-  }
+/** The PostgreSQL server binaries: FAULT_PG_BIN, else /usr/lib/postgresql/15/bin, else the newest /usr/lib/postgresql/<v>/bin. */
+export function postgresBinDir(env: NodeJS.ProcessEnv = process.env): string {
+  if (env.FAULT_PG_BIN) return env.FAULT_PG_BIN;
+  const preferred = '/usr/lib/postgresql/15/bin';
+  if (existsSync(join(preferred, 'initdb'))) return preferred;
+  const base = '/usr/lib/postgresql';
+  const versions = existsSync(base) ? readdirSync(base).filter((v) => existsSync(join(base, v, 'bin', 'initdb'))).sort((a, b) => Number(a) - Number(b)) : [];
+  if (!versions.length) throw new Error('no PostgreSQL server binaries (initdb) in /usr/lib/postgresql/*/bin; install the postgresql package or set FAULT_PG_BIN');
+  return join(base, versions[versions.length - 1], 'bin');
 }
 
 /**
- * A detached shell that waits for this process to end, then starts PostgreSQL if the run had
- * stopped it (marker file present) and stops the private broker. The run kills it at a normal
- * teardown (by its pid), after doing the same itself.
+ * A PostgreSQL cluster of this run only (docs/guarantees.md §13): `initdb` into `<dir>/data`, its
+ * own port on 127.0.0.1 (no Unix socket), started with `pg_ctl` and crashed with SIGKILL of the
+ * postmaster and its children (a power cut: the next start runs crash recovery). Never the
+ * machine's service. initdb and postgres refuse to run as root: as root, every server command
+ * runs as the `postgres` OS user (`runuser -u postgres --`) and `<dir>` is handed to that user;
+ * otherwise they run as the current user. Superuser `postgres`, `trust` authentication (loopback only).
  */
-export function startWatchdog(kafka: PrivateKafka, pg: PostgresControl, pgMarker: string, logFile: string): ChildProcess {
+export class PrivatePostgres {
+  readonly dataDir: string;
+  /** The server's own log (crash recovery shows up here). */
+  readonly serverLog: string;
+  /** SIGKILLs of the postmaster. */
+  kills = 0;
+  private readonly bin = postgresBinDir();
+  private readonly asRoot = process.getuid?.() === 0;
+
+  constructor(
+    readonly dir: string,
+    readonly port: number,
+    private readonly logFile: string,
+  ) {
+    this.dataDir = join(dir, 'data');
+    this.serverLog = join(dir, 'postgres.log');
+  }
+
+  /**
+   * `preferred` (under `.stack/`), unless the run is root and the `postgres` OS user cannot reach it
+   * (a checkout under a home directory closed to others): then a fresh directory in the OS temp
+   * directory. @returns the directory for the cluster (not created yet when `preferred`)
+   */
+  static directory(preferred: string): string {
+    if (process.getuid?.() !== 0) return preferred;
+    let parent = preferred;
+    while (!existsSync(parent)) parent = join(parent, '..');
+    if (spawnSync('runuser', ['-u', 'postgres', '--', 'test', '-x', parent], { timeout: 10_000 }).status === 0) return preferred;
+    return mkdtempSync(join(tmpdir(), 'ledger-fault-pg-'));
+  }
+
+  /** A connection URL to `db` as `role` (password = role name: trust ignores it). */
+  url(role: string, db: string): string {
+    return `postgres://${role}:${role}@127.0.0.1:${this.port}/${db}`;
+  }
+
+  /** A server binary with its arguments, as the OS user the server runs as. */
+  private command(binary: string, args: string[]): [string, string[]] {
+    const path = join(this.bin, binary);
+    return this.asRoot ? ['runuser', ['-u', 'postgres', '--', path, ...args]] : [path, args];
+  }
+
+  private run(binary: string, args: string[], timeoutMs: number): Promise<void> {
+    const [cmd, argv] = this.command(binary, args);
+    return runLogged(cmd, argv, {}, this.logFile, timeoutMs);
+  }
+
+  /** initdb (UTF-8, C locale, trust on loopback) and the server settings; @throws when initdb fails */
+  async init(): Promise<void> {
+    mkdirSync(this.dir, { recursive: true });
+    if (this.asRoot) {
+      const uid = Number(spawnSync('id', ['-u', 'postgres'], { encoding: 'utf8' }).stdout.trim());
+      const gid = Number(spawnSync('id', ['-g', 'postgres'], { encoding: 'utf8' }).stdout.trim());
+      if (!(uid > 0)) throw new Error('running as root, but there is no `postgres` OS user to run the private PostgreSQL cluster as');
+      chownSync(this.dir, uid, gid);
+    }
+    await this.run('initdb', ['-D', this.dataDir, '-U', 'postgres', '-A', 'trust', '-E', 'UTF8', '--locale=C'], 120_000);
+    const settings = [
+      `port = ${this.port}`,
+      `listen_addresses = '127.0.0.1'`,
+      `unix_socket_directories = ''`,
+      'max_connections = 200',
+      'shared_buffers = 64MB',
+      // the defaults, said out loud: a crash must find what was committed on disk
+      'fsync = on',
+      'synchronous_commit = on',
+      'full_page_writes = on',
+      `log_line_prefix = '%m [%p] '`,
+    ];
+    const [cmd, argv] = this.asRoot ? ['runuser', ['-u', 'postgres', '--', 'sh', '-c', 'cat >> "$1"', 'sh', join(this.dataDir, 'postgresql.conf')]] : ['sh', ['-c', 'cat >> "$1"', 'sh', join(this.dataDir, 'postgresql.conf')]];
+    const r = spawnSync(cmd, argv as string[], { input: `\n# the fault run's private cluster\n${settings.join('\n')}\n` });
+    if (r.status !== 0) throw new Error(`could not write ${this.dataDir}/postgresql.conf: ${r.stderr}`);
+  }
+
+  /** Whether it accepts connections. */
+  ready(): boolean {
+    return spawnSync(join(this.bin, 'pg_isready'), ['-q', '-h', '127.0.0.1', '-p', String(this.port), '-U', 'postgres', '-d', 'postgres'], { timeout: 5000 }).status === 0;
+  }
+
+  /** The postmaster's pid (first line of postmaster.pid), when it runs. */
+  postmasterPid(): number | null {
+    const file = join(this.dataDir, 'postmaster.pid');
+    if (!existsSync(file)) return null;
+    const pid = Number(readFileSync(file, 'utf8').split('\n')[0]);
+    return pid > 0 && alive(pid) ? pid : null;
+  }
+
+  /** `pg_ctl start` (crash recovery first when the last stop was a crash); waits until it accepts connections (≤ 120 s). */
+  async start(): Promise<void> {
+    if (this.postmasterPid() && this.ready()) return;
+    await this.run('pg_ctl', ['-D', this.dataDir, '-l', this.serverLog, '-w', '-t', '120', 'start'], 150_000);
+    if (!(await waitFor(() => this.ready(), 120_000, 200))) throw new Error(`the private PostgreSQL did not accept connections within 120 s (log ${this.serverLog})`);
+  }
+
+  /**
+   * SIGKILL of the postmaster and of every one of its children at once (no shutdown checkpoint,
+   * sessions cut mid-transaction); resolves once they are all gone. @throws when it is not running
+   */
+  async crash(): Promise<void> {
+    const pid = this.postmasterPid();
+    if (!pid) throw new Error('the private PostgreSQL is not running; nothing to kill');
+    const children = childPids(pid);
+    process.kill(pid, 'SIGKILL');
+    for (const c of children) {
+      try {
+        process.kill(c, 'SIGKILL');
+      } catch {
+        /* gone already */
+      }
+    }
+    this.kills++;
+    if (!(await waitFor(() => !alive(pid) && children.every((c) => !alive(c)), 30_000, 100))) throw new Error(`PostgreSQL processes outlived SIGKILL by 30 s`);
+  }
+
+  /** How many times the server log says it ran crash recovery. */
+  crashRecoveries(): number {
+    if (!existsSync(this.serverLog)) return 0;
+    return (readFileSync(this.serverLog, 'utf8').match(/database system was not properly shut down; automatic recovery in progress/g) ?? []).length;
+  }
+
+  /** Runs SQL (a file or a string) as the superuser on `db`. @throws on an error */
+  async psql(db: string, sql: { file: string } | { command: string }): Promise<void> {
+    const args = ['-X', '-q', '-v', 'ON_ERROR_STOP=1', '-h', '127.0.0.1', '-p', String(this.port), '-U', 'postgres', '-d', db, ...('file' in sql ? ['-f', sql.file] : ['-c', sql.command])];
+    await runLogged(join(this.bin, 'psql'), args, {}, this.logFile, 60_000);
+  }
+
+  /** `pg_ctl stop -m immediate` when it runs (teardown: nothing to keep). */
+  async stop(): Promise<void> {
+    if (!this.postmasterPid()) return;
+    await this.run('pg_ctl', ['-D', this.dataDir, '-m', 'immediate', '-w', '-t', '60', 'stop'], 90_000);
+  }
+
+  /** The shell line the watchdog runs to stop it (see {@link startWatchdog}). */
+  stopCommandLine(): string {
+    const [cmd, argv] = this.command('pg_ctl', ['-D', this.dataDir, '-m', 'immediate', 'stop']);
+    return [cmd, ...argv].map((a) => `'${a.replace(/'/g, `'\\''`)}'`).join(' ');
+  }
+}
+
+/** The pids whose parent is `pid` (from /proc). */
+function childPids(pid: number): number[] {
+  const out: number[] = [];
+  for (const entry of readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      const stat = readFileSync(`/proc/${entry}/stat`, 'utf8');
+      // pid (comm) state ppid …; comm may hold spaces and parentheses: split after the last ')'
+      const ppid = Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]);
+      if (ppid === pid) out.push(Number(entry));
+    } catch {
+      /* gone */
+    }
+  }
+  return out;
+}
+
+/**
+ * The start time of the machine's own PostgreSQL (127.0.0.1:5432, or PGPORT), or null when it does
+ * not answer: the run asserts it is the same before and after (the machine's service is never touched).
+ */
+export async function machinePostgresStartTime(): Promise<string | null> {
+  const r = spawnSync('psql', ['-X', '-tA', '-h', '127.0.0.1', '-p', process.env.PGPORT ?? '5432', '-U', 'postgres', '-d', 'postgres', '-c', 'SELECT pg_postmaster_start_time()'], {
+    encoding: 'utf8',
+    timeout: 10_000,
+    env: { ...process.env, PGCONNECT_TIMEOUT: '5' },
+  });
+  return r.status === 0 ? r.stdout.trim() || null : null;
+}
+
+/**
+ * A detached shell that waits for this process to end, then stops the private PostgreSQL cluster
+ * (immediate) and the private broker. The run kills it at a normal teardown (by its pid), after
+ * doing the same itself.
+ */
+export function startWatchdog(kafka: PrivateKafka, pg: PrivatePostgres, logFile: string): ChildProcess {
   const script = `
     while kill -0 "$FAULT_PARENT" 2>/dev/null; do sleep 2; done
-    if [ -f "$PG_MARKER" ]; then pg_ctlcluster --skip-systemctl-redirect "$PG_VERSION" main start; rm -f "$PG_MARKER"; fi
+    if [ -f "$PG_DATA/postmaster.pid" ]; then ${pg.stopCommandLine()}; fi
     if [ -d "$STACK_DIR" ]; then bash scripts/stack.sh down; fi`;
   const fd = openSync(logFile, 'a');
   const child = spawn('bash', ['-c', script], {
     cwd: REPO_ROOT,
     detached: true,
     stdio: ['ignore', fd, fd],
-    env: { ...process.env, ...kafka.env, FAULT_PARENT: String(process.pid), PG_MARKER: pgMarker, PG_VERSION: pg.version },
+    env: { ...process.env, ...kafka.env, FAULT_PARENT: String(process.pid), PG_DATA: pg.dataDir },
   });
   closeSync(fd);
   child.unref();

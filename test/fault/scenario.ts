@@ -2,24 +2,35 @@
  * The fault-injection run (docs/guarantees.md §13), shared by test/fault/fault-injection.int.spec.ts (the
  * bounded form `npm test` runs) and scripts/fault-run.ts (longer soaks):
  *
- * 1. a fresh database (`ledger_fault`), a private Kafka broker (scripts/stack.sh, own STACK_DIR and
- *    ports), the run's own topic, read-model schema and consumer group;
+ * 1. a private PostgreSQL cluster (initdb under `.stack/fault/<run>/pg`, its own port; the roles of
+ *    scripts/database-roles.sql, the database `ledger_fault`, the migrations run by the services'
+ *    start) and a private Kafka broker (scripts/stack.sh, own STACK_DIR and ports), the run's own
+ *    topic, read-model schema and consumer group; the machine's PostgreSQL is never touched (its
+ *    `pg_postmaster_start_time()` is compared before and after);
  * 2. the API, the relay and the projector as child processes from `dist/`;
  * 3. seeded simulated shoes dealt concurrently through the HTTP API (test/fault/driver.ts) while a
  *    seeded fault schedule, paced by the load's progress, SIGKILLs the API, the relay and the
- *    projector (each started again after a short random delay), stops and restarts Kafka once and
- *    PostgreSQL once (FAULT_SKIP_PG_RESTART=1 leaves PostgreSQL alone);
- * 4. once everything has drained (outbox empty, projector at the topic's end), the checks of
- *    test/fault/checks.ts; every service and the broker are stopped whatever happens.
+ *    projector (each started again after a short random delay), stops and restarts Kafka cleanly
+ *    once, SIGKILLs the broker once and the PostgreSQL postmaster once (crash recovery), each
+ *    started again; a service that exits without being killed fails the run (it is not restarted);
+ * 4. with FAULT_PENDING_STEPS=1 also the steps that need parts still being built (relay lease, republish): the
+ *    relay leader frozen (SIGSTOP) while a standby relay runs, a long broker outage under load, the
+ *    ledger topic deleted and re-created, then republished from PostgreSQL;
+ * 5. once everything has drained (outbox empty, projector at the topic's end), the checks of
+ *    test/fault/checks.ts; every service, the broker and the private cluster are stopped whatever happens.
  *
  * Environment (all optional): FAULT_SEED (hex; printed), FAULT_KILLS [21], FAULT_SHOES [4],
- * FAULT_ROUNDS (rounds per shoe) [24], FAULT_SKIP_PG_RESTART=1, FAULT_SKIP_KAFKA_RESTART=1,
- * FAULT_DB_NAME [ledger_fault], FAULT_KAFKA_PORT [19192], FAULT_KAFKA_CONTROLLER_PORT [19193],
- * FAULT_KEEP_RUN_DIR=1 (keep `.stack/fault/<run>/` with the logs after a passing run),
+ * FAULT_ROUNDS (rounds per shoe) [24], FAULT_SKIP_KAFKA_RESTART=1 (no broker stop nor kill),
+ * FAULT_PENDING_STEPS=1 (the steps of 4.), FAULT_FREEZE_S [15], FAULT_OUTAGE_S [90 with the pending
+ * steps, 900 with FAULT_LONG=1, else 0: no long outage], FAULT_DB_NAME [ledger_fault],
+ * FAULT_KAFKA_PORT [19192], FAULT_KAFKA_CONTROLLER_PORT [19193], FAULT_PG_PORT [19432],
+ * FAULT_PG_BIN [/usr/lib/postgresql/15/bin], FAULT_REPUBLISH_CMD [npm run -s republish --],
+ * FAULT_RESUME_CMD (the operator's step after a topic loss) [npm run -s projections:resume -- --by
+ * fault-run --reason topic-re-created-and-republished --reset-offsets], FAULT_KEEP_RUN_DIR=1 (keep `.stack/fault/<run>/` with the logs after a passing run),
  * FAULT_LOAD_TIMEOUT_S (default: max(600, an estimate from the number of actions and faults)).
- * One fault run at a time per database name: a second one refuses to start (lock file in the OS
- * temp directory).
+ * One fault run at a time per database name (lock file in the OS temp directory).
  */
+import { spawnSync } from 'node:child_process';
 import { createHash, randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -32,9 +43,11 @@ import { generateShoeScript, SeededRandom, type ShoeScript, type SimTable } from
 import { CheckReport, verifyAfterDrain } from './checks';
 import {
   assertBuilt,
+  cleanStop,
   freePort,
-  PostgresControl,
+  machinePostgresStartTime,
   PrivateKafka,
+  PrivatePostgres,
   REPO_ROOT,
   runLogged,
   ServiceName,
@@ -44,6 +57,7 @@ import {
   startWatchdog,
   waitFor,
   type FaultLog,
+  type StopResult,
   type UnexpectedExit,
 } from './cluster';
 import { ShoeDriver, type DriverStats, type UnexpectedResponse } from './driver';
@@ -56,11 +70,18 @@ export interface FaultOptions {
   readonly shoes: number;
   /** Rounds per shoe (a shoe then closes; a full 8-deck shoe is about 80). */
   readonly rounds: number;
-  readonly pgRestart: boolean;
+  /** A clean broker restart and a broker SIGKILL. */
   readonly kafkaRestart: boolean;
+  /** The steps that need parts still being built (relay freeze, long outage, topic loss + republish). */
+  readonly pendingSteps: boolean;
+  /** How long the relay leader stays frozen (SIGSTOP), in seconds. */
+  readonly freezeS: number;
+  /** How long the long broker outage lasts, in seconds (0: none). */
+  readonly outageS: number;
   readonly dbName: string;
   readonly kafkaPort: number;
   readonly kafkaControllerPort: number;
+  readonly pgPort: number;
   readonly keepRunDir: boolean;
   /** The load (dealing + faults) must end within this, or the run stops and fails. @default max(600 s, an estimate from the size) */
   readonly loadTimeoutS: number | null;
@@ -77,16 +98,21 @@ function intEnv(env: NodeJS.ProcessEnv, name: string, fallback: number, min: num
 export function faultOptionsFromEnv(env: NodeJS.ProcessEnv = process.env): FaultOptions {
   const dbName = env.FAULT_DB_NAME || 'ledger_fault';
   if (!/^[a-z_][a-z0-9_]*$/.test(dbName) || dbName === 'ledger' || dbName === 'ledger_test') throw new Error('FAULT_DB_NAME must be a plain lower-case name other than ledger and ledger_test');
+  if (env.FAULT_SKIP_PG_RESTART) throw new Error('FAULT_SKIP_PG_RESTART is gone: the fault run crashes its own PostgreSQL cluster, never the machine\'s');
+  const pendingSteps = env.FAULT_PENDING_STEPS === '1';
   return {
     seed: env.FAULT_SEED || SeededRandom.newSeed(),
     kills: intEnv(env, 'FAULT_KILLS', 21, 0, 10_000),
     shoes: intEnv(env, 'FAULT_SHOES', 4, 1, 200),
     rounds: intEnv(env, 'FAULT_ROUNDS', 24, 1, 200),
-    pgRestart: env.FAULT_SKIP_PG_RESTART !== '1',
     kafkaRestart: env.FAULT_SKIP_KAFKA_RESTART !== '1',
+    pendingSteps,
+    freezeS: intEnv(env, 'FAULT_FREEZE_S', 15, 1, 3600),
+    outageS: intEnv(env, 'FAULT_OUTAGE_S', env.FAULT_LONG === '1' ? 900 : pendingSteps ? 90 : 0, 0, 7 * 24 * 3600),
     dbName,
     kafkaPort: intEnv(env, 'FAULT_KAFKA_PORT', 19192, 1024, 65535),
     kafkaControllerPort: intEnv(env, 'FAULT_KAFKA_CONTROLLER_PORT', 19193, 1024, 65535),
+    pgPort: intEnv(env, 'FAULT_PG_PORT', 19432, 1024, 65535),
     keepRunDir: env.FAULT_KEEP_RUN_DIR === '1',
     loadTimeoutS: env.FAULT_LOAD_TIMEOUT_S ? intEnv(env, 'FAULT_LOAD_TIMEOUT_S', 600, 10, 7 * 24 * 3600) : null,
   };
@@ -95,18 +121,33 @@ export function faultOptionsFromEnv(env: NodeJS.ProcessEnv = process.env): Fault
 /** One step of the fault schedule; `at` is the fraction of the load's actions answered before it fires. */
 export type Fault = { readonly at: number; readonly jitterMs: number } & (
   | { readonly kind: 'kill'; readonly target: ServiceName; readonly restartDelayMs: number }
+  /** `scripts/stack.sh down`, then up: a clean broker stop. */
   | { readonly kind: 'kafka-restart'; readonly downMs: number }
-  | { readonly kind: 'pg-restart'; readonly downMs: number }
+  /** SIGKILL of the broker's JVM, then up (log recovery). */
+  | { readonly kind: 'kafka-kill'; readonly downMs: number }
+  /** SIGKILL of the postmaster and its children, then start (crash recovery). */
+  | { readonly kind: 'pg-crash'; readonly downMs: number }
+  /** Pending step: SIGSTOP the relay leader for `freezeMs` while a standby runs; the standby must publish within 10 s. */
+  | { readonly kind: 'relay-freeze'; readonly freezeMs: number }
+  /** Pending step: the broker down for `downMs` while dealing goes on; only the outbox grows. */
+  | { readonly kind: 'kafka-outage'; readonly downMs: number }
+  /** Pending step: the ledger topic deleted and re-created, then republished from PostgreSQL. */
+  | { readonly kind: 'topic-recreate' }
 );
+
+/** Whether a fault is an outage of the infrastructure (or a freeze): it wants settled services and a stretch of load with no kill after it. */
+const isOutage = (f: Fault) => f.kind !== 'kill';
 
 /**
  * The seeded schedule: `kills` SIGKILLs (targets balanced over the three services, in a shuffled
  * order) at random points between 2 % and 90 % of the load, each followed by a restart after
- * 0.2–2 s; Kafka down for 1–3 s at 25–40 % and PostgreSQL down for 0.5–2 s at 55–70 %, each
- * followed by a stretch of the load (12 %, 6 %) with no kill, so dealing goes on during the outage.
+ * 0.2–2 s; a clean broker restart (down 1–3 s) at 20–28 %, a broker SIGKILL (down 1–3 s) at 40–48 %
+ * and a PostgreSQL postmaster SIGKILL (down 0.5–2 s) at 60–68 %, each followed by a stretch of the
+ * load (8 %) with no kill, so dealing goes on during the outage. With the pending steps: the relay
+ * freeze at 10 %, the long outage at 74 % and the topic loss at 84 % (windows of 4–6 %).
  * Each fault strikes 20–400 ms after the load passes its point (requests are in flight by then).
  */
-export function planFaults(o: Pick<FaultOptions, 'seed' | 'kills' | 'pgRestart' | 'kafkaRestart'>): Fault[] {
+export function planFaults(o: Pick<FaultOptions, 'seed' | 'kills' | 'kafkaRestart' | 'pendingSteps' | 'freezeS' | 'outageS'>): Fault[] {
   const rng = new SeededRandom(`${o.seed}/faults`);
   const u = (lo: number, hi: number) => lo + (rng.int(1_000_000) / 1_000_000) * (hi - lo);
   const targets = rng.shuffle(Array.from({ length: o.kills }, (_, i) => SERVICES[i % SERVICES.length]));
@@ -115,16 +156,24 @@ export function planFaults(o: Pick<FaultOptions, 'seed' | 'kills' | 'pgRestart' 
   // after an outage's point, a stretch of the load with no other fault: the load goes on during the
   // outage up to the next fault's point (and waits there until the outage is over)
   const windows: [number, number][] = [];
+  const outage = (at: number, width: number, f: Fault) => {
+    plan.push(f);
+    windows.push([at, at + width]);
+  };
+  if (o.pendingSteps) {
+    outage(0.1, 0.05, { at: 0.1, jitterMs: jitter(), kind: 'relay-freeze', freezeMs: o.freezeS * 1000 });
+  }
   if (o.kafkaRestart) {
-    const at = u(0.25, 0.4);
-    plan.push({ at, jitterMs: jitter(), kind: 'kafka-restart', downMs: Math.round(u(1000, 3000)) });
-    windows.push([at, at + 0.12]);
+    const a = u(0.2, 0.28);
+    outage(a, 0.08, { at: a, jitterMs: jitter(), kind: 'kafka-restart', downMs: Math.round(u(1000, 3000)) });
+    const b = u(0.4, 0.48);
+    outage(b, 0.08, { at: b, jitterMs: jitter(), kind: 'kafka-kill', downMs: Math.round(u(1000, 3000)) });
   }
-  if (o.pgRestart) {
-    const at = u(0.55, 0.7);
-    plan.push({ at, jitterMs: jitter(), kind: 'pg-restart', downMs: Math.round(u(500, 2000)) });
-    windows.push([at, at + 0.06]);
-  }
+  const c = u(0.6, 0.68);
+  outage(c, 0.08, { at: c, jitterMs: jitter(), kind: 'pg-crash', downMs: Math.round(u(500, 2000)) });
+  if (o.outageS > 0) outage(0.74, 0.06, { at: 0.74, jitterMs: jitter(), kind: 'kafka-outage', downMs: o.outageS * 1000 });
+  if (o.pendingSteps) outage(0.84, 0.04, { at: 0.84, jitterMs: jitter(), kind: 'topic-recreate' });
+  windows.sort((x, y) => x[0] - y[0]);
   // kill points uniform over [0.02, 0.9] without the windows
   const free = 0.88 - windows.reduce((n, [a, b]) => n + (b - a), 0);
   const points = Array.from({ length: o.kills }, () => {
@@ -136,6 +185,13 @@ export function planFaults(o: Pick<FaultOptions, 'seed' | 'kills' | 'pgRestart' 
   return plan.sort((a, b) => a.at - b.at);
 }
 
+/** What a pending step found (FAULT_PENDING_STEPS=1). */
+export interface PendingStepResult {
+  readonly step: 'relay-freeze' | 'kafka-outage' | 'topic-recreate';
+  readonly ok: boolean;
+  readonly detail: string;
+}
+
 /** What a run did and found. */
 export interface FaultReport {
   readonly options: FaultOptions;
@@ -145,9 +201,20 @@ export interface FaultReport {
   readonly phasesMs: Record<string, number>;
   readonly kills: Record<ServiceName, number>;
   readonly restarts: Record<ServiceName, number>;
+  /** Exits nobody asked for: each one fails the run. */
   readonly unexpectedExits: UnexpectedExit[];
+  /** The graceful stops (SIGTERM) at the drain: each must exit 0 without being forced. */
+  readonly stops: StopResult[];
   readonly kafkaRestarts: number;
-  readonly pgRestarts: number;
+  readonly kafkaKills: number;
+  readonly pgKills: number;
+  /** Crash recoveries the private PostgreSQL's log reports. */
+  readonly pgCrashRecoveries: number;
+  /** Seconds each part of the infrastructure was not answering because of the run (kill or stop until ready again). */
+  readonly outageMs: { readonly kafka: number; readonly postgres: number; readonly relayFrozen: number };
+  /** `pg_postmaster_start_time()` of the machine's PostgreSQL before and after the run (null: not answering). */
+  readonly machinePg: { readonly before: string | null; readonly after: string | null };
+  readonly pendingSteps: PendingStepResult[];
   /** Faults that fired after the load had ended (none when the load outlasted the schedule). */
   readonly faultsAfterLoad: number;
   /** API kills that struck while the driver had requests in flight. */
@@ -229,33 +296,55 @@ async function runLocked(o: FaultOptions, log: FaultLog): Promise<FaultReport> {
   const logDir = join(runDir, 'logs');
   mkdirSync(logDir, { recursive: true });
   const infraLog = join(logDir, 'infra.log');
-  const pgMarker = join(runDir, 'pg-stopped');
   log(`seed ${o.seed}  run ${runTag}  logs ${runDir}`);
-  const envLine = `FAULT_SEED=${o.seed} FAULT_KILLS=${o.kills} FAULT_SHOES=${o.shoes} FAULT_ROUNDS=${o.rounds}${o.pgRestart ? '' : ' FAULT_SKIP_PG_RESTART=1'}${o.kafkaRestart ? '' : ' FAULT_SKIP_KAFKA_RESTART=1'}`;
-  log(`reproduce: ${envLine} npx tsx scripts/fault-run.ts   (or the spec: ${envLine} npx jest --selectProjects int -- test/fault)`);
+  const envLine = `FAULT_SEED=${o.seed} FAULT_KILLS=${o.kills} FAULT_SHOES=${o.shoes} FAULT_ROUNDS=${o.rounds}${o.kafkaRestart ? '' : ' FAULT_SKIP_KAFKA_RESTART=1'}${o.pendingSteps ? ' FAULT_PENDING_STEPS=1' : ''}${o.outageS ? ` FAULT_OUTAGE_S=${o.outageS}` : ''}`;
+  log(`reproduce: ${envLine} npx tsx scripts/fault-run.ts   (or the spec: ${envLine} TEST_TIERS=int bash scripts/test.sh test/fault)`);
+  const machinePgBefore = await machinePostgresStartTime();
 
   const topic = `fault.ledger.events.${runTag}`;
   const schema = `fault_read_${runTag}`;
   const group = `fault-projector-${runTag}`;
   const analyticsTopics = ['round-outcomes', 'settlements', 'roads'].map((k) => `fault.analytics.${k}.${runTag}`);
-  // as the owner: setup and the checks; the services log in as their runtime roles (docs/architecture.md §10)
-  const databaseUrl = `postgres://ledger_owner:ledger_owner@127.0.0.1:5432/${o.dbName}`;
   const jwtSecret = randomBytes(24).toString('hex');
-  const pg = new PostgresControl(pgMarker, infraLog);
+  const pg = new PrivatePostgres(PrivatePostgres.directory(join(runDir, 'pg')), await freePort(o.pgPort), infraLog);
+  // as the owner: setup and the checks; the services log in as their runtime roles (docs/architecture.md §10)
+  const databaseUrl = pg.url('ledger_owner', o.dbName);
   const kafkaPort = await freePort(o.kafkaPort);
   const controllerPort = await freePort(o.kafkaControllerPort === kafkaPort ? undefined : o.kafkaControllerPort);
   const broker = new PrivateKafka(runDir, kafkaPort, controllerPort, infraLog);
   const apiPort = await freePort();
   const baseUrl = `http://127.0.0.1:${apiPort}`;
-  const common = { DATABASE_URL: databaseUrlForRole(databaseUrl, 'ledger_app'), MIGRATIONS_DATABASE_URL: databaseUrl, KAFKA_BROKERS: broker.brokers.join(','), LOG_LEVEL: 'info', RELAY_CRASH_POINT: '', ANALYTICS_PUBLISHER_CRASH_POINT: '', PROJECTOR_FAULT_DELAY_IN_TX_MS: '' };
+  // every database URL said out loud: nothing a service inherits may point it at another server
+  const common = {
+    DATABASE_URL: databaseUrlForRole(databaseUrl, 'ledger_app'),
+    MIGRATIONS_DATABASE_URL: databaseUrl,
+    RELAY_DATABASE_URL: databaseUrlForRole(databaseUrl, 'ledger_relay'),
+    PROJECTOR_DATABASE_URL: databaseUrlForRole(databaseUrl, 'ledger_projector'),
+    KAFKA_BROKERS: broker.brokers.join(','),
+    // development mode (as `npm test` runs): the development keys and secrets
+    LEDGER_ENV: process.env.LEDGER_ENV || 'development',
+    LOG_LEVEL: 'info',
+    RELAY_CRASH_POINT: '',
+    ANALYTICS_PUBLISHER_CRASH_POINT: '',
+    PROJECTOR_FAULT_DELAY_IN_TX_MS: '',
+  };
+  // a service that dies by itself fails the run at once (it is not restarted)
+  let broken: string | null = null;
+  let driver: ShoeDriver | null = null;
+  const onUnexpectedExit = (e: UnexpectedExit) => {
+    broken ??= `${e.service} exited by itself (code ${e.code}, signal ${e.signal}) ${(e.atMs / 1000).toFixed(1)} s into the run`;
+    driver?.abort();
+  };
+  const relayEnv = { ...common, LEDGER_EVENTS_TOPIC: topic, RELAY_POLL_INTERVAL_MS: '100' };
   const services: Record<ServiceName, ServiceProcess> = {
     api: new ServiceProcess(
       'api',
       { ...common, PORT: String(apiPort), HOST: '127.0.0.1', LEDGER_EVENTS_TOPIC: topic, READ_SCHEMA: schema, PROJECTIONS_SCHEMA: schema, JWT_SECRET: jwtSecret, RUN_MIGRATIONS: 'true', TABLES_FILE: join(REPO_ROOT, 'config/tables.json') },
       join(logDir, 'api.log'),
       log,
+      { onUnexpectedExit },
     ),
-    relay: new ServiceProcess('relay', { ...common, RELAY_POLL_INTERVAL_MS: '100' }, join(logDir, 'relay.log'), log),
+    relay: new ServiceProcess('relay', relayEnv, join(logDir, 'relay.log'), log, { onUnexpectedExit }),
     projector: new ServiceProcess(
       'projector',
       {
@@ -270,9 +359,13 @@ async function runLocked(o: FaultOptions, log: FaultLog): Promise<FaultReport> {
       },
       join(logDir, 'projector.log'),
       log,
+      { onUnexpectedExit },
     ),
   };
-  const killAll = () => SERVICES.forEach((s) => services[s].killNow());
+  // the pending relay freeze needs a second relay standing by
+  const standby = o.pendingSteps ? new ServiceProcess('relay', relayEnv, join(logDir, 'relay-standby.log'), log, { name: 'relay-standby', onUnexpectedExit }) : null;
+  const all = [...SERVICES.map((s) => services[s]), ...(standby ? [standby] : [])];
+  const killAll = () => all.forEach((s) => s.killNow());
   process.once('exit', killAll);
 
   const apiHealthy = async () => {
@@ -282,42 +375,73 @@ async function runLocked(o: FaultOptions, log: FaultLog): Promise<FaultReport> {
   let kafka: KafkaClient | null = null;
   let ds: DataSource | null = null;
   let watchdog: ReturnType<typeof startWatchdog> | null = null;
-  let driver: ShoeDriver | null = null;
   let scripts: ShoeScript[] = [];
   let checks: CheckReport | null = null;
   let error: string | null = null;
   let kafkaRestarts = 0;
   let faultsAfterLoad = 0;
   let apiKillsInFlight = 0;
+  const outageMs = { kafka: 0, postgres: 0, relayFrozen: 0 };
+  const pendingResults: PendingStepResult[] = [];
   try {
     // ---------------------------------------------------------------------------------- setup
+    watchdog = startWatchdog(broker, pg, infraLog);
+    await pg.init();
     await pg.start();
-    await runLogged('bash', ['scripts/stack.sh', 'fresh-test-db'], { TEST_DB_NAME: o.dbName }, infraLog, 60_000);
-    log(`database ${o.dbName} recreated; starting a private Kafka broker on 127.0.0.1:${kafkaPort}`);
-    watchdog = startWatchdog(broker, pg, pgMarker, infraLog);
+    await pg.psql('postgres', { file: join(REPO_ROOT, 'scripts/database-roles.sql') });
+    await pg.psql('postgres', { command: `CREATE DATABASE ${o.dbName} OWNER ledger_owner` });
+    log(`private PostgreSQL (${pg.dataDir}) on 127.0.0.1:${pg.port} with database ${o.dbName}; starting a private Kafka broker on 127.0.0.1:${kafkaPort}`);
     await broker.up();
     kafka = createKafka({ clientId: `fault-run-${runTag}`, brokers: broker.brokers, logLevel: 'nothing', retries: 10 });
-    const admin = kafka.admin();
-    await admin.connect();
-    try {
-      const configs = { 'retention.ms': '-1', 'cleanup.policy': 'delete' };
-      // a broker just started may answer metadata for a new topic before it hosts its partitions
-      for (let attempt = 1; ; attempt++) {
-        try {
-          await ensureTopics(admin, [topic, ...analyticsTopics].map((name) => ({ name, partitions: 6, configs })));
-          break;
-        } catch (e) {
-          if (attempt >= 20) throw e;
-          await sleep(500);
+    const k = kafka;
+    const createTopics = async (names: string[]) => {
+      const admin = k.admin();
+      await admin.connect();
+      try {
+        const configs = { 'retention.ms': '-1', 'cleanup.policy': 'delete' };
+        // a broker just started may answer metadata for a new topic before it hosts its partitions
+        for (let attempt = 1; ; attempt++) {
+          try {
+            await ensureTopics(admin, names.map((name) => ({ name, partitions: 6, configs })));
+            break;
+          } catch (e) {
+            if (attempt >= 20) throw e;
+            await sleep(500);
+          }
         }
+      } finally {
+        await admin.disconnect();
       }
-    } finally {
-      await admin.disconnect();
-    }
+    };
+    await createTopics([topic, ...analyticsTopics]);
     services.api.start();
     if (!(await waitFor(apiHealthy, 90_000))) throw new Error(`the API did not answer /health within 90 s (log ${logDir}/api.log)`);
     services.relay.start();
     services.projector.start();
+    // the standby starts once the first relay leads (it then stands by)
+    if (standby) {
+      await waitFor(() => leadership(join(logDir, 'relay.log')) === 'leader', 60_000);
+      standby.start();
+    }
+    ds = createProjectionDataSource(databaseUrl, { applicationName: `fault-check-${runTag}`, poolSize: 4 });
+    await ds.initialize();
+    const dsq = ds;
+    const unpublished = async () => Number((await dsq.query(`SELECT count(*)::int AS n FROM outbox WHERE published_at IS NULL`))[0].n);
+    const behind = async () => {
+      const a = k.admin();
+      await a.connect();
+      try {
+        const hw = await a.fetchTopicOffsets(topic);
+        const cps: { partition: number; next_offset: string }[] = await dsq.query(
+          `SELECT partition, next_offset::text AS next_offset FROM "${schema}".checkpoints WHERE consumer_group = $1 AND topic = $2`,
+          [group, topic],
+        );
+        const cp = new Map(cps.map((c) => [c.partition, BigInt(c.next_offset)]));
+        return hw.reduce((n, x) => n + Number(BigInt(x.high) - (cp.get(x.partition) ?? 0n)), 0);
+      } finally {
+        await a.disconnect();
+      }
+    };
     phase('setup');
 
     // ---------------------------------------------------------------------------- load + faults
@@ -342,28 +466,31 @@ async function runLocked(o: FaultOptions, log: FaultLog): Promise<FaultReport> {
     // fault hits the load where the schedule says, however fast the dealing goes
     let started = 0;
     let timedOut = false;
+    // a step that needs the load held while it runs (the topic loss)
+    let holding = false;
     const gate = async () => {
-      const until = Date.now() + 300_000;
-      while (!timedOut && started < plan.length && plan[started].at <= d.progress && Date.now() < until) await sleep(20);
+      const until = Date.now() + 300_000 + o.outageS * 1000;
+      while (!timedOut && !broken && (holding || (started < plan.length && plan[started].at <= d.progress)) && Date.now() < until) await sleep(20);
     };
-    const d = new ShoeDriver({ baseUrl, jwtSecret, scripts, keyPrefix: `fault-${runTag}`, log, gate });
+    const d = new ShoeDriver({ baseUrl, jwtSecret, scripts, keyPrefix: `fault-${runTag}`, log, gate, actionDeadlineMs: Math.max(180_000, (o.outageS + 60) * 1000) });
     driver = d;
-    const loadTimeoutMs = 1000 * (o.loadTimeoutS ?? Math.max(600, Math.round(60 + 0.25 * d.totalActions + 12 * plan.length)));
+    const loadTimeoutMs = 1000 * (o.loadTimeoutS ?? Math.max(600, Math.round(60 + 0.25 * d.totalActions + 12 * plan.length + o.outageS + (o.pendingSteps ? o.freezeS + 120 : 0))));
     const loadTimer = setTimeout(() => {
       timedOut = true;
       d.abort();
     }, loadTimeoutMs);
-    log(`dealing ${scripts.length} shoes (${d.totalActions} actions) with ${plan.length} faults: ${o.kills} kills${o.kafkaRestart ? ', a Kafka restart' : ''}${o.pgRestart ? ', a PostgreSQL restart' : ''}`);
+    const names = plan.filter(isOutage).map((f) => f.kind);
+    log(`dealing ${scripts.length} shoes (${d.totalActions} actions) with ${plan.length} faults: ${o.kills} kills${names.length ? `, ${names.join(', ')}` : ''}`);
     const gapRng = new SeededRandom(`${o.seed}/gaps`);
-    const settled = () => waitFor(() => SERVICES.every((s) => services[s].upForMs() >= 5000), 60_000, 100);
+    const settled = () => waitFor(() => all.every((s) => s.upForMs() >= 5000), 60_000, 100);
     const faults = (async () => {
       for (const [i, f] of plan.entries()) {
         // paced by the load (bounded by the load's deadline)
-        await waitFor(() => d.done || timedOut || d.progress >= f.at, loadTimeoutMs, 50);
-        if (timedOut) break;
+        await waitFor(() => d.done || timedOut || !!broken || d.progress >= f.at, loadTimeoutMs, 50);
+        if (timedOut || broken) break;
         if (d.done) faultsAfterLoad++;
         // an infrastructure outage should hit running services, not ones still starting from the last kill
-        if (f.kind !== 'kill') await settled();
+        if (isOutage(f)) await settled();
         started = i + 1;
         await sleep(f.jitterMs);
         const tag = `fault ${i + 1}/${plan.length} at ${(d.progress * 100).toFixed(0)} %:`;
@@ -375,24 +502,161 @@ async function runLocked(o: FaultOptions, log: FaultLog): Promise<FaultReport> {
           log(`${tag} SIGKILL ${f.target}${f.target === 'api' ? ` (${inFlight} request(s) in flight)` : ''}; restart in ${f.restartDelayMs} ms`);
           await sleep(f.restartDelayMs);
           svc.start();
-          if (f.target === 'api' && (await waitFor(apiHealthy, 60_000, 100))) svc.markHealthy();
-        } else if (f.kind === 'kafka-restart') {
+          if (f.target === 'api') await waitFor(apiHealthy, 60_000, 100);
+        } else if (f.kind === 'kafka-restart' || f.kind === 'kafka-kill') {
           const s = Date.now();
-          await broker.down();
-          kafkaRestarts++;
-          log(`${tag} Kafka stopped; starting it again in ${f.downMs} ms`);
+          if (f.kind === 'kafka-restart') {
+            await broker.down();
+            kafkaRestarts++;
+          } else await broker.crash();
+          log(`${tag} Kafka ${f.kind === 'kafka-restart' ? 'stopped' : 'SIGKILLed'}; starting it again in ${f.downMs} ms`);
           await sleep(f.downMs);
           await broker.up();
+          outageMs.kafka += Date.now() - s;
           log(`Kafka back after ${((Date.now() - s) / 1000).toFixed(1)} s`);
-        } else {
+        } else if (f.kind === 'pg-crash') {
           const s = Date.now();
-          log(`${tag} PostgreSQL stop -m fast; start again in ${f.downMs} ms`);
-          await pg.restart(f.downMs);
-          log(`PostgreSQL back after ${((Date.now() - s) / 1000).toFixed(1)} s`);
+          const inFlight = d.inFlight;
+          await pg.crash();
+          log(`${tag} SIGKILL of the PostgreSQL postmaster and its children (${inFlight} request(s) in flight); start again in ${f.downMs} ms`);
+          await sleep(f.downMs);
+          await pg.start();
+          outageMs.postgres += Date.now() - s;
+          log(`PostgreSQL back after ${((Date.now() - s) / 1000).toFixed(1)} s (crash recoveries in its log: ${pg.crashRecoveries()})`);
+        } else if (f.kind === 'relay-freeze') {
+          pendingResults.push(await freezeRelayLeader(f.freezeMs, tag));
+        } else if (f.kind === 'kafka-outage') {
+          pendingResults.push(await longOutage(f.downMs, tag));
+        } else {
+          holding = true;
+          try {
+            pendingResults.push(await loseTopic(tag));
+          } finally {
+            holding = false;
+          }
         }
         await sleep(200 + gapRng.int(800));
       }
     })();
+
+    /** Pending step: SIGSTOP the leading relay; a standby must publish within 10 s; SIGCONT after `freezeMs`. */
+    async function freezeRelayLeader(freezeMs: number, tag: string): Promise<PendingStepResult> {
+      // the lease row names its holder's pid (the relay lease); else the relays' logs say who leads
+      const holder: string | null = await dsq
+        .query(`SELECT holder FROM outbox_leases ORDER BY generation DESC LIMIT 1`)
+        .then((r: { holder: string }[]) => r[0]?.holder ?? null)
+        .catch(() => null);
+      const leader =
+        holder && standby?.pid && holder.includes(`:${standby.pid}:`)
+          ? standby
+          : holder && services.relay.pid && holder.includes(`:${services.relay.pid}:`)
+            ? services.relay
+            : leadership(join(logDir, 'relay-standby.log')) === 'leader'
+              ? standby!
+              : services.relay;
+      const [{ p }] = await dsq.query(`SELECT coalesce(max(global_position), 0)::text AS p FROM outbox`);
+      const s = Date.now();
+      leader.freeze();
+      log(`${tag} SIGSTOP ${leader.name} (the leader) for ${freezeMs / 1000} s; a standby must publish what comes after position ${p} within 10 s`);
+      let takeoverMs: number | null = null;
+      try {
+        const ok = await waitFor(async () => Number((await dsq.query(`SELECT count(*)::int AS n FROM outbox WHERE global_position > $1 AND published_at IS NOT NULL`, [p]))[0].n) > 0, Math.min(freezeMs, 10_000), 250);
+        if (ok) takeoverMs = Date.now() - s;
+        await sleep(Math.max(0, freezeMs - (Date.now() - s)));
+      } finally {
+        leader.thaw();
+        outageMs.relayFrozen += Date.now() - s;
+      }
+      log(`${leader.name} thawed; ${takeoverMs === null ? 'NO standby published within 10 s' : `a standby published after ${(takeoverMs / 1000).toFixed(1)} s`}`);
+      return { step: 'relay-freeze', ok: takeoverMs !== null, detail: takeoverMs === null ? 'no standby published within 10 s of the freeze' : `standby published ${(takeoverMs / 1000).toFixed(1)} s after the freeze` };
+    }
+
+    /** Pending step: the broker SIGKILLed and kept down `downMs` under load: the load goes on, only the outbox grows. */
+    async function longOutage(downMs: number, tag: string): Promise<PendingStepResult> {
+      const s = Date.now();
+      const actions0 = d.stats.actionsDone;
+      const samples = [await unpublished()];
+      await broker.crash();
+      log(`${tag} Kafka SIGKILLed for a long outage of ${downMs / 1000} s (dealing goes on)`);
+      while (Date.now() - s < downMs && !broken && !timedOut) {
+        await sleep(Math.min(5000, Math.max(0, downMs - (Date.now() - s))));
+        samples.push(await unpublished());
+      }
+      const actions = d.stats.actionsDone - actions0;
+      await broker.up();
+      outageMs.kafka += Date.now() - s;
+      const shrank = samples.some((n, i) => i > 0 && n < samples[i - 1]);
+      const grew = samples[samples.length - 1] > samples[0];
+      log(`Kafka back after ${((Date.now() - s) / 1000).toFixed(1)} s; ${actions} actions answered meanwhile; unpublished outbox rows ${samples[0]} → ${samples[samples.length - 1]}`);
+      return {
+        step: 'kafka-outage',
+        ok: actions > 0 && grew && !shrank,
+        detail: `${(downMs / 1000).toFixed(0)} s down: ${actions} actions answered, unpublished outbox ${samples[0]} → ${samples[samples.length - 1]}${shrank ? ' (it shrank while the broker was down)' : ''}`,
+      };
+    }
+
+    /**
+     * Pending step, the load held: outbox drained and projector caught up; the relay stopped; the
+     * ledger topic deleted and re-created; `npm run -s republish` from PostgreSQL (FAULT_REPUBLISH_CMD);
+     * the relay started; the projector must halt every partition holding data with an open incident
+     * (`<schema>.projection_incidents`) instead of skipping; the operator's resume step
+     * (FAULT_RESUME_CMD, default `npm run -s projections:resume -- --by fault-run --reason … --reset-offsets`);
+     * the load goes on.
+     */
+    async function loseTopic(tag: string): Promise<PendingStepResult> {
+      const fail = (detail: string): PendingStepResult => ({ step: 'topic-recreate', ok: false, detail });
+      if (!(await waitFor(async () => (await unpublished()) === 0, 120_000, 250))) return fail('the outbox did not drain before the topic loss');
+      await waitFor(async () => (await behind()) <= 0, 120_000, 500);
+      await services.relay.stop();
+      await standby?.stop();
+      const admin = k.admin();
+      await admin.connect();
+      try {
+        await admin.deleteTopics([topic]);
+        await waitFor(async () => !(await admin.listTopics()).includes(topic), 60_000, 500);
+      } finally {
+        await admin.disconnect();
+      }
+      await createTopics([topic]);
+      log(`${tag} topic ${topic} deleted and re-created; republishing from PostgreSQL`);
+      const command = (env: string | undefined, fallback: string[]) => (env ? env.split(/\s+/).filter(Boolean) : fallback);
+      const [cmd, ...args] = command(process.env.FAULT_REPUBLISH_CMD, ['npm', 'run', '-s', 'republish', '--']);
+      try {
+        await runLogged(cmd, args, { ...relayEnv }, join(logDir, 'republish.log'), 300_000);
+      } catch (e) {
+        services.relay.start();
+        standby?.start();
+        return fail(`republish failed: ${(e as Error).message}`);
+      }
+      services.relay.start();
+      standby?.start();
+      // loudly, not silently: every partition that holds data again halts with an open incident
+      const a2 = k.admin();
+      await a2.connect();
+      const withData = (await a2.fetchTopicOffsets(topic).finally(() => a2.disconnect())).filter((x) => BigInt(x.high) > 0n).length;
+      const halted = async () =>
+        Number(
+          (
+            await dsq.query(`SELECT count(DISTINCT partition)::int AS n FROM "${schema}".projection_incidents WHERE resolved_at IS NULL AND consumer_group = $1 AND topic = $2`, [
+              group,
+              topic,
+            ])
+          )[0].n,
+        );
+      if (!(await waitFor(async () => (await halted()) >= withData, 60_000, 500))) {
+        return fail(`the projector did not halt the ${withData} partition(s) of the re-created topic within 60 s (open incidents: ${await halted().catch(() => 'no incident table')})`);
+      }
+      log(`the projector halted ${withData} partition(s) of the re-created topic; the operator resumes them`);
+      const [rc, ...ra] = command(process.env.FAULT_RESUME_CMD, ['npm', 'run', '-s', 'projections:resume', '--', '--by', 'fault-run', '--reason', 'topic-re-created-and-republished', '--reset-offsets']);
+      try {
+        await runLogged(rc, ra, { ...common, LEDGER_EVENTS_TOPIC: topic, PROJECTOR_GROUP: group, PROJECTIONS_SCHEMA: schema }, join(logDir, 'resume.log'), 120_000);
+      } catch (e) {
+        return fail(`the resume step failed: ${(e as Error).message}`);
+      }
+      log('topic loss: republished, the halted partitions resumed');
+      return { step: 'topic-recreate', ok: true, detail: `republished; ${withData} partition(s) halted loudly, then resumed` };
+    }
+
     try {
       await Promise.all([
         d.run(),
@@ -404,36 +668,19 @@ async function runLocked(o: FaultOptions, log: FaultLog): Promise<FaultReport> {
     } finally {
       clearTimeout(loadTimer);
     }
+    if (broken) throw new Error(broken);
     if (timedOut) throw new Error(`the load did not end within ${loadTimeoutMs / 1000} s (FAULT_LOAD_TIMEOUT_S)`);
     phase('load');
     log(`load done: ${d.stats.shoesFinished}/${scripts.length} shoes, ${d.stats.actionsDone}/${d.totalActions} actions, ${d.accepted.size} events accepted, ${d.stats.retries} retries`);
 
     // ------------------------------------------------------------------------------------ drain
-    for (const s of SERVICES) services[s].start();
+    for (const s of all) s.start();
     if (!(await waitFor(apiHealthy, 90_000))) throw new Error('the API did not come back for the drain');
     await services.api.stop();
-    ds = createProjectionDataSource(databaseUrl, { applicationName: `fault-check-${runTag}`, poolSize: 4 });
-    await ds.initialize();
-    const dsq = ds;
-    const unpublished = async () => Number((await dsq.query(`SELECT count(*)::int AS n FROM outbox WHERE published_at IS NULL`))[0].n);
-    if (!(await waitFor(async () => (await unpublished()) === 0, 180_000, 250))) throw new Error(`the relay did not drain the outbox within 180 s (${await unpublished()} rows left)`);
-    const k = kafka;
-    const behind = async () => {
-      const a = k.admin();
-      await a.connect();
-      try {
-        const hw = await a.fetchTopicOffsets(topic);
-        const cps: { partition: number; next_offset: string }[] = await dsq.query(
-          `SELECT partition, next_offset::text AS next_offset FROM "${schema}".checkpoints WHERE consumer_group = $1 AND topic = $2`,
-          [group, topic],
-        );
-        const cp = new Map(cps.map((c) => [c.partition, BigInt(c.next_offset)]));
-        return hw.reduce((n, o) => n + Number(BigInt(o.high) - (cp.get(o.partition) ?? 0n)), 0);
-      } finally {
-        await a.disconnect();
-      }
-    };
-    if (!(await waitFor(async () => (await behind()) <= 0, 240_000, 500))) throw new Error(`the projector did not reach the topic's end within 240 s (${await behind()} records behind)`);
+    if (!(await waitFor(async () => (await unpublished()) === 0 || !!broken, 180_000, 250))) throw new Error(`the relay did not drain the outbox within 180 s (${await unpublished()} rows left)`);
+    if (!(await waitFor(async () => (await behind()) <= 0 || !!broken, 240_000, 500))) throw new Error(`the projector did not reach the topic's end within 240 s (${await behind()} records behind)`);
+    if (broken) throw new Error(broken);
+    await standby?.stop();
     await services.relay.stop();
     await services.projector.stop();
     phase('drain');
@@ -447,9 +694,9 @@ async function runLocked(o: FaultOptions, log: FaultLog): Promise<FaultReport> {
     driver?.abort();
   } finally {
     killAll();
-    await Promise.all(SERVICES.map((s) => services[s].stop(5000)));
+    await Promise.all(all.map((s) => s.stop(5000, false)));
     await ds?.destroy().catch(() => undefined);
-    await pg.start().catch((e) => log(`PostgreSQL did not come back: ${e}`));
+    await pg.stop().catch((e) => log(`the private PostgreSQL did not stop cleanly: ${e}`));
     await broker.down().catch((e) => log(`the private broker did not stop cleanly: ${e}`));
     if (watchdog?.pid) {
       try {
@@ -460,6 +707,7 @@ async function runLocked(o: FaultOptions, log: FaultLog): Promise<FaultReport> {
     }
     process.removeListener('exit', killAll);
   }
+  const machinePgAfter = await machinePostgresStartTime();
 
   const report: FaultReport = {
     options: o,
@@ -469,9 +717,16 @@ async function runLocked(o: FaultOptions, log: FaultLog): Promise<FaultReport> {
     phasesMs,
     kills: Object.fromEntries(SERVICES.map((s) => [s, services[s].kills])) as Record<ServiceName, number>,
     restarts: Object.fromEntries(SERVICES.map((s) => [s, services[s].restarts])) as Record<ServiceName, number>,
-    unexpectedExits: SERVICES.flatMap((s) => services[s].unexpectedExits),
+    unexpectedExits: all.flatMap((s) => s.unexpectedExits),
+    // the drain's stops (the teardown's second stop finds nothing running)
+    stops: all.flatMap((s) => s.stops),
     kafkaRestarts,
-    pgRestarts: pg.stops,
+    kafkaKills: broker.kills,
+    pgKills: pg.kills,
+    pgCrashRecoveries: pg.crashRecoveries(),
+    outageMs,
+    machinePg: { before: machinePgBefore, after: machinePgAfter },
+    pendingSteps: pendingResults,
     faultsAfterLoad,
     apiKillsInFlight,
     shoes: scripts.length,
@@ -481,9 +736,27 @@ async function runLocked(o: FaultOptions, log: FaultLog): Promise<FaultReport> {
     checks,
     error,
   };
-  if (failures(report).length === 0 && !o.keepRunDir && existsSync(runDir)) rmSync(runDir, { recursive: true, force: true });
-  else if (existsSync(join(runDir, 'stack', 'kafka', 'data'))) rmSync(join(runDir, 'stack', 'kafka', 'data'), { recursive: true, force: true });
+  if (failures(report).length === 0 && !o.keepRunDir && existsSync(runDir)) {
+    rmSync(runDir, { recursive: true, force: true });
+    rmSync(pg.dir, { recursive: true, force: true });
+  }
+  else {
+    for (const heavy of [join(runDir, 'stack', 'kafka', 'data'), pg.dataDir]) if (existsSync(heavy)) rmSync(heavy, { recursive: true, force: true });
+  }
   return report;
+}
+
+/** The leadership a relay's log says it has now (its last leadership line since its last start), or null. */
+function leadership(logFile: string): 'leader' | 'standby' | null {
+  if (!existsSync(logFile)) return null;
+  const text = readFileSync(logFile, 'utf8');
+  const since = text.slice(text.lastIndexOf('===== '));
+  let state: 'leader' | 'standby' | null = null;
+  for (const line of since.split('\n')) {
+    if (/"msg":"(relay is the leader|took over publishing)"/.test(line)) state = 'leader';
+    else if (/"msg":"(another relay publishes: standing by|relay lost the lease[^"]*)"/.test(line)) state = 'standby';
+  }
+  return state;
 }
 
 /** Why the run failed, one line per reason; empty when it passed. */
@@ -493,7 +766,14 @@ export function failures(r: FaultReport): string[] {
   const totalKills = SERVICES.reduce((n, s) => n + r.kills[s], 0);
   if (totalKills < r.options.kills) out.push(`only ${totalKills} of ${r.options.kills} kills happened`);
   if (r.options.kafkaRestart && r.kafkaRestarts < 1) out.push('Kafka was not restarted');
-  if (r.options.pgRestart && r.pgRestarts < 1) out.push('PostgreSQL was not restarted');
+  if (r.options.kafkaRestart && r.kafkaKills < 1) out.push('Kafka was not SIGKILLed');
+  if (r.pgKills < 1) out.push('the PostgreSQL postmaster was not SIGKILLed');
+  else if (r.pgCrashRecoveries < r.pgKills) out.push(`PostgreSQL crashed ${r.pgKills} time(s) but its log shows ${r.pgCrashRecoveries} crash recovery(ies)`);
+  if (r.unexpectedExits.length) out.push(`${r.unexpectedExits.length} service exit(s) nobody asked for: ${r.unexpectedExits.map((e) => `${e.service} code ${e.code} signal ${e.signal}`).join(', ')}`);
+  const unclean = r.stops.filter((s) => !cleanStop(s));
+  if (unclean.length) out.push(`graceful stop not clean: ${unclean.map((s) => `${s.service} code ${s.code} signal ${s.signal}${s.forced ? ' (SIGKILLed after the grace period)' : ''}`).join(', ')}`);
+  if (r.machinePg.before !== r.machinePg.after) out.push(`the machine's PostgreSQL was restarted (postmaster start ${r.machinePg.before} → ${r.machinePg.after})`);
+  for (const p of r.pendingSteps) if (!p.ok) out.push(`${p.step}: ${p.detail}`);
   if (r.unexpectedResponses.length) out.push(`${r.unexpectedResponses.length} unexpected response(s)`);
   if (r.driver.shoesFinished !== r.shoes) out.push(`${r.shoes - r.driver.shoesFinished} shoe(s) not finished`);
   const c = r.checks;
@@ -509,30 +789,48 @@ export function failures(r: FaultReport): string[] {
   return out;
 }
 
+/** The figures of the summary line: kills, crashes, outage seconds (non-zero by design), duplicates found, mismatches (zero when it passed). */
+export function headlineFigures(r: FaultReport): { kills: number; crashes: number; outageSeconds: number; duplicatesFound: number; mismatches: number } {
+  const c = r.checks;
+  return {
+    kills: SERVICES.reduce((n, s) => n + r.kills[s], 0) + r.kafkaKills + r.pgKills,
+    crashes: r.kafkaKills + r.pgKills,
+    outageSeconds: Math.round((r.outageMs.kafka + r.outageMs.postgres + r.outageMs.relayFrozen) / 100) / 10,
+    // what must never be: a fact twice in PostgreSQL, a settlement applied twice, two different records under one id
+    duplicatesFound: c ? c.duplicatedInPg + c.settlementsAppliedTwice + (c.kafkaDuplicatesIdentical ? 0 : 1) : -1,
+    mismatches: c ? c.mismatchCount : -1,
+  };
+}
+
 /** The run's summary, as printed by the spec and the script. */
 export function formatReport(r: FaultReport): string {
   const s = (ms: number) => `${(ms / 1000).toFixed(1)} s`;
   const c = r.checks;
   const totalKills = SERVICES.reduce((n, x) => n + r.kills[x], 0);
+  const h = headlineFigures(r);
   const lines = [
     `fault run ${r.runTag}  seed ${r.options.seed}`,
     `  duration ${s(r.durationMs)} (${Object.entries(r.phasesMs).map(([k, v]) => `${k} ${s(v)}`).join(', ')})`,
-    `  kills ${totalKills}: ${SERVICES.map((x) => `${x} ${r.kills[x]}`).join(', ')} (API kills with requests in flight: ${r.apiKillsInFlight}); restarts: ${SERVICES.map((x) => `${x} ${r.restarts[x]}`).join(', ')}`,
-    `  unexpected exits (restarted by the supervisor): ${r.unexpectedExits.length}${r.unexpectedExits.length ? ` (${r.unexpectedExits.map((e) => `${e.service} code ${e.code}`).join(', ')})` : ''}`,
-    `  Kafka restarts ${r.kafkaRestarts}, PostgreSQL restarts ${r.pgRestarts}${r.options.pgRestart ? '' : ' (skipped: FAULT_SKIP_PG_RESTART=1)'}, faults after the load ended ${r.faultsAfterLoad}`,
+    `  service kills ${totalKills}: ${SERVICES.map((x) => `${x} ${r.kills[x]}`).join(', ')} (API kills with requests in flight: ${r.apiKillsInFlight}); restarts after those kills: ${SERVICES.map((x) => `${x} ${r.restarts[x]}`).join(', ')}`,
+    `  infrastructure: Kafka clean restarts ${r.kafkaRestarts}, Kafka SIGKILLs ${r.kafkaKills}, PostgreSQL postmaster SIGKILLs ${r.pgKills} (crash recoveries in its log ${r.pgCrashRecoveries}); outage Kafka ${s(r.outageMs.kafka)}, PostgreSQL ${s(r.outageMs.postgres)}${r.outageMs.relayFrozen ? `, relay leader frozen ${s(r.outageMs.relayFrozen)}` : ''}`,
+    `  machine's PostgreSQL started at ${r.machinePg.before ?? '(not answering)'} before, ${r.machinePg.after ?? '(not answering)'} after: ${r.machinePg.before === r.machinePg.after ? 'untouched' : 'RESTARTED'}`,
+    `  unexpected exits ${r.unexpectedExits.length}${r.unexpectedExits.length ? ` (${r.unexpectedExits.map((e) => `${e.service} code ${e.code} signal ${e.signal}`).join(', ')})` : ''}; graceful stops ${r.stops.map((x) => `${x.service} ${x.forced ? 'FORCED' : x.code === null ? `by ${x.signal}` : `code ${x.code}`}${cleanStop(x) ? '' : ' (NOT CLEAN)'}`).join(', ') || 'none'}`,
+    `  pending steps ${r.options.pendingSteps ? r.pendingSteps.map((p) => `${p.step} ${p.ok ? 'ok' : 'FAILED'} (${p.detail})`).join('; ') || 'none reached' : 'off (FAULT_PENDING_STEPS=1 runs them)'}${r.options.outageS && !r.options.pendingSteps ? `; long outage: ${r.pendingSteps.map((p) => p.detail).join('; ')}` : ''}`,
+    `  faults after the load ended ${r.faultsAfterLoad}`,
     `  load: ${r.driver.shoesFinished}/${r.shoes} shoes, ${r.driver.actionsDone}/${r.actions} actions, ${r.driver.requests} requests, ${r.driver.retries} retries (${r.driver.connectionErrors} connection errors, ${r.driver.timeouts} timeouts, ${r.driver.serverErrors} 5xx)`,
     `  unexpected responses ${r.unexpectedResponses.length}${r.unexpectedResponses.length ? `: ${r.unexpectedResponses.map((u) => `${u.shoeId}#${u.actionIndex} ${u.action} ${u.status} ${u.code}`).join('; ')}` : ''}`,
   ];
   if (c) {
     lines.push(
       `  events accepted ${c.eventsAccepted}, in PostgreSQL ${c.eventsInPg}, records on Kafka ${c.recordsOnKafka}`,
-      `  duplicates on Kafka ${c.kafkaDuplicates} (all same id and same content: ${c.kafkaDuplicatesIdentical ? 'yes' : 'NO'}), stored events missing on Kafka ${c.missingOnKafka}`,
+      `  redelivered copies on Kafka ${c.kafkaDuplicates} (all same id and same bytes: ${c.kafkaDuplicatesIdentical ? 'yes' : 'NO'}; absorbed by the projector: ${c.settlementsAppliedTwice === 0 ? 'yes' : 'NO'}), stored events missing on Kafka ${c.missingOnKafka}`,
       `  lost ${c.lost}, duplicated in PostgreSQL ${c.duplicatedInPg}, settlements applied twice ${c.settlementsAppliedTwice}, stakes lost ${c.stakesLost}`,
       `  bets placed ${c.betsPlaced}: settled ${c.betsSettled}, refunded ${c.betsRefunded}, resettled ${c.betsResettled}; settlement revisions in the read model ${c.settlementRevisionsInReadModel}`,
       `  hash chains: ${c.chainStreams} streams, ${c.chainEvents} events, ${c.chainProblems} problems; projections: ${c.projectionsChecksummed} checksums compared with a rebuild of ${c.rebuildEvents} events`,
       `  mismatches ${c.mismatchCount}${c.mismatches.length ? ':\n    ' + c.mismatches.join('\n    ') : ''}`,
     );
   } else lines.push('  checks: not reached');
+  lines.push(`  FIGURES kills ${h.kills}, crashes ${h.crashes}, outage seconds ${h.outageSeconds}, duplicates found ${h.duplicatesFound}, mismatches ${h.mismatches}`);
   if (r.error) lines.push(`  error: ${r.error}`);
   const f = failures(r);
   lines.push(f.length ? `  FAILED: ${f.join('; ')} (logs kept in ${r.runDir})` : '  passed');

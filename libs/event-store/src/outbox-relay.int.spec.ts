@@ -119,7 +119,7 @@ interface RelayProcess {
 }
 
 /** `apps/relay/src/main.ts` as a child process (node + tsx), on the test database. */
-function spawnRelay(crashPoint?: RelayCrashPoint): RelayProcess {
+function spawnRelay(crashPoint?: RelayCrashPoint, extraEnv: Record<string, string> = {}): RelayProcess {
   const child = spawn(process.execPath, ['--import', 'tsx', 'apps/relay/src/main.ts'], {
     cwd: ROOT,
     env: {
@@ -129,6 +129,7 @@ function spawnRelay(crashPoint?: RelayCrashPoint): RelayProcess {
       RELAY_POLL_INTERVAL_MS: '100',
       RELAY_CRASH_POINT: crashPoint ?? '',
       LOG_LEVEL: 'debug',
+      ...extraEnv,
     },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
@@ -228,18 +229,34 @@ describe('no dual-write loss (docs/guarantees.md §4): the relay process dies', 
     expect([...counts.values()]).toEqual(Array(events.length).fill(2));
   });
 
-  it('killed with SIGKILL while publishing: nothing lost', async () => {
+  it('killed with SIGKILL in the middle of a backlog (batches published, the next one waiting on a row): nothing lost, nothing marked sent twice', async () => {
     await drainPending();
     const from = await endOffsets(admin, TOPIC);
-    const first = await appendInterleaved(2, 2);
-    const victim = spawnRelay();
-    await eventually(async () => (await unpublished(first)) === 0, 60_000, 'first publication');
-    // more events, and the relay dies at some point while they are being published
-    const second = appendInterleaved(2, 4);
-    await new Promise((r) => setTimeout(r, 30));
-    victim.kill('SIGKILL');
-    await victim.exited;
-    const events = [...first, ...(await second)];
+    // a backlog, no relay running yet
+    const events = await appendInterleaved(2, 4);
+    // the test holds the outbox row of an event in the middle, on a batch boundary (batches of 2): the
+    // relay publishes every batch before it, then the batch holding that row waits on the row lock (at
+    // its claim, or at its mark when the claim takes no row lock); no timer decides when it dies
+    const cut = 2 * Math.floor(events.length / 4);
+    const before = events.slice(0, cut);
+    const holder = await pgClient();
+    await holder.query('BEGIN');
+    await holder.query('SELECT 1 FROM outbox WHERE global_position = $1 FOR UPDATE', [events[cut].globalPosition]);
+    const victim = spawnRelay(undefined, { RELAY_BATCH_SIZE: '2' });
+    try {
+      await eventually(async () => (await unpublished(before)) === 0, 60_000, 'the batches before the held row');
+      const waiting = async () =>
+        (await db.query(`SELECT 1 FROM pg_stat_activity WHERE application_name = 'ledger-relay' AND wait_event_type = 'Lock' AND datname = current_database()`)).rows.length > 0;
+      await eventually(waiting, 60_000, 'the relay waiting on the held row');
+      victim.kill('SIGKILL');
+      expect((await victim.exited).signal).toBe('SIGKILL');
+    } finally {
+      await holder.query('ROLLBACK');
+      await holder.end();
+    }
+    // killed mid-backlog: what it had published is marked, the rest is pending
+    await expect(unpublished(before)).resolves.toBe(0);
+    await expect(unpublished(events)).resolves.toBe(events.length - cut);
 
     const r = relay();
     try {
@@ -249,7 +266,11 @@ describe('no dual-write loss (docs/guarantees.md §4): the relay process dies', 
     }
     await expect(unpublished(events)).resolves.toBe(0);
     const records = mine(await readRange(kafka, TOPIC, from, await endOffsets(admin, TOPIC)), events);
-    expectAtLeastOnceAndIdentical(records, events);
+    const counts = expectAtLeastOnceAndIdentical(records, events);
+    // what the killed relay had marked is not sent again; the batch waiting at the kill may have been
+    // sent already (then twice now: the same bytes, checked above), nothing after it was
+    expect(before.map((e) => counts.get(e.eventId))).toEqual(Array(cut).fill(1));
+    expect(events.slice(cut + 2).map((e) => counts.get(e.eventId))).toEqual(Array(events.length - cut - 2).fill(1));
   });
 });
 
@@ -315,12 +336,14 @@ describe('one publisher at a time (advisory lock)', () => {
   it('a second relay stands by and takes over when the leader stops', async () => {
     await drainPending();
     const a = relay({ standbyRetryMs: 100 });
-    const b = relay({ standbyRetryMs: 100 });
+    const bLog = collectingLogger();
+    const b = relay({ standbyRetryMs: 100, logger: bLog });
     try {
       await a.start();
       await eventually(async () => a.isLeader, 10_000, 'a leads');
       await b.start();
-      await new Promise((res) => setTimeout(res, 400));
+      // b has tried and found a leading (an event, not a timer)
+      await eventually(async () => bLog.lines.some((l) => l.msg === 'another relay publishes: standing by'), 10_000, 'b stands by');
       expect(b.isLeader).toBe(false);
       await expect(b.runOnce()).resolves.toEqual({ leader: false, published: 0, batches: 0, lastPosition: null });
 

@@ -37,7 +37,10 @@ export interface ConsumerOptions {
   /**
    * When a handler throws: how often the batch is retried, then whether the consumer restarts
    * (`restartOnFailure` resolving true) or stops for good ({@link KafkaConsumer.onCrash} with
-   * `restart: false`). @default the client's (5 retries, then restart)
+   * `restart: false`). `restartOnFailure` decides for every crash, a broker-side one too (kafkajs by
+   * itself stops for good after errors it deems non-retriable, such as a group coordinator not found
+   * after a broker restart; the adapter then reconnects and runs again, docs/guarantees.md §13).
+   * @default the client's (5 retries, then restart)
    */
   readonly retry?: {
     readonly retries?: number;

@@ -1,5 +1,3 @@
-import { ChildProcess, spawn } from 'node:child_process';
-import { resolve } from 'node:path';
 import type { KafkaClient, KafkaProducer } from '@ledger/kafka';
 import type { DataSource } from 'typeorm';
 import { diffChecksums, projectionChecksums } from './checksums';
@@ -8,6 +6,8 @@ import { dropProjectionSchema, runProjectionMigrations } from './migrations';
 import { rebuildProjections } from './rebuild';
 import { createTopic, deleteTopics, highWatermarks, produce, storedCheckpoints, TEST_DATABASE_URL, testKafka, uniqueTopic, waitForCatchUp } from './testing/kafka-kit';
 import { syntheticLedger } from './testing/synthetic-shoes';
+import { GRACEFUL_SIGTERM_STOP, projectorStop } from './testing/log-lines';
+import { startProjectorProcess, type ProjectorProcess } from './testing/projector-process';
 
 /**
  * docs/guarantees.md §6 under a crash: the projector runs as its own process (`npx tsx
@@ -17,23 +17,11 @@ import { syntheticLedger } from './testing/synthetic-shoes';
  */
 jest.setTimeout(300_000);
 
-const REPO = resolve(__dirname, '../../..');
 const SCHEMA = 'read_it_crash';
 const SCRATCH = 'read_it_crash_rebuild';
 
-function startProjector(env: Record<string, string>): { child: ChildProcess; exited: Promise<number | null>; output: () => string } {
-  let out = '';
-  const child = spawn('npx', ['tsx', 'apps/projector/src/main.ts'], {
-    cwd: REPO,
-    env: { ...process.env, ...env },
-    detached: true, // own process group: npx → tsx → node are killed together
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  child.stdout!.on('data', (d) => (out += d));
-  child.stderr!.on('data', (d) => (out += d));
-  // 'close': every process holding the pipes (npx, tsx and the projector itself) has exited
-  const exited = new Promise<number | null>((r) => child.on('close', (code, signal) => r(signal ? null : code)));
-  return { child, exited, output: () => out };
+function startProjector(env: Record<string, string>): ProjectorProcess {
+  return startProjectorProcess(env);
 }
 
 async function until(what: string, check: () => Promise<boolean>, timeoutMs = 120_000): Promise<void> {
@@ -122,8 +110,9 @@ describe('projector killed mid-transaction', () => {
     });
     // graceful stop: SIGTERM (to the group, as a supervisor would) → the projector finishes and says so
     process.kill(-second.child.pid!, 'SIGTERM');
-    await second.exited;
-    expect(second.output()).toMatch(/"msg":"projector stopped"/);
+    // exactly the graceful stop: not the fatal path, which logs "projector stopped" too
+    const exitCode = await second.exited; // then read the output: it is complete once the process is gone
+    expect(projectorStop(second.output(), exitCode)).toEqual(GRACEFUL_SIGTERM_STOP);
 
     const [{ n: applied }] = await ds.query(`SELECT count(*)::int AS n FROM ${SCHEMA}.applied_events`);
     expect(applied).toBe(total);

@@ -61,7 +61,7 @@ export function createKafka(options: KafkaClientOptions): KafkaClient {
           allowAutoTopicCreation: false,
         }),
       ),
-    consumer: (o) => new KafkajsConsumer(kafka.consumer(consumerConfig(o))),
+    consumer: (o) => new KafkajsConsumer(kafka.consumer(consumerConfig(o)), o.retry?.restartOnFailure),
     admin: () => new KafkajsAdmin(kafka.admin(), new TopicIdClient(options.brokers, options.clientId, options.requestTimeoutMs ?? 10_000)),
   };
 }
@@ -104,10 +104,52 @@ class KafkajsProducer implements KafkaProducer {
   }
 }
 
+/** Wait before the adapter restarts a consumer kafkajs stopped for good (see {@link KafkajsConsumer}), in ms. */
+export const RESTART_AFTER_STOP_MS = 2000;
+
+/**
+ * kafkajs restarts a crashed consumer only after an error it deems retriable; a broker-side error it
+ * does not (`KafkaJSGroupCoordinatorNotFound` while a just-restarted or busy broker loads the group:
+ * "This is not the correct coordinator for this group") stops the consumer for good, and a service
+ * would die of a passing broker fault. Here the owner's `restartOnFailure` decides for EVERY error:
+ * when it says restart, the adapter reconnects and runs again after {@link RESTART_AFTER_STOP_MS}
+ * (again and again while that fails) and reports the crash with `restart: true` (docs/guarantees.md §13).
+ */
 class KafkajsConsumer implements KafkaConsumer {
-  constructor(private readonly consumer: Consumer) {}
+  private runArgs: Parameters<Consumer['run']>[0] | null = null;
+  private closing = false;
+  private restartTimer: NodeJS.Timeout | null = null;
+  private readonly crashListeners: ((crash: ConsumerCrash) => void)[] = [];
+
+  constructor(
+    private readonly consumer: Consumer,
+    private readonly restartOnFailure?: (error: Error) => Promise<boolean>,
+  ) {
+    this.consumer.on(this.consumer.events.CRASH, (e) => void this.crashed(e.payload.error, e.payload.restart));
+  }
+
+  private async crashed(error: Error, restartedByKafkajs: boolean): Promise<void> {
+    let restart = restartedByKafkajs;
+    const ours = !restartedByKafkajs && !this.closing && this.runArgs !== null && this.restartOnFailure !== undefined;
+    if (ours) restart = await this.restartOnFailure!(error).catch(() => false);
+    for (const listener of this.crashListeners) listener({ error, restart });
+    if (ours && restart) this.restartTimer = setTimeout(() => void this.restart(), RESTART_AFTER_STOP_MS);
+  }
+
+  private async restart(): Promise<void> {
+    this.restartTimer = null;
+    if (this.closing || !this.runArgs) return;
+    try {
+      await this.consumer.connect();
+      await this.consumer.run(this.runArgs);
+    } catch (err) {
+      await this.consumer.disconnect().catch(() => undefined);
+      await this.crashed(err as Error, false);
+    }
+  }
 
   connect(): Promise<void> {
+    this.closing = false;
     return this.consumer.connect();
   }
 
@@ -124,10 +166,11 @@ class KafkajsConsumer implements KafkaConsumer {
     };
     if ('eachMessage' in options) {
       const handler = options.eachMessage;
-      return this.consumer.run({ ...common, eachMessage: ({ topic, partition, message }) => handler({ topic, partition, message }) });
+      this.runArgs = { ...common, eachMessage: ({ topic, partition, message }) => handler({ topic, partition, message }) };
+      return this.consumer.run(this.runArgs);
     }
     const handler = options.eachBatch;
-    return this.consumer.run({
+    this.runArgs = {
       ...common,
       ...(options.autoResolve !== undefined && { eachBatchAutoResolve: options.autoResolve }),
       eachBatch: (p) =>
@@ -140,7 +183,8 @@ class KafkajsConsumer implements KafkaConsumer {
           isRunning: p.isRunning,
           isStale: p.isStale,
         }),
-    });
+    };
+    return this.consumer.run(this.runArgs);
   }
 
   seek(position: TopicPartitionOffset): void {
@@ -152,10 +196,13 @@ class KafkajsConsumer implements KafkaConsumer {
   }
 
   onCrash(listener: (crash: ConsumerCrash) => void): void {
-    this.consumer.on(this.consumer.events.CRASH, (e) => listener({ error: e.payload.error, restart: e.payload.restart }));
+    this.crashListeners.push(listener);
   }
 
   disconnect(): Promise<void> {
+    this.closing = true;
+    if (this.restartTimer) clearTimeout(this.restartTimer);
+    this.restartTimer = null;
     return this.consumer.disconnect();
   }
 }

@@ -13,6 +13,9 @@ const calls: { kafka: unknown[]; producer: unknown[]; consumer: unknown[]; send:
   createTopics: [],
 };
 
+/** The stand-in consumers made so far (listeners by event name, connect and disconnect counts). */
+const fakeConsumers: { listeners: Record<string, (e: unknown) => void>; connects: number; disconnects: number }[] = [];
+
 jest.mock('kafkajs', () => {
   const logLevel = { NOTHING: 0, ERROR: 1, WARN: 2, INFO: 4, DEBUG: 5 };
   const DefaultPartitioner = () => () => 0;
@@ -26,7 +29,18 @@ jest.mock('kafkajs', () => {
     }
     consumer(options: unknown) {
       calls.consumer.push(options);
-      return { run: async (r: unknown) => void calls.run.push(r), events: { GROUP_JOIN: 'join', CRASH: 'crash' }, on: () => () => undefined };
+      const fake = {
+        listeners: {} as Record<string, (e: unknown) => void>,
+        connects: 0,
+        disconnects: 0,
+        connect: async () => void fake.connects++,
+        disconnect: async () => void fake.disconnects++,
+        run: async (r: unknown) => void calls.run.push(r),
+        events: { GROUP_JOIN: 'join', CRASH: 'crash' },
+        on: (event: string, listener: (e: unknown) => void) => ((fake.listeners[event] = listener), () => undefined),
+      };
+      fakeConsumers.push(fake);
+      return fake;
     }
     admin() {
       return {
@@ -40,7 +54,7 @@ jest.mock('kafkajs', () => {
 
 import { Partitioners } from 'kafkajs';
 import type { BatchPayload } from '../consumer';
-import { createKafka } from './kafkajs-client';
+import { createKafka, RESTART_AFTER_STOP_MS } from './kafkajs-client';
 
 beforeEach(() => {
   for (const list of Object.values(calls)) list.length = 0;
@@ -146,5 +160,67 @@ describe('createKafka (kafkajs adapter)', () => {
       },
     ]);
     await expect(admin.fetchTopicOffsets('a')).resolves.toEqual([{ partition: 0, low: '2', high: '9' }]);
+  });
+
+  describe('a consumer kafkajs stopped for good (a non-retriable broker error)', () => {
+    const coordinatorGone = Object.assign(new Error('Failed to find group coordinator'), { name: 'KafkaJSGroupCoordinatorNotFound' });
+    const crash = (error: Error, restart: boolean) => fakeConsumers[fakeConsumers.length - 1].listeners.crash({ payload: { error, restart } });
+    const start = async (restartOnFailure?: (e: Error) => Promise<boolean>) => {
+      const consumer = createKafka({ clientId: 'c', brokers: ['h:1'] }).consumer({ groupId: 'g', ...(restartOnFailure && { retry: { restartOnFailure } }) });
+      const seen: { error: Error; restart: boolean }[] = [];
+      consumer.onCrash((c) => void seen.push(c));
+      await consumer.connect();
+      await consumer.run({ eachBatch: async () => undefined });
+      return { consumer, seen, fake: fakeConsumers[fakeConsumers.length - 1] };
+    };
+    beforeEach(() => jest.useFakeTimers());
+    afterEach(() => jest.useRealTimers());
+
+    it('restarts it when the owner says restart: reconnects and runs again after the wait, reported as a restart', async () => {
+      const asked: Error[] = [];
+      const { seen, fake } = await start(async (e) => (asked.push(e), true));
+      expect(calls.run).toHaveLength(1);
+      crash(coordinatorGone, false);
+      await jest.advanceTimersByTimeAsync(0);
+      expect(asked).toEqual([coordinatorGone]);
+      expect(seen).toEqual([{ error: coordinatorGone, restart: true }]);
+      await jest.advanceTimersByTimeAsync(RESTART_AFTER_STOP_MS - 1);
+      expect(calls.run).toHaveLength(1); // not before the wait
+      await jest.advanceTimersByTimeAsync(1);
+      expect(fake.connects).toBe(2);
+      expect(calls.run).toHaveLength(2);
+      expect(calls.run[1]).toBe(calls.run[0]); // the same handler and options
+    });
+
+    it('leaves it stopped when the owner says no (a data error), or when nobody asked, or while disconnecting', async () => {
+      const a = await start(async () => false);
+      crash(coordinatorGone, false);
+      await jest.advanceTimersByTimeAsync(10 * RESTART_AFTER_STOP_MS);
+      expect(a.seen).toEqual([{ error: coordinatorGone, restart: false }]);
+      expect(calls.run).toHaveLength(1);
+
+      const b = await start();
+      crash(coordinatorGone, false);
+      await jest.advanceTimersByTimeAsync(10 * RESTART_AFTER_STOP_MS);
+      expect(b.seen).toEqual([{ error: coordinatorGone, restart: false }]);
+      expect(calls.run).toHaveLength(2);
+
+      const c = await start(async () => true);
+      crash(coordinatorGone, false);
+      await jest.advanceTimersByTimeAsync(0);
+      await c.consumer.disconnect();
+      await jest.advanceTimersByTimeAsync(10 * RESTART_AFTER_STOP_MS);
+      expect(calls.run).toHaveLength(3); // the restart was cancelled
+    });
+
+    it('passes on a restart kafkajs does itself without asking again', async () => {
+      const asked: Error[] = [];
+      const { seen } = await start(async (e) => (asked.push(e), true));
+      crash(coordinatorGone, true);
+      await jest.advanceTimersByTimeAsync(10 * RESTART_AFTER_STOP_MS);
+      expect(asked).toEqual([]);
+      expect(seen).toEqual([{ error: coordinatorGone, restart: true }]);
+      expect(calls.run).toHaveLength(1);
+    });
   });
 });

@@ -1,4 +1,3 @@
-import { ChildProcess, spawn } from 'node:child_process';
 import { join, resolve } from 'node:path';
 import { fromFile, Parser } from '@asyncapi/parser';
 import Ajv from 'ajv';
@@ -16,6 +15,8 @@ import { smallShoe, SmallShoe } from '../testing/small-shoe.fixture';
 import { AnalyticsPublisher, AnalyticsTopicNames, DEFAULT_ANALYTICS_TOPICS } from './analytics-publisher';
 import { AnalyticsRecordKind } from './analytics-records';
 import { analyticsRecordsOfEvents } from './memory-state';
+import { GRACEFUL_SIGTERM_STOP, logLines, projectorStop } from '../testing/log-lines';
+import { startProjectorProcess, type ProjectorProcess } from '../testing/projector-process';
 
 /**
  * The analytics topics end to end, on real PostgreSQL and Kafka (docs/guarantees.md §4, §6):
@@ -41,18 +42,8 @@ const SCHEMA = 'read_it_analytics';
 const SCRATCH = 'read_it_analytics_rb';
 const KINDS: AnalyticsRecordKind[] = ['round-outcome', 'settlement', 'roads'];
 
-function startProjector(env: Record<string, string>): { child: ChildProcess; exited: Promise<number | null>; output: () => string } {
-  let out = '';
-  const child = spawn('npx', ['tsx', 'apps/projector/src/main.ts'], {
-    cwd: REPO,
-    env: { ...process.env, ...env },
-    detached: true, // own process group: npx → tsx → node are signalled together
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  child.stdout!.on('data', (d) => (out += d));
-  child.stderr!.on('data', (d) => (out += d));
-  const exited = new Promise<number | null>((r) => child.on('close', (code, signal) => r(signal ? null : code)));
-  return { child, exited, output: () => out };
+function startProjector(env: Record<string, string>): ProjectorProcess {
+  return startProjectorProcess(env);
 }
 
 async function until(what: string, check: () => Promise<boolean>, timeoutMs = 120_000): Promise<void> {
@@ -155,9 +146,10 @@ describe('analytics topics (PostgreSQL + Kafka)', () => {
     });
     // graceful stop (SIGTERM to the process group, as a supervisor would): runner, then publisher
     process.kill(-second.child.pid!, 'SIGTERM');
-    await second.exited;
-    expect(second.output()).toMatch(/"msg":"analytics publisher stopped"/);
-    expect(second.output()).toMatch(/"msg":"projector stopped"/);
+    // exactly the graceful stop: not the fatal path, which logs "projector stopped" too
+    const exitCode = await second.exited; // then read the output: it is complete once the process is gone
+    expect(projectorStop(second.output(), exitCode)).toEqual(GRACEFUL_SIGTERM_STOP);
+    expect(logLines(second.output()).some((l) => l.msg === 'analytics publisher stopped' && l.level === 30)).toBe(true);
 
     // the outbox holds exactly the records the pure builders give for these events, in order
     const expected = await analyticsRecordsOfEvents(events);
