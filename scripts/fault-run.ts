@@ -6,10 +6,10 @@
  * The machine's PostgreSQL service is never touched.
  *
  *   npx tsx scripts/fault-run.ts [--seed <hex>] [--kills <n>] [--shoes <n>] [--rounds <n>] [--skip-kafka-restart]
- *                                [--pending-steps] [--outage-s <n>] [--long] [--keep]
+ *                                [--skip-hard-steps] [--outage-s <n>] [--long] [--keep]
  *
  * Flags override the environment (FAULT_SEED, FAULT_KILLS, FAULT_SHOES, FAULT_ROUNDS,
- * FAULT_SKIP_KAFKA_RESTART=1, FAULT_PENDING_STEPS=1, FAULT_OUTAGE_S, FAULT_LONG=1,
+ * FAULT_SKIP_KAFKA_RESTART=1, FAULT_SKIP_HARD_STEPS=1, FAULT_OUTAGE_S, FAULT_LONG=1,
  * FAULT_KEEP_RUN_DIR=1, FAULT_DB_NAME, FAULT_KAFKA_PORT, FAULT_KAFKA_CONTROLLER_PORT, FAULT_PG_PORT,
  * FAULT_PG_BIN). Progress on stderr, the report on stdout.
  * Exit 0 when every check passed, 1 otherwise (the logs stay in .stack/fault/<run>/).
@@ -24,12 +24,12 @@ const program = new Command('fault-run')
   .option('--shoes <n>', 'shoes dealt, one per table at a time')
   .option('--rounds <n>', 'rounds per shoe')
   .option('--skip-kafka-restart', 'neither stop nor SIGKILL the private broker')
-  .option('--pending-steps', 'also the relay freeze, the long broker outage and the topic loss + republish')
+  .option('--skip-hard-steps', 'not the relay freeze, the long broker outage and the topic loss + republish')
   .option('--outage-s <n>', 'length of the long broker outage, in seconds (0: none)')
   .option('--long', 'a long broker outage of 15 min')
   .option('--keep', 'keep .stack/fault/<run>/ (logs) after a passing run')
   .parse();
-const flags = program.opts<{ seed?: string; kills?: string; shoes?: string; rounds?: string; skipKafkaRestart?: boolean; pendingSteps?: boolean; outageS?: string; long?: boolean; keep?: boolean }>();
+const flags = program.opts<{ seed?: string; kills?: string; shoes?: string; rounds?: string; skipKafkaRestart?: boolean; skipHardSteps?: boolean; outageS?: string; long?: boolean; keep?: boolean }>();
 
 async function main(): Promise<number> {
   const env = { ...process.env };
@@ -38,7 +38,7 @@ async function main(): Promise<number> {
   if (flags.shoes) env.FAULT_SHOES = flags.shoes;
   if (flags.rounds) env.FAULT_ROUNDS = flags.rounds;
   if (flags.skipKafkaRestart) env.FAULT_SKIP_KAFKA_RESTART = '1';
-  if (flags.pendingSteps) env.FAULT_PENDING_STEPS = '1';
+  if (flags.skipHardSteps) env.FAULT_SKIP_HARD_STEPS = '1';
   if (flags.outageS) env.FAULT_OUTAGE_S = flags.outageS;
   if (flags.long) env.FAULT_LONG = '1';
   if (flags.keep) env.FAULT_KEEP_RUN_DIR = '1';

@@ -13,7 +13,7 @@
  *    projector (each started again after a short random delay), stops and restarts Kafka cleanly
  *    once, SIGKILLs the broker once and the PostgreSQL postmaster once (crash recovery), each
  *    started again; a service that exits without being killed fails the run (it is not restarted);
- * 4. with FAULT_PENDING_STEPS=1 also the steps that need parts still being built (relay lease, republish): the
+ * 4. unless FAULT_SKIP_HARD_STEPS=1, the hard steps: the
  *    relay leader frozen (SIGSTOP) while a standby relay runs, a long broker outage under load, the
  *    ledger topic deleted and re-created, then republished from PostgreSQL;
  * 5. once everything has drained (outbox empty, projector at the topic's end), the checks of
@@ -21,7 +21,7 @@
  *
  * Environment (all optional): FAULT_SEED (hex; printed), FAULT_KILLS [21], FAULT_SHOES [4],
  * FAULT_ROUNDS (rounds per shoe) [24], FAULT_SKIP_KAFKA_RESTART=1 (no broker stop nor kill),
- * FAULT_PENDING_STEPS=1 (the steps of 4.), FAULT_FREEZE_S [15], FAULT_OUTAGE_S [90 with the pending
+ * FAULT_SKIP_HARD_STEPS=1 (not the steps of 4.), FAULT_FREEZE_S [15], FAULT_OUTAGE_S [180 with the hard
  * steps, 900 with FAULT_LONG=1, else 0: no long outage], FAULT_DB_NAME [ledger_fault],
  * FAULT_KAFKA_PORT [19192], FAULT_KAFKA_CONTROLLER_PORT [19193], FAULT_PG_PORT [19432],
  * FAULT_PG_BIN [/usr/lib/postgresql/15/bin], FAULT_REPUBLISH_CMD [npm run -s republish --],
@@ -73,7 +73,7 @@ export interface FaultOptions {
   /** A clean broker restart and a broker SIGKILL. */
   readonly kafkaRestart: boolean;
   /** The steps that need parts still being built (relay freeze, long outage, topic loss + republish). */
-  readonly pendingSteps: boolean;
+  readonly hardSteps: boolean;
   /** How long the relay leader stays frozen (SIGSTOP), in seconds. */
   readonly freezeS: number;
   /** How long the long broker outage lasts, in seconds (0: none). */
@@ -99,16 +99,16 @@ export function faultOptionsFromEnv(env: NodeJS.ProcessEnv = process.env): Fault
   const dbName = env.FAULT_DB_NAME || 'ledger_fault';
   if (!/^[a-z_][a-z0-9_]*$/.test(dbName) || dbName === 'ledger' || dbName === 'ledger_test') throw new Error('FAULT_DB_NAME must be a plain lower-case name other than ledger and ledger_test');
   if (env.FAULT_SKIP_PG_RESTART) throw new Error('FAULT_SKIP_PG_RESTART is gone: the fault run crashes its own PostgreSQL cluster, never the machine\'s');
-  const pendingSteps = env.FAULT_PENDING_STEPS === '1';
+  const hardSteps = env.FAULT_SKIP_HARD_STEPS !== '1';
   return {
     seed: env.FAULT_SEED || SeededRandom.newSeed(),
     kills: intEnv(env, 'FAULT_KILLS', 21, 0, 10_000),
     shoes: intEnv(env, 'FAULT_SHOES', 4, 1, 200),
     rounds: intEnv(env, 'FAULT_ROUNDS', 24, 1, 200),
     kafkaRestart: env.FAULT_SKIP_KAFKA_RESTART !== '1',
-    pendingSteps,
+    hardSteps,
     freezeS: intEnv(env, 'FAULT_FREEZE_S', 15, 1, 3600),
-    outageS: intEnv(env, 'FAULT_OUTAGE_S', env.FAULT_LONG === '1' ? 900 : pendingSteps ? 90 : 0, 0, 7 * 24 * 3600),
+    outageS: intEnv(env, 'FAULT_OUTAGE_S', env.FAULT_LONG === '1' ? 900 : hardSteps ? 180 : 0, 0, 7 * 24 * 3600),
     dbName,
     kafkaPort: intEnv(env, 'FAULT_KAFKA_PORT', 19192, 1024, 65535),
     kafkaControllerPort: intEnv(env, 'FAULT_KAFKA_CONTROLLER_PORT', 19193, 1024, 65535),
@@ -143,11 +143,11 @@ const isOutage = (f: Fault) => f.kind !== 'kill';
  * order) at random points between 2 % and 90 % of the load, each followed by a restart after
  * 0.2–2 s; a clean broker restart (down 1–3 s) at 20–28 %, a broker SIGKILL (down 1–3 s) at 40–48 %
  * and a PostgreSQL postmaster SIGKILL (down 0.5–2 s) at 60–68 %, each followed by a stretch of the
- * load (8 %) with no kill, so dealing goes on during the outage. With the pending steps: the relay
+ * load (8 %) with no kill, so dealing goes on during the outage. With the hard steps: the relay
  * freeze at 10 %, the long outage at 74 % and the topic loss at 84 % (windows of 4–6 %).
  * Each fault strikes 20–400 ms after the load passes its point (requests are in flight by then).
  */
-export function planFaults(o: Pick<FaultOptions, 'seed' | 'kills' | 'kafkaRestart' | 'pendingSteps' | 'freezeS' | 'outageS'>): Fault[] {
+export function planFaults(o: Pick<FaultOptions, 'seed' | 'kills' | 'kafkaRestart' | 'hardSteps' | 'freezeS' | 'outageS'>): Fault[] {
   const rng = new SeededRandom(`${o.seed}/faults`);
   const u = (lo: number, hi: number) => lo + (rng.int(1_000_000) / 1_000_000) * (hi - lo);
   const targets = rng.shuffle(Array.from({ length: o.kills }, (_, i) => SERVICES[i % SERVICES.length]));
@@ -160,7 +160,7 @@ export function planFaults(o: Pick<FaultOptions, 'seed' | 'kills' | 'kafkaRestar
     plan.push(f);
     windows.push([at, at + width]);
   };
-  if (o.pendingSteps) {
+  if (o.hardSteps) {
     outage(0.1, 0.05, { at: 0.1, jitterMs: jitter(), kind: 'relay-freeze', freezeMs: o.freezeS * 1000 });
   }
   if (o.kafkaRestart) {
@@ -172,7 +172,7 @@ export function planFaults(o: Pick<FaultOptions, 'seed' | 'kills' | 'kafkaRestar
   const c = u(0.6, 0.68);
   outage(c, 0.08, { at: c, jitterMs: jitter(), kind: 'pg-crash', downMs: Math.round(u(500, 2000)) });
   if (o.outageS > 0) outage(0.74, 0.06, { at: 0.74, jitterMs: jitter(), kind: 'kafka-outage', downMs: o.outageS * 1000 });
-  if (o.pendingSteps) outage(0.84, 0.04, { at: 0.84, jitterMs: jitter(), kind: 'topic-recreate' });
+  if (o.hardSteps) outage(0.84, 0.04, { at: 0.84, jitterMs: jitter(), kind: 'topic-recreate' });
   windows.sort((x, y) => x[0] - y[0]);
   // kill points uniform over [0.02, 0.9] without the windows
   const free = 0.88 - windows.reduce((n, [a, b]) => n + (b - a), 0);
@@ -185,8 +185,8 @@ export function planFaults(o: Pick<FaultOptions, 'seed' | 'kills' | 'kafkaRestar
   return plan.sort((a, b) => a.at - b.at);
 }
 
-/** What a pending step found (FAULT_PENDING_STEPS=1). */
-export interface PendingStepResult {
+/** What a hard step found (the freeze, the outage, the topic loss; skipped with FAULT_SKIP_HARD_STEPS=1). */
+export interface HardStepResult {
   readonly step: 'relay-freeze' | 'kafka-outage' | 'topic-recreate';
   readonly ok: boolean;
   readonly detail: string;
@@ -214,7 +214,7 @@ export interface FaultReport {
   readonly outageMs: { readonly kafka: number; readonly postgres: number; readonly relayFrozen: number };
   /** `pg_postmaster_start_time()` of the machine's PostgreSQL before and after the run (null: not answering). */
   readonly machinePg: { readonly before: string | null; readonly after: string | null };
-  readonly pendingSteps: PendingStepResult[];
+  readonly hardSteps: HardStepResult[];
   /** Faults that fired after the load had ended (none when the load outlasted the schedule). */
   readonly faultsAfterLoad: number;
   /** API kills that struck while the driver had requests in flight. */
@@ -297,7 +297,7 @@ async function runLocked(o: FaultOptions, log: FaultLog): Promise<FaultReport> {
   mkdirSync(logDir, { recursive: true });
   const infraLog = join(logDir, 'infra.log');
   log(`seed ${o.seed}  run ${runTag}  logs ${runDir}`);
-  const envLine = `FAULT_SEED=${o.seed} FAULT_KILLS=${o.kills} FAULT_SHOES=${o.shoes} FAULT_ROUNDS=${o.rounds}${o.kafkaRestart ? '' : ' FAULT_SKIP_KAFKA_RESTART=1'}${o.pendingSteps ? ' FAULT_PENDING_STEPS=1' : ''}${o.outageS ? ` FAULT_OUTAGE_S=${o.outageS}` : ''}`;
+  const envLine = `FAULT_SEED=${o.seed} FAULT_KILLS=${o.kills} FAULT_SHOES=${o.shoes} FAULT_ROUNDS=${o.rounds}${o.kafkaRestart ? '' : ' FAULT_SKIP_KAFKA_RESTART=1'}${o.hardSteps ? '' : ' FAULT_SKIP_HARD_STEPS=1'}${o.outageS ? ` FAULT_OUTAGE_S=${o.outageS}` : ''}`;
   log(`reproduce: ${envLine} npx tsx scripts/fault-run.ts   (or the spec: ${envLine} TEST_TIERS=int bash scripts/test.sh test/fault)`);
   const machinePgBefore = await machinePostgresStartTime();
 
@@ -362,8 +362,8 @@ async function runLocked(o: FaultOptions, log: FaultLog): Promise<FaultReport> {
       { onUnexpectedExit },
     ),
   };
-  // the pending relay freeze needs a second relay standing by
-  const standby = o.pendingSteps ? new ServiceProcess('relay', relayEnv, join(logDir, 'relay-standby.log'), log, { name: 'relay-standby', onUnexpectedExit }) : null;
+  // the relay freeze needs a second relay standing by
+  const standby = o.hardSteps ? new ServiceProcess('relay', relayEnv, join(logDir, 'relay-standby.log'), log, { name: 'relay-standby', onUnexpectedExit }) : null;
   const all = [...SERVICES.map((s) => services[s]), ...(standby ? [standby] : [])];
   const killAll = () => all.forEach((s) => s.killNow());
   process.once('exit', killAll);
@@ -382,7 +382,7 @@ async function runLocked(o: FaultOptions, log: FaultLog): Promise<FaultReport> {
   let faultsAfterLoad = 0;
   let apiKillsInFlight = 0;
   const outageMs = { kafka: 0, postgres: 0, relayFrozen: 0 };
-  const pendingResults: PendingStepResult[] = [];
+  const hardResults: HardStepResult[] = [];
   try {
     // ---------------------------------------------------------------------------------- setup
     watchdog = startWatchdog(broker, pg, infraLog);
@@ -474,7 +474,7 @@ async function runLocked(o: FaultOptions, log: FaultLog): Promise<FaultReport> {
     };
     const d = new ShoeDriver({ baseUrl, jwtSecret, scripts, keyPrefix: `fault-${runTag}`, log, gate, actionDeadlineMs: Math.max(180_000, (o.outageS + 60) * 1000) });
     driver = d;
-    const loadTimeoutMs = 1000 * (o.loadTimeoutS ?? Math.max(600, Math.round(60 + 0.25 * d.totalActions + 12 * plan.length + o.outageS + (o.pendingSteps ? o.freezeS + 120 : 0))));
+    const loadTimeoutMs = 1000 * (o.loadTimeoutS ?? Math.max(600, Math.round(60 + 0.25 * d.totalActions + 12 * plan.length + o.outageS + (o.hardSteps ? o.freezeS + 120 : 0))));
     const loadTimer = setTimeout(() => {
       timedOut = true;
       d.abort();
@@ -524,13 +524,13 @@ async function runLocked(o: FaultOptions, log: FaultLog): Promise<FaultReport> {
           outageMs.postgres += Date.now() - s;
           log(`PostgreSQL back after ${((Date.now() - s) / 1000).toFixed(1)} s (crash recoveries in its log: ${pg.crashRecoveries()})`);
         } else if (f.kind === 'relay-freeze') {
-          pendingResults.push(await freezeRelayLeader(f.freezeMs, tag));
+          hardResults.push(await freezeRelayLeader(f.freezeMs, tag));
         } else if (f.kind === 'kafka-outage') {
-          pendingResults.push(await longOutage(f.downMs, tag));
+          hardResults.push(await longOutage(f.downMs, tag));
         } else {
           holding = true;
           try {
-            pendingResults.push(await loseTopic(tag));
+            hardResults.push(await loseTopic(tag));
           } finally {
             holding = false;
           }
@@ -540,7 +540,7 @@ async function runLocked(o: FaultOptions, log: FaultLog): Promise<FaultReport> {
     })();
 
     /** Pending step: SIGSTOP the leading relay; a standby must publish within 10 s; SIGCONT after `freezeMs`. */
-    async function freezeRelayLeader(freezeMs: number, tag: string): Promise<PendingStepResult> {
+    async function freezeRelayLeader(freezeMs: number, tag: string): Promise<HardStepResult> {
       // the lease row names its holder's pid (the relay lease); else the relays' logs say who leads
       const holder: string | null = await dsq
         .query(`SELECT holder FROM outbox_leases ORDER BY generation DESC LIMIT 1`)
@@ -572,7 +572,7 @@ async function runLocked(o: FaultOptions, log: FaultLog): Promise<FaultReport> {
     }
 
     /** Pending step: the broker SIGKILLed and kept down `downMs` under load: the load goes on, only the outbox grows. */
-    async function longOutage(downMs: number, tag: string): Promise<PendingStepResult> {
+    async function longOutage(downMs: number, tag: string): Promise<HardStepResult> {
       const s = Date.now();
       const actions0 = d.stats.actionsDone;
       const samples = [await unpublished()];
@@ -603,8 +603,8 @@ async function runLocked(o: FaultOptions, log: FaultLog): Promise<FaultReport> {
      * (FAULT_RESUME_CMD, default `npm run -s projections:resume -- --by fault-run --reason … --reset-offsets`);
      * the load goes on.
      */
-    async function loseTopic(tag: string): Promise<PendingStepResult> {
-      const fail = (detail: string): PendingStepResult => ({ step: 'topic-recreate', ok: false, detail });
+    async function loseTopic(tag: string): Promise<HardStepResult> {
+      const fail = (detail: string): HardStepResult => ({ step: 'topic-recreate', ok: false, detail });
       if (!(await waitFor(async () => (await unpublished()) === 0, 120_000, 250))) return fail('the outbox did not drain before the topic loss');
       await waitFor(async () => (await behind()) <= 0, 120_000, 500);
       await services.relay.stop();
@@ -726,7 +726,7 @@ async function runLocked(o: FaultOptions, log: FaultLog): Promise<FaultReport> {
     pgCrashRecoveries: pg.crashRecoveries(),
     outageMs,
     machinePg: { before: machinePgBefore, after: machinePgAfter },
-    pendingSteps: pendingResults,
+    hardSteps: hardResults,
     faultsAfterLoad,
     apiKillsInFlight,
     shoes: scripts.length,
@@ -773,7 +773,7 @@ export function failures(r: FaultReport): string[] {
   const unclean = r.stops.filter((s) => !cleanStop(s));
   if (unclean.length) out.push(`graceful stop not clean: ${unclean.map((s) => `${s.service} code ${s.code} signal ${s.signal}${s.forced ? ' (SIGKILLed after the grace period)' : ''}`).join(', ')}`);
   if (r.machinePg.before !== r.machinePg.after) out.push(`the machine's PostgreSQL was restarted (postmaster start ${r.machinePg.before} → ${r.machinePg.after})`);
-  for (const p of r.pendingSteps) if (!p.ok) out.push(`${p.step}: ${p.detail}`);
+  for (const p of r.hardSteps) if (!p.ok) out.push(`${p.step}: ${p.detail}`);
   if (r.unexpectedResponses.length) out.push(`${r.unexpectedResponses.length} unexpected response(s)`);
   if (r.driver.shoesFinished !== r.shoes) out.push(`${r.shoes - r.driver.shoesFinished} shoe(s) not finished`);
   const c = r.checks;
@@ -815,7 +815,7 @@ export function formatReport(r: FaultReport): string {
     `  infrastructure: Kafka clean restarts ${r.kafkaRestarts}, Kafka SIGKILLs ${r.kafkaKills}, PostgreSQL postmaster SIGKILLs ${r.pgKills} (crash recoveries in its log ${r.pgCrashRecoveries}); outage Kafka ${s(r.outageMs.kafka)}, PostgreSQL ${s(r.outageMs.postgres)}${r.outageMs.relayFrozen ? `, relay leader frozen ${s(r.outageMs.relayFrozen)}` : ''}`,
     `  machine's PostgreSQL started at ${r.machinePg.before ?? '(not answering)'} before, ${r.machinePg.after ?? '(not answering)'} after: ${r.machinePg.before === r.machinePg.after ? 'untouched' : 'RESTARTED'}`,
     `  unexpected exits ${r.unexpectedExits.length}${r.unexpectedExits.length ? ` (${r.unexpectedExits.map((e) => `${e.service} code ${e.code} signal ${e.signal}`).join(', ')})` : ''}; graceful stops ${r.stops.map((x) => `${x.service} ${x.forced ? 'FORCED' : x.code === null ? `by ${x.signal}` : `code ${x.code}`}${cleanStop(x) ? '' : ' (NOT CLEAN)'}`).join(', ') || 'none'}`,
-    `  pending steps ${r.options.pendingSteps ? r.pendingSteps.map((p) => `${p.step} ${p.ok ? 'ok' : 'FAILED'} (${p.detail})`).join('; ') || 'none reached' : 'off (FAULT_PENDING_STEPS=1 runs them)'}${r.options.outageS && !r.options.pendingSteps ? `; long outage: ${r.pendingSteps.map((p) => p.detail).join('; ')}` : ''}`,
+    `  hard steps ${r.options.hardSteps ? r.hardSteps.map((p) => `${p.step} ${p.ok ? 'ok' : 'FAILED'} (${p.detail})`).join('; ') || 'none reached' : 'off (FAULT_SKIP_HARD_STEPS=1)'}${r.options.outageS && !r.options.hardSteps ? `; long outage: ${r.hardSteps.map((p) => p.detail).join('; ')}` : ''}`,
     `  faults after the load ended ${r.faultsAfterLoad}`,
     `  load: ${r.driver.shoesFinished}/${r.shoes} shoes, ${r.driver.actionsDone}/${r.actions} actions, ${r.driver.requests} requests, ${r.driver.retries} retries (${r.driver.connectionErrors} connection errors, ${r.driver.timeouts} timeouts, ${r.driver.serverErrors} 5xx)`,
     `  unexpected responses ${r.unexpectedResponses.length}${r.unexpectedResponses.length ? `: ${r.unexpectedResponses.map((u) => `${u.shoeId}#${u.actionIndex} ${u.action} ${u.status} ${u.code}`).join('; ')}` : ''}`,
