@@ -21,7 +21,7 @@ import {
   openTestDataSource,
   pgClient,
 } from '../../libs/event-store/src/testing/int-support';
-import { assertBuilt } from './cluster';
+import { assertBuilt, freePort } from './cluster';
 import { appendEvents, checkTopic, readWholeTopic, relayProcess, runDir, within } from './relay-support';
 
 jest.setTimeout(240_000);
@@ -78,7 +78,14 @@ describe('relay leadership under a freeze (two relay processes)', () => {
       RELAY_POLL_INTERVAL_MS: '200',
     };
     const a = relayProcess('relay-a', dir, env);
-    const b = relayProcess('relay-b', dir, env);
+    // the standby serves its metrics (METRICS_PORT): whether it leads, what it published, the backlog
+    const metricsPort = await freePort();
+    const b = relayProcess('relay-b', dir, { ...env, METRICS_PORT: String(metricsPort) });
+    const metric = async (name: string): Promise<number | null> => {
+      const text = await (await fetch(`http://127.0.0.1:${metricsPort}/metrics`)).text();
+      const line = text.split('\n').find((l) => l.startsWith(`${name} `));
+      return line === undefined ? null : Number(line.slice(name.length + 1));
+    };
     let aStopped = false;
     try {
       a.start();
@@ -89,6 +96,8 @@ describe('relay leadership under a freeze (two relay processes)', () => {
       const before = await appendEvents(store, 2, 6, 'pre');
       expect(await within(30_000, async () => (await unpublished(before)) === 0)).toBe(true);
       expect(b.logText()).not.toContain('"relay is the leader"');
+      expect(await within(30_000, async () => (await metric('ledger_relay_leader')) === 0)).toBe(true);
+      expect(await metric('ledger_outbox_published_total')).toBe(0);
 
       // freeze the leader: its process is stopped, its PostgreSQL session stays open
       process.kill(a.pid!, 'SIGSTOP');
@@ -97,6 +106,8 @@ describe('relay leadership under a freeze (two relay processes)', () => {
       const tookOver = await within(TAKEOVER_BOUND_MS, async () => (await unpublished(during)) === 0);
       expect({ publishedWithinMs: TAKEOVER_BOUND_MS, tookOver, left: await unpublished(during) }).toEqual({ publishedWithinMs: TAKEOVER_BOUND_MS, tookOver: true, left: 0 });
       expect(b.logText()).toContain('"relay is the leader"');
+      expect({ leader: await metric('ledger_relay_leader'), backlog: await metric('ledger_outbox_unpublished_rows') }).toEqual({ leader: 1, backlog: 0 });
+      expect(await metric('ledger_outbox_published_total')).toBeGreaterThanOrEqual(during.length);
       const { rows: leaseRows } = await db.query(`SELECT holder, generation::int AS generation FROM outbox_leases WHERE name = 'ledger-relay'`);
       expect(leaseRows[0].holder).toContain(`:${b.pid}:`);
       expect(leaseRows[0].generation).toBeGreaterThanOrEqual(2);

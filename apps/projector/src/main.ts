@@ -9,7 +9,9 @@
  * their own login, docs/architecture.md §10), DATABASE_URL, KAFKA_BROKERS, LEDGER_EVENTS_TOPIC,
  * PROJECTOR_GROUP, PROJECTIONS_SCHEMA, GAMING_DAY_TZ / GAMING_DAY_CUTOFF_HOUR,
  * PROJECTOR_PARTITIONS_CONCURRENTLY, PROJECTOR_MAX_RECORDS_PER_TX, PROJECTOR_MAX_BYTES_PER_PARTITION, PROJECTOR_INCIDENT_POLL_MS,
- * RUN_MIGRATIONS, LOG_LEVEL, RECORD_SIGNING_KEY, LEDGER_EVENTS_DLQ_TOPIC, and for tests only
+ * RUN_MIGRATIONS, LOG_LEVEL, RECORD_SIGNING_KEY, LEDGER_EVENTS_DLQ_TOPIC, METRICS_PORT / METRICS_HOST
+ * (this process's own GET /metrics, off by default: `ledger_projection_halts_total{code}`,
+ * `ledger_projector_halted_partitions`, process metrics; docs/architecture.md §8), and for tests only
  * PROJECTOR_FAULT_DELAY_IN_TX_MS. Read once here and
  * validated: a bad value stops the process with exit code 1 and a message naming the variable and
  * the form it expects.
@@ -44,6 +46,7 @@
 import { recordSigningKey } from '@ledger/event-store';
 import { createKafka } from '@ledger/kafka';
 import pino from 'pino';
+import { collectProcessMetrics, gauge, serveMetrics } from '@ledger/metrics';
 import { ConfigError, loadConfig, ProjectorEnv } from '@ledger/config';
 import { configureDatabaseSessions, currentDatabaseSessionSettings } from '@ledger/infra';
 import {
@@ -153,6 +156,14 @@ async function main(): Promise<void> {
     void shutdown('fatal', 1);
   });
 
+  if (env.METRICS_PORT > 0) {
+    collectProcessMetrics();
+    gauge('ledger_projector_halted_partitions', 'partitions this projector process holds halted (open incidents)', [], function () {
+      this.set(runner.haltedPartitions.size);
+    });
+    await serveMetrics(env.METRICS_PORT, env.METRICS_HOST);
+    logger.info({ port: env.METRICS_PORT, host: env.METRICS_HOST }, 'metrics listener up');
+  }
   await publisher?.start();
   await runner.start();
   logger.info({}, 'projector running');

@@ -15,6 +15,9 @@
  *   OUTBOX_RETENTION_MS     [604800000]        published outbox rows are deleted this long after publication (7 days)
  *   OUTBOX_PRUNE_INTERVAL_MS [60000]           pause between two prunings
  *   LOG_LEVEL               [info]             pino level; JSON lines on stdout
+ *   METRICS_PORT, METRICS_HOST [0: off, 127.0.0.1]  the relay's own GET /metrics (docs/architecture.md §8):
+ *                           ledger_relay_leader, ledger_outbox_unpublished_rows (read at each scrape),
+ *                           ledger_outbox_published_total, ledger_outbox_pruned_total, process metrics
  *   RECORD_SIGNING_KEY      the HMAC key of the records' `ledger-sig` header (the projector's too);
  *                           required outside development mode; in development mode, when unset,
  *                           the public development key, with a warning (docs/architecture.md §10)
@@ -29,7 +32,9 @@
  * more than 15 s). The schema must exist: the API or `npm run migration:run` migrates, not the relay.
  */
 import { ConfigError, loadConfig, RelayEnv } from '@ledger/config';
-import { configureDatabaseSessions } from '@ledger/infra';
+import { configureDatabaseSessions, pgClientConfig } from '@ledger/infra';
+import { collectProcessMetrics, gauge, serveMetrics } from '@ledger/metrics';
+import { Client } from 'pg';
 import { OutboxRelay, defaultLogger, errorFields, recordSigningKey, type RecordSigningKey } from '@ledger/event-store';
 import { anchorPublisherSettings, startAnchorPublisher } from '@ledger/anchors';
 
@@ -89,7 +94,37 @@ async function main(): Promise<void> {
   process.on('SIGTERM', () => shutdown('SIGTERM'));
   process.on('SIGINT', () => shutdown('SIGINT'));
 
+  if (config.METRICS_PORT > 0) await serveRelayMetrics(config, relay);
   await relay.start();
+}
+
+/**
+ * The relay's metrics listener (docs/architecture.md §8): whether this instance leads, and the
+ * outbox backlog (unpublished rows, one COUNT on its own session at each scrape; what an operator
+ * watches during a Kafka outage, docs/guarantees.md §4), besides the counters of `OutboxRelay`.
+ */
+async function serveRelayMetrics(config: RelayEnv, relay: OutboxRelay): Promise<void> {
+  collectProcessMetrics();
+  gauge('ledger_relay_leader', '1 while this relay holds the lease and publishes, else 0', [], function () {
+    this.set(relay.isLeader ? 1 : 0);
+  });
+  let session: Client | null = null;
+  gauge('ledger_outbox_unpublished_rows', 'outbox rows not yet published to Kafka (all relays); -1 when the count failed', [], async function () {
+    try {
+      if (!session) {
+        const c = new Client(pgClientConfig(config.RELAY_DATABASE_URL, 'ledger-relay-metrics'));
+        c.on('error', () => (session = null));
+        await c.connect();
+        session = c;
+      }
+      const { rows } = await session.query<{ n: string }>('SELECT count(*) AS n FROM outbox WHERE published_at IS NULL');
+      this.set(Number(rows[0].n));
+    } catch {
+      session = null;
+      this.set(-1);
+    }
+  });
+  await serveMetrics(config.METRICS_PORT, config.METRICS_HOST);
 }
 
 main().catch((err) => {

@@ -1,3 +1,4 @@
+import { counter } from '@ledger/metrics';
 import type { Client } from 'pg';
 import { createKafka, type KafkaClient, type KafkaLogger, type OutgoingMessage } from '@ledger/kafka';
 import { DEFAULT_LEASE_TTL_MS, LeaderOutboxPublisher, type OutboxCrashPoint } from '@ledger/infra';
@@ -6,6 +7,11 @@ import { DEV_RECORD_SIGNING_KEY, RECORD_SIGNATURE_HEADER, recordSignature } from
 import { defaultLogger, errorFields, type LedgerLogger } from './logger';
 import { DEFAULT_RELAY_DATABASE_URL, OUTBOX_CHANNEL } from './constants';
 import { EVENT_COLUMNS, rowToEnvelope, type EventRow } from './rows';
+
+/** Outbox rows this process published (docs/architecture.md §8; the relay's `METRICS_PORT`). */
+const publishedRows = counter('ledger_outbox_published_total', 'outbox rows published to Kafka by this process');
+/** Published outbox rows this process pruned. */
+const prunedRows = counter('ledger_outbox_pruned_total', 'published outbox rows deleted after their retention by this process');
 
 /**
  * Name of the relay's row in `outbox_leases` (docs/guarantees.md §4): the relay instance that holds
@@ -172,11 +178,13 @@ export class OutboxRelay {
         claim: (client, limit) => claimOutboxRows(client, limit),
         toRecord: (row) => ({ topic: row.topic, message: toKafkaMessage(row, signingKey) }),
         markPublished: (client, rows) => markOutboxRowsPublished(client, rows),
-        onBatchPublished: (rows, ms) =>
+        onBatchPublished: (rows, ms) => {
+          publishedRows.inc(rows.length);
           this.log.debug(
             { count: rows.length, firstPosition: rows[0].global_position, lastPosition: rows[rows.length - 1].global_position, ms },
             'outbox batch published',
-          ),
+          );
+        },
         onCrashPoint: (point, rows) =>
           this.log.warn(
             { crashPoint: point, firstPosition: rows[0].global_position, count: rows.length },
@@ -187,6 +195,7 @@ export class OutboxRelay {
           lastPrune = performance.now();
           const deleted = await pruneOutbox(client, retentionMs);
           this.pruned += deleted;
+          prunedRows.inc(deleted);
           if (deleted > 0) this.log.info({ deleted, retentionMs }, 'published outbox rows pruned');
         },
       },
