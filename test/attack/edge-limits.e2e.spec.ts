@@ -23,6 +23,7 @@
  */
 import { createHash, randomUUID } from 'node:crypto';
 import { request as httpRequest } from 'node:http';
+import { gzipSync } from 'node:zlib';
 import { metricValue } from '@ledger/metrics';
 import { DEV_JWT_SECRET, hs256Key, mintToken } from '@ledger/tokens';
 import { LedgerHarness, runId, startLedger } from '../support/ledger-harness';
@@ -239,6 +240,28 @@ describe('(b) heavy reads never hold what a write waits for; (d) bodies over the
     const chunked = await orHang(partialPost('/shoes/s-1/burns', { authorization: 'Bearer not-a-token' }, 'chunked', 16_384));
     expect(chunked).toMatchObject({ status: 413, body: { error: { code: 'REQUEST.TOO_LARGE' } } });
     expect((await metricValue('ledger_refusals_total', { reason: 'REQUEST.TOO_LARGE', authenticated: 'false' })) - before).toBe(2);
+  });
+
+  it('a small gzip body that would inflate to megabytes is refused 415, never inflated, with a token or without', async () => {
+    // 3.9 MB of JSON that compresses to a few KB: under every limit on the wire
+    const bomb = gzipSync(Buffer.from(`[${Array(1_000_000).fill('[]').join(',')}]`));
+    expect(bomb.length).toBeLessThan(4096);
+    const run = randomUUID().slice(0, 8);
+    const post = async (path: string, bearer?: string) => {
+      const res = await fetch(`${h.baseUrl}${path}`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', 'content-encoding': 'gzip', 'x-correlation-id': `gzip-${run}`, ...(bearer ? { authorization: `Bearer ${bearer}` } : {}) },
+        body: bomb,
+      });
+      return { status: res.status, code: ((await res.json()) as { error?: { code?: string } }).error?.code };
+    };
+    const device = token('table-device', 'device-gzip', [CLASSIC]);
+    expect(await post('/shoes/s-1/burns', device)).toEqual({ status: 415, code: 'REQUEST.UNSUPPORTED_MEDIA_TYPE' });
+    const anonymous = await post('/no-such-route');
+    expect([404, 415]).toContain(anonymous.status);
+    // nothing of the inflated text reached the rejection log (it was never inflated)
+    const rows: { raw: string | null }[] = await h.ds.query(`SELECT raw_payload::text AS raw FROM rejections WHERE correlation_id = $1`, [`gzip-${run}`]);
+    expect(rows.filter((r) => (r.raw ?? '').includes('[],[],[]'))).toEqual([]);
   });
 
   it('an authenticated write over its route limit is refused before it is read; the bets batch reads a larger body', async () => {

@@ -139,6 +139,31 @@ describe('republish the ledger topic from PostgreSQL', () => {
   });
 });
 
+describe('republish to another topic', () => {
+  it('leaves the ledger topic’s unpublished outbox rows to the relays (it marks only rows bound for the topic it sent to)', async () => {
+    const scratch = `test.int.republish.scratch.${randomUUID().slice(0, 8)}.v1`;
+    await ensureTopic(kafka, scratch, 1);
+    let pending: LedgerEvent[] = [];
+    try {
+      // appended while no relay runs: unpublished, bound for TOPIC
+      pending = await appendEvents(store, 1, 4, 'scratch');
+      expect(await unpublished(pending)).toBe(pending.length);
+      const out = await republish('--from-position', pending[0].globalPosition, '--topic', scratch);
+      expect(out).toMatch(/outbox rows marked 0/);
+      expect(await unpublished(pending)).toBe(pending.length);
+      // and the scratch topic got them
+      expect(checkTopic(await readWholeTopic(kafka, scratch), pending)).toMatchObject({ missing: [], different: [] });
+    } finally {
+      // TOPIC goes at the end of this file: leave no row bound for it to the other suites' relays
+      if (pending.length) await db.query(`UPDATE outbox SET published_at = now() WHERE global_position = ANY($1::bigint[])`, [pending.map((e) => e.globalPosition)]);
+      const admin = kafka.admin();
+      await admin.connect();
+      await admin.deleteTopics([scratch]).catch(() => undefined);
+      await admin.disconnect();
+    }
+  });
+});
+
 async function listTopics(): Promise<string[]> {
   const admin = kafka.admin();
   await admin.connect();

@@ -1,13 +1,12 @@
 import { DynamicModule, MiddlewareConsumer, Module, NestModule } from '@nestjs/common';
 import { ConfigModule } from '@nestjs/config';
-import { APP_FILTER, APP_INTERCEPTOR } from '@nestjs/core';
+import { APP_FILTER } from '@nestjs/core';
 import { ThrottlerModule } from '@nestjs/throttler';
 import { LoggerModule } from 'nestjs-pino';
 import type { LedgerApiEnv } from '@ledger/config';
 import { AuthModule } from './auth/auth.module';
 import type { TokenAuthentication } from './auth/token-authentication';
 import { CorrelationMiddleware } from './common/correlation.middleware';
-import { HeavyReadLimiter } from './common/heavy-read';
 import { LedgerExceptionFilter } from './common/ledger-exception.filter';
 import { rateLimits } from './common/rate-limit.guard';
 import { REFUSAL_BUDGET, RefusalBudget } from './common/refusal-budget';
@@ -57,7 +56,6 @@ export class AppModule implements NestModule {
       providers: [
         { provide: REFUSAL_BUDGET, useValue: new RefusalBudget({ payloadMaxBytes: config.REFUSAL_PAYLOAD_MAX_BYTES, bytesPerMinute: config.REFUSAL_LOG_BYTES_PER_MINUTE }) },
         { provide: APP_FILTER, useClass: LedgerExceptionFilter },
-        { provide: APP_INTERCEPTOR, useClass: HeavyReadLimiter },
       ],
     };
   }

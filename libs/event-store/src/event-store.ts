@@ -97,11 +97,12 @@ export class PgEventStore {
   /**
    * A stream's events from `fromVersion` on, in stream order, upcast to the current schema versions.
    * @param fromVersion first version to return, 1-based. @default 1
+   * @param limit at most this many (read no more). @default all
    * @returns [] for an unknown stream
    * @throws Error `EVENT.UNKNOWN_TYPE` / `EVENT.NO_UPCASTER` for a row this code cannot read
    */
-  readStream(streamId: string, fromVersion = 1): Promise<LedgerEvent[]> {
-    return this.reader.readStream(streamId, fromVersion);
+  readStream(streamId: string, fromVersion = 1, limit?: number): Promise<LedgerEvent[]> {
+    return this.reader.readStream(streamId, fromVersion, limit);
   }
 
   /** Every event of the given types in global order, optionally where `data[field] = value`: see {@link EventReader.readByTypes}. */

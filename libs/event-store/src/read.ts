@@ -14,13 +14,16 @@ export class EventReader {
   /**
    * A stream's events from `fromVersion` on, in stream order, upcast to the current schema versions.
    * @param fromVersion first version to return, 1-based. @default 1
+   * @param limit at most this many (a page; the SQL reads no more). @default every event from `fromVersion` on
    * @returns [] for an unknown stream
    * @throws Error `EVENT.UNKNOWN_TYPE` / `EVENT.NO_UPCASTER` for a row this code cannot read
+   * @throws RangeError when `limit` is given and not a positive integer
    */
-  async readStream(streamId: string, fromVersion = 1): Promise<LedgerEvent[]> {
+  async readStream(streamId: string, fromVersion = 1, limit?: number): Promise<LedgerEvent[]> {
+    if (limit !== undefined && (!Number.isInteger(limit) || limit < 1)) throw new RangeError('limit must be a positive integer');
     const rows: EventRow[] = await this.ds.query(
-      `SELECT ${EVENT_COLUMNS} FROM events e WHERE e.stream_id = $1 AND e.stream_version >= $2 ORDER BY e.stream_version`,
-      [streamId, fromVersion],
+      `SELECT ${EVENT_COLUMNS} FROM events e WHERE e.stream_id = $1 AND e.stream_version >= $2 ORDER BY e.stream_version${limit === undefined ? '' : ' LIMIT $3'}`,
+      limit === undefined ? [streamId, fromVersion] : [streamId, fromVersion, limit],
     );
     return rows.map((r) => upcast(rowToEnvelope(r)));
   }

@@ -1,7 +1,7 @@
 import { hostname } from 'node:os';
 import { Client } from 'pg';
 import type { KafkaClient, OutgoingMessage } from '@ledger/kafka';
-import { DEFAULT_LEASE_TTL_MS, DEFAULT_OUTBOX_MAX_REQUEST_BYTES, Lease } from '@ledger/infra';
+import { DEFAULT_LEASE_TTL_MS, DEFAULT_OUTBOX_MAX_REQUEST_BYTES, Lease, pgClientConfig } from '@ledger/infra';
 import { DEV_RECORD_SIGNING_KEY } from './record-signature';
 import type { LedgerLogger } from './logger';
 import { EVENT_COLUMNS, type EventRow } from './rows';
@@ -77,7 +77,8 @@ export async function republishLedger(options: RepublishOptions): Promise<Republ
   const maxRequestBytes = options.maxRequestBytes ?? DEFAULT_OUTBOX_MAX_REQUEST_BYTES;
   const signingKey = options.signingKey ?? DEV_RECORD_SIGNING_KEY;
   const leaseTtlMs = options.leaseTtlMs ?? DEFAULT_LEASE_TTL_MS;
-  const client = new Client({ connectionString: options.databaseUrl, application_name: 'ledger-republish', idle_in_transaction_session_timeout: leaseTtlMs, lock_timeout: leaseTtlMs });
+  // the process's timeouts and keepalives (docs/architecture.md §5), idle-in-transaction and lock waits capped at the lease
+  const client = new Client({ ...pgClientConfig(options.databaseUrl, 'ledger-republish'), idle_in_transaction_session_timeout: leaseTtlMs, lock_timeout: leaseTtlMs });
   await client.connect();
   const lease = new Lease({ table: OUTBOX_LEASE_TABLE, name: RELAY_LEASE_NAME, ttlMs: leaseTtlMs, holder: `republish:${hostname()}:${process.pid}` });
   const producer = options.kafka.producer();
@@ -107,14 +108,16 @@ export async function republishLedger(options: RepublishOptions): Promise<Republ
       options.onBatch?.(records, after);
     }
 
-    // the relays need not send the range again: mark what is still unpublished, fenced
+    // the relays need not send the range again: mark what is still unpublished, fenced; only the
+    // rows bound for the topic republished to (a republish to another topic leaves the relays' work to them)
     await client.query('BEGIN');
     let outboxMarked = 0;
     try {
       await lease.fence(client);
       const res = await client.query(
-        `UPDATE outbox SET published_at = now() WHERE published_at IS NULL AND global_position >= $1::bigint AND global_position <= $2::bigint`,
-        [from.toString(), to.toString()],
+        `UPDATE outbox SET published_at = now()
+          WHERE published_at IS NULL AND topic = $3 AND global_position >= $1::bigint AND global_position <= $2::bigint`,
+        [from.toString(), to.toString(), options.topic],
       );
       outboxMarked = res.rowCount ?? 0;
       await client.query('COMMIT');

@@ -1,7 +1,5 @@
-import { CallHandler, ExecutionContext, Inject, Injectable, NestInterceptor, SetMetadata } from '@nestjs/common';
+import { Inject, Injectable, SetMetadata } from '@nestjs/common';
 import { ConfigService } from '@nestjs/config';
-import { Reflector } from '@nestjs/core';
-import { Observable, finalize } from 'rxjs';
 import type { LedgerApiEnv } from '@ledger/config';
 import { gauge } from '@ledger/metrics';
 import type { Principal } from '../auth/principal';
@@ -12,7 +10,7 @@ export const HEAVY_READ_KEY = 'ledger:heavy-read';
 
 /**
  * Marks a read that walks a whole stream, table or ledger (chain verification, game recall,
- * anchor verification): it runs under {@link HeavyReadLimiter} and reads through the heavy-read
+ * anchor verification, a shoe's stream): its handler runs it through {@link HeavyReadLimiter.run} and reads through the heavy-read
  * connection pool with a statement timeout (docs/architecture.md §10, "Limits at the edge").
  */
 export const HeavyRead = () => SetMetadata(HEAVY_READ_KEY, true);
@@ -24,49 +22,41 @@ const inFlight = gauge('ledger_heavy_reads_in_flight', 'heavy reads (chain and a
  * Bounds the heavy reads ({@link HeavyRead}) of the API: at most `HEAVY_READS_PER_CALLER` at once
  * per token subject and `HEAVY_READS_MAX_CONCURRENT` over all callers; one more is refused at once
  * with 429 `RATE.HEAVY_READ_BUSY` (`details: { scope: 'caller' | 'api', limit, retryAfterSeconds: 1 }`,
- * `Retry-After: 1`), never queued. A slot is held from before the handler to the end of the
- * response's observable (the query-log row included) and freed on success, error or abort.
+ * `Retry-After: 1`), never queued. The handler calls {@link run} itself, after the pipes: a request
+ * whose query is refused (400) never takes a slot. A slot is freed on success or error.
  */
 @Injectable()
-export class HeavyReadLimiter implements NestInterceptor {
+export class HeavyReadLimiter {
   private readonly perCaller = new Map<string, number>();
   private running = 0;
   private readonly callerLimit: number;
   private readonly totalLimit: number;
 
-  constructor(
-    private readonly reflector: Reflector,
-    @Inject(ConfigService) config: ConfigService<LedgerApiEnv, true>,
-  ) {
+  constructor(@Inject(ConfigService) config: ConfigService<LedgerApiEnv, true>) {
     this.callerLimit = config.get('HEAVY_READS_PER_CALLER', { infer: true });
     this.totalLimit = config.get('HEAVY_READS_MAX_CONCURRENT', { infer: true });
   }
 
-  intercept(ctx: ExecutionContext, next: CallHandler): Observable<unknown> {
-    if (!this.reflector.getAllAndOverride<boolean>(HEAVY_READ_KEY, [ctx.getHandler(), ctx.getClass()])) return next.handle();
-    const principal = (ctx.switchToHttp().getRequest() as { principal?: Principal }).principal;
-    const key = principal ? `${principal.role}|${principal.id}` : 'anonymous';
+  /**
+   * Runs `read` in a slot of `caller`.
+   * @throws ApiError `RATE.HEAVY_READ_BUSY` (429) when the caller or the API has no free slot; else what `read` throws
+   */
+  async run<T>(caller: Principal | undefined, read: () => Promise<T>): Promise<T> {
+    const key = caller ? `${caller.role}|${caller.id}` : 'anonymous';
     const mine = this.perCaller.get(key) ?? 0;
     if (mine >= this.callerLimit) throw ApiError.of('RATE.HEAVY_READ_BUSY', { scope: 'caller', limit: this.callerLimit, retryAfterSeconds: 1 });
     if (this.running >= this.totalLimit) throw ApiError.of('RATE.HEAVY_READ_BUSY', { scope: 'api', limit: this.totalLimit, retryAfterSeconds: 1 });
     this.perCaller.set(key, mine + 1);
     this.running += 1;
     inFlight.set(this.running);
-    let freed = false;
-    const free = () => {
-      if (freed) return;
-      freed = true;
+    try {
+      return await read();
+    } finally {
       const left = (this.perCaller.get(key) ?? 1) - 1;
       if (left <= 0) this.perCaller.delete(key);
       else this.perCaller.set(key, left);
       this.running -= 1;
       inFlight.set(this.running);
-    };
-    try {
-      return next.handle().pipe(finalize(free));
-    } catch (e) {
-      free();
-      throw e;
     }
   }
 }

@@ -25,7 +25,9 @@ export interface EdgeWiring {
  */
 export function applyHttpWiring(app: NestExpressApplication, edge?: EdgeWiring): NestExpressApplication {
   if (edge) app.use(edgeMiddleware(edge.verifier, edge.limits, edge.address));
-  app.useBodyParser('json', { limit: edge ? edge.limits.BODY_LIMIT_BETS_BATCH_BYTES : BODY_LIMIT });
+  // inflate: false: a compressed body is refused (415), never inflated: the limits above count the
+  // bytes on the wire, and a small gzip body could inflate to megabytes (docs/architecture.md §10)
+  app.useBodyParser('json', { limit: edge ? edge.limits.BODY_LIMIT_BETS_BATCH_BYTES : BODY_LIMIT, inflate: false });
   app.useGlobalPipes(
     new RequestShapePipe(),
     new ValidationPipe({ whitelist: true, forbidNonWhitelisted: true, transform: true, stopAtFirstError: false }),

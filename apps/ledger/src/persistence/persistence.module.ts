@@ -1,3 +1,4 @@
+import { HeavyReadLimiter } from '../common/heavy-read';
 import { Global, Inject, Injectable, Logger, Module, OnApplicationShutdown } from '@nestjs/common';
 import { ConfigService } from '@nestjs/config';
 import type { DataSource } from 'typeorm';
@@ -98,6 +99,7 @@ async function migrateAsOwner(url: string, readSchema: string, session: Database
 @Global()
 @Module({
   providers: [
+    HeavyReadLimiter,
     {
       provide: DATA_SOURCE,
       inject: [ConfigService],
@@ -152,6 +154,6 @@ async function migrateAsOwner(url: string, readSchema: string, session: Database
     { provide: REJECTION_LOG, useClass: StoreRejectionLog },
     DataSourceCloser,
   ],
-  exports: [DATA_SOURCE, EVENT_STORE, REJECTION_LOG, HEAVY_READ_DATA_SOURCE, HEAVY_READ_STORE],
+  exports: [DATA_SOURCE, EVENT_STORE, REJECTION_LOG, HEAVY_READ_DATA_SOURCE, HEAVY_READ_STORE, HeavyReadLimiter],
 })
 export class PersistenceModule {}

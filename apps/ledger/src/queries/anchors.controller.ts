@@ -1,4 +1,4 @@
-import { Controller, Get, Inject, Query, UseInterceptors } from '@nestjs/common';
+import { Controller, Get, Inject, Optional, Query, UseInterceptors } from '@nestjs/common';
 import { ConfigService } from '@nestjs/config';
 import { ApiBearerAuth, ApiOperation, ApiTags } from '@nestjs/swagger';
 import type { KeyObject } from 'node:crypto';
@@ -8,7 +8,9 @@ import { anchorVerifySettings, DEFAULT_VERIFY_GRACE_MS, kafkaClient, readPublicK
 import { Roles } from '../auth/roles.decorator';
 import { ApiError } from '../common/api-error';
 import { HEAVY_READ_DATA_SOURCE } from '../persistence/persistence.module';
-import { HeavyRead } from '../common/heavy-read';
+import { HeavyRead, HeavyReadLimiter } from '../common/heavy-read';
+import { CurrentPrincipal } from '../auth/current-principal.decorator';
+import type { Principal } from '../auth/principal';
 import { AnchorsVerifyQuery, isIntegerText } from './query.dto';
 import { QueryLogInterceptor } from './query-log.interceptor';
 
@@ -36,6 +38,7 @@ export class AnchorsController {
   constructor(
     @Inject(HEAVY_READ_DATA_SOURCE) private readonly ds: DataSource,
     config: ConfigService<LedgerApiEnv, true>,
+    @Optional() private readonly heavy: HeavyReadLimiter | null = null,
   ) {
     this.settings = anchorVerifySettings({
       ANCHOR_FILE: config.get('ANCHOR_FILE', { infer: true }),
@@ -51,7 +54,12 @@ export class AnchorsController {
   @Get('verify')
   @HeavyRead()
   @ApiOperation({ summary: 'PostgreSQL against the signed anchors (and the Kafka copy): streams, events, anchors checked, the first divergence (stream, version, event)' })
-  async verify(@Query() q: AnchorsVerifyQuery): Promise<VerificationReport> {
+  async verify(@Query() q: AnchorsVerifyQuery, @CurrentPrincipal() caller?: Principal): Promise<VerificationReport> {
+    // a heavy read: a slot of the caller's (429 RATE.HEAVY_READ_BUSY without one), taken after the pipes
+    return this.heavy ? this.heavy.run(caller, () => this.verifyNow(q)) : this.verifyNow(q);
+  }
+
+  private async verifyNow(q: AnchorsVerifyQuery): Promise<VerificationReport> {
     // the DTO checked both through HTTP; checked again here for callers that skip the pipes
     if (q.kafka !== undefined && q.kafka !== 'true' && q.kafka !== 'false') throw new ApiError('VALIDATION.FAILED', 'kafka must be true or false', 400);
     if (q.graceMs !== undefined && !isIntegerText(q.graceMs, 0, Number.MAX_SAFE_INTEGER)) throw new ApiError('VALIDATION.FAILED', 'graceMs must be an integer >= 0', 400);

@@ -3,7 +3,7 @@ import { ConfigService } from '@nestjs/config';
 import type { DataSource } from 'typeorm';
 import type { LedgerApiEnv } from '@ledger/config';
 import { gauge } from '@ledger/metrics';
-import { haltedPartitionCount, projectionStatus, type ProjectionStatus } from '@ledger/projections';
+import { projectionStatus, type ProjectionStatus } from '@ledger/projections';
 import { DATA_SOURCE } from '../persistence/persistence.module';
 
 /** What `GET /health` says of the projections: the halted partitions, without ids or payloads. */
@@ -11,6 +11,13 @@ export interface ProjectionHealth {
   readonly status: 'running' | 'halted' | 'unknown';
   readonly halted: readonly { readonly consumerGroup: string; readonly topic: string; readonly partition: number; readonly code: string; readonly haltedAt: string }[];
 }
+
+/**
+ * How long one read of the incidents serves `/health` and `/metrics`, in ms: both are public and
+ * not rate-limited, so a flood of them costs at most one query per second (and callers arriving
+ * while a read is in flight share it).
+ */
+export const PROBE_CACHE_MS = 1000;
 
 /** The source the halted-partitions gauge reads at scrape time (one API per process; the last one started). */
 let scrapeSource: (() => Promise<number>) | null = null;
@@ -24,7 +31,12 @@ let scrapeSource: (() => Promise<number>) | null = null;
 @Injectable()
 export class ProjectionHealthService implements OnModuleInit, OnModuleDestroy {
   private readonly schema: string;
-  private readonly source = () => haltedPartitionCount(this.ds, this.schema);
+  private readonly source = async () => {
+    const h = await this.health();
+    if (h.status === 'unknown') throw new Error('read model unreadable');
+    return h.halted.length;
+  };
+  private cached: { readonly at: number; readonly value: Promise<ProjectionHealth> } | null = null;
 
   constructor(
     @Inject(DATA_SOURCE) private readonly ds: DataSource,
@@ -51,8 +63,19 @@ export class ProjectionHealthService implements OnModuleInit, OnModuleDestroy {
     return projectionStatus(this.ds, this.schema);
   }
 
-  /** The halted partitions for `GET /health`; `unknown` when the read model cannot be read. */
-  async health(): Promise<ProjectionHealth> {
+  /**
+   * The halted partitions for `GET /health`; `unknown` when the read model cannot be read. One
+   * read serves every caller for {@link PROBE_CACHE_MS}.
+   */
+  health(): Promise<ProjectionHealth> {
+    const now = performance.now();
+    if (this.cached && now - this.cached.at < PROBE_CACHE_MS) return this.cached.value;
+    const value = this.readHealth();
+    this.cached = { at: now, value };
+    return value;
+  }
+
+  private async readHealth(): Promise<ProjectionHealth> {
     try {
       const s = await projectionStatus(this.ds, this.schema);
       return {

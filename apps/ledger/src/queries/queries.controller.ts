@@ -6,7 +6,9 @@ import { Inject } from '@nestjs/common';
 import { PgEventStore } from '@ledger/event-store';
 import { Roles } from '../auth/roles.decorator';
 import { HEAVY_READ_STORE } from '../persistence/persistence.module';
-import { HeavyRead } from '../common/heavy-read';
+import { HeavyRead, HeavyReadLimiter } from '../common/heavy-read';
+import { CurrentPrincipal } from '../auth/current-principal.decorator';
+import type { Principal } from '../auth/principal';
 import { parseLimit, parseTime } from './pagination';
 import { AccessLogQuery, EventSearchQuery, NoQuery, ReconciliationQuery, SettlementsQuery } from './query.dto';
 import { ProjectionHealthService } from './projection-health.service';
@@ -29,13 +31,14 @@ export class QueriesController {
   constructor(
     private readonly read: ReadModelService,
     @Inject(HEAVY_READ_STORE) private readonly store: PgEventStore,
+    private readonly heavy: HeavyReadLimiter,
   ) {}
 
   @Get('shoes/:shoeId/rounds/:roundId/recall')
   @HeavyRead()
   @ApiOperation({ summary: 'Game recall: the round, every revision with actor/approver/reason, its events in order, bets and their history, chain status' })
-  recall(@Param('shoeId') shoeId: string, @Param('roundId') roundId: string, @Query() _q: NoQuery) {
-    return this.read.recall(shoeId, roundId);
+  recall(@Param('shoeId') shoeId: string, @Param('roundId') roundId: string, @Query() _q: NoQuery, @CurrentPrincipal() caller: Principal) {
+    return this.heavy.run(caller, () => this.read.recall(shoeId, roundId));
   }
 
   @Get('audit/events')
@@ -115,8 +118,8 @@ export class QueriesController {
   @Get('tables/:tableId/chain')
   @HeavyRead()
   @ApiOperation({ summary: "Verify the hash chain of every shoe of a table" })
-  tableChain(@Param('tableId') tableId: string, @Query() _q: NoQuery) {
-    return this.store.verifyChain({ tableId });
+  tableChain(@Param('tableId') tableId: string, @Query() _q: NoQuery, @CurrentPrincipal() caller: Principal) {
+    return this.heavy.run(caller, () => this.store.verifyChain({ tableId }));
   }
 
   private eventFilters(q: EventSearchQuery) {
@@ -155,7 +158,7 @@ export class ProjectionStatusController {
     summary:
       'Projection status: per partition running or halted, its checkpoint (next offset, last global position, topic id, last commit), the open incidents (code, message, offset, event id, global position, projection, halted at) and the last resolved ones',
   })
-  status() {
+  status(@Query() _q: NoQuery) {
     return this.health.status();
   }
 

@@ -4,7 +4,9 @@ import { PgEventStore } from '@ledger/event-store';
 import { Roles } from '../auth/roles.decorator';
 import { ApiError } from '../common/api-error';
 import { EVENT_STORE, HEAVY_READ_STORE } from '../persistence/persistence.module';
-import { HeavyRead } from '../common/heavy-read';
+import { HeavyRead, HeavyReadLimiter } from '../common/heavy-read';
+import { CurrentPrincipal } from '../auth/current-principal.decorator';
+import type { Principal } from '../auth/principal';
 import { NoQuery, StreamQuery } from '../queries/query.dto';
 import { QueryLogInterceptor } from '../queries/query-log.interceptor';
 import { TablesRegistry } from '../tables/tables.registry';
@@ -24,6 +26,7 @@ export class ShoeReadsController {
     @Inject(EVENT_STORE) private readonly store: PgEventStore,
     private readonly tables: TablesRegistry,
     @Inject(HEAVY_READ_STORE) private readonly heavyStore: PgEventStore,
+    private readonly heavy: HeavyReadLimiter,
   ) {}
 
   @Get('tables')
@@ -39,7 +42,8 @@ export class ShoeReadsController {
     // checked by the DTO: 1 ≤ fromVersion ≤ 2^31−1, 1 ≤ limit ≤ 10000 (400 VALIDATION.FAILED otherwise)
     const fromVersion = q.fromVersion === undefined ? 1 : Number(q.fromVersion);
     const limit = q.limit === undefined ? 1000 : Number(q.limit);
-    const events = await this.store.readStream(`shoe-${shoeId}`, fromVersion);
+    // one more than the page tells whether there is a next one; the SQL reads no more (a long stream stays cheap)
+    const events = await this.store.readStream(`shoe-${shoeId}`, fromVersion, limit + 1);
     if (events.length === 0 && fromVersion === 1) throw new ApiError('SHOE.NOT_FOUND', `no shoe ${shoeId}`, 404);
     const page = events.slice(0, limit);
     const next = events.length > limit ? page[page.length - 1].streamVersion + 1 : null;
@@ -50,7 +54,7 @@ export class ShoeReadsController {
   @HeavyRead()
   @UseInterceptors(QueryLogInterceptor)
   @ApiOperation({ summary: "Verify a shoe's hash chain (tamper evidence)" })
-  async chain(@Param('shoeId') shoeId: string, @Query() _q: NoQuery) {
-    return this.heavyStore.verifyChain(`shoe-${shoeId}`);
+  async chain(@Param('shoeId') shoeId: string, @Query() _q: NoQuery, @CurrentPrincipal() caller: Principal) {
+    return this.heavy.run(caller, () => this.heavyStore.verifyChain(`shoe-${shoeId}`));
   }
 }

@@ -22,7 +22,7 @@ export function WithEdgeLimits<B extends EnvClass>(Base: B) {
      * Bytes of the `rejections` table the refusals of unauthenticated or malformed-transport
      * requests of one caller (token subject, else remote address) may take per minute; beyond it
      * a refusal is only counted (`ledger_refusals_total`, `ledger_rejections_dropped_total`).
-     * Refusals of authenticated requests by the domain or the role checks are always kept whole.
+     * Refusals of authenticated requests by the domain or the role checks keep their full row (a payload over 64 KiB as its length, SHA-256 and head).
      * @default 65536
      */
     @IntVar(0, 1_073_741_824, 'bytes')

@@ -288,14 +288,21 @@ export class LeaderOutboxPublisher<Row> {
     if (was) this.log.warn({ ...this.lockFields, lease: this.lease.name, holder: this.lease.holder }, this.messages.lostLease ?? 'lost the lease: standing by');
   }
 
-  /** Sends rows in order: consecutive rows of one topic per request, requests ≤ maxRequestBytes, one after the other. */
+  /**
+   * Sends rows in order: consecutive rows of one topic per request, requests ≤ maxRequestBytes, one
+   * after the other. The lease is renewed before every request but the first (renewed by the
+   * caller just before): a leader deposed mid-batch stops before its next request, so after losing
+   * the lease it can have sent at most the one request it was frozen in (byte-identical duplicates).
+   */
   private async send(rows: readonly Row[]): Promise<void> {
     const producer = await this.getProducer();
     let topic: string | null = null;
     let chunk: OutgoingMessage[] = [];
     let bytes = 0;
+    let requests = 0;
     const flush = async () => {
       if (chunk.length === 0) return;
+      if (requests++ > 0) await this.renewLease();
       try {
         await producer.send(topic!, chunk);
       } catch (err) {
