@@ -183,7 +183,16 @@ export class ProjectionApplier {
         partition,
       ]);
       const checkpointBefore = BigInt(locked.rows[0].next_offset);
-      const storedTopicId: string | null = locked.rows[0].topic_id;
+      let storedTopicId: string | null = locked.rows[0].topic_id;
+      if (options.topicId && storedTopicId === null) {
+        // a partition without a topic id of its own (it never had a record): the topic's id is the
+        // one the other partitions' checkpoints were taken on (a topic id is per topic, not per partition)
+        const other = await client.query(
+          `SELECT topic_id FROM ${cp} WHERE consumer_group = $1 AND topic = $2 AND topic_id IS NOT NULL AND topic_id <> $3 LIMIT 1`,
+          [this.checkpointGroup, topic, options.topicId],
+        );
+        if (other.rows.length > 0) storedTopicId = other.rows[0].topic_id;
+      }
       if (options.topicId && storedTopicId && options.topicId !== storedTopicId) {
         throw new ProjectionError(
           'PROJECTION.TOPIC_RECREATED',

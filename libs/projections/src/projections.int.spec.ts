@@ -319,6 +319,27 @@ describe('projections (PostgreSQL + Kafka)', () => {
       await q(`DELETE FROM read.checkpoints WHERE consumer_group = 'probe-group'`);
     });
 
+    it('a partition with no checkpoint of its own is held to the topic id the other partitions were checkpointed on', async () => {
+      const records = await readAll(kafka, topic);
+      const parts = [0, 1, 2].filter((p) => records.some((r) => r.partition === p));
+      expect(parts.length).toBeGreaterThanOrEqual(2);
+      const { ProjectionApplier } = await import('./applier');
+      const probe = new ProjectionApplier({ ds, schema: SCHEMA, checkpointGroup: 'probe-topic-id' });
+      try {
+        // the first partition is checkpointed on topic id A…
+        await probe.applyBatch(topic, parts[0], records.filter((r) => r.partition === parts[0]), { topicId: 'topic-id-A' });
+        // …so records of another partition fetched from a topic with id B (re-created) are refused, not applied
+        await expect(probe.applyBatch(topic, parts[1], records.filter((r) => r.partition === parts[1]), { topicId: 'topic-id-B' })).rejects.toMatchObject({
+          code: 'PROJECTION.TOPIC_RECREATED',
+        });
+        // with the same id it goes on
+        const same = await probe.applyBatch(topic, parts[1], records.filter((r) => r.partition === parts[1]), { topicId: 'topic-id-A' });
+        expect(same.applied).toBe(0);
+      } finally {
+        await q(`DELETE FROM read.checkpoints WHERE consumer_group = 'probe-topic-id'`);
+      }
+    });
+
     it('the same eventIds published again at new offsets are skipped; the checkpoint moves on', async () => {
       const before = await projectionChecksums(ds, SCHEMA);
       const cpBefore = await storedCheckpoints(ds, SCHEMA, group, topic);

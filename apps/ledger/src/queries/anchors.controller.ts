@@ -1,4 +1,4 @@
-import { Controller, Get, Inject, Optional, Query, UseInterceptors } from '@nestjs/common';
+import { Controller, Get, Inject, Optional, Query, Req, UseInterceptors } from '@nestjs/common';
 import { ConfigService } from '@nestjs/config';
 import { ApiBearerAuth, ApiOperation, ApiTags } from '@nestjs/swagger';
 import type { KeyObject } from 'node:crypto';
@@ -8,9 +8,7 @@ import { anchorVerifySettings, DEFAULT_VERIFY_GRACE_MS, kafkaClient, readPublicK
 import { Roles } from '../auth/roles.decorator';
 import { ApiError } from '../common/api-error';
 import { HEAVY_READ_DATA_SOURCE } from '../persistence/persistence.module';
-import { HeavyRead, HeavyReadLimiter } from '../common/heavy-read';
-import { CurrentPrincipal } from '../auth/current-principal.decorator';
-import type { Principal } from '../auth/principal';
+import { HeavyRead, HeavyReadLimiter, type HeavyReadRequest } from '../common/heavy-read';
 import { AnchorsVerifyQuery, isIntegerText } from './query.dto';
 import { QueryLogInterceptor } from './query-log.interceptor';
 
@@ -54,9 +52,9 @@ export class AnchorsController {
   @Get('verify')
   @HeavyRead()
   @ApiOperation({ summary: 'PostgreSQL against the signed anchors (and the Kafka copy): streams, events, anchors checked, the first divergence (stream, version, event)' })
-  async verify(@Query() q: AnchorsVerifyQuery, @CurrentPrincipal() caller?: Principal): Promise<VerificationReport> {
+  async verify(@Query() q: AnchorsVerifyQuery, @Req() req?: HeavyReadRequest): Promise<VerificationReport> {
     // a heavy read: a slot of the caller's (429 RATE.HEAVY_READ_BUSY without one), taken after the pipes
-    return this.heavy ? this.heavy.run(caller, () => this.verifyNow(q)) : this.verifyNow(q);
+    return this.heavy ? this.heavy.run(req, () => this.verifyNow(q)) : this.verifyNow(q);
   }
 
   private async verifyNow(q: AnchorsVerifyQuery): Promise<VerificationReport> {

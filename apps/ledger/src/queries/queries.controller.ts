@@ -1,4 +1,4 @@
-import { Controller, Get, Param, Query, Res, UseInterceptors } from '@nestjs/common';
+import { Controller, Get, Param, Query, Req, Res, UseInterceptors } from '@nestjs/common';
 import { ApiBearerAuth, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { stringify } from 'csv-stringify/sync';
 import type { Response } from 'express';
@@ -6,9 +6,7 @@ import { Inject } from '@nestjs/common';
 import { PgEventStore } from '@ledger/event-store';
 import { Roles } from '../auth/roles.decorator';
 import { HEAVY_READ_STORE } from '../persistence/persistence.module';
-import { HeavyRead, HeavyReadLimiter } from '../common/heavy-read';
-import { CurrentPrincipal } from '../auth/current-principal.decorator';
-import type { Principal } from '../auth/principal';
+import { HeavyRead, HeavyReadLimiter, type HeavyReadRequest } from '../common/heavy-read';
 import { parseLimit, parseTime } from './pagination';
 import { AccessLogQuery, EventSearchQuery, NoQuery, ReconciliationQuery, SettlementsQuery } from './query.dto';
 import { ProjectionHealthService } from './projection-health.service';
@@ -37,8 +35,8 @@ export class QueriesController {
   @Get('shoes/:shoeId/rounds/:roundId/recall')
   @HeavyRead()
   @ApiOperation({ summary: 'Game recall: the round, every revision with actor/approver/reason, its events in order, bets and their history, chain status' })
-  recall(@Param('shoeId') shoeId: string, @Param('roundId') roundId: string, @Query() _q: NoQuery, @CurrentPrincipal() caller: Principal) {
-    return this.heavy.run(caller, () => this.read.recall(shoeId, roundId));
+  recall(@Param('shoeId') shoeId: string, @Param('roundId') roundId: string, @Query() _q: NoQuery, @Req() req: HeavyReadRequest) {
+    return this.heavy.run(req, () => this.read.recall(shoeId, roundId));
   }
 
   @Get('audit/events')
@@ -118,8 +116,8 @@ export class QueriesController {
   @Get('tables/:tableId/chain')
   @HeavyRead()
   @ApiOperation({ summary: "Verify the hash chain of every shoe of a table" })
-  tableChain(@Param('tableId') tableId: string, @Query() _q: NoQuery, @CurrentPrincipal() caller: Principal) {
-    return this.heavy.run(caller, () => this.store.verifyChain({ tableId }));
+  tableChain(@Param('tableId') tableId: string, @Query() _q: NoQuery, @Req() req: HeavyReadRequest) {
+    return this.heavy.run(req, () => this.store.verifyChain({ tableId }));
   }
 
   private eventFilters(q: EventSearchQuery) {

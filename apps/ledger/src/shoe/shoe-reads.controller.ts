@@ -1,12 +1,10 @@
-import { Controller, Get, Inject, Param, Query, UseInterceptors } from '@nestjs/common';
+import { Controller, Get, Inject, Param, Query, Req, UseInterceptors } from '@nestjs/common';
 import { ApiBearerAuth, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { PgEventStore } from '@ledger/event-store';
 import { Roles } from '../auth/roles.decorator';
 import { ApiError } from '../common/api-error';
 import { EVENT_STORE, HEAVY_READ_STORE } from '../persistence/persistence.module';
-import { HeavyRead, HeavyReadLimiter } from '../common/heavy-read';
-import { CurrentPrincipal } from '../auth/current-principal.decorator';
-import type { Principal } from '../auth/principal';
+import { HeavyRead, HeavyReadLimiter, type HeavyReadRequest } from '../common/heavy-read';
 import { NoQuery, StreamQuery } from '../queries/query.dto';
 import { QueryLogInterceptor } from '../queries/query-log.interceptor';
 import { TablesRegistry } from '../tables/tables.registry';
@@ -54,7 +52,7 @@ export class ShoeReadsController {
   @HeavyRead()
   @UseInterceptors(QueryLogInterceptor)
   @ApiOperation({ summary: "Verify a shoe's hash chain (tamper evidence)" })
-  async chain(@Param('shoeId') shoeId: string, @Query() _q: NoQuery, @CurrentPrincipal() caller: Principal) {
-    return this.heavy.run(caller, () => this.heavyStore.verifyChain(`shoe-${shoeId}`));
+  async chain(@Param('shoeId') shoeId: string, @Query() _q: NoQuery, @Req() req: HeavyReadRequest) {
+    return this.heavy.run(req, () => this.heavyStore.verifyChain(`shoe-${shoeId}`));
   }
 }
