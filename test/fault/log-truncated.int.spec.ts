@@ -22,6 +22,7 @@ import {
   runProjectionMigrations,
 } from '@ledger/projections';
 import type { DataSource } from 'typeorm';
+import { until } from './until';
 import { createTopic, deleteTopics, highWatermarks, produce, storedCheckpoints, TEST_DATABASE_URL, testKafka, uniqueTopic, waitForCatchUp } from '../../libs/projections/src/testing/kafka-kit';
 import { syntheticLedger } from '../../libs/projections/src/testing/synthetic-shoes';
 import { TEST_BROKERS } from '../support/ledger-harness';
@@ -31,17 +32,7 @@ jest.setTimeout(300_000);
 
 const SCHEMA = 'read_it_log_truncated';
 const SCRATCH = 'read_it_log_truncated_rebuild';
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
-async function until<T>(what: string, probe: () => Promise<T | null | undefined | false>, timeoutMs = 90_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const v = await probe();
-    if (v) return v;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await sleep(1000);
-  }
-}
 
 describe('records deleted below the checkpoint, offsets gone backwards', () => {
   let ds: DataSource;

@@ -18,20 +18,11 @@ import { idFactory, StreamBuilder } from '../../libs/projections/src/testing/env
 import { highWatermarks, produce, storedCheckpoints } from '../../libs/projections/src/testing/kafka-kit';
 import { syntheticLedger } from '../../libs/projections/src/testing/synthetic-shoes';
 import type { DataSource } from 'typeorm';
+import { until } from './until';
 import { LedgerHarness, startLedger, TEST_SERVICE_DATABASE_URLS } from '../support/ledger-harness';
 
 jest.setTimeout(240_000);
 
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
-async function until<T>(what: string, probe: () => Promise<T | null | undefined | false>, timeoutMs = 90_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const v = await probe();
-    if (v) return v;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await sleep(1000);
-  }
-}
 
 describe('a halted projection is an incident, not a log line', () => {
   let h: LedgerHarness;

@@ -25,6 +25,7 @@ import {
   runProjectionMigrations,
 } from '@ledger/projections';
 import type { DataSource } from 'typeorm';
+import { until } from './until';
 import { createTopic, deleteTopics, highWatermarks, produce, storedCheckpoints, TEST_DATABASE_URL, testKafka, uniqueTopic, waitForCatchUp } from '../../libs/projections/src/testing/kafka-kit';
 import { syntheticLedger } from '../../libs/projections/src/testing/synthetic-shoes';
 
@@ -32,17 +33,7 @@ jest.setTimeout(300_000);
 
 const SCHEMA = 'read_it_topic_loss';
 const SCRATCH = 'read_it_topic_loss_rebuild';
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
-async function until<T>(what: string, probe: () => Promise<T | null | undefined | false>, timeoutMs = 90_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const v = await probe();
-    if (v) return v;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await sleep(1000);
-  }
-}
 
 /** Deletes the topic and creates it again under the same name (the broker deletes asynchronously: retried). */
 async function recreate(kafka: KafkaClient, topic: string): Promise<void> {
