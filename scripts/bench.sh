@@ -20,6 +20,15 @@ npm run -s build >&2
 TEST_DB_NAME=ledger_bench bash scripts/stack.sh fresh-test-db
 # development mode: the bench's API, relay and projector and its client use the development secret
 export LEDGER_ENV=${LEDGER_ENV:-development}
+# the whole casino from one address and as fast as it can deal (every simulated device and platform
+# on 127.0.0.1): the per-address and per-role rate limits of a real deployment (README "Limits at
+# the edge") would throttle it, so they are lifted here unless set; body limits and heavy-read
+# limits stay as configured
+export RATE_LIMIT_PER_ADDRESS=${RATE_LIMIT_PER_ADDRESS:-100000000}
+export RATE_LIMIT_TABLE_DEVICE=${RATE_LIMIT_TABLE_DEVICE:-100000000}
+export RATE_LIMIT_BETTING_PLATFORM=${RATE_LIMIT_BETTING_PLATFORM:-100000000}
+export RATE_LIMIT_PIT_MANAGER=${RATE_LIMIT_PIT_MANAGER:-100000000}
+export RATE_LIMIT_AUDITOR=${RATE_LIMIT_AUDITOR:-100000000}
 code=0
 npx --no-install tsx bench/run.ts "$@" || code=$?
 say "done in $(( $(date +%s) - started )) s (exit $code)"

@@ -25,6 +25,15 @@ export LEDGER_ENV=${LEDGER_ENV:-development}
 export PORT=${PORT:-3000}
 export DATABASE_URL=${DATABASE_URL:-postgres://ledger_app:ledger_app@127.0.0.1:5432/ledger}
 export LEDGER_API=${LEDGER_API:-http://127.0.0.1:$PORT}
+# the whole casino from one address and as fast as it can deal (every simulated device and platform
+# on 127.0.0.1): the per-address and per-role rate limits of a real deployment (README "Limits at
+# the edge") would throttle it, so they are lifted here unless set; body limits and heavy-read
+# limits stay as configured
+export RATE_LIMIT_PER_ADDRESS=${RATE_LIMIT_PER_ADDRESS:-100000000}
+export RATE_LIMIT_TABLE_DEVICE=${RATE_LIMIT_TABLE_DEVICE:-100000000}
+export RATE_LIMIT_BETTING_PLATFORM=${RATE_LIMIT_BETTING_PLATFORM:-100000000}
+export RATE_LIMIT_PIT_MANAGER=${RATE_LIMIT_PIT_MANAGER:-100000000}
+export RATE_LIMIT_AUDITOR=${RATE_LIMIT_AUDITOR:-100000000}
 logs=.stack/logs
 mkdir -p "$logs"
 bash scripts/demo-stop.sh >/dev/null 2>&1 || true

@@ -37,11 +37,14 @@ export function WithEdgeLimits<B extends EnvClass>(Base: B) {
     RATE_LIMIT_WINDOW_MS: number = 60_000;
 
     /**
-     * Requests one remote address may make per window, with a token or without.
-     * @default 1200
+     * Requests one remote address may make per window, with a token or without, to any route but
+     * `/health` and `/metrics`. Above the largest role budget, so that one betting platform behind
+     * one address is held by its own budget; a real deployment behind a proxy sets `trust proxy`
+     * first (not built: the API sees the proxy's address).
+     * @default 12000
      */
     @IntVar(1, 100_000_000, 'requests')
-    RATE_LIMIT_PER_ADDRESS: number = 1200;
+    RATE_LIMIT_PER_ADDRESS: number = 12_000;
 
     /**
      * Requests one table device (token subject) may make per window.
