@@ -22,9 +22,12 @@ export interface ProjectorProcess {
 export function startProjectorProcess(env: Record<string, string>): ProjectorProcess {
   const file = join(mkdtempSync(join(tmpdir(), 'projector-')), 'output.log');
   const fd = openSync(file, 'w');
-  const child = spawn(process.execPath, ['--import', 'tsx', 'apps/projector/src/main.ts'], {
-    cwd: resolve(__dirname, '../../../..'),
-    env: { ...process.env, ...env },
+  const root = resolve(__dirname, '../../../..');
+  // the orphan guard ends it when the test process is gone (a killed jest leaves no projector behind
+  // to lead the next run's analytics outbox)
+  const child = spawn(process.execPath, ['-r', join(root, 'test/fault/orphan-guard.js'), '--import', 'tsx', 'apps/projector/src/main.ts'], {
+    cwd: root,
+    env: { ...process.env, FAULT_PARENT_PID: String(process.pid), ...env },
     detached: true,
     stdio: ['ignore', fd, fd],
   });
