@@ -543,7 +543,7 @@ async function runLocked(o: FaultOptions, log: FaultLog): Promise<FaultReport> {
     async function freezeRelayLeader(freezeMs: number, tag: string): Promise<HardStepResult> {
       // the lease row names its holder's pid (the relay lease); else the relays' logs say who leads
       const holder: string | null = await dsq
-        .query(`SELECT holder FROM outbox_leases ORDER BY generation DESC LIMIT 1`)
+        .query(`SELECT holder FROM outbox_leases WHERE name = 'ledger-relay'`)
         .then((r: { holder: string }[]) => r[0]?.holder ?? null)
         .catch(() => null);
       const leader =
@@ -560,7 +560,18 @@ async function runLocked(o: FaultOptions, log: FaultLog): Promise<FaultReport> {
       log(`${tag} SIGSTOP ${leader.name} (the leader) for ${freezeMs / 1000} s; a standby must publish what comes after position ${p} within 10 s`);
       let takeoverMs: number | null = null;
       try {
-        const ok = await waitFor(async () => Number((await dsq.query(`SELECT count(*)::int AS n FROM outbox WHERE global_position > $1 AND published_at IS NOT NULL`, [p]))[0].n) > 0, Math.min(freezeMs, 10_000), 250);
+        // a takeover: the outbox lease names another process than the frozen one, and rows past the
+        // freeze were published (by it: the frozen one cannot mark)
+        const frozenPid = `:${leader.pid}:`;
+        const ok = await waitFor(
+          async () => {
+            const [{ holder: now }] = await dsq.query(`SELECT holder FROM outbox_leases WHERE name = 'ledger-relay'`);
+            if (typeof now !== 'string' || now.includes(frozenPid)) return false;
+            return Number((await dsq.query(`SELECT count(*)::int AS n FROM outbox WHERE global_position > $1 AND published_at IS NOT NULL`, [p]))[0].n) > 0;
+          },
+          Math.min(freezeMs, 10_000),
+          1000,
+        );
         if (ok) takeoverMs = Date.now() - s;
         await sleep(Math.max(0, freezeMs - (Date.now() - s)));
       } finally {
