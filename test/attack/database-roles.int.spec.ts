@@ -22,6 +22,7 @@ import {
   DEFAULT_DATABASE_URL,
   GrantRuntimeRoles1795950000100,
   OUTBOX_LEASE_GRANTS,
+  APPEND_GRANTS,
   OutboxRelay,
   PgEventStore,
   runMigrations,
@@ -165,8 +166,12 @@ const REWRITE_HISTORY: ReadonlyArray<readonly [string, string]> = [
   ['become the owner', `SET ROLE ledger_owner`],
   ['switch the triggers off by replication mode', `SET session_replication_role = replica`],
   ['lock the ledger against every writer', `LOCK TABLE events IN ACCESS EXCLUSIVE MODE`],
-  ['delete the position counter', `DELETE FROM event_position`],
-  ['drop the position counter', `DROP TABLE event_position`],
+  ['rewind the position sequence', `SELECT setval('events_global_position_seq', 1)`],
+  ['drop the position sequence', `DROP SEQUENCE events_global_position_seq CASCADE`],
+  ['restart the position sequence', `ALTER SEQUENCE events_global_position_seq RESTART`],
+  ['record a hole that hides a removed event', `INSERT INTO position_gaps (from_position, to_position) VALUES (1, 1)`],
+  ['move the relay progress', `UPDATE outbox_progress SET through_position = through_position + 1000`],
+  ['replace the append function', `CREATE OR REPLACE FUNCTION ledger_append() RETURNS void LANGUAGE sql AS 'SELECT 1'`],
   ['delete a stream head', `DELETE FROM streams`],
   ['give a stream to another table', `UPDATE streams SET table_id = 'T-forged'`],
   ['forget a reserved round id', `DELETE FROM ledger_references`],
@@ -335,6 +340,7 @@ describe('the grants are migrations of the owner', () => {
       for (const statement of grantReadModelSql('read')) await again.query(statement);
       // the later migrations' own grants (a re-run of the first ones takes back what they do not grant)
       for (const statement of OUTBOX_LEASE_GRANTS) await again.query(statement);
+      for (const statement of APPEND_GRANTS) await again.query(statement);
       for (const statement of grantOutboxLeasesSql('read')) await again.query(statement);
       await again.commitTransaction();
     } finally {

@@ -274,16 +274,22 @@ export class AnchorPublisher {
     return signed;
   }
 
-  /** The highest position P such that every event ≤ P is committed and published; 0 when none. */
+  /**
+   * The highest position P such that every event ≤ P is committed and published; 0 when none. The
+   * relay's progress caps it (docs/guarantees.md §5): positions come from a sequence and commit out of
+   * order, so only up to `outbox_progress.through_position` is every position known to be an event
+   * or a recorded hole — never one that may still commit below P.
+   */
   private async frontier(): Promise<bigint> {
     const [r] = await this.session!.query(
       `SELECT (SELECT max(global_position) FROM events)::text AS max_position,
-              (SELECT min(global_position) FROM outbox WHERE published_at IS NULL)::text AS first_unpublished`,
+              (SELECT min(global_position) FROM outbox WHERE published_at IS NULL)::text AS first_unpublished,
+              (SELECT through_position FROM outbox_progress WHERE name = 'ledger-relay')::text AS through`,
     );
-    const max = r.max_position === null ? 0n : BigInt(r.max_position);
-    if (r.first_unpublished === null) return max;
-    const published = BigInt(r.first_unpublished) - 1n;
-    return published < max ? published : max;
+    let frontier = r.max_position === null ? 0n : BigInt(r.max_position);
+    if (r.first_unpublished !== null && BigInt(r.first_unpublished) - 1n < frontier) frontier = BigInt(r.first_unpublished) - 1n;
+    const through = r.through === null ? 0n : BigInt(r.through);
+    return through < frontier ? through : frontier;
   }
 
   private async shoeEnded(from: bigint, to: bigint): Promise<boolean> {

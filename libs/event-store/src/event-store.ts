@@ -22,9 +22,11 @@ export * from './types';
 /**
  * The write side's event store on PostgreSQL (docs/guarantees.md §1, §2, §3, §4, §5, §8, §9, §11).
  *
- * One `append` = one transaction: lock the stream row, check the expected version, chain the hashes,
- * take gap-free global positions from the counter row, insert the events, their outbox rows and the
- * idempotency answer, move the stream head, `NOTIFY outbox`. Reads upcast to the current schema
+ * One `append` = one statement, `ledger_append` (its own transaction): lock the stream row, check the
+ * expected version and head hash, reserve the round and bet ids, store the idempotency answer by
+ * reference, take global positions from the sequence (no lock shared by two streams; holes from
+ * rolled-back appends are recorded by the relay), insert the events and their outbox rows, move the
+ * stream head, `NOTIFY outbox`. Reads upcast to the current schema
  * versions; the verifier works on the stored rows.
  *
  * A facade: each operation lives in its own file (`append.ts`, `read.ts`, `idempotency.ts`,
@@ -82,6 +84,11 @@ export class PgEventStore {
    */
   findIdempotent(caller: string, key: string): Promise<StoredIdempotentResponse | null> {
     return this.idempotency.findIdempotent(caller, key);
+  }
+
+  /** The events the first answer under a stored key recorded (stream order), to rebuild an answer stored by reference. */
+  idempotentEvents(stored: StoredIdempotentResponse): Promise<LedgerEvent[]> {
+    return this.idempotency.storedEvents(stored);
   }
 
   /**

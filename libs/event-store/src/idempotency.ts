@@ -1,4 +1,4 @@
-import type { DataSource, QueryRunner } from 'typeorm';
+import type { DataSource } from 'typeorm';
 import { upcast, type LedgerEvent } from '@ledger/events';
 import { ConcurrencyError, DuplicateEventError, IdempotencyKeyReuseError } from './errors';
 import { canonicalJson } from './hash';
@@ -16,7 +16,8 @@ export type Refusal =
 /**
  * Idempotent ingestion (docs/guarantees.md §3): the same event ids or the same idempotency key
  * twice are recorded once and answered the same way twice. The append stores the answer under the
- * caller's key inside its own transaction ({@link storeAnswer}); this class reads it back, and decides
+ * caller's key inside its own statement (`ledger_append`, by reference: the stream and version
+ * range, not a copy); this class reads it back, and decides
  * what a rolled-back append was: a retry (answered as the first time) or a genuine conflict (thrown).
  *
  * Keys are scoped per caller (`idempotency_keys` is keyed by `(caller, key)`): another caller's key
@@ -43,6 +44,11 @@ export class IdempotencyStore {
     if (!Number.isSafeInteger(retentionMs) || retentionMs <= 0) throw new RangeError(`idempotency retention must be a positive integer of ms, got ${retentionMs}`);
   }
 
+  /** Keys stored before this instant have expired (`at` minus the retention), ISO-8601. */
+  cutoffOf(at: Date | string): string {
+    return this.cutoff(at);
+  }
+
   /** Keys stored before this instant have expired (`at` minus the retention). */
   private cutoff(at: Date | string = this.now()): string {
     return new Date(new Date(at).getTime() - this.retentionMs).toISOString();
@@ -56,7 +62,7 @@ export class IdempotencyStore {
    */
   async findIdempotent(caller: string, key: string): Promise<StoredIdempotentResponse | null> {
     const rows = await this.ds.query(
-      `SELECT caller, key, request_hash, status_code, response, stream_id, event_ids::text[] AS event_ids, last_version, created_at
+      `SELECT caller, key, request_hash, status_code, response, stream_id, event_ids::text[] AS event_ids, first_version, last_version, created_at
          FROM idempotency_keys WHERE caller = $1 AND key = $2 AND created_at >= $3::timestamptz`,
       [caller, key, this.cutoff()],
     );
@@ -71,41 +77,20 @@ export class IdempotencyStore {
       streamId: r.stream_id,
       eventIds: r.event_ids,
       lastVersion: r.last_version,
+      firstVersion: r.first_version,
       createdAt: (r.created_at as Date).toISOString(),
     };
   }
 
   /**
-   * Inside the append's transaction (the global counter held): stores the answer under the caller's
-   * key, with `created_at` = the append's `recordedAt`. A row of the same caller and key whose
-   * retention has run out is deleted first and replaced (the API's database role needs DELETE on
-   * `idempotency_keys` for that, docs/architecture.md §10).
-   * @returns the answer as stored (read back from jsonb), or null when the key is taken by a live
-   *   answer (the caller rolls back and resolves the refusal)
+   * The events the first answer under `stored` recorded, in stream order: by version range for keys
+   * stored by reference, by id for keys stored with a copy.
    */
-  async storeAnswer(qr: QueryRunner, p: Prepared, events: readonly LedgerEvent[], lastVersion: number): Promise<unknown | null> {
-    const k = p.idempotency!;
-    const insert = () =>
-      qr.query(
-        `INSERT INTO idempotency_keys (caller, key, request_hash, status_code, response, stream_id, event_ids, last_version, created_at)
-         VALUES ($1, $2, $3, $4, $5::jsonb, $6, $7::uuid[], $8, $9::timestamptz)
-         ON CONFLICT (caller, key) DO NOTHING
-         RETURNING response`,
-        [k.caller, k.key, k.requestHash, k.statusCode, JSON.stringify(k.response(events as LedgerEvent[]) ?? null), p.streamId, events.map((e) => e.eventId), lastVersion, p.recordedAt],
-      );
-    let stored: { response: unknown }[] = await insert();
-    if (stored.length === 0) {
-      const expired = await qr.query(`DELETE FROM idempotency_keys WHERE caller = $1 AND key = $2 AND created_at < $3::timestamptz RETURNING key`, [
-        k.caller,
-        k.key,
-        this.cutoff(p.recordedAt),
-      ]);
-      if (expired.length > 0) {
-        this.log.info({ streamId: p.streamId, idempotencyKey: k.key, caller: k.caller, correlationId: p.correlationId }, 'expired idempotency key used again');
-        stored = await insert();
-      }
+  async storedEvents(stored: StoredIdempotentResponse): Promise<LedgerEvent[]> {
+    if (stored.firstVersion !== null) {
+      return (await this.reader.readStream(stored.streamId, stored.firstVersion, stored.lastVersion - stored.firstVersion + 1)).map(upcast);
     }
-    return stored.length === 0 ? null : stored[0].response;
+    return (await this.reader.eventsByIds(stored.eventIds)).map(upcast);
   }
 
   /**
@@ -142,16 +127,16 @@ export class IdempotencyStore {
       const stored = await this.findIdempotent(p.idempotency.caller, p.idempotency.key);
       if (stored) {
         if (stored.requestHash !== p.idempotency.requestHash) throw new IdempotencyKeyReuseError(stored.key);
-        const events = await this.reader.eventsByIds(stored.eventIds);
+        const events = await this.storedEvents(stored);
         this.log.info(
           { streamId: p.streamId, idempotencyKey: stored.key, caller: stored.caller, correlationId: p.correlationId },
           'idempotent replay',
         );
         return {
-          events: events.map(upcast),
+          events,
           lastVersion: stored.lastVersion,
           outcome: 'IDEMPOTENT_REPLAY',
-          idempotent: { statusCode: stored.statusCode, response: stored.response },
+          idempotent: { statusCode: stored.statusCode, response: stored.response ?? p.idempotency.response(events) },
         };
       }
     }
@@ -185,7 +170,7 @@ export class IdempotencyStore {
         lastVersion: Math.max(...events.map((e) => e.streamVersion)),
         outcome: 'DUPLICATE',
         idempotent: p.idempotency
-          ? { statusCode: p.idempotency.statusCode, response: jsonRoundTrip(p.idempotency.response(events)) }
+          ? { statusCode: p.idempotency.statusCode, response: p.idempotency.response(events) }
           : undefined,
       };
     }
@@ -206,8 +191,4 @@ export class IdempotencyStore {
     // The key was taken by a committed append, and is gone now (or expired meanwhile): only a purge does that.
     throw new Error(`idempotency key ${p.idempotency?.key} of ${p.idempotency?.caller} was answered concurrently but its answer is not stored`);
   }
-}
-
-function jsonRoundTrip(v: unknown): unknown {
-  return JSON.parse(JSON.stringify(v ?? null));
 }

@@ -6,6 +6,7 @@ import { canonicalJson } from './hash';
 import { DEV_RECORD_SIGNING_KEY, RECORD_SIGNATURE_HEADER, recordSignature } from './record-signature';
 import { defaultLogger, errorFields, type LedgerLogger } from './logger';
 import { DEFAULT_RELAY_DATABASE_URL, OUTBOX_CHANNEL } from './constants';
+import { CommitHorizon, RELAY_PROGRESS_NAME } from './horizon';
 import { EVENT_COLUMNS, rowToEnvelope, type EventRow } from './rows';
 
 /** Outbox rows this process published (docs/architecture.md §8; the relay's `METRICS_PORT`). */
@@ -154,6 +155,10 @@ export class OutboxRelay {
   private readonly publisher: LeaderOutboxPublisher<OutboxRow>;
   /** Outbox rows this instance has pruned since it was constructed. */
   pruned = 0;
+  /** The commit-order horizon of the publisher's session (docs/guarantees.md §5). */
+  private readonly horizon = new CommitHorizon();
+  /** What the last claim covers: every position ≤ it is in that batch, published before, or a hole. */
+  private claimedThrough = 0n;
 
   /** @param options connection, batching, timing, logging; every field has a default */
   constructor(options: OutboxRelayOptions = {}) {
@@ -175,9 +180,15 @@ export class OutboxRelay {
     const signingKey = options.recordSigningKey ?? DEV_RECORD_SIGNING_KEY;
     this.publisher = new LeaderOutboxPublisher<OutboxRow>({
       source: {
-        claim: (client, limit) => claimOutboxRows(client, limit),
+        claim: async (client, limit) => {
+          const horizon = await this.horizon.advance(client);
+          const rows = await claimOutboxRows(client, limit, horizon);
+          // every position up to here is now published (once this batch is marked) or a hole
+          this.claimedThrough = rows.length < limit ? horizon : BigInt(rows[rows.length - 1].global_position);
+          return rows;
+        },
         toRecord: (row) => ({ topic: row.topic, message: toKafkaMessage(row, signingKey) }),
-        markPublished: (client, rows) => markOutboxRowsPublished(client, rows),
+        markPublished: (client, rows) => markOutboxRowsPublished(client, rows, this.claimedThrough),
         onBatchPublished: (rows, ms) => {
           publishedRows.inc(rows.length);
           this.log.debug(
@@ -267,8 +278,10 @@ export class OutboxRelay {
 }
 
 /**
- * Reads up to `limit` unpublished outbox rows with their events, in global-position order (no lock:
- * the lease is the exclusion, and a frozen leader must hold no row lock).
+ * Reads up to `limit` unpublished outbox rows with their events, in global-position order, at or
+ * below the commit-order `horizon` (every position up to it is final, so none can commit later
+ * below a published one: docs/guarantees.md §5). No lock: the lease is the exclusion, and a frozen
+ * leader must hold no row lock.
  *
  * The outbox rows are claimed first, then their events fetched by position (`= ANY`): with a plain
  * `outbox JOIN events … LIMIT`, PostgreSQL picks a merge join whose scan of `events_pkey` starts at
@@ -276,11 +289,11 @@ export class OutboxRelay {
  * each batch cost O(ledger size) and draining a backlog was quadratic (`npm run bench`: 28 ms instead
  * of 1 ms per 500-row claim with 30,000 events published before the backlog).
  */
-async function claimOutboxRows(client: Client, limit: number): Promise<OutboxRow[]> {
+async function claimOutboxRows(client: Client, limit: number, horizon: bigint): Promise<OutboxRow[]> {
   const { rows } = await client.query<OutboxRow>(
     `WITH claimed AS MATERIALIZED (
        SELECT global_position, topic, key FROM outbox
-        WHERE published_at IS NULL
+        WHERE published_at IS NULL AND global_position <= $2::bigint
         ORDER BY global_position
         LIMIT $1
      )
@@ -288,15 +301,44 @@ async function claimOutboxRows(client: Client, limit: number): Promise<OutboxRow
        FROM claimed o JOIN events e ON e.global_position = o.global_position
       WHERE e.global_position = ANY (ARRAY(SELECT global_position FROM claimed))
       ORDER BY o.global_position`,
-    [limit],
+    [limit, horizon.toString()],
   );
   return rows;
 }
 
-/** Marks claimed outbox rows published, in the fenced mark transaction (Kafka acknowledged them). */
-async function markOutboxRowsPublished(client: Client, rows: readonly OutboxRow[]): Promise<void> {
-  await client.query(`UPDATE outbox SET published_at = now() WHERE global_position = ANY($1::bigint[])`, [
+/**
+ * In the fenced mark transaction (Kafka acknowledged the rows): marks them published (`published_at`
+ * on the database clock at the mark), records every position in (progress, `through`] that no event
+ * holds as a hole in `position_gaps` (all of them are final: at or below the horizon), and moves
+ * `outbox_progress` to `through` (docs/guarantees.md §5). A progress row moved meanwhile by someone
+ * else is left as it is (the update matches nothing; the holes it covers are recorded once).
+ * @param through a position ≤ the horizon of the claim; every unpublished row ≤ it is in `rows`
+ */
+async function markOutboxRowsPublished(client: Client, rows: readonly OutboxRow[], through: bigint): Promise<void> {
+  await client.query(`UPDATE outbox SET published_at = clock_timestamp() WHERE global_position = ANY($1::bigint[])`, [
     rows.map((r) => r.global_position),
+  ]);
+  // (two statements: a CTE reading the progress row the same statement updates would not see it)
+  await client.query(
+    `WITH p AS (SELECT through_position FROM outbox_progress WHERE name = $1),
+     holes AS (
+       SELECT t.prev + 1 AS from_position, t.pos - 1 AS to_position
+         FROM (SELECT x.pos, lag(x.pos) OVER (ORDER BY x.pos) AS prev
+                 FROM (SELECT (SELECT through_position FROM p) AS pos
+                       UNION ALL
+                       SELECT e.global_position FROM events e, p
+                        WHERE e.global_position > p.through_position AND e.global_position <= $2::bigint
+                       UNION ALL
+                       SELECT $2::bigint + 1) x) t
+        WHERE t.prev IS NOT NULL AND t.pos > t.prev + 1 AND t.prev < $2::bigint
+     )
+     INSERT INTO position_gaps (from_position, to_position) SELECT from_position, to_position FROM holes
+     ON CONFLICT (from_position) DO NOTHING`,
+    [RELAY_PROGRESS_NAME, through.toString()],
+  );
+  await client.query(`UPDATE outbox_progress SET through_position = $2::bigint WHERE name = $1 AND through_position < $2::bigint`, [
+    RELAY_PROGRESS_NAME,
+    through.toString(),
   ]);
 }
 

@@ -69,6 +69,13 @@ export interface AppendRequest {
   readonly metadata: AppendMetadata;
   /** When present, the answer is stored under the key and replayed to retries. */
   readonly idempotency?: AppendIdempotency;
+  /**
+   * The stream's head as the caller knows it (its cache): version and hash of its last event (the
+   * genesis hash for a new stream). When `version` equals `expectedVersion` the store chains on it
+   * without reading the head first (one round trip less); a wrong head is only a version conflict
+   * (`ledger_append` checks both under the stream lock).
+   */
+  readonly expectedHead?: { readonly version: number; readonly lastHash: string };
 }
 
 /** How an append was answered. */
@@ -88,13 +95,18 @@ export interface StoredIdempotentResponse {
   readonly requestHash: string;
   /** HTTP status of the first answer. */
   readonly statusCode: number;
-  /** Body of the first answer, as stored (JSON). */
+  /**
+   * Body of the first answer as stored (JSON) for keys stored with a copy of it; null for keys
+   * stored by reference (rebuild it from the events: {@link firstVersion}..{@link lastVersion}).
+   */
   readonly response: unknown;
   readonly streamId: string;
   /** Events the first request appended, in stream order. */
   readonly eventIds: readonly string[];
   /** Stream version after the first request. */
   readonly lastVersion: number;
+  /** First stream version the first request appended; null for keys stored with a copy (then {@link eventIds}). */
+  readonly firstVersion: number | null;
   /** When the first answer was stored (ISO-8601). */
   readonly createdAt: string;
 }

@@ -57,8 +57,8 @@ export class ChainVerifier {
   }
 
   /**
-   * {@link verifyChain} over every stream, plus the global check: positions run 1, 2, 3, … with no
-   * hole and the counter equals the last one (`POSITION_GAP`). Reads the whole ledger in one
+   * {@link verifyChain} over every stream, plus the global check of the positions (`POSITION_GAP`):
+   * up to the relay's progress each is an event or a recorded hole, none above the sequence. Reads the whole ledger in one
    * REPEATABLE READ snapshot: an audit job, not a request path.
    */
   async verifyAll(): Promise<ChainVerification> {
@@ -184,39 +184,69 @@ export class ChainVerifier {
     return count;
   }
 
-  /** Global positions must run 1..counter without a hole. */
+  /**
+   * Global positions (docs/guarantees.md §5): up to the relay's progress (`outbox_progress`), every
+   * position is an event or a hole the relay recorded (`position_gaps`: an append that rolled back
+   * after taking it); no event sits in a recorded hole; no event is above the sequence. Positions
+   * above the progress are not final yet and not judged.
+   */
   private async positionProblems(qr: QueryRunner): Promise<ChainProblem[]> {
     const problems: ChainProblem[] = [];
+    const [tail] = await qr.query(
+      `SELECT coalesce((SELECT through_position FROM outbox_progress WHERE name = 'ledger-relay'), 0)::text AS through,
+              (SELECT max(global_position)::text FROM events) AS max,
+              pg_sequence_last_value('events_global_position_seq')::text AS sequence`,
+    );
+    const through = BigInt(tail.through);
     const holes = await qr.query(
       `SELECT t.global_position::text AS global_position, t.prev::text AS prev, t.event_id, t.stream_id, t.stream_version
          FROM (SELECT global_position, event_id, stream_id, stream_version,
                       lag(global_position) OVER (ORDER BY global_position) AS prev
-                 FROM events) t
+                 FROM events WHERE global_position <= $1::bigint + 1
+               UNION ALL
+               SELECT $1::bigint + 1, NULL, NULL, NULL, (SELECT max(global_position) FROM events WHERE global_position <= $1::bigint)
+                WHERE NOT EXISTS (SELECT 1 FROM events WHERE global_position = $1::bigint + 1)) t
         WHERE t.global_position <> coalesce(t.prev, 0) + 1
+          AND (SELECT coalesce(sum(least(g.to_position, t.global_position - 1) - greatest(g.from_position, coalesce(t.prev, 0) + 1) + 1), 0)
+                 FROM position_gaps g WHERE g.from_position <= t.global_position - 1 AND g.to_position >= coalesce(t.prev, 0) + 1)
+              <> t.global_position - 1 - coalesce(t.prev, 0)
         LIMIT 1000`,
+      [through.toString()],
     );
     for (const h of holes) {
       const from = h.prev === null ? 1n : BigInt(h.prev) + 1n;
+      const to = BigInt(h.global_position) - 1n;
+      if (from > through) continue;
       problems.push({
         streamId: h.stream_id,
         streamVersion: h.stream_version,
         eventId: h.event_id,
         kind: 'POSITION_GAP',
-        detail: `global positions ${from}..${BigInt(h.global_position) - 1n} missing before this event`,
+        detail: `global positions ${from}..${to} hold no event and are not a recorded hole (an event removed?)${h.event_id ? ' before this event' : ''}`,
       });
     }
-    const [tail] = await qr.query(
-      `SELECT (SELECT last_position::text FROM event_position) AS counter,
-              (SELECT max(global_position)::text FROM events) AS max`,
+    const inHoles = await qr.query(
+      `SELECT e.global_position::text AS global_position, e.event_id, e.stream_id, e.stream_version
+         FROM position_gaps g JOIN events e ON e.global_position BETWEEN g.from_position AND g.to_position LIMIT 1000`,
     );
+    for (const e of inHoles) {
+      problems.push({
+        streamId: e.stream_id,
+        streamVersion: e.stream_version,
+        eventId: e.event_id,
+        kind: 'POSITION_GAP',
+        detail: `event at global position ${e.global_position} sits in a recorded hole: it was written after the relay passed its position (never published)`,
+      });
+    }
     const max = tail.max === null ? 0n : BigInt(tail.max);
-    if (tail.counter !== null && BigInt(tail.counter) !== max) {
+    const sequence = tail.sequence === null ? 0n : BigInt(tail.sequence);
+    if (max > sequence) {
       problems.push({
         streamId: null,
         streamVersion: null,
         eventId: null,
         kind: 'POSITION_GAP',
-        detail: `the position counter is at ${tail.counter} but the last stored event is at ${max}`,
+        detail: `the last stored event is at ${max} but the position sequence only reached ${sequence} (an event written around the append)`,
       });
     }
     return problems;

@@ -116,7 +116,7 @@ export class ShoeStreamWriter {
     }
     const streamId = `shoe-${w.shoeId}`;
     return this.lock.run(streamId, async () => {
-      const prior = await this.replayIdempotent<R>(w);
+      const prior = await this.replayIdempotent<R>(w, shape);
       if (prior) return prior;
       for (let attempt = 1; ; attempt++) {
         const loaded = await this.states.load(streamId);
@@ -153,14 +153,15 @@ export class ShoeStreamWriter {
               : undefined,
           });
           this.states.remember(streamId, loaded, result.events);
-          return shape(this.toResult(w.shoeId, tableId, result.events));
+          // the store built the answer once already when it stores one (idempotency key, replay, duplicate)
+          return result.idempotent ? (result.idempotent.response as R) : shape(this.toResult(w.shoeId, tableId, result.events));
         } catch (e) {
           if (e instanceof ConcurrencyError && w.expectedVersion === undefined && attempt < MAX_ATTEMPTS) {
             this.logger.debug({ streamId, attempt }, 'lost a race to another writer; retrying');
             continue;
           }
           if (e instanceof ConcurrencyError) {
-            const prior2 = await this.replayIdempotent<R>(w);
+            const prior2 = await this.replayIdempotent<R>(w, shape);
             if (prior2) return prior2;
           }
           throw e;
@@ -170,17 +171,21 @@ export class ShoeStreamWriter {
   }
 
   /**
-   * The first answer to this caller's request with this Idempotency-Key, or null (none, or expired).
+   * The first answer to this caller's request with this Idempotency-Key, or null (none, or expired):
+   * the stored body, or for a key stored by reference the body rebuilt by `shape` from its events.
    * @throws ApiError 409 `IDEMPOTENCY.KEY_REUSED` when the caller used the key for another request
    */
-  private async replayIdempotent<R>(w: WriteRequest): Promise<R | null> {
+  private async replayIdempotent<R>(w: WriteRequest, shape: (result: ShoeCommandResult) => R): Promise<R | null> {
     if (!w.idempotencyKey) return null;
     const prior = await this.store.findIdempotent(idempotencyCaller(w.principal), w.idempotencyKey);
     if (!prior) return null;
     if (prior.requestHash !== w.requestHash) {
       throw new ApiError('IDEMPOTENCY.KEY_REUSED', 'this Idempotency-Key was used for a different request', 409);
     }
-    return prior.response as R;
+    if (prior.response !== null) return prior.response as R; // a key stored with a copy of its answer
+    // stored by reference: the same answer, rebuilt from the events the first request recorded
+    const events = await this.store.idempotentEvents(prior);
+    return shape(this.toResult(w.shoeId, events[0]?.tableId ?? w.tableId ?? '', events));
   }
 
   private toResult(shoeId: string, tableId: string, events: readonly LedgerEvent[]): ShoeCommandResult {

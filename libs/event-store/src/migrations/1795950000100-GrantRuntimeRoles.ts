@@ -72,14 +72,16 @@ export class GrantRuntimeRoles1795950000100 implements MigrationInterface {
       $$`);
     await q.query(`GRANT USAGE ON SCHEMA public TO ledger_app, ledger_relay`);
 
-    const tables = ['events', 'event_position', 'streams', 'outbox', 'idempotency_keys', 'rejections', 'ledger_references'];
+    // (`event_position` is gone since AppendWithoutGlobalLock1797000000000: a re-run skips it)
+    const listed = ['events', 'event_position', 'streams', 'outbox', 'idempotency_keys', 'rejections', 'ledger_references'];
+    const tables: string[] = (await q.query(`SELECT t FROM unnest($1::text[]) t WHERE to_regclass(t) IS NOT NULL`, [listed])).map((r: { t: string }) => r.t);
     await q.query(`REVOKE ALL ON ${tables.join(', ')} FROM ledger_app, ledger_relay, ledger_projector`);
 
     // The API: read and append everywhere in the event store, move the two rows an append moves.
     await q.query(`GRANT SELECT, INSERT ON ALL TABLES IN SCHEMA public TO ledger_app`);
     await q.query(`GRANT USAGE ON ALL SEQUENCES IN SCHEMA public TO ledger_app`);
     await q.query(`GRANT UPDATE (version, last_hash, updated_at) ON streams TO ledger_app`);
-    await q.query(`GRANT UPDATE (last_position) ON event_position TO ledger_app`);
+    if (tables.includes('event_position')) await q.query(`GRANT UPDATE (last_position) ON event_position TO ledger_app`);
     // Idempotency keys expire (IDEMPOTENCY_RETENTION_DAYS): the API deletes expired ones. Never events.
     await q.query(`GRANT DELETE ON idempotency_keys TO ledger_app`);
     // ... but never the migrations bookkeeping (TypeORM's table and its id sequence).

@@ -1,0 +1,88 @@
+import type { Client } from 'pg';
+
+/** Name of the relay's row in `outbox_progress`. */
+export const RELAY_PROGRESS_NAME = 'ledger-relay';
+
+/** How long one {@link CommitHorizon.advance} waits for the transactions of its candidate to end, in ms. */
+export const HORIZON_WAIT_MS = 50;
+
+/** Pause between two looks at the candidate's transactions, in ms. */
+const HORIZON_POLL_MS = 1;
+
+/**
+ * The commit-order horizon of the global positions (docs/guarantees.md §5; migration
+ * `1797000000000-AppendWithoutGlobalLock`): the highest position P such that every position ≤ P is
+ * final — held by a committed event, or by an append that ended without committing (a hole). Events
+ * at or below it can be published in position order without ever skipping one that commits late.
+ *
+ * How: read the sequence's last value L, then the transactions of this database that hold a write
+ * lock on `streams` or `events` (`pg_locks`: RowShareLock from the stream's `FOR UPDATE`,
+ * RowExclusiveLock from an insert). Every append holding a position ≤ L locked its stream before it
+ * took the position and keeps that lock until it ends, so it is over or in that list. Once every
+ * transaction of the list has ended (its own transaction-id lock is gone), L is final. Transactions
+ * of other databases and of other tables (the projector's, a long report) never delay it; a slow
+ * append does, by its own length. {@link advance} waits at most {@link HORIZON_WAIT_MS} and otherwise
+ * keeps the candidate for its next call.
+ *
+ * One instance per session that uses it (the relay's publisher session). Not thread-safe.
+ */
+export class CommitHorizon {
+  private safe: bigint | null = null;
+  private candidate: { readonly last: bigint; readonly xids: readonly string[] } | null = null;
+
+  /**
+   * Moves the horizon as far as it can now and returns it.
+   * @param client a session of a role with SELECT on `events_global_position_seq` (the relay's)
+   * @param waitMs longest wait for the candidate's transactions, in ms
+   * @returns the horizon (a position; 0 when no position was ever taken)
+   */
+  async advance(client: Client, waitMs: number = HORIZON_WAIT_MS): Promise<bigint> {
+    if (this.candidate === null) this.candidate = await takeCandidate(client);
+    const deadline = performance.now() + waitMs;
+    let advanced = false;
+    for (;;) {
+      if (await allEnded(client, this.candidate.xids)) {
+        if (this.safe === null || this.candidate.last > this.safe) this.safe = this.candidate.last;
+        const previous = this.candidate.last;
+        this.candidate = await takeCandidate(client);
+        if (this.candidate.last === previous) return this.safe; // nothing taken since: as far as it goes
+        advanced = true;
+        continue; // often final at once (no append in flight): look once more
+      }
+      // something to publish already, or waited long enough: the next call looks again
+      if (advanced || performance.now() >= deadline) return this.safe ?? 0n;
+      await new Promise((r) => setTimeout(r, HORIZON_POLL_MS));
+    }
+  }
+
+  /** Forgets everything (a new session, a new leadership). */
+  reset(): void {
+    this.safe = null;
+    this.candidate = null;
+  }
+}
+
+async function takeCandidate(client: Client): Promise<{ last: bigint; xids: string[] }> {
+  const l = await client.query<{ last: string | null }>(`SELECT pg_sequence_last_value('events_global_position_seq')::text AS last`);
+  // (a second statement: the locks are looked at after L was read)
+  const x = await client.query<{ xids: string[] }>(
+    `SELECT coalesce(array_agg(DISTINCT t.transactionid::text), '{}') AS xids
+       FROM pg_locks r
+       JOIN pg_locks t ON t.pid = r.pid AND t.locktype = 'transactionid' AND t.mode = 'ExclusiveLock' AND t.granted
+      WHERE r.locktype = 'relation' AND r.granted AND r.pid <> pg_backend_pid()
+        AND r.database = (SELECT oid FROM pg_database WHERE datname = current_database())
+        AND r.relation IN ('streams'::regclass, 'events'::regclass)
+        AND r.mode IN ('RowShareLock', 'RowExclusiveLock')`,
+  );
+  return { last: l.rows[0].last === null ? 0n : BigInt(l.rows[0].last), xids: x.rows[0].xids };
+}
+
+/** Whether every transaction in `xids` has ended (its transaction-id lock is released at its end). */
+async function allEnded(client: Client, xids: readonly string[]): Promise<boolean> {
+  if (xids.length === 0) return true;
+  const { rows } = await client.query<{ pending: number }>(
+    `SELECT count(*)::int AS pending FROM pg_locks WHERE locktype = 'transactionid' AND mode = 'ExclusiveLock' AND transactionid = ANY ($1::xid[])`,
+    [xids],
+  );
+  return rows[0].pending === 0;
+}
