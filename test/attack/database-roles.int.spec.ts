@@ -169,8 +169,6 @@ const REWRITE_HISTORY: ReadonlyArray<readonly [string, string]> = [
   ['rewind the position sequence', `SELECT setval('events_global_position_seq', 1)`],
   ['drop the position sequence', `DROP SEQUENCE events_global_position_seq CASCADE`],
   ['restart the position sequence', `ALTER SEQUENCE events_global_position_seq RESTART`],
-  ['record a hole that hides a removed event', `INSERT INTO position_gaps (from_position, to_position) VALUES (1, 1)`],
-  ['move the relay progress', `UPDATE outbox_progress SET through_position = through_position + 1000`],
   ['replace the append function', `CREATE OR REPLACE FUNCTION ledger_append() RETURNS void LANGUAGE sql AS 'SELECT 1'`],
   ['delete a stream head', `DELETE FROM streams`],
   ['give a stream to another table', `UPDATE streams SET table_id = 'T-forged'`],
@@ -299,6 +297,8 @@ describe('the relay may mark outbox rows published and prune published ones, not
 
 describe('the API may not touch the outbox rows, the projections or the access log it appended', () => {
   it.each([
+    ['record a hole that would hide a removed event', `INSERT INTO position_gaps (from_position, to_position) VALUES (1, 1)`],
+    ['move the relay progress (the anchors would sign what is not published)', `UPDATE outbox_progress SET through_position = through_position + 1000`],
     ['mark outbox rows published (so Kafka never gets them)', `UPDATE outbox SET published_at = now()`],
     ['rewrite a projection', `UPDATE read.bet_settlements SET payout = 0`],
     ['forge a checkpoint', `INSERT INTO read.checkpoints (consumer_group, topic, partition, next_offset) VALUES ('g', 't', 0, 0)`],
@@ -316,6 +316,9 @@ describe('the projector has nothing on the event store', () => {
     ['read the outbox', `SELECT * FROM outbox`],
     ['read stream heads', `SELECT * FROM streams`],
     ['read the access log', `SELECT * FROM query_log`],
+    ['record a hole', `INSERT INTO position_gaps (from_position, to_position) VALUES (1, 1)`],
+    ['move the relay progress', `UPDATE outbox_progress SET through_position = through_position + 1000`],
+    ['take a global position', `SELECT nextval('events_global_position_seq')`],
   ])('%s: refused', async (_what, sql) => {
     expect(await attempt('projector', sql)).toMatch(REFUSED);
   });

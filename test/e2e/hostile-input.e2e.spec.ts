@@ -911,7 +911,7 @@ interface Snapshot {
 
 async function snapshot(h: LedgerHarness, w: World): Promise<Snapshot> {
   const [row] = await h.ds.query(
-    `SELECT (SELECT last_position::text FROM event_position) AS head,
+    `SELECT pg_sequence_last_value('events_global_position_seq')::text AS head,
             (SELECT max(global_position)::text FROM events) AS max_position,
             (SELECT count(*)::int FROM events) AS events,
             (SELECT count(*)::int FROM outbox) AS outbox,

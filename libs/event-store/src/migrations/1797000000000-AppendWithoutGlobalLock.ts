@@ -14,11 +14,11 @@ import type { MigrationInterface, QueryRunner } from 'typeorm';
  *    and positions become visible in commit order, not in number order.
  *  - **The commit-order horizon**: the relay publishes a position only once every position at or
  *    below it is final (committed, or its transaction ended without committing): it reads the
- *    sequence's last value L, then a snapshot S, and waits until every transaction S saw in progress
- *    has ended (`pg_xact_status`). Any transaction holding a position ≤ L had its transaction id
- *    before L was read (the stream lock assigns it before the sequence is called), so it was in S or
- *    already over. Hence the relay publishes in position order and never skips an event that commits
- *    late (`libs/event-store/src/horizon.ts`).
+ *    sequence's last value L, then the transactions of this database holding a write lock on
+ *    `streams` or `events` (`pg_locks`), and waits until they have ended. An append holding a
+ *    position ≤ L locked its stream before it took the position and keeps the lock to its end, so it
+ *    was in that list or already over. Hence the relay publishes in position order and never skips
+ *    an event that commits late (`libs/event-store/src/horizon.ts`).
  *  - **Holes are recorded, not guessed**: when the relay passes a position below the horizon that no
  *    event holds, it records it in `position_gaps` (a range, append-only, only the relay's role may
  *    insert) in the same fenced transaction that marks the batch published and moves
