@@ -1,8 +1,8 @@
-import { ValidationPipe } from '@nestjs/common';
 import type { NestExpressApplication } from '@nestjs/platform-express';
 import type { TokenVerifier } from '@ledger/tokens';
 import { edgeMiddleware, type AddressLimit, type BodyLimits } from './edge-limits';
 import { RequestShapePipe } from './request-shape.pipe';
+import { LedgerValidationPipe } from './validation.pipe';
 
 /** Largest request body the API reads without edge limits (the specs' probe apps); a larger one is 413 `REQUEST.TOO_LARGE`. */
 export const BODY_LIMIT = '5mb';
@@ -20,7 +20,7 @@ export interface EdgeWiring {
  * edge middleware (the caller of a valid token; a body over its caller's and route's limit refused
  * before it is read, docs/architecture.md §10), then the JSON body parser with its size limit
  * (`BODY_LIMIT_BETS_BATCH_BYTES` with `edge`, else {@link BODY_LIMIT}), then the global pipes
- * ({@link RequestShapePipe} before the ValidationPipe, which refuses unknown fields). Refusals of
+ * ({@link RequestShapePipe} before the {@link LedgerValidationPipe}, which refuses unknown fields). Refusals of
  * all end in `LedgerExceptionFilter` with a code of the error table (docs/architecture.md §4).
  */
 export function applyHttpWiring(app: NestExpressApplication, edge?: EdgeWiring): NestExpressApplication {
@@ -30,7 +30,7 @@ export function applyHttpWiring(app: NestExpressApplication, edge?: EdgeWiring):
   app.useBodyParser('json', { limit: edge ? edge.limits.BODY_LIMIT_BETS_BATCH_BYTES : BODY_LIMIT, inflate: false });
   app.useGlobalPipes(
     new RequestShapePipe(),
-    new ValidationPipe({ whitelist: true, forbidNonWhitelisted: true, transform: true, stopAtFirstError: false }),
+    new LedgerValidationPipe(),
   );
   return app;
 }

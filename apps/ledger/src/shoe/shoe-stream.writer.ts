@@ -1,6 +1,6 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import { ConfigService } from '@nestjs/config';
-import { randomUUID } from 'node:crypto';
+import { v7 as uuidv7 } from 'uuid';
 import type { LedgerApiEnv } from '@ledger/config';
 import type { DecideContext, ShoeState } from '@ledger/shoe';
 import type { LedgerEvent, NewEvent, Role } from '@ledger/events';
@@ -134,7 +134,8 @@ export class ShoeStreamWriter {
           if (TABLE_BOUND_ROLES.includes(w.principal.role)) assertTableAllowed(w.principal, tableId);
           assertOccurredAtInRange(w.occurredAt, loaded.openedAt, Date.now(), this.occurredAtBounds);
         }
-        const events = decision(loaded.state, { newId: randomUUID });
+        // time-ordered ids (UUIDv7): the unique index on event ids grows at its right edge, not at random pages
+        const events = decision(loaded.state, { newId: uuidv7 });
         if (!tableId) throw new ApiError('SHOE.NOT_FOUND', `no shoe ${w.shoeId}`, 404, { shoeId: w.shoeId });
         try {
           const result = await this.store.append({
