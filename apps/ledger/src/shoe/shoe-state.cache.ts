@@ -43,12 +43,22 @@ export class ShoeStateCache {
 
   /** Current state, version, table and opening time of a stream (version 0 = no such shoe yet). */
   async load(streamId: string): Promise<FoldedShoe> {
-    let base = this.cache.get(streamId);
-    if (!base) base = (this.snapshotEvery > 0 ? await this.snapshots.load(streamId) : null) ?? empty();
+    const base = this.cache.get(streamId) ?? (await this.fromSnapshot(streamId)) ?? empty();
     const newer = await this.store.readStream(streamId, base.version + 1);
     const next = apply(base, newer);
     this.put(streamId, next);
     return next;
+  }
+
+  /** The stream's latest genuine snapshot, or null (none, refused, snapshots off, or unreadable: logged). */
+  private async fromSnapshot(streamId: string): Promise<FoldedShoe | null> {
+    if (this.snapshotEvery === 0) return null;
+    try {
+      return await this.snapshots.load(streamId);
+    } catch (e) {
+      this.logger.warn({ streamId, err: String(e) }, 'shoe snapshot unreadable; folding the stream from its events');
+      return null;
+    }
   }
 
   /** Folds events just appended into the cached state (they directly follow `base`'s version). */
