@@ -5,7 +5,7 @@ import { defaultLogger } from './logger';
 import { EventAppender } from './append';
 import { EventReader } from './read';
 import { IdempotencyStore } from './idempotency';
-import { ChainVerifier } from './verification';
+import { ChainVerifier, type IncrementalChainVerification, type VerifiedHead } from './verification';
 import { RejectionLog } from './rejections';
 import {
   DEFAULT_IDEMPOTENCY_RETENTION_MS,
@@ -162,5 +162,14 @@ export class PgEventStore {
    */
   verifyAll(): Promise<ChainVerification> {
     return this.verifier.verifyAll();
+  }
+
+  /**
+   * One stream's chain verified from a head an earlier verification ended on (see
+   * {@link ChainVerifier.verifyStreamSince}; docs/guarantees.md §8): the event at `since.version`
+   * must still carry `since.hash`; only the events after it are re-hashed.
+   */
+  verifyStreamSince(streamId: string, since: VerifiedHead | null): Promise<IncrementalChainVerification> {
+    return this.verifier.verifyStreamSince(streamId, since);
   }
 }

@@ -16,3 +16,4 @@ export * from './migrations';
 export * from './event-store';
 export * from './outbox-relay';
 export * from './republish';
+export type { IncrementalChainVerification, VerifiedHead } from './verification';

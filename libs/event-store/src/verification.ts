@@ -71,6 +71,59 @@ export class ChainVerifier {
     });
   }
 
+  /**
+   * The chain of one stream checked from a head verified earlier (docs/guarantees.md §8, "What
+   * recall proves"): proves that the stored event at `since.version` still carries `since.hash`,
+   * then verifies every event after it exactly as {@link verifyChain} does (hash, `prev_hash` link
+   * from `since.hash`, versions, positions, the `streams` head). Events up to `since.version` are
+   * not re-hashed: an edit there that leaves every stored hash as it was is found by the full
+   * check ({@link verifyChain}, `GET /shoes/{id}/chain`), not here. When the event at
+   * `since.version` is gone or carries another hash, the whole stream is verified instead and a
+   * `HASH_MISMATCH` at that version is reported with what the full walk finds.
+   * @param since the last version and hash a successful verification of this stream ended on, or
+   *   null to verify the whole stream
+   * @returns the verification, `verifiedFrom` the version it started after (0: the whole
+   *   stream) and `head` the version and hash of the last event read (version 0 and the genesis
+   *   hash for an empty stream)
+   */
+  async verifyStreamSince(streamId: string, since: VerifiedHead | null): Promise<IncrementalChainVerification> {
+    return this.inSnapshot(async (qr) => {
+      const problems: ChainProblem[] = [];
+      let start: WalkStart = GENESIS_START;
+      if (since !== null && since.version > 0) {
+        const [at] = await qr.query(
+          `SELECT hash, global_position::text AS global_position FROM events WHERE stream_id = $1 AND stream_version = $2`,
+          [streamId, since.version],
+        );
+        if (at && at.hash === since.hash) {
+          start = { version: since.version, hash: since.hash, position: BigInt(at.global_position) };
+        } else {
+          problems.push({
+            streamId,
+            streamVersion: since.version,
+            eventId: null,
+            kind: 'HASH_MISMATCH',
+            detail: at
+              ? `the event at version ${since.version} now carries hash ${at.hash}, but ${since.hash} was verified there`
+              : `the event at version ${since.version}, verified with hash ${since.hash}, is gone`,
+          });
+        }
+      }
+      const walk = await this.verifyStream(qr, streamId, problems, start);
+      if (problems.length > 0) {
+        this.log.warn({ problems: problems.slice(0, 20), count: problems.length }, 'hash chain verification failed');
+      }
+      return {
+        ok: problems.length === 0,
+        streamsChecked: 1,
+        eventsChecked: walk.count,
+        problems,
+        verifiedFrom: start.version,
+        head: { version: walk.version, hash: walk.hash },
+      };
+    });
+  }
+
   private async inSnapshot<T>(work: (qr: QueryRunner) => Promise<T>): Promise<T> {
     const qr = this.ds.createQueryRunner();
     await qr.connect();
@@ -94,20 +147,23 @@ export class ChainVerifier {
     problems: ChainProblem[],
   ): Promise<ChainVerification> {
     let eventsChecked = 0;
-    for (const streamId of streamIds) eventsChecked += await this.verifyStream(qr, streamId, problems);
+    for (const streamId of streamIds) eventsChecked += (await this.verifyStream(qr, streamId, problems)).count;
     if (problems.length > 0) {
       this.log.warn({ problems: problems.slice(0, 20), count: problems.length }, 'hash chain verification failed');
     }
     return { ok: problems.length === 0, streamsChecked: streamIds.length, eventsChecked, problems };
   }
 
-  /** Walks one stream in version order; pushes what it finds; returns the number of events read. */
-  private async verifyStream(qr: QueryRunner, streamId: string, problems: ChainProblem[]): Promise<number> {
+  /**
+   * Walks one stream in version order from `from` (default: its first event); pushes what it finds;
+   * returns the number of events read and the last one's version and hash.
+   */
+  private async verifyStream(qr: QueryRunner, streamId: string, problems: ChainProblem[], from: WalkStart = GENESIS_START): Promise<StreamWalk> {
     const headRows = await qr.query(`SELECT version, last_hash FROM streams WHERE stream_id = $1`, [streamId]);
-    let expectedVersion = 1;
-    let prevHash = GENESIS_HASH;
-    let prevPosition: bigint | null = null;
-    let lastVersionRead = 0;
+    let expectedVersion = from.version + 1;
+    let prevHash = from.hash;
+    let prevPosition: bigint | null = from.position;
+    let lastVersionRead = from.version;
     let count = 0;
     for (;;) {
       const rows: EventRow[] = await qr.query(
@@ -181,7 +237,7 @@ export class ChainVerifier {
         detail: 'events exist but the stream has no head row in streams',
       });
     }
-    return count;
+    return { count, version: lastVersionRead, hash: prevHash };
   }
 
   /**
@@ -252,3 +308,35 @@ export class ChainVerifier {
     return problems;
   }
 }
+
+/** A stream's last version and the hash of its event there, as a successful verification left them. */
+export interface VerifiedHead {
+  /** Stream version (1-based; 0 = before the first event). */
+  readonly version: number;
+  /** The hash of the event at that version (the genesis hash at version 0). */
+  readonly hash: string;
+}
+
+/** What {@link ChainVerifier.verifyStreamSince} answers. */
+export interface IncrementalChainVerification extends ChainVerification {
+  /** The version the walk started after: 0 when the whole stream was verified. */
+  readonly verifiedFrom: number;
+  /** The version and hash of the last event read (where the next verification may start). */
+  readonly head: VerifiedHead;
+}
+
+/** Where a walk of a stream starts: after `version`, whose event hashes to `hash` at `position`. */
+interface WalkStart {
+  readonly version: number;
+  readonly hash: string;
+  readonly position: bigint | null;
+}
+
+/** What a walk of one stream found: events read, the last one's version and hash. */
+interface StreamWalk {
+  readonly count: number;
+  readonly version: number;
+  readonly hash: string;
+}
+
+const GENESIS_START: WalkStart = { version: 0, hash: GENESIS_HASH, position: null };

@@ -18,6 +18,8 @@ export * from './errors';
 export * from './accounting';
 export * from './keyed-log';
 export * from './state';
+export * from './state-size';
+export * from './state-codec';
 export * from './evolve';
 export * from './decide';
 export * from './decisions/decisions';

@@ -8,6 +8,7 @@ import { databaseSessionSettings, type DatabaseSessionEnv, type DatabaseSessionS
 import { runProjectionMigrations } from '@ledger/projections';
 import { CreateQueryLog1733100000000 } from '../queries/migrations/1733100000000-create-query-log';
 import { GrantQueryLog1733100000001 } from '../queries/migrations/1733100000001-grant-query-log';
+import { CreateStreamSnapshots1797020000100 } from '../shoe/migrations/1797020000100-create-stream-snapshots';
 import { REJECTION_LOG, RejectionLog, RejectionRecord } from '../common/rejection-log';
 import { IdempotencyPruner } from './idempotency-pruner';
 
@@ -63,7 +64,7 @@ class DataSourceCloser implements OnApplicationShutdown {
 }
 
 /**
- * Runs the API's migrations (event store, query log, the read model it reads) on their own short-lived
+ * Runs the API's migrations (event store, query log, shoe snapshots, the read model it reads) on their own short-lived
  * connection as the owner role (`MIGRATIONS_DATABASE_URL`, default `DATABASE_URL` with the login
  * `ledger_owner`): the API's runtime login may not create or alter anything (docs/guarantees.md §12,
  * docs/architecture.md §10). The projector runs the read-model migrations too (both idempotent, locked).
@@ -74,7 +75,7 @@ class DataSourceCloser implements OnApplicationShutdown {
  */
 async function migrateAsOwner(url: string, readSchema: string, session: DatabaseSessionSettings): Promise<void> {
   const owner = createDataSource(url, {
-    extraMigrations: [CreateQueryLog1733100000000, GrantQueryLog1733100000001],
+    extraMigrations: [CreateQueryLog1733100000000, GrantQueryLog1733100000001, CreateStreamSnapshots1797020000100],
     poolSize: 2,
     applicationName: 'ledger-migrations',
     session,

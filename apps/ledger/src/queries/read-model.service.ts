@@ -5,6 +5,8 @@ import { PgEventStore } from '@ledger/event-store';
 import type { LedgerApiEnv } from '@ledger/config';
 import { ApiError } from '../common/api-error';
 import { DATA_SOURCE, EVENT_STORE, HEAVY_READ_STORE } from '../persistence/persistence.module';
+import { AUDIT_DECISION_TYPES } from '@ledger/projections';
+import { VerifiedHeads } from './verified-heads';
 import { decodeIdCursor, decodePositionCursor, encodeCursor, Page } from './pagination';
 
 
@@ -104,6 +106,7 @@ export class ReadModelService {
   constructor(
     @Inject(DATA_SOURCE) private readonly ds: DataSource,
     @Inject(HEAVY_READ_STORE) private readonly store: PgEventStore,
+    private readonly heads: VerifiedHeads,
     config: ConfigService<LedgerApiEnv, true>,
   ) {
     this.S = config.get('PROJECTIONS_SCHEMA', { infer: true });
@@ -112,7 +115,9 @@ export class ReadModelService {
   /**
    * Game recall of one round: the round as it stands, every revision (resulted, corrected, voided)
    * with actor, approver and reason, its events in original order, its bets with their
-   * settlement history, and the shoe's hash-chain status.
+   * settlement history, and the shoe's hash-chain status: verified from the stream's last verified
+   * head ({@link VerifiedHeads}; `chain.verifiedFrom` the version it started after, 0 for the whole
+   * stream; `chain.headVersion` where it ended). docs/guarantees.md §8 says what that proves.
    * @throws ApiError 404 `ROUND.NOT_FOUND`
    */
   async recall(shoeId: string, roundId: string) {
@@ -123,12 +128,18 @@ export class ReadModelService {
       `SELECT global_position::text AS global_position, event_id, stream_version, type, actor_id, actor_role, occurred_at, recorded_at,
               correlation_id, causation_id, reason, acting_manager_id, approver_id, compensates, hash, prev_hash, data
          FROM ${this.S}.audit_events
-        WHERE shoe_id = $1 AND (round_id = $2 OR type IN ('ShoeVoided', 'ShoeClosed')
+        WHERE global_position IN (
+              -- each part reads an index of libs/projections/src/migrations/1797020000000-audit-keyset-indexes.ts
+              -- (a shoe of 10,000-bet rounds holds ~10^6 rows: never walk all of them)
+              SELECT r.global_position FROM ${this.S}.audit_events r WHERE r.round_id = $2 AND r.shoe_id = $1
+              UNION SELECT v.global_position FROM ${this.S}.audit_events v WHERE v.type IN ('ShoeVoided', 'ShoeClosed') AND v.shoe_id = $1
               -- the four-eyes chain of every decision that concerns the round (docs/domain-rules.md §6)
-              OR (type LIKE 'Decision%' AND data ->> 'decisionId' IN (
+              UNION SELECT c.global_position FROM ${this.S}.audit_events c
+               WHERE c.type IN ('DecisionRequested', 'DecisionApproved', 'DecisionRejected', 'DecisionExpired') AND c.shoe_id = $1
+                 AND c.data ->> 'decisionId' IN (
                     SELECT d.data ->> 'decisionId' FROM ${this.S}.audit_events d
-                     WHERE d.shoe_id = $1 AND d.type = 'DecisionRequested'
-                       AND (d.data -> 'roundIds' ? $2 OR d.data -> 'proposal' ->> 'roundId' = $2))))
+                     WHERE d.type = 'DecisionRequested' AND d.shoe_id = $1
+                       AND (d.data -> 'roundIds' ? $2 OR d.data -> 'proposal' ->> 'roundId' = $2)))
         ORDER BY stream_version`,
       [shoeId, roundId],
     );
@@ -139,7 +150,7 @@ export class ReadModelService {
          FROM ${this.S}.bet_settlement_revisions WHERE round_id = $1 ORDER BY bet_id, seq`,
       [roundId],
     );
-    const chain = await this.store.verifyChain(`shoe-${shoeId}`);
+    const chain = await this.heads.verify(this.store, `shoe-${shoeId}`);
     const byBet = new Map<string, unknown[]>();
     for (const r of betRevisions) byBet.set(r.bet_id, [...(byBet.get(r.bet_id) ?? []), camel(r)]);
     return {
@@ -148,7 +159,7 @@ export class ReadModelService {
       events: events.map((e: Record<string, unknown>) => camel(e)),
       decisions: decisionChains(events),
       bets: bets.map((b: Record<string, unknown>) => ({ ...camel(b), history: byBet.get(b.bet_id as string) ?? [] })),
-      chain: { ok: chain.ok, eventsChecked: chain.eventsChecked, problems: chain.problems },
+      chain: { ok: chain.ok, eventsChecked: chain.eventsChecked, problems: chain.problems, verifiedFrom: chain.verifiedFrom, headVersion: chain.head.version },
     };
   }
 
@@ -180,23 +191,26 @@ export class ReadModelService {
     return this.page(rows, f.limit, (r) => r.global_position);
   }
 
-  /** Management decisions and automatic voids: round voids, result corrections, shoe voids, commencement corrections. */
-  decisions(f: EventFilters): Promise<Page<Record<string, unknown>>> {
-    return this.eventsOfTypes(['RoundVoided', 'ResultCorrected', 'ShoeVoided', 'CommencementCorrected'], f);
-  }
-
-  private async eventsOfTypes(types: string[], f: EventFilters) {
+  /**
+   * Management decisions and automatic voids: round voids, result corrections, shoe voids,
+   * commencement corrections ({@link AUDIT_DECISION_TYPES}), in global order; keyset pagination.
+   */
+  async decisions(f: EventFilters): Promise<Page<Record<string, unknown>>> {
+    const types: readonly string[] = AUDIT_DECISION_TYPES;
     if (f.type && !types.includes(f.type)) return { items: [], nextCursor: null };
     if (f.type) return this.events(f);
+    // The type list is spelled out in the SQL (constants, not input): PostgreSQL can then prove the
+    // partial index of these types (libs/projections/src/migrations/1797020000000-audit-keyset-indexes.ts)
+    // holds every row asked for, and reads the page from it in keyset order.
     const pages = await this.ds.query(
       `SELECT global_position::text AS global_position, event_id, table_id, shoe_id, round_id, type, actor_id, actor_role, occurred_at, recorded_at,
               reason, acting_manager_id, approver_id, compensates, data
          FROM ${this.S}.audit_events AS audit_events
-        WHERE type = ANY($1) AND ($2::text IS NULL OR table_id = $2) AND ($3::text IS NULL OR shoe_id = $3)
-          AND ($4::timestamptz IS NULL OR occurred_at >= $4) AND ($5::timestamptz IS NULL OR occurred_at < $5)
-          AND ($6::bigint IS NULL OR global_position > $6) AND ($7::text IS NULL OR actor_id = $7)
-        ORDER BY audit_events.global_position LIMIT $8`,
-      [types, f.tableId ?? null, f.shoeId ?? null, f.from ?? null, f.to ?? null, decodePositionCursor(f.cursor), f.actorId ?? null, f.limit + 1],
+        WHERE type IN (${types.map((t) => `'${t}'`).join(', ')}) AND ($1::text IS NULL OR table_id = $1) AND ($2::text IS NULL OR shoe_id = $2)
+          AND ($3::timestamptz IS NULL OR occurred_at >= $3) AND ($4::timestamptz IS NULL OR occurred_at < $4)
+          AND ($5::bigint IS NULL OR global_position > $5) AND ($6::text IS NULL OR actor_id = $6)
+        ORDER BY audit_events.global_position LIMIT $7`,
+      [f.tableId ?? null, f.shoeId ?? null, f.from ?? null, f.to ?? null, decodePositionCursor(f.cursor), f.actorId ?? null, f.limit + 1],
     );
     return this.page(pages, f.limit, (r) => r.global_position);
   }

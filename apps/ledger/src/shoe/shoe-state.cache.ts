@@ -1,65 +1,115 @@
-import { Inject, Injectable } from '@nestjs/common';
+import { Inject, Injectable, Logger } from '@nestjs/common';
 import { ConfigService } from '@nestjs/config';
 import type { LedgerApiEnv } from '@ledger/config';
-import { evolve, initialState, ShoeState } from '@ledger/shoe';
+import { estimateStateBytes, evolve, initialState } from '@ledger/shoe';
 import type { LedgerEvent } from '@ledger/events';
 import { PgEventStore } from '@ledger/event-store';
+import { ByteLru } from '../common/byte-lru';
 import { EVENT_STORE } from '../persistence/persistence.module';
+import { ShoeSnapshots, type FoldedShoe } from './shoe-snapshots';
 
-interface Cached {
-  version: number;
-  tableId: string | null;
-  /** `occurredAt` of the stream's ShoeOpened (ISO-8601), null while the stream is empty: bounds later `occurredAt`s. */
-  openedAt: string | null;
-  state: ShoeState;
-}
+/** Event types that end a round (or the shoe): the moments a snapshot is worth writing. */
+const ROUND_ENDS: ReadonlySet<string> = new Set(['RoundResulted', 'RoundVoided', 'ShoeClosed', 'ShoeVoided']);
 
 /**
- * In-process cache of folded shoe states, caught up from the store on every load (only the
- * events after the cached version are read), so a shoe of 80 rounds and thousands of bets is not
- * re-folded per command. Safe with several API instances: the store's expected-version check is
- * the arbiter; the cache is only a read shortcut. Bounded LRU of `SHOE_CACHE_SIZE` (default 256).
+ * In-process cache of folded shoe states (docs/architecture.md §3, "The shoe cache"), caught up
+ * from the store on every load (only the events after the cached version are read), so a shoe of
+ * 80 rounds and thousands of bets is not re-folded per command. Safe with several API instances:
+ * the store's expected-version check is the arbiter; the cache is only a read shortcut.
+ *
+ * Bounded by bytes: an LRU whose entries' estimated sizes ({@link estimateStateBytes}) sum to at
+ * most `SHOE_CACHE_MAX_BYTES`, and to at most `SHOE_CACHE_SIZE` shoes. A miss restores the stream's
+ * latest genuine snapshot ({@link ShoeSnapshots}) and folds only the events after it; a snapshot is
+ * written after an append that ends a round once `SHOE_SNAPSHOT_EVERY` events were appended since
+ * the last one (or after any append past four times that), on the next turn of the event loop, never
+ * inside the append's transaction.
  */
 @Injectable()
 export class ShoeStateCache {
-  private readonly cache = new Map<string, Cached>();
-  private readonly max: number;
+  private readonly logger = new Logger(ShoeStateCache.name);
+  private readonly cache: ByteLru<FoldedShoe>;
+  private readonly snapshotEvery: number;
+  /** Streams with a snapshot being written (one at a time per stream). */
+  private readonly writing = new Set<string>();
 
   constructor(
     @Inject(EVENT_STORE) private readonly store: PgEventStore,
+    private readonly snapshots: ShoeSnapshots,
     config: ConfigService<LedgerApiEnv, true>,
   ) {
-    this.max = config.get('SHOE_CACHE_SIZE', { infer: true });
+    this.cache = new ByteLru(config.get('SHOE_CACHE_MAX_BYTES', { infer: true }), config.get('SHOE_CACHE_SIZE', { infer: true }));
+    this.snapshotEvery = config.get('SHOE_SNAPSHOT_EVERY', { infer: true });
   }
 
   /** Current state, version, table and opening time of a stream (version 0 = no such shoe yet). */
-  async load(streamId: string): Promise<Cached> {
-    const hit = this.cache.get(streamId) ?? { version: 0, tableId: null, openedAt: null, state: initialState() };
-    const newer = await this.store.readStream(streamId, hit.version + 1);
-    const next = this.apply(hit, newer);
+  async load(streamId: string): Promise<FoldedShoe> {
+    const base = this.cache.get(streamId) ?? (await this.fromSnapshot(streamId)) ?? empty();
+    const newer = await this.store.readStream(streamId, base.version + 1);
+    const next = apply(base, newer);
     this.put(streamId, next);
     return next;
   }
 
-  /** Folds events just appended into the cached state (they directly follow the cached version). */
-  remember(streamId: string, base: Cached, appended: readonly LedgerEvent[]): void {
-    this.put(streamId, this.apply(base, appended));
-  }
-
-  private apply(base: Cached, events: readonly LedgerEvent[]): Cached {
-    let { state, version, tableId, openedAt } = base;
-    for (const e of events) {
-      state = evolve(state, e);
-      version = e.streamVersion;
-      tableId = e.tableId;
-      if (e.type === 'ShoeOpened') openedAt = e.occurredAt;
+  /** The stream's latest genuine snapshot, or null (none, refused, snapshots off, or unreadable: logged). */
+  private async fromSnapshot(streamId: string): Promise<FoldedShoe | null> {
+    if (this.snapshotEvery === 0) return null;
+    try {
+      return await this.snapshots.load(streamId);
+    } catch (e) {
+      this.logger.warn({ streamId, err: String(e) }, 'shoe snapshot unreadable; folding the stream from its events');
+      return null;
     }
-    return { state, version, tableId, openedAt };
   }
 
-  private put(streamId: string, c: Cached): void {
-    this.cache.delete(streamId);
-    this.cache.set(streamId, c);
-    if (this.cache.size > this.max) this.cache.delete(this.cache.keys().next().value as string);
+  /** Folds events just appended into the cached state (they directly follow `base`'s version). */
+  remember(streamId: string, base: FoldedShoe, appended: readonly LedgerEvent[]): void {
+    const next = apply(base, appended);
+    this.put(streamId, next);
+    if (this.snapshotDue(next, appended)) this.snapshotLater(streamId, next);
   }
+
+  /** Sum of the estimated sizes of the states held, in bytes (for tests and metrics). */
+  get bytes(): number {
+    return this.cache.bytes;
+  }
+
+  private put(streamId: string, shoe: FoldedShoe): void {
+    this.cache.set(streamId, shoe, estimateStateBytes(shoe.state));
+  }
+
+  private snapshotDue(shoe: FoldedShoe, appended: readonly LedgerEvent[]): boolean {
+    if (this.snapshotEvery === 0 || shoe.lastHash === null) return false;
+    const since = shoe.version - shoe.snapshotVersion;
+    return since >= 4 * this.snapshotEvery || (since >= this.snapshotEvery && appended.some((e) => ROUND_ENDS.has(e.type)));
+  }
+
+  /** Writes a snapshot of `shoe` after the current request's answer; a failure is logged, never thrown. */
+  private snapshotLater(streamId: string, shoe: FoldedShoe): void {
+    if (this.writing.has(streamId)) return;
+    this.writing.add(streamId);
+    // The next append starts from the cached entry: mark it, so no second snapshot is due at once.
+    shoe.snapshotVersion = shoe.version;
+    setImmediate(() => {
+      this.snapshots
+        .write(streamId, shoe)
+        .catch((e: unknown) => this.logger.warn({ streamId, version: shoe.version, err: String(e) }, 'shoe snapshot not written'))
+        .finally(() => this.writing.delete(streamId));
+    });
+  }
+}
+
+function empty(): FoldedShoe {
+  return { version: 0, tableId: null, openedAt: null, lastHash: null, snapshotVersion: 0, state: initialState() };
+}
+
+function apply(base: FoldedShoe, events: readonly LedgerEvent[]): FoldedShoe {
+  let { state, version, tableId, openedAt, lastHash } = base;
+  for (const e of events) {
+    state = evolve(state, e);
+    version = e.streamVersion;
+    tableId = e.tableId;
+    lastHash = e.hash;
+    if (e.type === 'ShoeOpened') openedAt = e.occurredAt;
+  }
+  return { state, version, tableId, openedAt, lastHash, snapshotVersion: base.snapshotVersion };
 }

@@ -33,6 +33,7 @@ import { VoidRoundController } from './round/void-round/void-round.controller';
 import { CorrectResultController } from './round/correct-result/correct-result.controller';
 import { ShoeReadsController } from './shoe-reads.controller';
 import { ShoeStateCache } from './shoe-state.cache';
+import { ShoeSnapshots } from './shoe-snapshots';
 import { ShoeStreamWriter } from './shoe-stream.writer';
 import { StreamLock } from './stream-lock';
 
@@ -86,7 +87,7 @@ const WRITE_HANDLERS = [
 @Module({
   imports: [CqrsModule],
   controllers: [...WRITE_CONTROLLERS, ShoeReadsController],
-  providers: [...WRITE_HANDLERS, ShoeStreamWriter, ShoeStateCache, StreamLock, TablesRegistry],
+  providers: [...WRITE_HANDLERS, ShoeStreamWriter, ShoeStateCache, ShoeSnapshots, StreamLock, TablesRegistry],
   exports: [TablesRegistry, ShoeStreamWriter],
 })
 export class ShoeModule {}

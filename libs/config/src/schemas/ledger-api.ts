@@ -1,4 +1,4 @@
-import { BoolVar, FileVar, IntVar, TextVar } from '../env-var';
+import { BoolVar, FileVar, IntVar, SecretVar, TextVar } from '../env-var';
 import { CommonEnv, WithDatabase, WithEventsTopic, WithKafka, WithLogging, WithMigrations, WithMigrationsDatabase, WithReadModel } from './common';
 import { WithAnchorVerification, WithAnchors } from './anchors';
 import { WithSigningSecret, WithTokenPolicy, WithTokenVerification } from './tokens';
@@ -52,6 +52,37 @@ export class LedgerApiEnv extends WithEdgeLimits(WithAnchorVerification(
    */
   @IntVar(1, 100_000, 'shoes')
   SHOE_CACHE_SIZE: number = 256;
+
+  /**
+   * Memory budget of the folded shoe states kept in memory, in bytes: the sum of their estimated
+   * sizes (~440 B per bet, ~170 B per settlement, docs/architecture.md §3) never exceeds it; the
+   * least recently used shoes are dropped first, and a shoe larger than the whole budget is not kept
+   * (each command on it then folds from its snapshot). 128 MiB by default.
+   * @default 134217728
+   */
+  @IntVar(1_048_576, 68_719_476_736, 'bytes')
+  SHOE_CACHE_MAX_BYTES: number = 134_217_728;
+
+  /**
+   * Events between two snapshots of a shoe stream's folded state (table `stream_snapshots`,
+   * docs/architecture.md §3): a snapshot is written after the append that ends a round once this
+   * many events were appended since the last one (or after any append once four times as many
+   * were), and a cache miss folds only the events after the latest genuine snapshot. 0: none
+   * written (a miss folds the whole stream).
+   * @default 2000
+   */
+  @IntVar(0, 10_000_000, 'events')
+  SHOE_SNAPSHOT_EVERY: number = 2000;
+
+  /**
+   * HMAC-SHA256 key of the shoe snapshots, at least 32 bytes (`openssl rand -base64 48`): a snapshot
+   * whose MAC does not verify is refused and the stream folded from its events (docs/guarantees.md
+   * §8), so the database login alone cannot plant a state. Every API instance of a ledger should
+   * share it; when unset, each process draws a random key at start, so snapshots serve only the
+   * process that wrote them (others' are skipped, not refused).
+   */
+  @SecretVar(32, 'a secret of at least 32 bytes', { optional: true })
+  SHOE_SNAPSHOT_KEY?: string;
 
   /**
    * How long a requested management decision waits for a second pit manager's approval before it
