@@ -1,12 +1,12 @@
 import { counter } from '@ledger/metrics';
 import type { Client } from 'pg';
-import { createKafka, type KafkaClient, type KafkaLogger, type OutgoingMessage } from '@ledger/kafka';
+import { createKafka, type KafkaClient, type KafkaLogger } from '@ledger/kafka';
 import { DEFAULT_LEASE_TTL_MS, LeaderOutboxPublisher, type OutboxCrashPoint } from '@ledger/infra';
-import { canonicalJson } from './hash';
-import { DEV_RECORD_SIGNING_KEY, RECORD_SIGNATURE_HEADER, recordSignature } from './record-signature';
+import { DEV_RECORD_SIGNING_KEY } from './record-signature';
+import { LedgerRecordBuilder } from './relay-record';
 import { defaultLogger, errorFields, type LedgerLogger } from './logger';
 import { DEFAULT_RELAY_DATABASE_URL, OUTBOX_CHANNEL } from './constants';
-import { EVENT_COLUMNS, rowToEnvelope, type EventRow } from './rows';
+import { EVENT_COLUMNS, type EventRow } from './rows';
 
 /** Outbox rows this process published (docs/architecture.md §8; the relay's `METRICS_PORT`). */
 const publishedRows = counter('ledger_outbox_published_total', 'outbox rows published to Kafka by this process');
@@ -141,11 +141,11 @@ interface OutboxRow extends EventRow {
  *
  * Woken by `LISTEN outbox` (each append NOTIFYs on commit), with polling as the fallback.
  *
- * Kafka record: key = outbox key (the table id), value = the stored envelope as canonical JSON (not
- * upcast, so downstream can verify the hash), headers = CloudEvents 1.0 binary mode (`ce_specversion`,
- * `ce_id`, `ce_type` = `baccarat.ledger.<Type>.v<schemaVersion>`, `ce_source` = `/tables/<tableId>`,
- * `ce_time` = occurredAt, `ce_subject` = streamId, `content-type`) plus `schema_version`,
- * `global_position` and `ledger-sig`, the record's signature (HMAC-SHA256 over key and value with
+ * Kafka record (`relay-record.ts`, docs/architecture.md §6): key = outbox key (the table id), value =
+ * the stored envelope as canonical JSON (not upcast, so downstream can verify the hash), headers =
+ * the CloudEvents 1.0 Kafka binding's required attributes in binary mode (`ce_specversion`, `ce_id`,
+ * `ce_source` = `/tables/<tableId>`, `ce_type` = `baccarat.ledger.<Type>.v<schemaVersion>`),
+ * `content-type` and `ledger-sig`, the record's signature (HMAC-SHA256 over key and value with
  * `RECORD_SIGNING_KEY`; the projector applies nothing without it, docs/guarantees.md §8).
  */
 export class OutboxRelay {
@@ -172,11 +172,11 @@ export class OutboxRelay {
     const retentionMs = options.retentionMs === undefined ? DEFAULT_OUTBOX_RETENTION_MS : options.retentionMs;
     const pruneIntervalMs = options.pruneIntervalMs ?? DEFAULT_OUTBOX_PRUNE_INTERVAL_MS;
     let lastPrune = -Infinity;
-    const signingKey = options.recordSigningKey ?? DEV_RECORD_SIGNING_KEY;
+    const records = new LedgerRecordBuilder(options.recordSigningKey ?? DEV_RECORD_SIGNING_KEY);
     this.publisher = new LeaderOutboxPublisher<OutboxRow>({
       source: {
         claim: (client, limit) => claimOutboxRows(client, limit),
-        toRecord: (row) => ({ topic: row.topic, message: toKafkaMessage(row, signingKey) }),
+        toRecord: (row) => ({ topic: row.topic, message: records.build(row) }),
         markPublished: (client, rows) => markOutboxRowsPublished(client, rows),
         onBatchPublished: (rows, ms) => {
           publishedRows.inc(rows.length);
@@ -321,31 +321,6 @@ export async function pruneOutbox(client: Client, retentionMs: number): Promise<
     if ((rowCount ?? 0) < OUTBOX_PRUNE_BATCH) break;
   }
   return total;
-}
-
-/**
- * The Kafka record of an outbox row (see {@link OutboxRelay} for the layout), signed with `signingKey`.
- * @param signingKey the relay's `RECORD_SIGNING_KEY` @default {@link DEV_RECORD_SIGNING_KEY}
- */
-export function toKafkaMessage(row: EventRow & { key: string }, signingKey: string = DEV_RECORD_SIGNING_KEY): OutgoingMessage {
-  const envelope = rowToEnvelope(row);
-  const value = canonicalJson(envelope);
-  return {
-    key: row.key,
-    value,
-    headers: {
-      ce_specversion: '1.0',
-      ce_id: envelope.eventId,
-      ce_type: `baccarat.ledger.${envelope.type}.v${envelope.schemaVersion}`,
-      ce_source: `/tables/${envelope.tableId}`,
-      ce_time: envelope.occurredAt,
-      ce_subject: envelope.streamId,
-      'content-type': 'application/json',
-      schema_version: String(envelope.schemaVersion),
-      global_position: envelope.globalPosition,
-      [RECORD_SIGNATURE_HEADER]: recordSignature(signingKey, row.key, value),
-    },
-  };
 }
 
 /**
