@@ -35,8 +35,11 @@ export const OUTBOX_PRUNE_BATCH = 1000;
 /** Pruning statements per pruning round; the rest waits for the next round. */
 const MAX_PRUNE_BATCHES = 20;
 
-/** Most outbox rows one batch claims. */
-export const MAX_RELAY_BATCH = 500;
+/** Most outbox rows one batch claims (`RELAY_BATCH_SIZE` ≤ this). */
+export const MAX_RELAY_BATCH = 5000;
+
+/** Outbox rows one batch claims by default (`RELAY_BATCH_SIZE`'s default). */
+export const DEFAULT_RELAY_BATCH = 2000;
 
 /**
  * Where a test makes the relay process die (`process.exit(137)`, like a SIGKILL):
@@ -59,7 +62,7 @@ export interface OutboxRelayOptions {
   readonly clientId?: string;
   /** A Kafka client (`@ledger/kafka`) to use instead of building one from `brokers` (tests). */
   readonly kafka?: KafkaClient;
-  /** Rows per batch, 1–{@link MAX_RELAY_BATCH}. @default 500 */
+  /** Rows per batch, 1–{@link MAX_RELAY_BATCH}. @default {@link DEFAULT_RELAY_BATCH} */
   readonly batchSize?: number;
   /** Polling fallback when no NOTIFY arrives, in milliseconds. @default 200 */
   readonly pollIntervalMs?: number;
@@ -120,7 +123,7 @@ interface OutboxRow extends EventRow {
  * The transactional outbox's relay (docs/guarantees.md §4 and §5): publishes every committed
  * event to Kafka, in global-position order, at least once.
  *
- * Loop (leader only): read ≤ 500 unpublished outbox rows in position order; renew the lease; send
+ * Loop (leader only): read ≤ `batchSize` (default 2000) unpublished outbox rows in position order; renew the lease; send
  * them to Kafka in that order and wait for the acks (idempotent producer, acks = all, one request in
  * flight, so per-partition order holds and producer retries add no duplicates); then BEGIN; check
  * and renew the lease (holder and generation unchanged: nobody took over); mark them published; COMMIT. A crash or a
@@ -167,7 +170,7 @@ export class OutboxRelay {
         logLevel: 'warn',
         logger: kafkaLogger(this.log),
       });
-    this.batchSize = Math.min(Math.max(1, options.batchSize ?? MAX_RELAY_BATCH), MAX_RELAY_BATCH);
+    this.batchSize = Math.min(Math.max(1, options.batchSize ?? DEFAULT_RELAY_BATCH), MAX_RELAY_BATCH);
     const leaseName = options.leaseName ?? RELAY_LEASE_NAME;
     const retentionMs = options.retentionMs === undefined ? DEFAULT_OUTBOX_RETENTION_MS : options.retentionMs;
     const pruneIntervalMs = options.pruneIntervalMs ?? DEFAULT_OUTBOX_PRUNE_INTERVAL_MS;
