@@ -47,7 +47,8 @@ export class LedgerRecordBuilder {
   }
 
   /**
-   * The record of an events row (see the file comment for the layout).
+   * The record of an events row (see the file comment for the layout). The key and the constant
+   * header values are Buffers shared by every record of the builder: read them, never write to them.
    * @param row an `events` row read with `EVENT_COLUMNS`; `key` the outbox row's key (the table id)
    * @throws Error when the row's data has no JSON form (never for a stored row: the store wrote it as JSON)
    */
