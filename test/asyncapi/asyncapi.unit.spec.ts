@@ -4,7 +4,7 @@ import { fromFile, Parser, type AsyncAPIDocumentInterface } from '@asyncapi/pars
 import Ajv, { type ValidateFunction } from 'ajv';
 import addFormats from 'ajv-formats';
 import { EVENT_TYPES, type LedgerEvent } from '@ledger/events';
-import { toKafkaMessage } from '../../libs/event-store/src/outbox-relay';
+import { LEDGER_RECORD_HEADERS, toKafkaMessage } from '../../libs/event-store/src/relay-record';
 import type { EventRow } from '../../libs/event-store/src/rows';
 import { LEDGER_TOPICS } from '@ledger/infra';
 import {
@@ -107,7 +107,8 @@ describe('AsyncAPI document', () => {
         expect(m.correlationId()?.location()).toBe('$message.header#/ce_id');
         const headers = stripParserKeys(m.headers()!.json()) as { required?: string[]; allOf?: { required?: string[] }[] };
         const required = [...(headers.required ?? []), ...(headers.allOf ?? []).flatMap((s) => s.required ?? [])];
-        expect(required).toEqual(expect.arrayContaining(['ce_specversion', 'ce_id', 'ce_type', 'ce_source', 'ce_time', 'content-type', 'schema_version']));
+        // the CloudEvents Kafka binding's required attributes (binary content mode) and the content type
+        expect(required).toEqual(expect.arrayContaining(['ce_specversion', 'ce_id', 'ce_type', 'ce_source', 'content-type']));
         expect(m.schemaFormat()).toBe('application/schema+json;version=draft-07');
         const payload = stripParserKeys(m.payload()!.json()) as { schema?: { $id?: string } };
         expect(payload.schema?.$id).toMatch(new RegExp(`^${SCHEMA_ID_BASE.replace(/\./g, '\\.')}`));
@@ -282,9 +283,24 @@ describe('records validate against the documented schemas', () => {
         hash: e.hash,
       };
       const message = toKafkaMessage(row);
-      if (!headers(message.headers)) throw new Error(explain(headers, `relay headers of ${e.type}`));
-      if (!envelope(JSON.parse(message.value as string))) throw new Error(explain(envelope, `relay value of ${e.type}`));
+      // as a consumer reads them: header values as text
+      const asRead = Object.fromEntries(Object.entries(message.headers!).map(([k, v]) => [k, v.toString()]));
+      if (!headers(asRead)) throw new Error(explain(headers, `relay headers of ${e.type}`));
+      // exactly the documented headers, each once: the binding's required attributes, content-type, ledger-sig
+      expect(Object.keys(asRead)).toEqual([...LEDGER_RECORD_HEADERS]);
+      expect(asRead.ce_id).toBe(e.eventId);
+      expect(asRead.ce_source).toBe(`/tables/${e.tableId}`);
+      expect(asRead.ce_type).toBe(`baccarat.ledger.${e.type}.v${e.schemaVersion}`);
+      const value = JSON.parse(message.value!.toString());
+      if (!envelope(value)) throw new Error(explain(envelope, `relay value of ${e.type}`));
+      expect(value).toEqual(JSON.parse(JSON.stringify(e)));
+      // the header set of older relays (a replay of an old topic) is documented too
+      const legacy = { ...asRead, ce_subject: e.streamId, ce_time: e.occurredAt, schema_version: String(e.schemaVersion), global_position: e.globalPosition };
+      if (!headers(legacy)) throw new Error(explain(headers, `older relay headers of ${e.type}`));
     }
+    expect([...loadSchema('ledger-event-headers.v1.schema.json').required].sort()).toEqual([...LEDGER_RECORD_HEADERS].sort());
+    // and nothing undocumented
+    expect(headers({ ...Object.fromEntries(LEDGER_RECORD_HEADERS.map((h) => [h, 'x'])), extra: 'y' })).toBe(false);
   });
 
   it('ce_id is a name-based UUIDv5 (RFC 9562 test vector) in a fixed namespace', () => {

@@ -175,7 +175,7 @@ export function checkTopic(records: readonly ReadRecord[], expected: readonly Le
       continue;
     }
     first.set(id, r);
-    const pos = BigInt(r.headers.global_position);
+    const pos = BigInt((JSON.parse(r.value) as { globalPosition: string }).globalPosition); // the value is the authority (no position header)
     if (pos <= (lastPos.get(r.partition) ?? 0n)) outOfOrder.add(r.partition);
     lastPos.set(r.partition, pos);
   }

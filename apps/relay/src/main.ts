@@ -8,7 +8,7 @@
  *   RELAY_DATABASE_URL      [DATABASE_URL with the login ledger_relay]   the relay's own role (docs/architecture.md §10)
  *   DATABASE_URL            [postgres://ledger_app:ledger_app@127.0.0.1:5432/ledger]   names the database
  *   KAFKA_BROKERS           [127.0.0.1:9092]   comma-separated
- *   RELAY_BATCH_SIZE        [500]              rows per transaction, 1..500
+ *   RELAY_BATCH_SIZE        [2000]             rows per transaction, 1..5000
  *   RELAY_POLL_INTERVAL_MS  [200]              polling fallback to LISTEN/NOTIFY, 10..60000
  *   RELAY_LEASE_TTL_MS      [5000]             leadership lease: a frozen leader loses it this long after its last renewal
  *   RELAY_STANDBY_RETRY_MS  [1000]             how often a standby tries to take the lease

@@ -36,7 +36,7 @@ describe('loadConfig (docs/architecture.md §5)', () => {
       DATABASE_URL: 'postgres://ledger_app:ledger_app@127.0.0.1:5432/ledger',
       RELAY_DATABASE_URL: 'postgres://ledger_relay:ledger_relay@127.0.0.1:5432/ledger',
       KAFKA_BROKERS: ['127.0.0.1:9092'],
-      RELAY_BATCH_SIZE: 500,
+      RELAY_BATCH_SIZE: 2000,
       RELAY_POLL_INTERVAL_MS: 200,
       LOG_LEVEL: 'info',
     });
@@ -73,7 +73,7 @@ describe('loadConfig (docs/architecture.md §5)', () => {
     ['RELAY_POLL_INTERVAL_MS', '0x10'],
     ['RELAY_POLL_INTERVAL_MS', '200.0'],
     ['RELAY_POLL_INTERVAL_MS', '5'],
-    ['RELAY_BATCH_SIZE', '501'],
+    ['RELAY_BATCH_SIZE', '5001'],
     ['RELAY_BATCH_SIZE', '-1'],
     ['KAFKA_BROKERS', 'localhost'],
     ['KAFKA_BROKERS', ' , '],

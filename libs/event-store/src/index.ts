@@ -15,5 +15,6 @@ export { createDataSource, runMigrations, MIGRATION_LOCK_KEY, type DataSourceOpt
 export * from './migrations';
 export * from './event-store';
 export * from './outbox-relay';
+export * from './relay-record';
 export * from './republish';
 export type { IncrementalChainVerification, VerifiedHead } from './verification';

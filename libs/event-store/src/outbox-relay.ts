@@ -1,13 +1,13 @@
 import { counter } from '@ledger/metrics';
 import type { Client } from 'pg';
-import { createKafka, type KafkaClient, type KafkaLogger, type OutgoingMessage } from '@ledger/kafka';
+import { createKafka, type KafkaClient, type KafkaLogger } from '@ledger/kafka';
 import { DEFAULT_LEASE_TTL_MS, LeaderOutboxPublisher, type OutboxCrashPoint } from '@ledger/infra';
-import { canonicalJson } from './hash';
-import { DEV_RECORD_SIGNING_KEY, RECORD_SIGNATURE_HEADER, recordSignature } from './record-signature';
+import { DEV_RECORD_SIGNING_KEY } from './record-signature';
+import { LedgerRecordBuilder } from './relay-record';
 import { defaultLogger, errorFields, type LedgerLogger } from './logger';
 import { DEFAULT_RELAY_DATABASE_URL, OUTBOX_CHANNEL } from './constants';
 import { CommitHorizon, RELAY_PROGRESS_NAME } from './horizon';
-import { EVENT_COLUMNS, rowToEnvelope, type EventRow } from './rows';
+import { EVENT_COLUMNS, type EventRow } from './rows';
 
 /** Outbox rows this process published (docs/architecture.md §8; the relay's `METRICS_PORT`). */
 const publishedRows = counter('ledger_outbox_published_total', 'outbox rows published to Kafka by this process');
@@ -36,8 +36,11 @@ export const OUTBOX_PRUNE_BATCH = 1000;
 /** Pruning statements per pruning round; the rest waits for the next round. */
 const MAX_PRUNE_BATCHES = 20;
 
-/** Most outbox rows one batch claims. */
-export const MAX_RELAY_BATCH = 500;
+/** Most outbox rows one batch claims (`RELAY_BATCH_SIZE` ≤ this). */
+export const MAX_RELAY_BATCH = 5000;
+
+/** Outbox rows one batch claims by default (`RELAY_BATCH_SIZE`'s default). */
+export const DEFAULT_RELAY_BATCH = 2000;
 
 /**
  * Where a test makes the relay process die (`process.exit(137)`, like a SIGKILL):
@@ -60,7 +63,7 @@ export interface OutboxRelayOptions {
   readonly clientId?: string;
   /** A Kafka client (`@ledger/kafka`) to use instead of building one from `brokers` (tests). */
   readonly kafka?: KafkaClient;
-  /** Rows per batch, 1–{@link MAX_RELAY_BATCH}. @default 500 */
+  /** Rows per batch, 1–{@link MAX_RELAY_BATCH}. @default {@link DEFAULT_RELAY_BATCH} */
   readonly batchSize?: number;
   /** Polling fallback when no NOTIFY arrives, in milliseconds. @default 200 */
   readonly pollIntervalMs?: number;
@@ -121,7 +124,7 @@ interface OutboxRow extends EventRow {
  * The transactional outbox's relay (docs/guarantees.md §4 and §5): publishes every committed
  * event to Kafka, in global-position order, at least once.
  *
- * Loop (leader only): read ≤ 500 unpublished outbox rows in position order; renew the lease; send
+ * Loop (leader only): read ≤ `batchSize` (default 2000) unpublished outbox rows in position order; renew the lease; send
  * them to Kafka in that order and wait for the acks (idempotent producer, acks = all, one request in
  * flight, so per-partition order holds and producer retries add no duplicates); then BEGIN; check
  * and renew the lease (holder and generation unchanged: nobody took over); mark them published; COMMIT. A crash or a
@@ -142,11 +145,11 @@ interface OutboxRow extends EventRow {
  *
  * Woken by `LISTEN outbox` (each append NOTIFYs on commit), with polling as the fallback.
  *
- * Kafka record: key = outbox key (the table id), value = the stored envelope as canonical JSON (not
- * upcast, so downstream can verify the hash), headers = CloudEvents 1.0 binary mode (`ce_specversion`,
- * `ce_id`, `ce_type` = `baccarat.ledger.<Type>.v<schemaVersion>`, `ce_source` = `/tables/<tableId>`,
- * `ce_time` = occurredAt, `ce_subject` = streamId, `content-type`) plus `schema_version`,
- * `global_position` and `ledger-sig`, the record's signature (HMAC-SHA256 over key and value with
+ * Kafka record (`relay-record.ts`, docs/architecture.md §6): key = outbox key (the table id), value =
+ * the stored envelope as canonical JSON (not upcast, so downstream can verify the hash), headers =
+ * the CloudEvents 1.0 Kafka binding's required attributes in binary mode (`ce_specversion`, `ce_id`,
+ * `ce_source` = `/tables/<tableId>`, `ce_type` = `baccarat.ledger.<Type>.v<schemaVersion>`),
+ * `content-type` and `ledger-sig`, the record's signature (HMAC-SHA256 over key and value with
  * `RECORD_SIGNING_KEY`; the projector applies nothing without it, docs/guarantees.md §8).
  */
 export class OutboxRelay {
@@ -172,12 +175,12 @@ export class OutboxRelay {
         logLevel: 'warn',
         logger: kafkaLogger(this.log),
       });
-    this.batchSize = Math.min(Math.max(1, options.batchSize ?? MAX_RELAY_BATCH), MAX_RELAY_BATCH);
+    this.batchSize = Math.min(Math.max(1, options.batchSize ?? DEFAULT_RELAY_BATCH), MAX_RELAY_BATCH);
     const leaseName = options.leaseName ?? RELAY_LEASE_NAME;
     const retentionMs = options.retentionMs === undefined ? DEFAULT_OUTBOX_RETENTION_MS : options.retentionMs;
     const pruneIntervalMs = options.pruneIntervalMs ?? DEFAULT_OUTBOX_PRUNE_INTERVAL_MS;
     let lastPrune = -Infinity;
-    const signingKey = options.recordSigningKey ?? DEV_RECORD_SIGNING_KEY;
+    const records = new LedgerRecordBuilder(options.recordSigningKey ?? DEV_RECORD_SIGNING_KEY);
     this.publisher = new LeaderOutboxPublisher<OutboxRow>({
       source: {
         claim: async (client, limit) => {
@@ -187,7 +190,7 @@ export class OutboxRelay {
           this.claimedThrough = rows.length < limit ? horizon : BigInt(rows[rows.length - 1].global_position);
           return rows;
         },
-        toRecord: (row) => ({ topic: row.topic, message: toKafkaMessage(row, signingKey) }),
+        toRecord: (row) => ({ topic: row.topic, message: records.build(row) }),
         markPublished: (client, rows) => markOutboxRowsPublished(client, rows, this.claimedThrough),
         onBatchPublished: (rows, ms) => {
           publishedRows.inc(rows.length);
@@ -363,31 +366,6 @@ export async function pruneOutbox(client: Client, retentionMs: number): Promise<
     if ((rowCount ?? 0) < OUTBOX_PRUNE_BATCH) break;
   }
   return total;
-}
-
-/**
- * The Kafka record of an outbox row (see {@link OutboxRelay} for the layout), signed with `signingKey`.
- * @param signingKey the relay's `RECORD_SIGNING_KEY` @default {@link DEV_RECORD_SIGNING_KEY}
- */
-export function toKafkaMessage(row: EventRow & { key: string }, signingKey: string = DEV_RECORD_SIGNING_KEY): OutgoingMessage {
-  const envelope = rowToEnvelope(row);
-  const value = canonicalJson(envelope);
-  return {
-    key: row.key,
-    value,
-    headers: {
-      ce_specversion: '1.0',
-      ce_id: envelope.eventId,
-      ce_type: `baccarat.ledger.${envelope.type}.v${envelope.schemaVersion}`,
-      ce_source: `/tables/${envelope.tableId}`,
-      ce_time: envelope.occurredAt,
-      ce_subject: envelope.streamId,
-      'content-type': 'application/json',
-      schema_version: String(envelope.schemaVersion),
-      global_position: envelope.globalPosition,
-      [RECORD_SIGNATURE_HEADER]: recordSignature(signingKey, row.key, value),
-    },
-  };
 }
 
 /**

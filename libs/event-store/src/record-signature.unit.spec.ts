@@ -1,6 +1,6 @@
 import { ConfigError, deadLetterTopicOf, loadConfig, ProjectorEnv, RelayEnv } from '@ledger/config';
 import { DEV_RECORD_SIGNING_KEY, RECORD_SIGNATURE_HEADER, recordSignature, recordSigningKey, verifyRecordSignature } from './record-signature';
-import { toKafkaMessage } from './outbox-relay';
+import { toKafkaMessage } from './relay-record';
 
 const KEY = 'a-record-signing-key-of-more-than-32-bytes';
 

@@ -5,7 +5,8 @@ import { DEFAULT_LEASE_TTL_MS, DEFAULT_OUTBOX_MAX_REQUEST_BYTES, Lease, pgClient
 import { DEV_RECORD_SIGNING_KEY } from './record-signature';
 import type { LedgerLogger } from './logger';
 import { EVENT_COLUMNS, type EventRow } from './rows';
-import { OUTBOX_LEASE_TABLE, RELAY_LEASE_NAME, toKafkaMessage } from './outbox-relay';
+import { OUTBOX_LEASE_TABLE, RELAY_LEASE_NAME } from './outbox-relay';
+import { LedgerRecordBuilder } from './relay-record';
 
 /** Events read and sent per batch by {@link republishLedger}. */
 export const REPUBLISH_BATCH = 500;
@@ -54,7 +55,7 @@ export interface RepublishResult {
  * "Operations: republishing the ledger topic"): every event of `events` with a global position in
  * [`fromPosition`, `toPosition`], in position order, as the relay's very records (same key = the
  * table id, same value = the stored envelope's canonical JSON, same headers including the
- * `ledger-sig` signature: built by the relay's own {@link toKafkaMessage}), with the relay's
+ * `ledger-sig` signature: built by the relay's own {@link LedgerRecordBuilder}, `relay-record.ts`), with the relay's
  * idempotent producer settings (acks = all, one request in flight, murmur2 partitioning), so the
  * partition and the per-partition order are the relay's. It reads `events`, not the outbox, so it
  * works after the outbox was pruned.
@@ -75,7 +76,7 @@ export async function republishLedger(options: RepublishOptions): Promise<Republ
   const log = options.logger;
   const batchSize = Math.min(Math.max(1, options.batchSize ?? REPUBLISH_BATCH), 5000);
   const maxRequestBytes = options.maxRequestBytes ?? DEFAULT_OUTBOX_MAX_REQUEST_BYTES;
-  const signingKey = options.signingKey ?? DEV_RECORD_SIGNING_KEY;
+  const builder = new LedgerRecordBuilder(options.signingKey ?? DEV_RECORD_SIGNING_KEY);
   const leaseTtlMs = options.leaseTtlMs ?? DEFAULT_LEASE_TTL_MS;
   // the process's timeouts and keepalives (docs/architecture.md §5), idle-in-transaction and lock waits capped at the lease
   const client = new Client({ ...pgClientConfig(options.databaseUrl, 'ledger-republish'), idle_in_transaction_session_timeout: leaseTtlMs, lock_timeout: leaseTtlMs });
@@ -102,7 +103,7 @@ export async function republishLedger(options: RepublishOptions): Promise<Republ
       );
       if (rows.length === 0) break;
       await lease.renew(client); // still ours (else LeaseLostError: another republish took it)
-      await sendInOrder(producer, options.topic, rows.map((r) => toKafkaMessage({ ...r, key: r.table_id }, signingKey)), maxRequestBytes);
+      await sendInOrder(producer, options.topic, rows.map((r) => builder.build({ ...r, key: r.table_id })), maxRequestBytes);
       records += rows.length;
       after = BigInt(rows[rows.length - 1].global_position);
       options.onBatch?.(records, after);

@@ -9,16 +9,17 @@ export type OutgoingHeaderValue = string | Buffer;
 export interface OutgoingMessage {
   /** Partitioning key (the ledger uses the table id); records of one key keep their order on one partition. */
   readonly key?: string | Buffer | null;
-  /** The payload; a string is sent as UTF-8. Its `length` is what the outbox counts against its request bound. */
+  /** The payload; a string is sent as UTF-8 (a Buffer as is: no copy to encode it). Its `length` is what the outbox counts against its request bound. */
   readonly value: string | Buffer | null;
-  /** Record headers (the ledger's: CloudEvents binary mode, `schema_version`, `global_position`). */
+  /** Record headers, text or bytes (the ledger's: CloudEvents binary mode and `ledger-sig`, `libs/event-store/src/relay-record.ts`). */
   readonly headers?: Readonly<Record<string, OutgoingHeaderValue>>;
 }
 
 /**
  * An idempotent producer (docs/guarantees.md §4, §5): acks from every in-sync replica, one request in
  * flight per broker, client retries that add no duplicates, Java-compatible murmur2 partitioning of
- * the key (a key lands on the same partition for every client), and never a topic created on the fly.
+ * the key (a key lands on the same partition for every client), no compression, and never a topic
+ * created on the fly.
  * After a failed {@link send} the sequence is uncertain: drop the producer and take a fresh one.
  */
 export interface KafkaProducer {

@@ -5,8 +5,13 @@ import { ProjectionError } from './errors';
  * Reading a Kafka record of `baccarat.ledger.events.v1` into a ledger event.
  *
  * The record value is the event envelope as JSON (`@ledger/events` `LedgerEvent`, `globalPosition`
- * a decimal string), the key the table id, headers `ce_id` = eventId, `ce_type`, `schema_version`,
- * `global_position`. Only the value is trusted; headers are cross-checked when present.
+ * a decimal string), the key the table id, headers the CloudEvents binding's `ce_specversion`,
+ * `ce_id` = eventId, `ce_source`, `ce_type`, `content-type`, and `ledger-sig` (the relay's record
+ * layout, `@ledger/event-store` `relay-record.ts`; docs/architecture.md §6). Only the value is
+ * trusted: everything is read from it; `ce_id`, `ce_type` and `ce_source` are cross-checked when
+ * present (headers are not signed: one contradicting the value is a tampered record). Records of older
+ * relays carry four headers more (`ce_subject`, `ce_time`, `schema_version`, `global_position`):
+ * they are ignored, so an old topic replays the same.
  */
 
 /** Where a record sits, for error messages and the `applied_events` row. */
@@ -47,7 +52,7 @@ export function recordHeader(r: EventRecord, name: string): string | undefined {
 /**
  * Parses, checks and upcasts one record to the current schema of its type.
  * @throws ProjectionError `PROJECTION.MALFORMED_EVENT` (not JSON, envelope field missing or of the
- *   wrong type, `ce_id` header differing from `eventId`), `PROJECTION.UNKNOWN_EVENT_TYPE` (a type
+ *   wrong type, a `ce_id`, `ce_type` or `ce_source` header contradicting the value), `PROJECTION.UNKNOWN_EVENT_TYPE` (a type
  *   or schema version this build cannot read: deploy the newer projector first)
  */
 export function parseEventRecord(r: EventRecord): LedgerEvent {
@@ -82,6 +87,12 @@ export function parseEnvelope(r: EventRecord): EventEnvelope<string, unknown> {
   if (!e.data || typeof e.data !== 'object' || Array.isArray(e.data)) fail('data must be an object', r, { field: 'data' });
   const ceId = recordHeader(r, 'ce_id');
   if (ceId !== undefined && ceId !== e.eventId) fail(`header ce_id ${ceId} differs from eventId ${String(e.eventId)}`, r);
+  // headers are not signed: one that contradicts the (signed) value marks a tampered record
+  const ceType = recordHeader(r, 'ce_type');
+  const type = `baccarat.ledger.${String(e.type)}.v${String(e.schemaVersion)}`;
+  if (ceType !== undefined && ceType !== type) fail(`header ce_type ${ceType} differs from the value's ${type}`, r);
+  const ceSource = recordHeader(r, 'ce_source');
+  if (ceSource !== undefined && ceSource !== `/tables/${String(e.tableId)}`) fail(`header ce_source ${ceSource} differs from the value's /tables/${String(e.tableId)}`, r);
 
   const current = SCHEMA_VERSIONS[e.type as keyof typeof SCHEMA_VERSIONS];
   if (current === undefined || (e.schemaVersion as number) > current) {

@@ -1,4 +1,5 @@
-import { computeEventHash, DEV_RECORD_SIGNING_KEY, RECORD_SIGNATURE_HEADER } from '@ledger/event-store';
+import { computeEventHash, DEV_RECORD_SIGNING_KEY, LedgerRecordBuilder, RECORD_SIGNATURE_HEADER, recordSignature, type EventRow } from '@ledger/event-store';
+import type { LedgerEvent } from '@ledger/events';
 import { GENESIS_HASH } from '@ledger/events';
 import { keptHeaders } from './quarantine';
 import { checkLink, checkRecord, claimedIdentity, QUARANTINE_REASONS } from './record-verification';
@@ -16,6 +17,62 @@ describe('verifying a ledger record', () => {
   it('accepts what the relay publishes: signed, well-formed, its hash recomputed', () => {
     const r = checkRecord(record(toMessage(first)), DEV_RECORD_SIGNING_KEY);
     expect(r).toEqual({ ok: true, event: first });
+  });
+
+  /** The events row of an event, as the relay reads it. */
+  const rowOf = (e: LedgerEvent): EventRow & { key: string } => ({
+    key: e.tableId,
+    global_position: e.globalPosition,
+    event_id: e.eventId,
+    stream_id: e.streamId,
+    stream_version: e.streamVersion,
+    table_id: e.tableId,
+    type: e.type,
+    schema_version: e.schemaVersion,
+    data: e.data,
+    actor_id: e.actor.id,
+    actor_role: e.actor.role,
+    occurred_at: new Date(e.occurredAt),
+    recorded_at: new Date(e.recordedAt),
+    correlation_id: e.correlationId,
+    causation_id: e.causationId,
+    prev_hash: e.prevHash,
+    hash: e.hash,
+  });
+  /** A record as kafkajs delivers it: key, value and header values as bytes. */
+  const delivered = (m: { key?: unknown; value: unknown; headers?: Record<string, unknown> }) => ({
+    ...at,
+    key: Buffer.from(String(m.key)),
+    value: Buffer.from(m.value as Buffer),
+    headers: Object.fromEntries(Object.entries(m.headers ?? {}).map(([k, v]) => [k, Buffer.from(String(v))])),
+  });
+
+  it('accepts the relay’s own records (6 headers) and those of older relays (10 headers: an old topic replayed)', () => {
+    const relay = new LedgerRecordBuilder(DEV_RECORD_SIGNING_KEY);
+    for (const e of fx.events) {
+      const m = relay.build(rowOf(e));
+      expect(Object.keys(m.headers!)).toEqual(['ce_specversion', 'ce_id', 'ce_source', 'ce_type', 'content-type', RECORD_SIGNATURE_HEADER]);
+      expect(checkRecord(delivered(m), DEV_RECORD_SIGNING_KEY)).toEqual({ ok: true, event: e });
+      // an older relay: same key, value and signature, plus ce_time, ce_subject, schema_version, global_position
+      const old = { ...m, headers: { ...m.headers, ce_time: e.occurredAt, ce_subject: e.streamId, schema_version: String(e.schemaVersion), global_position: e.globalPosition } };
+      expect(checkRecord(delivered(old), DEV_RECORD_SIGNING_KEY)).toEqual({ ok: true, event: e });
+    }
+  });
+
+  it('refuses forgeries of the new layout: other key, unsigned, a signed value under another ce_id, a value swapped under a valid signature', () => {
+    const relay = new LedgerRecordBuilder(DEV_RECORD_SIGNING_KEY);
+    const forger = new LedgerRecordBuilder('an-attacker-key-of-at-least-32-bytes!!');
+    const m = relay.build(rowOf(second));
+    expect(reasonOf(checkRecord(delivered(forger.build(rowOf(second))), DEV_RECORD_SIGNING_KEY))).toBe('SIGNATURE_INVALID');
+    const { [RECORD_SIGNATURE_HEADER]: _sig, ...unsignedHeaders } = m.headers!;
+    expect(reasonOf(checkRecord(delivered({ ...m, headers: unsignedHeaders }), DEV_RECORD_SIGNING_KEY))).toBe('SIGNATURE_INVALID');
+    expect(reasonOf(checkRecord(delivered({ ...m, headers: { ...m.headers, ce_id: first.eventId } }), DEV_RECORD_SIGNING_KEY))).toBe('MALFORMED');
+    const other = relay.build(rowOf(first));
+    expect(reasonOf(checkRecord(delivered({ ...m, value: other.value }), DEV_RECORD_SIGNING_KEY))).toBe('SIGNATURE_INVALID');
+    // headers are not signed: one contradicting the signed value is refused, not believed
+    expect(reasonOf(checkRecord(delivered({ ...m, headers: { ...m.headers, ce_type: 'baccarat.ledger.ShoeVoided.v1' } }), DEV_RECORD_SIGNING_KEY))).toBe('MALFORMED');
+    expect(reasonOf(checkRecord(delivered({ ...m, headers: { ...m.headers, ce_source: '/tables/elsewhere' } }), DEV_RECORD_SIGNING_KEY))).toBe('MALFORMED');
+    expect(m.headers![RECORD_SIGNATURE_HEADER]).toBe(recordSignature(DEV_RECORD_SIGNING_KEY, second.tableId, m.value as Buffer));
   });
 
   it('refuses a record without a signature or with one made with another key (SIGNATURE_INVALID), and reads what it claims', () => {

@@ -31,11 +31,14 @@ export function WithRelayLease<B extends EnvClass>(Base: B) {
  */
 export class RelayEnv extends WithMetricsListener(WithRelayLease(WithRecordSigningKey(WithAnchorPublisher(WithAnchors(WithKafka(WithRelayDatabase(WithDatabase(WithLogging(CommonEnv))))))))) {
   /**
-   * Outbox rows the relay claims and publishes per transaction.
-   * @default 500
+   * Outbox rows the relay claims and publishes per transaction (sent in produce requests of at most
+   * 512 KiB of values, one in flight). Larger batches spread the claim, the lease renewal and the
+   * mark transaction over more rows when a backlog drains; a live relay's batches are as small as
+   * what arrived.
+   * @default 2000
    */
-  @IntVar(1, 500, 'rows')
-  RELAY_BATCH_SIZE: number = 500;
+  @IntVar(1, 5000, 'rows')
+  RELAY_BATCH_SIZE: number = 2000;
 
   /**
    * Fallback poll of the outbox when no NOTIFY arrived (LISTEN/NOTIFY wakes the relay at once), in milliseconds.

@@ -290,40 +290,56 @@ export class LeaderOutboxPublisher<Row> {
 
   /**
    * Sends rows in order: consecutive rows of one topic per request, requests ≤ maxRequestBytes, one
-   * after the other. The lease is renewed before every request but the first (renewed by the
-   * caller just before): a leader deposed mid-batch stops before its next request, so after losing
-   * the lease it can have sent at most the one request it was frozen in (byte-identical duplicates).
+   * after the other, each sent only once the previous one is acknowledged (one request in flight:
+   * the idempotent producer's sequence numbers and the per-partition order depend on it). While a
+   * request is in flight the records of the next one are built (the CPU of {@link OutboxSource.toRecord}
+   * overlaps the broker's round trip). The lease is renewed before every request but the first
+   * (renewed by the caller just before): a leader deposed mid-batch stops before its next request,
+   * so after losing the lease it can have sent at most the one request it was frozen in
+   * (byte-identical duplicates).
    */
   private async send(rows: readonly Row[]): Promise<void> {
     const producer = await this.getProducer();
-    let topic: string | null = null;
-    let chunk: OutgoingMessage[] = [];
-    let bytes = 0;
+    /** The request in flight: resolves to its error, or null once acknowledged (never rejects). */
+    let inFlight: Promise<unknown> | null = null;
     let requests = 0;
-    const flush = async () => {
-      if (chunk.length === 0) return;
-      if (requests++ > 0) await this.renewLease();
-      try {
-        await producer.send(topic!, chunk);
-      } catch (err) {
+    const settle = async () => {
+      if (inFlight === null) return;
+      const err = await inFlight;
+      inFlight = null;
+      if (err !== null) {
         // An idempotent producer that failed mid-sequence is not reused: a fresh one gets a fresh producer id.
         await this.dropProducer();
         throw err;
       }
-      chunk = [];
-      bytes = 0;
     };
+    const dispatch = async (topic: string, chunk: OutgoingMessage[]) => {
+      await settle();
+      if (requests++ > 0) await this.renewLease();
+      inFlight = producer.send(topic, chunk).then(
+        () => null,
+        (err: unknown) => err ?? new Error('produce request failed'),
+      );
+      // let the client encode and write the request before this thread builds the next one
+      await new Promise<void>((resolve) => setImmediate(resolve));
+    };
+    let topic: string | null = null;
+    let chunk: OutgoingMessage[] = [];
+    let bytes = 0;
     for (const row of rows) {
       const record = this.source.toRecord(row);
       const size = record.message.value?.length ?? 0;
-      if (record.topic !== topic || (chunk.length > 0 && bytes + size > this.maxRequestBytes)) {
-        await flush();
-        topic = record.topic;
+      if (chunk.length > 0 && (record.topic !== topic || bytes + size > this.maxRequestBytes)) {
+        await dispatch(topic!, chunk);
+        chunk = [];
+        bytes = 0;
       }
+      topic = record.topic;
       chunk.push(record.message);
       bytes += size;
     }
-    await flush();
+    if (chunk.length > 0) await dispatch(topic!, chunk);
+    await settle();
   }
 
   private crashIf(point: OutboxCrashPoint, rows: readonly Row[]): void {

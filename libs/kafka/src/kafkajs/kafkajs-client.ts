@@ -96,6 +96,8 @@ class KafkajsProducer implements KafkaProducer {
   }
 
   async send(topic: string, messages: readonly OutgoingMessage[]): Promise<void> {
+    // no compression: kafkajs' one built-in codec is gzip, and the relay is bound by its CPU, not
+    // by bytes on the link (docs/architecture.md §6)
     await this.producer.send({ topic, acks: -1, messages: messages as OutgoingMessage[] });
   }
 

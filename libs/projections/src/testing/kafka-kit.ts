@@ -6,8 +6,8 @@ import { qualified } from '../schema-name';
 
 /**
  * Test helpers for real Kafka: a client, a per-test topic, producing envelopes exactly as the
- * outbox relay does (key = tableId, value = envelope JSON, headers ce_id / ce_type /
- * schema_version / global_position and the relay's signature `ledger-sig`, with the development key
+ * outbox relay does (key = tableId, value = envelope JSON, the relay's headers `ce_specversion`,
+ * `ce_id`, `ce_source`, `ce_type`, `content-type` and its signature `ledger-sig`, with the development key
  * the projector uses in development mode unless told another), and waiting until a projection caught up.
  */
 
@@ -47,10 +47,11 @@ export async function deleteTopics(kafka: KafkaClient, topics: string[]): Promis
  */
 export function toMessage(e: LedgerEvent, signingKey: string | null = DEV_RECORD_SIGNING_KEY): OutgoingMessage {
   return signedMessage(e.tableId, JSON.stringify(e), {
+    ce_specversion: '1.0',
     ce_id: e.eventId,
+    ce_source: `/tables/${e.tableId}`,
     ce_type: `baccarat.ledger.${e.type}.v${e.schemaVersion}`,
-    schema_version: String(e.schemaVersion),
-    global_position: e.globalPosition,
+    'content-type': 'application/json',
   }, signingKey);
 }
 
