@@ -312,24 +312,39 @@ export class ProjectionApplier {
           throw err;
         }
       }
-      // stream bookkeeping on the shoe rows and the heads: one statement each per transaction
-      if (moved.size > 0) {
-        await tx.query(
-          `UPDATE ${tx.t('shoe_state')} AS s SET stream_version = v.version, last_event_id = v.event_id, last_global_position = v.position
-           FROM json_to_recordset($1::json) AS v(stream_id text, version int, event_id text, position bigint) WHERE s.stream_id = v.stream_id`,
-          [jsonRows([...moved].map(([streamId, v]) => ({ stream_id: streamId, version: v.version, event_id: v.eventId, position: v.position })))],
-        );
+      try {
+        // stream bookkeeping on the shoe rows and the heads: one statement each per transaction
+        if (moved.size > 0) {
+          await tx.query(
+            `UPDATE ${tx.t('shoe_state')} AS s SET stream_version = v.version, last_event_id = v.event_id, last_global_position = v.position
+             FROM json_to_recordset($1::json) AS v(stream_id text, version int, event_id text, position bigint) WHERE s.stream_id = v.stream_id`,
+            [jsonRows([...moved].map(([streamId, v]) => ({ stream_id: streamId, version: v.version, event_id: v.eventId, position: v.position })))],
+          );
+        }
+        if (moved.size > 0) {
+          const m = [...moved];
+          await tx.query(
+            `INSERT INTO ${tx.t('stream_heads')} (stream_id, version, hash, event_id, global_position)
+             SELECT * FROM unnest($1::text[], $2::int[], $3::text[], $4::text[], $5::bigint[])
+             ON CONFLICT (stream_id) DO UPDATE SET version = EXCLUDED.version, hash = EXCLUDED.hash, event_id = EXCLUDED.event_id, global_position = EXCLUDED.global_position`,
+            [m.map(([id]) => id), m.map(([, v]) => v.version), m.map(([, v]) => v.hash), m.map(([, v]) => v.eventId), m.map(([, v]) => v.position)],
+          );
+        }
+        await tx.flush();
+      } catch (err) {
+        // a deferred write (a batch's settlements in one UPDATE) refused an event: name its record
+        if (err instanceof ProjectionError) {
+          const d = err.details as Record<string, unknown>;
+          const hit = typeof d.eventId === 'string' ? checked.find((c) => c.check.ok && c.check.event.eventId === d.eventId) : undefined;
+          d.partition ??= partition;
+          if (hit?.check.ok) {
+            d.offset ??= hit.record.offset;
+            d.globalPosition ??= hit.check.event.globalPosition;
+            d.eventType ??= hit.check.event.type;
+          }
+        }
+        throw err;
       }
-      if (moved.size > 0) {
-        const m = [...moved];
-        await tx.query(
-          `INSERT INTO ${tx.t('stream_heads')} (stream_id, version, hash, event_id, global_position)
-           SELECT * FROM unnest($1::text[], $2::int[], $3::text[], $4::text[], $5::bigint[])
-           ON CONFLICT (stream_id) DO UPDATE SET version = EXCLUDED.version, hash = EXCLUDED.hash, event_id = EXCLUDED.event_id, global_position = EXCLUDED.global_position`,
-          [m.map(([id]) => id), m.map(([, v]) => v.version), m.map(([, v]) => v.hash), m.map(([, v]) => v.eventId), m.map(([, v]) => v.position)],
-        );
-      }
-      await tx.flush();
       const nextOffset = BigInt(fresh[fresh.length - 1].offset) + 1n;
       await client.query(
         `UPDATE ${cp} SET next_offset = $4, updated_at = now(), topic_id = COALESCE(topic_id, $5), last_global_position = GREATEST(last_global_position, $6::bigint)
