@@ -370,7 +370,7 @@ describe('projections (PostgreSQL + Kafka)', () => {
     const definitions = async (schema: string) => {
       const indexes: { d: string }[] = await q(`SELECT regexp_replace(indexdef, '"?' || $1 || '"?[.]', 'S.', 'g') AS d FROM pg_indexes WHERE schemaname = $1`, [schema]);
       const constraints: { d: string }[] = await q(
-        `SELECT r.relname || ' ' || c.contype || ' ' || pg_get_constraintdef(c.oid) AS d FROM pg_constraint c JOIN pg_class r ON r.oid = c.conrelid
+        `SELECT r.relname || ' ' || c.contype::text || ' ' || pg_get_constraintdef(c.oid) AS d FROM pg_constraint c JOIN pg_class r ON r.oid = c.conrelid
          JOIN pg_namespace n ON n.oid = r.relnamespace WHERE n.nspname = $1`,
         [schema],
       );
