@@ -86,7 +86,7 @@ export interface RebuildResult {
  * 4. sets every partition's checkpoint to its high watermark (a live projector then continues
  *    exactly where the rebuild stopped), creates the dropped indexes and constraints again on the
  *    loaded rows (then ANALYZE), and computes the checksums. A failed rebuild leaves the schema
- *    incomplete, without those indexes: rebuild again.
+ *    incomplete (its indexes are created again on what was loaded, when they can be): rebuild again.
  *
  * Into a scratch schema, the live one is not touched; compare with `projectionChecksums(ds, 'read')`
  * once live has consumed the same offsets (see scripts/rebuild-projections.ts).
@@ -120,6 +120,7 @@ export async function rebuildProjections(options: RebuildOptions): Promise<Rebui
     await ds.query(`DROP SCHEMA IF EXISTS "${schema}" CASCADE`);
     await runProjectionMigrations(ds, { schema });
     const deferred = await deferSecondaryIndexes(ds, schema);
+    let indexed = false;
 
     const admin = kafka.admin();
     await admin.connect();
@@ -179,6 +180,7 @@ export async function rebuildProjections(options: RebuildOptions): Promise<Rebui
       }
       const indexStart = Date.now();
       await createDeferredIndexes(ds, schema, deferred);
+      indexed = true;
       const durationMs = Date.now() - started;
       const indexBuildMs = Date.now() - indexStart;
       logger.info({ schema, indexes: deferred.length, indexBuildMs }, 'rebuild: indexes and constraints created');
@@ -198,6 +200,8 @@ export async function rebuildProjections(options: RebuildOptions): Promise<Rebui
       };
     } finally {
       await admin.disconnect();
+      // a failed replay still leaves a schema with the migrations' indexes (its rows are incomplete: rebuild again)
+      if (!indexed) await createDeferredIndexes(ds, schema, deferred).catch((err) => logger.warn({ err: String(err), schema }, 'rebuild: indexes not recreated after a failure'));
     }
   } finally {
     await lock.query(schemaLockSql('pg_advisory_unlock'), [schema]).catch(() => undefined);
