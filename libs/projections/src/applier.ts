@@ -6,7 +6,7 @@ import type { EventRecord } from './event-record';
 import { DEFAULT_GAMING_DAY, GamingDayConfig } from './gaming-day';
 import { ProjectionLogger, SILENT_LOGGER } from './logger';
 import { ProjectionError } from './errors';
-import { ProjectionTx, SqlClient } from './projection-tx';
+import { jsonRows, ProjectionTx, SqlClient } from './projection-tx';
 import { ALL_PROJECTIONS, checkProjectionSet, Projection, ProjectionScopes, projectionScopes } from './projections';
 import { writeQuarantine } from './quarantine';
 import { checkLink, checkRecord, type QuarantineReason, type Refusal, type StreamHead } from './record-verification';
@@ -47,6 +47,18 @@ export interface ProjectionApplierOptions {
    * the live projector sent the copy when it first saw the record. @default true
    */
   readonly deadLetter?: boolean;
+  /**
+   * How a duplicate (an eventId already applied) is recognised: `'table'` looks the batch's ids up
+   * in `applied_events` (the live projector); `'memory'` remembers the ids (and hashes) this applier
+   * committed and never reads the table, which a rebuild into an empty schema loads without its key
+   * and indexes them after the load (`rebuild.ts`). @default 'table'
+   */
+  readonly dedupe?: 'table' | 'memory';
+  /**
+   * False: each transaction commits without waiting for its WAL flush (`SET LOCAL
+   * synchronous_commit = off`). Only for a rebuild, which starts over after a crash. @default true
+   */
+  readonly synchronousCommit?: boolean;
   /**
    * FAULT INJECTION for tests only: sleep this long inside each transaction, after every row is
    * written and before COMMIT, so a test can kill the process mid-transaction. @default 0
@@ -125,6 +137,9 @@ export class ProjectionApplier {
   private readonly facts = new Map<string, Map<string, unknown>>();
   private readonly recordSigningKey: string;
   private readonly deadLetter: boolean;
+  /** `dedupe: 'memory'`: eventId → hash of every event this applier committed; null: `applied_events` is read. */
+  private readonly appliedInMemory: Map<string, string> | null;
+  private readonly begin: string;
 
   /** @throws ProjectionError `PROJECTION.BAD_CONFIG` when the projections do not form a consistent set (see `checkProjectionSet`) */
   constructor(options: ProjectionApplierOptions) {
@@ -137,6 +152,8 @@ export class ProjectionApplier {
     this.analytics = options.analytics ?? true;
     this.recordSigningKey = options.recordSigningKey ?? DEV_RECORD_SIGNING_KEY;
     this.deadLetter = options.deadLetter ?? true;
+    this.appliedInMemory = options.dedupe === 'memory' ? new Map() : null;
+    this.begin = options.synchronousCommit === false ? 'BEGIN; SET LOCAL synchronous_commit TO off' : 'BEGIN';
     const projections = options.projections ?? ALL_PROJECTIONS;
     const required: Record<string, string> = { shoe_state: 'the applier (stream bookkeeping)' };
     if (this.analytics) required.hand_outcomes = 'the analytics records';
@@ -170,7 +187,7 @@ export class ProjectionApplier {
     const cp = qualified(this.schema, 'checkpoints');
     let begun = false;
     try {
-      await client.query('BEGIN');
+      await client.query(this.begin);
       begun = true;
       await client.query(`INSERT INTO ${cp} (consumer_group, topic, partition, next_offset) VALUES ($1,$2,$3,0) ON CONFLICT DO NOTHING`, [
         this.checkpointGroup,
@@ -213,10 +230,19 @@ export class ProjectionApplier {
 
       const checked = fresh.map((r) => ({ record: r, check: checkRecord(r, this.recordSigningKey) }));
       const authentic = checked.flatMap((c) => (c.check.ok ? [c.check.event] : []));
-      const known = await client.query(`SELECT event_id, hash FROM ${qualified(this.schema, 'applied_events')} WHERE event_id = ANY($1::text[])`, [
-        authentic.map((e) => e.eventId),
-      ]);
-      const seen = new Map<string, string>(known.rows.map((r: { event_id: string; hash: string }) => [r.event_id, r.hash]));
+      const memory = this.appliedInMemory;
+      const seen = new Map<string, string>();
+      if (memory) {
+        for (const e of authentic) {
+          const h = memory.get(e.eventId);
+          if (h !== undefined) seen.set(e.eventId, h);
+        }
+      } else {
+        const known = await client.query(`SELECT event_id, hash FROM ${qualified(this.schema, 'applied_events')} WHERE event_id = ANY($1::text[])`, [
+          authentic.map((e) => e.eventId),
+        ]);
+        for (const r of known.rows as { event_id: string; hash: string }[]) seen.set(r.event_id, r.hash);
+      }
       const heads = await this.streamHeads(client, [...new Set(authentic.map((e) => e.streamId))]);
 
       const tx = new ProjectionTx(client, this.schema, this.gamingDay, { facts: this.facts });
@@ -286,25 +312,39 @@ export class ProjectionApplier {
           throw err;
         }
       }
-      // stream bookkeeping on the shoe rows and the heads: once per stream per transaction
-      for (const [streamId, v] of moved) {
-        await tx.query(`UPDATE ${tx.t('shoe_state')} SET stream_version = $2, last_event_id = $3, last_global_position = $4 WHERE stream_id = $1`, [
-          streamId,
-          v.version,
-          v.eventId,
-          v.position,
-        ]);
+      try {
+        // stream bookkeeping on the shoe rows and the heads: one statement each per transaction
+        if (moved.size > 0) {
+          await tx.query(
+            `UPDATE ${tx.t('shoe_state')} AS s SET stream_version = v.version, last_event_id = v.event_id, last_global_position = v.position
+             FROM json_to_recordset($1::json) AS v(stream_id text, version int, event_id text, position bigint) WHERE s.stream_id = v.stream_id`,
+            [jsonRows([...moved].map(([streamId, v]) => ({ stream_id: streamId, version: v.version, event_id: v.eventId, position: v.position })))],
+          );
+        }
+        if (moved.size > 0) {
+          const m = [...moved];
+          await tx.query(
+            `INSERT INTO ${tx.t('stream_heads')} (stream_id, version, hash, event_id, global_position)
+             SELECT * FROM unnest($1::text[], $2::int[], $3::text[], $4::text[], $5::bigint[])
+             ON CONFLICT (stream_id) DO UPDATE SET version = EXCLUDED.version, hash = EXCLUDED.hash, event_id = EXCLUDED.event_id, global_position = EXCLUDED.global_position`,
+            [m.map(([id]) => id), m.map(([, v]) => v.version), m.map(([, v]) => v.hash), m.map(([, v]) => v.eventId), m.map(([, v]) => v.position)],
+          );
+        }
+        await tx.flush();
+      } catch (err) {
+        // a deferred write (a batch's settlements in one UPDATE) refused an event: name its record
+        if (err instanceof ProjectionError) {
+          const d = err.details as Record<string, unknown>;
+          const hit = typeof d.eventId === 'string' ? checked.find((c) => c.check.ok && c.check.event.eventId === d.eventId) : undefined;
+          d.partition ??= partition;
+          if (hit?.check.ok) {
+            d.offset ??= hit.record.offset;
+            d.globalPosition ??= hit.check.event.globalPosition;
+            d.eventType ??= hit.check.event.type;
+          }
+        }
+        throw err;
       }
-      if (moved.size > 0) {
-        const m = [...moved];
-        await tx.query(
-          `INSERT INTO ${tx.t('stream_heads')} (stream_id, version, hash, event_id, global_position)
-           SELECT * FROM unnest($1::text[], $2::int[], $3::text[], $4::text[], $5::bigint[])
-           ON CONFLICT (stream_id) DO UPDATE SET version = EXCLUDED.version, hash = EXCLUDED.hash, event_id = EXCLUDED.event_id, global_position = EXCLUDED.global_position`,
-          [m.map(([id]) => id), m.map(([, v]) => v.version), m.map(([, v]) => v.hash), m.map(([, v]) => v.eventId), m.map(([, v]) => v.position)],
-        );
-      }
-      await tx.flush();
       const nextOffset = BigInt(fresh[fresh.length - 1].offset) + 1n;
       await client.query(
         `UPDATE ${cp} SET next_offset = $4, updated_at = now(), topic_id = COALESCE(topic_id, $5), last_global_position = GREATEST(last_global_position, $6::bigint)
@@ -315,7 +355,8 @@ export class ProjectionApplier {
       await client.query('COMMIT');
       begun = false;
       this.remember(tx);
-      return { applied, skippedBelowCheckpoint, skippedDuplicates, quarantined, checkpointBefore, nextOffset, gap: false, statements: tx.statements + 7 };
+      if (memory) for (const [id, hash] of seen) memory.set(id, hash);
+      return { applied, skippedBelowCheckpoint, skippedDuplicates, quarantined, checkpointBefore, nextOffset, gap: false, statements: tx.statements + (memory ? 6 : 7) };
     } catch (err) {
       if (begun) await client.query('ROLLBACK').catch(() => undefined);
       throw err;

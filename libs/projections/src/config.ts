@@ -28,11 +28,11 @@ export interface ProjectorConfig {
   readonly schema: string;
   /** `GAMING_DAY_TZ` (default UTC), `GAMING_DAY_CUTOFF_HOUR` (default 6). */
   readonly gamingDay: GamingDayConfig;
-  /** `PROJECTOR_PARTITIONS_CONCURRENTLY`. @default 1 */
+  /** `PROJECTOR_PARTITIONS_CONCURRENTLY`. @default 2 */
   readonly partitionsConsumedConcurrently: number;
-  /** `PROJECTOR_MAX_RECORDS_PER_TX`. @default 2000 */
+  /** `PROJECTOR_MAX_RECORDS_PER_TX`. @default 10000 */
   readonly maxRecordsPerTransaction: number;
-  /** `PROJECTOR_MAX_BYTES_PER_PARTITION`. @default 1048576 */
+  /** `PROJECTOR_MAX_BYTES_PER_PARTITION`. @default 8388608 */
   readonly maxBytesPerPartition: number;
   /** `PROJECTOR_INCIDENT_POLL_MS`: how often open incidents are read (docs/guarantees.md §6). @default 5000 */
   readonly incidentPollMs: number;

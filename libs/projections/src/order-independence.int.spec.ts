@@ -90,6 +90,33 @@ describe('projections in any order (PostgreSQL)', () => {
     }
   });
 
+  it('Given a round of ~8,000 bets in ONE batch, Then it is applied set-wise (a few statements, not one per event) with the rows of small batches', async () => {
+    // 8,000 settlements: more than one statement can carry as one parameter per value (65,535)
+    const big = syntheticLedger({ shoes: 1, seed: 11, prefix: 'ordbig', maxRounds: 2, betsPerRound: 4000, voidRate: 0, correctionRate: 0, exposedCardRate: 0, shoeVoidRate: 0 });
+    const bigRecords: EventRecord[] = assignPositions(big.streams).map((e, i) => {
+      const m = toMessage(e);
+      return { topic: TOPIC, partition: 0, offset: String(i), key: m.key as string, value: m.value as string, headers: m.headers as Record<string, string> };
+    });
+    const settled = bigRecords.filter((r) => r.value!.toString().includes('"BetSettled"')).length;
+    expect(settled).toBeGreaterThan(6_600);
+    const apply = async (label: string, batch: number) => {
+      const schema = `read_it_order_${label}`;
+      schemas.push(schema);
+      await dropProjectionSchema(ds, schema);
+      await runProjectionMigrations(ds, { schema });
+      const applier = new ProjectionApplier({ ds, schema, checkpointGroup: 'order-spec' });
+      let statements = 0;
+      for (let i = 0; i < bigRecords.length; i += batch) statements += (await applier.applyBatch(TOPIC, 0, bigRecords.slice(i, i + batch))).statements;
+      return { statements, sums: await projectionChecksums(ds, schema) };
+    };
+    const whole = await apply('big_whole', bigRecords.length);
+    const small = await apply('big_500', 500);
+    expect(whole.sums).toEqual(small.sums);
+    expect(whole.sums.bet_settlements.rows).toBeGreaterThan(2 * settled - 1);
+    // one transaction of ~16,000 events: bounded by the tables and rounds, not by the events
+    expect(whole.statements).toBeLessThan(120);
+  });
+
   it('Given the reversed order, Then the reconciliation is the hand-computed one of the small shoe', async () => {
     const schema = 'read_it_order_reversed';
     const [boris] = await ds.query(

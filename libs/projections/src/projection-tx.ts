@@ -43,6 +43,18 @@ export interface SqlClient {
 
 const NAMES = new Map<string, string>();
 
+/** Column types by qualified table (`ProjectionTx.columnTypes`): a table's shape is fixed by its migrations. */
+const COLUMN_TYPES = new Map<string, ReadonlyMap<string, string>>();
+
+/**
+ * Rows as one JSON array for `json_to_recordset`, e.g. `[{"a":"1","b":null}]`. No replacer (it
+ * would run for every value of a 10,000-row batch): amounts are passed as decimal strings.
+ * @throws TypeError when a value is a bigint (pass `.toString()`)
+ */
+export function jsonRows(rows: readonly unknown[]): string {
+  return JSON.stringify(rows);
+}
+
 /** A stable prepared-statement name for a statement text (`p_` + 20 hex of its SHA-1). */
 function statementName(sql: string): string {
   let n = NAMES.get(sql);
@@ -292,18 +304,47 @@ export class ProjectionTx {
     }
   }
 
-  /** Multi-row INSERTs of `rows` (all with the keys of the first) into the qualified table `target`. */
+  /**
+   * ONE `INSERT … SELECT … FROM json_to_recordset($1)` of `rows` (all with the keys of the first)
+   * into the qualified table `target`, whatever their number: one parameter (the rows as JSON), a
+   * fixed statement text per table and column set (prepared once per connection), each column cast
+   * to its type in the catalog (read once per table, {@link columnTypes}). Values: strings (decimal
+   * strings for bigint/numeric, ISO-8601 for timestamps), numbers, booleans, null, or plain
+   * objects / JSON text for json and jsonb columns.
+   */
   private async insertRows(target: string, rows: Record<string, unknown>[]): Promise<void> {
     if (rows.length === 0) return;
     const columns = Object.keys(rows[0]);
-    const perStatement = Math.max(1, Math.floor(MAX_PARAMS / columns.length));
-    for (let i = 0; i < rows.length; i += perStatement) {
-      const chunk = rows.slice(i, i + perStatement);
-      const params: unknown[] = [];
-      const tuples = chunk.map((row) => `(${columns.map((c) => `$${params.push(row[c])}`).join(',')})`);
+    const sql = await this.recordsetInsertSql(target, columns);
+    this.statements++;
+    await this.client.query({ name: statementName(sql), text: sql, values: [jsonRows(rows)] });
+  }
+
+  /** `INSERT INTO target (columns) SELECT x.c::type … FROM json_to_recordset($1::json) AS x(c text, …)`. */
+  private async recordsetInsertSql(target: string, columns: readonly string[]): Promise<string> {
+    const types = await this.columnTypes(target);
+    const casts = columns.map((c) => {
+      const type = types.get(c);
+      if (!type) throw new Error(`${target} has no column ${c}`);
+      return `x."${c}"::${type}`;
+    });
+    return `INSERT INTO ${target} (${columns.map((c) => `"${c}"`).join(',')}) SELECT ${casts.join(',')} FROM json_to_recordset($1::json) AS x(${columns.map((c) => `"${c}" text`).join(',')})`;
+  }
+
+  /** Column → SQL type (`format_type`) of the qualified table `target`, read once per process. */
+  private async columnTypes(target: string): Promise<ReadonlyMap<string, string>> {
+    let types = COLUMN_TYPES.get(target);
+    if (!types) {
       this.statements++;
-      await this.client.query(`INSERT INTO ${target} (${columns.join(',')}) VALUES ${tuples.join(',')}`, params);
+      const { rows } = await this.client.query(
+        `SELECT attname, format_type(atttypid, atttypmod) AS type FROM pg_attribute WHERE attrelid = $1::regclass AND attnum > 0 AND NOT attisdropped`,
+        [target],
+      );
+      types = new Map(rows.map((r: { attname: string; type: string }) => [r.attname, r.type]));
+      if (types.size === 0) return types;
+      if (COLUMN_TYPES.size < 1000) COLUMN_TYPES.set(target, types);
     }
+    return types;
   }
 
   /** One upsert per {@link SumTable} (chunked by parameters), one tuple per key, in first-use order. */

@@ -373,6 +373,22 @@ describe('projections (PostgreSQL + Kafka)', () => {
     expect(nonZero(await storedCheckpoints(ds, SCRATCH, group, topic))).toEqual(nonZero(await storedCheckpoints(ds, SCHEMA, group, topic)));
   });
 
+  it('a rebuild loads, then indexes: the scratch schema ends with every index and constraint of the migrations', async () => {
+    // (the rebuild of the test above dropped them for its load, rebuildProjections' step 2)
+    const definitions = async (schema: string) => {
+      const indexes: { d: string }[] = await q(`SELECT regexp_replace(indexdef, '"?' || $1 || '"?[.]', 'S.', 'g') AS d FROM pg_indexes WHERE schemaname = $1`, [schema]);
+      const constraints: { d: string }[] = await q(
+        `SELECT r.relname || ' ' || c.contype::text || ' ' || pg_get_constraintdef(c.oid) AS d FROM pg_constraint c JOIN pg_class r ON r.oid = c.conrelid
+         JOIN pg_namespace n ON n.oid = r.relnamespace WHERE n.nspname = $1`,
+        [schema],
+      );
+      return { indexes: indexes.map((r) => r.d).sort(), constraints: constraints.map((r) => r.d).sort() };
+    };
+    const live = await definitions(SCHEMA);
+    expect(live.indexes.length).toBeGreaterThan(20);
+    expect(await definitions(SCRATCH)).toEqual(live);
+  });
+
   it('an in-place rebuild refuses to run while a projector holds the schema', async () => {
     await expect(rebuildProjections({ ds, kafka, topic, schema: SCHEMA, checkpointGroup: group })).rejects.toMatchObject({ code: 'PROJECTION.SCHEMA_IN_USE' });
     const [{ n }] = await q(`SELECT count(*)::int AS n FROM read.audit_events`);

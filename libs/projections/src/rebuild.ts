@@ -6,6 +6,7 @@ import { ProjectionError } from './errors';
 import { DEFAULT_GAMING_DAY, GamingDayConfig } from './gaming-day';
 import { ProjectionLogger, SILENT_LOGGER } from './logger';
 import { runProjectionMigrations } from './migrations';
+import { createDeferredIndexes, deferSecondaryIndexes } from './rebuild-indexes';
 import { ProjectionRunner, RunnerProgress, schemaLockSql } from './runner';
 import { assertSchemaName, DEFAULT_READ_SCHEMA, qualified } from './schema-name';
 
@@ -50,8 +51,11 @@ export interface RebuildResult {
   readonly events: number;
   /** Records quarantined by the replay (kept in the schema's `quarantine`, not sent to the dead-letter topic again). */
   readonly quarantined: number;
+  /** The replay and the index build after it, ms. */
   readonly durationMs: number;
-  /** events / second over the replay (excluding schema creation and checksums). */
+  /** Of which building the secondary indexes and constraints after the load, ms. */
+  readonly indexBuildMs: number;
+  /** events / second over {@link durationMs} (replay + index build; excluding schema creation and checksums). */
   readonly eventsPerSecond: number;
   /** partition → high watermark replayed up to (exclusive), decimal strings. */
   readonly highWatermarks: Record<number, string>;
@@ -66,15 +70,23 @@ export interface RebuildResult {
  *    runs (`PROJECTION.SCHEMA_IN_USE`), and a projector refuses to start during the rebuild;
  * 2. refuses if the schema's analytics outbox still holds unpublished records (they would be lost),
  *    then drops the schema and recreates it with the migrations (empty projections, no
- *    checkpoints, empty analytics outbox);
+ *    checkpoints, empty analytics outbox), then drops its secondary indexes and UNIQUE / FOREIGN
+ *    KEY constraints and the de-duplication table's key, recording their definitions from the
+ *    catalog (`rebuild-indexes.ts`: whatever the migrations created, so an index a later
+ *    migration adds is covered);
  * 3. captures every partition's high watermark, then replays the topic from offset 0 up to them
  *    with a fresh, throw-away consumer group (`<group>-rebuild-<schema>-<time>-<pid>`, deleted
  *    afterwards), through the same applier as the live projector, writing checkpoints under
  *    `checkpointGroup`, with side effects OFF: no analytics records are written and no
  *    dead-letter copies sent (a replay must not re-emit what the live projector already
  *    published); records are verified as live, so `stream_heads` and `quarantine` are rebuilt too;
+ *    duplicates are recognised from the ids the replay applied, kept in memory, not by reading
+ *    `applied_events` (which is loaded all the same, for the live projector that continues), and
+ *    the transactions commit without waiting for the WAL flush (a crashed rebuild starts over);
  * 4. sets every partition's checkpoint to its high watermark (a live projector then continues
- *    exactly where the rebuild stopped) and computes the checksums.
+ *    exactly where the rebuild stopped), creates the dropped indexes and constraints again on the
+ *    loaded rows (then ANALYZE), and computes the checksums. A failed rebuild leaves the schema
+ *    incomplete (its indexes are created again on what was loaded, when they can be): rebuild again.
  *
  * Into a scratch schema, the live one is not touched; compare with `projectionChecksums(ds, 'read')`
  * once live has consumed the same offsets (see scripts/rebuild-projections.ts).
@@ -107,6 +119,8 @@ export async function rebuildProjections(options: RebuildOptions): Promise<Rebui
     }
     await ds.query(`DROP SCHEMA IF EXISTS "${schema}" CASCADE`);
     await runProjectionMigrations(ds, { schema });
+    const deferred = await deferSecondaryIndexes(ds, schema);
+    let indexed = false;
 
     const admin = kafka.admin();
     await admin.connect();
@@ -137,6 +151,7 @@ export async function rebuildProjections(options: RebuildOptions): Promise<Rebui
         // the live projector copied them to the dead-letter topic when it first saw them
         deadLetterTopic: null,
         recordSigningKey: options.recordSigningKey,
+        applierMode: { dedupe: 'memory', synchronousCommit: false },
         partitionsConsumedConcurrently: options.partitionsConsumedConcurrently ?? 2,
         maxRecordsPerTransaction: options.maxRecordsPerTransaction ?? 5000,
         maxBytesPerPartition: 4 * 1_048_576,
@@ -150,7 +165,6 @@ export async function rebuildProjections(options: RebuildOptions): Promise<Rebui
       } finally {
         await runner.stop();
       }
-      const durationMs = Date.now() - started;
       await admin.deleteGroups([groupId]).catch((err) => logger.warn({ err: String(err), groupId }, 'rebuild: could not delete the throw-away group'));
 
       for (const [partition, high] of stopAt) {
@@ -164,6 +178,12 @@ export async function rebuildProjections(options: RebuildOptions): Promise<Rebui
           [checkpointGroup, topic, partition, high.toString()],
         );
       }
+      const indexStart = Date.now();
+      await createDeferredIndexes(ds, schema, deferred);
+      indexed = true;
+      const durationMs = Date.now() - started;
+      const indexBuildMs = Date.now() - indexStart;
+      logger.info({ schema, indexes: deferred.length, indexBuildMs }, 'rebuild: indexes and constraints created');
       const events = progress.applied;
       const checksums = await projectionChecksums(ds, schema);
       return {
@@ -173,12 +193,15 @@ export async function rebuildProjections(options: RebuildOptions): Promise<Rebui
         events,
         quarantined: progress.quarantined,
         durationMs,
+        indexBuildMs,
         eventsPerSecond: durationMs > 0 ? Math.round((events * 1000) / durationMs) : events,
         highWatermarks: Object.fromEntries([...stopAt].map(([p, o]) => [p, o.toString()])),
         checksums,
       };
     } finally {
       await admin.disconnect();
+      // a failed replay still leaves a schema with the migrations' indexes (its rows are incomplete: rebuild again)
+      if (!indexed) await createDeferredIndexes(ds, schema, deferred).catch((err) => logger.warn({ err: String(err), schema }, 'rebuild: indexes not recreated after a failure'));
     }
   } finally {
     await lock.query(schemaLockSql('pg_advisory_unlock'), [schema]).catch(() => undefined);

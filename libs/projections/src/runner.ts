@@ -8,6 +8,7 @@ import { DEFAULT_GAMING_DAY, GamingDayConfig } from './gaming-day';
 import { openIncidents, recordIncident, type NewIncident, type ProjectionIncident } from './incidents';
 import { ProjectionLogger, SILENT_LOGGER } from './logger';
 import type { Projection } from './projections';
+import { OffsetCommitter } from './offset-committer';
 import { DeadLetterPublisher } from './quarantine';
 import { assertSchemaName, DEFAULT_READ_SCHEMA, qualified } from './schema-name';
 
@@ -48,6 +49,8 @@ export interface ProjectionRunnerOptions {
   readonly onProgress?: (p: RunnerProgress) => void;
   /** FAULT INJECTION for tests only (see ProjectionApplierOptions.faultDelayInTxMs). */
   readonly faultDelayInTxMs?: number;
+  /** Rebuild mode: see ProjectionApplierOptions.dedupe and .synchronousCommit. @default 'table', true */
+  readonly applierMode?: { readonly dedupe?: 'table' | 'memory'; readonly synchronousCommit?: boolean };
   /** Write analytics records to the outbox (see ProjectionApplierOptions.analytics); off for rebuilds. @default true */
   readonly analytics?: boolean;
   /**
@@ -155,6 +158,7 @@ export class ProjectionRunner {
   private joinSeeks: Promise<void> = Promise.resolve();
   private readonly soughtTo = new Map<number, bigint>();
   private readonly positions = new Map<number, bigint>();
+  private readonly offsets: OffsetCommitter;
   private readonly counters = { applied: 0, skippedBelowCheckpoint: 0, skippedDuplicates: 0, quarantined: 0, transactions: 0 };
   private readonly deadLetters: DeadLetterPublisher | null;
   private resolveDone!: () => void;
@@ -172,6 +176,7 @@ export class ProjectionRunner {
   constructor(options: ProjectionRunnerOptions) {
     this.options = options;
     this.logger = options.logger ?? SILENT_LOGGER;
+    this.offsets = new OffsetCommitter(this.logger);
     this.groupId = options.groupId ?? DEFAULT_PROJECTOR_GROUP;
     this.topic = options.topic;
     this.schema = assertSchemaName(options.schema ?? DEFAULT_READ_SCHEMA);
@@ -186,6 +191,8 @@ export class ProjectionRunner {
       analytics: options.analytics ?? true,
       recordSigningKey: options.recordSigningKey,
       deadLetter: options.deadLetterTopic !== null,
+      dedupe: options.applierMode?.dedupe,
+      synchronousCommit: options.applierMode?.synchronousCommit,
     });
     const dlqTopic = options.deadLetterTopic === undefined ? deadLetterTopicOf(options.topic) : options.deadLetterTopic;
     this.deadLetters = dlqTopic === null ? null : new DeadLetterPublisher({ kafka: options.kafka, ds: options.ds, topic: dlqTopic, schema: this.schema, logger: this.logger });
@@ -365,10 +372,9 @@ export class ProjectionRunner {
       if (result.quarantined > 0) await this.sendDeadLetters();
       if (result.nextOffset > (this.positions.get(partition) ?? -1n)) this.positions.set(partition, result.nextOffset);
       resolveOffset(records[records.length - 1].offset);
-      // informational only: Kafka's committed offset shows lag; the database checkpoint is the truth
-      await commitOffsets([{ topic: batch.topic, partition, offset: result.nextOffset.toString() }]).catch((err) =>
-        this.logger.debug({ err: String(err), partition }, 'offset commit to Kafka failed (informational only)'),
-      );
+      // informational only (Kafka's committed offset shows lag; the database checkpoint is the
+      // truth): sent without waiting, one in flight per partition (offset-committer.ts)
+      this.offsets.commit(commitOffsets, batch.topic, partition, result.nextOffset.toString());
       this.options.onProgress?.(this.progress);
       await heartbeat();
       if (!isRunning() || isStale()) return;

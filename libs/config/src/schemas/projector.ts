@@ -46,25 +46,27 @@ export class ProjectorEnv extends WithMetricsListener(WithMigrations(
   GAMING_DAY_CUTOFF_HOUR: number = 6;
 
   /**
-   * Partitions the projector applies at once.
-   * @default 1
+   * Partitions the projector applies at once (each in its own transactions): with 2, one
+   * partition's batch is folded in Node while another's statements run in PostgreSQL.
+   * @default 2
    */
   @IntVar(1, 64, 'partitions')
-  PROJECTOR_PARTITIONS_CONCURRENTLY: number = 1;
+  PROJECTOR_PARTITIONS_CONCURRENTLY: number = 2;
 
   /**
-   * Most records one projection transaction applies.
-   * @default 2000
+   * Most records one projection transaction applies. A transaction costs a few set-wise statements
+   * per table whatever its size, so a round's ~10,000 settlements fit in one.
+   * @default 10000
    */
   @IntVar(1, 100_000, 'records')
-  PROJECTOR_MAX_RECORDS_PER_TX: number = 2000;
+  PROJECTOR_MAX_RECORDS_PER_TX: number = 10_000;
 
   /**
-   * Most bytes one fetch takes from a partition.
-   * @default 1048576
+   * Most bytes one fetch takes from a partition (~10,000 settlement records of ~800 B).
+   * @default 8388608
    */
   @IntVar(1024, 104_857_600, 'bytes')
-  PROJECTOR_MAX_BYTES_PER_PARTITION: number = 1_048_576;
+  PROJECTOR_MAX_BYTES_PER_PARTITION: number = 8_388_608;
 
   /**
    * How often the projector reads its open projection incidents (a halted partition whose incident

@@ -7,6 +7,7 @@ import { GrantReadModel1733900000000 } from './1733900000000-grant-read-model';
 import { VerifyRecords1734000000000 } from './1734000000000-verify-records';
 import { CreateOutboxLeases1796000500100 } from './1796000500100-create-outbox-leases';
 import { ProjectionIncidents1796000700000 } from './1796000700000-projection-incidents';
+import { AppliedAtClock1797010000000 } from './1797010000000-applied-at-clock';
 import { AuditKeysetIndexes1797020000000 } from './1797020000000-audit-keyset-indexes';
 
 export { CreateReadModel1733000000000, createReadModelSql } from './1733000000000-create-read-model';
@@ -15,6 +16,7 @@ export { GrantReadModel1733900000000, grantReadModelSql } from './1733900000000-
 export { VerifyRecords1734000000000, verifyRecordsSql, QUARANTINE_MAX_VALUE_BYTES } from './1734000000000-verify-records';
 export { CreateOutboxLeases1796000500100, createOutboxLeasesSql, grantOutboxLeasesSql } from './1796000500100-create-outbox-leases';
 export { ProjectionIncidents1796000700000, projectionIncidentsSql } from './1796000700000-projection-incidents';
+export { AppliedAtClock1797010000000, appliedAtClockSql } from './1797010000000-applied-at-clock';
 export { AuditKeysetIndexes1797020000000, auditKeysetIndexesSql, AUDIT_DECISION_TYPES, AUDIT_KEYSET_INDEX_NAMES } from './1797020000000-audit-keyset-indexes';
 
 /** A migration class of the read model: constructed with the target schema (default `read`). */
@@ -33,6 +35,7 @@ export const PROJECTION_MIGRATIONS: readonly ProjectionMigrationClass[] = [
   VerifyRecords1734000000000,
   CreateOutboxLeases1796000500100,
   ProjectionIncidents1796000700000,
+  AppliedAtClock1797010000000,
   AuditKeysetIndexes1797020000000,
 ];
 

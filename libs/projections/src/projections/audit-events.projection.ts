@@ -37,7 +37,8 @@ export const auditEventsProjection: Projection<undefined> = {
       compensates: typeof d.compensates === 'string' ? d.compensates : (decision?.compensates ?? null),
       prev_hash: e.prevHash,
       hash: e.hash,
-      data: JSON.stringify(e.data),
+      // the object itself: the batch's rows are sent as one JSON array (ProjectionTx.insertRows)
+      data: e.data,
     });
   },
 };

@@ -1,6 +1,6 @@
 import type { BetSettlementData, LedgerEvent, ManagementDecision } from '@ledger/events';
 import { ProjectionError } from '../errors';
-import type { ProjectionTx } from '../projection-tx';
+import { jsonRows, type ProjectionTx } from '../projection-tx';
 import { parseFraction, parseMinor } from '../rational';
 import { roundContext, ROUND_CONTEXT_TABLE, RoundContext } from '../round-context';
 import type { Projection } from './projection';
@@ -130,29 +130,27 @@ export const betSettlementsProjection: Projection<Prepared | undefined> = {
 };
 
 /**
- * BetSettled × n in one UPDATE … FROM (VALUES …): each bet must be OPEN (settled once), then its
+ * BetSettled × n in ONE `UPDATE … FROM json_to_recordset($1)` (one parameter, however many bets: a
+ * round's ~10,000 settlements are one statement): each bet must be OPEN (settled once), then its
  * revision row is appended with the sequence number the UPDATE returns.
  */
 async function settleBets(tx: ProjectionTx, events: LedgerEvent<'BetSettled'>[]): Promise<void> {
-  const params: unknown[] = [];
-  const p = (v: unknown) => `$${params.push(v)}`;
-  const values = events.map((e) => {
+  const rows = events.map((e) => {
     const d = e.data;
     const m = money(d);
-    return `(${p(d.betId)}::text, ${p(d.result)}::text, ${p(m.winnings)}::bigint, ${p(m.payout)}::bigint, ${p(m.net)}::bigint, ${p(m.dropped)}::text,
-             ${p(d.paytableRef)}::text, ${p(d.revision)}::int, ${p(e.occurredAt)}::timestamptz, ${p(e.eventId)}::text)`;
+    return { bet_id: d.betId, result: d.result, winnings: m.winnings, payout: m.payout, net: m.net, dropped: m.dropped, paytable_ref: d.paytableRef, revision: d.revision, settled_at: e.occurredAt, event_id: e.eventId };
   });
   const b = tx.t('bet_settlements');
-  const rows = await tx.queryNow<{ bet_id: string; revisions: number }>(
+  const updated = await tx.queryNow<{ bet_id: string; revisions: number }>(
     `UPDATE ${b} AS b SET status = 'SETTLED', result = v.result, winnings = v.winnings, payout = v.payout, net = v.net, dropped = v.dropped,
        paytable_ref = v.paytable_ref, revision = v.revision, revisions = b.revisions + 1, first_payout = v.payout,
        correction_payout_delta = 0, settled_at = v.settled_at, settlement_event_id = v.event_id
-     FROM (VALUES ${values.join(',')}) AS v(bet_id, result, winnings, payout, net, dropped, paytable_ref, revision, settled_at, event_id)
+     FROM json_to_recordset($1::json) AS v(bet_id text, result text, winnings bigint, payout bigint, net bigint, dropped text, paytable_ref text, revision int, settled_at timestamptz, event_id text)
      WHERE b.bet_id = v.bet_id AND b.status = 'OPEN'
      RETURNING b.bet_id, b.revisions`,
-    params,
+    [jsonRows(rows)],
   );
-  const seq = new Map(rows.map((r) => [r.bet_id, r.revisions]));
+  const seq = new Map(updated.map((r) => [r.bet_id, r.revisions]));
   const once = new Set<string>();
   for (const e of events) {
     const betId = e.data.betId;
