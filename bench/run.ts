@@ -280,8 +280,8 @@ async function main(): Promise<void> {
       }
 
       // ---------------------------------------------------------------- 2. relay: drain the backlog
-      if (want('relay') || want('lag') || want('round') || want('ceilings')) {
-        const backlog = await backlogOf(pg);
+      const backlog = await backlogOf(pg);
+      if (backlog > 0 && (want('relay') || want('lag') || want('round') || want('ceilings'))) {
         const cpuR = await cpuMeter(pg, live);
         const spawnedAt = nowMs();
         relay = startNodeService('relay', 'apps/relay/src/main.js', { DATABASE_URL, KAFKA_BROKERS: BROKERS.join(','), LOG_LEVEL: 'warn' }, LOG_DIR, nodeArgs('relay'));

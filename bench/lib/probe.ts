@@ -51,9 +51,11 @@ export async function publishedAt(pg: Pg, eventIds: string[]): Promise<{ at: Map
   if (!(await hasColumns(pg, 'public', 'outbox', ['global_position', 'published_at'])) || !(await hasColumns(pg, 'public', 'events', ['event_id', 'global_position']))) {
     return { at: new Map(), note: 'outbox.published_at or events.global_position not found: relay stage not measured' };
   }
+  // the event id's own type (uuid today), so the lookup uses its index
+  const idType = (await pg.query(`SELECT format_type(atttypid, atttypmod) AS t FROM pg_attribute WHERE attrelid = 'public.events'::regclass AND attname = 'event_id'`)).rows[0]?.t ?? 'text';
   const { rows } = await pg.query(
-    `SELECT e.event_id, extract(epoch FROM o.published_at) * 1000 AS p FROM events e JOIN outbox o ON o.global_position = e.global_position
-      WHERE e.event_id = ANY($1::text[]) AND o.published_at IS NOT NULL`,
+    `SELECT e.event_id::text AS event_id, extract(epoch FROM o.published_at) * 1000 AS p FROM events e JOIN outbox o ON o.global_position = e.global_position
+      WHERE e.event_id = ANY($1::${idType}[]) AND o.published_at IS NOT NULL`,
     [eventIds],
   );
   return { at: new Map(rows.map((r: { event_id: string; p: string }) => [r.event_id, Number(r.p)])) };

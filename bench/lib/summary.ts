@@ -78,7 +78,7 @@ export function targetInputs(r: Results, quick: boolean): TargetInputs {
       ? { requestsPerSecond: ing.unbatched.requestsPerSecond ?? 0, p99Ms: ing.unbatched.latencyMs.all.p99, clients: ing.unbatched.clients, commitsPerSecond: ce.commits?.independentCommitsPerSecond ?? null }
       : null,
     lag: lag
-      ? { offeredEventsPerSecond: lag.offeredEventsPerSecond, achievedEventsPerSecond: lag.achievedEventsPerSecond, p99Ms: lag.lagMs?.p99 ?? null, unprojected: lag.unprojected, floorMs: lagFloor(ce), seconds: lag.seconds }
+      ? { offeredEventsPerSecond: lag.offeredEventsPerSecond, achievedEventsPerSecond: lag.achievedEventsPerSecond, sustained: lag.sustained, p99Ms: lag.lagMs?.p99 ?? null, unprojected: lag.unprojected, floorMs: lagFloor(ce), seconds: lag.seconds }
       : null,
     round: rnd ? { bets: rnd.bets, msMax: rnd.projectedMsMax, floorMs: roundFloor(ce, rnd.bets) } : null,
     relay: rel ? { eventsPerSecond: rel.eventsPerSecond, producerRecordsPerSecond: ce.producer?.recordsPerSecond ?? null, producerHasHeaders: (ce.producer?.meanHeaders ?? 0) > 0, backlog: rel.backlog } : null,

@@ -47,6 +47,8 @@ export interface TargetInputs {
   readonly lag: {
     readonly offeredEventsPerSecond: number;
     readonly achievedEventsPerSecond: number | null;
+    /** False when the run itself found it not sustained (e.g. requests abandoned far behind schedule). */
+    readonly sustained: boolean;
     readonly p99Ms: number | null;
     readonly unprojected: number;
     readonly floorMs: number | null;
@@ -123,7 +125,7 @@ export function computeTargets(i: TargetInputs): TargetRow[] {
   // 3. lag: only a sustained run yields a figure
   {
     const l = i.lag;
-    const ok = !!l && l.achievedEventsPerSecond !== null && l.offeredEventsPerSecond > 0 && l.achievedEventsPerSecond >= 0.95 * l.offeredEventsPerSecond;
+    const ok = !!l && l.sustained && l.achievedEventsPerSecond !== null && l.offeredEventsPerSecond > 0 && l.achievedEventsPerSecond >= 0.95 * l.offeredEventsPerSecond;
     const ours = ok ? l!.p99Ms : null;
     rows.push({
       name: 'lag at 1,000 events/s',

@@ -148,7 +148,7 @@ export async function measureAudit(client: LedgerClient, pg: Pg, url: string, o:
   const s = await seed(pg, url, o.schema, o.rows, o.logDir);
   const indexes = (await pg.query(`SELECT indexdef FROM pg_indexes WHERE schemaname = $1 AND tablename = 'audit_events' ORDER BY indexname`, [o.schema])).rows.map((r: { indexdef: string }) => r.indexdef.replace(/^CREATE (UNIQUE )?INDEX /, '$1'));
   const queries = auditQueries(o.rows, o.values);
-  say(`audit: ${queries.length} filter combinations × up to ${o.pages} pages over ${s.total} rows`);
+  say(`audit: ${new Set(queries.map((q) => q.name)).size} filter sets × ${o.values} values × up to ${o.pages} pages over ${s.total} rows`);
   const all: number[] = [];
   const by = new Map<string, { ms: number[]; empty: number }>();
   let failed = 0;

@@ -13,6 +13,8 @@
  * latency (`perShoeIntervalMs` in the figures). A run whose achieved rate (events accepted ÷ the
  * window, or until the last answer when later) is under 95 % of the offer is reported as not
  * sustained: its lag percentiles are kept in `lagMsUnsustained` for diagnosis, `lagMs` is null.
+ * A shoe that falls more than `abandonAfterMs` behind its schedule stops sending (`abandoned`
+ * requests; such a run is never sustained), so an overloaded run stays bounded in time.
  *
  * Stages, per measured request, on one wall clock (the bench's `Date`/performance clock and
  * PostgreSQL's timestamps read the same system clock on this machine), made monotone
@@ -49,6 +51,9 @@ export interface LagFigures {
   /** The same figures of a run that was not sustained (diagnosis only, not a lag figure). */
   readonly lagMsUnsustained?: ReturnType<typeof latencySummary>;
   readonly requestLatencyMs: ReturnType<typeof latencySummary>;
+  /** Requests never sent: their shoe fell more than `abandonAfterMs` behind its schedule (the run is then not sustained). */
+  readonly abandoned: number;
+  readonly abandonAfterMs: number;
   /** Scheduled → actually sent. */
   readonly scheduleSlipMs: ReturnType<typeof latencySummary>;
   readonly stagesMs: Record<string, { p50: number | null; p99: number | null; count: number }>;
@@ -75,8 +80,11 @@ const STAGE_MEANING: Record<string, string> = {
 export async function measureLag(
   client: LedgerClient,
   pg: Pg,
-  o: { prefix: string; schema: string; rate: number; seconds: number; warmupSeconds: number; shoes: number; pollMs: number; drainTimeoutMs: number },
+  o: { prefix: string; schema: string; rate: number; seconds: number; warmupSeconds: number; shoes: number; pollMs: number; drainTimeoutMs: number; abandonAfterMs?: number },
 ): Promise<LagFigures> {
+  // a shoe hopelessly behind its schedule stops sending: the run is not sustained anyway, and the phase stays bounded
+  const abandonAfterMs = o.abandonAfterMs ?? Math.max(10_000, o.seconds * 1000);
+  let abandoned = 0;
   const tables = benchTables();
   const perShoe: Step[][] = Array.from({ length: o.shoes }, (_, i) =>
     shoeSteps({ table: tables[i % tables.length], shoeId: `${o.prefix}-lag-${i}`, seed: `${o.prefix}-lag-${i}`, rounds: 200, betMode: 'batch' }),
@@ -116,10 +124,14 @@ export async function measureLag(
   // open loop: each shoe sends its requests at their scheduled times; only its own previous answer can hold one back
   await Promise.all(
     schedule.map(async (steps) => {
-      for (const s of steps) {
+      for (const [k, s] of steps.entries()) {
         const scheduledAt = t0 + s.at;
         const wait = scheduledAt - nowMs();
         if (wait > 0) await sleep(wait);
+        if (nowMs() - scheduledAt > abandonAfterMs) {
+          abandoned += steps.length - k;
+          return;
+        }
         slips.push(Math.max(0, nowMs() - scheduledAt));
         const r = await send(client, s.step);
         const x: LagSent = { ...r, scheduledAt };
@@ -136,7 +148,7 @@ export async function measureLag(
 
   const events = sent.reduce((n, s) => n + s.events.length, 0);
   const achieved = round(achievedRate(events, o.seconds * 1000, lastAnswer - t0));
-  const ok = sustained(achieved, o.rate);
+  const ok = sustained(achieved, o.rate) && abandoned === 0;
   const warmEnd = t0 + o.warmupSeconds * 1000;
   const measured = sent.filter((s) => s.scheduledAt >= warmEnd && s.events.length > 0);
   const lags: number[] = [];
@@ -145,7 +157,7 @@ export async function measureLag(
     if (lag !== null) lags.push(lag);
   }
   const st = await stages(pg, measured, seenAt, appliedAt, probe.hasAppliedAt);
-  if (!ok) say(`lag: NOT SUSTAINED — achieved ${achieved} of ${o.rate} events/s offered (< 95 %); no lag figure claimed`);
+  if (!ok) say(`lag: NOT SUSTAINED — achieved ${achieved} of ${o.rate} events/s offered (< 95 %${abandoned ? `; ${abandoned} requests abandoned more than ${abandonAfterMs} ms behind schedule` : ''}); no lag figure claimed`);
   return {
     offeredEventsPerSecond: o.rate,
     achievedEventsPerSecond: achieved,
@@ -160,6 +172,8 @@ export async function measureLag(
     lagMs: ok ? latencySummary(lags) : null,
     ...(ok ? {} : { lagMsUnsustained: latencySummary(lags) }),
     requestLatencyMs: latencySummary(sent.map((s) => s.ms)),
+    abandoned,
+    abandonAfterMs,
     scheduleSlipMs: latencySummary(slips),
     stagesMs: st.stages,
     stageMeaning: STAGE_MEANING,
