@@ -15,7 +15,7 @@
  * Node process, summaries in the JSON), BENCH_DATABASE_URL
  * [postgres://ledger:ledger@127.0.0.1:5432/ledger_bench], BENCH_PORT [3901], KAFKA_BROKERS [127.0.0.1:9092].
  *
- * Output: the targets of issue 12 and the figures, as tables on stdout; the full results (with
+ * Output: the performance targets and the figures, as tables on stdout; the full results (with
  * `targets`, one row per target, bench/lib/targets.ts) in bench/results/latest.json and
  * bench/results/<timestamp>[-quick].json (fields: bench/results/README.md); logs of every process in
  * bench/results/logs/<run>/.
@@ -480,7 +480,7 @@ async function main(): Promise<void> {
   writeFileSync(join(RESULTS_DIR, `${stamp}${QUICK ? '-quick' : ''}.json`), json);
 
   const title = `Ledger bench ${RUN} (${QUICK ? 'quick' : 'full'}), ${seconds} s, ${cpus().length} cores, load ${(results.environment as { loadAverageAtStart: number }).loadAverageAtStart} at start`;
-  process.stdout.write('\n' + renderTargets(`Targets (issue 12) — ${title}`, targets));
+  process.stdout.write('\n' + renderTargets(`Targets — ${title}`, targets));
   process.stdout.write('\n' + renderTable('Figures', rows));
   process.stdout.write(`peak RSS (VmHWM), MiB: ${Object.entries(memory).map(([k, v]) => `${k} ${v.peakMiB}`).join(', ')}\n`);
   for (const w of warnings) process.stdout.write(`WARNING: ${w}\n`);

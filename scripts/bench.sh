@@ -2,7 +2,7 @@
 # `npm run bench` (README.md, "Benchmarks"): the ledger's performance figures in one run, each against the
 # machine's own ceiling doing the same work (PostgreSQL COPY of the same rows with their keys, indexes and
 # foreign keys, pgbench commits, a Kafka producer with the relay's own records and headers, ConsumerPerformance),
-# and the targets of issue 12 (`targets` in latest.json).
+# and the performance targets (`targets` in latest.json).
 # Starts PostgreSQL + Kafka (scripts/stack.sh up), builds dist/, recreates the bench's own database
 # (ledger_bench; never ledger nor ledger_test), then runs bench/run.ts, which starts the API, relay
 # and projector from dist/ as its child processes (port BENCH_PORT [3901], topics bench.<run>.*,

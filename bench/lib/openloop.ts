@@ -96,7 +96,7 @@ export function achievedRate(events: number, windowMs: number, lastAnsweredAfter
   return ms > 0 ? (events * 1000) / ms : 0;
 }
 
-/** The share of the offer a run must reach to count as sustained (issue 12: 95 %). */
+/** The share of the offer a run must reach to count as sustained (95 %). */
 export const SUSTAINED_SHARE = 0.95;
 
 /** True when `achieved` events/s is at least 95 % of `offered` events/s. */

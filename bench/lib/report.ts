@@ -21,7 +21,7 @@ export function renderTable(title: string, rows: readonly Row[]): string {
   return [title, sep, line(head), sep, ...cells.map(line), sep].join('\n') + '\n';
 }
 
-/** The targets table: one row per target of issue 12 (bench/lib/targets.ts), the same rows as `targets` in latest.json. */
+/** The targets table: one row per performance target (bench/lib/targets.ts), the same rows as `targets` in latest.json. */
 export function renderTargets(title: string, rows: readonly TargetRow[]): string {
   const num = (x: number | null) => (x === null ? '–' : Number.isInteger(x) ? x.toLocaleString('en-US') : String(x));
   return renderTable(

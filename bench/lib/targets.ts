@@ -1,5 +1,5 @@
 /**
- * The targets of issue 12 (README "Benchmarks"), one row each, computed from the bench's figures:
+ * The performance targets (bench/results/README.md "targets"), one row each, computed from the bench's figures:
  * `bench/results/latest.json` keeps them as `targets` (`{name, ours, ceiling, ratio, target, met}`
  * plus units and sizes), and the printed table shows the same rows. Pure: no I/O, so the unit spec
  * (test/bench/targets.unit.spec.ts) checks every verdict.

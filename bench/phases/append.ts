@@ -1,5 +1,5 @@
 /**
- * Append latency against the length of the stream (issue 12, "append latency, stream of 100 vs
+ * Append latency against the length of the stream (the target "append latency, stream of 100 vs
  * 20,000 events"): one bet per request (`POST …/bets`) appended to a shoe stream that holds about
  * `shortEvents` events and to one that holds about `longEvents`, alternately, `samples` times each,
  * one request at a time (no queueing, so the latency is the append's own); p50/p99 of each.

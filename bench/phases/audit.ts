@@ -1,5 +1,5 @@
 /**
- * Audit pages over a large `audit_events` (issue 12: "audit page (filters + keyset) over ≥ 2,000,000
+ * Audit pages over a large `audit_events` (the target "audit page (filters + keyset) over ≥ 2,000,000
  * events, p99 < 100 ms"): `rows` rows are seeded straight into the read schema's `audit_events`
  * with one SQL `generate_series` (psql, chunks of 250,000), in a realistic shape — shoes of 1,700
  * events on 20 tables, rounds of 40 events (open, 16 bets, close, 5 cards, result, 16

@@ -1,5 +1,5 @@
 /**
- * The bench's pure parts (bench/lib/targets.ts, bench/lib/openloop.ts): the verdicts of issue 12's
+ * The bench's pure parts (bench/lib/targets.ts, bench/lib/openloop.ts): the verdicts of the performance
  * targets (met / ratio / units, the quick size marked), and the open-loop schedule (sent on
  * schedule whatever the answers, a shoe's requests in order, lag from the schedule, not
  * sustained under 95 % of the offer). Speed itself is measured by the bench, never here.
@@ -14,7 +14,7 @@ const row = (i: Partial<TargetInputs>, name: string): TargetRow => {
   return r;
 };
 
-describe('bench targets (issue 12)', () => {
+describe('bench targets', () => {
   it('has one row per target of the issue, in its order, all missed when nothing was measured', () => {
     const rows = computeTargets(NONE);
     expect(rows.map((r) => r.name)).toEqual([
