@@ -128,3 +128,48 @@ export function monotoneStages(boundaries: readonly (number | null)[]): { stages
   }
   return { stages, clamped };
 }
+
+/** What {@link runOpenLoop} reports of each request it sent. */
+export interface SentRecord<S, R> {
+  readonly scheduled: ScheduledStep<S>;
+  /** Due time, ms on the `now` clock. */
+  readonly scheduledAt: number;
+  readonly sentAt: number;
+  readonly answer: R;
+}
+
+/**
+ * Runs a schedule open loop: every shoe concurrently, each request sent at `start + at` (never
+ * before), whatever the other shoes' answers; a shoe's next request waits for that shoe's previous
+ * answer (its requests stay in order). A shoe more than `abandonAfterMs` behind its schedule stops:
+ * its remaining requests are counted `abandoned`, never sent.
+ * @param o.now the clock (ms); o.sleep waits (ms); o.send sends one request and resolves its answer
+ * @returns every request sent (in the order sent) and the count abandoned
+ */
+export async function runOpenLoop<S, R>(
+  schedule: readonly (readonly ScheduledStep<S>[])[],
+  o: { start: number; now: () => number; sleep: (ms: number) => Promise<void>; send: (step: S) => Promise<R>; abandonAfterMs: number; onSent?: (r: SentRecord<S, R>) => void },
+): Promise<{ sent: SentRecord<S, R>[]; abandoned: number }> {
+  const sent: SentRecord<S, R>[] = [];
+  let abandoned = 0;
+  await Promise.all(
+    schedule.map(async (steps) => {
+      for (let k = 0; k < steps.length; k++) {
+        const s = steps[k];
+        const scheduledAt = o.start + s.at;
+        const wait = scheduledAt - o.now();
+        if (wait > 0) await o.sleep(wait);
+        const sentAt = o.now();
+        if (sentAt - scheduledAt > o.abandonAfterMs) {
+          abandoned += steps.length - k;
+          return;
+        }
+        const answer = await o.send(s.step);
+        const rec = { scheduled: s, scheduledAt, sentAt, answer };
+        sent.push(rec);
+        o.onSent?.(rec);
+      }
+    }),
+  );
+  return { sent, abandoned };
+}

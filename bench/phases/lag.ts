@@ -30,7 +30,7 @@ import type { Pg } from '../lib/pg';
 import { LedgerClient } from '@ledger/simulator';
 import { benchTables, send, shoeSteps, type Sent, type Step } from '../lib/workload';
 import { latencySummary, nowMs, percentile, round, say, sleep } from '../lib/util';
-import { achievedRate, buildSchedule, lagFromSchedule, monotoneStages, sustained } from '../lib/openloop';
+import { achievedRate, buildSchedule, lagFromSchedule, monotoneStages, runOpenLoop, sustained } from '../lib/openloop';
 import { projectedProbe, publishedAt } from '../lib/probe';
 
 export interface LagFigures {
@@ -84,7 +84,6 @@ export async function measureLag(
 ): Promise<LagFigures> {
   // a shoe hopelessly behind its schedule stops sending: the run is not sustained anyway, and the phase stays bounded
   const abandonAfterMs = o.abandonAfterMs ?? Math.max(10_000, o.seconds * 1000);
-  let abandoned = 0;
   const tables = benchTables();
   const perShoe: Step[][] = Array.from({ length: o.shoes }, (_, i) =>
     shoeSteps({ table: tables[i % tables.length], shoeId: `${o.prefix}-lag-${i}`, seed: `${o.prefix}-lag-${i}`, rounds: 200, betMode: 'batch' }),
@@ -122,25 +121,21 @@ export async function measureLag(
   })();
 
   // open loop: each shoe sends its requests at their scheduled times; only its own previous answer can hold one back
-  await Promise.all(
-    schedule.map(async (steps) => {
-      for (const [k, s] of steps.entries()) {
-        const scheduledAt = t0 + s.at;
-        const wait = scheduledAt - nowMs();
-        if (wait > 0) await sleep(wait);
-        if (nowMs() - scheduledAt > abandonAfterMs) {
-          abandoned += steps.length - k;
-          return;
-        }
-        slips.push(Math.max(0, nowMs() - scheduledAt));
-        const r = await send(client, s.step);
-        const x: LagSent = { ...r, scheduledAt };
-        sent.push(x);
-        const last = r.events[r.events.length - 1];
-        if (last) pending.set(last.eventId, x);
-      }
-    }),
-  );
+  const run = await runOpenLoop(schedule, {
+    start: t0,
+    now: nowMs,
+    sleep,
+    abandonAfterMs,
+    send: (step: Step) => send(client, step),
+    onSent: (rec) => {
+      slips.push(Math.max(0, rec.sentAt - rec.scheduledAt));
+      const x: LagSent = { ...rec.answer, scheduledAt: rec.scheduledAt };
+      sent.push(x);
+      const last = rec.answer.events[rec.answer.events.length - 1];
+      if (last) pending.set(last.eventId, x);
+    },
+  });
+  const abandoned = run.abandoned;
   sending = false;
   const lastAnswer = Math.max(...sent.map((s) => s.acceptedAt));
   drainDeadline = nowMs() + o.drainTimeoutMs;

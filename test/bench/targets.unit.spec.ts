@@ -5,7 +5,7 @@
  * sustained under 95 % of the offer). Speed itself is measured by the bench, never here.
  */
 import { computeTargets, type TargetInputs, type TargetRow } from '../../bench/lib/targets';
-import { achievedRate, buildSchedule, lagFromSchedule, monotoneStages, sendTimes, sustained } from '../../bench/lib/openloop';
+import { achievedRate, buildSchedule, lagFromSchedule, monotoneStages, runOpenLoop, sendTimes, sustained } from '../../bench/lib/openloop';
 
 const NONE: TargetInputs = { batched: null, unbatched: null, lag: null, round: null, relay: null, rebuild: null, memory: null, append: null, audit: null };
 const row = (i: Partial<TargetInputs>, name: string): TargetRow => {
@@ -139,5 +139,39 @@ describe('open-loop schedule', () => {
     // scheduled 0, sent 5, 201 at 20, published at 17 (a transaction-start timestamp), applied 40, seen 45
     expect(monotoneStages([0, 5, 20, 17, 40, 45])).toEqual({ stages: [5, 15, 0, 20, 5], clamped: 1 });
     expect(monotoneStages([0, 5, 20, null, 40, 45]).stages).toEqual([5, 15, null, null, 5]);
+  });
+
+  describe('runOpenLoop (virtual time)', () => {
+    beforeEach(() => jest.useFakeTimers({ now: 0 }));
+    afterEach(() => jest.useRealTimers());
+
+    const at = (shoe: number, times: number[], took: number[]) => times.map((t, index) => ({ shoe, index, at: t, step: { took: took[index], id: `${shoe}:${index}` } }));
+    const run = (schedule: ReturnType<typeof at>[], abandonAfterMs: number) =>
+      runOpenLoop(schedule, {
+        start: 0,
+        now: () => Date.now(),
+        sleep: (ms) => new Promise((r) => setTimeout(r, ms)),
+        send: (s: { took: number; id: string }) => new Promise<string>((r) => setTimeout(() => r(s.id), s.took)),
+        abandonAfterMs,
+      });
+
+    it('sends each request at its time whatever the other shoes do; a late answer holds back only its own shoe', async () => {
+      const p = run([at(0, [0, 100, 200, 400], [10, 250, 10, 10]), at(1, [50, 150, 250], [5, 5, 5])], 10_000);
+      await jest.advanceTimersByTimeAsync(2000);
+      const { sent, abandoned } = await p;
+      const when = (shoe: number) => sent.filter((x) => x.scheduled.shoe === shoe).map((x) => x.sentAt);
+      expect(when(0)).toEqual([0, 100, 350, 400]);
+      expect(when(1)).toEqual([50, 150, 250]);
+      expect(sent.filter((x) => x.scheduled.shoe === 0).map((x) => x.scheduledAt)).toEqual([0, 100, 200, 400]);
+      expect(abandoned).toBe(0);
+    });
+
+    it('abandons the rest of a shoe that falls too far behind its schedule', async () => {
+      const p = run([at(0, [0, 100, 200, 300], [1000, 10, 10, 10])], 500);
+      await jest.advanceTimersByTimeAsync(3000);
+      const { sent, abandoned } = await p;
+      expect(sent.map((x) => x.answer)).toEqual(['0:0']);
+      expect(abandoned).toBe(3);
+    });
   });
 });
