@@ -86,7 +86,7 @@ const P = QUICK
       append: { shortEvents: 100, longEvents: 20_000, samples: 60, perShortShoe: 10 },
       lag: { rate: 1000, seconds: 6, warmupSeconds: 1, shoes: 64, pollMs: 5 },
       round: { bets: 1000, batchSize: 1000, runs: 1 },
-      audit: { rows: 200_000, values: 2, pages: 3 },
+      audit: { rows: 100_000, values: 2, pages: 3 },
       rebuild: { events: 20_000, concurrency: 2, maxRecordsPerTx: 5000 },
       pgbench: { seconds: 2, clients: 8 },
       producer: { records: 100_000, latencySeconds: 3, sampleRecords: 2000 },
@@ -482,6 +482,11 @@ async function main(): Promise<void> {
   const title = `Ledger bench ${RUN} (${QUICK ? 'quick' : 'full'}), ${seconds} s, ${cpus().length} cores, load ${(results.environment as { loadAverageAtStart: number }).loadAverageAtStart} at start`;
   process.stdout.write('\n' + renderTargets(`Targets — ${title}`, targets));
   process.stdout.write('\n' + renderTable('Figures', rows));
+  const lagResult = results.lag as LagFigures | undefined;
+  if (lagResult) {
+    process.stdout.write(`lag stages (one wall clock; boundaries made monotone, ${lagResult.stageClockInversions} raised; sources: ${lagResult.stageSources.join('; ')}):\n`);
+    for (const [k, v] of Object.entries(lagResult.stageMeaning)) process.stdout.write(`  ${k}: ${v}\n`);
+  }
   process.stdout.write(`peak RSS (VmHWM), MiB: ${Object.entries(memory).map(([k, v]) => `${k} ${v.peakMiB}`).join(', ')}\n`);
   for (const w of warnings) process.stdout.write(`WARNING: ${w}\n`);
   process.stdout.write(`full results: bench/results/latest.json, bench/results/${stamp}${QUICK ? '-quick' : ''}.json\n`);
