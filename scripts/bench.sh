@@ -1,14 +1,17 @@
 #!/usr/bin/env bash
 # `npm run bench` (README.md, "Benchmarks"): the ledger's performance figures in one run, each against the
-# machine's own ceiling (PostgreSQL COPY and commits, Kafka's ProducerPerformance/ConsumerPerformance).
+# machine's own ceiling doing the same work (PostgreSQL COPY of the same rows with their keys, indexes and
+# foreign keys, pgbench commits, a Kafka producer with the relay's own records and headers, ConsumerPerformance),
+# and the performance targets (`targets` in latest.json).
 # Starts PostgreSQL + Kafka (scripts/stack.sh up), builds dist/, recreates the bench's own database
 # (ledger_bench; never ledger nor ledger_test), then runs bench/run.ts, which starts the API, relay
 # and projector from dist/ as its child processes (port BENCH_PORT [3901], topics bench.<run>.*,
 # read schema bench_read) and stops them when done. Prints a table; full results in
 # bench/results/latest.json (fields: bench/results/README.md).
 #
-#   bash scripts/bench.sh [--quick] [--profile] [--keep-topics] [--only ingest,relay,lag,round,rebuild,ceilings]
-#   BENCH_QUICK=1 bash scripts/bench.sh      # = --quick: every figure at a small size (CI, < ~3 minutes)
+#   bash scripts/bench.sh [--quick] [--profile] [--keep-topics] [--only ingest,append,relay,lag,round,audit,rebuild,ceilings]
+#   BENCH_QUICK=1 bash scripts/bench.sh      # = --quick: every figure at a small size (CI, < ~4 minutes)
+# Needs psql, pgbench, java and javac (the producer ceiling is compiled against the stack's kafka-clients jar).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 say() { printf '[bench] %s\n' "$*" >&2; }

@@ -1,5 +1,6 @@
 /** The short table on stdout: figure, ours, the machine's ceiling, ours/ceiling, target, met/missed. */
 import { lpad, pad } from './util';
+import type { TargetRow } from './targets';
 
 export interface Row {
   readonly figure: string;
@@ -18,4 +19,20 @@ export function renderTable(title: string, rows: readonly Row[]): string {
   const line = (c: string[]) => c.map((x, i) => (i === 1 || i === 3 ? lpad(x, widths[i]) : pad(x, widths[i]))).join('  ');
   const sep = widths.map((w) => '-'.repeat(w)).join('  ');
   return [title, sep, line(head), sep, ...cells.map(line), sep].join('\n') + '\n';
+}
+
+/** The targets table: one row per performance target (bench/lib/targets.ts), the same rows as `targets` in latest.json. */
+export function renderTargets(title: string, rows: readonly TargetRow[]): string {
+  const num = (x: number | null) => (x === null ? '–' : Number.isInteger(x) ? x.toLocaleString('en-US') : String(x));
+  return renderTable(
+    title,
+    rows.map((t) => ({
+      figure: t.name,
+      ours: `${num(t.ours)} ${t.unit.split(' (')[0]}`,
+      ceiling: num(t.ceiling),
+      ratio: t.ratio,
+      target: t.target,
+      status: (t.met ? 'met' : 'MISSED') + (t.sizeDiffers ? ` (size differs: ${t.size})` : '') + (t.note ? ` — ${t.note}` : ''),
+    })),
+  );
 }
