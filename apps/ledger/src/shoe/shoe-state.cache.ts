@@ -50,6 +50,20 @@ export class ShoeStateCache {
     return next;
   }
 
+  /**
+   * The cached state as this process last left it, without asking the store (null when not cached).
+   * Current unless another API instance (or a tool) appended since: the append's version and head
+   * check (`ledger_append`) is the arbiter, and a writer that gets a conflict {@link load}s afresh.
+   */
+  peek(streamId: string): FoldedShoe | null {
+    return this.cache.get(streamId) ?? null;
+  }
+
+  /** Drops the cached state (the next {@link load} catches up from the snapshot or the stream). */
+  forget(streamId: string): void {
+    this.cache.delete(streamId);
+  }
+
   /** The stream's latest genuine snapshot, or null (none, refused, snapshots off, or unreadable: logged). */
   private async fromSnapshot(streamId: string): Promise<FoldedShoe | null> {
     if (this.snapshotEvery === 0) return null;

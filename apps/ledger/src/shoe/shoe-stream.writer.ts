@@ -3,7 +3,7 @@ import { ConfigService } from '@nestjs/config';
 import { v7 as uuidv7 } from 'uuid';
 import type { LedgerApiEnv } from '@ledger/config';
 import type { DecideContext, ShoeState } from '@ledger/shoe';
-import type { LedgerEvent, NewEvent, Role } from '@ledger/events';
+import { GENESIS_HASH, type LedgerEvent, type NewEvent, type Role } from '@ledger/events';
 import { ConcurrencyError, PgEventStore } from '@ledger/event-store';
 import { assertTableAllowed } from '../auth/assert-table-allowed';
 import type { Principal } from '../auth/principal';
@@ -119,7 +119,11 @@ export class ShoeStreamWriter {
       const prior = await this.replayIdempotent<R>(w, shape);
       if (prior) return prior;
       for (let attempt = 1; ; attempt++) {
-        const loaded = await this.states.load(streamId);
+        // First from this process's cache without a read (one round trip per write: the append);
+        // anything that may come from a stale entry is checked again on the stream itself.
+        const cached = attempt === 1 ? this.states.peek(streamId) : null;
+        let loaded = cached ?? (await this.states.load(streamId));
+        if (cached && w.expectedVersion !== undefined && w.expectedVersion !== loaded.version) loaded = await this.states.load(streamId);
         if (w.expectedVersion !== undefined && w.expectedVersion !== loaded.version) {
           throw new ApiError('STREAM.VERSION_CONFLICT', `shoe ${w.shoeId} is at version ${loaded.version}, expected ${w.expectedVersion}`, 409, {
             expected: w.expectedVersion,
@@ -135,13 +139,21 @@ export class ShoeStreamWriter {
           assertOccurredAtInRange(w.occurredAt, loaded.openedAt, Date.now(), this.occurredAtBounds);
         }
         // time-ordered ids (UUIDv7): the unique index on event ids grows at its right edge, not at random pages
-        const events = decision(loaded.state, { newId: uuidv7 });
+        let events: NewEvent[];
+        try {
+          events = decision(loaded.state, { newId: uuidv7 });
+        } catch (refusal) {
+          // a refusal on a cached state stands only if the stream has not moved on meanwhile
+          if (cached && (await this.states.load(streamId)).version !== loaded.version) continue;
+          throw refusal;
+        }
         if (!tableId) throw new ApiError('SHOE.NOT_FOUND', `no shoe ${w.shoeId}`, 404, { shoeId: w.shoeId });
         try {
           const result = await this.store.append({
             streamId,
             tableId,
             expectedVersion: loaded.version,
+            expectedHead: { version: loaded.version, lastHash: loaded.lastHash ?? GENESIS_HASH },
             events,
             metadata: {
               actor: w.principal,
@@ -153,10 +165,13 @@ export class ShoeStreamWriter {
               ? { caller: idempotencyCaller(w.principal), key, requestHash: w.requestHash, statusCode: answer.statusCode ?? 201, response: (stored: LedgerEvent[]) => shape(this.toResult(w.shoeId, tableId, stored)) }
               : undefined,
           });
-          this.states.remember(streamId, loaded, result.events);
+          if (result.outcome === 'APPENDED') this.states.remember(streamId, loaded, result.events);
+          else this.states.forget(streamId); // answered from what was stored: the cache may lag it
           // the store built the answer once already when it stores one (idempotency key, replay, duplicate)
           return result.idempotent ? (result.idempotent.response as R) : shape(this.toResult(w.shoeId, tableId, result.events));
         } catch (e) {
+          if (e instanceof ConcurrencyError) this.states.forget(streamId);
+          if (e instanceof ConcurrencyError && cached && attempt === 1) continue; // the cache lagged: decide again on the stream
           if (e instanceof ConcurrencyError && w.expectedVersion === undefined && attempt < MAX_ATTEMPTS) {
             this.logger.debug({ streamId, attempt }, 'lost a race to another writer; retrying');
             continue;
