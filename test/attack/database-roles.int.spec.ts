@@ -250,10 +250,8 @@ describe.each(['app', 'relay', 'projector'] as const)('as the %s runtime role, r
     expect(await attempt(who, sql)).toMatch(REFUSED);
   });
 
-  it('forging an event directly is refused unless appending is the role’s job', async () => {
-    const outcome = await attempt(who, EVENT_INSERT);
-    if (who === 'app') expect(outcome).toBe('succeeded'); // appending is the API's job; the hash chain and the anchors judge what it appends
-    else expect(outcome).toMatch(REFUSED);
+  it('forging an event directly is refused, also for the API: it appends only through ledger_append', async () => {
+    expect(await attempt(who, EVENT_INSERT)).toMatch(REFUSED);
   });
 });
 
@@ -297,6 +295,12 @@ describe('the relay may mark outbox rows published and prune published ones, not
 
 describe('the API may not touch the outbox rows, the projections or the access log it appended', () => {
   it.each([
+    // around ledger_append (docs/guarantees.md §5): no position without the stream lock, no row of its own
+    ['take a global position outside an append', `SELECT nextval('events_global_position_seq')`],
+    ['insert an outbox row of its own', `INSERT INTO outbox (global_position, topic, key) VALUES (1, 'forged', 'k')`],
+    ['create a stream head of its own', `INSERT INTO streams (stream_id, table_id, version, last_hash) VALUES ('shoe-forged', 'T', 0, repeat('0', 64))`],
+    ['hold a stream row locked (stalling the relay)', `SELECT 1 FROM streams FOR UPDATE`],
+    ['reserve a round id for another shoe', `INSERT INTO ledger_references (kind, ref_id, stream_id) VALUES ('ROUND', 'R-forged', 'shoe-forged')`],
     ['record a hole that would hide a removed event', `INSERT INTO position_gaps (from_position, to_position) VALUES (1, 1)`],
     ['move the relay progress (the anchors would sign what is not published)', `UPDATE outbox_progress SET through_position = through_position + 1000`],
     ['mark outbox rows published (so Kafka never gets them)', `UPDATE outbox SET published_at = now()`],

@@ -25,7 +25,8 @@ import type { MigrationInterface, QueryRunner } from 'typeorm';
  *    `outbox_progress.through_position` ("every position ≤ it is published or a recorded hole").
  *    The verifier reports any other hole as `POSITION_GAP`: an event removed from PostgreSQL is still
  *    found, and the anchors sign only up to `through_position`.
- *  - **One statement per append**: `ledger_append(...)` locks (or creates) the stream, checks the
+ *  - **One statement per append, the only way in**: `ledger_append(...)` (`SECURITY DEFINER`: the
+ *    API's login may execute it but no longer insert into the event store itself) locks (or creates) the stream, checks the
  *    expected version and head hash, reserves the round and bet ids, stores the idempotent answer by
  *    reference (stream and version range, no copy of the events), takes the positions, inserts the
  *    events and their outbox rows, moves the head and NOTIFYs the relay. A refusal that must undo
@@ -42,19 +43,26 @@ import type { MigrationInterface, QueryRunner } from 'typeorm';
 /**
  * The grants of {@link AppendWithoutGlobalLock1797000000000}, idempotent: run them again after
  * `GrantRuntimeRoles1795950000100` is re-run (that one takes back what it does not grant itself).
- * The API appends through `ledger_append` (as itself: SECURITY INVOKER) and may take positions
- * (USAGE: `nextval`, never `setval`); it may read the relay's progress and the recorded holes but
- * not write them (the default privileges would give it INSERT: taken back, so the API's login cannot
- * record a hole that would hide a removed event); only the relay records holes and moves the progress.
+ *
+ * The API appends **only** through `ledger_append`, which runs as its owner (`SECURITY DEFINER`, a
+ * fixed `search_path`): its login keeps SELECT on the event store but loses INSERT on `events`,
+ * `outbox`, `streams`, `ledger_references` and `idempotency_keys`, UPDATE on `streams`, and the
+ * sequence's USAGE (it may read its last value: SELECT). So an insider with the API's login can
+ * neither take a position without locking its stream first (which the commit-order horizon relies
+ * on, docs/guarantees.md §5), nor plant an event or an outbox row around the append, nor hold a
+ * stream row locked (`FOR UPDATE` needs UPDATE). It may read the relay's progress and the recorded
+ * holes but not write them; only the relay records holes and moves the progress.
  */
 export const APPEND_GRANTS: readonly string[] = [
   `REVOKE ALL ON outbox_progress, position_gaps FROM ledger_app, ledger_relay, ledger_projector`,
   `GRANT SELECT ON outbox_progress, position_gaps TO ledger_app`,
   `GRANT SELECT, UPDATE (through_position) ON outbox_progress TO ledger_relay`,
   `GRANT SELECT, INSERT ON position_gaps TO ledger_relay`,
+  `REVOKE INSERT ON events, outbox, streams, ledger_references, idempotency_keys FROM ledger_app`,
+  `REVOKE UPDATE ON streams FROM ledger_app`,
+  `REVOKE UPDATE (version, last_hash, updated_at) ON streams FROM ledger_app`,
   `REVOKE ALL ON SEQUENCE events_global_position_seq FROM ledger_app, ledger_relay, ledger_projector`,
-  `GRANT USAGE ON SEQUENCE events_global_position_seq TO ledger_app`,
-  `GRANT SELECT ON SEQUENCE events_global_position_seq TO ledger_relay`,
+  `GRANT SELECT ON SEQUENCE events_global_position_seq TO ledger_app, ledger_relay`,
   `REVOKE ALL ON FUNCTION ledger_append FROM PUBLIC`,
   `GRANT EXECUTE ON FUNCTION ledger_append TO ledger_app`,
 ];
@@ -162,7 +170,7 @@ export const APPEND_FUNCTION_SQL = `
     p_correlation_id text, p_causation_id text, p_topic text, p_round_ids text[], p_bet_ids text[],
     p_idem_caller text, p_idem_key text, p_idem_request_hash text, p_idem_status integer, p_idem_cutoff timestamptz)
   RETURNS TABLE (status text, version integer, head_hash text, table_id text, positions bigint[])
-  LANGUAGE plpgsql VOLATILE SECURITY INVOKER SET search_path = public, pg_temp AS $fn$
+  LANGUAGE plpgsql VOLATILE SECURITY DEFINER SET search_path = public, pg_temp AS $fn$
   DECLARE
     head record;
     n integer := cardinality(p_event_ids);
