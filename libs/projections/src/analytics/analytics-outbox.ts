@@ -2,6 +2,7 @@ import type { LedgerEvent, VoidCause } from '@ledger/events';
 import type { ProjectionTx } from '../projection-tx';
 import { roundContext, RoundContext } from '../round-context';
 import type { RoadRound, RoadWinner } from '../roads/roads';
+import { settlementReferenceRow } from './analytics-references';
 import { ANALYTICS_SOURCE_TYPES, AnalyticsRecord, analyticsRecordsFor, AnalyticsStateReader, RoundSnapshot } from './analytics-records';
 
 /**
@@ -11,7 +12,11 @@ import { ANALYTICS_SOURCE_TYPES, AnalyticsRecord, analyticsRecordsFor, Analytics
  * checkpoint. Either all of it commits or none of it does, so:
  *
  * - a record exists in the outbox iff its event was applied, exactly once (a redelivered event is
- *   skipped by the applier before it gets here; `ce_id` is UNIQUE as a backstop);
+ *   skipped by the applier before it gets here; the primary key `(global_position, ordinal)` and,
+ *   for stored records, `ce_id` UNIQUE are the backstop);
+ * - a settlement of a BetSettled / BetResettled is stored as a reference to its event, built by the
+ *   publisher when it sends it (`analytics-references.ts`, migration 1797040000000): no copy of
+ *   the value and headers per bet, and no record-building CPU in this transaction;
  * - the publisher (`analytics-publisher.ts`) sends what is committed, at least once, and a
  *   duplicate on Kafka is always byte-identical (same `ce_id`), never a loss.
  *
@@ -109,7 +114,10 @@ export class TxAnalyticsState implements AnalyticsStateReader {
   }
 }
 
-/** The outbox row of a record (column → value), as `ProjectionTx.append` writes it. */
+/**
+ * The outbox row of a record stored in full (column → value), as `ProjectionTx.append` writes it:
+ * the same columns as a reference row (`settlementReferenceRow`), one batch's rows share one list.
+ */
 export function outboxRow(r: AnalyticsRecord): Record<string, unknown> {
   return {
     global_position: r.globalPosition,
@@ -120,17 +128,24 @@ export function outboxRow(r: AnalyticsRecord): Record<string, unknown> {
     ce_id: r.ceId,
     headers: JSON.stringify(r.headers),
     value: r.value,
+    occurred_at: null,
   };
 }
 
 /**
- * Writes the analytics records of one applied event into the transaction's outbox rows. Must run
- * after every projection has applied the event (it reads `hand_outcomes` as the event left it).
- * @returns the records written (empty for events that produce none)
+ * Writes the analytics outbox rows of one applied event into the transaction. Must run after every
+ * projection has applied the event (it reads `hand_outcomes` as the event left it). A BetSettled /
+ * BetResettled gets a reference row (`analytics-references.ts`: the publisher builds its record);
+ * every other source event gets its records built now and stored in full.
+ * @returns the number of rows written (0 for events that produce none)
  */
-export async function writeAnalyticsOutbox(e: LedgerEvent, tx: ProjectionTx): Promise<AnalyticsRecord[]> {
-  if (!ANALYTICS_SOURCE_TYPES.has(e.type)) return [];
+export async function writeAnalyticsOutbox(e: LedgerEvent, tx: ProjectionTx): Promise<number> {
+  if (!ANALYTICS_SOURCE_TYPES.has(e.type)) return 0;
+  if (e.type === 'BetSettled' || e.type === 'BetResettled') {
+    tx.append(ANALYTICS_OUTBOX_TABLE, settlementReferenceRow(e));
+    return 1;
+  }
   const records = await analyticsRecordsFor(e, new TxAnalyticsState(tx));
   for (const r of records) tx.append(ANALYTICS_OUTBOX_TABLE, outboxRow(r));
-  return records;
+  return records.length;
 }

@@ -6,6 +6,7 @@ import { DEFAULT_DATABASE_URL } from '../data-source';
 import { ProjectionLogger, SILENT_LOGGER } from '../logger';
 import { assertSchemaName, DEFAULT_READ_SCHEMA, qualified } from '../schema-name';
 import type { AnalyticsRecordKind } from './analytics-records';
+import { ClaimedOutboxRow, claimOutboxSql, resolveOutboxRow, ResolvedOutboxRow } from './analytics-references';
 
 /** Topic of each kind of analytics record. */
 export type AnalyticsTopicNames = Readonly<Record<AnalyticsRecordKind, string>>;
@@ -63,14 +64,7 @@ export interface AnalyticsPublishResult {
   readonly batches: number;
 }
 
-interface OutboxRow {
-  global_position: string;
-  ordinal: number;
-  kind: AnalyticsRecordKind;
-  record_key: string;
-  headers: Record<string, string>;
-  value: string;
-}
+type OutboxRow = ResolvedOutboxRow;
 
 /** Name of the publisher's row in `<schema>.outbox_leases` (migration `CreateOutboxLeases1796000500100`). */
 export const ANALYTICS_LEASE_NAME = 'ledger-analytics-publisher';
@@ -97,7 +91,10 @@ const PRUNE_EVERY_MS = 60_000;
  * transaction; polling is the fallback.
  *
  * Kafka record = the stored row: key `record_key` (the table id), value `value`, headers
- * `headers` (CloudEvents binary mode); topic chosen by `kind` ({@link AnalyticsTopicNames}).
+ * `headers` (CloudEvents binary mode); topic chosen by `kind` ({@link AnalyticsTopicNames}). A
+ * reference row (a BetSettled / BetResettled's settlement) has its record built at claim time
+ * from `audit_events` and `hand_outcomes` (`analytics-references.ts`), byte-identical to the
+ * stored form, so a re-send after a crash is still an exact duplicate.
  */
 export class AnalyticsPublisher {
   /** Topic per kind in use. */
@@ -109,6 +106,8 @@ export class AnalyticsPublisher {
   /** `<schema>.analytics_outbox`, quoted. */
   private readonly outbox: string;
   private readonly publisher: LeaderOutboxPublisher<OutboxRow>;
+  /** {@link claimOutboxSql} of the schema. */
+  private readonly claimSql: string;
 
   private lastPrune = 0;
   private totalPublished = 0;
@@ -121,6 +120,7 @@ export class AnalyticsPublisher {
     this.retainPublishedMs = options.retainPublishedMs === undefined ? 7 * 24 * 3600 * 1000 : options.retainPublishedMs;
     this.log = options.logger ?? SILENT_LOGGER;
     this.outbox = qualified(this.schema, 'analytics_outbox');
+    this.claimSql = claimOutboxSql(this.schema);
     this.publisher = new LeaderOutboxPublisher<OutboxRow>({
       source: {
         claim: (client, limit) => this.claim(client, limit),
@@ -198,15 +198,15 @@ export class AnalyticsPublisher {
     this.publisher.wake();
   }
 
-  /** Reads up to `limit` unpublished rows in `(global_position, ordinal)` order (no lock: the lease is the exclusion). */
+  /**
+   * Reads up to `limit` unpublished rows in `(global_position, ordinal)` order (no lock: the lease
+   * is the exclusion) and gives each its record: the stored one, or the settlement built from its
+   * reference (`analytics-references.ts`), in this process, outside the projector's transaction.
+   * @throws Error when a reference cannot be built (the batch is abandoned and retried)
+   */
   private async claim(client: Client, limit: number): Promise<OutboxRow[]> {
-    const { rows } = await client.query<OutboxRow>(
-      // ORDER BY the bigint column (o.…), not the text alias of the same name: '100' < '98'
-      `SELECT o.global_position::text AS global_position, o.ordinal, o.kind, o.record_key, o.headers, o.value FROM ${this.outbox} o
-       WHERE o.published_at IS NULL ORDER BY o.global_position, o.ordinal LIMIT $1`,
-      [limit],
-    );
-    return rows;
+    const { rows } = await client.query<ClaimedOutboxRow>(this.claimSql, [limit]);
+    return rows.map(resolveOutboxRow);
   }
 
   /** Marks the claimed rows published, inside the fenced mark transaction (Kafka acknowledged them). */

@@ -15,6 +15,7 @@ import { smallShoe, SmallShoe } from '../testing/small-shoe.fixture';
 import { AnalyticsPublisher, AnalyticsTopicNames, DEFAULT_ANALYTICS_TOPICS } from './analytics-publisher';
 import { AnalyticsRecordKind } from './analytics-records';
 import { analyticsRecordsOfEvents } from './memory-state';
+import { ClaimedOutboxRow, claimOutboxSql, REFERENCED_SOURCE_TYPES, resolveOutboxRow } from './analytics-references';
 import { GRACEFUL_SIGTERM_STOP, logLines, projectorStop } from '../testing/log-lines';
 import { startProjectorProcess, type ProjectorProcess } from '../testing/projector-process';
 
@@ -153,12 +154,24 @@ describe('analytics topics (PostgreSQL + Kafka)', () => {
 
     // the outbox holds exactly the records the pure builders give for these events, in order
     const expected = await analyticsRecordsOfEvents(events);
-    const rows = await q<{ kind: AnalyticsRecordKind; record_key: string; ce_id: string; headers: Record<string, string>; value: string }>(
-      `SELECT kind, record_key, ce_id, headers, value FROM ${SCHEMA}.analytics_outbox ORDER BY global_position, ordinal`,
-    );
-    expect(rows.map((r) => [r.kind, r.record_key, r.ce_id, r.value])).toEqual(expected.map((r) => [r.kind, r.key, r.ceId, r.value]));
+    // (a settlement of a BetSettled / BetResettled as a reference, built as the publisher builds it)
+    const rows = (await q<ClaimedOutboxRow>(claimOutboxSql(SCHEMA, { includePublished: true }), [1_000_000])).map(resolveOutboxRow);
+    expect(rows.map((r) => [r.kind, r.record_key, r.value])).toEqual(expected.map((r) => [r.kind, r.key, r.value]));
     expect(rows.map((r) => r.headers)).toEqual(expected.map((r) => r.headers));
     expect(expected).toHaveLength(2 * (8 + 8 + 20));
+    const shapes = await q<{ kind: AnalyticsRecordKind; reference: boolean; n: number }>(
+      `SELECT kind, value IS NULL AS reference, count(*)::int AS n FROM ${SCHEMA}.analytics_outbox GROUP BY 1, 2 ORDER BY 1, 2`,
+    );
+    const referenced = events.filter((e) => REFERENCED_SOURCE_TYPES.has(e.type)).length;
+    expect(referenced).toBeGreaterThan(0);
+    expect(shapes).toEqual(
+      [
+        { kind: 'roads', reference: false, n: 16 },
+        { kind: 'round-outcome', reference: false, n: 16 },
+        { kind: 'settlement', reference: false, n: 40 - referenced },
+        { kind: 'settlement', reference: true, n: referenced },
+      ].filter((r) => r.n > 0),
+    );
 
     // Kafka: every record at least once; extra copies are byte-identical and share the ce_id
     let duplicates = 0;

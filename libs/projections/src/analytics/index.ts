@@ -8,3 +8,4 @@ export * from './analytics-outbox';
 export * from './memory-state';
 export * from './analytics-publisher';
 export * from './analytics-config';
+export * from './analytics-references';

@@ -9,6 +9,7 @@ import { CreateOutboxLeases1796000500100 } from './1796000500100-create-outbox-l
 import { ProjectionIncidents1796000700000 } from './1796000700000-projection-incidents';
 import { AppliedAtClock1797010000000 } from './1797010000000-applied-at-clock';
 import { AuditKeysetIndexes1797020000000 } from './1797020000000-audit-keyset-indexes';
+import { AnalyticsOutboxReferences1797040000000 } from './1797040000000-analytics-outbox-references';
 
 export { CreateReadModel1733000000000, createReadModelSql } from './1733000000000-create-read-model';
 export { CreateAnalyticsOutbox1733100000000, createAnalyticsOutboxSql } from './1733100000000-create-analytics-outbox';
@@ -18,6 +19,7 @@ export { CreateOutboxLeases1796000500100, createOutboxLeasesSql, grantOutboxLeas
 export { ProjectionIncidents1796000700000, projectionIncidentsSql } from './1796000700000-projection-incidents';
 export { AppliedAtClock1797010000000, appliedAtClockSql } from './1797010000000-applied-at-clock';
 export { AuditKeysetIndexes1797020000000, auditKeysetIndexesSql, AUDIT_DECISION_TYPES, AUDIT_KEYSET_INDEX_NAMES } from './1797020000000-audit-keyset-indexes';
+export { AnalyticsOutboxReferences1797040000000, analyticsOutboxReferencesSql } from './1797040000000-analytics-outbox-references';
 
 /** A migration class of the read model: constructed with the target schema (default `read`). */
 export type ProjectionMigrationClass = new (schema?: string) => MigrationInterface & { readonly name: string };
@@ -37,6 +39,7 @@ export const PROJECTION_MIGRATIONS: readonly ProjectionMigrationClass[] = [
   ProjectionIncidents1796000700000,
   AppliedAtClock1797010000000,
   AuditKeysetIndexes1797020000000,
+  AnalyticsOutboxReferences1797040000000,
 ];
 
 /** Result of {@link runProjectionMigrations}. */
