@@ -230,7 +230,7 @@ describe('what the runtime roles are', () => {
     expect(events_owner).toBe(OWNER);
   });
 
-  it('hold on events exactly: the API SELECT and INSERT, the relay SELECT, the projector nothing; nobody UPDATE, DELETE, TRUNCATE, TRIGGER', async () => {
+  it('hold on events exactly: the API and the relay SELECT (the API appends through ledger_append), the projector nothing; nobody INSERT, UPDATE, DELETE, TRUNCATE, TRIGGER', async () => {
     const { rows } = await clients.owner.query(
       `SELECT r AS role, array_agg(p ORDER BY p) FILTER (WHERE has_table_privilege(r, 'events', p)) AS privileges
          FROM unnest($1::text[]) AS r, unnest(ARRAY['SELECT', 'INSERT', 'UPDATE', 'DELETE', 'TRUNCATE', 'REFERENCES', 'TRIGGER']) AS p
@@ -238,7 +238,7 @@ describe('what the runtime roles are', () => {
       [['ledger_app', 'ledger_projector', 'ledger_relay']],
     );
     expect(rows).toEqual([
-      { role: 'ledger_app', privileges: ['INSERT', 'SELECT'] },
+      { role: 'ledger_app', privileges: ['SELECT'] },
       { role: 'ledger_projector', privileges: null },
       { role: 'ledger_relay', privileges: ['SELECT'] },
     ]);

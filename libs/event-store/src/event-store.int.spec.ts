@@ -31,6 +31,7 @@ import {
   readRange,
 } from './testing/int-support';
 import { OutboxRelay } from './outbox-relay';
+import { republishLedger } from './republish';
 
 jest.setTimeout(60_000);
 
@@ -622,6 +623,31 @@ describe('global positions without a ledger-wide lock (docs/guarantees.md §5)',
       const records = (await readRange(kafka, TEST_EVENTS_TOPIC, from, await endOffsets(kafkaAdminClient, TEST_EVENTS_TOPIC))).filter((r) => r.key === tableId);
       expect(records.map((r) => JSON.parse(r.value).eventId)).toEqual([a.eventId, b.events[0].eventId]);
       await assertPositionsAccountedFor();
+    } finally {
+      await held.query('ROLLBACK').catch(() => undefined);
+      await held.end();
+      await kafkaAdminClient.disconnect();
+    }
+  });
+
+  it('republish never marks a position it could not send: an append still open below the range end is left to the relay', async () => {
+    const tableId = `T-${randomUUID()}`;
+    const held = await pgClient(false);
+    const { kafka, admin: kafkaAdminClient } = await kafkaAdmin();
+    try {
+      const a = await openAppend(held, `shoe-${randomUUID()}`, tableId);
+      const b = await store.append(request({ streamId: `shoe-${randomUUID()}`, tableId, events: dealerChanges(1) }));
+      const res = await republishLedger({ databaseUrl: TEST_RELAY_DATABASE_URL, kafka, topic: TEST_EVENTS_TOPIC, logger: collectingLogger(), fromPosition: a.position, horizonWaitMs: 300 });
+      // stopped below A (which may still commit), so B is not sent ahead of it either
+      expect(BigInt(res.to)).toBeLessThan(a.position);
+      await held.query('COMMIT');
+      const marked = async (p: string) => (await ledger.query(`SELECT published_at IS NOT NULL AS m FROM outbox WHERE global_position = $1`, [p])).rows[0].m;
+      await expect(marked(a.position.toString())).resolves.toBe(false);
+      await expect(marked(b.events[0].globalPosition)).resolves.toBe(false);
+      const from = await endOffsets(kafkaAdminClient, TEST_EVENTS_TOPIC);
+      await relayOnce();
+      const records = (await readRange(kafka, TEST_EVENTS_TOPIC, from, await endOffsets(kafkaAdminClient, TEST_EVENTS_TOPIC))).filter((r) => r.key === tableId);
+      expect(records.map((r) => JSON.parse(r.value).eventId)).toEqual([a.eventId, b.events[0].eventId]);
     } finally {
       await held.query('ROLLBACK').catch(() => undefined);
       await held.end();

@@ -7,7 +7,7 @@ export const RELAY_PROGRESS_NAME = 'ledger-relay';
 export const HORIZON_WAIT_MS = 50;
 
 /** Pause between two looks at the candidate's transactions, in ms. */
-const HORIZON_POLL_MS = 1;
+const HORIZON_POLL_MS = 2;
 
 /**
  * The commit-order horizon of the global positions (docs/guarantees.md §5; migration
@@ -19,7 +19,7 @@ const HORIZON_POLL_MS = 1;
  * lock on `streams` or `events` (`pg_locks`: RowShareLock from the stream's `FOR UPDATE`,
  * RowExclusiveLock from an insert). Every append holding a position ≤ L locked its stream before it
  * took the position and keeps that lock until it ends, so it is over or in that list. Once every
- * transaction of the list has ended (its own transaction-id lock is gone), L is final. Transactions
+ * transaction of the list has ended (`pg_xact_status`), L is final. Transactions
  * of other databases and of other tables (the projector's, a long report) never delay it; a slow
  * append does, by its own length. {@link advance} waits at most {@link HORIZON_WAIT_MS} and otherwise
  * keeps the candidate for its next call.
@@ -64,24 +64,31 @@ export class CommitHorizon {
 
 async function takeCandidate(client: Client): Promise<{ last: bigint; xids: string[] }> {
   const l = await client.query<{ last: string | null }>(`SELECT pg_sequence_last_value('events_global_position_seq')::text AS last`);
-  // (a second statement: the locks are looked at after L was read)
+  // (a second statement: the locks are looked at after L was read.) pg_locks names a transaction by
+  // its 32-bit id; it is matched to the 64-bit ids in progress now (pg_snapshot_xip), so the wait
+  // asks pg_xact_status, not the lock table again. A transaction in pg_locks but not in the snapshot
+  // either ended or began after L was read (so holds no position ≤ L): no need to wait for it.
   const x = await client.query<{ xids: string[] }>(
-    `SELECT coalesce(array_agg(DISTINCT t.transactionid::text), '{}') AS xids
-       FROM pg_locks r
-       JOIN pg_locks t ON t.pid = r.pid AND t.locktype = 'transactionid' AND t.mode = 'ExclusiveLock' AND t.granted
-      WHERE r.locktype = 'relation' AND r.granted AND r.pid <> pg_backend_pid()
-        AND r.database = (SELECT oid FROM pg_database WHERE datname = current_database())
-        AND r.relation IN ('streams'::regclass, 'events'::regclass)
-        AND r.mode IN ('RowShareLock', 'RowExclusiveLock')`,
+    `WITH writers AS (
+       SELECT DISTINCT t.transactionid::text::bigint AS xid32
+         FROM pg_locks r
+         JOIN pg_locks t ON t.pid = r.pid AND t.locktype = 'transactionid' AND t.mode = 'ExclusiveLock' AND t.granted
+        WHERE r.locktype = 'relation' AND r.granted AND r.pid <> pg_backend_pid()
+          AND r.database = (SELECT oid FROM pg_database WHERE datname = current_database())
+          AND r.relation IN ('streams'::regclass, 'events'::regclass)
+          AND r.mode IN ('RowShareLock', 'RowExclusiveLock'))
+     SELECT coalesce(array_agg(x::text), '{}') AS xids
+       FROM pg_snapshot_xip(pg_current_snapshot()) x
+      WHERE (x::text::bigint % 4294967296) IN (SELECT xid32 FROM writers)`,
   );
   return { last: l.rows[0].last === null ? 0n : BigInt(l.rows[0].last), xids: x.rows[0].xids };
 }
 
-/** Whether every transaction in `xids` has ended (its transaction-id lock is released at its end). */
+/** Whether every transaction in `xids` (64-bit ids) has ended (`pg_xact_status`: a commit-log lookup). */
 async function allEnded(client: Client, xids: readonly string[]): Promise<boolean> {
   if (xids.length === 0) return true;
   const { rows } = await client.query<{ pending: number }>(
-    `SELECT count(*)::int AS pending FROM pg_locks WHERE locktype = 'transactionid' AND mode = 'ExclusiveLock' AND transactionid = ANY ($1::xid[])`,
+    `SELECT count(*)::int AS pending FROM unnest($1::xid8[]) x WHERE pg_xact_status(x) = 'in progress'`,
     [xids],
   );
   return rows[0].pending === 0;

@@ -6,6 +6,7 @@ import { DEV_RECORD_SIGNING_KEY } from './record-signature';
 import type { LedgerLogger } from './logger';
 import { EVENT_COLUMNS, type EventRow } from './rows';
 import { OUTBOX_LEASE_TABLE, RELAY_LEASE_NAME } from './outbox-relay';
+import { CommitHorizon } from './horizon';
 import { LedgerRecordBuilder } from './relay-record';
 
 /** Events read and sent per batch by {@link republishLedger}. */
@@ -21,6 +22,8 @@ export interface RepublishOptions {
   readonly topic: string;
   /** The relay's `RECORD_SIGNING_KEY` (the records must carry the relay's signature). @default {@link DEV_RECORD_SIGNING_KEY} */
   readonly signingKey?: string;
+  /** Longest wait for the commit-order horizon to reach the range's end, in ms; past it the run stops at the horizon. @default 10000 */
+  readonly horizonWaitMs?: number;
   /** First global position to republish (≥ 1). @default 1 */
   readonly fromPosition?: bigint;
   /** Last global position to republish. @default the last one committed when the republish starts */
@@ -49,6 +52,9 @@ export interface RepublishResult {
   /** Outbox rows of the range it marked published (they were unpublished: the relays would have sent them once more). */
   readonly outboxMarked: number;
 }
+
+/** Longest wait for the commit-order horizon to reach the range's end, in ms. */
+const HORIZON_MAX_WAIT_MS = 10_000;
 
 /**
  * Republishes the ledger topic from PostgreSQL (docs/guarantees.md §4 and §7; the README,
@@ -89,7 +95,15 @@ export async function republishLedger(options: RepublishOptions): Promise<Republ
     log.info({ lease: RELAY_LEASE_NAME, generation, holder: lease.holder }, 'republish holds the relay lease: the relays stand by');
     const from = options.fromPosition ?? 1n;
     const { rows: head } = await client.query<{ last: string | null }>(`SELECT max(global_position)::text AS last FROM events`);
-    const to = options.toPosition ?? BigInt(head[0].last ?? '0');
+    const wanted = options.toPosition ?? BigInt(head[0].last ?? '0');
+    // Never past the commit-order horizon (docs/guarantees.md §5): below it no append can still
+    // commit, so every event of [from, to] is read and sent, and marking the range loses nothing.
+    const horizon = new CommitHorizon();
+    let safe = await horizon.advance(client, 1000);
+    const deadline = Date.now() + (options.horizonWaitMs ?? HORIZON_MAX_WAIT_MS);
+    while (safe < wanted && Date.now() < deadline) safe = await horizon.advance(client, 1000);
+    const to = wanted < safe ? wanted : safe;
+    if (to < wanted) log.warn({ wanted: wanted.toString(), to: to.toString() }, 'appends still in flight above the horizon: republishing up to it, the relay sends the rest');
     await producer.connect();
 
     let after = from - 1n;
