@@ -119,8 +119,8 @@ export class PgEventStore {
 
   /**
    * Events of every stream in global order, from `fromPosition` (inclusive), at most `limit`.
-   * Never skips an event: positions become visible in order, so a reader that resumes from its last
-   * position + 1 sees everything.
+   * Positions commit out of number order (docs/guarantees.md §5): resuming from the last position + 1
+   * may miss an append that commits late below it; follow the Kafka topic instead (see {@link EventReader.readAll}).
    * @param fromPosition first global position, a decimal string or bigint. @default '1'
    * @param limit page size, 1–10,000. @default 1000
    * @throws RangeError when `limit` is out of range
@@ -156,8 +156,8 @@ export class PgEventStore {
   }
 
   /**
-   * {@link verifyChain} over every stream, plus the global check: positions run 1, 2, 3, … with no
-   * hole and the counter equals the last one (`POSITION_GAP`). Reads the whole ledger in one
+   * {@link verifyChain} over every stream, plus the global check of the positions (`POSITION_GAP`):
+   * up to the relay's progress each is an event or a recorded hole, none above the sequence. Reads the whole ledger in one
    * REPEATABLE READ snapshot: an audit job, not a request path.
    */
   verifyAll(): Promise<ChainVerification> {

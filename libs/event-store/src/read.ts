@@ -30,8 +30,10 @@ export class EventReader {
 
   /**
    * Events of every stream in global order, from `fromPosition` (inclusive), at most `limit`.
-   * Never skips an event: positions become visible in order (see the `event_position` migration), so a
-   * reader that resumes from its last position + 1 sees everything.
+   * Positions commit out of number order (docs/guarantees.md §5): a reader that resumes from its last
+   * position + 1 may miss an append that commits late below it. Follow the ledger by the Kafka topic
+   * (the relay publishes below the commit-order horizon), or read only up to
+   * `outbox_progress.through_position`; this is for tools and tests.
    * @param fromPosition first global position, a decimal string or bigint. @default '1'
    * @param limit page size, 1–10,000. @default 1000
    */
@@ -54,7 +56,7 @@ export class EventReader {
   /**
    * Every event of the given types, in global order, upcast; optionally only those whose `data`
    * has `field` equal to `value` (e.g. the four-eyes events of one decision). Served by the
-   * `(type, occurred_at)` index; meant for rare types (decisions), not for cards or bets.
+   * partial index `events_decisions_idx` for the four decision types; other types scan: meant for rare types (decisions), not for cards or bets.
    * @param limit at most this many, 1–10,000. @default 10000
    */
   async readByTypes(types: readonly string[], where?: { readonly field: string; readonly value: string }, limit = 10_000): Promise<LedgerEvent[]> {

@@ -291,7 +291,7 @@ export class ChainVerifier {
         streamVersion: e.stream_version,
         eventId: e.event_id,
         kind: 'POSITION_GAP',
-        detail: `event at global position ${e.global_position} sits in a recorded hole: it was written after the relay passed its position (never published)`,
+        detail: `event at global position ${e.global_position} sits in a recorded hole: it was written after the relay passed its position (published late, out of position order, or never)`,
       });
     }
     const max = tail.max === null ? 0n : BigInt(tail.max);
