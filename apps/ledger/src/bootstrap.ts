@@ -1,6 +1,7 @@
 import type { NestExpressApplication } from '@nestjs/platform-express';
 import { NestFactory } from '@nestjs/core';
-import { DocumentBuilder, SwaggerModule } from '@nestjs/swagger';
+import type { INestApplication } from '@nestjs/common';
+import { DocumentBuilder, SwaggerModule, type OpenAPIObject } from '@nestjs/swagger';
 import { Logger } from 'nestjs-pino';
 import { getStorageToken, type ThrottlerStorage } from '@nestjs/throttler';
 import { LedgerApiEnv, loadConfig, type EnvSource } from '@ledger/config';
@@ -41,6 +42,16 @@ export async function createLedgerApp(options: LedgerAppOptions = {}): Promise<N
     limits: config,
     address: { storage: app.get<ThrottlerStorage>(getStorageToken()), limit: config.RATE_LIMIT_PER_ADDRESS, windowMs: config.RATE_LIMIT_WINDOW_MS },
   });
+  SwaggerModule.setup('docs', app, () => openApiDocument(app, SwaggerModule));
+  app.enableShutdownHooks();
+  return app;
+}
+
+/**
+ * The API's OpenAPI document (served at `/docs`, written to `docs/openapi.json` by
+ * scripts/write-openapi.ts): the routes, their schemas and the error table ({@link withErrorTable}).
+ */
+export function openApiDocument(app: INestApplication, swagger: Pick<typeof SwaggerModule, 'createDocument'>): OpenAPIObject {
   const document = new DocumentBuilder()
     .setTitle('Baccarat round ledger')
     .setDescription(
@@ -49,7 +60,5 @@ export async function createLedgerApp(options: LedgerAppOptions = {}): Promise<N
     .setVersion('1')
     .addBearerAuth()
     .build();
-  SwaggerModule.setup('docs', app, () => withErrorTable(SwaggerModule.createDocument(app, document)));
-  app.enableShutdownHooks();
-  return app;
+  return withErrorTable(swagger.createDocument(app, document));
 }

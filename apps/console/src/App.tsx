@@ -1,0 +1,95 @@
+import type { ReactElement } from 'react';
+import { BrowserRouter, Navigate, NavLink, Outlet, Route, Routes, useLocation } from 'react-router';
+import { useSession, CAN, type Role } from './session';
+import { SignInPage } from './pages/SignInPage';
+import { TablesPage } from './pages/TablesPage';
+import { ShoePage } from './pages/ShoePage';
+import { RecallPage } from './pages/RecallPage';
+import { ApprovalsPage } from './pages/ApprovalsPage';
+import { ReconciliationPage } from './pages/ReconciliationPage';
+import { AuditPage } from './pages/AuditPage';
+import { TopicsPage } from './pages/TopicsPage';
+
+/** A page of the navigation bar and the roles that see it (the API checks the same roles). */
+interface NavItem {
+  readonly to: string;
+  readonly label: string;
+  readonly visible: (r: Role) => boolean;
+}
+
+/** The navigation bar (apps/console/README.md "Pages"). */
+export const NAV: readonly NavItem[] = [
+  { to: '/tables', label: 'Tables', visible: () => true },
+  { to: '/approvals', label: 'Approvals', visible: CAN.readAudit },
+  { to: '/reconciliation', label: 'Reconciliation', visible: CAN.readAudit },
+  { to: '/audit', label: 'Audit', visible: CAN.readAudit },
+  { to: '/topics', label: 'Topics', visible: () => true },
+];
+
+function Layout() {
+  const { principal, signOut } = useSession();
+  const location = useLocation();
+  if (!principal) return <Navigate to="/sign-in" replace state={{ from: location.pathname + location.search }} />;
+  return (
+    <>
+      <a className="skip" href="#main">
+        Skip to content
+      </a>
+      <header className="bar">
+        <span className="brand">Baccarat ledger</span>
+        <nav aria-label="Main">
+          <ul>
+            {NAV.filter((n) => n.visible(principal.role)).map((n) => (
+              <li key={n.to}>
+                <NavLink to={n.to}>{n.label}</NavLink>
+              </li>
+            ))}
+          </ul>
+        </nav>
+        <span className="who" data-testid="who">
+          {principal.sub} · {principal.role}
+        </span>
+        <button type="button" onClick={signOut}>
+          Sign out
+        </button>
+      </header>
+      <main id="main" tabIndex={-1}>
+        <Outlet />
+      </main>
+    </>
+  );
+}
+
+/** A route the signed-in role may not see: says so instead of showing a page the API would refuse. */
+function Guard({ allow, children }: { allow: (r: Role) => boolean; children: ReactElement }) {
+  const { principal } = useSession();
+  if (principal && !allow(principal.role))
+    return (
+      <p className="state" role="alert">
+        Your role ({principal.role}) may not see this page.
+      </p>
+    );
+  return children;
+}
+
+/** The console's routes under `/console` (each page has a stable URL that can be shared). */
+export function App() {
+  return (
+    <BrowserRouter basename="/console">
+      <Routes>
+        <Route path="/sign-in" element={<SignInPage />} />
+        <Route element={<Layout />}>
+          <Route index element={<Navigate to="/tables" replace />} />
+          <Route path="/tables" element={<TablesPage />} />
+          <Route path="/shoes/:shoeId" element={<Guard allow={CAN.readAudit}><ShoePage /></Guard>} />
+          <Route path="/shoes/:shoeId/rounds/:roundId" element={<Guard allow={CAN.readAudit}><RecallPage /></Guard>} />
+          <Route path="/approvals" element={<Guard allow={CAN.readAudit}><ApprovalsPage /></Guard>} />
+          <Route path="/reconciliation" element={<Guard allow={CAN.readAudit}><ReconciliationPage /></Guard>} />
+          <Route path="/audit" element={<Guard allow={CAN.readAudit}><AuditPage /></Guard>} />
+          <Route path="/topics" element={<TopicsPage />} />
+          <Route path="*" element={<p className="state">No such page.</p>} />
+        </Route>
+      </Routes>
+    </BrowserRouter>
+  );
+}

@@ -1,0 +1,4 @@
+/** Tables page: built in its own change (apps/console/README.md "Pages"). */
+export function TablesPage() {
+  return <h1>Tables</h1>;
+}
