@@ -10,12 +10,15 @@ import { CorrelationMiddleware } from './common/correlation.middleware';
 import { LedgerExceptionFilter } from './common/ledger-exception.filter';
 import { rateLimits } from './common/rate-limit.guard';
 import { REFUSAL_BUDGET, RefusalBudget } from './common/refusal-budget';
+import { MeController } from './auth/me.controller';
 import { HealthController } from './health.controller';
 import { MetricsController } from './metrics.controller';
 import { PersistenceModule } from './persistence/persistence.module';
 import { QueriesModule } from './queries/queries.module';
 import { ShoeModule } from './shoe/shoe.module';
 import { DecisionsModule } from './decisions/decisions.module';
+import { LiveModule } from './live/live.module';
+import { StaticModule } from './static/static.module';
 
 /** The ledger's HTTP service: table facts, bets, management decisions, and the reads that drive them. */
 @Module({})
@@ -51,8 +54,10 @@ export class AppModule implements NestModule {
         ShoeModule,
         QueriesModule,
         DecisionsModule,
+        LiveModule,
+        StaticModule,
       ],
-      controllers: [HealthController, MetricsController],
+      controllers: [HealthController, MetricsController, MeController],
       providers: [
         { provide: REFUSAL_BUDGET, useValue: new RefusalBudget({ payloadMaxBytes: config.REFUSAL_PAYLOAD_MAX_BYTES, bytesPerMinute: config.REFUSAL_LOG_BYTES_PER_MINUTE }) },
         { provide: APP_FILTER, useClass: LedgerExceptionFilter },
