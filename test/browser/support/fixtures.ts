@@ -48,7 +48,10 @@ export interface Fixtures {
 
 /** Worker-scoped fixtures. */
 export interface WorkerFixtures {
-  /** `.stack/browser/stack.json`: the API's address, the seeded shoes, the voided and corrected rounds. */
+  /**
+   * `.stack/browser/stack.json` as the worker started: the API's address, the seeded shoes, the voided
+   * and corrected rounds. Rounds dealt later by `dealRounds` are in its answer and in `readStack()`.
+   */
   stack: BrowserStack;
 }
 
