@@ -72,7 +72,7 @@ test('a pit manager’s refused request shows the API’s error code', async ({ 
   await signIn(page, 'pit-manager', 'pm-1');
   await page.goto(`/console/shoes/${stack.classic.shoeId}/rounds/${stack.classic.correctedRoundId}`);
   await page.getByTestId('card-1').fill('ZZ');
-  await page.getByLabel('Reason').nth(1).fill('typed a card that does not exist');
+  await page.getByLabel('Reason for the correction').fill('typed a card that does not exist');
   await page.getByRole('button', { name: 'Request result correction' }).click();
   await expect(page.getByRole('alert')).toContainText(/[A-Z]+\.[A-Z_]+/);
 });

@@ -389,7 +389,7 @@ function Requests({ shoeId, roundId, cards }: { shoeId: string; roundId: string;
       <div className="actions">
         <form className="panel" onSubmit={submit(voidReq)} aria-labelledby="void-h">
           <h3 id="void-h">Request void</h3>
-          <label htmlFor="void-reason">Reason</label>
+          <label htmlFor="void-reason">Reason for the void</label>
           <textarea id="void-reason" rows={2} required value={voidReason} onChange={(e) => setVoidReason(e.target.value)} />
           <div>
             <button type="submit" className="danger" disabled={voidReq.isPending || !voidReason.trim()}>
@@ -418,7 +418,7 @@ function Requests({ shoeId, roundId, cards }: { shoeId: string; roundId: string;
               ))}
             </div>
           </fieldset>
-          <label htmlFor="fix-reason">Reason</label>
+          <label htmlFor="fix-reason">Reason for the correction</label>
           <textarea id="fix-reason" rows={2} required value={fixReason} onChange={(e) => setFixReason(e.target.value)} />
           <div>
             <button type="submit" className="primary" disabled={fixReq.isPending || !fixReason.trim()}>
