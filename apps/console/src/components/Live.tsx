@@ -7,7 +7,7 @@ export const OVERVIEW_KEY = ['tables', 'overview'] as const;
 
 /**
  * Invalidates what a `table` event of the live stream changed: the overview and the queries of the
- * event's shoe (`['shoe', shoeId, …]`: its page, if open). Events come in bursts (a round is many
+ * event's shoe (`['shoe', shoeId, …]`: its page, if open; every shoe when the event's shoeId is null). Events come in bursts (a round is many
  * events), so they are gathered for 200 ms and invalidated once; every event schedules a refetch
  * after it, so the last one always leads to a read that includes it.
  */
@@ -23,14 +23,16 @@ export function useLiveInvalidation(): (e: LiveTableEvent) => void {
   );
   return useCallback(
     (e: LiveTableEvent) => {
-      if (e.shoeId) pending.current.add(e.shoeId);
+      // shoeId null: every table may have changed (a rebuild, the API reconnected): refresh every shoe
+      pending.current.add(e.shoeId ?? '*');
       if (timer.current) return;
       timer.current = setTimeout(() => {
         timer.current = null;
         const shoes = [...pending.current];
         pending.current.clear();
         void client.invalidateQueries({ queryKey: OVERVIEW_KEY });
-        for (const s of shoes) void client.invalidateQueries({ queryKey: ['shoe', s] });
+        if (shoes.includes('*')) void client.invalidateQueries({ queryKey: ['shoe'] });
+        else for (const s of shoes) void client.invalidateQueries({ queryKey: ['shoe', s] });
       }, 200);
     },
     [client],

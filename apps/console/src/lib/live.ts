@@ -5,7 +5,7 @@ import { currentBearer } from '../api/client';
 /**
  * The live stream of the tables: `GET /live/tables` (server-sent events fed by the projections,
  * README "The HTTP API"), one `event: table` with data `{"tableId","shoeId","globalPosition"}`
- * each time a table's read model changes (a round resulted, voided or corrected, a shoe opened…).
+ * after each projection commit that changed a table (`shoeId` null: every table may have changed).
  * The console refetches what changed on such an event: there is no polling interval.
  *
  * The stream needs the bearer token, which `EventSource` cannot send, hence

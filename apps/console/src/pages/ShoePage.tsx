@@ -99,7 +99,7 @@ function Accounting({ s }: { s: ShoeState }) {
   return (
     <section aria-labelledby="acct-h">
       <h2 id="acct-h">Card accounting</h2>
-      <div className="grid">
+      <div className="accounting">
         <table className="data" data-testid="card-accounting">
           <caption className="muted tiny" style={{ textAlign: 'left' }}>
             {s.decks} decks ({s.decks * 52} cards)
@@ -190,7 +190,7 @@ function Rounds({ shoeId, timeZone }: { shoeId: string; timeZone: string }) {
                 </thead>
                 <tbody>
                   {rounds.map((r) => (
-                    <tr key={r.roundId} data-round-id={r.roundId} data-status={r.status}>
+                    <tr key={r.roundId} data-round-id={r.roundId} data-status={r.status} className={r.status === 'VOIDED' ? 'is-voided' : undefined}>
                       <td className="num">{r.handNumber}</td>
                       <td>
                         <RoundBadges status={r.status} revision={r.currentRevision} />
@@ -206,7 +206,8 @@ function Rounds({ shoeId, timeZone }: { shoeId: string; timeZone: string }) {
                       <td className="num nowrap">
                         {r.playerTotal ?? '–'}–{r.bankerTotal ?? '–'}
                       </td>
-                      <td className={r.winner ? `winner-${r.winner}` : 'muted'}>
+                      <td className={`outcome ${r.winner && r.status !== 'VOIDED' ? `winner-${r.winner}` : ''}`}>
+                        {r.status === 'VOIDED' ? <span className="visually-hidden">void: </span> : null}
                         {r.winner ?? '–'}
                         {r.playerPair ? <div className="tiny">player pair</div> : null}
                         {r.bankerPair ? <div className="tiny">banker pair</div> : null}
@@ -239,7 +240,7 @@ export function ShoePage() {
   const roads = useQuery({ queryKey: ['shoe', shoeId, 'roads'], queryFn: () => unwrap(api.GET('/shoes/{shoeId}/roads', { params: { path: { shoeId } } })) });
   const onTable = useLiveInvalidation();
   const live = useLiveTables((e) => {
-    if (e.shoeId === shoeId) onTable(e);
+    if (e.shoeId === shoeId || e.shoeId === null) onTable(e);
   });
   const s = state.data;
   return (
