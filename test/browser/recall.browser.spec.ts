@@ -84,3 +84,41 @@ test('an auditor sees the whole recall and is offered no request', async ({ page
   await expect(page.getByRole('textbox')).toHaveCount(0);
   await expectNoSeriousA11yViolations(page);
 });
+
+test('a pit manager requests a void in the console and sees the 202 answer with the bets it would change', async ({ page, stack, signIn, apiAs }) => {
+  const { api } = await signIn(page, 'pit-manager', 'pm-1');
+  const shoeId = stack.classic.shoeId;
+  // a plain resulted round with bets
+  let roundId: string | null = null;
+  for (const r of stack.classic.resultedRoundIds) {
+    const recall = (await (await api.get(`/shoes/${shoeId}/rounds/${r}/recall`)).json()) as Recall;
+    if (recall.round.status === 'RESULTED' && recall.bets.length > 0) {
+      roundId = r;
+      break;
+    }
+  }
+  expect(roundId, 'a seeded resulted round with bets').not.toBeNull();
+  await page.goto(`/console/shoes/${shoeId}/rounds/${roundId}`);
+  await page.getByLabel('Reason for the void').fill('browser test: request then reject');
+  await page.getByRole('button', { name: 'Request void' }).click();
+  const answer = page.getByTestId('decision-answer');
+  await expect(answer).toContainText('PENDING_APPROVAL');
+  const decisionId = (await answer.locator('code').first().textContent())!.trim();
+  const view = await (await api.get(`/decisions/${decisionId}`)).json();
+  expect(view.status).toBe('PENDING_APPROVAL');
+  expect(view.affectedBets.length).toBeGreaterThan(0);
+  await expect(answer.locator('tbody tr')).toHaveCount(view.affectedBets.length);
+  await expect(answer).toContainText('REFUND');
+  await expectNoSeriousA11yViolations(page);
+  await answer.scrollIntoViewIfNeeded();
+  await page.screenshot({ path: test.info().outputPath('request-answer.png') });
+  // leave no pending decision behind: a second manager rejects it, and the recall's decision chain says so
+  const pm2 = await apiAs('pit-manager', 'pm-2');
+  const rejected = await pm2.post(`/decisions/${decisionId}/reject`, { data: { reason: 'browser test cleanup' } });
+  expect(rejected.status(), await rejected.text()).toBeLessThan(300);
+  await page.reload();
+  const row = page.getByTestId('decisions').locator('tr', { hasText: decisionId });
+  await expect(row).toContainText('REJECTED');
+  await expect(row).toContainText('pm-2');
+  await expect(row).toContainText('browser test cleanup');
+});

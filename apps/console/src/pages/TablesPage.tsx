@@ -23,7 +23,7 @@ function LastResults({ rounds }: { rounds: readonly RoundSummary[] }) {
   return (
     <ol className="results" aria-label="Last results, oldest to newest" data-testid="last-results">
       {ordered.map((r) => {
-        const w = r.winner ?? 'NONE';
+        const w = r.status === 'VOIDED' ? 'NONE' : (r.winner ?? 'NONE');
         const label =
           r.status === 'VOIDED'
             ? `hand ${r.handNumber}: voided`
@@ -68,7 +68,7 @@ function TableCard({ t }: { t: TableOverview }) {
             <dd>{shoe.dealerId}</dd>
           </dl>
           <LastResults rounds={t.lastResults} />
-          <div className="roads" aria-label={`Roads of ${t.name}`} role="group">
+          <div className="roads roads-mini" aria-label={`Roads of ${t.name}`} role="group">
             <figure>
               <figcaption>Bead plate</figcaption>
               <BeadPlate beads={t.beadPlate} size="mini" />
