@@ -300,6 +300,7 @@ function Chain({ recall }: { recall: Recall }) {
 
 /** What a decision request answered (202), with the bets it would change (`GET /decisions/{id}`). */
 function AnswerView({ answer }: { answer: Answer }) {
+  const { gamingDay } = usePrincipal();
   const view = useQuery({
     queryKey: ['decision', answer.decisionId],
     queryFn: () => unwrap(api.GET('/decisions/{decisionId}', { params: { path: { decisionId: answer.decisionId } } })),
@@ -308,7 +309,7 @@ function AnswerView({ answer }: { answer: Answer }) {
     <div className="panel" role="status" data-testid="decision-answer">
       <p>
         Decision <code>{answer.decisionId}</code>: <span className="badge pending">{answer.status}</span>
-        {answer.expiresAt ? <span className="muted tiny"> · expires {answer.expiresAt}</span> : null}. A second pit manager approves it on the{' '}
+        {answer.expiresAt ? <span className="muted tiny"> · expires {formatInstant(answer.expiresAt, gamingDay.timeZone)}</span> : null}. A second pit manager approves it on the{' '}
         <Link to="/approvals">Approvals</Link> page.
       </p>
       <QueryState query={view} what="the bets it would change">
