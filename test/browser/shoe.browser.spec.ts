@@ -58,3 +58,13 @@ test('a pit manager sees the roads, the rounds card by card and the card account
   await page.keyboard.press('Enter');
   await expect(page).toHaveURL(new RegExp(`/console/shoes/${shoeId}/rounds/${stack.classic.voidedRoundId}$`));
 });
+
+test('an unknown shoe shows the API’s error code, and an auditor sees the shoe page too', async ({ page, stack, signIn }) => {
+  await signIn(page, 'auditor', 'aud-1');
+  await page.goto('/console/shoes/NO-SUCH-SHOE');
+  await expect(page.getByRole('alert').first()).toContainText('SHOE.NOT_FOUND');
+  await page.goto(`/console/shoes/${stack.classic.shoeId}`);
+  await expect(page.getByRole('img', { name: /^Big road/ })).toBeVisible();
+  await expect(page.getByTestId('rounds').locator('tbody tr').first()).toBeVisible();
+  await expectNoSeriousA11yViolations(page);
+});
