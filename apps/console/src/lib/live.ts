@@ -12,11 +12,15 @@ import { currentBearer } from '../api/client';
  * `@microsoft/fetch-event-source` with the `Authorization` header of api/client.ts.
  */
 
-/** One `table` event of `GET /live/tables`. `globalPosition`: decimal string (64-bit). */
+/**
+ * One `table` event of `GET /live/tables`. `shoeId` null: every table may have changed (a rebuild,
+ * the API reconnected to PostgreSQL). `globalPosition`: the last projected event's position as a
+ * decimal string (64-bit), null when unknown.
+ */
 export interface LiveTableEvent {
   readonly tableId: string;
   readonly shoeId: string | null;
-  readonly globalPosition: string;
+  readonly globalPosition: string | null;
 }
 
 /**
@@ -34,7 +38,7 @@ export function parseTableEvent(data: string): LiveTableEvent | null {
   try {
     const v = JSON.parse(data) as Partial<LiveTableEvent>;
     if (typeof v.tableId !== 'string') return null;
-    return { tableId: v.tableId, shoeId: typeof v.shoeId === 'string' ? v.shoeId : null, globalPosition: String(v.globalPosition ?? '') };
+    return { tableId: v.tableId, shoeId: typeof v.shoeId === 'string' ? v.shoeId : null, globalPosition: typeof v.globalPosition === 'string' ? v.globalPosition : null };
   } catch {
     return null;
   }
