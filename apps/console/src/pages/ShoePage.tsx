@@ -243,6 +243,16 @@ export function ShoePage() {
     if (e.shoeId === shoeId || e.shoeId === null) onTable(e);
   });
   const s = state.data;
+  if (state.error)
+    return (
+      <>
+        <h1>Shoe {shoeId}</h1>
+        <ErrorMessage error={state.error} />
+        <p>
+          <Link to="/tables">Back to the tables</Link>
+        </p>
+      </>
+    );
   return (
     <>
       <div className="head-row">
@@ -250,7 +260,6 @@ export function ShoePage() {
         <LiveIndicator status={live} />
       </div>
       {state.isPending ? <Loading what="shoe" /> : null}
-      {state.error ? <ErrorMessage error={state.error} /> : null}
       {s ? (
         <dl className="facts" data-testid="shoe-facts">
           <dt>Table</dt>
