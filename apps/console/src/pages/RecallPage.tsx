@@ -443,6 +443,16 @@ export function RecallPage() {
     queryKey: recallKey(shoeId, roundId),
     queryFn: () => unwrap(api.GET('/shoes/{shoeId}/rounds/{roundId}/recall', { params: { path: { shoeId, roundId } } })),
   });
+  if (query.error)
+    return (
+      <>
+        <h1>Recall of round {roundId}</h1>
+        <ErrorMessage error={query.error} />
+        <p>
+          <Link to={`/shoes/${encodeURIComponent(shoeId)}`}>Back to shoe {shoeId}</Link>
+        </p>
+      </>
+    );
   return (
     <QueryState query={query} what="the round's recall">
       {(data) => {
