@@ -122,3 +122,11 @@ test('a pit manager requests a void in the console and sees the 202 answer with 
   await expect(row).toContainText('pm-2');
   await expect(row).toContainText('browser test cleanup');
 });
+
+test('an unknown round shows the API’s error code under a heading', async ({ page, stack, signIn }) => {
+  await signIn(page, 'auditor', 'aud-1');
+  await page.goto(`/console/shoes/${stack.classic.shoeId}/rounds/NO-SUCH-ROUND`);
+  await expect(page.getByRole('heading', { level: 1 })).toContainText('NO-SUCH-ROUND');
+  await expect(page.getByRole('alert')).toContainText('ROUND.NOT_FOUND');
+  await expectNoSeriousA11yViolations(page);
+});
