@@ -18,7 +18,7 @@ const CASES: readonly { role: ConsoleRole; sub: string; tables?: string[]; nav: 
 ];
 
 for (const c of CASES) {
-  test(`a ${c.role} signs in and sees the navigation of the role`, async ({ page, signIn }) => {
+  test(`${/^[aeiou]/.test(c.role) ? 'an' : 'a'} ${c.role} signs in and sees the navigation of the role`, async ({ page, signIn }) => {
     const { api } = await signIn(page, c.role, c.sub, c.tables);
     await expect(page).toHaveURL(/\/console\/tables$/);
     await expect(page.getByRole('navigation', { name: 'Main' }).getByRole('link')).toHaveText(c.nav);

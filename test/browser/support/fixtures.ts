@@ -18,29 +18,14 @@
  */
 import AxeBuilder from '@axe-core/playwright';
 import { expect, request, test as base, type APIRequestContext, type Page } from '@playwright/test';
-import { tokensLib } from './ledger-dist';
+import { mintConsoleToken, signInWithToken, type ConsoleRole } from './tokens';
 import { readStack, type BrowserStack } from './stack-file';
 
 export { expect } from '@playwright/test';
 export { screenshotPage, VIEWPORTS } from './screenshots';
 export { dealRounds } from './seed';
 export { shoeOf } from './stack-file';
-
-/** The four roles of a token (README "The HTTP API"). */
-export type ConsoleRole = 'table-device' | 'betting-platform' | 'pit-manager' | 'auditor';
-/** Every role, in the order the scenarios usually go through them. */
-export const ROLES: readonly ConsoleRole[] = ['table-device', 'betting-platform', 'pit-manager', 'auditor'];
-
-/**
- * A bearer token for `role` and `sub` (HS256 with the development secret, `iss`/`aud` the API's
- * defaults, 1 h), as `npm run -s token -- --role <role> --sub <sub> [--tables …]` prints it. A
- * table-device token must name its tables; `tables` defaults to T-CLASSIC-01 for it.
- */
-export function mintConsoleToken(role: ConsoleRole, sub: string, tables?: readonly string[]): string {
-  const { mintToken, hs256Key, jwtSecret } = tokensLib();
-  const t = tables ?? (role === 'table-device' ? ['T-CLASSIC-01'] : undefined);
-  return mintToken({ sub, role, tables: t }, hs256Key(jwtSecret({ LEDGER_ENV: 'development' })), { ttlSeconds: 3600 });
-}
+export { mintConsoleToken, ROLES, signInWithToken, type ConsoleRole } from './tokens';
 
 /** What {@link Fixtures.signIn} resolves. */
 export interface SignedIn {
@@ -63,7 +48,10 @@ export interface Fixtures {
 
 /** Worker-scoped fixtures. */
 export interface WorkerFixtures {
-  /** `.stack/browser/stack.json`: the API's address, the seeded shoes, the voided and corrected rounds. */
+  /**
+   * `.stack/browser/stack.json` as the worker started: the API's address, the seeded shoes, the voided
+   * and corrected rounds. Rounds dealt later by `dealRounds` are in its answer and in `readStack()`.
+   */
   stack: BrowserStack;
 }
 
@@ -82,9 +70,7 @@ export const test = base.extend<Fixtures, WorkerFixtures>({
   signIn: async ({ apiAs }, use) => {
     await use(async (page, role, sub, tables) => {
       const token = mintConsoleToken(role, sub, tables);
-      await page.goto('/console/sign-in');
-      await page.getByLabel('Token').fill(token);
-      await page.getByRole('button', { name: 'Sign in' }).click();
+      await signInWithToken(page, token);
       await expect(page, 'the console leaves the sign-in page once the API accepted the token').not.toHaveURL(/\/console\/sign-in/);
       return { token, api: await apiAs(role, sub, tables) };
     });
