@@ -56,6 +56,7 @@ const ALLOWED: Record<string, Role[] | 'public'> = {
   'POST /shoes/{shoeId}/commencement/corrections': PIT,
   // reads every role needs to drive and check a shoe (shoe-reads.controller.ts, projection status)
   'GET /tables': EVERY_ROLE,
+  'GET /me': EVERY_ROLE, // me.controller.ts: who the token says the caller is, and the gaming day
   'GET /shoes/{shoeId}/events': EVERY_ROLE,
   'GET /shoes/{shoeId}/chain': EVERY_ROLE,
   'GET /projections/applied/{eventId}': EVERY_ROLE,
@@ -76,6 +77,10 @@ const ALLOWED: Record<string, Role[] | 'public'> = {
   'POST /decisions/{decisionId}/reject': PIT,
   'GET /decisions': AUDIT,
   'GET /decisions/{decisionId}': AUDIT,
+  // the console's pages (console-reads.controller.ts)
+  'GET /tables/overview': AUDIT,
+  'GET /shoes': AUDIT,
+  'GET /shoes/{shoeId}/rounds': AUDIT,
 };
 
 const METHODS = ['get', 'post', 'put', 'patch', 'delete'];

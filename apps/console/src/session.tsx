@@ -1,17 +1,12 @@
 import { createContext, useCallback, useContext, useEffect, useMemo, useState, type ReactNode } from 'react';
 import { api, setBearer, unwrap } from './api/client';
+import type { components } from './api/schema';
 
 /** The four roles of a token (README "The HTTP API"). */
-export type Role = 'table-device' | 'betting-platform' | 'pit-manager' | 'auditor';
+export type Role = components['schemas']['MeResponse']['role'];
 
-/** Who is signed in, as `GET /me` answers it, with the gaming day's settings. */
-export interface Principal {
-  readonly sub: string;
-  readonly role: Role;
-  readonly tables: readonly string[] | null;
-  readonly expiresAt: string;
-  readonly gamingDay: { readonly timeZone: string; readonly cutoffHour: number };
-}
+/** Who is signed in, as `GET /me` answers it (schema `MeResponse`), with the gaming day's settings. */
+export type Principal = components['schemas']['MeResponse'];
 
 interface SessionValue {
   readonly principal: Principal | null;
@@ -40,8 +35,7 @@ export function SessionProvider({ children }: { children: ReactNode }) {
     async (token: string) => {
       setBearer(token.trim(), signOut);
       try {
-        // eslint-disable-next-line @typescript-eslint/no-explicit-any -- until GET /me is in docs/openapi.json
-        const me = (await unwrap((api.GET as any)('/me'))) as Principal;
+        const me: Principal = await unwrap(api.GET('/me'));
         sessionStorage.setItem(KEY, token.trim());
         setPrincipal(me);
       } catch (e) {

@@ -10,6 +10,7 @@ import { CorrelationMiddleware } from './common/correlation.middleware';
 import { LedgerExceptionFilter } from './common/ledger-exception.filter';
 import { rateLimits } from './common/rate-limit.guard';
 import { REFUSAL_BUDGET, RefusalBudget } from './common/refusal-budget';
+import { MeController } from './auth/me.controller';
 import { HealthController } from './health.controller';
 import { MetricsController } from './metrics.controller';
 import { PersistenceModule } from './persistence/persistence.module';
@@ -52,7 +53,7 @@ export class AppModule implements NestModule {
         QueriesModule,
         DecisionsModule,
       ],
-      controllers: [HealthController, MetricsController],
+      controllers: [HealthController, MetricsController, MeController],
       providers: [
         { provide: REFUSAL_BUDGET, useValue: new RefusalBudget({ payloadMaxBytes: config.REFUSAL_PAYLOAD_MAX_BYTES, bytesPerMinute: config.REFUSAL_LOG_BYTES_PER_MINUTE }) },
         { provide: APP_FILTER, useClass: LedgerExceptionFilter },

@@ -11,7 +11,8 @@ import { ROLES_KEY } from './roles.decorator';
  * {@link TokenVerifier} accepts (pinned algorithm, `iss`, `aud`, `iat`/`exp` within the maximum
  * lifetime) with claims `sub`, `role` and, for a table device, `tables` — else 401
  * `AUTH.UNAUTHENTICATED`; the role must be one the route's `@Roles` names, else 403
- * `AUTH.FORBIDDEN`. Routes marked `@Public()` (health, API docs) skip it. Sets `req.principal`.
+ * `AUTH.FORBIDDEN`. Routes marked `@Public()` (health, API docs, the console's static files) skip it. Sets
+ * `req.principal` and `req.tokenExpiresAt` (ISO-8601).
  */
 @Injectable()
 export class JwtAuthGuard implements CanActivate {
@@ -37,6 +38,8 @@ export class JwtAuthGuard implements CanActivate {
     }
     const principal = principalFromClaims(claims);
     req.principal = principal;
+    // the token's expiry, for GET /me (exp is checked by the verifier: a number of seconds)
+    req.tokenExpiresAt = new Date(claims.exp * 1000).toISOString();
     const allowed = this.reflector.getAllAndOverride<Role[] | undefined>(ROLES_KEY, [handler, cls]) ?? [];
     if (!allowed.includes(principal.role)) {
       throw new ApiError('AUTH.FORBIDDEN', `role ${principal.role} may not do this (allowed: ${allowed.join(', ') || 'none'})`, 403);

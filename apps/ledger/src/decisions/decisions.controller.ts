@@ -1,6 +1,6 @@
 import { Body, Controller, Get, Param, Post, Query, Req, UseInterceptors } from '@nestjs/common';
 import { CommandBus } from '@nestjs/cqrs';
-import { ApiBearerAuth, ApiHeader, ApiOperation, ApiTags } from '@nestjs/swagger';
+import { ApiBearerAuth, ApiCreatedResponse, ApiHeader, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { ID_PATTERN } from '@ledger/events';
 import type { Principal } from '../auth/principal';
 import { CurrentPrincipal } from '../auth/current-principal.decorator';
@@ -8,6 +8,7 @@ import { Roles } from '../auth/roles.decorator';
 import { ApiError } from '../common/api-error';
 import { NoQuery } from '../queries/query.dto';
 import { QueryLogInterceptor } from '../queries/query-log.interceptor';
+import { DecisionAnswer as DecisionAnswerSchema, DecisionsPage, DecisionView as DecisionViewSchema } from '../queries/responses.dto';
 import { writeRequest, type HttpRequest } from '../shoe/write-request';
 import { ApproveDecisionCommand } from './approve-decision/approve-decision.command';
 import type { DecisionAnswer } from './decision-answer';
@@ -39,6 +40,7 @@ export class DecisionsController {
   @Roles('pit-manager')
   @ApiHeader({ name: 'Idempotency-Key', required: false, description: 'a retry with the same key gets the first answer' })
   @ApiOperation({ summary: 'Approve a pending decision as a second pit manager: the compensating events are recorded (201)' })
+  @ApiCreatedResponse({ type: DecisionAnswerSchema, description: 'APPROVED, with the compensating events' })
   async approve(@Req() req: HttpRequest, @CurrentPrincipal() p: Principal, @Param('decisionId') id: string, @Body() b: ApproveDecisionDto): Promise<DecisionAnswer> {
     const d = await this.decisions.get(decisionIdOf(id));
     return this.commands.execute(new ApproveDecisionCommand(writeRequest(req, p, d.shoeId, b), d.decisionId, b.reason ?? null));
@@ -48,6 +50,7 @@ export class DecisionsController {
   @Roles('pit-manager')
   @ApiHeader({ name: 'Idempotency-Key', required: false, description: 'a retry with the same key gets the first answer' })
   @ApiOperation({ summary: 'Reject a pending decision with a reason as a second pit manager: nothing changes (201)' })
+  @ApiCreatedResponse({ type: DecisionAnswerSchema, description: 'REJECTED' })
   async reject(@Req() req: HttpRequest, @CurrentPrincipal() p: Principal, @Param('decisionId') id: string, @Body() b: RejectDecisionDto): Promise<DecisionAnswer> {
     const d = await this.decisions.get(decisionIdOf(id));
     return this.commands.execute(new RejectDecisionCommand(writeRequest(req, p, d.shoeId, b), d.decisionId, b.reason));
@@ -57,6 +60,7 @@ export class DecisionsController {
   @Roles('pit-manager', 'auditor')
   @UseInterceptors(QueryLogInterceptor)
   @ApiOperation({ summary: 'Management decisions with what they change and how they were decided (status PENDING_APPROVAL | APPROVED | REJECTED | EXPIRED)' })
+  @ApiOkResponse({ type: DecisionsPage })
   async list(@Query() q: ListDecisionsQuery): Promise<{ decisions: DecisionView[] }> {
     return { decisions: await this.decisions.list(q) };
   }
@@ -65,6 +69,7 @@ export class DecisionsController {
   @Roles('pit-manager', 'auditor')
   @UseInterceptors(QueryLogInterceptor)
   @ApiOperation({ summary: 'One management decision: request, affected bets, approval, rejection or expiry' })
+  @ApiOkResponse({ type: DecisionViewSchema })
   get(@Param('decisionId') id: string, @Query() _q: NoQuery): Promise<DecisionView> {
     return this.decisions.get(decisionIdOf(id));
   }

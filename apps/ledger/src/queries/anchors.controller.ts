@@ -1,6 +1,6 @@
 import { Controller, Get, Inject, Optional, Query, Req, UseInterceptors } from '@nestjs/common';
 import { ConfigService } from '@nestjs/config';
-import { ApiBearerAuth, ApiOperation, ApiTags } from '@nestjs/swagger';
+import { ApiBearerAuth, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import type { KeyObject } from 'node:crypto';
 import type { DataSource } from 'typeorm';
 import type { LedgerApiEnv } from '@ledger/config';
@@ -11,6 +11,7 @@ import { HEAVY_READ_DATA_SOURCE } from '../persistence/persistence.module';
 import { HeavyRead, HeavyReadLimiter, type HeavyReadRequest } from '../common/heavy-read';
 import { AnchorsVerifyQuery, isIntegerText } from './query.dto';
 import { QueryLogInterceptor } from './query-log.interceptor';
+import { AnchorsVerification } from './responses.dto';
 
 /**
  * `GET /audit/anchors/verify` (docs/guarantees.md §8, docs/anchors.md): the report of
@@ -52,6 +53,7 @@ export class AnchorsController {
   @Get('verify')
   @HeavyRead()
   @ApiOperation({ summary: 'PostgreSQL against the signed anchors (and the Kafka copy): streams, events, anchors checked, the first divergence (stream, version, event)' })
+  @ApiOkResponse({ type: AnchorsVerification })
   async verify(@Query() q: AnchorsVerifyQuery, @Req() req?: HeavyReadRequest): Promise<VerificationReport> {
     // a heavy read: a slot of the caller's (429 RATE.HEAVY_READ_BUSY without one), taken after the pipes
     return this.heavy ? this.heavy.run(req, () => this.verifyNow(q)) : this.verifyNow(q);

@@ -1,5 +1,5 @@
 import { Controller, Get, Param, Query, Req, Res, UseInterceptors } from '@nestjs/common';
-import { ApiBearerAuth, ApiOperation, ApiTags } from '@nestjs/swagger';
+import { ApiBearerAuth, ApiExtraModels, ApiOkResponse, ApiOperation, ApiProduces, ApiTags, getSchemaPath } from '@nestjs/swagger';
 import { stringify } from 'csv-stringify/sync';
 import type { Response } from 'express';
 import { Inject } from '@nestjs/common';
@@ -11,6 +11,20 @@ import { parseLimit, parseTime } from './pagination';
 import { AccessLogQuery, EventSearchQuery, NoQuery, ReconciliationQuery, SettlementsQuery } from './query.dto';
 import { ProjectionHealthService } from './projection-health.service';
 import { QueryLogInterceptor } from './query-log.interceptor';
+import {
+  AccessLogPage,
+  AppliedResponse,
+  AuditDecisionsPage,
+  AuditEventsPage,
+  ChainVerification,
+  ProjectionStatus,
+  RecallResponse,
+  ReconciliationReport,
+  RoadsResponse,
+  SettlementsPage,
+  SettlementWithHistory,
+  ShoeStateResponse,
+} from './responses.dto';
 import { isReconciliationDimension, ReadModelService, type ReconciliationDimension } from './read-model.service';
 
 /**
@@ -22,6 +36,7 @@ import { isReconciliationDimension, ReadModelService, type ReconciliationDimensi
  */
 @ApiTags('audit and reconciliation')
 @ApiBearerAuth()
+@ApiExtraModels(ReconciliationReport)
 @Roles('auditor', 'pit-manager')
 @UseInterceptors(QueryLogInterceptor)
 @Controller()
@@ -35,30 +50,35 @@ export class QueriesController {
   @Get('shoes/:shoeId/rounds/:roundId/recall')
   @HeavyRead()
   @ApiOperation({ summary: 'Game recall: the round, every revision with actor/approver/reason, its events in order, bets and their history, chain status' })
+  @ApiOkResponse({ type: RecallResponse })
   recall(@Param('shoeId') shoeId: string, @Param('roundId') roundId: string, @Query() _q: NoQuery, @Req() req: HeavyReadRequest) {
     return this.heavy.run(req, () => this.read.recall(shoeId, roundId));
   }
 
   @Get('audit/events')
   @ApiOperation({ summary: 'Events by table, shoe, round, type, actor and time range (occurredAt), in global order' })
+  @ApiOkResponse({ type: AuditEventsPage })
   events(@Query() q: EventSearchQuery) {
     return this.read.events(this.eventFilters(q));
   }
 
   @Get('audit/decisions')
   @ApiOperation({ summary: 'Voids (management and automatic), result corrections, shoe voids and commencement corrections' })
+  @ApiOkResponse({ type: AuditDecisionsPage })
   decisions(@Query() q: EventSearchQuery) {
     return this.read.decisions(this.eventFilters(q));
   }
 
   @Get('audit/access-log')
   @ApiOperation({ summary: 'Who looked at what: every audit read, with its filters' })
+  @ApiOkResponse({ type: AccessLogPage })
   accessLog(@Query() q: AccessLogQuery) {
     return this.read.accessLog({ actorId: q.actorId ?? null, from: parseTime(q.from, 'from'), to: parseTime(q.to, 'to'), limit: parseLimit(q.limit), cursor: q.cursor });
   }
 
   @Get('settlements')
   @ApiOperation({ summary: 'Settlements by table, shoe, round, account or status (OPEN, SETTLED, RESETTLED, REFUNDED); amounts in minor units' })
+  @ApiOkResponse({ type: SettlementsPage })
   settlements(@Query() q: SettlementsQuery) {
     return this.read.settlements({
       tableId: q.tableId ?? null,
@@ -73,12 +93,21 @@ export class QueriesController {
 
   @Get('settlements/:betId')
   @ApiOperation({ summary: 'One bet with its whole settlement history' })
+  @ApiOkResponse({ type: SettlementWithHistory })
   settlement(@Param('betId') betId: string, @Query() _q: NoQuery) {
     return this.read.settlement(betId);
   }
 
   @Get('reports/reconciliation')
   @ApiOperation({ summary: 'Turnover, payouts, GGR, hold; voids and corrections apart; grouped by table, shoe, dealer, day, currency; JSON or CSV' })
+  @ApiProduces('application/json', 'text/csv')
+  @ApiOkResponse({
+    description: '`format=json` (default): the report; `format=csv`: the same rows as CSV with a header line (attachment reconciliation.csv)',
+    content: {
+      'application/json': { schema: { $ref: getSchemaPath(ReconciliationReport) } },
+      'text/csv': { schema: { type: 'string', description: 'one line per row, the columns of ReconciliationRow' } },
+    },
+  })
   async reconciliation(@Query() q: ReconciliationQuery, @Res({ passthrough: true }) res: Response) {
     // the DTO checked every name against the Set of dimensions; the guard narrows the type
     const groupBy: ReconciliationDimension[] = (q.groupBy ?? 'table,currency').split(',').filter((d): d is ReconciliationDimension => d !== '' && isReconciliationDimension(d));
@@ -103,12 +132,14 @@ export class QueriesController {
 
   @Get('shoes/:shoeId/roads')
   @ApiOperation({ summary: 'Bead plate, big road and the derived roads (big eye boy, small road, cockroach pig)' })
+  @ApiOkResponse({ type: RoadsResponse })
   roads(@Param('shoeId') shoeId: string, @Query() _q: NoQuery) {
     return this.read.roads(shoeId);
   }
 
   @Get('shoes/:shoeId/state')
   @ApiOperation({ summary: 'Projected shoe state: status, hand number, cards dealt and remaining by rank, burns, cut card' })
+  @ApiOkResponse({ type: ShoeStateResponse })
   shoeState(@Param('shoeId') shoeId: string, @Query() _q: NoQuery) {
     return this.read.shoeState(shoeId);
   }
@@ -116,6 +147,7 @@ export class QueriesController {
   @Get('tables/:tableId/chain')
   @HeavyRead()
   @ApiOperation({ summary: "Verify the hash chain of every shoe of a table" })
+  @ApiOkResponse({ type: ChainVerification })
   tableChain(@Param('tableId') tableId: string, @Query() _q: NoQuery, @Req() req: HeavyReadRequest) {
     return this.heavy.run(req, () => this.store.verifyChain({ tableId }));
   }
@@ -156,12 +188,14 @@ export class ProjectionStatusController {
     summary:
       'Projection status: per partition running or halted, its checkpoint (next offset, last global position, topic id, last commit), the open incidents (code, message, offset, event id, global position, projection, halted at) and the last resolved ones',
   })
+  @ApiOkResponse({ type: ProjectionStatus })
   status(@Query() _q: NoQuery) {
     return this.health.status();
   }
 
   @Get('applied/:eventId')
   @ApiOperation({ summary: 'Whether the projections have applied an event' })
+  @ApiOkResponse({ type: AppliedResponse })
   applied(@Param('eventId') eventId: string, @Query() _q: NoQuery) {
     return this.read.applied(eventId);
   }

@@ -1,5 +1,7 @@
 import { Module } from '@nestjs/common';
+import { ShoeModule } from '../shoe/shoe.module';
 import { AnchorsController } from './anchors.controller';
+import { ConsoleReadsController } from './console-reads.controller';
 import { ProjectionStatusController, QueriesController } from './queries.controller';
 import { ProjectionHealthService } from './projection-health.service';
 import { QueryLogInterceptor } from './query-log.interceptor';
@@ -8,7 +10,8 @@ import { VerifiedHeads } from './verified-heads';
 
 /** Read side for regulators, back office and analytics (over the `read` projections). */
 @Module({
-  controllers: [QueriesController, ProjectionStatusController, AnchorsController],
+  imports: [ShoeModule],
+  controllers: [ConsoleReadsController, QueriesController, ProjectionStatusController, AnchorsController],
   providers: [ReadModelService, QueryLogInterceptor, ProjectionHealthService, VerifiedHeads],
   exports: [ProjectionHealthService],
 })

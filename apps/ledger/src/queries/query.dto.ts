@@ -147,3 +147,15 @@ export class AnchorsVerifyQuery {
   @ApiPropertyOptional({ enum: ['true', 'false'], description: 'also compare the anchors topic and the Kafka copy of every event (default false)' }) @IsOptional() @IsIn(['true', 'false']) kafka?: string;
   @ApiPropertyOptional({ description: 'ms; events younger than this may be unanchored or not on Kafka yet (default 120000)' }) @IsOptional() @IsIntegerText(0, Number.MAX_SAFE_INTEGER) graceMs?: string;
 }
+
+/** The statuses of a projected shoe (`shoe_state.status`). */
+export const SHOE_STATUSES = ['OPEN', 'COMMENCING', 'READY', 'IN_ROUND', 'CLOSED', 'VOIDED'] as const;
+
+/** Query of `GET /shoes`: newest first. */
+export class ShoesQuery extends PageQuery {
+  @ApiPropertyOptional() @IsOptional() @Matches(FILTER_ID) tableId?: string;
+  @ApiPropertyOptional({ enum: SHOE_STATUSES }) @IsOptional() @IsIn(SHOE_STATUSES) status?: (typeof SHOE_STATUSES)[number];
+}
+
+/** Query of `GET /shoes/{shoeId}/rounds`: by hand number. */
+export class RoundsQuery extends PageQuery {}

@@ -7,7 +7,9 @@ import { ApiError } from '../common/api-error';
 import { DATA_SOURCE, EVENT_STORE, HEAVY_READ_STORE } from '../persistence/persistence.module';
 import { AUDIT_DECISION_TYPES } from '@ledger/projections';
 import { VerifiedHeads } from './verified-heads';
-import { decodeIdCursor, decodePositionCursor, encodeCursor, Page } from './pagination';
+import { decodeCursor, decodeIdCursor, decodePositionCursor, encodeCursor, Page } from './pagination';
+import { isIsoTime } from './query.dto';
+import { dealtCards } from './dealt-cards';
 
 
 /** snake_case row → camelCase object (values unchanged; amounts arrive as strings). */
@@ -94,6 +96,36 @@ const SETTLEMENT_COLUMNS = `bet_id, shoe_id, round_id, table_id, dealer_id, gami
   stake::text AS stake, status, result, winnings::text AS winnings, payout::text AS payout, net::text AS net, dropped, paytable_ref,
   revision, refunded_stake::text AS refunded_stake, placed_at, settled_at, refunded_at`;
 
+/** The columns of a shoe in a list (`ShoeSummary`), from `shoe_state`. */
+const SHOE_SUMMARY_COLUMNS = `shoe_id, table_id, variant, status, hand_number, cards_remaining, dealer_id, opened_at, closed_at, voided, rounds_played`;
+
+/** The columns of a round in the tables page (`RoundSummary`), from `hand_outcomes`. */
+const ROUND_SUMMARY_COLUMNS = `round_id, hand_number, status, winner, player_total, banker_total, player_pair, banker_pair, is_natural`;
+
+/** Every column of `hand_outcomes`, the gaming day as `YYYY-MM-DD` (not a JavaScript Date at local midnight). */
+const ROUND_COLUMNS = `round_id, shoe_id, table_id, hand_number, dealer_id, dealing_dealer_id, gaming_day::text AS gaming_day, currency, paytable_ref, opened_at,
+  status, betting_closed, cards, unneeded_cards, player_cards, banker_cards, player_total, banker_total, winner, is_natural, player_pair, banker_pair,
+  last_hand, current_revision, result_event_id, resulted_at, corrected_at, void_cause, voided_at, void_event_id`;
+
+/** Most of a shoe's rounds the tables page shows (newest first). */
+export const OVERVIEW_LAST_RESULTS = 12;
+
+/** A configured table as the overview needs it. */
+export interface OverviewTable {
+  readonly tableId: string;
+  readonly name: string;
+  readonly variant: string;
+  readonly currency: string;
+}
+
+/** Filters of the shoe list (`GET /shoes`). */
+export interface ShoeFilters {
+  tableId?: string | null;
+  status?: string | null;
+  limit: number;
+  cursor?: string | null;
+}
+
 /**
  * Queries over the projections (schema `read`) and the event store, for back office and
  * regulators. Amounts are strings of minor units; nothing passes through floating point.
@@ -121,7 +153,7 @@ export class ReadModelService {
    * @throws ApiError 404 `ROUND.NOT_FOUND`
    */
   async recall(shoeId: string, roundId: string) {
-    const [round] = await this.ds.query(`SELECT * FROM ${this.S}.hand_outcomes WHERE shoe_id = $1 AND round_id = $2`, [shoeId, roundId]);
+    const [round] = await this.ds.query(`SELECT ${ROUND_COLUMNS} FROM ${this.S}.hand_outcomes WHERE shoe_id = $1 AND round_id = $2`, [shoeId, roundId]);
     if (!round) throw new ApiError('ROUND.NOT_FOUND', `no round ${roundId} in shoe ${shoeId} (or not projected yet)`, 404);
     const revisions = await this.ds.query(`SELECT * FROM ${this.S}.hand_outcome_revisions WHERE round_id = $1 ORDER BY revision`, [roundId]);
     const events = await this.ds.query(
@@ -267,11 +299,12 @@ export class ReadModelService {
     return rows.filter((r: Record<string, unknown>) => r.turnover !== null).map((r: Record<string, unknown>) => camel<ReconciliationRow>(r));
   }
 
-  /** The roads of a shoe. @throws ApiError 404 `SHOE.NOT_FOUND` */
+  /** The roads of a shoe (schema `RoadsResponse`). @throws ApiError 404 `SHOE.NOT_FOUND` */
   async roads(shoeId: string) {
     const [row] = await this.ds.query(`SELECT * FROM ${this.S}.roads WHERE shoe_id = $1`, [shoeId]);
     if (!row) throw new ApiError('SHOE.NOT_FOUND', `no roads for shoe ${shoeId} (or not projected yet)`, 404);
-    return camel(row);
+    // the big road as its type (libs/projections/src/roads/roads.ts `BigRoad`): the table holds its columns and leading ties apart
+    return { ...camel(row), bigRoad: { leadingTies: row.leading_ties, columns: row.big_road } };
   }
 
   /** The projected state of a shoe. @throws ApiError 404 `SHOE.NOT_FOUND` */
@@ -279,6 +312,112 @@ export class ReadModelService {
     const [row] = await this.ds.query(`SELECT * FROM ${this.S}.shoe_state WHERE shoe_id = $1`, [shoeId]);
     if (!row) throw new ApiError('SHOE.NOT_FOUND', `no shoe ${shoeId} (or not projected yet)`, 404);
     return camel(row);
+  }
+
+  /**
+   * The console's tables page in one read (schema `TablesOverviewResponse`): for each configured
+   * table (in the order of `config/tables.json`), its latest shoe by `opened_at` (null before the
+   * first), that shoe's last {@link OVERVIEW_LAST_RESULTS} rounds newest first, and its bead plate and
+   * big road (from `roads`; empty / null until its first round is resulted and projected). Three
+   * statements whatever the number of tables, each on an index (`shoe_state_table_idx`,
+   * `hand_outcomes_shoe_hand_idx`, the roads' key).
+   */
+  async tablesOverview(tables: readonly OverviewTable[]) {
+    const ids = tables.map((t) => t.tableId);
+    const shoes: Record<string, unknown>[] = await this.ds.query(
+      `SELECT s.* FROM unnest($1::text[]) AS t(table_id)
+         CROSS JOIN LATERAL (SELECT ${SHOE_SUMMARY_COLUMNS} FROM ${this.S}.shoe_state x
+                              WHERE x.table_id = t.table_id ORDER BY x.opened_at DESC, x.shoe_id DESC LIMIT 1) AS s`,
+      [ids],
+    );
+    const shoeIds = shoes.map((s) => s.shoe_id as string);
+    const rounds: Record<string, unknown>[] = shoeIds.length
+      ? await this.ds.query(
+          `SELECT h.* FROM unnest($1::text[]) AS s(shoe_id)
+             CROSS JOIN LATERAL (SELECT x.shoe_id, ${ROUND_SUMMARY_COLUMNS.split(', ').map((c) => `x.${c}`).join(', ')} FROM ${this.S}.hand_outcomes x
+                                  WHERE x.shoe_id = s.shoe_id ORDER BY x.hand_number DESC LIMIT ${OVERVIEW_LAST_RESULTS}) AS h`,
+          [shoeIds],
+        )
+      : [];
+    const roads: Record<string, unknown>[] = shoeIds.length
+      ? await this.ds.query(`SELECT shoe_id, leading_ties, bead_plate, big_road FROM ${this.S}.roads WHERE shoe_id = ANY($1::text[])`, [shoeIds])
+      : [];
+    const shoeOf = new Map(shoes.map((s) => [s.table_id as string, camel<Record<string, unknown>>(s)]));
+    const roadsOf = new Map(roads.map((r) => [r.shoe_id as string, r]));
+    const roundsOf = new Map<string, Record<string, unknown>[]>();
+    for (const r of rounds) {
+      const { shoe_id, ...rest } = r;
+      roundsOf.set(shoe_id as string, [...(roundsOf.get(shoe_id as string) ?? []), camel(rest)]);
+    }
+    return {
+      tables: tables.map((t) => {
+        const shoe = shoeOf.get(t.tableId) ?? null;
+        const id = shoe ? (shoe.shoeId as string) : null;
+        const road = id ? roadsOf.get(id) : undefined;
+        return {
+          tableId: t.tableId,
+          name: t.name,
+          variant: t.variant,
+          currency: t.currency,
+          shoe,
+          lastResults: id ? (roundsOf.get(id) ?? []) : [],
+          beadPlate: road ? road.bead_plate : [],
+          bigRoad: road ? { leadingTies: road.leading_ties, columns: road.big_road } : null,
+        };
+      }),
+    };
+  }
+
+  /**
+   * Shoes newest first (`opened_at` descending, then shoe id), by table and status; keyset
+   * pagination on (opened_at, shoe_id) with microsecond keys (schema `ShoesPage`).
+   * @throws ApiError 400 `VALIDATION.FAILED` for a cursor this API did not write
+   */
+  async shoes(f: ShoeFilters): Promise<Page<Record<string, unknown>>> {
+    const key = decodeCursor<unknown>(f.cursor);
+    if (key !== null && !(Array.isArray(key) && key.length === 2 && isIsoTime(key[0]) && typeof key[1] === 'string' && /^[A-Za-z0-9_.:@-]{1,128}$/.test(key[1]))) {
+      throw new ApiError('VALIDATION.FAILED', 'cursor is not one this API returned', 400);
+    }
+    const [at, id] = (key as [string, string] | null) ?? [null, null];
+    const rows = await this.ds.query(
+      `SELECT ${SHOE_SUMMARY_COLUMNS}, to_char(opened_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') AS cursor_at
+         FROM ${this.S}.shoe_state
+        WHERE ($1::text IS NULL OR table_id = $1) AND ($2::text IS NULL OR status = $2)
+          AND ($3::timestamptz IS NULL OR (opened_at, shoe_id) < ($3::timestamptz, $4::text))
+        ORDER BY opened_at DESC, shoe_id DESC LIMIT $5`,
+      [f.tableId ?? null, f.status ?? null, at, id, f.limit + 1],
+    );
+    const page = this.page(rows, f.limit, (r) => [r.cursor_at, r.shoe_id]);
+    for (const item of page.items) delete item.cursorAt;
+    return page;
+  }
+
+  /**
+   * A shoe's rounds by hand number ascending, from `hand_outcomes` (schema `RoundsPage`): each
+   * with its outcome in force, its cards with their tableau positions ({@link dealtCards}) and
+   * revision; keyset pagination on the hand number.
+   * @throws ApiError 404 `SHOE.NOT_FOUND` for a shoe not projected; 400 `VALIDATION.FAILED` for a foreign cursor
+   */
+  async rounds(shoeId: string, f: { limit: number; cursor?: string | null }): Promise<Page<Record<string, unknown>>> {
+    const key = decodeCursor<unknown>(f.cursor);
+    if (key !== null && !(typeof key === 'number' && Number.isSafeInteger(key) && key >= 0 && key <= 2_147_483_647)) {
+      throw new ApiError('VALIDATION.FAILED', 'cursor is not one this API returned', 400);
+    }
+    const [shoe] = await this.ds.query(`SELECT 1 FROM ${this.S}.shoe_state WHERE shoe_id = $1`, [shoeId]);
+    if (!shoe) throw new ApiError('SHOE.NOT_FOUND', `no shoe ${shoeId} (or not projected yet)`, 404);
+    const rows = await this.ds.query(
+      `SELECT ${ROUND_COLUMNS} FROM ${this.S}.hand_outcomes
+        WHERE shoe_id = $1 AND ($2::integer IS NULL OR hand_number > $2) ORDER BY hand_number LIMIT $3`,
+      [shoeId, key, f.limit + 1],
+    );
+    const page = this.page(rows, f.limit, (r) => r.hand_number);
+    return {
+      nextCursor: page.nextCursor,
+      items: page.items.map((r) => {
+        const { shoeId: _s, tableId: _t, currency: _c, paytableRef: _p, bettingClosed: _b, resultEventId: _r, voidEventId: _v, cards, ...rest } = r;
+        return { ...rest, cards: dealtCards(cards as string[]) };
+      }),
+    };
   }
 
   /** Whether the projections have applied an event (callers wait on it to read their own writes). */

@@ -1,5 +1,5 @@
 import { Controller, Get, Inject, Param, Query, Req, UseInterceptors } from '@nestjs/common';
-import { ApiBearerAuth, ApiOperation, ApiTags } from '@nestjs/swagger';
+import { ApiBearerAuth, ApiExtraModels, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { PgEventStore } from '@ledger/event-store';
 import { Roles } from '../auth/roles.decorator';
 import { ApiError } from '../common/api-error';
@@ -7,6 +7,7 @@ import { EVENT_STORE, HEAVY_READ_STORE } from '../persistence/persistence.module
 import { HeavyRead, HeavyReadLimiter, type HeavyReadRequest } from '../common/heavy-read';
 import { NoQuery, StreamQuery } from '../queries/query.dto';
 import { QueryLogInterceptor } from '../queries/query-log.interceptor';
+import { BetLimit, ChainVerification, StreamPage, TablesResponse } from '../queries/responses.dto';
 import { TablesRegistry } from '../tables/tables.registry';
 
 /**
@@ -17,6 +18,7 @@ import { TablesRegistry } from '../tables/tables.registry';
  */
 @ApiTags('reads')
 @ApiBearerAuth()
+@ApiExtraModels(BetLimit)
 @Roles('table-device', 'betting-platform', 'pit-manager', 'auditor')
 @Controller()
 export class ShoeReadsController {
@@ -29,6 +31,7 @@ export class ShoeReadsController {
 
   @Get('tables')
   @ApiOperation({ summary: 'Configured tables: variant, decks, paytable, limits (minor units)' })
+  @ApiOkResponse({ type: TablesResponse })
   listTables(@Query() _q: NoQuery) {
     return { tables: this.tables.list() };
   }
@@ -36,6 +39,7 @@ export class ShoeReadsController {
   @Get('shoes/:shoeId/events')
   @UseInterceptors(QueryLogInterceptor)
   @ApiOperation({ summary: "A shoe's stream, in stream order, from a version (1-based), up to `limit` events" })
+  @ApiOkResponse({ type: StreamPage })
   async stream(@Param('shoeId') shoeId: string, @Query() q: StreamQuery) {
     // checked by the DTO: 1 ≤ fromVersion ≤ 2^31−1, 1 ≤ limit ≤ 10000 (400 VALIDATION.FAILED otherwise)
     const fromVersion = q.fromVersion === undefined ? 1 : Number(q.fromVersion);
@@ -52,6 +56,7 @@ export class ShoeReadsController {
   @HeavyRead()
   @UseInterceptors(QueryLogInterceptor)
   @ApiOperation({ summary: "Verify a shoe's hash chain (tamper evidence)" })
+  @ApiOkResponse({ type: ChainVerification })
   async chain(@Param('shoeId') shoeId: string, @Query() _q: NoQuery, @Req() req: HeavyReadRequest) {
     return this.heavy.run(req, () => this.heavyStore.verifyChain(`shoe-${shoeId}`));
   }

@@ -1,5 +1,5 @@
 import { LOCAL_DATABASE_URL, resolveDatabaseUrls, type DatabaseUrlEnv } from '../database-roles';
-import { BoolVar, IntVar, ListVar, OneOfVar, TextVar, UrlVar, type DerivedDefault } from '../env-var';
+import { BoolVar, IntVar, ListVar, OneOfVar, TextVar, TimeZoneVar, UrlVar, type DerivedDefault } from '../env-var';
 
 /**
  * The parts every process's configuration is built from (docs/architecture.md §5): a base class and
@@ -229,6 +229,30 @@ export function WithEventsTopic<B extends EnvClass>(Base: B) {
     LEDGER_EVENTS_TOPIC: string = DEFAULT_EVENTS_TOPIC;
   }
   return EventsTopicEnv;
+}
+
+/**
+ * `GAMING_DAY_TZ`, `GAMING_DAY_CUTOFF_HOUR`: the gaming day (docs/domain-rules.md §4). The projector
+ * files rounds under it; the API tells the console (`GET /me`) so times are shown in that zone. Both
+ * processes must be given the same values.
+ */
+export function WithGamingDay<B extends EnvClass>(Base: B) {
+  class GamingDayEnv extends Base {
+    /**
+     * Time zone of the gaming day: a round belongs to the date of its opening there, cut at `GAMING_DAY_CUTOFF_HOUR`.
+     * @default UTC
+     */
+    @TimeZoneVar()
+    GAMING_DAY_TZ: string = 'UTC';
+
+    /**
+     * Local hour at which a gaming day starts: a round opened before it belongs to the previous date.
+     * @default 6
+     */
+    @IntVar(0, 23, 'hour')
+    GAMING_DAY_CUTOFF_HOUR: number = 6;
+  }
+  return GamingDayEnv;
 }
 
 /** `PROJECTIONS_SCHEMA` (older name `READ_SCHEMA`). */

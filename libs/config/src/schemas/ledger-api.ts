@@ -1,5 +1,5 @@
 import { BoolVar, FileVar, IntVar, SecretVar, TextVar } from '../env-var';
-import { CommonEnv, WithDatabase, WithEventsTopic, WithKafka, WithLogging, WithMigrations, WithMigrationsDatabase, WithReadModel } from './common';
+import { CommonEnv, WithDatabase, WithGamingDay, WithEventsTopic, WithKafka, WithLogging, WithMigrations, WithMigrationsDatabase, WithReadModel } from './common';
 import { WithAnchorVerification, WithAnchors } from './anchors';
 import { WithSigningSecret, WithTokenPolicy, WithTokenVerification } from './tokens';
 import { WithEdgeLimits } from './edge';
@@ -9,7 +9,7 @@ import { WithEdgeLimits } from './edge';
  * `main.ts` (or the tests' harness) and served to the Nest app by `@nestjs/config`'s `ConfigService`.
  * The anchors' variables and `KAFKA_BROKERS` serve `GET /audit/anchors/verify` (docs/architecture.md §10).
  */
-export class LedgerApiEnv extends WithEdgeLimits(WithAnchorVerification(
+export class LedgerApiEnv extends WithGamingDay(WithEdgeLimits(WithAnchorVerification(
   WithAnchors(
     WithKafka(
       WithTokenVerification(
@@ -17,7 +17,7 @@ export class LedgerApiEnv extends WithEdgeLimits(WithAnchorVerification(
       ),
     ),
   ),
-)) {
+))) {
   /**
    * TCP port the API listens on.
    * @default 3000

@@ -1,9 +1,10 @@
-import { BoolVar, IntVar, OneOfVar, TextVar, TimeZoneVar } from '../env-var';
+import { BoolVar, IntVar, OneOfVar, TextVar } from '../env-var';
 import {
   CommonEnv,
   TOPIC_NAME,
   WithDatabase,
   WithEventsTopic,
+  WithGamingDay,
   WithKafka,
   WithLogging,
   WithMetricsListener,
@@ -21,29 +22,15 @@ const TOPIC_FORM = 'a Kafka topic name ([A-Za-z0-9._-], 1..249)';
  * The projector's configuration (`apps/projector`, also `npm run projections:rebuild`;
  * docs/architecture.md §5), read once at start.
  */
-export class ProjectorEnv extends WithMetricsListener(WithMigrations(
+export class ProjectorEnv extends WithGamingDay(WithMetricsListener(WithMigrations(
   WithReadModel(WithRecordSigningKey(WithDeadLetterTopic(WithEventsTopic(WithKafka(WithMigrationsDatabase(WithProjectorDatabase(WithDatabase(WithLogging(CommonEnv))))))))),
-)) {
+))) {
   /**
    * Kafka consumer group of the projector, also the owner of its checkpoints.
    * @default ledger-projector
    */
   @TextVar(/^[A-Za-z0-9._:-]{1,200}$/, 'a consumer group id ([A-Za-z0-9._:-], 1..200)')
   PROJECTOR_GROUP: string = 'ledger-projector';
-
-  /**
-   * Time zone of the gaming day: a round belongs to the date of its opening there, cut at `GAMING_DAY_CUTOFF_HOUR`.
-   * @default UTC
-   */
-  @TimeZoneVar()
-  GAMING_DAY_TZ: string = 'UTC';
-
-  /**
-   * Local hour at which a gaming day starts: a round opened before it belongs to the previous date.
-   * @default 6
-   */
-  @IntVar(0, 23, 'hour')
-  GAMING_DAY_CUTOFF_HOUR: number = 6;
 
   /**
    * Partitions the projector applies at once (each in its own transactions): with 2, one

@@ -1,6 +1,7 @@
 import { Body, HttpCode, Param, Post, Req } from '@nestjs/common';
 import { CommandBus } from '@nestjs/cqrs';
-import { ApiOperation } from '@nestjs/swagger';
+import { ApiAcceptedResponse, ApiOperation } from '@nestjs/swagger';
+import { DecisionAnswer as DecisionAnswerSchema } from '../../queries/responses.dto';
 import { parseCard } from '@ledger/rules';
 import type { Principal } from '../../auth/principal';
 import { CurrentPrincipal } from '../../auth/current-principal.decorator';
@@ -21,6 +22,7 @@ export class CorrectCommencementController {
 
   @Post('shoes/:shoeId/commencement/corrections')
   @HttpCode(202)
+  @ApiAcceptedResponse({ type: DecisionAnswerSchema, description: 'PENDING_APPROVAL: a second pit manager approves it at POST /decisions/{decisionId}/approve' })
   @ApiOperation({ summary: 'Request a commencement correction before the first hand is dealt (§5.1); it takes effect once a second pit manager approves' })
   correctCommencement(@Req() req: HttpRequest, @CurrentPrincipal() p: Principal, @Param('shoeId') shoeId: string, @Body() b: CorrectCommencementDto): Promise<DecisionAnswer> {
     return this.commands.execute(new RequestDecisionCommand(writeRequest(req, p, shoeId, b), { kind: 'CORRECT_COMMENCEMENT', card: parseCard(b.card).code }, b.reason));

@@ -1,6 +1,7 @@
 import { Body, HttpCode, Param, Post, Req } from '@nestjs/common';
 import { CommandBus } from '@nestjs/cqrs';
-import { ApiOperation } from '@nestjs/swagger';
+import { ApiAcceptedResponse, ApiOperation } from '@nestjs/swagger';
+import { DecisionAnswer as DecisionAnswerSchema } from '../../queries/responses.dto';
 import type { Principal } from '../../auth/principal';
 import { CurrentPrincipal } from '../../auth/current-principal.decorator';
 import type { DecisionAnswer } from '../../decisions/decision-answer';
@@ -20,6 +21,7 @@ export class VoidShoeController {
 
   @Post('shoes/:shoeId/void')
   @HttpCode(202)
+  @ApiAcceptedResponse({ type: DecisionAnswerSchema, description: 'PENDING_APPROVAL: a second pit manager approves it at POST /decisions/{decisionId}/approve' })
   @ApiOperation({ summary: 'Request a shoe void: every round not yet voided is voided and refunded once a second pit manager approves' })
   voidShoe(@Req() req: HttpRequest, @CurrentPrincipal() p: Principal, @Param('shoeId') shoeId: string, @Body() b: DecisionDto): Promise<DecisionAnswer> {
     return this.commands.execute(new RequestDecisionCommand(writeRequest(req, p, shoeId, b), { kind: 'VOID_SHOE' }, b.reason));

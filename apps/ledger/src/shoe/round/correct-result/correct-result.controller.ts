@@ -1,6 +1,7 @@
 import { Body, HttpCode, Param, Post, Req } from '@nestjs/common';
 import { CommandBus } from '@nestjs/cqrs';
-import { ApiOperation } from '@nestjs/swagger';
+import { ApiAcceptedResponse, ApiOperation } from '@nestjs/swagger';
+import { DecisionAnswer as DecisionAnswerSchema } from '../../../queries/responses.dto';
 import { parseCard } from '@ledger/rules';
 import type { Principal } from '../../../auth/principal';
 import { CurrentPrincipal } from '../../../auth/current-principal.decorator';
@@ -21,6 +22,7 @@ export class CorrectResultController {
 
   @Post('shoes/:shoeId/rounds/:roundId/result-corrections')
   @HttpCode(202)
+  @ApiAcceptedResponse({ type: DecisionAnswerSchema, description: 'PENDING_APPROVAL: a second pit manager approves it at POST /decisions/{decisionId}/approve' })
   @ApiOperation({ summary: 'Request a result correction from corrected cards: every bet is re-settled once a second pit manager approves' })
   correctResult(@Req() req: HttpRequest, @CurrentPrincipal() p: Principal, @Param('shoeId') shoeId: string, @Param('roundId') roundId: string, @Body() b: CorrectResultDto): Promise<DecisionAnswer> {
     const cards = b.cards.map((c) => parseCard(c).code);

@@ -1,6 +1,7 @@
 import { Body, HttpCode, Param, Post, Req } from '@nestjs/common';
 import { CommandBus } from '@nestjs/cqrs';
-import { ApiOperation } from '@nestjs/swagger';
+import { ApiAcceptedResponse, ApiOperation } from '@nestjs/swagger';
+import { DecisionAnswer as DecisionAnswerSchema } from '../../../queries/responses.dto';
 import type { Principal } from '../../../auth/principal';
 import { CurrentPrincipal } from '../../../auth/current-principal.decorator';
 import type { DecisionAnswer } from '../../../decisions/decision-answer';
@@ -20,6 +21,7 @@ export class VoidRoundController {
 
   @Post('shoes/:shoeId/rounds/:roundId/void')
   @HttpCode(202)
+  @ApiAcceptedResponse({ type: DecisionAnswerSchema, description: 'PENDING_APPROVAL: a second pit manager approves it at POST /decisions/{decisionId}/approve' })
   @ApiOperation({ summary: 'Request a round void: every stake is refunded once a second pit manager approves' })
   voidRound(@Req() req: HttpRequest, @CurrentPrincipal() p: Principal, @Param('shoeId') shoeId: string, @Param('roundId') roundId: string, @Body() b: DecisionDto): Promise<DecisionAnswer> {
     return this.commands.execute(new RequestDecisionCommand(writeRequest(req, p, shoeId, b), { kind: 'VOID_ROUND', roundId }, b.reason));
