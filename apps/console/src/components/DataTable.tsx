@@ -14,8 +14,10 @@ import {
 declare module '@tanstack/react-table' {
   // eslint-disable-next-line @typescript-eslint/no-unused-vars -- the generics are TanStack's
   interface ColumnMeta<TData extends RowData, TValue> {
-    /** Right-aligned tabular figures (amounts, counts). */
+    /** Right-aligned tabular figures (amounts, counts), never wrapped. */
     numeric?: boolean;
+    /** Extra class of the column's header and cells (e.g. `apart`, `nowrap`). */
+    className?: string;
   }
 }
 
@@ -33,6 +35,11 @@ export const bigintSorting: SortingFn<unknown> = (a, b, id) => {
   const by = BigInt(y);
   return bx < by ? -1 : bx > by ? 1 : 0;
 };
+
+function cellClass(meta: { numeric?: boolean; className?: string } | undefined): string | undefined {
+  const c = [meta?.numeric ? 'num' : '', meta?.className ?? ''].filter(Boolean).join(' ');
+  return c || undefined;
+}
 
 /** Props of {@link DataTable}. */
 export interface DataTableProps<T> {
@@ -91,7 +98,7 @@ export function DataTable<T>({ data, columns, caption, captionHidden, getRowId, 
                     key={h.id}
                     scope="col"
                     colSpan={h.colSpan}
-                    className={h.column.columnDef.meta?.numeric ? 'num' : undefined}
+                    className={cellClass(h.column.columnDef.meta)}
                     aria-sort={sorted === 'asc' ? 'ascending' : sorted === 'desc' ? 'descending' : h.column.getCanSort() ? 'none' : undefined}
                   >
                     {h.column.getCanSort() && !h.isPlaceholder ? (
@@ -115,7 +122,7 @@ export function DataTable<T>({ data, columns, caption, captionHidden, getRowId, 
             <Fragment key={row.id}>
               <tr>
                 {row.getVisibleCells().map((c) => (
-                  <td key={c.id} className={c.column.columnDef.meta?.numeric ? 'num' : undefined}>
+                  <td key={c.id} className={cellClass(c.column.columnDef.meta)}>
                     {flexRender(c.column.columnDef.cell, c.getContext())}
                   </td>
                 ))}

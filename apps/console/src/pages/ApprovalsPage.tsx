@@ -12,6 +12,7 @@ import '../components/DataTable.css';
 type DecisionView = components['schemas']['DecisionView'];
 type DecisionAnswer = components['schemas']['DecisionAnswer'];
 type AffectedBet = components['schemas']['AffectedBet'];
+type DecisionStatus = DecisionView['status'];
 
 /** The statuses of a decided decision (the "Decided" tab's filter). */
 const DECIDED = ['APPROVED', 'REJECTED', 'EXPIRED'] as const;
@@ -58,7 +59,7 @@ export function ApprovalsPage() {
   const tab = params.get('tab') === 'decided' ? 'decided' : 'pending';
   const decidedStatus = DECIDED.find((s) => s === params.get('status')) ?? null;
   const filters = { tableId: params.get('tableId') ?? '', shoeId: params.get('shoeId') ?? '', requestedBy: params.get('requestedBy') ?? '' };
-  const status = tab === 'pending' ? 'PENDING_APPROVAL' : decidedStatus;
+  const status: DecisionStatus | null = tab === 'pending' ? 'PENDING_APPROVAL' : decidedStatus;
   const [outcome, setOutcome] = useState<Outcome | null>(null);
 
   const query = {
@@ -288,7 +289,17 @@ function DecisionCard({ decision: d, principal, onOutcome }: { decision: Decisio
           </ol>
         </dd>
       </dl>
-      <AffectedBets bets={d.affectedBets} caption={`Bets ${pending ? 'it would change' : 'it changed'} (${d.affectedBets.length})`} />
+      {pending ? (
+        <AffectedBets bets={d.affectedBets} caption={`Bets it would change (${d.affectedBets.length})`} />
+      ) : (
+        <details className="bets">
+          <summary>
+            Bets it {d.status === 'APPROVED' ? 'changed' : 'would have changed'} ({d.affectedBets.length}
+            {affectedTotals(d.affectedBets).map((t) => `; stakes ${formatMinor(t.stake, t.currency, true)}`).join('')})
+          </summary>
+          <AffectedBets bets={d.affectedBets} caption={`Bets of decision ${d.decisionId}`} />
+        </details>
+      )}
       {dealt && pending ? <p className="own">You dealt a round of this decision: you may not decide it.</p> : null}
       {canAct ? <DecideControls decision={d} onOutcome={onOutcome} /> : null}
     </article>

@@ -27,23 +27,24 @@ function amount(key: 'turnover' | 'payouts' | 'ggr' | 'voidedStakes' | 'correcti
   return help.accessor(key, {
     header,
     sortingFn: bigintSorting as never,
-    meta: { numeric: true },
-    cell: (c) => <span className={apart ? 'apart' : undefined}>{formatMinor(c.getValue(), c.row.original.currency ?? 'XXX')}</span>,
+    meta: { numeric: true, className: apart ? 'apart' : undefined },
+    cell: (c) => formatMinor(c.getValue(), c.row.original.currency ?? 'XXX'),
   });
 }
 
-function count(key: 'betsSettled' | 'betsRefunded' | 'betsResettled' | 'roundsResulted' | 'roundsVoided' | 'corrections', header: string): ColumnDef<Row, string> {
-  return help.accessor(key, { header, sortingFn: bigintSorting as never, meta: { numeric: true }, cell: (c) => c.getValue() });
+function count(key: 'betsSettled' | 'betsRefunded' | 'betsResettled' | 'roundsResulted' | 'roundsVoided' | 'corrections', header: string, apart = false): ColumnDef<Row, string> {
+  return help.accessor(key, { header, sortingFn: bigintSorting as never, meta: { numeric: true, className: apart ? 'apart' : undefined }, cell: (c) => c.getValue() });
 }
 
 /** The table's columns: the groups asked for, then play, then voids and corrections apart. */
 function columnsFor(groupBy: readonly Dimension[]): ColumnDef<Row, any>[] { // eslint-disable-line @typescript-eslint/no-explicit-any -- mixed column value types
-  const dims = DIMENSIONS.filter((d) => groupBy.includes(d.key)).map((d) => help.accessor((r) => (r as Record<string, unknown>)[d.field] as string | undefined, { id: d.field, header: d.label, cell: (c) => c.getValue() ?? '–' }));
+  const dims = DIMENSIONS.filter((d) => groupBy.includes(d.key)).map((d) => help.accessor((r) => (r as Record<string, unknown>)[d.field] as string | undefined, { id: d.field, header: d.label, meta: { className: 'nowrap' }, cell: (c) => c.getValue() ?? '–' }));
   return [
-    ...(dims.length ? [help.group({ id: 'g-groups', header: 'Group', columns: dims })] : []),
+    ...(dims.length ? [help.group({ id: 'g-groups', header: 'Group', meta: { className: 'group' }, columns: dims })] : []),
     help.group({
       id: 'g-play',
       header: 'Play',
+      meta: { className: 'group' },
       columns: [
         amount('turnover', 'Turnover'),
         amount('payouts', 'Payouts'),
@@ -56,13 +57,14 @@ function columnsFor(groupBy: readonly Dimension[]): ColumnDef<Row, any>[] { // e
     help.group({
       id: 'g-apart',
       header: 'Voids and corrections (apart)',
+      meta: { className: 'group apart' },
       columns: [
         amount('voidedStakes', 'Voided stakes', true),
-        count('betsRefunded', 'Bets refunded'),
-        count('roundsVoided', 'Rounds voided'),
+        count('betsRefunded', 'Bets refunded', true),
+        count('roundsVoided', 'Rounds voided', true),
         amount('correctionPayoutDelta', 'Correction payout delta', true),
-        count('betsResettled', 'Bets resettled'),
-        count('corrections', 'Corrections'),
+        count('betsResettled', 'Bets resettled', true),
+        count('corrections', 'Corrections', true),
       ],
     }),
   ];
@@ -226,11 +228,11 @@ function ReportView({ report, query }: { report: Report; query: ReportQuery }) {
       <td className="num">{t.betsSettled}</td>
       <td className="num">{t.roundsResulted}</td>
       <td className="num apart" data-col="voidedStakes">{formatMinor(t.voidedStakes, t.currency)}</td>
-      <td className="num">{t.betsRefunded}</td>
-      <td className="num">{t.roundsVoided}</td>
+      <td className="num apart">{t.betsRefunded}</td>
+      <td className="num apart">{t.roundsVoided}</td>
       <td className="num apart" data-col="correctionPayoutDelta">{formatMinor(t.correctionPayoutDelta, t.currency)}</td>
-      <td className="num">{t.betsResettled}</td>
-      <td className="num">{t.corrections}</td>
+      <td className="num apart">{t.betsResettled}</td>
+      <td className="num apart">{t.corrections}</td>
     </tr>
   ));
 
