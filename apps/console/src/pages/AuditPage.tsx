@@ -229,14 +229,28 @@ function EventsTab({ kind }: { kind: 'events' | 'decisions' }) {
     const h = createColumnHelper<R>();
     return [
       h.accessor('globalPosition', { header: 'Position', sortingFn: bigintSorting as never, meta: { numeric: true } }),
-      h.accessor('occurredAt', { header: `Occurred (${tz})`, cell: (c) => formatInstant(c.getValue(), tz) }),
+      h.accessor('occurredAt', { header: `Occurred (${tz})`, meta: { className: 'nowrap' }, cell: (c) => formatInstant(c.getValue(), tz) }),
       h.accessor('type', { header: 'Type', cell: (c) => <code>{c.getValue()}</code> }),
       h.accessor('actorId', { header: 'Actor' }),
-      h.accessor('actorRole', { header: 'Role' }),
-      h.accessor('tableId', { header: 'Table', cell: (c) => tableLink(c.getValue()) }),
-      h.accessor('shoeId', { header: 'Shoe', cell: (c) => <Link to={`/shoes/${encodeURIComponent(c.getValue())}`}>{c.getValue()}</Link> }),
-      h.accessor('roundId', { header: 'Round', cell: (c) => roundLink(c.row.original.shoeId, c.getValue()) }),
-      h.accessor((r) => r.reason ?? '', { id: 'reason', header: 'Reason', cell: (c) => c.getValue() || '–' }),
+      h.accessor('actorRole', { header: 'Role', meta: { className: 'nowrap' } }),
+      h.accessor('tableId', {
+        header: 'Table / shoe / round',
+        meta: { className: 'where' },
+        cell: (c) => (
+          <>
+            {tableLink(c.getValue())}
+            <br />
+            <Link to={`/shoes/${encodeURIComponent(c.row.original.shoeId)}`}>{c.row.original.shoeId}</Link>
+            {c.row.original.roundId ? (
+              <>
+                <br />
+                {roundLink(c.row.original.shoeId, c.row.original.roundId)}
+              </>
+            ) : null}
+          </>
+        ),
+      }),
+      h.accessor((r) => r.reason ?? '', { id: 'reason', header: 'Reason', meta: { className: 'reason' }, cell: (c) => c.getValue() || '–' }),
       h.accessor((r) => (r.approverId ? `${r.actingManagerId ?? '?'} → ${r.approverId}` : ''), { id: 'managers', header: 'Requested → approved', cell: (c) => c.getValue() || '–' }),
       h.display({ id: 'details', header: 'Details', cell: (c) => <DetailsToggle id={c.row.original.eventId} open={open.has(c.row.original.eventId)} toggle={toggle} /> }),
     ] as ColumnDef<R, any>[]; // eslint-disable-line @typescript-eslint/no-explicit-any -- mixed column value types
@@ -292,7 +306,7 @@ function AccessTab() {
     const h = createColumnHelper<AccessLogEntry>();
     return [
       h.accessor('id', { header: 'No.', sortingFn: bigintSorting as never, meta: { numeric: true } }),
-      h.accessor('at', { header: `At (${tz})`, cell: (c) => formatInstant(c.getValue(), tz) }),
+      h.accessor('at', { header: `At (${tz})`, meta: { className: 'nowrap' }, cell: (c) => formatInstant(c.getValue(), tz) }),
       h.accessor('actorId', { header: 'Actor' }),
       h.accessor('actorRole', { header: 'Role' }),
       h.accessor('route', { header: 'Looked at', cell: (c) => <code>{c.getValue()}</code> }),
