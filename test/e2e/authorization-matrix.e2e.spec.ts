@@ -9,7 +9,8 @@
  * not allow → 403 `AUTH.FORBIDDEN`; an allowed role → anything but 401/403 and never a 5xx (the path
  * names a shoe, round, table or bet that does not exist, so a 4xx is normal). `/health` is the only
  * public route of the API; the OpenAPI docs themselves (`/docs`, `/docs-json`) are served outside
- * Nest's router and are public by design (see jwt-auth.guard.ts). Auditors are never allowed a POST. Requests name unknown records and carry an empty
+ * Nest's router and are public by design (see jwt-auth.guard.ts), as are the built console's static
+ * files under `/console` (no data; test/e2e/console-static.e2e.spec.ts). Auditors are never allowed a POST. Requests name unknown records and carry an empty
  * body, so nothing is recorded whatever the answer.
  */
 import { randomUUID } from 'node:crypto';
@@ -81,6 +82,8 @@ const ALLOWED: Record<string, Role[] | 'public'> = {
   'GET /tables/overview': AUDIT,
   'GET /shoes': AUDIT,
   'GET /shoes/{shoeId}/rounds': AUDIT,
+  'GET /live/tables': AUDIT, // live-tables.controller.ts: server-sent events
+  'GET /asyncapi': EVERY_ROLE, // asyncapi.controller.ts: the Kafka topics' AsyncAPI document
 };
 
 const METHODS = ['get', 'post', 'put', 'patch', 'delete'];
@@ -114,7 +117,8 @@ describe('authorization matrix: every endpoint × every role (docs/guarantees.md
     const express = h.app.getHttpAdapter().getInstance() as { router?: { stack: any[] }; _router?: { stack: any[] } };
     const stack = (express.router ?? express._router)!.stack;
     const served = stack
-      .filter((l) => l.route && !String(l.route.path).startsWith('/docs') && !String(l.route.path).includes('{*'))
+      // the console's static files (console-static.controller.ts) are public files, not API routes: test/e2e/console-static.e2e.spec.ts
+      .filter((l) => l.route && !String(l.route.path).startsWith('/docs') && !String(l.route.path).startsWith('/console') && !String(l.route.path).includes('{*'))
       .flatMap((l) => Object.keys(l.route.methods).map((m) => `${m.toUpperCase()} ${String(l.route.path).replace(/:(\w+)/g, '{$1}')}`));
     expect([...served].sort()).toEqual([...documented].sort());
   });
@@ -156,8 +160,12 @@ describe('authorization matrix: every endpoint × every role (docs/guarantees.md
         const headers: Record<string, string> = { 'content-type': 'application/json', 'x-correlation-id': correlation() };
         if (caller === 'invalid token') headers.authorization = `Bearer ${invalidToken}`;
         else if (caller !== 'no token') headers.authorization = `Bearer ${h.client.token(caller, caller === 'pit-manager' ? 'pm-authz' : `${caller}-authz`)}`;
-        const res = await fetch(`${h.baseUrl}${path}`, { method, headers, body: method === 'GET' ? undefined : '{}' });
-        const text = await res.text();
+        const abort = new AbortController();
+        const res = await fetch(`${h.baseUrl}${path}`, { method, headers, body: method === 'GET' ? undefined : '{}', signal: abort.signal });
+        // a live stream (GET /live/tables) never ends: its status and headers are the answer
+        const streaming = (res.headers.get('content-type') ?? '').startsWith('text/event-stream');
+        if (streaming) abort.abort();
+        const text = streaming ? '' : await res.text();
         let code: string | null = null;
         try {
           code = JSON.parse(text)?.error?.code ?? null;

@@ -12,7 +12,7 @@ import { responseSchemaOf, schemaChecker, type OpenApiDoc } from '../support/ope
 
 jest.setTimeout(240_000);
 
-const tables: SimTable[] = JSON.parse(readFileSync('config/tables.json', 'utf8')).tables;
+const tables: (SimTable & { name: string })[] = JSON.parse(readFileSync('config/tables.json', 'utf8')).tables;
 
 /** A seeded shoe of a few rounds with a management void and a correction. */
 function shoeWithVoidAndCorrection(table: SimTable, shoeId: string, maxRounds: number): ShoeScript {
@@ -103,7 +103,7 @@ describe('console reads: /me, /tables/overview, /shoes, /shoes/{id}/rounds, and 
     expect((await read('auditor', `/shoes?tableId=${table.tableId}&status=VOIDED`, '/shoes')).items).toEqual([]);
     expect((await read('auditor', `/shoes?tableId=T-NONE`, '/shoes')).items).toEqual([]);
     const bad = await fetch(`${h.baseUrl}/shoes?cursor=abc`, { headers: { authorization: `Bearer ${h.client.token('auditor', 'a')}` } });
-    expect([bad.status, (await bad.json()).error.code]).toEqual([400, 'VALIDATION.FAILED']);
+    expect([bad.status, ((await bad.json()) as any).error.code]).toEqual([400, 'VALIDATION.FAILED']);
     const unknown = await fetch(`${h.baseUrl}/shoes?status=LOST`, { headers: { authorization: `Bearer ${h.client.token('auditor', 'a')}` } });
     expect(unknown.status).toBe(400);
   });
@@ -139,7 +139,7 @@ describe('console reads: /me, /tables/overview, /shoes, /shoes/{id}/rounds, and 
     expect(corrected.cards.map((c: any) => c.card)).toEqual(recall.round.cards);
     expect(corrected).toMatchObject({ winner: recall.round.winner, playerTotal: recall.round.playerTotal, gamingDay: recall.round.gamingDay });
     const res = await fetch(`${h.baseUrl}/shoes/no-such-shoe/rounds`, { headers: { authorization: `Bearer ${h.client.token('auditor', 'a')}` } });
-    expect([res.status, (await res.json()).error.code]).toEqual([404, 'SHOE.NOT_FOUND']);
+    expect([res.status, ((await res.json()) as any).error.code]).toEqual([404, 'SHOE.NOT_FOUND']);
   });
 
   it('GET /tables/overview gives every configured table with its latest shoe, last 12 results newest first, bead plate and big road', async () => {

@@ -17,6 +17,8 @@ import { PersistenceModule } from './persistence/persistence.module';
 import { QueriesModule } from './queries/queries.module';
 import { ShoeModule } from './shoe/shoe.module';
 import { DecisionsModule } from './decisions/decisions.module';
+import { LiveModule } from './live/live.module';
+import { StaticModule } from './static/static.module';
 
 /** The ledger's HTTP service: table facts, bets, management decisions, and the reads that drive them. */
 @Module({})
@@ -52,6 +54,8 @@ export class AppModule implements NestModule {
         ShoeModule,
         QueriesModule,
         DecisionsModule,
+        LiveModule,
+        StaticModule,
       ],
       controllers: [HealthController, MetricsController, MeController],
       providers: [

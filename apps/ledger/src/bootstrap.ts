@@ -10,6 +10,7 @@ import { AppModule } from './app.module';
 import { tokenAuthentication } from './auth/token-authentication';
 import { applyHttpWiring } from './common/http-wiring';
 import { withErrorTable } from './common/openapi-errors';
+import { ASYNCAPI_SCHEMA } from './static/asyncapi.controller';
 
 /** Options of {@link createLedgerApp}. */
 export interface LedgerAppOptions {
@@ -60,5 +61,12 @@ export function openApiDocument(app: INestApplication, swagger: Pick<typeof Swag
     .setVersion('1')
     .addBearerAuth()
     .build();
-  return withErrorTable(swagger.createDocument(app, document));
+  const doc = withErrorTable(swagger.createDocument(app, document));
+  // GET /asyncapi answers a whole AsyncAPI document: free-form JSON (asyncapi.controller.ts)
+  doc.components!.schemas![ASYNCAPI_SCHEMA] = {
+    type: 'object',
+    additionalProperties: true,
+    description: 'The AsyncAPI 3 document of the Kafka topics (docs/asyncapi/asyncapi.yaml) as JSON, its schema files inlined',
+  };
+  return doc;
 }

@@ -1,6 +1,7 @@
 import type { LedgerEvent } from '@ledger/events';
 import type { DataSource } from 'typeorm';
 import { writeAnalyticsOutbox } from './analytics/analytics-outbox';
+import { changeNoticePayload, PROJECTION_CHANGES_CHANNEL, type TableChange } from './change-notice';
 import { DEV_RECORD_SIGNING_KEY } from '@ledger/event-store';
 import type { EventRecord } from './event-record';
 import { DEFAULT_GAMING_DAY, GamingDayConfig } from './gaming-day';
@@ -64,6 +65,12 @@ export interface ProjectionApplierOptions {
    * written and before COMMIT, so a test can kill the process mid-transaction. @default 0
    */
   readonly faultDelayInTxMs?: number;
+  /**
+   * Side effect: in each transaction that applied events, `pg_notify('ledger_projections', …)` with
+   * the tables it changed (change-notice.ts), delivered by PostgreSQL on COMMIT. On for the live
+   * projector; `rebuildProjections` turns it off and notifies `all` once at its end. @default true
+   */
+  readonly notify?: boolean;
 }
 
 /** What one {@link ProjectionApplier.applyBatch} did. */
@@ -116,7 +123,8 @@ const MAX_CACHED = 200_000;
  *    the projections does not matter (docs/architecture.md §7); then writes the event's analytics
  *    records to `analytics_outbox` (unless `analytics: false`, as in a rebuild), records the event
  *    in `applied_events`, moves its stream's head, and moves the checkpoint to the last record's
- *    offset + 1 (past quarantined records too);
+ *    offset + 1 (past quarantined records too), and notifies the tables it changed
+ *    (`pg_notify('ledger_projections', …)`, change-notice.ts; delivered on COMMIT);
  * 6. commits. Any error rolls all of it back and is rethrown: nothing moved, so the same records
  *    come again.
  *
@@ -128,6 +136,8 @@ export class ProjectionApplier {
   readonly checkpointGroup: string;
   /** Whether applied events write analytics records (see {@link ProjectionApplierOptions.analytics}). */
   readonly analytics: boolean;
+  /** Whether each transaction notifies the tables it changed (see {@link ProjectionApplierOptions.notify}). */
+  readonly notify: boolean;
   private readonly ds: DataSource;
   private readonly gamingDay: GamingDayConfig;
   private readonly projections: readonly { readonly projection: Projection; readonly scopes: ProjectionScopes }[];
@@ -150,6 +160,7 @@ export class ProjectionApplier {
     this.logger = options.logger ?? SILENT_LOGGER;
     this.faultDelayInTxMs = options.faultDelayInTxMs ?? 0;
     this.analytics = options.analytics ?? true;
+    this.notify = options.notify ?? true;
     this.recordSigningKey = options.recordSigningKey ?? DEV_RECORD_SIGNING_KEY;
     this.deadLetter = options.deadLetter ?? true;
     this.appliedInMemory = options.dedupe === 'memory' ? new Map() : null;
@@ -247,6 +258,7 @@ export class ProjectionApplier {
 
       const tx = new ProjectionTx(client, this.schema, this.gamingDay, { facts: this.facts });
       const moved = new Map<string, { version: number; hash: string; eventId: string; position: string }>();
+      const changed: TableChange[] = [];
       let applied = 0;
       let skippedDuplicates = 0;
       let quarantined = 0;
@@ -285,6 +297,7 @@ export class ProjectionApplier {
         if (lastPosition === null || BigInt(event.globalPosition) > BigInt(lastPosition)) lastPosition = event.globalPosition;
         if (this.analytics) await writeAnalyticsOutbox(event, tx);
         heads.set(event.streamId, { version: event.streamVersion, hash: event.hash });
+        if (this.notify) changed.push({ tableId: event.tableId, shoeId: event.streamId.startsWith('shoe-') ? event.streamId.slice(5) : event.streamId, globalPosition: event.globalPosition });
         moved.set(event.streamId, { version: event.streamVersion, hash: event.hash, eventId: event.eventId, position: event.globalPosition });
         tx.append('applied_events', {
           event_id: event.eventId,
@@ -351,6 +364,8 @@ export class ProjectionApplier {
           WHERE consumer_group = $1 AND topic = $2 AND partition = $3`,
         [this.checkpointGroup, topic, partition, nextOffset.toString(), options.topicId ?? null, lastPosition],
       );
+      // in the transaction: PostgreSQL delivers it on COMMIT, so no listener hears of rows it cannot read yet
+      if (changed.length > 0) await client.query(`SELECT pg_notify($1, $2)`, [PROJECTION_CHANGES_CHANNEL, changeNoticePayload(this.schema, changed)]);
       if (this.faultDelayInTxMs > 0) await new Promise((resolve) => setTimeout(resolve, this.faultDelayInTxMs));
       await client.query('COMMIT');
       begun = false;

@@ -20,6 +20,7 @@ export * from './round-context';
 export * from './projections';
 export * from './roads/roads';
 export * from './migrations';
+export * from './change-notice';
 export * from './applier';
 export * from './runner';
 export * from './incidents';

@@ -3,6 +3,7 @@ import type { DataSource } from 'typeorm';
 import { DEFAULT_PROJECTOR_GROUP } from './applier';
 import { projectionChecksums, ProjectionChecksums } from './checksums';
 import { ProjectionError } from './errors';
+import { allChangedPayload, PROJECTION_CHANGES_CHANNEL } from './change-notice';
 import { DEFAULT_GAMING_DAY, GamingDayConfig } from './gaming-day';
 import { ProjectionLogger, SILENT_LOGGER } from './logger';
 import { runProjectionMigrations } from './migrations';
@@ -144,6 +145,8 @@ export async function rebuildProjections(options: RebuildOptions): Promise<Rebui
         stopAt,
         holdSchemaLock: false,
         analytics: false,
+        // no notice per transaction: one `all` notice once the schema is complete (below)
+        notify: false,
         // a replay that cannot apply an event is not a rebuild: it fails, it does not halt
         onDataError: 'fail',
         // it replays the topic as it is, from its log start (a truncated topic is complete again once republished)
@@ -186,6 +189,9 @@ export async function rebuildProjections(options: RebuildOptions): Promise<Rebui
       logger.info({ schema, indexes: deferred.length, indexBuildMs }, 'rebuild: indexes and constraints created');
       const events = progress.applied;
       const checksums = await projectionChecksums(ds, schema);
+      // every table may have changed: listeners of this schema (the API's live stream) re-read them all
+      const [{ last }] = await ds.query(`SELECT max(last_global_position)::text AS last FROM ${qualified(schema, 'checkpoints')}`);
+      await ds.query(`SELECT pg_notify($1, $2)`, [PROJECTION_CHANGES_CHANNEL, allChangedPayload(schema, last ?? null)]);
       return {
         schema,
         topic,

@@ -53,6 +53,8 @@ export interface ProjectionRunnerOptions {
   readonly applierMode?: { readonly dedupe?: 'table' | 'memory'; readonly synchronousCommit?: boolean };
   /** Write analytics records to the outbox (see ProjectionApplierOptions.analytics); off for rebuilds. @default true */
   readonly analytics?: boolean;
+  /** Notify the tables each transaction changed (see ProjectionApplierOptions.notify); off for rebuilds. @default true */
+  readonly notify?: boolean;
   /**
    * The key every record must be signed with (`ledger-sig`; see ProjectionApplierOptions.recordSigningKey):
    * the projector process passes its validated `RECORD_SIGNING_KEY`. @default the public development key
@@ -189,6 +191,7 @@ export class ProjectionRunner {
       logger: this.logger,
       faultDelayInTxMs: options.faultDelayInTxMs,
       analytics: options.analytics ?? true,
+      notify: options.notify ?? true,
       recordSigningKey: options.recordSigningKey,
       deadLetter: options.deadLetterTopic !== null,
       dedupe: options.applierMode?.dedupe,

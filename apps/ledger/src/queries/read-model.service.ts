@@ -376,7 +376,7 @@ export class ReadModelService {
   async shoes(f: ShoeFilters): Promise<Page<Record<string, unknown>>> {
     const key = decodeCursor<unknown>(f.cursor);
     if (key !== null && !(Array.isArray(key) && key.length === 2 && isIsoTime(key[0]) && typeof key[1] === 'string' && /^[A-Za-z0-9_.:@-]{1,128}$/.test(key[1]))) {
-      throw new ApiError('VALIDATION.FAILED', 'cursor is not one this API returned', 400);
+      throw new ApiError('VALIDATION.FAILED', 'cursor is not one this API returned');
     }
     const [at, id] = (key as [string, string] | null) ?? [null, null];
     const rows = await this.ds.query(
@@ -401,10 +401,10 @@ export class ReadModelService {
   async rounds(shoeId: string, f: { limit: number; cursor?: string | null }): Promise<Page<Record<string, unknown>>> {
     const key = decodeCursor<unknown>(f.cursor);
     if (key !== null && !(typeof key === 'number' && Number.isSafeInteger(key) && key >= 0 && key <= 2_147_483_647)) {
-      throw new ApiError('VALIDATION.FAILED', 'cursor is not one this API returned', 400);
+      throw new ApiError('VALIDATION.FAILED', 'cursor is not one this API returned');
     }
     const [shoe] = await this.ds.query(`SELECT 1 FROM ${this.S}.shoe_state WHERE shoe_id = $1`, [shoeId]);
-    if (!shoe) throw new ApiError('SHOE.NOT_FOUND', `no shoe ${shoeId} (or not projected yet)`, 404);
+    if (!shoe) throw new ApiError('SHOE.NOT_FOUND', `no shoe ${shoeId} (or not projected yet)`, { shoeId });
     const rows = await this.ds.query(
       `SELECT ${ROUND_COLUMNS} FROM ${this.S}.hand_outcomes
         WHERE shoe_id = $1 AND ($2::integer IS NULL OR hand_number > $2) ORDER BY hand_number LIMIT $3`,

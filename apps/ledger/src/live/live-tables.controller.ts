@@ -1,0 +1,135 @@
+import { Controller, Get, Inject, Query, Req, Res } from '@nestjs/common';
+import { ApiBearerAuth, ApiOkResponse, ApiOperation, ApiProduces, ApiTags } from '@nestjs/swagger';
+import type { Request, Response } from 'express';
+import type { DataSource } from 'typeorm';
+import type { ProjectionChangeNotice } from '@ledger/projections';
+import type { Principal } from '../auth/principal';
+import { Roles } from '../auth/roles.decorator';
+import { ApiError } from '../common/api-error';
+import { DATA_SOURCE } from '../persistence/persistence.module';
+import { NoQuery } from '../queries/query.dto';
+import { TablesRegistry } from '../tables/tables.registry';
+import { ProjectionChanges } from './projection-changes';
+
+/** Live streams one caller (role and token subject) may hold open at once; one more is 429 `RATE.LIVE_STREAMS_BUSY`. */
+export const LIVE_STREAMS_PER_CALLER = 4;
+/** Live streams this process holds open at once over all callers. */
+export const LIVE_STREAMS_MAX = 500;
+/** A comment line this often keeps proxies and the browser from closing an idle stream, in ms. */
+export const KEEP_ALIVE_MS = 15_000;
+/** A subscriber this far behind (bytes not yet taken by its socket) is cut off; it reconnects and re-reads. */
+const MAX_BUFFERED_BYTES = 1_048_576;
+
+/** The `data` of one `table` event. */
+export interface TableEventData {
+  readonly tableId: string;
+  /** The shoe changed; null when every table may have changed (a rebuild, a reconnect) and the shoe is not known. */
+  readonly shoeId: string | null;
+  /** Global position of the last event projected (decimal string), null when unknown. */
+  readonly globalPosition: string | null;
+}
+
+/**
+ * `GET /live/tables` (pit managers, auditors): server-sent events (`text/event-stream`) fed by the
+ * projections, not by polling (docs/architecture.md §7). After each projector transaction that
+ * changed a table, PostgreSQL delivers its notice on COMMIT ({@link ProjectionChanges}) and this
+ * stream writes one `event: table` per table changed with `data: {"tableId","shoeId","globalPosition"}`
+ * — so a read of `GET /tables/overview` right after the event already shows the change. A notice
+ * that every table may have changed (rebuild, reconnection to PostgreSQL) becomes one event per
+ * configured table with `shoeId` null. A `: keep-alive` comment every {@link KEEP_ALIVE_MS} ms.
+ * The normal bearer guard applies (the console sends its token with @microsoft/fetch-event-source);
+ * each subscription is recorded once in `query_log` (who watched); at most
+ * {@link LIVE_STREAMS_PER_CALLER} open per caller and {@link LIVE_STREAMS_MAX} per process (429
+ * `RATE.LIVE_STREAMS_BUSY` with `Retry-After`).
+ */
+@ApiTags('audit and reconciliation')
+@ApiBearerAuth()
+@Roles('auditor', 'pit-manager')
+@Controller('live')
+export class LiveTablesController {
+  private readonly perCaller = new Map<string, number>();
+  private open = 0;
+  private readonly keepAliveMs: number;
+
+  constructor(
+    private readonly changes: ProjectionChanges,
+    private readonly tables: TablesRegistry,
+    @Inject(DATA_SOURCE) private readonly ds: DataSource,
+  ) {
+    this.keepAliveMs = KEEP_ALIVE_MS;
+  }
+
+  @Get('tables')
+  @ApiOperation({
+    summary:
+      'Server-sent events: `event: table` with data {"tableId","shoeId","globalPosition"} after each projection commit that changed the table; `: keep-alive` every 15 s; at most 4 streams per caller',
+  })
+  @ApiProduces('text/event-stream')
+  @ApiOkResponse({
+    description: 'an event stream (text/event-stream) that stays open',
+    content: { 'text/event-stream': { schema: { type: 'string', example: 'event: table\ndata: {"tableId":"T-CLASSIC-01","shoeId":"S-1","globalPosition":"1234"}\n\n' } } },
+  })
+  async live(@Req() req: Request & { principal: Principal; correlationId?: string }, @Res() res: Response, @Query() _q: NoQuery): Promise<void> {
+    const p = req.principal;
+    const key = `${p.role}|${p.id}`;
+    const mine = this.perCaller.get(key) ?? 0;
+    if (mine >= LIVE_STREAMS_PER_CALLER) throw ApiError.of('RATE.LIVE_STREAMS_BUSY', { scope: 'caller', limit: LIVE_STREAMS_PER_CALLER, retryAfterSeconds: 5 });
+    if (this.open >= LIVE_STREAMS_MAX) throw ApiError.of('RATE.LIVE_STREAMS_BUSY', { scope: 'api', limit: LIVE_STREAMS_MAX, retryAfterSeconds: 5 });
+    this.perCaller.set(key, mine + 1);
+    this.open++;
+    let released = false;
+    const release = () => {
+      if (released) return;
+      released = true;
+      this.open--;
+      const n = (this.perCaller.get(key) ?? 1) - 1;
+      if (n <= 0) this.perCaller.delete(key);
+      else this.perCaller.set(key, n);
+    };
+    try {
+      // who watched: one row per subscription, before anything is streamed (an unrecorded audit read is not allowed)
+      await this.ds.query(
+        `INSERT INTO query_log (actor_id, actor_role, route, params, result_count, status, correlation_id) VALUES ($1, $2, $3, '{}'::jsonb, NULL, 200, $4)`,
+        [p.id, p.role, 'GET /live/tables', req.correlationId ?? null],
+      );
+    } catch (err) {
+      release();
+      throw err;
+    }
+    if (req.socket.destroyed) {
+      release();
+      return;
+    }
+    res.status(200);
+    res.setHeader('Content-Type', 'text/event-stream; charset=utf-8');
+    res.setHeader('Cache-Control', 'no-cache, no-transform');
+    res.setHeader('Connection', 'keep-alive');
+    res.setHeader('X-Accel-Buffering', 'no');
+    res.flushHeaders();
+    req.socket.setKeepAlive(true);
+    req.socket.setTimeout(0);
+    res.write(`retry: 3000\n: listening ${this.changes.listening ? 'on' : 'soon'}\n\n`);
+
+    const send = (data: TableEventData) => {
+      res.write(`event: table\ndata: ${JSON.stringify(data)}\n\n`);
+    };
+    const onNotice = (n: ProjectionChangeNotice) => {
+      if (res.writableEnded) return;
+      if (n.all) for (const t of this.tables.list()) send({ tableId: t.tableId, shoeId: null, globalPosition: n.globalPosition });
+      else for (const t of n.tables) send({ tableId: t.tableId, shoeId: t.shoeId, globalPosition: t.globalPosition });
+      if (res.writableLength > MAX_BUFFERED_BYTES) res.end();
+    };
+    const unsubscribe = this.changes.subscribe(onNotice);
+    const keepAlive = setInterval(() => {
+      if (!res.writableEnded) res.write(': keep-alive\n\n');
+    }, this.keepAliveMs);
+    const close = () => {
+      clearInterval(keepAlive);
+      unsubscribe();
+      release();
+      if (!res.writableEnded) res.end();
+    };
+    res.on('close', close);
+    req.on('close', close);
+  }
+}

@@ -1,0 +1,12 @@
+import { Module } from '@nestjs/common';
+import { ShoeModule } from '../shoe/shoe.module';
+import { LiveTablesController } from './live-tables.controller';
+import { ProjectionChanges } from './projection-changes';
+
+/** Live updates of the tables for the console (`GET /live/tables`), fed by the projector's notices. */
+@Module({
+  imports: [ShoeModule],
+  controllers: [LiveTablesController],
+  providers: [ProjectionChanges],
+})
+export class LiveModule {}
