@@ -5,7 +5,8 @@
 # correction requested by pit manager pm-1 and approved by pm-2 with their own token, and a slice of
 # the recorded third-party hands, through the HTTP API), prints the reconciliation, the decisions
 # and the anchor verification (scripts/verify.ts, when present), and stops what
-# it started. `--keep-running` leaves the services up for exploration (stop: npm run demo:stop).
+# it started. `--keep-running` leaves the services up for exploration (stop: npm run demo:stop) and
+# prints the back-office console's address ($LEDGER_API/console) with a pit-manager token to sign in.
 #   env PORT [3000]  LEDGER_ENV [development]  DATABASE_URL [postgres://ledger_app:ledger_app@127.0.0.1:5432/ledger]
 #   (the API's role; the relay, the projector and the migrations use the same database as ledger_relay,
 #   ledger_projector, ledger_owner)
@@ -34,6 +35,9 @@ export RATE_LIMIT_TABLE_DEVICE=${RATE_LIMIT_TABLE_DEVICE:-100000000}
 export RATE_LIMIT_BETTING_PLATFORM=${RATE_LIMIT_BETTING_PLATFORM:-100000000}
 export RATE_LIMIT_PIT_MANAGER=${RATE_LIMIT_PIT_MANAGER:-100000000}
 export RATE_LIMIT_AUDITOR=${RATE_LIMIT_AUDITOR:-100000000}
+# kept running for exploration: the void the demo leaves pending for the console's second manager
+# waits a day instead of the default 30 minutes (DECISION_TTL_MS, docs/domain-rules.md §6)
+if [ "$keep" = 1 ]; then export DECISION_TTL_MS=${DECISION_TTL_MS:-86400000}; fi
 logs=.stack/logs
 mkdir -p "$logs"
 bash scripts/demo-stop.sh >/dev/null 2>&1 || true
@@ -61,4 +65,5 @@ say "ledger API up on $LEDGER_API (OpenAPI: $LEDGER_API/docs)"
 npx tsx scripts/demo.ts "$@"
 if [ "$keep" = 1 ]; then
   say "services keep running (API $LEDGER_API, logs in $logs); stop them with: npm run demo:stop"
+  say "the console: $LEDGER_API/console (sign in with the pit-manager token printed above; mint others with: LEDGER_ENV=development npm run -s token -- --role auditor --sub aud-1)"
 fi

@@ -6,7 +6,8 @@
  * prints per table the reconciliation (turnover, payouts, GGR, hold, voids, corrections) checked
  * against the settlements it writes, the hash-chain verification, the anchor verification
  * (`scripts/verify.ts`: PostgreSQL against the signed anchors and the Kafka copy), and where to
- * look next.
+ * look next; with `--keep-running`, the console's address, a pit-manager token to sign in with, and
+ * one void requested by pm-1 left pending for a second manager to approve in the console.
  *
  *   npx tsx scripts/demo.ts [--seed <hex>] [--shoes <n per table>] [--keep-running]
  * env LEDGER_API (default http://127.0.0.1:3000), JWT_SECRET (as the API's).
@@ -18,8 +19,8 @@ import { spawn } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { formatMinor } from '@ledger/rules';
-import { decisionsPathOf } from '@ledger/client';
-import { generateShoeScript, LedgerClient, runShoeScript, SeededRandom, ShoeScript, SimTable, type RunnerActors } from '@ledger/simulator';
+import { apiRequestOf, decisionsPathOf, pendingDecisionOf } from '@ledger/client';
+import { generateShoeScript, LedgerClient, runShoeScript, SeededRandom, sendApiRequest, ShoeScript, SimTable, type RunnerActors } from '@ledger/simulator';
 import { jwtSecret } from '@ledger/tokens';
 
 const DEMO_TABLES = ['T-CLASSIC-01', 'T-TIGER-01', 'T-FAB4-01'];
@@ -242,7 +243,40 @@ async function main(): Promise<void> {
   out(`      curl -s -X POST -H "Authorization: Bearer ${pmToken('pm-2')}" -H 'content-type: application/json' -d '{}' ${api}/decisions/<decisionId>/approve`);
   out(`    or reject it: .../decisions/<decisionId>/reject with -d '{"reason":"no exposure on the video"}'`);
   out(`  the anchor verification: npm run -s verify`);
+  if (opts.keepRunning) await printConsole(scripts, plain);
   if (!allAgree || !chainsOk || !recorded.ok) process.exitCode = 1;
+}
+
+/**
+ * With `--keep-running`: the back-office console's address (`$LEDGER_API/console`, served by the
+ * API), a pit-manager token to paste into its sign-in page (pm-1, the simulator's 12 h token signed
+ * like `npm run -s token`), how to mint the others, and one void requested by pm-1 and left
+ * PENDING for a second manager to approve in the console (Approvals), on another round than the
+ * by-hand example's `plain`.
+ */
+async function printConsole(scripts: readonly ShoeScript[], plain: { shoeId: string; roundId: string } | null): Promise<void> {
+  const mint = (args: string) => `LEDGER_ENV=development npm run -s token -- ${args}`;
+  out('');
+  out(`the console (back office, in a browser): ${api}/console`);
+  out(`  sign in with this pit-manager token (pm-1, 12 h; paste it into the "Token" field):`);
+  out(`    ${client.token('pit-manager', DEMO_ACTORS.manager)}`);
+  out(`  other tokens: the second manager ${mint('--role pit-manager --sub pm-2')}`);
+  out(`                an auditor        ${mint('--role auditor --sub aud-1')}`);
+  out(`                a table device    ${mint('--role table-device --sub device-1 --tables T-CLASSIC-01')}`);
+  out(`                a platform        ${mint('--role betting-platform --sub platform-1')}`);
+  const pendingRound = plainRound([...scripts].reverse().filter((s) => s.shoeId !== plain?.shoeId)) ?? null;
+  if (!pendingRound) return;
+  try {
+    const req = apiRequestOf({ kind: 'voidRound', shoeId: pendingRound.shoeId, roundId: pendingRound.roundId, reason: 'card exposed before the deal, seen on camera review' });
+    const answer = await sendApiRequest(client, req, DEMO_ACTORS.manager, { 'idempotency-key': `${pendingRound.shoeId}:${pendingRound.roundId}:console-pending-void` });
+    const pending = pendingDecisionOf(answer);
+    if (!pending) return;
+    out(`  waiting for a second manager: pm-1 requested a void of round ${pendingRound.roundId} (decision ${pending.decisionId}, expires ${pending.expiresAt ?? 'never'});`);
+    out(`    sign in as pm-2 (mint the token as above), open Approvals and approve or reject it (pm-1 may not approve their own request)`);
+    out(`    its recall: ${api}/console/shoes/${encodeURIComponent(pendingRound.shoeId)}/rounds/${encodeURIComponent(pendingRound.roundId)}`);
+  } catch (e) {
+    out(`  (could not leave a pending void for the console: ${e instanceof Error ? e.message : String(e)})`);
+  }
 }
 
 /** A round of the simulated shoes that was dealt to a result and neither voided nor corrected (for the by-hand void), or null. */

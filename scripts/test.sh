@@ -1,10 +1,13 @@
 #!/usr/bin/env bash
 # The README's test command (`npm test`): starts what the tests need (PostgreSQL, Kafka) through
-# the project's own stack script, runs every Jest tier, and ends with `tests: N passed, N failed`.
-#   TEST_TIERS="unit int"  restricts the tiers (default: all: unit int e2e data)
+# the project's own stack script, runs every Jest tier, then the browser tier (Playwright driving
+# the system Chromium against the real services, test/browser/playwright.config.ts), and ends with
+# `tests: N passed, N failed` (Jest's and Playwright's counts added).
+#   TEST_TIERS="unit int"  restricts the tiers (default: all: unit int e2e data browser)
+#   paths given go to Jest; with TEST_TIERS=browser alone they go to Playwright (files or -g <title>)
 set -uo pipefail
 cd "$(dirname "$0")/.."
-tiers=${TEST_TIERS:-"unit int e2e data"}
+tiers=${TEST_TIERS:-"unit int e2e data browser"}
 mkdir -p .stack
 # a fresh checkout: install from the lock file; the integration tier runs the services from dist/
 [ -d node_modules ] || npm ci --no-audit --no-fund >&2
@@ -14,24 +17,76 @@ export TEST_DB_NAME=${TEST_DB_NAME:-ledger_test}
 # as the owner (setup, migrations, checks); the services under test log in as the runtime roles on
 # the same database (TEST_APP_DATABASE_URL etc., derived from this URL by the test support code)
 export TEST_DATABASE_URL=${TEST_DATABASE_URL:-postgres://ledger_owner:ledger_owner@127.0.0.1:5432/$TEST_DB_NAME}
+jest_tiers=()
+browser=0
 needs_stack=0
-for t in $tiers; do case $t in int|e2e) needs_stack=1 ;; esac; done
+for t in $tiers; do
+  case $t in
+    browser) browser=1; needs_stack=1 ;;
+    int|e2e) jest_tiers+=("$t"); needs_stack=1 ;;
+    *) jest_tiers+=("$t") ;;
+  esac
+done
 if [ "$needs_stack" = 1 ]; then
   bash scripts/stack.sh up >&2 || { echo "stack failed to start; see .stack/kafka/kafka.log" >&2; echo "tests: 0 passed, 1 failed"; exit 1; }
-  bash scripts/stack.sh fresh-test-db >&2 || { echo "tests: 0 passed, 1 failed"; exit 1; }
+  # the Jest tiers' database; the browser tier makes its own (BROWSER_DB_NAME, default ledger_browser)
+  if [ "${#jest_tiers[@]}" -gt 0 ]; then bash scripts/stack.sh fresh-test-db >&2 || { echo "tests: 0 passed, 1 failed"; exit 1; }; fi
+  # the services (dist/) and the console (dist/console) the int, e2e and browser tiers run
   npm run -s build >&2 || { echo "build failed"; echo "tests: 0 passed, 1 failed"; exit 1; }
 fi
-args=()
-for t in $tiers; do args+=(--selectProjects "$t"); done
+
+code=0
 results=.stack/jest-results.json
 rm -f "$results"
-npx jest "${args[@]}" --runInBand --forceExit --json --outputFile="$results" "$@"
-code=$?
+if [ "${#jest_tiers[@]}" -gt 0 ]; then
+  args=()
+  for t in "${jest_tiers[@]}"; do args+=(--selectProjects "$t"); done
+  npx jest "${args[@]}" --runInBand --forceExit --json --outputFile="$results" "$@"
+  code=$?
+fi
+
+browser_results=.stack/browser/results.json
+rm -f "$browser_results"
+if [ "$browser" = 1 ]; then
+  pw_args=()
+  [ "${#jest_tiers[@]}" -eq 0 ] && pw_args=("$@")
+  if chromium="$(bash scripts/ensure-chromium.sh)"; then
+    export CHROMIUM_PATH="$chromium"
+    echo "browser tier: Playwright with $chromium" >&2
+    # the JSON report is written by the config's json reporter (the list reporter prints progress)
+    npx playwright test -c test/browser/playwright.config.ts "${pw_args[@]}" >&2
+    pw=$?
+  else
+    echo "browser tier: no Chromium (see above)" >&2
+    pw=1
+  fi
+  [ "$pw" = 0 ] || code=1
+fi
+
 node -e '
   const fs = require("fs");
-  let r;
-  try { r = JSON.parse(fs.readFileSync(process.argv[1], "utf8")); } catch { console.log("tests: 0 passed, 1 failed"); process.exit(0); }
-  const failedSuites = (r.testResults || []).filter((s) => s.status === "failed" && (s.assertionResults || []).length === 0).length;
-  console.log(`tests: ${r.numPassedTests} passed, ${r.numFailedTests + failedSuites} failed`);
-' "$results"
+  const [jestFile, pwFile, jestRan, pwRan] = process.argv.slice(1);
+  let passed = 0, failed = 0;
+  if (jestRan === "1") {
+    try {
+      const r = JSON.parse(fs.readFileSync(jestFile, "utf8"));
+      const failedSuites = (r.testResults || []).filter((s) => s.status === "failed" && (s.assertionResults || []).length === 0).length;
+      passed += r.numPassedTests;
+      failed += r.numFailedTests + failedSuites;
+    } catch { failed += 1; }
+  }
+  if (pwRan === "1") {
+    // a run that could not start (no Chromium, a failed global setup, no report) counts as 1 failed
+    try {
+      const r = JSON.parse(fs.readFileSync(pwFile, "utf8"));
+      const s = r.stats || {};
+      const p = (s.expected || 0) + (s.flaky || 0);
+      let f = (s.unexpected || 0) + (s.skipped || 0);
+      if (f === 0 && ((r.errors || []).length > 0 || p === 0)) f = 1;
+      passed += p;
+      failed += f;
+    } catch { failed += 1; }
+  }
+  console.log(`tests: ${passed} passed, ${failed} failed`);
+' "$results" "$browser_results" "$([ "${#jest_tiers[@]}" -gt 0 ] && echo 1 || echo 0)" "$browser"
 exit $code

@@ -1,0 +1,58 @@
+/**
+ * Signing in to the console per role (issue 13, "Browser tests": sign in per role), against the real
+ * API serving the console at /console: each role gets the navigation its token allows (NAV of
+ * apps/console/src/App.tsx: every role Tables and Topics; pit managers and auditors also Approvals,
+ * Reconciliation and Audit) and the "who" label the API's `GET /me` answers; a bad token shows the
+ * API's error code and stays on the sign-in page; the sign-in page has no serious accessibility
+ * violation.
+ */
+import { expect, expectNoSeriousA11yViolations, mintConsoleToken, screenshotPage, test, type ConsoleRole } from './support/fixtures';
+
+const EVERY_ROLE = ['Tables', 'Topics'];
+const BACK_OFFICE = ['Tables', 'Approvals', 'Reconciliation', 'Audit', 'Topics'];
+const CASES: readonly { role: ConsoleRole; sub: string; tables?: string[]; nav: string[] }[] = [
+  { role: 'table-device', sub: 'device-1', tables: ['T-CLASSIC-01'], nav: EVERY_ROLE },
+  { role: 'betting-platform', sub: 'platform-1', nav: EVERY_ROLE },
+  { role: 'pit-manager', sub: 'pm-1', nav: BACK_OFFICE },
+  { role: 'auditor', sub: 'auditor-1', nav: BACK_OFFICE },
+];
+
+for (const c of CASES) {
+  test(`${/^[aeiou]/.test(c.role) ? 'an' : 'a'} ${c.role} signs in and sees the navigation of the role`, async ({ page, signIn }) => {
+    const { api } = await signIn(page, c.role, c.sub, c.tables);
+    await expect(page).toHaveURL(/\/console\/tables$/);
+    await expect(page.getByRole('navigation', { name: 'Main' }).getByRole('link')).toHaveText(c.nav);
+    // the label says who the API says the token belongs to
+    const me = await api.get('/me');
+    expect(me.status(), 'GET /me with the same token').toBe(200);
+    const principal = (await me.json()) as { sub: string; role: string };
+    expect(principal).toMatchObject({ sub: c.sub, role: c.role });
+    await expect(page.getByTestId('who')).toHaveText(`${principal.sub} · ${principal.role}`);
+    await expect(page.getByRole('button', { name: 'Sign out' })).toBeVisible();
+  });
+}
+
+test('a bad token shows the API error code and stays on the sign-in page', async ({ page, request }) => {
+  // well-formed and signed, but not with the API's key; then not a token at all
+  const forged = mintConsoleToken('pit-manager', 'pm-1').replace(/\.[^.]+$/, '.c2lnbmF0dXJlLW9mLWFub3RoZXIta2V5');
+  for (const token of [forged, 'not-a-token']) {
+    const answer = await request.get('/me', { headers: { authorization: `Bearer ${token}` } });
+    expect(answer.status()).toBe(401);
+    const code = ((await answer.json()) as { error: { code: string } }).error.code;
+    expect(code).toMatch(/^AUTH\./);
+    await page.goto('/console/sign-in');
+    await page.getByLabel('Token').fill(token);
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    await expect(page.getByRole('alert')).toContainText(code);
+    await expect(page).toHaveURL(/\/console\/sign-in$/);
+    await expect(page.getByRole('navigation', { name: 'Main' })).toHaveCount(0);
+  }
+});
+
+test('the sign-in page has no serious accessibility violation', async ({ page }) => {
+  await page.goto('/console/sign-in');
+  await expect(page.getByRole('heading', { level: 1 })).toBeVisible();
+  await expect(page.getByLabel('Token')).toBeVisible();
+  await expectNoSeriousA11yViolations(page);
+  await screenshotPage(page, 'sign-in');
+});
