@@ -85,7 +85,12 @@ function AsyncApiDocument({ document: raw }: { document: unknown }) {
           <strong>{str(info.title) ?? 'AsyncAPI document'}</strong> · version {str(info.version) ?? '–'} · AsyncAPI {str(d.asyncapi)}
           {str(d.defaultContentType) ? ` · default content type ${String(d.defaultContentType)}` : ''}
         </p>
-        <Prose text={info.description} />
+        {str(info.description) ? (
+          <details>
+            <summary>About these topics (keys, partitions, order, CloudEvents headers, signatures)</summary>
+            <pre className="json" style={{ maxHeight: 'none' }}>{String(info.description)}</pre>
+          </details>
+        ) : null}
         {servers.length ? (
           <>
             <h2>Servers</h2>
