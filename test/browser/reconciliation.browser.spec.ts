@@ -116,7 +116,7 @@ test('the filters are in the URL: group by and a table filter give a shareable a
   const { api } = await signIn(page, 'auditor', 'auditor-1');
   await page.goto('/console/reconciliation');
   await page.getByRole('checkbox', { name: 'Dealer' }).check();
-  await page.getByLabel('Table').selectOption('T-TIGER-01');
+  await page.getByRole('combobox', { name: 'Table' }).selectOption('T-TIGER-01');
   await page.getByRole('button', { name: 'Apply' }).click();
   await expect(page).toHaveURL(/\/console\/reconciliation\?groupBy=table%2Cdealer%2Ccurrency&tableId=T-TIGER-01$/);
   const rows = await report(api, 'groupBy=table,dealer,currency&tableId=T-TIGER-01');

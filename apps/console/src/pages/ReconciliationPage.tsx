@@ -342,7 +342,7 @@ function DailyChart({ rows }: { rows: readonly Row[] }) {
       </figcaption>
       <div style={{ width: '100%', height: 300 }} aria-hidden="true" data-testid="chart">
         <ResponsiveContainer>
-          <ComposedChart data={points} margin={{ top: 8, right: 16, bottom: 8, left: 16 }}>
+          <ComposedChart accessibilityLayer={false} data={points} margin={{ top: 8, right: 16, bottom: 8, left: 16 }}>
             <CartesianGrid strokeDasharray="3 3" />
             <XAxis dataKey="gamingDay" />
             <YAxis yAxisId="money" tickFormatter={tick(currency)} width={90} />
