@@ -58,14 +58,14 @@ export class ConsoleApiError extends Error {
 /**
  * Awaits an openapi-fetch call and returns its data, or throws {@link ConsoleApiError} with the
  * API's code. Usage: `const t = await unwrap(api.GET('/tables'))`.
- * @throws ConsoleApiError on any non-2xx answer or a network failure (`NETWORK.UNREACHABLE`)
+ * @throws ConsoleApiError on any non-2xx answer or a network failure (code `UNREACHABLE`, status 0: not an API code)
  */
 export async function unwrap<T>(call: Promise<{ data?: T; error?: unknown; response: Response }>): Promise<T> {
   let r: { data?: T; error?: unknown; response: Response };
   try {
     r = await call;
   } catch (e) {
-    throw new ConsoleApiError(0, 'NETWORK.UNREACHABLE', `the ledger API could not be reached (${(e as Error).message})`);
+    throw new ConsoleApiError(0, 'UNREACHABLE', `the ledger API could not be reached (${(e as Error).message})`);
   }
   if (r.response.ok) return r.data as T;
   const body = r.error as Partial<ApiErrorBody> | undefined;
