@@ -371,7 +371,7 @@ export class ProjectionApplier {
       begun = false;
       this.remember(tx);
       if (memory) for (const [id, hash] of seen) memory.set(id, hash);
-      return { applied, skippedBelowCheckpoint, skippedDuplicates, quarantined, checkpointBefore, nextOffset, gap: false, statements: tx.statements + (memory ? 6 : 7) };
+      return { applied, skippedBelowCheckpoint, skippedDuplicates, quarantined, checkpointBefore, nextOffset, gap: false, statements: tx.statements + (memory ? 6 : 7) + (changed.length > 0 ? 1 : 0) };
     } catch (err) {
       if (begun) await client.query('ROLLBACK').catch(() => undefined);
       throw err;

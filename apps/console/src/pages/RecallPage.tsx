@@ -1,4 +1,512 @@
-/** Recall page: built in its own change (apps/console/README.md "Pages"). */
+import { useState, type FormEvent } from 'react';
+import { Link, useParams } from 'react-router';
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import type { components } from '../api/schema';
+import { api, unwrap } from '../api/client';
+import { CAN, usePrincipal } from '../session';
+import { Empty, ErrorMessage, QueryState } from '../components/States';
+import { Hand } from '../components/PlayingCard';
+import { RoundBadges } from './ShoePage';
+import { formatMinor } from '../lib/money';
+import { formatInstant } from '../lib/time';
+import { handLabel, parseCard } from '../lib/cards';
+import '../components/scoreboard.css';
+
+type Recall = components['schemas']['RecallResponse'];
+type Revision = components['schemas']['RoundRevision'];
+type RecallEvent = components['schemas']['RecallEvent'];
+type RecallBet = components['schemas']['RecallBet'];
+type Decision = components['schemas']['RecallDecision'];
+type Answer = components['schemas']['DecisionAnswer'];
+
+/** Query key of a round's recall: under the shoe's key, so a live event of the shoe refreshes it. */
+const recallKey = (shoeId: string, roundId: string) => ['shoe', shoeId, 'recall', roundId] as const;
+
+/** An amount of minor units or a dash (a settlement's null winnings before it is settled). */
+function money(minor: string | null | undefined, currency: string): string {
+  return minor === null || minor === undefined ? '–' : formatMinor(minor, currency);
+}
+
+/**
+ * A one-line reading of an event's data for the event list: the card, the bet and stake, the
+ * decision… Amounts stay strings of minor units (formatted, never parsed to a number).
+ */
+function summarize(e: RecallEvent, currency: string): string {
+  const d = e.data as Record<string, unknown>;
+  const parts: string[] = [];
+  const str = (k: string) => (typeof d[k] === 'string' ? (d[k] as string) : null);
+  const card = str('card');
+  if (card) parts.push(`${parseCard(card)?.label ?? card}${str('position') ? ` to ${str('position')}` : ''}`);
+  if (Array.isArray(d.cards) && d.cards.every((c) => typeof c === 'string')) parts.push(`cards ${handLabel(d.cards as string[])}`);
+  if (str('betId')) parts.push(`bet ${str('betId')}`);
+  if (str('betCode')) parts.push(str('betCode')!);
+  if (str('stake')) parts.push(`stake ${formatMinor(str('stake')!, str('currency') ?? currency)}`);
+  if (str('payout')) parts.push(`payout ${formatMinor(str('payout')!, str('currency') ?? currency)}`);
+  const outcome = d.outcome as Record<string, unknown> | undefined;
+  if (outcome && typeof outcome.winner === 'string') parts.push(`${outcome.winner} ${String(outcome.playerTotal ?? '–')}–${String(outcome.bankerTotal ?? '–')}`);
+  if (str('winner')) parts.push(str('winner')!);
+  if (str('cause')) parts.push(`cause ${str('cause')}`);
+  if (str('decisionId')) parts.push(`decision ${str('decisionId')}`);
+  if (e.reason) parts.push(`“${e.reason}”`);
+  return parts.join(' · ');
+}
+
+/** Every revision side by side, one column each (resulted → corrected → voided). */
+function Revisions({ revisions, current, timeZone }: { revisions: readonly Revision[]; current: number; timeZone: string }) {
+  if (revisions.length === 0) return <Empty>The round has no result yet.</Empty>;
+  return (
+    <div className="revisions" data-testid="revisions">
+      {revisions.map((r) => (
+        <section key={r.revision} className="panel" aria-labelledby={`rev-${r.revision}`} data-testid="revision" data-kind={r.kind}>
+          <h3 id={`rev-${r.revision}`}>
+            <span className={`badge ${r.kind.toLowerCase()}`}>{r.kind}</span> revision {r.revision}
+            {r.revision === current ? <span className="muted tiny"> (in force)</span> : null}
+          </h3>
+          <dl>
+            {r.kind === 'VOIDED' ? (
+              <>
+                <dt>Void cause</dt>
+                <dd>{r.voidCause ?? '–'}</dd>
+                {r.causedBy ? (
+                  <>
+                    <dt>Caused by</dt>
+                    <dd className="tiny">
+                      <code>{r.causedBy}</code>
+                    </dd>
+                  </>
+                ) : null}
+              </>
+            ) : (
+              <>
+                <dt>Player</dt>
+                <dd>
+                  <Hand cards={r.playerCards} label={`Player's cards, revision ${r.revision}`} size="sm" />
+                </dd>
+                <dt>Banker</dt>
+                <dd>
+                  <Hand cards={r.bankerCards} label={`Banker's cards, revision ${r.revision}`} size="sm" />
+                </dd>
+                <dt>Totals</dt>
+                <dd>
+                  Player {r.playerTotal ?? '–'} · Banker {r.bankerTotal ?? '–'}
+                </dd>
+                <dt>Winner</dt>
+                <dd className={r.winner ? `winner-${r.winner}` : ''}>
+                  {r.winner ?? '–'}
+                  {r.playerPair ? ', player pair' : ''}
+                  {r.bankerPair ? ', banker pair' : ''}
+                  {r.isNatural ? ', natural' : ''}
+                </dd>
+              </>
+            )}
+            <dt>By</dt>
+            <dd data-testid="revision-actor">
+              {r.actorId} <span className="muted">({r.actorRole})</span>
+            </dd>
+            <dt>Requested by</dt>
+            <dd>{r.actingManagerId ?? '–'}</dd>
+            <dt>Approver</dt>
+            <dd data-testid="revision-approver">{r.approverId ?? '–'}</dd>
+            <dt>Reason</dt>
+            <dd data-testid="revision-reason">{r.reason ?? '–'}</dd>
+            <dt>When</dt>
+            <dd>{formatInstant(r.occurredAt, timeZone)}</dd>
+          </dl>
+        </section>
+      ))}
+    </div>
+  );
+}
+
+function Events({ events, currency, timeZone }: { events: readonly RecallEvent[]; currency: string; timeZone: string }) {
+  if (events.length === 0) return <Empty>No event recorded for this round.</Empty>;
+  return (
+    <div className="scroll">
+      <table className="data" data-testid="events">
+        <thead>
+          <tr>
+            <th scope="col" className="num">
+              Version
+            </th>
+            <th scope="col">Time</th>
+            <th scope="col">Type</th>
+            <th scope="col">Actor</th>
+            <th scope="col">Role</th>
+            <th scope="col">Details</th>
+          </tr>
+        </thead>
+        <tbody>
+          {events.map((e) => (
+            <tr key={e.eventId} data-type={e.type}>
+              <td className="num">{e.streamVersion}</td>
+              <td className="nowrap tiny">{formatInstant(e.occurredAt, timeZone)}</td>
+              <td>{e.type}</td>
+              <td>
+                {e.actorId}
+                {e.approverId && e.approverId !== e.actorId ? <div className="tiny muted">approver {e.approverId}</div> : null}
+                {e.actingManagerId ? <div className="tiny muted">requested by {e.actingManagerId}</div> : null}
+              </td>
+              <td className="tiny">{e.actorRole}</td>
+              <td className="tiny">{summarize(e, currency)}</td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    </div>
+  );
+}
+
+function Bets({ bets, timeZone }: { bets: readonly RecallBet[]; timeZone: string }) {
+  if (bets.length === 0) return <Empty>No bet was placed on this round.</Empty>;
+  return (
+    <>
+      {bets.map((b) => (
+        <section key={b.betId} className="bet" aria-labelledby={`bet-${b.betId}`} data-testid="bet" data-bet-id={b.betId}>
+          <h3 id={`bet-${b.betId}`}>
+            {b.betCode} · {formatMinor(b.stake, b.currency, true)} · account {b.accountId} <span className="muted tiny">({b.betId})</span>{' '}
+            <span className={`badge ${b.status === 'REFUNDED' ? 'voided' : b.status === 'RESETTLED' ? 'corrected' : 'resulted'}`}>{b.status}</span>
+          </h3>
+          {b.history.length === 0 ? (
+            <p className="muted tiny">Not settled yet.</p>
+          ) : (
+            <div className="scroll">
+              <table className="data" data-testid="bet-history">
+                <thead>
+                  <tr>
+                    <th scope="col" className="num">
+                      #
+                    </th>
+                    <th scope="col">Kind</th>
+                    <th scope="col">Result</th>
+                    <th scope="col" className="num">
+                      Stake
+                    </th>
+                    <th scope="col" className="num">
+                      Winnings
+                    </th>
+                    <th scope="col" className="num">
+                      Payout
+                    </th>
+                    <th scope="col" className="num">
+                      Net
+                    </th>
+                    <th scope="col">By</th>
+                    <th scope="col">Reason</th>
+                    <th scope="col">Time</th>
+                  </tr>
+                </thead>
+                <tbody>
+                  {b.history.map((h) => (
+                    <tr key={h.seq} data-kind={h.kind}>
+                      <td className="num">{h.seq}</td>
+                      <td>{h.kind}</td>
+                      <td>{h.result ?? '–'}</td>
+                      <td className="num">{money(h.stake, b.currency)}</td>
+                      <td className="num">{money(h.winnings, b.currency)}</td>
+                      <td className="num">{money(h.payout, b.currency)}</td>
+                      <td className="num">{money(h.net, b.currency)}</td>
+                      <td className="tiny">
+                        {h.actorId} ({h.actorRole}){h.approverId ? `, approver ${h.approverId}` : ''}
+                      </td>
+                      <td className="tiny">{h.reason ?? '–'}</td>
+                      <td className="tiny nowrap">{formatInstant(h.occurredAt, timeZone)}</td>
+                    </tr>
+                  ))}
+                </tbody>
+              </table>
+            </div>
+          )}
+        </section>
+      ))}
+    </>
+  );
+}
+
+function Decisions({ decisions, timeZone }: { decisions: readonly Decision[]; timeZone: string }) {
+  if (decisions.length === 0) return <Empty>No management decision concerns this round.</Empty>;
+  return (
+    <div className="scroll">
+      <table className="data" data-testid="decisions">
+        <thead>
+          <tr>
+            <th scope="col">Decision</th>
+            <th scope="col">Status</th>
+            <th scope="col">Requested by</th>
+            <th scope="col">Reason</th>
+            <th scope="col">Decided by</th>
+            <th scope="col">Decision reason</th>
+          </tr>
+        </thead>
+        <tbody>
+          {decisions.map((d) => (
+            <tr key={d.decisionId}>
+              <td>
+                {d.kind}
+                <div className="tiny muted">
+                  <code>{d.decisionId}</code>
+                </div>
+              </td>
+              <td>
+                <span className={`badge ${d.status === 'APPROVED' ? 'resulted' : d.status === 'PENDING_APPROVAL' ? 'pending' : 'voided'}`}>{d.status}</span>
+              </td>
+              <td>
+                {d.requestedBy}
+                <div className="tiny muted">{formatInstant(d.requestedAt, timeZone)}</div>
+              </td>
+              <td className="tiny">{d.reason}</td>
+              <td>
+                {d.decidedBy ?? '–'}
+                {d.decidedAt ? <div className="tiny muted">{formatInstant(d.decidedAt, timeZone)}</div> : null}
+              </td>
+              <td className="tiny">{d.decisionReason ?? '–'}</td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    </div>
+  );
+}
+
+/** The hash chain of the round's stream (and the anchor, when the API reports one). */
+function Chain({ recall }: { recall: Recall }) {
+  const c = recall.chain;
+  const anchor = (recall as unknown as { anchor?: Record<string, unknown> | null }).anchor;
+  return (
+    <div className="panel" data-testid="chain" data-ok={String(c.ok)}>
+      <p>
+        Hash chain: {c.ok ? <span className="ok">ok</span> : <span className="bad">{c.problems.length} problem(s)</span>} · {c.eventsChecked} events checked since version{' '}
+        {c.verifiedFrom} · head version {c.headVersion}
+      </p>
+      {c.problems.length ? (
+        <ul>
+          {c.problems.map((p, i) => (
+            <li key={i} className="bad">
+              {p.kind} at version {p.streamVersion ?? '–'}: {p.detail}
+            </li>
+          ))}
+        </ul>
+      ) : null}
+      {anchor ? (
+        <p data-testid="anchor">
+          Anchor: {typeof anchor.ok === 'boolean' ? anchor.ok ? <span className="ok">verified</span> : <span className="bad">mismatch</span> : null}{' '}
+          <code className="tiny">{JSON.stringify(anchor)}</code>
+        </p>
+      ) : (
+        <p className="muted tiny">No external anchor reported for this stream in the recall.</p>
+      )}
+    </div>
+  );
+}
+
+/** What a decision request answered (202), with the bets it would change (`GET /decisions/{id}`). */
+function AnswerView({ answer }: { answer: Answer }) {
+  const { gamingDay } = usePrincipal();
+  const view = useQuery({
+    queryKey: ['decision', answer.decisionId],
+    queryFn: () => unwrap(api.GET('/decisions/{decisionId}', { params: { path: { decisionId: answer.decisionId } } })),
+  });
+  return (
+    <div className="panel" role="status" data-testid="decision-answer">
+      <p>
+        Decision <code>{answer.decisionId}</code>: <span className="badge pending">{answer.status}</span>
+        {answer.expiresAt ? <span className="muted tiny"> · expires {formatInstant(answer.expiresAt, gamingDay.timeZone)}</span> : null}. A second pit manager approves it on the{' '}
+        <Link to="/approvals">Approvals</Link> page.
+      </p>
+      <QueryState query={view} what="the bets it would change">
+        {(d) =>
+          d.affectedBets.length === 0 ? (
+            <p className="muted tiny">It changes no bet.</p>
+          ) : (
+            <div className="scroll">
+              <table className="data">
+                <caption className="tiny" style={{ textAlign: 'left' }}>
+                  Bets it would change
+                </caption>
+                <thead>
+                  <tr>
+                    <th scope="col">Bet</th>
+                    <th scope="col">Code</th>
+                    <th scope="col">Effect</th>
+                    <th scope="col" className="num">
+                      Stake
+                    </th>
+                    <th scope="col" className="num">
+                      Payout after
+                    </th>
+                  </tr>
+                </thead>
+                <tbody>
+                  {d.affectedBets.map((b) => (
+                    <tr key={b.betId}>
+                      <td className="tiny">{b.betId}</td>
+                      <td>{b.betCode}</td>
+                      <td>{b.effect}</td>
+                      <td className="num">{formatMinor(b.stake, b.currency)}</td>
+                      <td className="num">{formatMinor(b.payoutAfter, b.currency)}</td>
+                    </tr>
+                  ))}
+                </tbody>
+              </table>
+            </div>
+          )
+        }
+      </QueryState>
+    </div>
+  );
+}
+
+/** Dealing order of the cards a correction gives (docs/domain-rules.md §2). */
+const POSITIONS = ['1st · Player', '2nd · Banker', '3rd · Player', '4th · Banker', '5th · third card', '6th · Banker third card'] as const;
+
+/** The pit manager's requests: void the round, or correct its result (each needs a second manager). */
+function Requests({ shoeId, roundId, cards }: { shoeId: string; roundId: string; cards: readonly string[] }) {
+  const client = useQueryClient();
+  const [voidReason, setVoidReason] = useState('');
+  const [fixReason, setFixReason] = useState('');
+  const [codes, setCodes] = useState<string[]>(() => POSITIONS.map((_, i) => cards[i] ?? ''));
+  const done = () => client.invalidateQueries({ queryKey: recallKey(shoeId, roundId) });
+  const voidReq = useMutation({
+    mutationFn: () => unwrap(api.POST('/shoes/{shoeId}/rounds/{roundId}/void', { params: { path: { shoeId, roundId } }, body: { reason: voidReason.trim() } })),
+    onSuccess: done,
+  });
+  const fixReq = useMutation({
+    mutationFn: () => {
+      const given = codes.map((c) => c.trim().toUpperCase());
+      while (given.length && !given[given.length - 1]) given.pop();
+      return unwrap(
+        api.POST('/shoes/{shoeId}/rounds/{roundId}/result-corrections', { params: { path: { shoeId, roundId } }, body: { reason: fixReason.trim(), cards: given } }),
+      );
+    },
+    onSuccess: done,
+  });
+  const submit = (m: { mutate: () => void }) => (e: FormEvent) => {
+    e.preventDefault();
+    m.mutate();
+  };
+  return (
+    <section aria-labelledby="req-h">
+      <h2 id="req-h">Request a decision</h2>
+      <p className="muted tiny">Each request waits for a second pit manager’s approval; nothing changes until then.</p>
+      <div className="actions">
+        <form className="panel" onSubmit={submit(voidReq)} aria-labelledby="void-h">
+          <h3 id="void-h">Request void</h3>
+          <label htmlFor="void-reason">Reason for the void</label>
+          <textarea id="void-reason" rows={2} required value={voidReason} onChange={(e) => setVoidReason(e.target.value)} />
+          <div>
+            <button type="submit" className="danger" disabled={voidReq.isPending || !voidReason.trim()}>
+              Request void
+            </button>
+          </div>
+          {voidReq.error ? <ErrorMessage error={voidReq.error} /> : null}
+          {voidReq.data ? <AnswerView answer={voidReq.data} /> : null}
+        </form>
+        <form className="panel" onSubmit={submit(fixReq)} aria-labelledby="fix-h">
+          <h3 id="fix-h">Request result correction</h3>
+          <fieldset style={{ border: 0, padding: 0, margin: 0 }}>
+            <legend className="tiny">Corrected cards in dealing order (codes like 9S, TH, KD; leave the unneeded third cards empty)</legend>
+            <div className="card-inputs">
+              {POSITIONS.map((p, i) => (
+                <label key={p}>
+                  {p}
+                  <input
+                    value={codes[i]}
+                    maxLength={3}
+                    aria-invalid={codes[i] !== '' && !parseCard(codes[i]) ? true : undefined}
+                    onChange={(e) => setCodes((c) => c.map((v, j) => (j === i ? e.target.value : v)))}
+                    data-testid={`card-${i + 1}`}
+                  />
+                </label>
+              ))}
+            </div>
+          </fieldset>
+          <label htmlFor="fix-reason">Reason for the correction</label>
+          <textarea id="fix-reason" rows={2} required value={fixReason} onChange={(e) => setFixReason(e.target.value)} />
+          <div>
+            <button type="submit" className="primary" disabled={fixReq.isPending || !fixReason.trim()}>
+              Request result correction
+            </button>
+          </div>
+          {fixReq.error ? <ErrorMessage error={fixReq.error} /> : null}
+          {fixReq.data ? <AnswerView answer={fixReq.data} /> : null}
+        </form>
+      </div>
+    </section>
+  );
+}
+
+/** Round recall page (`/shoes/:shoeId/rounds/:roundId`): the round's whole story from the API. */
 export function RecallPage() {
-  return <h1>Recall</h1>;
+  const { shoeId = '', roundId = '' } = useParams();
+  const { role, gamingDay } = usePrincipal();
+  const tz = gamingDay.timeZone;
+  const query = useQuery({
+    queryKey: recallKey(shoeId, roundId),
+    queryFn: () => unwrap(api.GET('/shoes/{shoeId}/rounds/{roundId}/recall', { params: { path: { shoeId, roundId } } })),
+  });
+  if (query.error)
+    return (
+      <>
+        <h1>Recall of round {roundId}</h1>
+        <ErrorMessage error={query.error} />
+        <p>
+          <Link to={`/shoes/${encodeURIComponent(shoeId)}`}>Back to shoe {shoeId}</Link>
+        </p>
+      </>
+    );
+  return (
+    <QueryState query={query} what="the round's recall">
+      {(data) => {
+        const r = data.round;
+        return (
+          <>
+            <p className="tiny">
+              <Link to={`/shoes/${encodeURIComponent(shoeId)}`}>← Shoe {shoeId}</Link>
+            </p>
+            <h1>
+              Recall of hand {r.handNumber} <RoundBadges status={r.status} revision={r.currentRevision} />
+            </h1>
+            <dl className="facts">
+              <dt>Round</dt>
+              <dd>
+                <code>{r.roundId}</code>
+              </dd>
+              <dt>Table</dt>
+              <dd>
+                {r.tableId} · {r.currency} · {r.paytableRef}
+              </dd>
+              <dt>Dealer</dt>
+              <dd>{r.dealingDealerId}</dd>
+              <dt>Gaming day</dt>
+              <dd>{r.gamingDay.slice(0, 10)}</dd>
+              <dt>Opened</dt>
+              <dd>{formatInstant(r.openedAt, tz)}</dd>
+              <dt>In force</dt>
+              <dd>
+                {r.status === 'VOIDED' ? (
+                  <>voided ({r.voidCause ?? '–'})</>
+                ) : (
+                  <>
+                    <Hand cards={r.playerCards} label="Player's cards in force" size="sm" /> {r.playerTotal ?? '–'} –{' '}
+                    <Hand cards={r.bankerCards} label="Banker's cards in force" size="sm" /> {r.bankerTotal ?? '–'}{' '}
+                    <span className={r.winner ? `winner-${r.winner}` : ''}>{r.winner ?? ''}</span>
+                  </>
+                )}
+              </dd>
+            </dl>
+            <h2>Revisions</h2>
+            <Revisions revisions={data.revisions} current={r.currentRevision} timeZone={tz} />
+            <h2>Decision chain</h2>
+            <Decisions decisions={data.decisions} timeZone={tz} />
+            <h2>Bets and their settlement history</h2>
+            <Bets bets={data.bets} timeZone={tz} />
+            <h2>Events in original order</h2>
+            <Events events={data.events} currency={r.currency} timeZone={tz} />
+            <h2>Integrity</h2>
+            <Chain recall={data} />
+            {CAN.requestDecision(role) && r.status !== 'VOIDED' && r.status !== 'OPEN' ? <Requests shoeId={shoeId} roundId={roundId} cards={r.cards} /> : null}
+          </>
+        );
+      }}
+    </QueryState>
+  );
 }

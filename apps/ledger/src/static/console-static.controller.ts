@@ -1,6 +1,6 @@
-import { Controller, Get, Inject, Optional, Param, Res } from '@nestjs/common';
+import { Controller, Get, Inject, Optional, Req, Res } from '@nestjs/common';
 import { ApiExcludeController } from '@nestjs/swagger';
-import type { Response } from 'express';
+import type { Request, Response } from 'express';
 import { statSync } from 'node:fs';
 import { join, resolve, sep } from 'node:path';
 import { Public } from '../auth/public.decorator';
@@ -79,8 +79,10 @@ export class ConsoleStaticController {
   }
 
   @Get('*path')
-  file(@Param('path') path: string[] | string, @Res() res: Response): void {
-    this.send(res, Array.isArray(path) ? path : String(path).split('/'));
+  file(@Req() req: Request, @Res() res: Response): void {
+    // the wildcard's decoded segments, read from the request (not through the pipes, which refuse a list)
+    const path = (req.params as Record<string, unknown>).path;
+    this.send(res, Array.isArray(path) ? path.map(String) : String(path ?? '').split('/'));
   }
 
   private send(res: Response, segments: readonly string[]): void {
