@@ -136,3 +136,26 @@ test('a rejection needs a reason of 3–500 characters and shows the API answer'
   const view = (await (await pm1.get(`/decisions/${decisionId}`)).json()) as { status: string; decidedBy: string };
   expect(view).toMatchObject({ status: 'REJECTED', decidedBy: 'pm-2' });
 });
+
+test("a decision decided meanwhile by another manager shows the API's error code and leaves the list", async ({ page, signIn, apiAs, stack }) => {
+  test.setTimeout(120_000);
+  const shoe = shoeOf(stack, 'T-CLASSIC-01');
+  const pm1 = await apiAs('pit-manager', 'pm-1');
+  const [roundId] = await dealRounds('T-CLASSIC-01', 1);
+  const requested = await pm1.post(`/shoes/${encodeURIComponent(shoe.shoeId)}/rounds/${encodeURIComponent(roundId)}/void`, { data: { reason: 'browser test: decided meanwhile' } });
+  expect(requested.status(), await requested.text()).toBe(202);
+  const { decisionId } = (await requested.json()) as { decisionId: string };
+
+  await signIn(page, 'pit-manager', 'pm-2');
+  await page.goto('/console/approvals');
+  const card = page.getByTestId(`decision-${decisionId}`);
+  await card.getByRole('button', { name: 'Approve…' }).click();
+  // while pm-2 reads the confirmation, pm-3 rejects it
+  const pm3 = await apiAs('pit-manager', 'pm-3');
+  expect((await pm3.post(`/decisions/${decisionId}/reject`, { data: { reason: 'browser test: rejected first by pm-3' } })).status()).toBe(201);
+  await card.getByRole('button', { name: 'Confirm approval' }).click();
+  const outcome = page.getByTestId('outcome');
+  await expect(outcome.getByRole('alert')).toContainText('DECISION.ALREADY_DECIDED');
+  await expect(outcome).toContainText(decisionId);
+  await expect(page.getByTestId(`decision-${decisionId}`)).toHaveCount(0);
+});
