@@ -1,5 +1,5 @@
 /**
- * Signing in to the console per role (issue 13, "Browser tests": sign in per role), against the real
+ * Signing in to the console per role (README "Tests", the browser tier), against the real
  * API serving the console at /console: each role gets the navigation its token allows (NAV of
  * apps/console/src/App.tsx: every role Tables and Topics; pit managers and auditors also Approvals,
  * Reconciliation and Audit) and the "who" label the API's `GET /me` answers; a bad token shows the

@@ -2,7 +2,7 @@
  * Full-page screenshots of the console's pages, kept as the browser tier's artifacts in
  * `.stack/browser/screenshots/` (git-ignored) and attached to the test's report: one at a desktop
  * 1280×800 (`<name>.png`) and one at a 768-wide tablet (`<name>-768x1024.png`), the two sizes the
- * console must be readable at (docs: issue 13, "Quality a user notices").
+ * console must be readable at.
  *
  * Names: the page, lower-case with dashes (`tables`, `shoe`, `recall-voided`). `tables.png` and
  * `recall.png` are the README's images (scripts/console-screenshots.ts copies them to docs/images/).
