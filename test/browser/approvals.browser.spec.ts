@@ -1,5 +1,5 @@
 /**
- * Four eyes in the console (issue 13, "Browser tests": a pit manager requests a void and a second one
+ * Four eyes in the console (the console's browser scenarios: a pit manager requests a void and a second one
  * approves it in the console, and the round's settlements change): pit manager pm-1 requests the
  * void of a freshly dealt, resulted round with bets on the round's recall page ("Request void"),
  * sees it on the Approvals page marked as their own and is offered no

@@ -1,5 +1,5 @@
 /**
- * An auditor is offered no write action (issue 13, "Roles in the interface" and "Browser tests"): on
+ * An auditor is offered no write action (the console's roles in the interface and browser scenarios): on
  * every page of the console — tables, a shoe, a voided round's recall, approvals (pending, with a
  * decision waiting, and decided), reconciliation, every audit tab, topics — no approve, reject,
  * request, void or correct control exists (buttons, links or forms), while the reads still work;
