@@ -1,8 +1,8 @@
 /**
- * Four eyes in the console (issue 13, "Browser tests": a pit manager requests a void and a second one
+ * Four eyes in the console (the console's browser scenarios: a pit manager requests a void and a second one
  * approves it in the console, and the round's settlements change): pit manager pm-1 requests the
- * void of a freshly dealt, resulted round with bets (through the API with pm-1's token, as the
- * recall page's form would), sees it on the Approvals page marked as their own and is offered no
+ * void of a freshly dealt, resulted round with bets on the round's recall page ("Request void"),
+ * sees it on the Approvals page marked as their own and is offered no
  * approve/reject; pm-2 signs in, approves it there with a remark after the confirmation, the page
  * shows the API's answer; then `GET /settlements?roundId=` answers every bet REFUNDED and the
  * pending list no longer shows the decision. A second approval through the API is refused
@@ -33,14 +33,18 @@ test('pm-1 requests a void, sees it as their own, pm-2 approves it in the consol
   expect(before.length, 'a dealt round with bets').toBeGreaterThan(0);
   expect(before.every((s) => s.status !== 'REFUNDED')).toBe(true);
 
-  const requested = await pm1.post(`/shoes/${encodeURIComponent(shoe.shoeId)}/rounds/${encodeURIComponent(roundId)}/void`, {
-    data: { reason: 'browser test: void requested by pm-1' },
-  });
-  expect(requested.status(), await requested.text()).toBe(202);
-  const { decisionId } = (await requested.json()) as { decisionId: string; status: string };
+  // pm-1 requests the void in the console, on the round's recall page (the "Request void" form)
+  await signIn(page, 'pit-manager', 'pm-1');
+  await page.goto(`/console/shoes/${encodeURIComponent(shoe.shoeId)}/rounds/${encodeURIComponent(roundId)}`);
+  await page.getByLabel('Reason for the void').fill('browser test: void requested by pm-1');
+  await page.getByRole('button', { name: 'Request void' }).click();
+  const answer = page.getByTestId('decision-answer');
+  await expect(answer).toContainText('PENDING_APPROVAL');
+  const decisionId = (await answer.locator('code').first().innerText()).trim();
+  const asked = (await (await pm1.get(`/decisions/${decisionId}`)).json()) as { status: string; requestedBy: string; roundIds: string[] };
+  expect(asked).toMatchObject({ status: 'PENDING_APPROVAL', requestedBy: 'pm-1', roundIds: [roundId] });
 
   // pm-1 sees the request as their own, with no action
-  await signIn(page, 'pit-manager', 'pm-1');
   await page.goto('/console/approvals');
   const own = page.getByTestId(`decision-${decisionId}`);
   await expect(own).toBeVisible();
@@ -131,4 +135,27 @@ test('a rejection needs a reason of 3–500 characters and shows the API answer'
   await expect(page.getByTestId(`decision-${decisionId}`)).toHaveCount(0);
   const view = (await (await pm1.get(`/decisions/${decisionId}`)).json()) as { status: string; decidedBy: string };
   expect(view).toMatchObject({ status: 'REJECTED', decidedBy: 'pm-2' });
+});
+
+test("a decision decided meanwhile by another manager shows the API's error code and leaves the list", async ({ page, signIn, apiAs, stack }) => {
+  test.setTimeout(120_000);
+  const shoe = shoeOf(stack, 'T-CLASSIC-01');
+  const pm1 = await apiAs('pit-manager', 'pm-1');
+  const [roundId] = await dealRounds('T-CLASSIC-01', 1);
+  const requested = await pm1.post(`/shoes/${encodeURIComponent(shoe.shoeId)}/rounds/${encodeURIComponent(roundId)}/void`, { data: { reason: 'browser test: decided meanwhile' } });
+  expect(requested.status(), await requested.text()).toBe(202);
+  const { decisionId } = (await requested.json()) as { decisionId: string };
+
+  await signIn(page, 'pit-manager', 'pm-2');
+  await page.goto('/console/approvals');
+  const card = page.getByTestId(`decision-${decisionId}`);
+  await card.getByRole('button', { name: 'Approve…' }).click();
+  // while pm-2 reads the confirmation, pm-3 rejects it
+  const pm3 = await apiAs('pit-manager', 'pm-3');
+  expect((await pm3.post(`/decisions/${decisionId}/reject`, { data: { reason: 'browser test: rejected first by pm-3' } })).status()).toBe(201);
+  await card.getByRole('button', { name: 'Confirm approval' }).click();
+  const outcome = page.getByTestId('outcome');
+  await expect(outcome.getByRole('alert')).toContainText('DECISION.ALREADY_DECIDED');
+  await expect(outcome).toContainText(decisionId);
+  await expect(page.getByTestId(`decision-${decisionId}`)).toHaveCount(0);
 });

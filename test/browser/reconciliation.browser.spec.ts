@@ -1,5 +1,5 @@
 /**
- * The reconciliation page (issue 13, "Browser tests": the reconciliation export downloads and its
+ * The reconciliation page (the console's browser scenarios: the reconciliation export downloads and its
  * totals equal the API's): the page's rows and per-currency totals are the API's; the filters live
  * in the URL; "Export CSV" downloads the API's own CSV (Playwright's download event) whose rows
  * summed per currency equal `GET /reports/reconciliation?groupBy=currency`; "Export XLSX"

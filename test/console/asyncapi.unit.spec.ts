@@ -23,7 +23,7 @@ describe('AsyncAPI document ready to draw', () => {
     };
     const d = dereference(doc);
     expect(hasRef(d)).toBe(false);
-    const payload = d.channels.c.messages.m.payload as unknown as { type: string; description: string; properties: { self: unknown } };
+    const payload = (d.channels.c.messages.m as unknown as { payload: unknown }).payload as { type: string; description: string; properties: { self: unknown } };
     expect(payload.type).toBe('object');
     expect(payload.description).toBe('sibling kept');
     expect((payload.properties.self as { properties: { self: unknown } }).properties.self).toBe(payload.properties.self); // a cycle, not a copy

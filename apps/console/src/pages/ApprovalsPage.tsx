@@ -406,7 +406,7 @@ function DecideControls({ decision, onOutcome }: { decision: DecisionView; onOut
     >
       <p style={{ margin: 0 }}>
         {mode === 'approve'
-          ? `Approve: the ledger records the ${KIND_LABEL[decision.kind]?.toLowerCase() ?? decision.kind} and changes ${decision.affectedBets.length} bet(s) as listed. This cannot be undone.`
+          ? `Approve “${KIND_LABEL[decision.kind] ?? decision.kind}”: the ledger records it at once and changes the ${decision.affectedBets.length} bet(s) listed. This cannot be undone.`
           : 'Reject: nothing changes; the request is closed.'}
       </p>
       <label htmlFor={fieldId}>{mode === 'approve' ? 'Remark (optional)' : 'Reason for the rejection (required)'}</label>
