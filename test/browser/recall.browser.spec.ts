@@ -1,5 +1,5 @@
 /**
- * Round recall (`/console/shoes/:shoeId/rounds/:roundId`, issue 13 "Round recall"): the seeded
+ * Round recall (`/console/shoes/:shoeId/rounds/:roundId`, apps/console/README.md "Pages"): the seeded
  * voided round shows its RESULTED and VOIDED revisions side by side with the approver and the
  * reason, the corrected one RESULTED and CORRECTED; every bet's settlement history; the decision
  * chain and the hash-chain status; a pit manager is offered the requests, an auditor is not.

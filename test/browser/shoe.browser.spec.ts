@@ -1,5 +1,5 @@
 /**
- * Shoe page (`/console/shoes/:shoeId`, issue 13 "Shoe"): the five roads as SVG scoreboards, the
+ * Shoe page (`/console/shoes/:shoeId`, apps/console/README.md "Pages"): the five roads as SVG scoreboards, the
  * rounds with their cards drawn as cards, voided and corrected rounds marked, and the card
  * accounting, every figure compared with the API's answer (`/roads`, `/rounds`, `/state`).
  */

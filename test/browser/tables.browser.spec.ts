@@ -1,5 +1,5 @@
 /**
- * Tables page (`/console/tables`, issue 13 "Tables"): every table with its variant, open shoe, hand
+ * Tables page (`/console/tables`, apps/console/README.md "Pages"): every table with its variant, open shoe, hand
  * number, cards left, last results and the bead plate and big road in miniature, compared with the
  * API's own answer (`GET /tables/overview`); live: a round dealt through the API while the page is
  * open appears without a reload, through `GET /live/tables` (no polling loop).

@@ -77,7 +77,7 @@ async function fetchFile(path: string): Promise<Blob> {
     const token = currentBearer();
     res = await fetch(path, { headers: token ? { Authorization: `Bearer ${token}` } : {} });
   } catch (e) {
-    throw new ConsoleApiError(0, 'NETWORK.UNREACHABLE', `the ledger API could not be reached (${(e as Error).message})`);
+    throw new ConsoleApiError(0, 'UNREACHABLE', `the ledger API could not be reached (${(e as Error).message})`);
   }
   if (!res.ok) {
     const body = (await res.json().catch(() => null)) as { error?: { code?: string; message?: string } } | null;
