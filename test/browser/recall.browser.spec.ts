@@ -14,6 +14,7 @@ interface Recall {
   decisions: { decisionId: string; requestedBy: string; decidedBy: string | null }[];
   events: unknown[];
   chain: { ok: boolean };
+  anchor: { status: string };
 }
 
 async function checkRecall(page: Page, api: APIRequestContext, shoeId: string, roundId: string, kinds: string[]): Promise<Recall> {
@@ -38,6 +39,9 @@ async function checkRecall(page: Page, api: APIRequestContext, shoeId: string, r
   await expect(page.getByTestId('events').locator('tbody tr')).toHaveCount(recall.events.length);
   for (const d of recall.decisions) await expect(page.getByTestId('decisions')).toContainText(d.decisionId);
   await expect(page.getByTestId('chain')).toHaveAttribute('data-ok', String(recall.chain.ok));
+  // the anchor status the API checked (the relay may sign a checkpoint between the two reads: never a mismatch)
+  expect(['ANCHORED', 'NOT_YET_ANCHORED']).toContain(recall.anchor.status);
+  expect(['ANCHORED', 'NOT_YET_ANCHORED']).toContain(await page.getByTestId('anchor').getAttribute('data-status'));
   return recall;
 }
 

@@ -19,3 +19,4 @@ export * from './anchor-publisher';
 export * from './verify-ledger';
 export * from './start';
 export * from './report-text';
+export * from './stream-anchor';

@@ -267,10 +267,19 @@ function Decisions({ decisions, timeZone }: { decisions: readonly Decision[]; ti
   );
 }
 
-/** The hash chain of the round's stream (and the anchor, when the API reports one). */
+/** Words for the anchor status of the round's stream (docs/anchors.md). */
+const ANCHOR_WORDS: Record<string, string> = {
+  ANCHORED: 'anchored: the latest signed checkpoint naming this shoe verifies, and the ledger still holds its head',
+  NOT_YET_ANCHORED: 'not anchored yet: the relay signs a checkpoint once the events are published',
+  MISMATCH: 'MISMATCH',
+  UNVERIFIABLE: 'cannot be checked',
+};
+
+/** The hash chain of the round's stream and its anchor status, as the API checked them. */
 function Chain({ recall }: { recall: Recall }) {
   const c = recall.chain;
-  const anchor = (recall as unknown as { anchor?: Record<string, unknown> | null }).anchor;
+  const a = recall.anchor;
+  const { timeZone } = usePrincipal().gamingDay;
   return (
     <div className="panel" data-testid="chain" data-ok={String(c.ok)}>
       <p>
@@ -286,14 +295,17 @@ function Chain({ recall }: { recall: Recall }) {
           ))}
         </ul>
       ) : null}
-      {anchor ? (
-        <p data-testid="anchor">
-          Anchor: {typeof anchor.ok === 'boolean' ? anchor.ok ? <span className="ok">verified</span> : <span className="bad">mismatch</span> : null}{' '}
-          <code className="tiny">{JSON.stringify(anchor)}</code>
-        </p>
-      ) : (
-        <p className="muted tiny">No external anchor reported for this stream in the recall.</p>
-      )}
+      <p data-testid="anchor" data-status={a.status}>
+        Anchor:{' '}
+        <span className={a.status === 'ANCHORED' ? 'ok' : a.status === 'NOT_YET_ANCHORED' ? 'muted' : 'bad'}>{ANCHOR_WORDS[a.status] ?? a.status}</span>
+        {a.seq !== null ? (
+          <>
+            {' '}
+            · checkpoint {a.seq} signed {formatInstant(a.createdAt, timeZone)} by key <code className="tiny">{a.keyId}</code> · version {a.anchoredVersion}
+          </>
+        ) : null}
+        {a.problem ? <span className="bad"> · {a.problem}</span> : null}
+      </p>
     </div>
   );
 }

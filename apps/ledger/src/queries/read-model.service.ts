@@ -6,6 +6,8 @@ import type { LedgerApiEnv } from '@ledger/config';
 import { ApiError } from '../common/api-error';
 import { DATA_SOURCE, EVENT_STORE, HEAVY_READ_STORE } from '../persistence/persistence.module';
 import { AUDIT_DECISION_TYPES } from '@ledger/projections';
+import { anchorVerifySettings, readPublicKeys, streamAnchorStatus, type StreamAnchorStatus } from '@ledger/anchors';
+import type { KeyObject } from 'node:crypto';
 import { VerifiedHeads } from './verified-heads';
 import { decodeCursor, decodeIdCursor, decodePositionCursor, encodeCursor, Page } from './pagination';
 import { isIsoTime } from './query.dto';
@@ -142,6 +144,38 @@ export class ReadModelService {
     config: ConfigService<LedgerApiEnv, true>,
   ) {
     this.S = config.get('PROJECTIONS_SCHEMA', { infer: true });
+    const anchors = anchorVerifySettings({
+      ANCHOR_FILE: config.get('ANCHOR_FILE', { infer: true }),
+      ANCHOR_PUBLIC_KEY_FILE: config.get('ANCHOR_PUBLIC_KEY_FILE', { infer: true }),
+      ANCHOR_TOPIC: config.get('ANCHOR_TOPIC', { infer: true }),
+      LEDGER_EVENTS_TOPIC: config.get('LEDGER_EVENTS_TOPIC', { infer: true }),
+      LEDGER_ID: config.get('LEDGER_ID', { infer: true }),
+    });
+    this.anchorFile = anchors.anchorFile;
+    this.publicKeyFiles = anchors.publicKeyFiles;
+  }
+
+  private readonly anchorFile: string;
+  private readonly publicKeyFiles: readonly string[];
+
+  /**
+   * The anchor status of a shoe's stream ({@link streamAnchorStatus}, docs/anchors.md): the latest
+   * signed checkpoint of `ANCHOR_FILE` naming it, checked against `ANCHOR_PUBLIC_KEY_FILE` (read at
+   * each call, like the full verification) and the event store's hash at the anchored version.
+   */
+  async anchorStatus(streamId: string): Promise<StreamAnchorStatus> {
+    let keys: Map<string, KeyObject>;
+    try {
+      keys = readPublicKeys(this.publicKeyFiles);
+    } catch {
+      keys = new Map();
+    }
+    return streamAnchorStatus({
+      file: this.anchorFile,
+      publicKeys: keys,
+      streamId,
+      hashAt: async (version) => (await this.store.readStream(streamId, version, 1))[0]?.hash ?? null,
+    });
   }
 
   /**
@@ -183,6 +217,7 @@ export class ReadModelService {
       [roundId],
     );
     const chain = await this.heads.verify(this.store, `shoe-${shoeId}`);
+    const anchor = await this.anchorStatus(`shoe-${shoeId}`);
     const byBet = new Map<string, unknown[]>();
     for (const r of betRevisions) byBet.set(r.bet_id, [...(byBet.get(r.bet_id) ?? []), camel(r)]);
     return {
@@ -192,6 +227,7 @@ export class ReadModelService {
       decisions: decisionChains(events),
       bets: bets.map((b: Record<string, unknown>) => ({ ...camel(b), history: byBet.get(b.bet_id as string) ?? [] })),
       chain: { ok: chain.ok, eventsChecked: chain.eventsChecked, problems: chain.problems, verifiedFrom: chain.verifiedFrom, headVersion: chain.head.version },
+      anchor,
     };
   }
 

@@ -479,6 +479,19 @@ export class RecallRound {
 }
 
 /** `GET /shoes/{shoeId}/rounds/{roundId}/recall`: the game recall. */
+/** The anchor status of the round's stream (libs/anchors/src/stream-anchor.ts, docs/anchors.md). */
+export class RecallAnchor {
+  @Enum(['ANCHORED', 'NOT_YET_ANCHORED', 'MISMATCH', 'UNVERIFIABLE'], 'ANCHORED: the latest signed checkpoint naming the stream verifies and the event store still has its head') status!: string;
+  @NInt('seq of the checkpoint used') seq!: number | null;
+  @NTime('when that checkpoint was signed') createdAt!: string | null;
+  @NStr('its signing key id') keyId!: string | null;
+  @NInt('the stream version it anchors') anchoredVersion!: number | null;
+  @NStr('the head hash it anchors (64 hex)') anchoredHash!: string | null;
+  @NBool('the Ed25519 signature verified') signatureValid!: boolean | null;
+  @NBool("the event store's event at anchoredVersion has anchoredHash") matchesLedger!: boolean | null;
+  @NStr('why MISMATCH or UNVERIFIABLE') problem!: string | null;
+}
+
 export class RecallResponse {
   @One(() => RecallRound) round!: RecallRound;
   @List(() => RoundRevision, 'in revision order') revisions!: RoundRevision[];
@@ -486,6 +499,7 @@ export class RecallResponse {
   @List(() => RecallDecision) decisions!: RecallDecision[];
   @List(() => RecallBet) bets!: RecallBet[];
   @One(() => RecallChain) chain!: RecallChain;
+  @One(() => RecallAnchor) anchor!: RecallAnchor;
 }
 
 // ------------------------------------------------------------------------------------------ audit
