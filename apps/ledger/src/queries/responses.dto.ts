@@ -338,25 +338,29 @@ export class RoundRevision {
   @Time() recordedAt!: string;
 }
 
-/** An event of a round as the recall shows it (from `audit_events`). */
-export class RecallEvent {
+/** The fields every read of an event shows (audit search, decisions, recall). */
+export class EventCore {
   @Position() globalPosition!: string;
   @Str() eventId!: string;
-  @Int() streamVersion!: number;
   @Str() type!: string;
   @Str() actorId!: string;
   @Enum(EVENT_ROLES) actorRole!: string;
   @Time() occurredAt!: string;
   @Time() recordedAt!: string;
-  @Str() correlationId!: string;
-  @Str() causationId!: string;
   @NStr() reason!: string | null;
   @NStr() actingManagerId!: string | null;
   @NStr() approverId!: string | null;
   @NStr() compensates!: string | null;
+  @Json() data!: Record<string, unknown>;
+}
+
+/** An event of a round as the recall shows it (from `audit_events`). */
+export class RecallEvent extends EventCore {
+  @Int() streamVersion!: number;
+  @Str() correlationId!: string;
+  @Str() causationId!: string;
   @Str() hash!: string;
   @Str() prevHash!: string;
-  @Json() data!: Record<string, unknown>;
 }
 
 /** A management decision in a recall: requested by, decided by, reasons. */
@@ -505,29 +509,17 @@ export class RecallResponse {
 // ------------------------------------------------------------------------------------------ audit
 
 /** An event as the audit search shows it (from `audit_events`). */
-export class AuditEvent {
-  @Position() globalPosition!: string;
-  @Str() eventId!: string;
+export class AuditEvent extends EventCore {
   @Str() streamId!: string;
   @Int() streamVersion!: number;
   @Str() tableId!: string;
   @Str() shoeId!: string;
   @NStr() roundId!: string | null;
   @NStr() betId!: string | null;
-  @Str() type!: string;
   @Int() schemaVersion!: number;
-  @Str() actorId!: string;
-  @Enum(EVENT_ROLES) actorRole!: string;
-  @Time() occurredAt!: string;
-  @Time() recordedAt!: string;
   @Str() correlationId!: string;
   @Str() causationId!: string;
-  @NStr() reason!: string | null;
-  @NStr() actingManagerId!: string | null;
-  @NStr() approverId!: string | null;
-  @NStr() compensates!: string | null;
   @Str() hash!: string;
-  @Json() data!: Record<string, unknown>;
 }
 
 /** `GET /audit/events`: global order. */
@@ -537,22 +529,10 @@ export class AuditEventsPage {
 }
 
 /** A decision event (void, correction, shoe void, commencement correction). */
-export class AuditDecision {
-  @Position() globalPosition!: string;
-  @Str() eventId!: string;
+export class AuditDecision extends EventCore {
   @Str() tableId!: string;
   @Str() shoeId!: string;
   @NStr() roundId!: string | null;
-  @Str() type!: string;
-  @Str() actorId!: string;
-  @Enum(EVENT_ROLES) actorRole!: string;
-  @Time() occurredAt!: string;
-  @Time() recordedAt!: string;
-  @NStr() reason!: string | null;
-  @NStr() actingManagerId!: string | null;
-  @NStr() approverId!: string | null;
-  @NStr() compensates!: string | null;
-  @Json() data!: Record<string, unknown>;
 }
 
 /** `GET /audit/decisions`: global order. */
