@@ -35,8 +35,29 @@ describe('console money formatting (integer minor units, never a float)', () => 
     expect(formatRatioPercent('-0.250000')).toBe('-25 %');
     expect(formatRatioPercent('1')).toBe('100 %');
     expect(formatRatioPercent('0.000000')).toBe('0 %');
+    expect(formatRatioPercent('0.000123')).toBe('0.0123 %');
+    expect(formatRatioPercent('0.000500')).toBe('0.05 %');
+    expect(formatRatioPercent('0.0001')).toBe('0.01 %');
+    expect(formatRatioPercent('-0.000001')).toBe('-0.0001 %');
+    expect(formatRatioPercent('-1.305000')).toBe('-130.5 %');
+    expect(formatRatioPercent('12.5')).toBe('1250 %');
     expect(formatRatioPercent(null)).toBe('–');
     expect(() => formatRatioPercent('1e-3')).toThrow(/not a decimal/);
+  });
+
+  it('a percentage is the ratio times 100, digit for digit', () => {
+    fc.assert(
+      fc.property(fc.bigInt({ min: -(10n ** 12n), max: 10n ** 12n }), (millionths) => {
+        const neg = millionths < 0n;
+        const a = neg ? -millionths : millionths;
+        const ratio = `${neg ? '-' : ''}${a / 1000000n}.${(a % 1000000n).toString().padStart(6, '0')}`;
+        const pct = formatRatioPercent(ratio).replace(' %', '');
+        // percent × 10^4 must equal the millionths
+        const [w, fr = ''] = pct.replace('-', '').split('.');
+        const back = BigInt(w + fr.padEnd(4, '0')) * (pct.startsWith('-') ? -1n : 1n);
+        expect(back).toBe(millionths);
+      }),
+    );
   });
 
   it('sums exactly and plots only safe integers', () => {

@@ -52,12 +52,13 @@ export function formatRatioPercent(ratio: string | null | undefined): string {
   const m = /^(-?)(\d+)(?:\.(\d+))?$/.exec(ratio.trim());
   if (!m) throw new Error(`not a decimal ratio: ${JSON.stringify(ratio)}`);
   const [, sign, int, frac = ''] = m;
-  const digits = (int + frac.padEnd(2, '0')).replace(/^0+(?=\d)/, '');
-  const point = digits.length - (frac.length > 2 ? frac.length - 2 : 0);
-  const whole = digits.slice(0, point) || '0';
-  const rest = digits.slice(point).replace(/0+$/, '');
+  // percent = ratio × 100: move the decimal point two places right, on the digit string alone
+  const f = frac.padEnd(2, '0');
+  const whole = (int + f.slice(0, 2)).replace(/^0+(?=\d)/, '');
+  const rest = f.slice(2).replace(/0+$/, '');
   const body = rest ? `${whole}.${rest}` : whole;
-  return `${sign && /[1-9]/.test(digits) ? '-' : ''}${body} %`;
+  const nonZero = /[1-9]/.test(int + frac);
+  return `${sign && nonZero ? '-' : ''}${body} %`;
 }
 
 /**
