@@ -226,7 +226,7 @@ async function main(): Promise<void> {
   out(`  API docs (OpenAPI):   ${api}/docs`);
   out(`  a token:              LEDGER_ENV=development npm run -s token -- --role auditor --sub me`);
   if (voidedRound) {
-    out(`  recall a voided round:`);
+    out(`  recall a voided round: in the console, ${api}/console/shoes/${encodeURIComponent(voidedRound.shoeId)}/rounds/${encodeURIComponent(voidedRound.roundId)}; or`);
     out(`    curl -s -H "Authorization: Bearer $(LEDGER_ENV=development npm run -s token -- --role auditor --sub me)" ${api}/shoes/${voidedRound.shoeId}/rounds/${voidedRound.roundId}/recall`);
   }
   out(`  reconciliation CSV:   curl -s -H "Authorization: Bearer $(LEDGER_ENV=development npm run -s token -- --role auditor --sub me)" "${api}/reports/reconciliation?groupBy=table,shoe,dealer,day,currency&format=csv"`);

@@ -8,7 +8,7 @@ import { api, ConsoleApiError, currentBearer, unwrap } from '../api/client';
 import { Empty, ErrorMessage, Loading, QueryState } from '../components/States';
 import { bigintSorting, DataTable } from '../components/DataTable';
 import { formatMinor, formatRatioPercent } from '../lib/money';
-import { dailySeries, DIMENSIONS, parseReportQuery, reportQueryString, totalsByCurrency, type DayPoint, type Dimension, type ReportQuery } from '../lib/report';
+import { dailySeries, DIMENSIONS, parseReportQuery, reportQueryString, type DayPoint, type Dimension, type ReportQuery } from '../lib/report';
 import '../components/DataTable.css';
 
 type Row = components['schemas']['ReconciliationRow'];
@@ -49,7 +49,7 @@ function columnsFor(groupBy: readonly Dimension[]): ColumnDef<Row, any>[] { // e
         amount('turnover', 'Turnover'),
         amount('payouts', 'Payouts'),
         amount('ggr', 'GGR'),
-        help.accessor('hold', { header: 'Hold', meta: { numeric: true }, cell: (c) => formatRatioPercent(c.getValue()) }),
+        help.accessor('hold', { header: 'Hold', sortingFn: ((a: { original: Row }, b: { original: Row }) => { const x = holdMillionths(a.original.hold), y = holdMillionths(b.original.hold); return x < y ? -1 : x > y ? 1 : 0; }) as never, meta: { numeric: true }, cell: (c) => formatRatioPercent(c.getValue()) }),
         count('betsSettled', 'Bets settled'),
         count('roundsResulted', 'Rounds resulted'),
       ],
@@ -91,7 +91,7 @@ async function fetchFile(path: string): Promise<Blob> {
  * report of `GET /reports/reconciliation` grouped by any of table, shoe, dealer, gaming day (and
  * always currency: amounts of different currencies are never added), filtered by table, shoe,
  * dealer, currency and gaming days — all in the URL's query string, so a view can be shared. The
- * rows with totals per currency (BigInt, lib/report.ts), voids and corrections in their own
+ * rows with the API's totals per currency (the same filters grouped by currency), voids and corrections in their own
  * columns, a chart per gaming day from a `groupBy=day,currency` call, and exports: CSV (the API's
  * own `format=csv`) and XLSX (exceljs, lib/export.ts, from the same rows the table shows).
  */
@@ -105,6 +105,11 @@ export function ReconciliationPage() {
   const daily = useQuery({
     queryKey: ['reconciliation', reportQueryString({ ...q, groupBy: ['day', 'currency'] })],
     queryFn: () => unwrap(api.GET('/reports/reconciliation', { params: { query: apiQuery({ ...q, groupBy: ['day', 'currency'] }) } })) as Promise<Report>,
+  });
+  // the totals per currency are the API's own (the same filters grouped by currency alone): the console adds no figure of its own
+  const byCurrency = useQuery({
+    queryKey: ['reconciliation', reportQueryString({ ...q, groupBy: ['currency'] })],
+    queryFn: () => unwrap(api.GET('/reports/reconciliation', { params: { query: apiQuery({ ...q, groupBy: ['currency'] }) } })) as Promise<Report>,
   });
   const tables = useQuery({ queryKey: ['tables'], queryFn: () => unwrap(api.GET('/tables')) });
 
@@ -182,7 +187,7 @@ export function ReconciliationPage() {
         </button>
       </form>
       <QueryState query={report} what="the report">
-        {(r) => (r.items.length ? <ReportView report={r} query={q} /> : <Empty>No settled play matches these filters.</Empty>)}
+        {(r) => (r.items.length ? <ReportView report={r} query={q} currencyRows={byCurrency.data?.items ?? null} /> : <Empty>No settled play matches these filters.</Empty>)}
       </QueryState>
       <h2>Per gaming day</h2>
       {daily.isPending ? <Loading what="the per-day figures" /> : daily.error ? <ErrorMessage error={daily.error} /> : <DailyChart rows={daily.data?.items ?? []} />}
@@ -190,9 +195,30 @@ export function ReconciliationPage() {
   );
 }
 
-function ReportView({ report, query }: { report: Report; query: ReportQuery }) {
+/** The hold ratio string (6 decimals, or null) as an integer of millionths, for sorting. */
+function holdMillionths(v: string | null | undefined): bigint {
+  if (v === null || v === undefined) return -(10n ** 30n);
+  const [w, f = ''] = v.split('.');
+  const neg = w.startsWith('-');
+  const abs = BigInt(w.replace('-', '') + f.padEnd(6, '0').slice(0, 6));
+  return neg ? -abs : abs;
+}
+
+/**
+ * The report's rows and, per currency, the API's own totals (`currencyRows`: the same filters grouped
+ * by currency alone; null while they load), with the voids and corrections apart.
+ */
+function ReportView({ report, query, currencyRows }: { report: Report; query: ReportQuery; currencyRows: readonly Row[] | null }) {
   const columns = useMemo(() => columnsFor(query.groupBy), [query.groupBy]);
-  const totals = useMemo(() => totalsByCurrency(report.items), [report.items]);
+  const totals = useMemo(
+    () =>
+      (currencyRows ?? []).map((t) => ({
+        ...t,
+        currency: t.currency ?? 'XXX',
+        rows: report.items.filter((r) => r.currency === t.currency).length,
+      })),
+    [currencyRows, report.items],
+  );
   const [exportError, setExportError] = useState<unknown>(null);
   const [busy, setBusy] = useState<'csv' | 'xlsx' | null>(null);
   const dims = DIMENSIONS.filter((d) => query.groupBy.includes(d.key));
