@@ -16,6 +16,7 @@ import { createDataSource } from '@ledger/event-store';
 import { configureDatabaseSessions, currentDatabaseSessionSettings, databaseSessionSettings, DEFAULT_DATABASE_SESSION_ENV, pgClientConfig } from '@ledger/infra';
 import { createProjectionDataSource } from '@ledger/projections';
 import { DATA_SOURCE, HEAVY_READ_DATA_SOURCE } from '../../apps/ledger/src/persistence/persistence.module';
+import { LISTEN_APPLICATION_NAME } from '../../apps/ledger/src/live/projection-changes';
 import { LedgerHarness, runId, startLedger, TEST_DATABASE_URL, TEST_SERVICE_DATABASE_URLS } from '../support/ledger-harness';
 
 jest.setTimeout(180_000);
@@ -240,7 +241,9 @@ describe('database hygiene: timeouts on every connection, no connection leaked o
     let seen: Record<string, unknown> = {};
     for (let i = 0; i < 10; i++) {
       const { rows } = await owner.query<{ state: string | null; n: number }>(
-        `SELECT state, count(*)::int AS n FROM pg_stat_activity WHERE datname = current_database() AND usename = 'ledger_app' GROUP BY state ORDER BY state`,
+        // the pools' sessions; the live stream's one LISTEN session is apart (checked below)
+        `SELECT state, count(*)::int AS n FROM pg_stat_activity WHERE datname = current_database() AND usename = 'ledger_app' AND application_name <> $1 GROUP BY state ORDER BY state`,
+        [LISTEN_APPLICATION_NAME],
       );
       const byState = Object.fromEntries(rows.map((r) => [r.state ?? 'null', r.n]));
       seen = { sessions: byState, pool: { total: pool.totalCount, idle: pool.idleCount, waiting: pool.waitingCount } };
@@ -250,5 +253,12 @@ describe('database hygiene: timeouts on every connection, no connection leaked o
     const total = (seen.pool as { total: number }).total;
     expect(total).toBeLessThanOrEqual(20);
     expect(seen).toEqual({ sessions: total > 0 ? { idle: total } : {}, pool: { total, idle: total, waiting: 0 } });
+    // the LISTEN session: at most one, and never in a transaction
+    const { rows: listen } = await owner.query<{ state: string | null }>(
+      `SELECT state FROM pg_stat_activity WHERE datname = current_database() AND usename = 'ledger_app' AND application_name = $1`,
+      [LISTEN_APPLICATION_NAME],
+    );
+    expect(listen.length).toBeLessThanOrEqual(1);
+    expect(listen.every((r) => r.state === 'idle')).toBe(true);
   });
 });

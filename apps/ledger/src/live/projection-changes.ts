@@ -2,6 +2,7 @@ import { Injectable, Logger, OnModuleDestroy, OnModuleInit } from '@nestjs/commo
 import { ConfigService } from '@nestjs/config';
 import { Client } from 'pg';
 import type { LedgerApiEnv } from '@ledger/config';
+import { pgClientConfig } from '@ledger/infra';
 import { parseChangeNotice, PROJECTION_CHANGES_CHANNEL, type ProjectionChangeNotice } from '@ledger/projections';
 
 /** First and largest wait before reconnecting the listening connection, in ms (doubling in between). */
@@ -19,6 +20,9 @@ export type ChangeListener = (notice: ProjectionChangeNotice) => void;
  * with a doubling backoff ({@link LISTEN_BACKOFF_MS}) and then tells every subscriber `all`
  * (changes may have been missed meanwhile). No polling: without notices nothing is read.
  */
+/** `application_name` of the API's one LISTEN session (in `pg_stat_activity`). */
+export const LISTEN_APPLICATION_NAME = 'ledger-api:listen';
+
 @Injectable()
 export class ProjectionChanges implements OnModuleInit, OnModuleDestroy {
   private readonly logger = new Logger('ProjectionChanges');
@@ -74,7 +78,8 @@ export class ProjectionChanges implements OnModuleInit, OnModuleDestroy {
 
   private async connect(): Promise<void> {
     if (this.stopped) return;
-    const client = new Client({ connectionString: this.url, application_name: 'ledger-api:listen' });
+    // the project's session settings (timeouts, keep-alive: docs/architecture.md §10), as every connection
+    const client = new Client(pgClientConfig(this.url, LISTEN_APPLICATION_NAME));
     let dropped = false;
     const drop = (why: string) => {
       if (dropped) return;
