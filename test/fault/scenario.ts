@@ -468,9 +468,12 @@ async function runLocked(o: FaultOptions, log: FaultLog): Promise<FaultReport> {
     let timedOut = false;
     // a step that needs the load held while it runs (the topic loss)
     let holding = false;
+    // the long outage: dealing goes on whatever the schedule says (the load may already stand at the
+    // next fault's point when the outage starts; holding it there would test nothing)
+    let unpaced = false;
     const gate = async () => {
       const until = Date.now() + 300_000 + o.outageS * 1000;
-      while (!timedOut && !broken && (holding || (started < plan.length && plan[started].at <= d.progress)) && Date.now() < until) await sleep(20);
+      while (!timedOut && !broken && (holding || (!unpaced && started < plan.length && plan[started].at <= d.progress)) && Date.now() < until) await sleep(20);
     };
     const d = new ShoeDriver({ baseUrl, jwtSecret, scripts, keyPrefix: `fault-${runTag}`, log, gate, actionDeadlineMs: Math.max(180_000, (o.outageS + 60) * 1000) });
     driver = d;
@@ -589,9 +592,14 @@ async function runLocked(o: FaultOptions, log: FaultLog): Promise<FaultReport> {
       const samples = [await unpublished()];
       await broker.crash();
       log(`${tag} Kafka SIGKILLed for a long outage of ${downMs / 1000} s (dealing goes on)`);
-      while (Date.now() - s < downMs && !broken && !timedOut) {
-        await sleep(Math.min(5000, Math.max(0, downMs - (Date.now() - s))));
-        samples.push(await unpublished());
+      unpaced = true;
+      try {
+        while (Date.now() - s < downMs && !broken && !timedOut) {
+          await sleep(Math.min(5000, Math.max(0, downMs - (Date.now() - s))));
+          samples.push(await unpublished());
+        }
+      } finally {
+        unpaced = false;
       }
       const actions = d.stats.actionsDone - actions0;
       await broker.up();
