@@ -284,7 +284,7 @@ async function main(): Promise<void> {
       if (backlog > 0 && (want('relay') || want('lag') || want('round') || want('ceilings'))) {
         const cpuR = await cpuMeter(pg, live);
         const spawnedAt = nowMs();
-        relay = startNodeService('relay', 'apps/relay/src/main.js', { DATABASE_URL, KAFKA_BROKERS: BROKERS.join(','), LOG_LEVEL: 'warn' }, LOG_DIR, nodeArgs('relay'));
+        relay = startNodeService('relay', 'apps/relay/src/main.js', { DATABASE_URL, KAFKA_BROKERS: BROKERS.join(','), RELAY_HTTP_PORT: '0', LOG_LEVEL: 'warn' }, LOG_DIR, nodeArgs('relay'));
         const relayFigures: RelayFigures = await measureDrain(admin, TOPICS.ingest, backlog, spawnedAt, Math.max(120_000, backlog * 5));
         // the relay's own records (keys, values, headers): what the producer ceiling sends
         recordSample = await sampleRecords(kafka, TOPICS.ingest, P.producer.sampleRecords, join(TMP_DIR, 'relay-records.tsv'));
@@ -299,7 +299,7 @@ async function main(): Promise<void> {
     // --------------------------------------------------------------- 3. lag, the big round and the audit pages (all three running)
     if (want('lag') || want('round') || want('audit')) {
       api = await startApi(TOPICS.live, 'api-live');
-      relay ??= startNodeService('relay', 'apps/relay/src/main.js', { DATABASE_URL, KAFKA_BROKERS: BROKERS.join(','), LOG_LEVEL: 'warn' }, LOG_DIR, nodeArgs('relay'));
+      relay ??= startNodeService('relay', 'apps/relay/src/main.js', { DATABASE_URL, KAFKA_BROKERS: BROKERS.join(','), RELAY_HTTP_PORT: '0', LOG_LEVEL: 'warn' }, LOG_DIR, nodeArgs('relay'));
       projector = startNodeService(
         'projector',
         'apps/projector/src/main.js',
@@ -312,6 +312,7 @@ async function main(): Promise<void> {
           ANALYTICS_ROUND_OUTCOMES_TOPIC: TOPICS.roundOutcomes,
           ANALYTICS_SETTLEMENTS_TOPIC: TOPICS.settlements,
           ANALYTICS_ROADS_TOPIC: TOPICS.roads,
+          PROJECTOR_HTTP_PORT: '0',
           LOG_LEVEL: 'warn',
         },
         LOG_DIR,

@@ -7,8 +7,8 @@
  *
  * Expected per cell: no token or an invalid token → 401 `AUTH.UNAUTHENTICATED`; a role the table does
  * not allow → 403 `AUTH.FORBIDDEN`; an allowed role → anything but 401/403 and never a 5xx (the path
- * names a shoe, round, table or bet that does not exist, so a 4xx is normal). `/health` is the only
- * public route of the API; the OpenAPI docs themselves (`/docs`, `/docs-json`) are served outside
+ * names a shoe, round, table or bet that does not exist, so a 4xx is normal). `/health` (with its probes `/health/live`, `/health/ready`) and `/metrics` are the only
+ * public routes of the API; the OpenAPI docs themselves (`/docs`, `/docs-json`) are served outside
  * Nest's router and are public by design (see jwt-auth.guard.ts), as are the built console's static
  * files under `/console` (no data; test/e2e/console-static.e2e.spec.ts). Auditors are never allowed a POST. Requests name unknown records and carry an empty
  * body, so nothing is recorded whatever the answer.
@@ -33,6 +33,9 @@ const AUDIT: Role[] = ['auditor', 'pit-manager'];
  */
 const ALLOWED: Record<string, Role[] | 'public'> = {
   'GET /health': 'public',
+  // the probes (health.controller.ts, @nestjs/terminus; docs/architecture.md §8)
+  'GET /health/live': 'public',
+  'GET /health/ready': 'public',
   'GET /metrics': 'public',
   // table facts (table-facts.controller.ts)
   'POST /tables/{tableId}/shoes': TABLE_DEVICE,
@@ -117,14 +120,15 @@ describe('authorization matrix: every endpoint × every role (docs/guarantees.md
     const express = h.app.getHttpAdapter().getInstance() as { router?: { stack: any[] }; _router?: { stack: any[] } };
     const stack = (express.router ?? express._router)!.stack;
     const served = stack
-      // the console's static files (console-static.controller.ts) are public files, not API routes: test/e2e/console-static.e2e.spec.ts
-      .filter((l) => l.route && !String(l.route.path).startsWith('/docs') && !String(l.route.path).startsWith('/console') && !String(l.route.path).includes('{*'))
+      // the console's static files (console-static.controller.ts) and the topics' JSON Schemas
+      // (schemas.controller.ts) are public files, not API routes: test/e2e/console-static.e2e.spec.ts, test/e2e/schemas.e2e.spec.ts
+      .filter((l) => l.route && !String(l.route.path).startsWith('/docs') && !String(l.route.path).startsWith('/console') && !String(l.route.path).startsWith('/schemas') && !String(l.route.path).includes('{*'))
       .flatMap((l) => Object.keys(l.route.methods).map((m) => `${m.toUpperCase()} ${String(l.route.path).replace(/:(\w+)/g, '{$1}')}`));
     expect([...served].sort()).toEqual([...documented].sort());
   });
 
-  it('only /health and /metrics are public; every other endpoint documents bearer auth; auditors are never allowed a POST', () => {
-    expect(Object.entries(ALLOWED).filter(([, r]) => r === 'public').map(([e]) => e)).toEqual(['GET /health', 'GET /metrics']);
+  it('only /health (and its probes /health/live, /health/ready) and /metrics are public; every other endpoint documents bearer auth; auditors are never allowed a POST', () => {
+    expect(Object.entries(ALLOWED).filter(([, r]) => r === 'public').map(([e]) => e)).toEqual(['GET /health', 'GET /health/live', 'GET /health/ready', 'GET /metrics']);
     expect(Object.entries(ALLOWED).filter(([e, r]) => e.startsWith('POST ') && r !== 'public' && r.includes('auditor'))).toEqual([]);
     expect(Object.entries(ALLOWED).filter(([e, r]) => !e.startsWith('GET ') && r === 'public')).toEqual([]);
     for (const e of documented) {

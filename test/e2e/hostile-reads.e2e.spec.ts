@@ -468,8 +468,9 @@ describe('hostile input on every read route (docs/guarantees.md §11)', () => {
     // document (@ApiExcludeEndpoint) would escape the run otherwise
     const express = h.app.getHttpAdapter().getInstance() as { router?: { stack: any[] }; _router?: { stack: any[] } };
     const served = (express.router ?? express._router)!.stack
-      // ... and the console's static files (public files, no data: test/e2e/console-static.e2e.spec.ts)
-      .filter((l) => l.route && l.route.methods?.get && !String(l.route.path).startsWith('/docs') && !String(l.route.path).startsWith('/console') && !String(l.route.path).includes('{*'))
+      // ... and the console's static files and the topics' JSON Schemas (public files, no data:
+      // test/e2e/console-static.e2e.spec.ts, test/e2e/schemas.e2e.spec.ts)
+      .filter((l) => l.route && l.route.methods?.get && !String(l.route.path).startsWith('/docs') && !String(l.route.path).startsWith('/console') && !String(l.route.path).startsWith('/schemas') && !String(l.route.path).includes('{*'))
       .map((l) => String(l.route.path).replace(/:(\w+)/g, '{$1}'));
     expect(served.length).toBeGreaterThan(0);
     expect([...new Set(served)].sort()).toEqual([...paths].sort());

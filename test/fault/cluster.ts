@@ -164,7 +164,7 @@ export class ServiceProcess {
     writeSync(fd, `\n===== ${new Date().toISOString()} fault run starts ${this.name} (start #${this.starts}) =====\n`);
     const child = spawn(process.execPath, ['-r', join(__dirname, 'orphan-guard.js'), '-r', 'tsconfig-paths/register', ENTRY[this.entry]], {
       cwd: REPO_ROOT,
-      env: { ...process.env, ...this.env, TS_NODE_BASEURL: './dist', FAULT_PARENT_PID: String(process.pid) },
+      env: { ...process.env, RELAY_HTTP_PORT: '0', PROJECTOR_HTTP_PORT: '0', ...this.env, TS_NODE_BASEURL: './dist', FAULT_PARENT_PID: String(process.pid) },
       stdio: ['ignore', fd, fd],
     });
     closeSync(fd);

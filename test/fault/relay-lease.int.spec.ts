@@ -78,9 +78,9 @@ describe('relay leadership under a freeze (two relay processes)', () => {
       RELAY_POLL_INTERVAL_MS: '200',
     };
     const a = relayProcess('relay-a', dir, env);
-    // the standby serves its metrics (METRICS_PORT): whether it leads, what it published, the backlog
+    // the standby serves its metrics (RELAY_HTTP_PORT): whether it leads, what it published, the backlog
     const metricsPort = await freePort();
-    const b = relayProcess('relay-b', dir, { ...env, METRICS_PORT: String(metricsPort) });
+    const b = relayProcess('relay-b', dir, { ...env, RELAY_HTTP_PORT: String(metricsPort) });
     const metric = async (name: string): Promise<number | null> => {
       const text = await (await fetch(`http://127.0.0.1:${metricsPort}/metrics`)).text();
       const line = text.split('\n').find((l) => l.startsWith(`${name} `));

@@ -1,12 +1,15 @@
 import { DynamicModule, MiddlewareConsumer, Module, NestModule } from '@nestjs/common';
 import { ConfigModule } from '@nestjs/config';
 import { APP_FILTER } from '@nestjs/core';
+import { TerminusModule } from '@nestjs/terminus';
 import { ThrottlerModule } from '@nestjs/throttler';
 import { LoggerModule } from 'nestjs-pino';
 import type { LedgerApiEnv } from '@ledger/config';
 import { AuthModule } from './auth/auth.module';
 import type { TokenAuthentication } from './auth/token-authentication';
 import { CorrelationMiddleware } from './common/correlation.middleware';
+import { assignRequestId, requestContext, type IdentifiedRequest } from './common/http-hygiene';
+import { HttpMetricsMiddleware } from './common/http-metrics.middleware';
 import { LedgerExceptionFilter } from './common/ledger-exception.filter';
 import { rateLimits } from './common/rate-limit.guard';
 import { REFUSAL_BUDGET, RefusalBudget } from './common/refusal-budget';
@@ -38,7 +41,14 @@ export class AppModule implements NestModule {
         LoggerModule.forRoot({
           pinoHttp: {
             level: config.LOG_LEVEL,
-            customProps: (req) => ({ correlationId: (req as { correlationId?: string }).correlationId }),
+            // the request id (common/http-hygiene.ts) is pino-http's req.id and on every line: the request
+            // logger's (customProps) and any other logged while the request is served (mixin)
+            genReqId: (req) => assignRequestId(req as IdentifiedRequest),
+            customProps: (req) => ({ correlationId: (req as { correlationId?: string }).correlationId, requestId: assignRequestId(req as IdentifiedRequest) }),
+            mixin: (_fields, _level, logger) => {
+              const ctx = requestContext.getStore();
+              return ctx && !('requestId' in logger.bindings()) ? { requestId: ctx.requestId } : {};
+            },
             autoLogging: config.HTTP_ACCESS_LOG,
             redact: ['req.headers.authorization'],
             serializers: {
@@ -56,6 +66,8 @@ export class AppModule implements NestModule {
         DecisionsModule,
         LiveModule,
         StaticModule,
+        // the probes' HealthCheckService (docs/architecture.md §8); no logger: a failing readiness answers 503 at every call, its report is the answer, not an error log
+        TerminusModule.forRoot({ logger: false }),
       ],
       controllers: [HealthController, MetricsController, MeController],
       providers: [
@@ -66,6 +78,6 @@ export class AppModule implements NestModule {
   }
 
   configure(consumer: MiddlewareConsumer): void {
-    consumer.apply(CorrelationMiddleware).forRoutes('*');
+    consumer.apply(HttpMetricsMiddleware, CorrelationMiddleware).forRoutes('*');
   }
 }

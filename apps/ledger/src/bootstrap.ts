@@ -1,6 +1,6 @@
 import type { NestExpressApplication } from '@nestjs/platform-express';
 import { NestFactory } from '@nestjs/core';
-import type { INestApplication } from '@nestjs/common';
+import { Logger as NestLogger, type INestApplication } from '@nestjs/common';
 import { DocumentBuilder, SwaggerModule, type OpenAPIObject } from '@nestjs/swagger';
 import { Logger } from 'nestjs-pino';
 import { getStorageToken, type ThrottlerStorage } from '@nestjs/throttler';
@@ -9,7 +9,10 @@ import { collectProcessMetrics } from '@ledger/metrics';
 import { AppModule } from './app.module';
 import { tokenAuthentication } from './auth/token-authentication';
 import { applyHttpWiring } from './common/http-wiring';
+import { installGracefulShutdown } from './common/graceful-shutdown';
+import { httpHygiene, InFlightRequests, securityHeaders } from './common/http-hygiene';
 import { withErrorTable } from './common/openapi-errors';
+import { withOperationalAnswers } from './common/openapi-operational';
 import { ASYNCAPI_SCHEMA } from './static/asyncapi.controller';
 
 /** Options of {@link createLedgerApp}. */
@@ -20,11 +23,18 @@ export interface LedgerAppOptions {
   readonly config?: LedgerApiEnv;
   /** The environment to read the configuration from when `config` is not given. @default the process's own */
   readonly env?: EnvSource;
+  /**
+   * `true` (main.ts): SIGTERM/SIGINT drain the in-flight requests and exit 0 (`installGracefulShutdown`,
+   * common/graceful-shutdown.ts); `false` (the specs' in-process apps): Nest's own shutdown hooks.
+   * @default false
+   */
+  readonly gracefulShutdown?: boolean;
 }
 
 /**
  * Creates the ledger HTTP app with its global pipes and OpenAPI at `/docs` (JSON at `/docs-json`;
- * the error codes in it are generated from the error table, see {@link withErrorTable}).
+ * the error codes in it are generated from the error table, see {@link withErrorTable}); every route
+ * also under `/v1`, `API-Version: 1`, `X-Request-Id`, helmet's headers (docs/api-versioning.md).
  * Shared by `main.ts` and the e2e tests so both run the same wiring. The configuration is validated
  * and the token keys read before anything starts (docs/architecture.md §5, §10).
  * @throws ConfigError naming every bad or missing variable (e.g. no signing key outside development mode)
@@ -38,13 +48,22 @@ export async function createLedgerApp(options: LedgerAppOptions = {}): Promise<N
     logger: options.logger === false ? false : undefined,
   });
   if (options.logger !== false) app.useLogger(app.get(Logger));
+  // first: /v1 alias, API-Version, X-Request-Id, the in-flight count; then helmet's headers (docs/api-versioning.md)
+  const inFlight = new InFlightRequests();
+  app.use(httpHygiene(inFlight));
+  app.use(securityHeaders());
   applyHttpWiring(app, {
     verifier: auth.verifier,
     limits: config,
     address: { storage: app.get<ThrottlerStorage>(getStorageToken()), limit: config.RATE_LIMIT_PER_ADDRESS, windowMs: config.RATE_LIMIT_WINDOW_MS },
   });
   SwaggerModule.setup('docs', app, () => openApiDocument(app, SwaggerModule));
-  app.enableShutdownHooks();
+  if (options.gracefulShutdown) {
+    const log = new NestLogger('Shutdown');
+    installGracefulShutdown(app, inFlight, (fields, msg) => log.log({ ...fields, msg }));
+  } else {
+    app.enableShutdownHooks();
+  }
   return app;
 }
 
@@ -61,7 +80,7 @@ export function openApiDocument(app: INestApplication, swagger: Pick<typeof Swag
     .setVersion('1')
     .addBearerAuth()
     .build();
-  const doc = withErrorTable(swagger.createDocument(app, document));
+  const doc = withOperationalAnswers(withErrorTable(swagger.createDocument(app, document)));
   // GET /asyncapi answers a whole AsyncAPI document: free-form JSON (asyncapi.controller.ts)
   doc.components!.schemas![ASYNCAPI_SCHEMA] = {
     type: 'object',

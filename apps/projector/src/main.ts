@@ -9,9 +9,11 @@
  * their own login, docs/architecture.md §10), DATABASE_URL, KAFKA_BROKERS, LEDGER_EVENTS_TOPIC,
  * PROJECTOR_GROUP, PROJECTIONS_SCHEMA, GAMING_DAY_TZ / GAMING_DAY_CUTOFF_HOUR,
  * PROJECTOR_PARTITIONS_CONCURRENTLY, PROJECTOR_MAX_RECORDS_PER_TX, PROJECTOR_MAX_BYTES_PER_PARTITION, PROJECTOR_INCIDENT_POLL_MS,
- * RUN_MIGRATIONS, LOG_LEVEL, RECORD_SIGNING_KEY, LEDGER_EVENTS_DLQ_TOPIC, METRICS_PORT / METRICS_HOST
- * (this process's own GET /metrics, off by default: `ledger_projection_halts_total{code}`,
- * `ledger_projector_halted_partitions`, process metrics; docs/architecture.md §8), and for tests only
+ * RUN_MIGRATIONS, LOG_LEVEL, RECORD_SIGNING_KEY, LEDGER_EVENTS_DLQ_TOPIC, PROJECTOR_HTTP_PORT /
+ * PROJECTOR_HTTP_HOST (this process's own HTTP listener, default 127.0.0.1:3002: `GET /health/live`,
+ * `GET /health/ready`, `GET /metrics` with `ledger_projection_halts_total{code}`,
+ * `ledger_projector_halted_partitions`, `ledger_projector_lag_records{topic,partition}`, the apply
+ * histogram and counters (apps/projector/src/metrics.ts, the runner), process metrics; docs/architecture.md §8), and for tests only
  * PROJECTOR_FAULT_DELAY_IN_TX_MS. Read once here and
  * validated: a bad value stops the process with exit code 1 and a message naming the variable and
  * the form it expects.
@@ -46,9 +48,11 @@
 import { recordSigningKey } from '@ledger/event-store';
 import { createKafka } from '@ledger/kafka';
 import pino from 'pino';
-import { collectProcessMetrics, gauge, serveMetrics } from '@ledger/metrics';
+import { registerProjectorMetrics } from './metrics';
 import { ConfigError, loadConfig, ProjectorEnv } from '@ledger/config';
-import { configureDatabaseSessions, currentDatabaseSessionSettings } from '@ledger/infra';
+import { CheckDown, configureDatabaseSessions, currentDatabaseSessionSettings, healthRunner, kafkaCheck, postgresCheck, probeSession, schemaCheck, serveOps, withTimeout } from '@ledger/infra';
+import type { AddressInfo } from 'node:net';
+import { initTracing } from '@ledger/tracing';
 import {
   AnalyticsPublisher,
   analyticsConfig,
@@ -60,6 +64,7 @@ import {
 
 async function main(): Promise<void> {
   const env = loadConfig(ProjectorEnv, process.env);
+  initTracing('ledger-projector', env); // OpenTelemetry, off unless OTEL_EXPORTER_OTLP_ENDPOINT is set (docs/architecture.md §11)
   // timeouts and keepalives of every session of this process (docs/architecture.md §5)
   configureDatabaseSessions(env);
   const config = projectorConfig(env);
@@ -156,17 +161,65 @@ async function main(): Promise<void> {
     void shutdown('fatal', 1);
   });
 
-  if (env.METRICS_PORT > 0) {
-    collectProcessMetrics();
-    gauge('ledger_projector_halted_partitions', 'partitions this projector process holds halted (open incidents)', [], function () {
-      this.set(runner.haltedPartitions.size);
-    });
-    await serveMetrics(env.METRICS_PORT, env.METRICS_HOST);
-    logger.info({ port: env.METRICS_PORT, host: env.METRICS_HOST }, 'metrics listener up');
-  }
+  await serveProjectorHttp(env, config, runner, logger);
   await publisher?.start();
   await runner.start();
   logger.info({}, 'projector running');
+}
+
+/**
+ * The projector's HTTP listener on PROJECTOR_HTTP_HOST:PROJECTOR_HTTP_PORT (docs/architecture.md §8):
+ * `/health/live`, `/health/ready`, `/metrics`. Readiness: `postgres` (`SELECT 1` on the probe's own
+ * session), `migrations` (the read model's tables exist in PROJECTIONS_SCHEMA), `kafka`
+ * (`describeCluster`), `projections`: `assigned` partitions, `lag` per partition (high watermark minus
+ * the next offset to apply; `null` before the first record), and `halted` (partition, code): any
+ * halted partition makes readiness fail (docs/guarantees.md §6). Each check is bounded by 1.5 s.
+ * @throws the listen error (EADDRINUSE: another projector holds the port)
+ */
+async function serveProjectorHttp(env: ProjectorEnv, config: ReturnType<typeof projectorConfig>, runner: ProjectionRunner, logger: pino.Logger): Promise<void> {
+  const s = config.schema;
+  const pg = probeSession(config.databaseUrl, `ledger-projector-probe`);
+  const probeKafka = createKafka({ clientId: `ledger-projector-probe-${process.pid}`, brokers: config.kafkaBrokers, logLevel: 'nothing', retries: 0, connectionTimeoutMs: 1000, requestTimeoutMs: 1500 });
+  let offsetsAdmin: ReturnType<typeof probeKafka.admin> | null = null;
+  const highWatermarks = async (): Promise<Map<number, bigint> | null> => {
+    try {
+      if (!offsetsAdmin) {
+        offsetsAdmin = probeKafka.admin();
+        await offsetsAdmin.connect();
+      }
+      const offsets = await withTimeout(offsetsAdmin.fetchTopicOffsets(config.topic), 1000, 'topic offsets');
+      return new Map(offsets.map((o) => [o.partition, BigInt(o.high)]));
+    } catch {
+      const a = offsetsAdmin;
+      offsetsAdmin = null;
+      if (a) void a.disconnect().catch(() => undefined);
+      return null;
+    }
+  };
+  registerProjectorMetrics(runner, config.topic, highWatermarks); // docs/architecture.md §8
+  const ready = healthRunner({
+    postgres: postgresCheck(pg.query),
+    migrations: schemaCheck(pg.query, [`${s}.checkpoints`, `${s}.applied_events`, `${s}.projection_incidents`, `${s}.quarantine`, `${s}.analytics_outbox`]),
+    kafka: kafkaCheck(probeKafka),
+    projections: async () => {
+      const assigned = runner.assignedPartitions;
+      const halted = [...runner.haltedPartitions].map(([partition, code]) => ({ partition, code }));
+      const highs = await highWatermarks();
+      const positions = runner.progress.positions;
+      const lag = Object.fromEntries(
+        assigned.map((p) => {
+          const high = highs?.get(p);
+          const next = positions.get(p);
+          return [String(p), high === undefined || next === undefined ? null : Number(high > next ? high - next : 0n)];
+        }),
+      );
+      const details = { topic: config.topic, groupId: config.groupId, assigned, lag, halted };
+      if (halted.length > 0) throw new CheckDown(`${halted.length} partition(s) halted: ${halted.map((h) => `${h.partition} ${h.code}`).join(', ')}`, details);
+      return details;
+    },
+  });
+  const server = await serveOps(env.PROJECTOR_HTTP_PORT, env.PROJECTOR_HTTP_HOST, ready);
+  logger.info({ port: (server.address() as AddressInfo).port, host: env.PROJECTOR_HTTP_HOST }, 'projector HTTP listener up (/health/live, /health/ready, /metrics)');
 }
 
 main().catch((err: unknown) => {

@@ -15,9 +15,10 @@
  *   OUTBOX_RETENTION_MS     [604800000]        published outbox rows are deleted this long after publication (7 days)
  *   OUTBOX_PRUNE_INTERVAL_MS [60000]           pause between two prunings
  *   LOG_LEVEL               [info]             pino level; JSON lines on stdout
- *   METRICS_PORT, METRICS_HOST [0: off, 127.0.0.1]  the relay's own GET /metrics (docs/architecture.md §8):
- *                           ledger_relay_leader, ledger_outbox_unpublished_rows (read at each scrape),
- *                           ledger_outbox_published_total, ledger_outbox_pruned_total, process metrics
+ *   RELAY_HTTP_PORT, RELAY_HTTP_HOST [3001, 127.0.0.1]  the relay's own HTTP listener (docs/architecture.md §8):
+ *                           GET /health/live, GET /health/ready (PostgreSQL, schema, Kafka, leader or
+ *                           standby, outbox backlog), GET /metrics (ledger_relay_leader,
+ *                           ledger_outbox_unpublished_rows, ledger_outbox_published_total, ...)
  *   RECORD_SIGNING_KEY      the HMAC key of the records' `ledger-sig` header (the projector's too);
  *                           required outside development mode; in development mode, when unset,
  *                           the public development key, with a warning (docs/architecture.md §10)
@@ -32,11 +33,14 @@
  * more than 15 s). The schema must exist: the API or `npm run migration:run` migrates, not the relay.
  */
 import { ConfigError, loadConfig, RelayEnv } from '@ledger/config';
-import { configureDatabaseSessions, pgClientConfig } from '@ledger/infra';
-import { collectProcessMetrics, gauge, serveMetrics } from '@ledger/metrics';
-import { Client } from 'pg';
+import { CheckDown, configureDatabaseSessions, healthRunner, kafkaCheck, postgresCheck, probeSession, schemaCheck, serveOps, type ProbeQuery } from '@ledger/infra';
+import { createKafka } from '@ledger/kafka';
+import { collectProcessMetrics, gauge } from '@ledger/metrics';
+import type { AddressInfo } from 'node:net';
+import { registerRelayMetrics } from './metrics';
 import { OutboxRelay, defaultLogger, errorFields, recordSigningKey, type RecordSigningKey } from '@ledger/event-store';
 import { anchorPublisherSettings, startAnchorPublisher } from '@ledger/anchors';
+import { initTracing } from '@ledger/tracing';
 
 const STOP_TIMEOUT_MS = 15_000;
 
@@ -53,6 +57,7 @@ async function main(): Promise<void> {
     process.stderr.write(`ledger-relay: ${err.message}\n`);
     process.exit(1);
   }
+  initTracing('ledger-relay', config); // OpenTelemetry, off unless OTEL_EXPORTER_OTLP_ENDPOINT is set (docs/architecture.md §11)
   const logger = defaultLogger('ledger-relay', config.LOG_LEVEL);
   if (signing.developmentKey) logger.warn({ variable: 'RECORD_SIGNING_KEY' }, 'RECORD_SIGNING_KEY unset: signing records with the public development key (development mode only)');
   const relay = new OutboxRelay({
@@ -94,37 +99,60 @@ async function main(): Promise<void> {
   process.on('SIGTERM', () => shutdown('SIGTERM'));
   process.on('SIGINT', () => shutdown('SIGINT'));
 
-  if (config.METRICS_PORT > 0) await serveRelayMetrics(config, relay);
+  registerRelayMetrics(config);
+  await serveRelayHttp(config, relay, logger);
   await relay.start();
 }
 
+/** The relations the relay reads and writes: present once the event store's migrations ran (docs/guarantees.md §4). */
+const RELAY_RELATIONS = ['public.events', 'public.outbox', 'public.outbox_leases', 'public.outbox_progress'] as const;
+
 /**
- * The relay's metrics listener (docs/architecture.md §8): whether this instance leads, and the
- * outbox backlog (unpublished rows, one COUNT on its own session at each scrape; what an operator
- * watches during a Kafka outage, docs/guarantees.md §4), besides the counters of `OutboxRelay`.
+ * The outbox backlog: unpublished rows and the age of the oldest, in ms (by PostgreSQL's clock).
+ * @returns `{ unpublished: 0, oldestUnpublishedAgeMs: null }` when the outbox is drained
  */
-async function serveRelayMetrics(config: RelayEnv, relay: OutboxRelay): Promise<void> {
+async function outboxBacklog(query: ProbeQuery): Promise<{ unpublished: number; oldestUnpublishedAgeMs: number | null }> {
+  const [row] = await query<{ n: string; age_ms: string | null }>(
+    `SELECT count(*) AS n, (extract(epoch FROM now() - min(enqueued_at)) * 1000)::bigint AS age_ms FROM outbox WHERE published_at IS NULL`,
+  );
+  return { unpublished: Number(row.n), oldestUnpublishedAgeMs: row.age_ms === null ? null : Number(row.age_ms) };
+}
+
+/**
+ * The relay's HTTP listener on RELAY_HTTP_HOST:RELAY_HTTP_PORT (docs/architecture.md §8):
+ * `/health/live`, `/health/ready` and `/metrics`. Readiness: `postgres` (`SELECT 1` on the probe's
+ * own session), `migrations` ({@link RELAY_RELATIONS} exist), `kafka` (`describeCluster`), `relay`
+ * (`role: leader | standby`, both ready, with the backlog: `unpublished` rows and
+ * `oldestUnpublishedAgeMs`, what an operator watches during a Kafka outage, docs/guarantees.md §4).
+ * Each check is bounded by 1.5 s. The gauges `ledger_relay_leader` and `ledger_outbox_unpublished_rows`
+ * (-1 when the count failed) are read at each scrape.
+ * @throws the listen error (EADDRINUSE: another relay holds the port)
+ */
+async function serveRelayHttp(config: RelayEnv, relay: OutboxRelay, logger: ReturnType<typeof defaultLogger>): Promise<void> {
   collectProcessMetrics();
+  const pg = probeSession(config.RELAY_DATABASE_URL, 'ledger-relay-probe');
   gauge('ledger_relay_leader', '1 while this relay holds the lease and publishes, else 0', [], function () {
     this.set(relay.isLeader ? 1 : 0);
   });
-  let session: Client | null = null;
   gauge('ledger_outbox_unpublished_rows', 'outbox rows not yet published to Kafka (all relays); -1 when the count failed', [], async function () {
-    try {
-      if (!session) {
-        const c = new Client(pgClientConfig(config.RELAY_DATABASE_URL, 'ledger-relay-metrics'));
-        c.on('error', () => (session = null));
-        await c.connect();
-        session = c;
-      }
-      const { rows } = await session.query<{ n: string }>('SELECT count(*) AS n FROM outbox WHERE published_at IS NULL');
-      this.set(Number(rows[0].n));
-    } catch {
-      session = null;
-      this.set(-1);
-    }
+    this.set(await outboxBacklog(pg.query).then((b) => b.unpublished, () => -1));
   });
-  await serveMetrics(config.METRICS_PORT, config.METRICS_HOST);
+  const probeKafka = createKafka({ clientId: `ledger-relay-probe-${process.pid}`, brokers: config.KAFKA_BROKERS, logLevel: 'nothing', retries: 0, connectionTimeoutMs: 1000, requestTimeoutMs: 1500 });
+  const ready = healthRunner({
+    postgres: postgresCheck(pg.query),
+    migrations: schemaCheck(pg.query, RELAY_RELATIONS),
+    kafka: kafkaCheck(probeKafka),
+    relay: async () => {
+      const role = relay.isLeader ? 'leader' : 'standby';
+      try {
+        return { role, ...(await outboxBacklog(pg.query)) };
+      } catch (err) {
+        throw new CheckDown(`outbox backlog unreadable: ${err instanceof Error ? err.message : String(err)}`, { role });
+      }
+    },
+  });
+  const server = await serveOps(config.RELAY_HTTP_PORT, config.RELAY_HTTP_HOST, ready);
+  logger.info({ port: (server.address() as AddressInfo).port, host: config.RELAY_HTTP_HOST }, 'relay HTTP listener up (/health/live, /health/ready, /metrics)');
 }
 
 main().catch((err) => {

@@ -10,6 +10,9 @@ import type { AnchorSigningKey } from './keys';
 import type { AnchoredStream } from './merkle';
 import { databaseLedgerId, pgSession, type SqlSession } from './sql';
 import { loadAnchorState, type AnchorState } from './anchor-state';
+import { catalogueGauge } from '@ledger/metrics';
+
+const lastSigned = catalogueGauge('lastAnchorSigned');
 
 /**
  * Signs checkpoints of the ledger's stream heads and keeps them outside PostgreSQL
@@ -265,6 +268,7 @@ export class AnchorPublisher {
     this.renewedAt = performance.now();
     appendAnchorLines(this.options.anchorFile, [anchorText(signed)]);
     state.last = signed;
+    lastSigned.set(Date.now() / 1000); // docs/architecture.md §8: the anchors-missing alert reads it
     state.position = frontier;
     state.lastAt = Date.parse(checkpoint.createdAt);
     for (const s of streams) state.heads.set(s.streamId, { version: s.version, headHash: s.headHash });

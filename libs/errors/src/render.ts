@@ -82,6 +82,7 @@ export function errorResponseSchema(): Record<string, unknown> {
         },
       },
       correlationId: { type: 'string', description: 'the request\'s correlation id (also in the `X-Correlation-Id` header)' },
+      requestId: { type: 'string', pattern: '^[A-Za-z0-9._:-]{1,128}$', description: 'the id of this HTTP request (the caller\'s `X-Request-Id` or a new UUID; also in the `X-Request-Id` response header and in every log line of the request)' },
     },
   };
 }

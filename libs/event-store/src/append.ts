@@ -1,4 +1,5 @@
 import type { DataSource } from 'typeorm';
+import { catalogueHistogram } from '@ledger/metrics';
 import { GENESIS_HASH, type LedgerEvent } from '@ledger/events';
 import { DuplicateReferenceError, InvalidAppendError, StreamTableMismatchError } from './errors';
 import { computeEventHash } from './hash';
@@ -6,6 +7,10 @@ import type { LedgerLogger } from './logger';
 import { prepareAppend, type Prepared } from './append-request';
 import type { IdempotencyStore, Refusal } from './idempotency';
 import type { AppendRequest, AppendResult } from './types';
+import { activeTraceContext, inSpan } from '@ledger/tracing';
+
+const appendDuration = catalogueHistogram('appendDuration');
+const appendBatch = catalogueHistogram('appendBatchSize');
 
 /** A stream's head row (`streams`), as read before the append (no lock). */
 interface StreamHead {
@@ -73,8 +78,31 @@ export class EventAppender {
    * @throws DuplicateReferenceError `ROUND.DUPLICATE_ID` / `BET.DUPLICATE_ID` when another stream holds an id
    * @throws IdempotencyKeyReuseError `IDEMPOTENCY.KEY_REUSED` when the key answered a different request
    * @throws InvalidAppendError `APPEND.INVALID` for a malformed request (nothing is written)
+   *
+   * Tracing on (docs/architecture.md §11): runs in a span `ledger.append`, whose W3C trace context is
+   * stored in the outbox rows (not in the events: hashes unchanged) for the relay to continue.
    */
   async append(req: AppendRequest): Promise<AppendResult> {
+    return inSpan('ledger.append', { 'ledger.stream_id': req.streamId, 'ledger.event_count': req.events?.length ?? 0 }, () => this.appendTraced(req));
+  }
+
+  /** {@link append} inside its span: the latency and batch-size metrics around {@link appendOnce}. */
+  private async appendTraced(req: AppendRequest): Promise<AppendResult> {
+    // latency (seconds) and batch size per call (docs/architecture.md §8); the outcome label is the answer or ERROR
+    const start = process.hrtime.bigint();
+    let outcome = 'ERROR';
+    try {
+      const result = await this.appendOnce(req);
+      outcome = result.outcome;
+      return result;
+    } finally {
+      appendDuration.observe({ outcome }, Number(process.hrtime.bigint() - start) / 1e9);
+      appendBatch.observe(Array.isArray(req.events) ? req.events.length : 0);
+    }
+  }
+
+  /** {@link append} without the span and the metrics. */
+  private async appendOnce(req: AppendRequest): Promise<AppendResult> {
     const p = prepareAppend(req, this.now);
     let refusal: Refusal;
     try {
@@ -153,11 +181,12 @@ export class EventAppender {
     const refs = (type: string, field: string) =>
       p.events.filter((e) => e.type === type).map((e) => String((e.data as Record<string, unknown>)[field]));
     const k = p.idempotency;
+    const trace = activeTraceContext();
     const rows: { status: string; version: number; head_hash: string | null; table_id: string | null; positions: string[] | null }[] = await this.ds.query(
       `SELECT status, version, head_hash, table_id, positions::text[] AS positions
          FROM ledger_append($1, $2, $3, $4, $5::uuid[], $6::text[], $7::int[], $8::jsonb[], $9::text[], $10::text[],
                             $11, $12, $13::timestamptz, $14::timestamptz, $15, $16, $17, $18::text[], $19::text[],
-                            $20, $21, $22, $23, $24::timestamptz)`,
+                            $20, $21, $22, $23, $24::timestamptz, $25, $26)`,
       [
         p.streamId,
         p.tableId,
@@ -183,6 +212,8 @@ export class EventAppender {
         k?.requestHash ?? null,
         k?.statusCode ?? null,
         k ? this.idempotency.cutoffOf(p.recordedAt) : null,
+        trace?.traceparent ?? null,
+        trace?.tracestate ?? null,
       ],
     );
     const r = rows[0];

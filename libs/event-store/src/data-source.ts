@@ -75,14 +75,15 @@ export async function runMigrations(ds: DataSource): Promise<string[]> {
   }
 }
 
-/** Whether this module was loaded by the TypeORM CLI (`npm run migration:run`), the only process it configures itself. */
+/** Whether this module was loaded by the TypeORM CLI (`npm run migration:run:event-store`), the only process it configures itself. */
 function loadedByTypeormCli(): boolean {
   return /[\\/]typeorm[\\/]cli\.js$/.test(require.main?.filename ?? '');
 }
 
 /**
- * The DataSource the TypeORM CLI loads (`npm run migration:run`: `typeorm migration:run -d
- * libs/event-store/src/data-source.ts`). The only DataSource instance this module exports: the CLI
+ * The DataSource the TypeORM CLI loads (`npm run migration:run:event-store`: `typeorm migration:run -d
+ * libs/event-store/src/data-source.ts`, the event store's own migrations only; `npm run migration:run`
+ * migrates every schema, scripts/migrate.ts). The only DataSource instance this module exports: the CLI
  * refuses a file with two. In the CLI it reads the validated `MIGRATIONS_DATABASE_URL`, the owner
  * role (default `DATABASE_URL` with the login `ledger_owner`; docs/architecture.md §5 and §10; a bad
  * value stops the CLI naming it); imported by anything else it reads nothing and is never

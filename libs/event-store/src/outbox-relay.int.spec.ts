@@ -128,6 +128,7 @@ function spawnRelay(crashPoint?: RelayCrashPoint, extraEnv: Record<string, strin
       KAFKA_BROKERS: TEST_KAFKA_BROKERS.join(','),
       RELAY_POLL_INTERVAL_MS: '100',
       RELAY_CRASH_POINT: crashPoint ?? '',
+      RELAY_HTTP_PORT: '0',
       LOG_LEVEL: 'debug',
       ...extraEnv,
     },

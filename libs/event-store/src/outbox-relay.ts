@@ -1,4 +1,4 @@
-import { counter } from '@ledger/metrics';
+import { catalogueCounter } from '@ledger/metrics';
 import type { Client } from 'pg';
 import { createKafka, type KafkaClient, type KafkaLogger } from '@ledger/kafka';
 import { DEFAULT_LEASE_TTL_MS, LeaderOutboxPublisher, type OutboxCrashPoint } from '@ledger/infra';
@@ -8,11 +8,16 @@ import { defaultLogger, errorFields, type LedgerLogger } from './logger';
 import { DEFAULT_RELAY_DATABASE_URL, OUTBOX_CHANNEL } from './constants';
 import { CommitHorizon, RELAY_PROGRESS_NAME } from './horizon';
 import { EVENT_COLUMNS, type EventRow } from './rows';
+import { SpanKind, startSpanFrom, traceContextOf, type TraceCarrier } from '@ledger/tracing';
+import type { OutgoingMessage } from '@ledger/kafka';
+import type { Span } from '@opentelemetry/api';
 
-/** Outbox rows this process published (docs/architecture.md §8; the relay's `METRICS_PORT`). */
-const publishedRows = counter('ledger_outbox_published_total', 'outbox rows published to Kafka by this process');
+/** Outbox rows this process published (docs/architecture.md §8; the relay's `RELAY_HTTP_PORT` listener). */
+const publishedRows = catalogueCounter('outboxPublished');
+/** Outbox batches this process published (one transactional send each). */
+const publishBatches = catalogueCounter('relayPublishBatches');
 /** Published outbox rows this process pruned. */
-const prunedRows = counter('ledger_outbox_pruned_total', 'published outbox rows deleted after their retention by this process');
+const prunedRows = catalogueCounter('outboxPruned');
 
 /**
  * Name of the relay's row in `outbox_leases` (docs/guarantees.md §4): the relay instance that holds
@@ -118,6 +123,32 @@ export interface RelayRunResult {
 interface OutboxRow extends EventRow {
   topic: string;
   key: string;
+  /** W3C trace context of the append that wrote the row (tracing on in the API), else null. */
+  traceparent: string | null;
+  tracestate: string | null;
+}
+
+/**
+ * The record of `row` with its trace context (docs/architecture.md §11): when the row carries a
+ * `traceparent`, the record gets the headers `traceparent` (and `tracestate` when there is one) —
+ * tracing on here, those of a new PRODUCER span `ledger.relay.publish`, a child of the append span,
+ * kept in `spans` until the batch is published; tracing off here, the row's own, passed through.
+ * Headers are not signed (the signature covers key and value), so the record is otherwise unchanged.
+ */
+function withTraceContext(row: OutboxRow, message: OutgoingMessage, spans: WeakMap<OutboxRow, Span>): OutgoingMessage {
+  if (row.traceparent === null) return message;
+  const stored: TraceCarrier = row.tracestate ? { traceparent: row.traceparent, tracestate: row.tracestate } : { traceparent: row.traceparent };
+  const span = startSpanFrom('ledger.relay.publish', SpanKind.PRODUCER, stored, {
+    'messaging.system': 'kafka',
+    'messaging.destination.name': row.topic,
+    'messaging.message.id': row.event_id,
+    'ledger.global_position': row.global_position,
+  });
+  if (span !== null) spans.set(row, span);
+  const carrier = span === null ? stored : traceContextOf(span);
+  const headers: Record<string, string | Buffer> = { ...message.headers, traceparent: carrier.traceparent! };
+  if (carrier.tracestate) headers.tracestate = carrier.tracestate;
+  return { ...message, headers };
 }
 
 /**
@@ -181,6 +212,8 @@ export class OutboxRelay {
     const pruneIntervalMs = options.pruneIntervalMs ?? DEFAULT_OUTBOX_PRUNE_INTERVAL_MS;
     let lastPrune = -Infinity;
     const records = new LedgerRecordBuilder(options.recordSigningKey ?? DEV_RECORD_SIGNING_KEY);
+    // publish spans of the rows in flight, ended once their batch is marked published
+    const publishSpans = new WeakMap<OutboxRow, Span>();
     this.publisher = new LeaderOutboxPublisher<OutboxRow>({
       source: {
         claim: async (client, limit) => {
@@ -190,10 +223,12 @@ export class OutboxRelay {
           this.claimedThrough = rows.length < limit ? horizon : BigInt(rows[rows.length - 1].global_position);
           return rows;
         },
-        toRecord: (row) => ({ topic: row.topic, message: records.build(row) }),
+        toRecord: (row) => ({ topic: row.topic, message: withTraceContext(row, records.build(row), publishSpans) }),
         markPublished: (client, rows) => markOutboxRowsPublished(client, rows, this.claimedThrough),
         onBatchPublished: (rows, ms) => {
+          for (const row of rows) publishSpans.get(row)?.end();
           publishedRows.inc(rows.length);
+          publishBatches.inc();
           this.log.debug(
             { count: rows.length, firstPosition: rows[0].global_position, lastPosition: rows[rows.length - 1].global_position, ms },
             'outbox batch published',
@@ -295,12 +330,12 @@ export class OutboxRelay {
 async function claimOutboxRows(client: Client, limit: number, horizon: bigint): Promise<OutboxRow[]> {
   const { rows } = await client.query<OutboxRow>(
     `WITH claimed AS MATERIALIZED (
-       SELECT global_position, topic, key FROM outbox
+       SELECT global_position, topic, key, traceparent, tracestate FROM outbox
         WHERE published_at IS NULL AND global_position <= $2::bigint
         ORDER BY global_position
         LIMIT $1
      )
-     SELECT o.topic, o.key, ${EVENT_COLUMNS}
+     SELECT o.topic, o.key, o.traceparent, o.tracestate, ${EVENT_COLUMNS}
        FROM claimed o JOIN events e ON e.global_position = o.global_position
       WHERE e.global_position = ANY (ARRAY(SELECT global_position FROM claimed))
       ORDER BY o.global_position`,

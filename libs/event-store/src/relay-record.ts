@@ -24,6 +24,10 @@ import type { EventRow } from './rows';
  *
  * Records of older relays (those 4 headers more) stay readable: the projector ignores headers it
  * does not need, and their signature covers key and value only, exactly as now.
+ *
+ * With tracing on (docs/architecture.md §11) the relay adds `traceparent` and `tracestate` (W3C trace
+ * context) to the record of an outbox row that carries one (`outbox-relay.ts`); they are not built
+ * here, not signed, and the projector reads them only to continue the trace.
  */
 
 /** Header names of a ledger record, in the order they are written. */

@@ -3,3 +3,4 @@ export * from './kafka/topics';
 export * from './outbox/leader-outbox-publisher';
 export * from './database/roles';
 export * from './database/session-settings';
+export * from './health/health';

@@ -53,6 +53,12 @@ export interface KafkaAdmin {
    * @throws an error naming the topic when a broker answers one for it (`UNKNOWN_TOPIC_OR_PARTITION` while it does not exist)
    */
   fetchTopicIds(topics: readonly string[]): Promise<Map<string, string | null>>;
+  /**
+   * The brokers of the cluster and its controller (a round trip to a broker: the readiness probes'
+   * Kafka check, docs/architecture.md §8).
+   * @throws the client's error when no broker answers
+   */
+  describeCluster(): Promise<{ readonly brokers: readonly { readonly nodeId: number; readonly host: string; readonly port: number }[]; readonly controller: number | null; readonly clusterId: string }>;
   /** Deletes consumer groups (they must have no member left). @throws the client's error when one cannot be deleted */
   deleteGroups(groupIds: readonly string[]): Promise<void>;
 }

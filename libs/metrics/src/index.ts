@@ -9,7 +9,10 @@
  * ledger's tables; docs/domain-rules.md §4).
  */
 import { createServer, type Server } from 'node:http';
-import { Counter, Gauge, Registry, collectDefaultMetrics } from 'prom-client';
+import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
+import { METRICS, type MetricKey } from './catalogue';
+
+export * from './catalogue';
 
 /** The process's registry. */
 export const registry = new Registry();
@@ -53,6 +56,41 @@ export function gauge<L extends string>(
     return existing as Gauge<L>;
   }
   return new Gauge<L>({ name, help, labelNames: [...labelNames], registers: [registry], ...(collect ? { collect } : {}) });
+}
+
+/**
+ * The histogram named `name`, made on first use with `buckets` (upper bounds: seconds for a
+ * latency), the same object after.
+ * @throws Error when `name` is already a metric of another type
+ */
+export function histogram<L extends string>(name: string, help: string, labelNames: readonly L[], buckets: readonly number[]): Histogram<L> {
+  const existing = registry.getSingleMetric(name);
+  if (existing) {
+    if (!(existing instanceof Histogram)) throw new Error(`metric ${name} exists and is not a histogram`);
+    return existing as Histogram<L>;
+  }
+  return new Histogram<L>({ name, help, labelNames: [...labelNames], buckets: [...buckets], registers: [registry] });
+}
+
+/** The counter of catalogue entry `key` (docs/architecture.md §8). @throws Error when the entry is no counter */
+export function catalogueCounter(key: MetricKey): Counter<string> {
+  const m = METRICS[key];
+  if (m.type !== 'counter') throw new Error(`catalogue metric ${m.name} is a ${m.type}, not a counter`);
+  return counter(m.name, m.help, m.labels);
+}
+
+/** The gauge of catalogue entry `key`, `collect` called at each scrape. @throws Error when the entry is no gauge */
+export function catalogueGauge(key: MetricKey, collect?: (this: Gauge<string>) => void | Promise<void>): Gauge<string> {
+  const m = METRICS[key];
+  if (m.type !== 'gauge') throw new Error(`catalogue metric ${m.name} is a ${m.type}, not a gauge`);
+  return gauge(m.name, m.help, m.labels, collect);
+}
+
+/** The histogram of catalogue entry `key`, with its buckets. @throws Error when the entry is no histogram */
+export function catalogueHistogram(key: MetricKey): Histogram<string> {
+  const m = METRICS[key];
+  if (m.type !== 'histogram') throw new Error(`catalogue metric ${m.name} is a ${m.type}, not a histogram`);
+  return histogram(m.name, m.help, m.labels, m.buckets);
 }
 
 /**

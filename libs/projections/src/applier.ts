@@ -83,6 +83,8 @@ export interface ApplyBatchResult {
   readonly skippedDuplicates: number;
   /** Records refused and kept in `quarantine` (never applied; see `record-verification.ts`). */
   readonly quarantined: number;
+  /** The quarantined records of the transaction by reason (committed with it); absent when none. */
+  readonly quarantinedByReason?: ReadonlyMap<QuarantineReason, number>;
   /** The checkpoint found (locked) at the start of the transaction. */
   readonly checkpointBefore: bigint;
   /** The checkpoint stored at commit (unchanged when everything was skipped). */
@@ -262,18 +264,21 @@ export class ProjectionApplier {
       let applied = 0;
       let skippedDuplicates = 0;
       let quarantined = 0;
+      const quarantinedByReason = new Map<QuarantineReason, number>();
       let lastPosition: string | null = null;
       for (const { record, check } of checked) {
         try {
         if (!check.ok) {
           await this.quarantine(tx, record, check.refusal);
           quarantined++;
+          quarantinedByReason.set(check.refusal.reason, (quarantinedByReason.get(check.refusal.reason) ?? 0) + 1);
           continue;
         }
         const event = check.event;
         const refuse = async (reason: QuarantineReason, detail: string) => {
           await this.quarantine(tx, record, { reason, detail, authentic: true, eventId: event.eventId, streamId: event.streamId, streamVersion: event.streamVersion });
           quarantined++;
+          quarantinedByReason.set(reason, (quarantinedByReason.get(reason) ?? 0) + 1);
         };
         const appliedHash = seen.get(event.eventId);
         if (appliedHash === event.hash) {
@@ -371,7 +376,7 @@ export class ProjectionApplier {
       begun = false;
       this.remember(tx);
       if (memory) for (const [id, hash] of seen) memory.set(id, hash);
-      return { applied, skippedBelowCheckpoint, skippedDuplicates, quarantined, checkpointBefore, nextOffset, gap: false, statements: tx.statements + (memory ? 6 : 7) + (changed.length > 0 ? 1 : 0) };
+      return { applied, skippedBelowCheckpoint, skippedDuplicates, quarantined, quarantinedByReason, checkpointBefore, nextOffset, gap: false, statements: tx.statements + (memory ? 6 : 7) + (changed.length > 0 ? 1 : 0) };
     } catch (err) {
       if (begun) await client.query('ROLLBACK').catch(() => undefined);
       throw err;

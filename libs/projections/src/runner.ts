@@ -1,9 +1,10 @@
 import { deadLetterTopicOf } from '@ledger/config';
 import type { BatchPayload, KafkaAdmin, KafkaClient, KafkaConsumer } from '@ledger/kafka';
-import { counter } from '@ledger/metrics';
+import { catalogueCounter, catalogueHistogram } from '@ledger/metrics';
 import type { DataSource } from 'typeorm';
 import { ApplyBatchResult, DEFAULT_PROJECTOR_GROUP, ProjectionApplier } from './applier';
 import { ProjectionError } from './errors';
+import { endApplySpans, startApplySpans } from './apply-tracing';
 import { DEFAULT_GAMING_DAY, GamingDayConfig } from './gaming-day';
 import { openIncidents, recordIncident, type NewIncident, type ProjectionIncident } from './incidents';
 import { ProjectionLogger, SILENT_LOGGER } from './logger';
@@ -93,7 +94,7 @@ export interface ProjectionRunnerOptions {
 }
 
 /** Partitions halted by this process, by code (docs/architecture.md §8). */
-const haltsTotal = () => counter('ledger_projection_halts_total', 'partitions this projector process halted (a projection incident opened), by error code', ['code']);
+const haltsTotal = () => catalogueCounter('projectionHalts');
 
 /** Counters of a runner, cumulative since start. */
 export interface RunnerProgress {
@@ -272,6 +273,11 @@ export class ProjectionRunner {
     this.pollTimer.unref();
   }
 
+  /** Partitions of the topic assigned to this runner by its group (empty before the first assignment), ascending. */
+  get assignedPartitions(): readonly number[] {
+    return [...this.assigned].sort((a, b) => a - b);
+  }
+
   /** Partitions of this runner halted by an open incident: partition → code. */
   get haltedPartitions(): ReadonlyMap<number, string> {
     return new Map([...this.halted].map(([p, h]) => [p, h.code]));
@@ -339,17 +345,22 @@ export class ProjectionRunner {
       const records = messages.slice(i, i + chunk).map((m) => ({ topic: batch.topic, partition, offset: m.offset, key: m.key, value: m.value, headers: m.headers }));
       const sought = this.soughtTo.get(partition);
       let result: ApplyBatchResult;
+      let applyStarted = process.hrtime.bigint();
+      const spans = startApplySpans(records); // tracing (docs/architecture.md §11): [] when off
       try {
+        applyStarted = process.hrtime.bigint();
         result = await this.applier.applyBatch(batch.topic, partition, records, { onGap: 'report', topicId });
         if (result.gap && sought === result.checkpointBefore) {
           // already sought to this checkpoint and the data still starts later: unless the log
           // starts beyond the checkpoint (records deleted), the offsets in between hold no data
           // records (transaction markers); accept
           if (this.options.checkLogStart ?? true) await this.checkLogStart(partition, result.checkpointBefore, records[0].offset);
+          applyStarted = process.hrtime.bigint();
           result = await this.applier.applyBatch(batch.topic, partition, records, { onGap: 'apply', topicId });
         }
         if (!result.gap && result.skippedBelowCheckpoint === records.length) await this.checkHighWatermark(partition, result.checkpointBefore, records[0].offset);
       } catch (err) {
+        endApplySpans(spans, 'retried', err);
         if (!isDataError(err)) throw err;
         const cause = rootCause(err) as ProjectionError;
         if (this.options.onDataError === 'fail') {
@@ -361,6 +372,7 @@ export class ProjectionRunner {
         await this.halt(partition, cause, pause, topicId);
         return;
       }
+      endApplySpans(spans, result.gap ? 'retried' : 'applied');
       if (result.gap) {
         this.logger.warn({ partition, checkpoint: result.checkpointBefore.toString(), batchFirst: records[0].offset }, 'batch starts beyond the checkpoint; seeking back');
         this.soughtTo.set(partition, result.checkpointBefore);
@@ -372,6 +384,10 @@ export class ProjectionRunner {
       this.counters.skippedBelowCheckpoint += result.skippedBelowCheckpoint;
       this.counters.skippedDuplicates += result.skippedDuplicates;
       this.counters.quarantined += result.quarantined;
+      // docs/architecture.md §8: one observation per committed transaction
+      catalogueHistogram('projectorApplyDuration').observe(Number(process.hrtime.bigint() - applyStarted) / 1e9);
+      if (result.applied > 0) catalogueCounter('projectorApplied').inc(result.applied);
+      for (const [reason, n] of result.quarantinedByReason ?? []) catalogueCounter('projectorQuarantined').inc({ reason }, n);
       if (result.quarantined > 0) await this.sendDeadLetters();
       if (result.nextOffset > (this.positions.get(partition) ?? -1n)) this.positions.set(partition, result.nextOffset);
       resolveOffset(records[records.length - 1].offset);

@@ -1,6 +1,7 @@
 import { computeEventHash } from '@ledger/event-store';
 import type { LedgerEvent } from '@ledger/events';
 import type { KafkaClient, KafkaProducer } from '@ledger/kafka';
+import { metricValue } from '@ledger/metrics';
 import type { DataSource } from 'typeorm';
 import { diffChecksums, projectionChecksums } from './checksums';
 import { createProjectionDataSource } from './data-source';
@@ -117,6 +118,12 @@ describe('verification of the records applied (PostgreSQL + Kafka)', () => {
       ['VERSION_GAP', T[4].eventId, 5, true],
     ]);
     expect(runner.progress).toMatchObject({ quarantined: 5, skippedDuplicates: 5, applied: S.length + T.length });
+    // the same counts on the process's metrics (docs/architecture.md §8), by reason
+    for (const reason of ['HASH_MISMATCH', 'PREDECESSOR_QUARANTINED', 'VERSION_CONFLICT', 'EVENT_ID_CONFLICT', 'VERSION_GAP']) {
+      expect([reason, await metricValue('ledger_projector_quarantined_records_total', { reason })]).toEqual([reason, 1]);
+    }
+    expect(await metricValue('ledger_projector_quarantined_records_total')).toBe(5);
+    expect(await metricValue('ledger_projector_applied_events_total')).toBe(S.length + T.length);
   });
 
   it('the streams are projected in full, each with its head: the version and hash of its last event', async () => {

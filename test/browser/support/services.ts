@@ -64,7 +64,7 @@ export function startService(name: ServiceName, env: Record<string, string>): Se
   writeSync(fd, `\n===== ${new Date().toISOString()} browser tier starts ${name} =====\n`);
   const child: ChildProcess = spawn(process.execPath, ['-r', join(REPO_ROOT, 'test/fault/orphan-guard.js'), '-r', 'tsconfig-paths/register', ENTRY[name]], {
     cwd: REPO_ROOT,
-    env: { ...process.env, ...env, TS_NODE_BASEURL: './dist', FAULT_PARENT_PID: String(process.pid) },
+    env: { ...process.env, RELAY_HTTP_PORT: '0', PROJECTOR_HTTP_PORT: '0', ...env, TS_NODE_BASEURL: './dist', FAULT_PARENT_PID: String(process.pid) },
     stdio: ['ignore', fd, fd],
     detached: true, // its own process group: the stop signals the group
   });

@@ -37,7 +37,7 @@ export function bodyLimitOf(req: Request, caller: Principal | null, limits: Body
 }
 
 /** Paths never rate-limited (the probes; docs/architecture.md §10). */
-const UNLIMITED_PATHS = new Set(['/health', '/metrics']);
+const UNLIMITED_PATHS = new Set(['/health', '/health/live', '/health/ready', '/metrics']);
 
 /**
  * The per-address budget of {@link edgeMiddleware}: every request of one remote address (with a

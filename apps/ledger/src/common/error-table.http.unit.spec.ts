@@ -212,7 +212,7 @@ describe('every code of the error table answers its status through the real exce
     });
   });
 
-  it('the OpenAPI document lists every code: ErrorResponse with the code enum, x-error-codes, every operation\'s default response', () => {
+  it('the OpenAPI document lists every code: ErrorResponse with the code enum, x-error-codes, each status an operation can answer, an example per code', () => {
     const doc = withErrorTable(SwaggerModule.createDocument(app, new DocumentBuilder().setTitle('probe').setDescription('the probe').build()));
     const schema = doc.components!.schemas!.ErrorResponse as { properties: { error: { properties: { code: { enum: string[] } } } } };
     expect(schema.properties.error.properties.code.enum).toEqual([...ERROR_CODES]);
@@ -222,6 +222,24 @@ describe('every code of the error table answers its status through the real exce
     expect(doc.info.description).toContain('| `ROUND.BETTING_CLOSED` | 422 | wrong-state |');
     const ops = Object.values(doc.paths).flatMap((item) => Object.values(item).filter((op): op is { responses: Record<string, { content?: unknown }> } => !!op && typeof op === 'object' && 'responses' in op));
     expect(ops.length).toBeGreaterThan(0);
-    for (const op of ops) expect(op.responses.default).toMatchObject({ content: { 'application/json': { schema: { $ref: '#/components/schemas/ErrorResponse' } } } });
+    for (const op of ops) {
+      expect(op.responses.default).toBeUndefined();
+      for (const status of [400, 500, 503]) expect(op.responses[String(status)]).toEqual({ $ref: `#/components/responses/Error${status}` });
+    }
+    // the probe routes are POST without a token: the write statuses too, 404 where the path has a parameter
+    for (const [path, item] of Object.entries(doc.paths)) {
+      const statuses = Object.keys((item.post as { responses: Record<string, unknown> }).responses).filter((k) => !k.startsWith('2')).sort();
+      expect([path, statuses]).toEqual([path, ['400', ...(path.includes('{') ? ['404'] : []), '409', '413', '415', '422', '500', '503']]);
+    }
+    // each shared response: the one error body, an example of each code of its status answered over HTTP
+    const responses = doc.components!.responses as unknown as Record<string, { content: { 'application/json': { schema: unknown; examples: Record<string, { value: { error: { code: string } } }> } } }>;
+    const httpCodes = ERROR_CODES.filter((c) => !ERROR_TABLE[c].raisedBy.every((r) => r === 'projections' || r === 'cli' || r === 'config'));
+    expect(Object.values(responses).flatMap((r) => Object.keys(r.content['application/json'].examples)).sort()).toEqual([...httpCodes].sort());
+    for (const [name, r] of Object.entries(responses)) {
+      expect(r.content['application/json'].schema).toEqual({ $ref: '#/components/schemas/ErrorResponse' });
+      for (const [code, ex] of Object.entries(r.content['application/json'].examples)) {
+        expect([name, ex.value.error.code]).toEqual([`Error${ERROR_TABLE[code as keyof typeof ERROR_TABLE].status}`, code]);
+      }
+    }
   });
 });

@@ -4,14 +4,14 @@ import type { Request, Response } from 'express';
 import { errorSpec, isErrorCode, type ErrorCode } from '@ledger/errors';
 import { ApiError } from './api-error';
 import type { Principal } from '../auth/principal';
-import { counter } from '@ledger/metrics';
+import { catalogueCounter } from '@ledger/metrics';
 import { REJECTION_LOG, RejectionLog } from './rejection-log';
 import { REFUSAL_BUDGET, RefusalBudget } from './refusal-budget';
 
 /** Every refusal (4xx), by code and whether the caller had a valid token (docs/architecture.md §8). */
-const refusals = counter('ledger_refusals_total', 'refused requests, by code (reason) and whether the caller had a valid token', ['reason', 'authenticated']);
+const refusals = catalogueCounter('refusals');
 /** Sampled refusals not stored because their caller's rejection-log budget of the minute was spent. */
-const droppedRejections = counter('ledger_rejections_dropped_total', 'refusals only counted, not stored: the caller spent its rejection-log budget of the minute', ['reason']);
+const droppedRejections = catalogueCounter('rejectionsDropped');
 
 /**
  * The codes of a refusal at the transport level (no or a bad token, an unknown route, a body that
@@ -39,10 +39,12 @@ const ROW_OVERHEAD_BYTES = 256;
 export interface ErrorBody {
   error: { code: ErrorCode; message: string; details?: Record<string, unknown> };
   correlationId?: string;
+  /** The request's id (`X-Request-Id`; common/http-hygiene.ts). */
+  requestId?: string;
 }
 
 /**
- * Maps every error to `{ error: { code, message, details } }` with the status the error table
+ * Maps every error to `{ error: { code, message, details }, correlationId, requestId }` with the status the error table
  * gives its code (`ERROR_TABLE` in `@ledger/errors`, docs/architecture.md §4: the filter has no
  * status of its own), counts every refusal (`ledger_refusals_total{reason,authenticated}`) and
  * records every refused write (and every 401/403) in the append-only rejection log
@@ -76,10 +78,11 @@ export class LedgerExceptionFilter implements ExceptionFilter {
 
   async catch(exception: unknown, host: ArgumentsHost): Promise<void> {
     const ctx = host.switchToHttp();
-    const req = ctx.getRequest<Request & { principal?: Principal; edgeCaller?: Principal | null; correlationId?: string }>();
+    const req = ctx.getRequest<Request & { principal?: Principal; edgeCaller?: Principal | null; correlationId?: string; requestId?: string }>();
     const res = ctx.getResponse<Response>();
     const { status, body } = this.toBody(exception);
     body.correlationId = req.correlationId;
+    body.requestId = req.requestId;
     const isWrite = req.method !== 'GET' && req.method !== 'HEAD';
     const code = body.error.code;
     const caller = req.principal ?? req.edgeCaller ?? null;
@@ -88,7 +91,7 @@ export class LedgerExceptionFilter implements ExceptionFilter {
     if (status >= 400 && status < 500 && (isWrite || status === 401 || status === 403 || status === 429)) {
       const sampled = TRANSPORT_REFUSALS.has(code) || !req.principal;
       const route = `${req.method} ${req.originalUrl}`;
-      this.logger.warn({ code, status, route: route.slice(0, SAMPLED_TEXT_MAX), actor: caller?.id, correlationId: req.correlationId }, 'request refused');
+      this.logger.warn({ code, status, route: route.slice(0, SAMPLED_TEXT_MAX), actor: caller?.id, correlationId: req.correlationId, requestId: req.requestId }, 'request refused');
       // storable(): a refusal whose text PostgreSQL cannot hold (NUL, lone surrogates from a hostile
       // path or body) must still be recorded; those characters are written out as `\uXXXX`.
       const record = {
@@ -116,12 +119,13 @@ export class LedgerExceptionFilter implements ExceptionFilter {
         }
       }
     } else if (status >= 500) {
-      this.logger.error({ err: exception, route: `${req.method} ${req.originalUrl}` }, 'request failed');
+      this.logger.error({ err: exception, route: `${req.method} ${req.originalUrl}`, requestId: req.requestId }, 'request failed');
     }
     if (!res.headersSent) {
       // a database timeout is transient: say when to come back (docs/architecture.md §5)
       if (body.error.code === 'DATABASE.TIMEOUT') res.setHeader('Retry-After', '1');
-      res.status(status).json(body);
+      // always JSON, whatever type the route set for its own answer (`/metrics` sets text/plain before its pipes run)
+      res.status(status).type('application/json').json(body);
     }
   }
 

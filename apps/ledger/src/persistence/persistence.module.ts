@@ -3,12 +3,9 @@ import { Global, Inject, Injectable, Logger, Module, OnApplicationShutdown } fro
 import { ConfigService } from '@nestjs/config';
 import type { DataSource } from 'typeorm';
 import type { LedgerApiEnv } from '@ledger/config';
-import { createDataSource, defaultLogger, PgEventStore, runMigrations } from '@ledger/event-store';
+import { createDataSource, defaultLogger, PgEventStore } from '@ledger/event-store';
 import { databaseSessionSettings, type DatabaseSessionEnv, type DatabaseSessionSettings } from '@ledger/infra';
-import { runProjectionMigrations } from '@ledger/projections';
-import { CreateQueryLog1733100000000 } from '../queries/migrations/1733100000000-create-query-log';
-import { GrantQueryLog1733100000001 } from '../queries/migrations/1733100000001-grant-query-log';
-import { CreateStreamSnapshots1797020000100 } from '../shoe/migrations/1797020000100-create-stream-snapshots';
+import { migrateAll } from './migrate-all';
 import { REJECTION_LOG, RejectionLog, RejectionRecord } from '../common/rejection-log';
 import { IdempotencyPruner } from './idempotency-pruner';
 
@@ -68,25 +65,14 @@ class DataSourceCloser implements OnApplicationShutdown {
  * connection as the owner role (`MIGRATIONS_DATABASE_URL`, default `DATABASE_URL` with the login
  * `ledger_owner`): the API's runtime login may not create or alter anything (docs/guarantees.md §12,
  * docs/architecture.md §10). The projector runs the read-model migrations too (both idempotent, locked).
+ * The same steps as `npm run migration:run` ({@link migrateAll}).
  *
  * @param url the owner's connection URL
  * @param readSchema the read-model schema (`PROJECTIONS_SCHEMA`)
  * @throws whatever a migration throws (SQLSTATE `LA002` when the roles are missing or `url` is not the owner's)
  */
 async function migrateAsOwner(url: string, readSchema: string, session: DatabaseSessionSettings): Promise<void> {
-  const owner = createDataSource(url, {
-    extraMigrations: [CreateQueryLog1733100000000, GrantQueryLog1733100000001, CreateStreamSnapshots1797020000100],
-    poolSize: 2,
-    applicationName: 'ledger-migrations',
-    session,
-  });
-  await owner.initialize();
-  try {
-    await runMigrations(owner);
-    await runProjectionMigrations(owner, { schema: readSchema });
-  } finally {
-    await owner.destroy();
-  }
+  await migrateAll(url, readSchema, session);
 }
 
 /**

@@ -1,4 +1,5 @@
 import { Controller, Get, Inject, Optional, Query, Req, UseInterceptors } from '@nestjs/common';
+import { countVerification } from '../common/verification-metrics';
 import { ConfigService } from '@nestjs/config';
 import { ApiBearerAuth, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import type { KeyObject } from 'node:crypto';
@@ -56,7 +57,8 @@ export class AnchorsController {
   @ApiOkResponse({ type: AnchorsVerification })
   async verify(@Query() q: AnchorsVerifyQuery, @Req() req?: HeavyReadRequest): Promise<VerificationReport> {
     // a heavy read: a slot of the caller's (429 RATE.HEAVY_READ_BUSY without one), taken after the pipes
-    return this.heavy ? this.heavy.run(req, () => this.verifyNow(q)) : this.verifyNow(q);
+    const verify = () => countVerification('anchor', () => this.verifyNow(q));
+    return this.heavy ? this.heavy.run(req, verify) : verify();
   }
 
   private async verifyNow(q: AnchorsVerifyQuery): Promise<VerificationReport> {

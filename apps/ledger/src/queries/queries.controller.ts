@@ -1,4 +1,5 @@
 import { Controller, Get, Param, Query, Req, Res, UseInterceptors } from '@nestjs/common';
+import { countVerification } from '../common/verification-metrics';
 import { ApiBearerAuth, ApiExtraModels, ApiOkResponse, ApiOperation, ApiProduces, ApiTags, getSchemaPath } from '@nestjs/swagger';
 import { stringify } from 'csv-stringify/sync';
 import type { Response } from 'express';
@@ -149,7 +150,7 @@ export class QueriesController {
   @ApiOperation({ summary: "Verify the hash chain of every shoe of a table" })
   @ApiOkResponse({ type: ChainVerification })
   tableChain(@Param('tableId') tableId: string, @Query() _q: NoQuery, @Req() req: HeavyReadRequest) {
-    return this.heavy.run(req, () => this.store.verifyChain({ tableId }));
+    return this.heavy.run(req, () => countVerification('chain', () => this.store.verifyChain({ tableId })));
   }
 
   private eventFilters(q: EventSearchQuery) {

@@ -662,6 +662,19 @@ export class RecordedEvent {
   @Json() data!: Record<string, unknown>;
 }
 
+/**
+ * What a write of a table fact or a bet answers (HTTP 201, `ShoeCommandResult` of
+ * shoe-stream.writer.ts): the shoe, its table, the stream version after the append and the events
+ * recorded, in order; a retry with the same `Idempotency-Key` gets the same body
+ * (docs/guarantees.md §3).
+ */
+export class CommandResult {
+  @Str({ example: 'shoe-7f3a' }) shoeId!: string;
+  @Str({ example: 'T-01' }) tableId!: string;
+  @Int({ description: 'stream version after the append', example: 12 }) streamVersion!: number;
+  @List(() => RecordedEvent) events!: RecordedEvent[];
+}
+
 /** The answer of a decision request (202 PENDING_APPROVAL), approval (201 APPROVED) or rejection (201 REJECTED). */
 export class DecisionAnswer {
   @Str() decisionId!: string;

@@ -1,4 +1,5 @@
 import { Controller, Get, Inject, Param, Query, Req, UseInterceptors } from '@nestjs/common';
+import { countVerification } from '../common/verification-metrics';
 import { ApiBearerAuth, ApiExtraModels, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { PgEventStore } from '@ledger/event-store';
 import { Roles } from '../auth/roles.decorator';
@@ -58,6 +59,6 @@ export class ShoeReadsController {
   @ApiOperation({ summary: "Verify a shoe's hash chain (tamper evidence)" })
   @ApiOkResponse({ type: ChainVerification })
   async chain(@Param('shoeId') shoeId: string, @Query() _q: NoQuery, @Req() req: HeavyReadRequest) {
-    return this.heavy.run(req, () => this.heavyStore.verifyChain(`shoe-${shoeId}`));
+    return this.heavy.run(req, () => countVerification('chain', () => this.heavyStore.verifyChain(`shoe-${shoeId}`)));
   }
 }

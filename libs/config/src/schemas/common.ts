@@ -196,25 +196,48 @@ export function WithKafka<B extends EnvClass>(Base: B) {
   return KafkaEnv;
 }
 
-/** `METRICS_PORT`, `METRICS_HOST`: the metrics listener of a process without HTTP API (relay, projector). */
-export function WithMetricsListener<B extends EnvClass>(Base: B) {
-  class MetricsListenerEnv extends Base {
+/** `RELAY_HTTP_PORT`, `RELAY_HTTP_HOST`: the relay's probes and metrics listener. */
+export function WithRelayHttp<B extends EnvClass>(Base: B) {
+  class RelayHttpEnv extends Base {
     /**
-     * TCP port of the process's own `GET /metrics` listener (Prometheus text format; docs/architecture.md §8).
-     * `0`: no listener (the default, so that several instances on one machine need no ports).
-     * @default 0
+     * TCP port of the relay's own HTTP listener: `GET /health/live`, `GET /health/ready`, `GET /metrics`
+     * (docs/architecture.md §8). Each relay instance on one machine needs its own. `0`: a free port,
+     * logged at start.
+     * @default 3001
      */
     @IntVar(0, 65_535, 'port')
-    METRICS_PORT: number = 0;
+    RELAY_HTTP_PORT: number = 3001;
 
     /**
-     * Address the metrics listener binds to.
+     * Address the relay's HTTP listener binds to.
      * @default 127.0.0.1
      */
     @TextVar(/^[0-9A-Za-z.:-]{1,253}$/, 'a host name or IP address')
-    METRICS_HOST: string = '127.0.0.1';
+    RELAY_HTTP_HOST: string = '127.0.0.1';
   }
-  return MetricsListenerEnv;
+  return RelayHttpEnv;
+}
+
+/** `PROJECTOR_HTTP_PORT`, `PROJECTOR_HTTP_HOST`: the projector's probes and metrics listener. */
+export function WithProjectorHttp<B extends EnvClass>(Base: B) {
+  class ProjectorHttpEnv extends Base {
+    /**
+     * TCP port of the projector's own HTTP listener: `GET /health/live`, `GET /health/ready`,
+     * `GET /metrics` (docs/architecture.md §8). Each projector instance on one machine needs its own.
+     * `0`: a free port, logged at start.
+     * @default 3002
+     */
+    @IntVar(0, 65_535, 'port')
+    PROJECTOR_HTTP_PORT: number = 3002;
+
+    /**
+     * Address the projector's HTTP listener binds to.
+     * @default 127.0.0.1
+     */
+    @TextVar(/^[0-9A-Za-z.:-]{1,253}$/, 'a host name or IP address')
+    PROJECTOR_HTTP_HOST: string = '127.0.0.1';
+  }
+  return ProjectorHttpEnv;
 }
 
 /** `LEDGER_EVENTS_TOPIC`. */

@@ -7,6 +7,7 @@ import { TokenToolEnv } from './token-tool';
 import { VerifyEnv } from './verify';
 
 export * from './common';
+export * from './tracing';
 export * from './anchors';
 export * from './edge';
 export * from './tokens';

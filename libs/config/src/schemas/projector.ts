@@ -1,3 +1,4 @@
+import { WithTracing } from './tracing';
 import { BoolVar, IntVar, OneOfVar, TextVar } from '../env-var';
 import {
   CommonEnv,
@@ -7,7 +8,7 @@ import {
   WithGamingDay,
   WithKafka,
   WithLogging,
-  WithMetricsListener,
+  WithProjectorHttp,
   WithMigrations,
   WithMigrationsDatabase,
   WithProjectorDatabase,
@@ -22,9 +23,9 @@ const TOPIC_FORM = 'a Kafka topic name ([A-Za-z0-9._-], 1..249)';
  * The projector's configuration (`apps/projector`, also `npm run projections:rebuild`;
  * docs/architecture.md §5), read once at start.
  */
-export class ProjectorEnv extends WithGamingDay(WithMetricsListener(WithMigrations(
+export class ProjectorEnv extends WithTracing(WithGamingDay(WithProjectorHttp(WithMigrations(
   WithReadModel(WithRecordSigningKey(WithDeadLetterTopic(WithEventsTopic(WithKafka(WithMigrationsDatabase(WithProjectorDatabase(WithDatabase(WithLogging(CommonEnv))))))))),
-))) {
+)))) {
   /**
    * Kafka consumer group of the projector, also the owner of its checkpoints.
    * @default ledger-projector

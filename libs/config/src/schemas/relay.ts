@@ -1,5 +1,6 @@
+import { WithTracing } from './tracing';
 import { IntVar, OneOfVar } from '../env-var';
-import { CommonEnv, WithDatabase, WithKafka, WithLogging, WithMetricsListener, WithRelayDatabase, type EnvClass } from './common';
+import { CommonEnv, WithDatabase, WithKafka, WithLogging, WithRelayHttp, WithRelayDatabase, type EnvClass } from './common';
 import { WithAnchorPublisher, WithAnchors } from './anchors';
 import { WithRecordSigningKey } from './record-signing';
 
@@ -29,7 +30,7 @@ export function WithRelayLease<B extends EnvClass>(Base: B) {
  * The outbox relay's configuration (`apps/relay`; docs/architecture.md §5), read once at start: the
  * relay itself, and its anchor publisher (docs/architecture.md §10).
  */
-export class RelayEnv extends WithMetricsListener(WithRelayLease(WithRecordSigningKey(WithAnchorPublisher(WithAnchors(WithKafka(WithRelayDatabase(WithDatabase(WithLogging(CommonEnv))))))))) {
+export class RelayEnv extends WithTracing(WithRelayHttp(WithRelayLease(WithRecordSigningKey(WithAnchorPublisher(WithAnchors(WithKafka(WithRelayDatabase(WithDatabase(WithLogging(CommonEnv)))))))))) {
   /**
    * Outbox rows the relay claims and publishes per transaction (sent in produce requests of at most
    * 512 KiB of values, one in flight). Larger batches spread the claim, the lease renewal and the

@@ -264,6 +264,11 @@ class KafkajsAdmin implements KafkaAdmin {
     return (await this.admin.fetchTopicMetadata({ topics: [...topics] })).topics;
   }
 
+  async describeCluster(): Promise<{ brokers: { nodeId: number; host: string; port: number }[]; controller: number | null; clusterId: string }> {
+    const c = await this.admin.describeCluster();
+    return { brokers: c.brokers.map((b) => ({ nodeId: b.nodeId, host: b.host, port: b.port })), controller: c.controller, clusterId: c.clusterId };
+  }
+
   async fetchTopicOffsets(topic: string): Promise<PartitionOffsets[]> {
     return (await this.admin.fetchTopicOffsets(topic)).map((o) => ({ partition: o.partition, low: o.low, high: o.high }));
   }

@@ -38,10 +38,27 @@ export type AnalyticsRecordKind = 'round-outcome' | 'settlement' | 'roads';
 export const ANALYTICS_RECORD_KINDS: readonly AnalyticsRecordKind[] = ['round-outcome', 'settlement', 'roads'];
 
 /**
- * Base of the JSON Schemas' `$id`s. The host is under the reserved `.invalid` TLD on purpose: an
- * `$id` is an identifier, not a download location; the files live in `docs/asyncapi/schemas/`.
+ * Base of the JSON Schemas' `$id`s: a URN, `urn:baccarat-ledger:schemas:<file>`, independent of
+ * where the API is deployed (an id is written into every analytics record, kept for years; a
+ * host name would be stale after a move). The schema of id `SCHEMA_ID_BASE + <file>` is served at
+ * `GET /schemas/<file>` of the API ({@link schemaServedPath}) and lives in `docs/asyncapi/schemas/`
+ * (docs/architecture.md §6).
  */
-export const SCHEMA_ID_BASE = 'https://baccarat-ledger.invalid/schemas/';
+export const SCHEMA_ID_BASE = 'urn:baccarat-ledger:schemas:';
+
+/** The API path prefix the JSON Schemas are served under (`GET /schemas/<file>`). */
+export const SCHEMA_SERVED_PREFIX = '/schemas/';
+
+/**
+ * The API path (`/schemas/<file>`) a schema `$id` (`urn:baccarat-ledger:schemas:<file>`) is served
+ * at, or null for an id that is not one of the ledger's (docs/architecture.md §6).
+ * @param id a `$id` or `ce_dataschema` value
+ */
+export function schemaServedPath(id: string): string | null {
+  if (!id.startsWith(SCHEMA_ID_BASE)) return null;
+  const file = id.slice(SCHEMA_ID_BASE.length);
+  return /^[a-z0-9-]+\.v[0-9]+\.schema\.json$/.test(file) ? `${SCHEMA_SERVED_PREFIX}${file}` : null;
+}
 
 /** CloudEvents `type` and `dataschema` (the JSON Schema's `$id`) of each kind. */
 export const ANALYTICS_RECORD_TYPES: Readonly<Record<AnalyticsRecordKind, { readonly ceType: string; readonly dataSchema: string; readonly schemaFile: string }>> = {

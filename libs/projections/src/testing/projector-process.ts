@@ -27,7 +27,7 @@ export function startProjectorProcess(env: Record<string, string>): ProjectorPro
   // to lead the next run's analytics outbox)
   const child = spawn(process.execPath, ['-r', join(root, 'test/fault/orphan-guard.js'), '--import', 'tsx', 'apps/projector/src/main.ts'], {
     cwd: root,
-    env: { ...process.env, FAULT_PARENT_PID: String(process.pid), ...env },
+    env: { ...process.env, PROJECTOR_HTTP_PORT: '0', FAULT_PARENT_PID: String(process.pid), ...env },
     detached: true,
     stdio: ['ignore', fd, fd],
   });

@@ -1,6 +1,7 @@
 import { Body, Param, Post, Req } from '@nestjs/common';
 import { CommandBus } from '@nestjs/cqrs';
-import { ApiOperation } from '@nestjs/swagger';
+import { ApiCreatedResponse, ApiOperation } from '@nestjs/swagger';
+import { CommandResult } from '../../queries/responses.dto';
 import { parseCard } from '@ledger/rules';
 import type { Principal } from '../../auth/principal';
 import { CurrentPrincipal } from '../../auth/current-principal.decorator';
@@ -19,6 +20,7 @@ export class BurnCardController {
   constructor(private readonly commands: CommandBus) {}
 
   @Post('shoes/:shoeId/burns')
+  @ApiCreatedResponse({ type: CommandResult, description: 'the events recorded' })
   @ApiOperation({ summary: 'One card burned (card null when face down)' })
   burn(@Req() req: HttpRequest, @CurrentPrincipal() p: Principal, @Param('shoeId') shoeId: string, @Body() b: BurnCardDto): Promise<ShoeCommandResult> {
     return this.commands.execute(new BurnCardCommand(writeRequest(req, p, shoeId, b), b.card === null ? null : parseCard(b.card)));

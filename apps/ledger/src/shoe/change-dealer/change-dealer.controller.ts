@@ -1,6 +1,7 @@
 import { Body, Param, Post, Req } from '@nestjs/common';
 import { CommandBus } from '@nestjs/cqrs';
-import { ApiOperation } from '@nestjs/swagger';
+import { ApiCreatedResponse, ApiOperation } from '@nestjs/swagger';
+import { CommandResult } from '../../queries/responses.dto';
 import type { Principal } from '../../auth/principal';
 import { CurrentPrincipal } from '../../auth/current-principal.decorator';
 import type { ShoeCommandResult } from '../shoe-stream.writer';
@@ -18,6 +19,7 @@ export class ChangeDealerController {
   constructor(private readonly commands: CommandBus) {}
 
   @Post('shoes/:shoeId/dealer')
+  @ApiCreatedResponse({ type: CommandResult, description: 'the events recorded' })
   @ApiOperation({ summary: 'Dealer change' })
   changeDealer(@Req() req: HttpRequest, @CurrentPrincipal() p: Principal, @Param('shoeId') shoeId: string, @Body() b: ChangeDealerDto): Promise<ShoeCommandResult> {
     return this.commands.execute(new ChangeDealerCommand(writeRequest(req, p, shoeId, b), b.dealerId));

@@ -1,6 +1,7 @@
 import { Body, Param, Post, Req } from '@nestjs/common';
 import { CommandBus } from '@nestjs/cqrs';
-import { ApiOperation } from '@nestjs/swagger';
+import { ApiCreatedResponse, ApiOperation } from '@nestjs/swagger';
+import { CommandResult } from '../../queries/responses.dto';
 import type { Principal } from '../../auth/principal';
 import { CurrentPrincipal } from '../../auth/current-principal.decorator';
 import { EmptyWriteDto } from '../dto/write-options.dto';
@@ -18,6 +19,7 @@ export class CloseShoeController {
   constructor(private readonly commands: CommandBus) {}
 
   @Post('shoes/:shoeId/close')
+  @ApiCreatedResponse({ type: CommandResult, description: 'the events recorded' })
   @ApiOperation({ summary: 'Shoe finished' })
   close(@Req() req: HttpRequest, @CurrentPrincipal() p: Principal, @Param('shoeId') shoeId: string, @Body() b: EmptyWriteDto): Promise<ShoeCommandResult> {
     return this.commands.execute(new CloseShoeCommand(writeRequest(req, p, shoeId, b)));

@@ -1,6 +1,7 @@
 import { Body, Param, Post, Req } from '@nestjs/common';
 import { CommandBus } from '@nestjs/cqrs';
-import { ApiOperation } from '@nestjs/swagger';
+import { ApiCreatedResponse, ApiOperation } from '@nestjs/swagger';
+import { CommandResult } from '../../queries/responses.dto';
 import { parseCard } from '@ledger/rules';
 import type { Principal } from '../../auth/principal';
 import { CurrentPrincipal } from '../../auth/current-principal.decorator';
@@ -19,6 +20,7 @@ export class DrawCommencementCardController {
   constructor(private readonly commands: CommandBus) {}
 
   @Post('shoes/:shoeId/commencement')
+  @ApiCreatedResponse({ type: CommandResult, description: 'the events recorded' })
   @ApiOperation({ summary: 'Commencement card opened (§5.1); that many burns follow' })
   commence(@Req() req: HttpRequest, @CurrentPrincipal() p: Principal, @Param('shoeId') shoeId: string, @Body() b: DrawCommencementCardDto): Promise<ShoeCommandResult> {
     return this.commands.execute(new DrawCommencementCardCommand(writeRequest(req, p, shoeId, b), parseCard(b.card)));

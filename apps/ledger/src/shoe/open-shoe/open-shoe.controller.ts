@@ -1,6 +1,7 @@
 import { Body, Param, Post, Req } from '@nestjs/common';
 import { CommandBus } from '@nestjs/cqrs';
-import { ApiOperation } from '@nestjs/swagger';
+import { ApiCreatedResponse, ApiOperation } from '@nestjs/swagger';
+import { CommandResult } from '../../queries/responses.dto';
 import type { Principal } from '../../auth/principal';
 import { CurrentPrincipal } from '../../auth/current-principal.decorator';
 import type { ShoeCommandResult } from '../shoe-stream.writer';
@@ -18,6 +19,7 @@ export class OpenShoeController {
   constructor(private readonly commands: CommandBus) {}
 
   @Post('tables/:tableId/shoes')
+  @ApiCreatedResponse({ type: CommandResult, description: 'the events recorded' })
   @ApiOperation({ summary: 'Open a new shoe on a table (snapshots the table configuration)' })
   openShoe(@Req() req: HttpRequest, @CurrentPrincipal() p: Principal, @Param('tableId') tableId: string, @Body() b: OpenShoeDto): Promise<ShoeCommandResult> {
     return this.commands.execute(new OpenShoeCommand(writeRequest(req, p, b.shoeId, b, tableId), tableId, b.dealerId));

@@ -1,6 +1,7 @@
 import { Body, HttpCode, Param, Post, Req } from '@nestjs/common';
 import { CommandBus } from '@nestjs/cqrs';
-import { ApiOperation } from '@nestjs/swagger';
+import { ApiCreatedResponse, ApiOperation } from '@nestjs/swagger';
+import { CommandResult } from '../../../queries/responses.dto';
 import type { Principal } from '../../../auth/principal';
 import { CurrentPrincipal } from '../../../auth/current-principal.decorator';
 import { EmptyWriteDto } from '../../dto/write-options.dto';
@@ -19,6 +20,7 @@ export class CloseBettingController {
 
   @Post('shoes/:shoeId/rounds/:roundId/close-betting')
   @HttpCode(201)
+  @ApiCreatedResponse({ type: CommandResult, description: 'the events recorded' })
   @ApiOperation({ summary: 'No more bets' })
   closeBetting(@Req() req: HttpRequest, @CurrentPrincipal() p: Principal, @Param('shoeId') shoeId: string, @Param('roundId') roundId: string, @Body() b: EmptyWriteDto): Promise<ShoeCommandResult> {
     return this.commands.execute(new CloseBettingCommand(writeRequest(req, p, shoeId, b), roundId));

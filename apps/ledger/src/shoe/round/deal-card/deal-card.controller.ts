@@ -1,6 +1,7 @@
 import { Body, Param, Post, Req } from '@nestjs/common';
 import { CommandBus } from '@nestjs/cqrs';
-import { ApiOperation } from '@nestjs/swagger';
+import { ApiCreatedResponse, ApiOperation } from '@nestjs/swagger';
+import { CommandResult } from '../../../queries/responses.dto';
 import { parseCard } from '@ledger/rules';
 import type { Principal } from '../../../auth/principal';
 import { CurrentPrincipal } from '../../../auth/current-principal.decorator';
@@ -19,6 +20,7 @@ export class DealCardController {
   constructor(private readonly commands: CommandBus) {}
 
   @Post('shoes/:shoeId/rounds/:roundId/cards')
+  @ApiCreatedResponse({ type: CommandResult, description: 'the events recorded' })
   @ApiOperation({ summary: 'A card dealt to P1 B1 P2 B2 P3 B3; the last card results and settles the round' })
   deal(@Req() req: HttpRequest, @CurrentPrincipal() p: Principal, @Param('shoeId') shoeId: string, @Param('roundId') roundId: string, @Body() b: DealCardDto): Promise<ShoeCommandResult> {
     return this.commands.execute(new DealCardCommand(writeRequest(req, p, shoeId, b), roundId, b.position, parseCard(b.card)));

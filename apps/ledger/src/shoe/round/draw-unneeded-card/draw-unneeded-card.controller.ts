@@ -1,6 +1,7 @@
 import { Body, Param, Post, Req } from '@nestjs/common';
 import { CommandBus } from '@nestjs/cqrs';
-import { ApiOperation } from '@nestjs/swagger';
+import { ApiCreatedResponse, ApiOperation } from '@nestjs/swagger';
+import { CommandResult } from '../../../queries/responses.dto';
 import { parseCard } from '@ledger/rules';
 import type { Principal } from '../../../auth/principal';
 import { CurrentPrincipal } from '../../../auth/current-principal.decorator';
@@ -19,6 +20,7 @@ export class DrawUnneededCardController {
   constructor(private readonly commands: CommandBus) {}
 
   @Post('shoes/:shoeId/rounds/:roundId/unneeded-cards')
+  @ApiCreatedResponse({ type: CommandResult, description: 'the events recorded' })
   @ApiOperation({ summary: 'A card drawn that the tableau did not call for (§5.3)' })
   unneeded(@Req() req: HttpRequest, @CurrentPrincipal() p: Principal, @Param('shoeId') shoeId: string, @Param('roundId') roundId: string, @Body() b: DrawUnneededCardDto): Promise<ShoeCommandResult> {
     return this.commands.execute(new DrawUnneededCardCommand(writeRequest(req, p, shoeId, b), roundId, parseCard(b.card)));

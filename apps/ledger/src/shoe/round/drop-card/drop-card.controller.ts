@@ -1,6 +1,7 @@
 import { Body, Param, Post, Req } from '@nestjs/common';
 import { CommandBus } from '@nestjs/cqrs';
-import { ApiOperation } from '@nestjs/swagger';
+import { ApiCreatedResponse, ApiOperation } from '@nestjs/swagger';
+import { CommandResult } from '../../../queries/responses.dto';
 import { parseCard } from '@ledger/rules';
 import type { Principal } from '../../../auth/principal';
 import { CurrentPrincipal } from '../../../auth/current-principal.decorator';
@@ -19,6 +20,7 @@ export class DropCardController {
   constructor(private readonly commands: CommandBus) {}
 
   @Post('shoes/:shoeId/dropped-cards')
+  @ApiCreatedResponse({ type: CommandResult, description: 'the events recorded' })
   @ApiOperation({ summary: 'A card dropped out of view (§5.5)' })
   drop(@Req() req: HttpRequest, @CurrentPrincipal() p: Principal, @Param('shoeId') shoeId: string, @Body() b: DropCardDto): Promise<ShoeCommandResult> {
     return this.commands.execute(new DropCardCommand(writeRequest(req, p, shoeId, b), b.card === null ? null : parseCard(b.card), b.exposedBeforeLeavingView, b.phase));

@@ -1,6 +1,7 @@
 import { Body, Param, Post, Req } from '@nestjs/common';
 import { CommandBus } from '@nestjs/cqrs';
-import { ApiOperation } from '@nestjs/swagger';
+import { ApiCreatedResponse, ApiOperation } from '@nestjs/swagger';
+import { CommandResult } from '../../../queries/responses.dto';
 import { parseCard } from '@ledger/rules';
 import type { Principal } from '../../../auth/principal';
 import { CurrentPrincipal } from '../../../auth/current-principal.decorator';
@@ -19,6 +20,7 @@ export class ExposeCardController {
   constructor(private readonly commands: CommandBus) {}
 
   @Post('shoes/:shoeId/exposed-cards')
+  @ApiCreatedResponse({ type: CommandResult, description: 'the events recorded' })
   @ApiOperation({ summary: 'A card exposed (§5.3): while bets are open it voids the hand' })
   expose(@Req() req: HttpRequest, @CurrentPrincipal() p: Principal, @Param('shoeId') shoeId: string, @Body() b: ExposeCardDto): Promise<ShoeCommandResult> {
     return this.commands.execute(new ExposeCardCommand(writeRequest(req, p, shoeId, b), parseCard(b.card), b.phase));

@@ -1,6 +1,7 @@
 import { Body, Param, Post, Req } from '@nestjs/common';
 import { CommandBus } from '@nestjs/cqrs';
-import { ApiOperation } from '@nestjs/swagger';
+import { ApiCreatedResponse, ApiOperation } from '@nestjs/swagger';
+import { CommandResult } from '../../../queries/responses.dto';
 import type { BetInput } from '@ledger/shoe';
 import type { Principal } from '../../../auth/principal';
 import { CurrentPrincipal } from '../../../auth/current-principal.decorator';
@@ -24,12 +25,14 @@ export class PlaceBetsController {
   constructor(private readonly commands: CommandBus) {}
 
   @Post('shoes/:shoeId/rounds/:roundId/bets')
+  @ApiCreatedResponse({ type: CommandResult, description: 'the events recorded' })
   @ApiOperation({ summary: 'Place one bet' })
   place(@Req() req: HttpRequest, @CurrentPrincipal() p: Principal, @Param('shoeId') shoeId: string, @Param('roundId') roundId: string, @Body() b: PlaceBetDto): Promise<ShoeCommandResult> {
     return this.commands.execute(new PlaceBetsCommand(writeRequest(req, p, shoeId, b), roundId, [toInput(b.bet)]));
   }
 
   @Post('shoes/:shoeId/rounds/:roundId/bets/batch')
+  @ApiCreatedResponse({ type: CommandResult, description: 'the events recorded' })
   @ApiOperation({ summary: 'Place up to 10,000 bets at once; one refused bet refuses the batch' })
   placeBatch(@Req() req: HttpRequest, @CurrentPrincipal() p: Principal, @Param('shoeId') shoeId: string, @Param('roundId') roundId: string, @Body() b: PlaceBetBatchDto): Promise<ShoeCommandResult> {
     return this.commands.execute(new PlaceBetsCommand(writeRequest(req, p, shoeId, b), roundId, b.bets.map(toInput)));
