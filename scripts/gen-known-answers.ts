@@ -19,7 +19,7 @@ import { EVENT_TYPES, type LedgerEvent } from '@ledger/events';
 import { canonicalJson, computeEventHash, hashedFields } from '../libs/event-store/src/hash';
 import { recordSignature, DEV_RECORD_SIGNING_KEY } from '../libs/event-store/src/record-signature';
 import { toKafkaMessage } from '../libs/event-store/src/relay-record';
-import type { EventRow } from '../libs/event-store/src/rows';
+import { envelopeToRow } from '../libs/event-store/src/rows';
 import { merkleRoot, streamLeaf, streamsMerkleRoot, sortStreams, type AnchoredStream } from '../libs/anchors/src/merkle';
 import { smallShoe } from '../libs/projections/src/testing/small-shoe.fixture';
 import { syntheticLedger } from '../libs/projections/src/testing/synthetic-shoes';
@@ -32,27 +32,7 @@ const FIXTURE_SIGNING_KEY = 'known-answer-signing-key-0123456789abcdef-ÄÖÜ';
 
 const hex = (s: string) => Buffer.from(s, 'utf8').toString('hex');
 
-function rowOf(e: LedgerEvent): EventRow & { key: string } {
-  return {
-    key: e.tableId,
-    global_position: e.globalPosition,
-    event_id: e.eventId,
-    stream_id: e.streamId,
-    stream_version: e.streamVersion,
-    table_id: e.tableId,
-    type: e.type,
-    schema_version: e.schemaVersion,
-    data: e.data,
-    actor_id: e.actor.id,
-    actor_role: e.actor.role,
-    occurred_at: new Date(e.occurredAt),
-    recorded_at: new Date(e.recordedAt),
-    correlation_id: e.correlationId,
-    causation_id: e.causationId,
-    prev_hash: e.prevHash,
-    hash: e.hash,
-  };
-}
+const rowOf = (e: LedgerEvent) => envelopeToRow(e);
 
 /** Events of the types the generated shoes never hold, chained after `after` (same stream). */
 function crafted(after: LedgerEvent): LedgerEvent[] {

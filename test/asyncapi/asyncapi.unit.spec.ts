@@ -5,7 +5,7 @@ import Ajv, { type ValidateFunction } from 'ajv';
 import addFormats from 'ajv-formats';
 import { EVENT_TYPES, type LedgerEvent } from '@ledger/events';
 import { LEDGER_RECORD_HEADERS, toKafkaMessage } from '../../libs/event-store/src/relay-record';
-import type { EventRow } from '../../libs/event-store/src/rows';
+import { envelopeToRow } from '../../libs/event-store/src/rows';
 import { LEDGER_TOPICS } from '@ledger/infra';
 import {
   ANALYTICS_ID_NAMESPACE,
@@ -263,25 +263,7 @@ describe('records validate against the documented schemas', () => {
     expect(new Set(events.map((e) => e.type)).size).toBeGreaterThanOrEqual(18);
     for (const e of events) {
       if (!envelope(JSON.parse(JSON.stringify(e)))) throw new Error(explain(envelope, `${e.type} ${e.eventId}`));
-      const row: EventRow & { key: string } = {
-        key: e.tableId,
-        global_position: e.globalPosition,
-        event_id: e.eventId,
-        stream_id: e.streamId,
-        stream_version: e.streamVersion,
-        table_id: e.tableId,
-        type: e.type,
-        schema_version: e.schemaVersion,
-        data: e.data,
-        actor_id: e.actor.id,
-        actor_role: e.actor.role,
-        occurred_at: new Date(e.occurredAt),
-        recorded_at: new Date(e.recordedAt),
-        correlation_id: e.correlationId,
-        causation_id: e.causationId,
-        prev_hash: e.prevHash,
-        hash: e.hash,
-      };
+      const row = envelopeToRow(e);
       const message = toKafkaMessage(row);
       // as a consumer reads them: header values as text
       const asRead = Object.fromEntries(Object.entries(message.headers!).map(([k, v]) => [k, v.toString()]));

@@ -5,7 +5,7 @@ import { EVENT_TYPES, type LedgerEvent } from '@ledger/events';
 import { canonicalJson, computeEventHash, hashedFields } from './hash';
 import { recordSignature, verifyRecordSignature } from './record-signature';
 import { toKafkaMessage } from './relay-record';
-import type { EventRow } from './rows';
+import { envelopeToRow } from './rows';
 
 /**
  * Known answers of the hash chain and the record signature (docs/guarantees.md §8): the FROZEN
@@ -34,27 +34,7 @@ function reversedKeys(v: unknown): unknown {
   return v;
 }
 
-function rowOf(e: LedgerEvent): EventRow & { key: string } {
-  return {
-    key: e.tableId,
-    global_position: e.globalPosition,
-    event_id: e.eventId,
-    stream_id: e.streamId,
-    stream_version: e.streamVersion,
-    table_id: e.tableId,
-    type: e.type,
-    schema_version: e.schemaVersion,
-    data: e.data,
-    actor_id: e.actor.id,
-    actor_role: e.actor.role,
-    occurred_at: new Date(e.occurredAt),
-    recorded_at: new Date(e.recordedAt),
-    correlation_id: e.correlationId,
-    causation_id: e.causationId,
-    prev_hash: e.prevHash,
-    hash: e.hash,
-  };
-}
+const rowOf = (e: LedgerEvent) => envelopeToRow(e);
 
 describe('known answers: hash chain and record signature (docs/guarantees.md §8)', () => {
   it('the fixture covers every event type, the three games, and a chained run of events', () => {

@@ -31,6 +31,33 @@ export interface EventRow {
 }
 
 /**
+ * The inverse of {@link rowToEnvelope}: the `events` row of an envelope as node-postgres returns it,
+ * with the Kafka message key the relay uses (the table id). For fixtures and specs that feed the relay's
+ * record building (toKafkaMessage) or a verifier with events that never were in a database.
+ */
+export function envelopeToRow(e: EventEnvelope<string, unknown>): EventRow & { key: string } {
+  return {
+    key: e.tableId,
+    global_position: e.globalPosition,
+    event_id: e.eventId,
+    stream_id: e.streamId,
+    stream_version: e.streamVersion,
+    table_id: e.tableId,
+    type: e.type,
+    schema_version: e.schemaVersion,
+    data: e.data,
+    actor_id: e.actor.id,
+    actor_role: e.actor.role,
+    occurred_at: new Date(e.occurredAt),
+    recorded_at: new Date(e.recordedAt),
+    correlation_id: e.correlationId,
+    causation_id: e.causationId,
+    prev_hash: e.prevHash,
+    hash: e.hash,
+  };
+}
+
+/**
  * The stored envelope of a row, at its stored schema version (not upcast). Timestamps come back as
  * ISO-8601 UTC with milliseconds, the form the store wrote and hashed.
  */

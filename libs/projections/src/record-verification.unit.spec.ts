@@ -1,4 +1,4 @@
-import { computeEventHash, DEV_RECORD_SIGNING_KEY, LedgerRecordBuilder, RECORD_SIGNATURE_HEADER, recordSignature, type EventRow } from '@ledger/event-store';
+import { computeEventHash, DEV_RECORD_SIGNING_KEY, LedgerRecordBuilder, RECORD_SIGNATURE_HEADER, recordSignature, envelopeToRow } from '@ledger/event-store';
 import type { LedgerEvent } from '@ledger/events';
 import { GENESIS_HASH } from '@ledger/events';
 import { keptHeaders } from './quarantine';
@@ -20,25 +20,7 @@ describe('verifying a ledger record', () => {
   });
 
   /** The events row of an event, as the relay reads it. */
-  const rowOf = (e: LedgerEvent): EventRow & { key: string } => ({
-    key: e.tableId,
-    global_position: e.globalPosition,
-    event_id: e.eventId,
-    stream_id: e.streamId,
-    stream_version: e.streamVersion,
-    table_id: e.tableId,
-    type: e.type,
-    schema_version: e.schemaVersion,
-    data: e.data,
-    actor_id: e.actor.id,
-    actor_role: e.actor.role,
-    occurred_at: new Date(e.occurredAt),
-    recorded_at: new Date(e.recordedAt),
-    correlation_id: e.correlationId,
-    causation_id: e.causationId,
-    prev_hash: e.prevHash,
-    hash: e.hash,
-  });
+  const rowOf = (e: LedgerEvent) => envelopeToRow(e);
   /** A record as kafkajs delivers it: key, value and header values as bytes. */
   const delivered = (m: { key?: unknown; value: unknown; headers?: Record<string, unknown> }) => ({
     ...at,
