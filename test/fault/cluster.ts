@@ -62,6 +62,27 @@ export async function freePort(preferred?: number): Promise<number> {
 export type ServiceName = 'api' | 'relay' | 'projector';
 export const SERVICES: readonly ServiceName[] = ['api', 'relay', 'projector'];
 
+/**
+ * The environment every ledger service under test shares: its database (app role `databaseUrl`, owner
+ * `migrationsUrl` for RUN_MIGRATIONS), the brokers, the events topic and the read-model schema, in
+ * development mode, with every fault-injection knob cleared (a value left in the test runner's own
+ * environment must not reach the child). Each service adds its role's URL and ports.
+ */
+export function ledgerServiceEnv(o: { databaseUrl: string; migrationsUrl: string; brokers: readonly string[]; topic: string; schema: string }): Record<string, string> {
+  return {
+    DATABASE_URL: o.databaseUrl,
+    MIGRATIONS_DATABASE_URL: o.migrationsUrl,
+    KAFKA_BROKERS: o.brokers.join(','),
+    LEDGER_ENV: 'development',
+    LOG_LEVEL: 'info',
+    LEDGER_EVENTS_TOPIC: o.topic,
+    PROJECTIONS_SCHEMA: o.schema,
+    RELAY_CRASH_POINT: '',
+    ANALYTICS_PUBLISHER_CRASH_POINT: '',
+    PROJECTOR_FAULT_DELAY_IN_TX_MS: '',
+  };
+}
+
 const ENTRY: Record<ServiceName, string> = {
   api: 'dist/apps/ledger/src/main.js',
   relay: 'dist/apps/relay/src/main.js',

@@ -15,7 +15,7 @@ import { databaseUrlForRole, ensureTopics } from '@ledger/infra';
 import { createKafka, type KafkaClient } from '@ledger/kafka';
 import { hs256Key, mintToken } from '@ledger/tokens';
 import type { LedgerEvent } from '@ledger/events';
-import { assertBuilt, freePort, PrivateKafka, PrivatePostgres, REPO_ROOT, ServiceProcess, waitFor } from '../fault/cluster';
+import { assertBuilt, freePort, ledgerServiceEnv, PrivateKafka, PrivatePostgres, REPO_ROOT, ServiceProcess, waitFor } from '../fault/cluster';
 import { idFactory, StreamBuilder } from '../../libs/projections/src/testing/envelopes';
 import { toMessage } from '../../libs/projections/src/testing/kafka-kit';
 
@@ -75,18 +75,9 @@ describe('readiness follows PostgreSQL, Kafka and projection halts', () => {
     await admin.disconnect();
     const owner = pg.url('ledger_owner', 'ledger_health');
     const common = {
-      DATABASE_URL: databaseUrlForRole(owner, 'ledger_app'),
-      MIGRATIONS_DATABASE_URL: owner,
+      ...ledgerServiceEnv({ databaseUrl: databaseUrlForRole(owner, 'ledger_app'), migrationsUrl: owner, brokers: broker.brokers, topic, schema }),
       RELAY_DATABASE_URL: databaseUrlForRole(owner, 'ledger_relay'),
       PROJECTOR_DATABASE_URL: databaseUrlForRole(owner, 'ledger_projector'),
-      KAFKA_BROKERS: broker.brokers.join(','),
-      LEDGER_ENV: 'development',
-      LOG_LEVEL: 'info',
-      LEDGER_EVENTS_TOPIC: topic,
-      PROJECTIONS_SCHEMA: schema,
-      RELAY_CRASH_POINT: '',
-      ANALYTICS_PUBLISHER_CRASH_POINT: '',
-      PROJECTOR_FAULT_DELAY_IN_TX_MS: '',
     };
     ports.api = await freePort();
     ports.relay = await freePort();

@@ -18,7 +18,7 @@ import { createDataSource, runMigrations } from '@ledger/event-store';
 import { ensureTopics } from '@ledger/infra';
 import { LedgerClient } from '@ledger/simulator';
 import { DEV_JWT_SECRET } from '@ledger/tokens';
-import { assertBuilt, freePort, ServiceProcess, waitFor } from '../fault/cluster';
+import { assertBuilt, freePort, ledgerServiceEnv, ServiceProcess, waitFor } from '../fault/cluster';
 import { runDir } from '../fault/relay-support';
 import { runId, TEST_BROKERS, TEST_DATABASE_URL, TEST_SERVICE_DATABASE_URLS, TEST_TABLE_IDS } from '../support/ledger-harness';
 
@@ -84,18 +84,7 @@ describe('service metrics after records flow (docs/architecture.md §8)', () => 
     await admin.disconnect();
 
     const [apiPort, relayPort, projectorPort] = [await freePort(), await freePort(), await freePort()];
-    const common = {
-      DATABASE_URL: TEST_SERVICE_DATABASE_URLS.app,
-      MIGRATIONS_DATABASE_URL: TEST_DATABASE_URL,
-      KAFKA_BROKERS: TEST_BROKERS.join(','),
-      LEDGER_ENV: 'development',
-      LOG_LEVEL: 'info',
-      LEDGER_EVENTS_TOPIC: topic,
-      PROJECTIONS_SCHEMA: schema,
-      RELAY_CRASH_POINT: '',
-      ANALYTICS_PUBLISHER_CRASH_POINT: '',
-      PROJECTOR_FAULT_DELAY_IN_TX_MS: '',
-    };
+    const common = ledgerServiceEnv({ databaseUrl: TEST_SERVICE_DATABASE_URLS.app, migrationsUrl: TEST_DATABASE_URL, brokers: TEST_BROKERS, topic, schema });
     const log = () => undefined;
     services = [
       new ServiceProcess('api', { ...common, PORT: String(apiPort), HOST: '127.0.0.1', READ_SCHEMA: schema, RUN_MIGRATIONS: 'true', TABLES_FILE: join(__dirname, '../../config/tables.json') }, join(dir, 'api.log'), log),

@@ -21,7 +21,7 @@ import { computeEventHash, createDataSource, envelopeJson, EVENT_COLUMNS, rowToE
 import { ensureTopics } from '@ledger/infra';
 import { LedgerClient } from '@ledger/simulator';
 import { DEV_JWT_SECRET } from '@ledger/tokens';
-import { assertBuilt, freePort, ServiceProcess, waitFor } from '../fault/cluster';
+import { assertBuilt, freePort, ledgerServiceEnv, ServiceProcess, waitFor } from '../fault/cluster';
 import { runDir } from '../fault/relay-support';
 import { readTopic } from '../support/kafka-reader';
 import { runId, TEST_BROKERS, TEST_DATABASE_URL, TEST_SERVICE_DATABASE_URLS, TEST_TABLE_IDS } from '../support/ledger-harness';
@@ -108,19 +108,7 @@ describe('tracing: one trace from the HTTP request to the projector (docs/archit
   async function startServices(label: string, endpoint: string | null): Promise<string> {
     const port = await freePort();
     const tracing: Record<string, string> = endpoint ? { OTEL_EXPORTER_OTLP_ENDPOINT: endpoint } : {};
-    const common = {
-      DATABASE_URL: TEST_SERVICE_DATABASE_URLS.app,
-      MIGRATIONS_DATABASE_URL: TEST_DATABASE_URL,
-      KAFKA_BROKERS: TEST_BROKERS.join(','),
-      LEDGER_ENV: 'development',
-      LOG_LEVEL: 'info',
-      LEDGER_EVENTS_TOPIC: topic,
-      PROJECTIONS_SCHEMA: schema,
-      RELAY_CRASH_POINT: '',
-      ANALYTICS_PUBLISHER_CRASH_POINT: '',
-      PROJECTOR_FAULT_DELAY_IN_TX_MS: '',
-      ...tracing,
-    };
+    const common = { ...ledgerServiceEnv({ databaseUrl: TEST_SERVICE_DATABASE_URLS.app, migrationsUrl: TEST_DATABASE_URL, brokers: TEST_BROKERS, topic, schema }), ...tracing };
     const log = () => undefined;
     services = [
       new ServiceProcess('api', { ...common, PORT: String(port), HOST: '127.0.0.1', READ_SCHEMA: schema, RUN_MIGRATIONS: 'true', TABLES_FILE: join(__dirname, '../../config/tables.json') }, join(dir, `${label}-api.log`), log),
