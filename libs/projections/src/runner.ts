@@ -233,7 +233,7 @@ export class ProjectionRunner {
     if (!Number.isInteger(pollMs) || pollMs < 1000) throw new ProjectionError('PROJECTION.BAD_CONFIG', `incidentPollMs must be an integer ≥ 1000, got ${pollMs}`, { name: 'incidentPollMs' });
     if (this.options.holdSchemaLock ?? true) await this.takeSharedLock();
     this.admin = this.options.kafka.admin();
-    await this.admin.connect();
+    await this.connectPatiently('admin', () => this.admin!.connect());
     const { stopAt } = this.options;
     if (stopAt && [...stopAt.values()].every((o) => o <= 0n)) this.resolveDone();
 
@@ -254,7 +254,7 @@ export class ProjectionRunner {
       } else this.logger.warn({ err: String(err) }, 'consumer crashed; kafkajs restarts it');
     });
 
-    await this.consumer.connect();
+    await this.connectPatiently('consumer', () => this.consumer.connect());
     // copies a previous run quarantined but could not send
     this.sendDeadLetters();
     await this.consumer.subscribe({ topic: this.topic, fromBeginning: true });
@@ -281,6 +281,26 @@ export class ProjectionRunner {
   /** Partitions of this runner halted by an open incident: partition → code. */
   get haltedPartitions(): ReadonlyMap<number, string> {
     return new Map([...this.halted].map(([p, h]) => [p, h.code]));
+  }
+
+  /**
+   * `connect()` again and again while the brokers cannot be reached (kafkajs gives up after its own
+   * retries with a KafkaJS* error): a projector started during a Kafka outage waits for Kafka, not
+   * ready on /health/ready (no partitions assigned, docs/architecture.md §8), instead of exiting. Waits
+   * 0.5 s more per attempt, at most 5 s. Gives up only when {@link stop} was called.
+   * @throws the last error when stopped meanwhile, or any error that is not kafkajs's
+   */
+  private async connectPatiently(what: string, connect: () => Promise<void>): Promise<void> {
+    for (let attempt = 1; ; attempt++) {
+      try {
+        await connect();
+        return;
+      } catch (err) {
+        if (this.stopped || !/^KafkaJS/.test((err as Error)?.name ?? '')) throw err;
+        this.logger.warn({ err: String(err), attempt }, `Kafka unreachable (${what} connect); retrying`);
+        await new Promise((r) => setTimeout(r, Math.min(5000, 500 * attempt)));
+      }
+    }
   }
 
   /** Finishes the transaction in hand, leaves the group, releases the schema lock. Idempotent. */
