@@ -37,11 +37,14 @@ fi
 
 code=0
 results=.stack/jest-results.json
-rm -f "$results"
+jest_log=.stack/jest-stderr.log
+rm -f "$results" "$jest_log"
 if [ "${#jest_tiers[@]}" -gt 0 ]; then
   args=()
   for t in "${jest_tiers[@]}"; do args+=(--selectProjects "$t"); done
-  npx jest "${args[@]}" --runInBand --forceExit --json --outputFile="$results" "$@"
+  # Jest's own summary is kept too: when its JSON cannot be written (a failed expectation holding a
+  # BigInt makes Jest's JSON.stringify throw), the counts come from its "Tests:" line instead
+  npx jest "${args[@]}" --runInBand --forceExit --json --outputFile="$results" "$@" 2> >(tee "$jest_log" >&2)
   code=$?
 fi
 
@@ -65,7 +68,7 @@ fi
 
 node -e '
   const fs = require("fs");
-  const [jestFile, pwFile, jestRan, pwRan] = process.argv.slice(1);
+  const [jestFile, pwFile, jestRan, pwRan, jestLog] = process.argv.slice(1);
   let passed = 0, failed = 0;
   if (jestRan === "1") {
     try {
@@ -73,7 +76,18 @@ node -e '
       const failedSuites = (r.testResults || []).filter((s) => s.status === "failed" && (s.assertionResults || []).length === 0).length;
       passed += r.numPassedTests;
       failed += r.numFailedTests + failedSuites;
-    } catch { failed += 1; }
+    } catch {
+      // no JSON: the last "Tests:" and "Test Suites:" lines Jest printed (a suite that failed to run adds one)
+      const log = fs.existsSync(jestLog) ? fs.readFileSync(jestLog, "utf8").replace(/\x1b\[[0-9;]*m/g, "") : "";
+      const tests = [...log.matchAll(/^Tests:\s+(.*)$/gm)].pop();
+      const suites = [...log.matchAll(/^Test Suites:\s+(.*)$/gm)].pop();
+      const n = (line, word) => Number((line && new RegExp(`(\\d+) ${word}`).exec(line[1]) || [0, 0])[1]);
+      if (tests) {
+        passed += n(tests, "passed");
+        // no JSON is itself a failure, even when Jest counted none
+        failed += Math.max(n(tests, "failed"), n(suites, "failed"), 1);
+      } else failed += 1;
+    }
   }
   if (pwRan === "1") {
     // a run that could not start (no Chromium, a failed global setup, no report) counts as 1 failed
@@ -88,5 +102,5 @@ node -e '
     } catch { failed += 1; }
   }
   console.log(`tests: ${passed} passed, ${failed} failed`);
-' "$results" "$browser_results" "$([ "${#jest_tiers[@]}" -gt 0 ] && echo 1 || echo 0)" "$browser"
+' "$results" "$browser_results" "$([ "${#jest_tiers[@]}" -gt 0 ] && echo 1 || echo 0)" "$browser" "$jest_log"
 exit $code
