@@ -91,6 +91,9 @@ export class StaffStatisticsController {
   }
 }
 
+/** Booleans as `true`/`false` (csv-stringify's default is `1` and empty). */
+const CAST = { boolean: (v: boolean) => String(v) };
+
 /**
  * The report as CSV: the header's fields as leading `# name: value` lines, then one line per row
  * (dealer/table/shift rows flattened: `roundTimeMedianMs`, `roundTimeMeanMs`, and for dealers
@@ -106,7 +109,7 @@ export function staffCsv(a: StaffStatisticsAnswer): string {
   ].join('\n');
   if (a.groupBy === 'pitManager') {
     const columns = ['managerId', 'decisionsRequested', 'decisionsApproved', 'decisionsRejected', 'decisionsExpired', 'voidsRequested', 'voidsApproved', 'correctionsRequested', 'correctionsApproved', 'shoeVoidsRequested', 'shoeVoidsApproved'];
-    return `${lines}\n${stringify(a.pitManagers as unknown as Record<string, unknown>[], { header: true, columns })}`;
+    return `${lines}\n${stringify(a.pitManagers as unknown as Record<string, unknown>[], { header: true, columns, cast: CAST })}`;
   }
   const rows = a.items.map((r) => {
     const { roundTimeMs, tests, ...rest } = r;
@@ -115,5 +118,5 @@ export function staffCsv(a: StaffStatisticsAnswer): string {
     return { ...rest, roundTimeMedianMs: roundTimeMs.median, roundTimeMeanMs: roundTimeMs.mean, voidZ: voidTest?.z ?? null, refusalZ: refusalTest?.z ?? null };
   });
   const columns = ['dealerId', 'tableId', 'shoeId', 'shiftStartVersion', 'shiftStartedAt', 'shiftEndedAt', 'rounds', 'roundsResulted', 'voids', 'corrections', 'exposedCards', 'droppedCards', 'unneededCards', 'refusals', 'roundsWithRefusal', 'roundTimeMedianMs', 'roundTimeMeanMs', 'voidRate', 'refusalRate', 'voidZ', 'refusalZ', 'flagged'];
-  return `${lines}\n${stringify(rows, { header: true, columns })}`;
+  return `${lines}\n${stringify(rows, { header: true, columns, cast: CAST })}`;
 }
