@@ -4,16 +4,26 @@ import { Bool, Enum, Int, List, NInt, NStr, NTime, One, Str } from '../../querie
 /** A nullable string of a given pattern (exact decimal text). */
 const Pattern = (pattern: string, description: string) => ApiProperty({ type: String, nullable: true, pattern, description });
 
+/** The period a report covers: ISO dates (gaming days) or ISO times, null when open-ended. */
+export class ReportPeriodView {
+  @NStr() from!: string | null;
+  @NStr() to!: string | null;
+}
+
+/** The software that produced a report. */
+export class SoftwareView {
+  @Str() name!: string;
+  @Str() version!: string;
+}
+
 /** The report header (docs/reports.md §1) as the OpenAPI document describes it; the shape of `ReportHeader`. */
 export class StaffReportHeader {
   @Str() title!: string;
   @Str() report!: string;
   @Int() reportVersion!: number;
-  @ApiProperty({ type: 'object', properties: { from: { type: 'string', nullable: true }, to: { type: 'string', nullable: true } }, required: ['from', 'to'] })
-  period!: { from: string | null; to: string | null };
+  @One(() => ReportPeriodView) period!: ReportPeriodView;
   @ApiProperty({ type: 'object', additionalProperties: { type: 'string' }, description: 'the filters given, as strings' }) filters!: Record<string, string>;
-  @ApiProperty({ type: 'object', properties: { name: { type: 'string' }, version: { type: 'string' } }, required: ['name', 'version'] })
-  software!: { name: string; version: string };
+  @One(() => SoftwareView) software!: SoftwareView;
   @ApiProperty({ type: String, format: 'date-time' }) generatedAt!: string;
   @Bool('true when the period holds no activity for the filters') noActivity!: boolean;
 }
