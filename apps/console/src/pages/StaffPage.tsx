@@ -53,7 +53,7 @@ function TestCell({ t }: { t: OutlierTest | undefined }) {
 function StaffTable({ rows, groupBy, timeZone }: { rows: readonly Row[]; groupBy: GroupBy; timeZone: string }) {
   if (rows.length === 0) return <Empty>No round was dealt in this period.</Empty>;
   return (
-    <div className="scroll" role="region" aria-label="Staff statistics" tabIndex={0}>
+    <div className="scroll" role="region" aria-label="Staff statistics table" tabIndex={0}>
       <table className="data" data-testid="staff">
         <caption className="sr-only">Staff statistics by {groupBy}</caption>
         <thead>
@@ -121,7 +121,7 @@ function StaffTable({ rows, groupBy, timeZone }: { rows: readonly Row[]; groupBy
 function PitManagerTable({ rows }: { rows: readonly PitManager[] }) {
   if (rows.length === 0) return <Empty>No management decision in this period.</Empty>;
   return (
-    <div className="scroll" role="region" aria-label="Pit managers" tabIndex={0}>
+    <div className="scroll" role="region" aria-label="Pit managers table" tabIndex={0}>
       <table className="data" data-testid="pit-managers">
         <caption className="sr-only">Pit managers' decisions</caption>
         <thead>
