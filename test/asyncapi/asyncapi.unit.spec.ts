@@ -285,6 +285,30 @@ describe('records validate against the documented schemas', () => {
     expect(headers({ ...Object.fromEntries(LEDGER_RECORD_HEADERS.map((h) => [h, 'x'])), extra: 'y' })).toBe(false);
   });
 
+  it('evidence (docs/reports.md §7): table facts and decisions with evidence validate; malformed evidence does not', () => {
+    const envelope = newAjv().compile(loadSchema('ledger-event.v1.schema.json'));
+    const events: LedgerEvent[] = [...fixture, ...synthetic];
+    const evidence = { cameraId: 'CAM-07', timecode: '21:04:10:12', segmentRef: 'vms://site-1/cam-07/clip-42' };
+    const withEvidence = (e: LedgerEvent, ev: unknown): unknown => {
+      const d = e.data as unknown as Record<string, unknown>;
+      if (d.decision && typeof d.decision === 'object') return { ...e, data: { ...d, decision: { ...(d.decision as object), evidence: ev } } };
+      return { ...e, data: { ...d, evidence: ev } };
+    };
+    const carriers = ['CardDealt', 'CardExposed', 'CardDropped', 'UnneededCardDrawn', 'CutCardDrawn', 'CardBurned', 'CommencementCardDrawn', 'RoundVoided', 'ResultCorrected', 'ShoeVoided', 'DecisionRequested', 'DecisionApproved'];
+    let checked = 0;
+    for (const e of events) {
+      if (!carriers.includes(e.type)) continue;
+      if (e.type === 'RoundVoided' && (e.data as { decision: unknown }).decision === null) continue;
+      checked++;
+      const good = JSON.parse(JSON.stringify(withEvidence(e, evidence)));
+      if (!envelope(good)) throw new Error(explain(envelope, `${e.type} with evidence`));
+      for (const bad of [{}, { cameraId: 'CAM 7' }, { timecode: '24:00:00:00' }, { timecode: '2026-11-29T21:04:10.123Z' }, { segmentRef: 'a b' }, { cameraId: 'C', extra: 1 }]) {
+        expect(envelope(JSON.parse(JSON.stringify(withEvidence(e, bad))))).toBe(false);
+      }
+    }
+    expect(checked).toBeGreaterThan(10);
+  });
+
   it('ce_id is a name-based UUIDv5 (RFC 9562 test vector) in a fixed namespace', () => {
     expect(uuidV5('6ba7b810-9dad-11d1-80b4-00c04fd430c8', 'www.example.com')).toBe('2ed6657d-e927-568b-95e1-2665a8aea6a2');
     expect(ANALYTICS_ID_NAMESPACE).toBe('3d0f6b3e-8a51-4c1e-9b7a-5f2c9e4d7a10');

@@ -44,6 +44,7 @@ export type ErrorSpec = {
 export const ERROR_TABLE = {
   // --- the HTTP edge ----------------------------------------------------------------------------
   'VALIDATION.FAILED': { kind: 'validation', status: 400, message: 'the request is invalid: {problems}', raisedBy: ['api'] },
+  'EVIDENCE.INVALID': { kind: 'validation', status: 400, message: 'the evidence is malformed: {problems} (camera id, SMPTE timecode HH:MM:SS:FF, segment reference; docs/reports.md §7)', raisedBy: ['api'] },
   'REQUEST.MALFORMED': { kind: 'validation', status: 400, message: 'the request cannot be read (a body that is not JSON, a bad path)', raisedBy: ['api'] },
   'REQUEST.REFUSED': { kind: 'validation', status: 400, message: 'the HTTP layer refused the request', raisedBy: ['api'] },
   'REQUEST.TOO_LARGE': { kind: 'too-large', status: 413, message: 'the request body is over the size limit', raisedBy: ['api'] },

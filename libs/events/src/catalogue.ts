@@ -1,5 +1,5 @@
 import type { BetCode, Position, RoundOutcome, Variant, Winner } from '@ledger/rules';
-import type { EventEnvelope, ManagementDecision } from './envelope';
+import type { EventEnvelope, Evidence, ManagementDecision } from './envelope';
 import type { DecisionApprovedData, DecisionExpiredData, DecisionRejectedData, DecisionRequestedData } from './decisions';
 
 /**
@@ -37,6 +37,8 @@ export interface CommencementCardDrawnData {
   readonly card: string;
   /** Burns the card calls for. */
   readonly burnCount: number;
+  /** Video evidence of the fact (docs/reports.md §7); absent when the device gave none. */
+  readonly evidence?: Evidence;
 }
 /** §5.1: a commencement mistake corrected before the first hand is dealt. */
 export interface CommencementCorrectedData {
@@ -57,6 +59,8 @@ export interface CardBurnedData {
   readonly phase: 'COMMENCEMENT' | 'BETWEEN_ROUNDS';
   /** 1-based count of this burn within the commencement. */
   readonly burnIndex: number;
+  /** Video evidence of the fact (docs/reports.md §7); absent when the device gave none. */
+  readonly evidence?: Evidence;
 }
 export interface RoundOpenedData {
   readonly roundId: string;
@@ -82,6 +86,8 @@ export interface CardDealtData {
   readonly roundId: string;
   readonly position: Position;
   readonly card: string;
+  /** Video evidence of the fact (docs/reports.md §7); absent when the device gave none. */
+  readonly evidence?: Evidence;
 }
 /**
  * §5.3: a card exposed. While bets are open it voids the hand (a RoundVoided follows);
@@ -91,6 +97,8 @@ export interface CardExposedData {
   readonly roundId: string | null;
   readonly card: string;
   readonly phase: 'BETTING_OPEN' | 'DEALING' | 'COMMENCEMENT' | 'SHUFFLE' | 'BETWEEN_ROUNDS';
+  /** Video evidence of the fact (docs/reports.md §7); absent when the device gave none. */
+  readonly evidence?: Evidence;
 }
 /** §5.5: a card dropped out of camera view. */
 export interface CardDroppedData {
@@ -100,17 +108,23 @@ export interface CardDroppedData {
   readonly phase: 'SHUFFLE' | 'COMMENCEMENT' | 'BURNING' | 'SCOOPING' | 'DEALING';
   /** Dealing only: the card was exposed before it left view (then it is reused, §5.5). */
   readonly exposedBeforeLeavingView: boolean;
+  /** Video evidence of the fact (docs/reports.md §7); absent when the device gave none. */
+  readonly evidence?: Evidence;
 }
 /** §5.3: a card drawn and exposed that the tableau did not call for; it left the shoe but not into a hand. */
 export interface UnneededCardDrawnData {
   readonly roundId: string;
   readonly card: string;
+  /** Video evidence of the fact (docs/reports.md §7); absent when the device gave none. */
+  readonly evidence?: Evidence;
 }
 /** §5.2: the cut card came out. */
 export interface CutCardDrawnData {
   readonly roundId: string | null;
   /** DURING_DEALING: this round is the last. BEFORE_DEALING / BETWEEN_ROUNDS: no further round commences. */
   readonly timing: 'DURING_DEALING' | 'BEFORE_DEALING' | 'BETWEEN_ROUNDS';
+  /** Video evidence of the fact (docs/reports.md §7); absent when the device gave none. */
+  readonly evidence?: Evidence;
 }
 /** The outcome the ledger computed from the cards (never taken from the client). */
 export interface RoundOutcomeData {
@@ -311,4 +325,20 @@ export const COMPENSATING_TYPES: readonly LedgerEventType[] = [
   'ResultCorrected',
   'BetResettled',
   'ShoeVoided',
+];
+
+/**
+ * The table facts that may carry {@link Evidence} (docs/reports.md §7): what a table device reports
+ * of the cards. The API records a write's evidence on the table fact it causes, never on the
+ * events the ledger derives from it (RoundResulted, BetSettled, an automatic RoundVoided: those
+ * name the fact by `causedBy` or follow it in the same append).
+ */
+export const EVIDENCE_FACT_TYPES: readonly LedgerEventType[] = [
+  'CommencementCardDrawn',
+  'CardBurned',
+  'CardDealt',
+  'CardExposed',
+  'CardDropped',
+  'UnneededCardDrawn',
+  'CutCardDrawn',
 ];

@@ -1,4 +1,5 @@
 import type { BetCode } from '@ledger/rules';
+import type { Evidence } from './envelope';
 
 /**
  * The four-eyes flow of management decisions (docs/domain-rules.md §6): one pit manager
@@ -59,6 +60,8 @@ export interface DecisionRequestedData {
   readonly dealerIds: readonly string[];
   /** The bets and amounts the decision would change, as the shoe stood when it was requested. */
   readonly affectedBets: readonly AffectedBet[];
+  /** The video evidence the requesting pit manager reviewed (carried onto the compensating events' `decision.evidence`) (docs/reports.md §7); absent when none was given. */
+  readonly evidence?: Evidence;
 }
 
 /** A second pit manager approved the decision; the compensating events follow in the same append. */
@@ -69,6 +72,8 @@ export interface DecisionApprovedData {
   readonly requestedBy: string;
   /** Optional remark of the approver, else null. */
   readonly reason: string | null;
+  /** The video evidence the approving pit manager reviewed (docs/reports.md §7); absent when none was given. */
+  readonly evidence?: Evidence;
 }
 
 /** A second pit manager rejected the decision: nothing changes. */
@@ -78,6 +83,8 @@ export interface DecisionRejectedData {
   readonly requestedBy: string;
   /** Why, 3..500 characters. */
   readonly reason: string;
+  /** The video evidence the rejecting pit manager reviewed (docs/reports.md §7); absent when none was given. */
+  readonly evidence?: Evidence;
 }
 
 /** The decision was not approved before it expired: nothing changes. */

@@ -32,6 +32,26 @@ export interface ManagementDecision {
    * out; absent on events recorded before the four-eyes flow.
    */
   readonly decisionId?: string;
+  /**
+   * The evidence the requesting pit manager gave with the request (camera, timecode, video
+   * segment: docs/reports.md §7), carried from the DecisionRequested; absent when none was given.
+   */
+  readonly evidence?: Evidence;
+}
+
+/**
+ * Where the video of a table fact or of a decision's grounds is (docs/reports.md §7): at least one
+ * field, each optional; patterns in `patterns.ts` (`CAMERA_ID_PATTERN`, `TIMECODE_PATTERN`,
+ * `SEGMENT_REF_PATTERN`). Recorded in the event's data only when given (an event without evidence
+ * has no `evidence` key, so its canonical bytes and hash are those it always had).
+ */
+export interface Evidence {
+  /** The camera (or channel) id, 1..64 characters of `A-Z a-z 0-9 _ . : / -`. */
+  readonly cameraId?: string;
+  /** SMPTE timecode `HH:MM:SS:FF` (`;` before the frames for drop frame) within the recording. */
+  readonly timecode?: string;
+  /** The stored video segment: clip id or URI, 1..256 printable ASCII characters, no spaces. */
+  readonly segmentRef?: string;
 }
 
 /**

@@ -1,5 +1,5 @@
 import type { BetCode, Card, Position } from '@ledger/rules';
-import type { TableSettings } from '@ledger/events';
+import type { Evidence, TableSettings } from '@ledger/events';
 
 /**
  * Commands of the shoe stream: imperative names, plain data (docs/architecture.md §3). They come
@@ -25,6 +25,8 @@ export interface DecisionInput {
   readonly approverId: string;
   /** The four-eyes decision that carries this out (docs/domain-rules.md §6), recorded on the compensating event. */
   readonly decisionId?: string;
+  /** Video evidence of the decision's grounds (docs/reports.md §7), recorded on the compensating event when given. */
+  readonly evidence?: Evidence;
 }
 
 /** One wager of a {@link ShoeCommand} `PlaceBets` batch. */

@@ -1,5 +1,5 @@
 import type { BetCode, Card } from '@ledger/rules';
-import type { CutCardDrawnData, DecisionProposal, RoundOutcomeData, TableSettings, VoidCause } from '@ledger/events';
+import type { CutCardDrawnData, DecisionProposal, Evidence, RoundOutcomeData, TableSettings, VoidCause } from '@ledger/events';
 import { cardsRemaining, type CardAccounting } from './accounting';
 import { emptyLog, logGet, logToArray, logValues, type KeyedLog } from './keyed-log';
 
@@ -118,6 +118,8 @@ export interface DecisionRecord {
   readonly status: 'PENDING_APPROVAL' | 'APPROVED' | 'REJECTED' | 'EXPIRED';
   /** eventId of the DecisionApproved / DecisionRejected / DecisionExpired, else null. */
   readonly closedEventId: string | null;
+  /** The requester's evidence (docs/reports.md §7), carried onto the compensating events; absent when none. */
+  readonly evidence?: Evidence;
 }
 
 /** The state of a shoe stream. See {@link ShoeStatus} for the life cycle. */

@@ -17,6 +17,31 @@ type Revision = components['schemas']['RoundRevision'];
 type RecallEvent = components['schemas']['RecallEvent'];
 type RecallBet = components['schemas']['RecallBet'];
 type Decision = components['schemas']['RecallDecision'];
+type EvidenceView = components['schemas']['EvidenceView'];
+
+/**
+ * The video evidence of an event or a decision (docs/reports.md §7): camera, SMPTE timecode and
+ * segment reference, each when given; nothing when there is none.
+ */
+export function Evidence({ evidence }: { evidence: EvidenceView | null | undefined }) {
+  if (!evidence) return null;
+  const parts: Array<[string, string]> = [];
+  if (evidence.cameraId) parts.push(['camera', evidence.cameraId]);
+  if (evidence.timecode) parts.push(['timecode', evidence.timecode]);
+  if (evidence.segmentRef) parts.push(['segment', evidence.segmentRef]);
+  return (
+    <div className="tiny evidence" data-testid="evidence">
+      <span aria-hidden="true">🎥 </span>
+      <span className="muted">evidence:</span>{' '}
+      {parts.map(([k, v], i) => (
+        <span key={k} data-field={k}>
+          {i > 0 ? ' · ' : ''}
+          {k} <code>{v}</code>
+        </span>
+      ))}
+    </div>
+  );
+}
 
 
 /** An amount of minor units or a dash (a settlement's null winnings before it is settled). */
@@ -144,7 +169,10 @@ function Events({ events, currency, timeZone }: { events: readonly RecallEvent[]
                 {e.actingManagerId ? <div className="tiny muted">requested by {e.actingManagerId}</div> : null}
               </td>
               <td className="tiny">{e.actorRole}</td>
-              <td className="tiny">{summarize(e, currency)}</td>
+              <td className="tiny">
+                {summarize(e, currency)}
+                <Evidence evidence={e.evidence} />
+              </td>
             </tr>
           ))}
         </tbody>
@@ -232,6 +260,7 @@ function Decisions({ decisions, timeZone }: { decisions: readonly Decision[]; ti
             <th scope="col">Reason</th>
             <th scope="col">Decided by</th>
             <th scope="col">Decision reason</th>
+            <th scope="col">Evidence</th>
           </tr>
         </thead>
         <tbody>
@@ -256,6 +285,15 @@ function Decisions({ decisions, timeZone }: { decisions: readonly Decision[]; ti
                 {d.decidedAt ? <div className="tiny muted">{formatInstant(d.decidedAt, timeZone)}</div> : null}
               </td>
               <td className="tiny">{d.decisionReason ?? '–'}</td>
+              <td data-testid="decision-evidence">
+                {d.evidence || d.decisionEvidence ? null : <span className="tiny muted">–</span>}
+                <Evidence evidence={d.evidence} />
+                {d.decisionEvidence ? (
+                  <div className="tiny muted">
+                    decided on: <Evidence evidence={d.decisionEvidence} />
+                  </div>
+                ) : null}
+              </td>
             </tr>
           ))}
         </tbody>

@@ -148,7 +148,9 @@ export class LedgerExceptionFilter implements ExceptionFilter {
       const r = e.getResponse() as { message?: unknown } | string;
       if (status === 400 && typeof r === 'object' && Array.isArray(r.message)) {
         const problems = r.message as string[];
-        const code = problems.some((m) => String(m).includes('CARD.MALFORMED')) ? 'CARD.MALFORMED' : 'VALIDATION.FAILED';
+        // a malformed evidence object, its fields or an unknown key in it (`evidence.…`): docs/reports.md §7
+        const evidence = problems.some((m) => String(m).includes('EVIDENCE.INVALID') || /^(property )?evidence\./.test(String(m)));
+        const code = problems.some((m) => String(m).includes('CARD.MALFORMED')) ? 'CARD.MALFORMED' : evidence ? 'EVIDENCE.INVALID' : 'VALIDATION.FAILED';
         return answer(code, 'request body is invalid', { problems });
       }
       if (status === 404) return answer('ROUTE.NOT_FOUND', e.message);

@@ -53,7 +53,7 @@ export class DecisionExpirySweeper implements OnApplicationBootstrap, OnApplicat
         try {
           await this.commands.execute(
             new ExpireDecisionCommand(
-              { shoeId: d.shoeId, tableId: null, principal: EXPIRY_ACTOR, correlationId: randomUUID(), occurredAt: null, expectedVersion: undefined, idempotencyKey: null, requestHash: '' },
+              { shoeId: d.shoeId, tableId: null, principal: EXPIRY_ACTOR, correlationId: randomUUID(), occurredAt: null, expectedVersion: undefined, idempotencyKey: null, requestHash: '', evidence: null },
               d.decisionId,
             ),
           );

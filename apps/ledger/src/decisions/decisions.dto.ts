@@ -1,16 +1,16 @@
 import { ApiPropertyOptional, ApiProperty } from '@nestjs/swagger';
 import { IsIn, IsOptional, Matches } from 'class-validator';
 import { ID_PATTERN } from '@ledger/events';
-import { WriteOptionsDto } from '../shoe/dto/write-options.dto';
+import { FactWriteDto } from '../shoe/dto/evidence.dto';
 import { REASON_PATTERN } from '../shoe/dto/validators';
 
 /** Body of `POST /decisions/{decisionId}/approve`: the approver is the token's subject; an optional remark. */
-export class ApproveDecisionDto extends WriteOptionsDto {
+export class ApproveDecisionDto extends FactWriteDto {
   @ApiPropertyOptional({ example: 'video reviewed: camera 3, 21:04:10' }) @IsOptional() @Matches(REASON_PATTERN) reason?: string;
 }
 
 /** Body of `POST /decisions/{decisionId}/reject`: why, 3..500 characters. */
-export class RejectDecisionDto extends WriteOptionsDto {
+export class RejectDecisionDto extends FactWriteDto {
   @ApiProperty({ example: 'the video shows the card was not exposed' }) @Matches(REASON_PATTERN) reason!: string;
 }
 

@@ -223,7 +223,7 @@ export class ReadModelService {
     return {
       round: camel(round),
       revisions: revisions.map((r: Record<string, unknown>) => camel(r)),
-      events: events.map((e: Record<string, unknown>) => camel(e)),
+      events: events.map((e: Record<string, any>) => ({ ...camel(e), evidence: evidenceView(e.data?.evidence ?? e.data?.decision?.evidence) })),
       decisions: decisionChains(events),
       bets: bets.map((b: Record<string, unknown>) => ({ ...camel(b), history: byBet.get(b.bet_id as string) ?? [] })),
       chain: { ok: chain.ok, eventsChecked: chain.eventsChecked, problems: chain.problems, verifiedFrom: chain.verifiedFrom, headVersion: chain.head.version },
@@ -493,6 +493,10 @@ export interface RecallDecision {
   decidedBy: string | null;
   decidedAt: string | null;
   decisionReason: string | null;
+  /** The requester's evidence (docs/reports.md §7), or null. */
+  evidence: EvidenceView | null;
+  /** The approving or rejecting manager's evidence, or null. */
+  decisionEvidence: EvidenceView | null;
   /** eventIds of the steps, in order. */
   steps: string[];
 }
@@ -516,6 +520,8 @@ function decisionChains(rows: ReadonlyArray<Record<string, any>>): RecallDecisio
         decidedBy: null,
         decidedAt: null,
         decisionReason: null,
+        evidence: evidenceView(d.evidence),
+        decisionEvidence: null,
         steps: [r.event_id],
       });
       continue;
@@ -527,6 +533,22 @@ function decisionChains(rows: ReadonlyArray<Record<string, any>>): RecallDecisio
     v.status = r.type === 'DecisionApproved' ? 'APPROVED' : r.type === 'DecisionRejected' ? 'REJECTED' : 'EXPIRED';
     v.decidedBy = d.approvedBy ?? d.rejectedBy ?? null;
     v.decisionReason = d.reason ?? null;
+    v.decisionEvidence = evidenceView(d.evidence);
   }
   return [...out.values()];
+}
+
+/** Evidence as recall shows it (docs/reports.md §7): every field present, null when not given. */
+export interface EvidenceView {
+  cameraId: string | null;
+  timecode: string | null;
+  segmentRef: string | null;
+}
+
+/** The {@link EvidenceView} of an event's `evidence` value, or null when there is none. */
+export function evidenceView(v: unknown): EvidenceView | null {
+  if (!v || typeof v !== 'object') return null;
+  const o = v as Record<string, unknown>;
+  const s = (k: string) => (typeof o[k] === 'string' ? (o[k] as string) : null);
+  return { cameraId: s('cameraId'), timecode: s('timecode'), segmentRef: s('segmentRef') };
 }

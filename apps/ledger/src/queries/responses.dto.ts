@@ -354,8 +354,16 @@ export class EventCore {
   @Json() data!: Record<string, unknown>;
 }
 
+/** Video evidence of a table fact or a decision (docs/reports.md §7); a field not given is null. */
+export class EvidenceView {
+  @NStr('camera or channel id') cameraId!: string | null;
+  @NStr('SMPTE timecode HH:MM:SS:FF (HH:MM:SS;FF drop frame)') timecode!: string | null;
+  @NStr('video segment id or URI') segmentRef!: string | null;
+}
+
 /** An event of a round as the recall shows it (from `audit_events`). */
 export class RecallEvent extends EventCore {
+  @NOne(() => EvidenceView, 'the evidence recorded with the event (a table fact\'s, a decision step\'s, or the decision a compensating event carries out); null when none') evidence!: EvidenceView | null;
   @Int() streamVersion!: number;
   @Str() correlationId!: string;
   @Str() causationId!: string;
@@ -374,6 +382,8 @@ export class RecallDecision {
   @NStr() decidedBy!: string | null;
   @NTime() decidedAt!: string | null;
   @NStr() decisionReason!: string | null;
+  @NOne(() => EvidenceView, 'the evidence the requester gave (docs/reports.md §7), null when none') evidence!: EvidenceView | null;
+  @NOne(() => EvidenceView, 'the evidence the approving or rejecting manager gave, null when none') decisionEvidence!: EvidenceView | null;
   @Strs('eventIds of the steps, in order') steps!: string[];
 }
 

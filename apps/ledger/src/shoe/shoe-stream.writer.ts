@@ -3,7 +3,7 @@ import { ConfigService } from '@nestjs/config';
 import { v7 as uuidv7 } from 'uuid';
 import type { LedgerApiEnv } from '@ledger/config';
 import type { DecideContext, ShoeState } from '@ledger/shoe';
-import { GENESIS_HASH, type LedgerEvent, type NewEvent, type Role } from '@ledger/events';
+import { EVIDENCE_FACT_TYPES, GENESIS_HASH, type Evidence, type LedgerEvent, type NewEvent, type Role } from '@ledger/events';
 import { ConcurrencyError, PgEventStore } from '@ledger/event-store';
 import { assertTableAllowed } from '../auth/assert-table-allowed';
 import type { Principal } from '../auth/principal';
@@ -23,6 +23,16 @@ const MAX_ATTEMPTS = 5;
  * table by the token (four eyes bind them instead).
  */
 const TABLE_BOUND_ROLES: readonly Role[] = ['table-device', 'betting-platform'];
+
+/**
+ * `events` with `evidence` recorded in the data of each table fact among them (EVIDENCE_FACT_TYPES
+ * of `@ledger/events`, docs/reports.md §7); unchanged when there is no evidence, so an event
+ * written without it has exactly the bytes (and hash) it always had.
+ */
+export function withEvidence(events: NewEvent[], evidence: Evidence | null): NewEvent[] {
+  if (!evidence) return events;
+  return events.map((e) => (EVIDENCE_FACT_TYPES.includes(e.type) ? ({ ...e, data: { ...e.data, evidence } } as NewEvent) : e));
+}
 
 /**
  * Whose `Idempotency-Key` it is: `<role>:<token subject>` (docs/guarantees.md §3: keys are scoped
@@ -141,7 +151,7 @@ export class ShoeStreamWriter {
         // time-ordered ids (UUIDv7): the unique index on event ids grows at its right edge, not at random pages
         let events: NewEvent[];
         try {
-          events = decision(loaded.state, { newId: uuidv7 });
+          events = withEvidence(decision(loaded.state, { newId: uuidv7 }), w.evidence);
         } catch (refusal) {
           // a refusal on a cached state stands only if the stream has not moved on meanwhile
           if (cached && (await this.states.load(streamId)).version !== loaded.version) continue;

@@ -1,6 +1,8 @@
 import { createHash } from 'node:crypto';
 import type { Request } from 'express';
 import type { Principal } from '../auth/principal';
+import type { Evidence } from '@ledger/events';
+import { evidenceOf, type EvidenceDto } from './dto/evidence.dto';
 import type { WriteOptionsDto } from './dto/write-options.dto';
 
 /** An HTTP request once the correlation middleware has given it its id. */
@@ -28,6 +30,11 @@ export interface WriteRequest {
   readonly idempotencyKey: string | null;
   /** SHA-256 (hex) of method, path, caller and body, to refuse a key reused for another request. */
   readonly requestHash: string;
+  /**
+   * The body's validated `evidence` (docs/reports.md §7), or null: recorded on the table fact the
+   * write causes ({@link ShoeStreamWriter}), or by the decision handlers on the decision's events.
+   */
+  readonly evidence: Evidence | null;
 }
 
 /**
@@ -35,7 +42,7 @@ export interface WriteRequest {
  * @param body the validated body (its `occurredAt`, `expectedVersion`); the hash is taken of the raw body
  * @param tableId the table in the path, for OpenShoe only
  */
-export function writeRequest(req: HttpRequest, principal: Principal, shoeId: string, body: WriteOptionsDto, tableId: string | null = null): WriteRequest {
+export function writeRequest(req: HttpRequest, principal: Principal, shoeId: string, body: WriteOptionsDto & { evidence?: EvidenceDto | null }, tableId: string | null = null): WriteRequest {
   const requestHash = createHash('sha256')
     .update(`${req.method} ${req.originalUrl.split('?')[0]} ${principal.id}\n${JSON.stringify(req.body ?? null)}`)
     .digest('hex');
@@ -48,5 +55,6 @@ export function writeRequest(req: HttpRequest, principal: Principal, shoeId: str
     expectedVersion: body.expectedVersion,
     idempotencyKey: req.header('idempotency-key') ?? null,
     requestHash,
+    evidence: evidenceOf(body.evidence),
   };
 }

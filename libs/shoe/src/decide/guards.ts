@@ -101,7 +101,7 @@ export function checkDecision(input: DecisionInput, dealerIds: string | readonly
     }
   }
   const decision: ManagementDecision = { reason, actingManagerId: acting, approverId: approver, compensates };
-  return input.decisionId ? { ...decision, decisionId: input.decisionId } : decision;
+  return { ...decision, ...(input.decisionId ? { decisionId: input.decisionId } : {}), ...(input.evidence ? { evidence: input.evidence } : {}) };
 }
 
 /** A reason of 3..500 characters once trimmed; returns it trimmed. @throws `code` */

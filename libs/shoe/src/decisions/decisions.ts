@@ -6,6 +6,7 @@ import type {
   DecisionProposal,
   DecisionRejectedData,
   DecisionRequestedData,
+  Evidence,
   NewEvent,
 } from '@ledger/events';
 import { decide } from '../decide';
@@ -41,9 +42,11 @@ export type DecisionCommand =
       readonly reason: string;
       readonly requestedBy: string;
       readonly expiresAt: string;
+      /** The requester's video evidence (docs/reports.md §7), checked at the edge; carried onto the compensating events. */
+      readonly evidence?: Evidence;
     }
-  | { readonly type: 'ApproveDecision'; readonly decisionId: string; readonly approvedBy: string; readonly reason: string | null; readonly now: string }
-  | { readonly type: 'RejectDecision'; readonly decisionId: string; readonly rejectedBy: string; readonly reason: string; readonly now: string }
+  | { readonly type: 'ApproveDecision'; readonly decisionId: string; readonly approvedBy: string; readonly reason: string | null; readonly now: string; readonly evidence?: Evidence }
+  | { readonly type: 'RejectDecision'; readonly decisionId: string; readonly rejectedBy: string; readonly reason: string; readonly now: string; readonly evidence?: Evidence }
   | { readonly type: 'ExpireDecision'; readonly decisionId: string; readonly now: string };
 
 /** A decision of the shoe by id. */
@@ -97,7 +100,7 @@ function requestDecision(s: ShoeState, cmd: Extract<DecisionCommand, { type: 'Re
     throw new DomainError('MANAGEMENT.DEALER_CANNOT_DECIDE', `${cmd.requestedBy} dealt a round this decision concerns`, { managerId: cmd.requestedBy });
   }
   // Dry run with a stand-in approver: refuses now what could never take effect, and tells what would change.
-  const dryRun = decide(s, managementCommand(proposal, reason, cmd.requestedBy, '\u0000approver', cmd.decisionId), ctx);
+  const dryRun = decide(s, managementCommand(proposal, reason, cmd.requestedBy, '\u0000approver', cmd.decisionId, cmd.evidence), ctx);
   const data: DecisionRequestedData = {
     decisionId: cmd.decisionId,
     proposal,
@@ -107,6 +110,7 @@ function requestDecision(s: ShoeState, cmd: Extract<DecisionCommand, { type: 'Re
     roundIds,
     dealerIds,
     affectedBets: affectedBets(s, dryRun),
+    ...(cmd.evidence ? { evidence: cmd.evidence } : {}),
   };
   return [{ eventId: ctx.newId(), type: 'DecisionRequested', data }];
 }
@@ -122,8 +126,8 @@ function approveDecision(s: ShoeState, cmd: Extract<DecisionCommand, { type: 'Ap
     throw new DomainError('MANAGEMENT.DEALER_CANNOT_DECIDE', `${cmd.approvedBy} dealt a round this decision concerns`, { decisionId: d.decisionId, managerId: cmd.approvedBy });
   }
   const remark = cmd.reason === null || cmd.reason === undefined || cmd.reason.trim() === '' ? null : checkReason(cmd.reason);
-  const effect = decide(s, managementCommand(d.proposal, d.reason, d.requestedBy, cmd.approvedBy, d.decisionId), ctx);
-  const data: DecisionApprovedData = { decisionId: d.decisionId, approvedBy: cmd.approvedBy, requestedBy: d.requestedBy, reason: remark };
+  const effect = decide(s, managementCommand(d.proposal, d.reason, d.requestedBy, cmd.approvedBy, d.decisionId, d.evidence), ctx);
+  const data: DecisionApprovedData = { decisionId: d.decisionId, approvedBy: cmd.approvedBy, requestedBy: d.requestedBy, reason: remark, ...(cmd.evidence ? { evidence: cmd.evidence } : {}) };
   return [{ eventId: ctx.newId(), type: 'DecisionApproved', data }, ...effect];
 }
 
@@ -133,7 +137,7 @@ function rejectDecision(s: ShoeState, cmd: Extract<DecisionCommand, { type: 'Rej
   if (cmd.rejectedBy === d.requestedBy) {
     throw new DomainError('MANAGEMENT.SAME_APPROVER', 'a second manager decides on a request, not its requester', { decisionId: d.decisionId, managerId: cmd.rejectedBy });
   }
-  const data: DecisionRejectedData = { decisionId: d.decisionId, rejectedBy: cmd.rejectedBy, requestedBy: d.requestedBy, reason };
+  const data: DecisionRejectedData = { decisionId: d.decisionId, rejectedBy: cmd.rejectedBy, requestedBy: d.requestedBy, reason, ...(cmd.evidence ? { evidence: cmd.evidence } : {}) };
   return [{ eventId: ctx.newId(), type: 'DecisionRejected', data }];
 }
 
@@ -150,8 +154,8 @@ function expireDecision(s: ShoeState, cmd: Extract<DecisionCommand, { type: 'Exp
 // ---------------------------------------------------------------------------------------------
 
 /** The management command a proposal stands for, with both managers and the decision named. */
-function managementCommand(p: DecisionProposal, reason: string, requestedBy: string, approvedBy: string, decisionId: string): ShoeCommand {
-  const decision = { reason, actingManagerId: requestedBy, approverId: approvedBy, decisionId };
+function managementCommand(p: DecisionProposal, reason: string, requestedBy: string, approvedBy: string, decisionId: string, evidence?: Evidence): ShoeCommand {
+  const decision = { reason, actingManagerId: requestedBy, approverId: approvedBy, decisionId, ...(evidence ? { evidence } : {}) };
   switch (p.kind) {
     case 'VOID_ROUND':
       return { type: 'VoidRound', roundId: p.roundId as string, decision };

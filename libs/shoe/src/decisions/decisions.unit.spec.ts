@@ -67,6 +67,24 @@ describe('four-eyes decisions (docs/domain-rules.md §6)', () => {
     expect(findDecision(t.state, 'DEC1')?.status).toBe('PENDING_APPROVAL');
   });
 
+  it('evidence (docs/reports.md §7): the request\'s evidence is recorded on DecisionRequested and carried onto the void; the approver\'s on DecisionApproved; none given, no key', () => {
+    const evidence = { cameraId: 'CAM-07', timecode: '21:04:10:12' };
+    const t = resulted();
+    const [requested] = run(t, { ...(requestVoid() as Extract<DecisionCommand, { type: 'RequestDecision' }>), evidence });
+    expect(requested.data).toMatchObject({ evidence });
+    const approverEvidence = { segmentRef: 'vms://cam-07/clip-42' };
+    const events = run(t, { ...(approve('PM2') as Extract<DecisionCommand, { type: 'ApproveDecision' }>), evidence: approverEvidence });
+    expect(events[0].data).toEqual({ decisionId: 'DEC1', approvedBy: 'PM2', requestedBy: 'PM1', reason: null, evidence: approverEvidence });
+    expect((events[1].data as { decision: unknown }).decision).toEqual({ reason: 'card exposed on camera', actingManagerId: 'PM1', approverId: 'PM2', compensates: expect.any(String), decisionId: 'DEC1', evidence });
+    // without evidence: no `evidence` key anywhere (the bytes, and so the hashes, of events as before)
+    const u = resulted();
+    const [plain] = run(u, requestVoid());
+    const after = run(u, approve('PM2'));
+    expect(Object.keys(plain.data)).not.toContain('evidence');
+    expect(Object.keys(after[0].data)).not.toContain('evidence');
+    expect(Object.keys((after[1].data as { decision: object }).decision)).not.toContain('evidence');
+  });
+
   it('When a second manager approves, Then DecisionApproved is followed by the void naming the decision and both managers', () => {
     const t = resulted();
     run(t, requestVoid());

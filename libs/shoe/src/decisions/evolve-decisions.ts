@@ -21,6 +21,7 @@ export function decisionRequested(list: readonly DecisionRecord[], d: DecisionRe
       dealerIds: d.dealerIds,
       status: 'PENDING_APPROVAL',
       closedEventId: null,
+      ...(d.evidence ? { evidence: d.evidence } : {}),
     },
   ];
 }

@@ -18,7 +18,7 @@ export class ApproveDecisionHandler implements ICommandHandler<ApproveDecisionCo
   execute({ request, decisionId, reason }: ApproveDecisionCommand): Promise<DecisionAnswer> {
     return this.stream.write(
       request,
-      (shoe, ctx) => decideDecision(shoe, { type: 'ApproveDecision', decisionId, approvedBy: request.principal.id, reason, now: new Date().toISOString() }, ctx),
+      (shoe, ctx) => decideDecision(shoe, { type: 'ApproveDecision', decisionId, approvedBy: request.principal.id, reason, now: new Date().toISOString(), ...(request.evidence ? { evidence: request.evidence } : {}) }, ctx),
       { shape: decisionAnswer(decisionId, 'APPROVED') },
     );
   }

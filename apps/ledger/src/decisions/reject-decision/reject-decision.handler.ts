@@ -16,7 +16,7 @@ export class RejectDecisionHandler implements ICommandHandler<RejectDecisionComm
   execute({ request, decisionId, reason }: RejectDecisionCommand): Promise<DecisionAnswer> {
     return this.stream.write(
       request,
-      (shoe, ctx) => decideDecision(shoe, { type: 'RejectDecision', decisionId, rejectedBy: request.principal.id, reason, now: new Date().toISOString() }, ctx),
+      (shoe, ctx) => decideDecision(shoe, { type: 'RejectDecision', decisionId, rejectedBy: request.principal.id, reason, now: new Date().toISOString(), ...(request.evidence ? { evidence: request.evidence } : {}) }, ctx),
       { shape: decisionAnswer(decisionId, 'REJECTED') },
     );
   }

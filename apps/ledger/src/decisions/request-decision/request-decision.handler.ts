@@ -30,7 +30,7 @@ export class RequestDecisionHandler implements ICommandHandler<RequestDecisionCo
     const expiresAt = new Date(Date.now() + this.ttlMs).toISOString();
     return this.stream.write(
       request,
-      (shoe, ctx) => decideDecision(shoe, { type: 'RequestDecision', decisionId, request: proposal, reason, requestedBy: request.principal.id, expiresAt }, ctx),
+      (shoe, ctx) => decideDecision(shoe, { type: 'RequestDecision', decisionId, request: proposal, reason, requestedBy: request.principal.id, expiresAt, ...(request.evidence ? { evidence: request.evidence } : {}) }, ctx),
       { statusCode: 202, shape: decisionAnswer(decisionId, 'PENDING_APPROVAL', { expiresAt }) },
     );
   }

@@ -1,10 +1,10 @@
 import { ApiProperty } from '@nestjs/swagger';
 import { Matches } from 'class-validator';
 import { IsCard, REASON_PATTERN } from '../dto/validators';
-import { WriteOptionsDto } from '../dto/write-options.dto';
+import { FactWriteDto } from '../dto/evidence.dto';
 
 /** POST /shoes/{shoeId}/commencement/corrections (pit manager, docs/domain-rules.md §5.1). */
-export class CorrectCommencementDto extends WriteOptionsDto {
+export class CorrectCommencementDto extends FactWriteDto {
   @ApiProperty({ example: '5H' }) @IsCard() card!: string;
   @ApiProperty({ example: 'wrong card read by the scanner' }) @Matches(REASON_PATTERN) reason!: string;
 }

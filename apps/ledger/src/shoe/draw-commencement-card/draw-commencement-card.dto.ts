@@ -1,8 +1,8 @@
 import { ApiProperty } from '@nestjs/swagger';
 import { IsCard } from '../dto/validators';
-import { WriteOptionsDto } from '../dto/write-options.dto';
+import { FactWriteDto } from '../dto/evidence.dto';
 
 /** POST /shoes/{shoeId}/commencement: the commencement card (docs/domain-rules.md §5.1). */
-export class DrawCommencementCardDto extends WriteOptionsDto {
+export class DrawCommencementCardDto extends FactWriteDto {
   @ApiProperty({ example: '7H' }) @IsCard() card!: string;
 }

@@ -4,7 +4,7 @@ import { ApiCreatedResponse, ApiOperation } from '@nestjs/swagger';
 import { CommandResult } from '../../queries/responses.dto';
 import type { Principal } from '../../auth/principal';
 import { CurrentPrincipal } from '../../auth/current-principal.decorator';
-import { EmptyWriteDto } from '../dto/write-options.dto';
+import { FactWriteDto } from '../dto/evidence.dto';
 import type { ShoeCommandResult } from '../shoe-stream.writer';
 import { WriteController } from '../write-controller.decorator';
 import { writeRequest, type HttpRequest } from '../write-request';
@@ -21,7 +21,7 @@ export class DrawCutCardController {
   @Post('shoes/:shoeId/cut-card')
   @ApiCreatedResponse({ type: CommandResult, description: 'the events recorded' })
   @ApiOperation({ summary: 'The cut card came out (§5.2)' })
-  cutCard(@Req() req: HttpRequest, @CurrentPrincipal() p: Principal, @Param('shoeId') shoeId: string, @Body() b: EmptyWriteDto): Promise<ShoeCommandResult> {
+  cutCard(@Req() req: HttpRequest, @CurrentPrincipal() p: Principal, @Param('shoeId') shoeId: string, @Body() b: FactWriteDto): Promise<ShoeCommandResult> {
     return this.commands.execute(new DrawCutCardCommand(writeRequest(req, p, shoeId, b)));
   }
 }

@@ -1,6 +1,6 @@
 import { ApiProperty } from '@nestjs/swagger';
 import { Matches } from 'class-validator';
-import { WriteOptionsDto } from './write-options.dto';
+import { FactWriteDto } from './evidence.dto';
 import { REASON_PATTERN } from './validators';
 
 /**
@@ -9,6 +9,6 @@ import { REASON_PATTERN } from './validators';
  * (`POST /decisions/{decisionId}/approve`). There is no approver field: an `approverId` in the body
  * is refused (400). Body of a round void and a shoe void; a result correction adds its cards.
  */
-export class DecisionDto extends WriteOptionsDto {
+export class DecisionDto extends FactWriteDto {
   @ApiProperty({ example: 'card exposed by the dealer before betting closed' }) @Matches(REASON_PATTERN) reason!: string;
 }

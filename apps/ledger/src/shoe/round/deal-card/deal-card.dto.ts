@@ -2,10 +2,10 @@ import { ApiProperty } from '@nestjs/swagger';
 import { IsIn } from 'class-validator';
 import { POSITIONS, type Position } from '@ledger/rules';
 import { IsCard } from '../../dto/validators';
-import { WriteOptionsDto } from '../../dto/write-options.dto';
+import { FactWriteDto } from '../../dto/evidence.dto';
 
 /** POST /shoes/{shoeId}/rounds/{roundId}/cards: one card dealt to a position (docs/domain-rules.md §1, §2). */
-export class DealCardDto extends WriteOptionsDto {
+export class DealCardDto extends FactWriteDto {
   @ApiProperty({ enum: POSITIONS }) @IsIn(POSITIONS as unknown as string[]) position!: Position;
   @ApiProperty({ example: '9S' }) @IsCard() card!: string;
 }

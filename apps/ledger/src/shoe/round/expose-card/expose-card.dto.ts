@@ -1,10 +1,10 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { IsIn, IsOptional } from 'class-validator';
 import { IsCard } from '../../dto/validators';
-import { WriteOptionsDto } from '../../dto/write-options.dto';
+import { FactWriteDto } from '../../dto/evidence.dto';
 
 /** POST /shoes/{shoeId}/exposed-cards (docs/domain-rules.md §5.3). */
-export class ExposeCardDto extends WriteOptionsDto {
+export class ExposeCardDto extends FactWriteDto {
   @ApiProperty({ example: 'QS' }) @IsCard() card!: string;
   @ApiPropertyOptional({ enum: ['SHUFFLE'] }) @IsOptional() @IsIn(['SHUFFLE']) phase?: 'SHUFFLE';
 }
