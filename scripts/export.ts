@@ -43,10 +43,24 @@ async function apiError(res: Response, what: string): Promise<Error> {
   return new Error(`${what}: HTTP ${res.status} ${code}`);
 }
 
+/**
+ * GET with the token; a 429 (the API's heavy-read slot of this caller is still held by the previous
+ * export, or the API is busy) is retried after its `Retry-After`, at most 20 times.
+ */
+async function get(url: string, token: string): Promise<Response> {
+  for (let attempt = 0; ; attempt++) {
+    const res = await fetch(url, { headers: { authorization: `Bearer ${token}` } });
+    if (res.status !== 429 || attempt >= 20) return res;
+    await res.body?.cancel();
+    const wait = Math.min(10, Math.max(0.2, Number(res.headers.get('retry-after')) || 1));
+    await new Promise((r) => setTimeout(r, wait * 1000));
+  }
+}
+
 /** Streams one export into `file`; @returns its manifest entry. */
 async function download(api: string, token: string, kind: ExportKind, q: URLSearchParams, format: 'jsonl' | 'csv', file: string): Promise<{ entry: ManifestFile; positions: ExportPositions }> {
   const url = `${api}/exports/${kind}?${q}`;
-  const res = await fetch(url, { headers: { authorization: `Bearer ${token}` } });
+  const res = await get(url, token);
   if (!res.ok || !res.body) throw await apiError(res, `GET /exports/${kind}`);
   const header = JSON.parse(res.headers.get('ledger-report-header') ?? 'null') as ReportHeader;
   const rows = Number(res.headers.get('ledger-export-count'));
@@ -81,7 +95,7 @@ export async function writeBundle(o: { api: string; token: string; from: string;
   mkdirSync(out, { recursive: true });
   const api = o.api.replace(/\/$/, '');
   const period = new URLSearchParams({ from: o.from, to: o.to });
-  const res = await fetch(`${api}/exports/anchors?${period}`, { headers: { authorization: `Bearer ${o.token}` } });
+  const res = await get(`${api}/exports/anchors?${period}`, o.token);
   if (!res.ok) throw await apiError(res, 'GET /exports/anchors');
   const anchors = (await res.json()) as ExportAnchors;
   // the events file says where it really ends (a period still being recorded may have grown since the anchors were read)
