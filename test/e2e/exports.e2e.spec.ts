@@ -1,5 +1,5 @@
 /**
- * Exports for regulators (docs/reports.md §5), the acceptance of issue 15: "An export verifies with
+ * Exports for regulators (docs/reports.md §5), the acceptance: "An export verifies with
  * the standalone recipe alone; altering one byte of an exported event makes it fail."
  *
  * Real PostgreSQL and Kafka, the real API, relay and projector (in-process, test/support/ledger-harness.ts),
@@ -218,7 +218,7 @@ describe('exports for regulators: a bundle verifies with the standalone script a
       let prev = rows[at].prevHash;
       for (const e of rows.filter((x, j) => j >= at && x.streamId === streamId)) {
         e.prevHash = prev;
-        e.hash = computeEventHash(e);
+        e.hash = computeEventHash(e as Parameters<typeof computeEventHash>[0]);
         prev = e.hash;
       }
       return rows;
@@ -295,9 +295,9 @@ describe('exports for regulators: a bundle verifies with the standalone script a
 
     const bad = await fetch(`${h.baseUrl}/exports/events?from=${encodeURIComponent(to)}&to=${encodeURIComponent(from)}`, { headers: auth });
     expect(bad.status).toBe(400);
-    expect((await bad.json()).error.code).toBe('EXPORT.PERIOD_INVALID');
+    expect(((await bad.json()) as { error: { code: string } }).error.code).toBe('EXPORT.PERIOD_INVALID');
     const missing = await fetch(`${h.baseUrl}/exports/events?from=${encodeURIComponent(from)}`, { headers: auth });
-    expect((await missing.json()).error.code).toBe('VALIDATION.FAILED');
+    expect(((await missing.json()) as { error: { code: string } }).error.code).toBe('VALIDATION.FAILED');
     const unknown = await fetch(`${h.baseUrl}/exports/bets?from=${encodeURIComponent(from)}&to=${encodeURIComponent(to)}`, { headers: auth });
     expect(unknown.status).toBe(404);
     const device = await fetch(`${h.baseUrl}/exports/events?from=${encodeURIComponent(from)}&to=${encodeURIComponent(to)}`, { headers: { authorization: `Bearer ${h.client.token('betting-platform', 'bp')}` } });
@@ -306,7 +306,7 @@ describe('exports for regulators: a bundle verifies with the standalone script a
 
   it('the reconciliation report carries the header (JSON body and response header), its rows unchanged', async () => {
     const r = await fetch(`${h.baseUrl}/reports/reconciliation?groupBy=shoe&shoeId=${shoeId}`, { headers: { authorization: `Bearer ${token}` } });
-    const body = await r.json();
+    const body = (await r.json()) as { header: unknown; items: unknown[] };
     expect(body.header).toMatchObject({ title: 'Reconciliation report', report: 'reconciliation', reportVersion: 1, filters: { groupBy: 'shoe', shoeId, format: 'json' }, noActivity: false });
     expect(JSON.parse(r.headers.get('ledger-report-header')!)).toEqual(body.header);
     expect(body.items).toHaveLength(1);

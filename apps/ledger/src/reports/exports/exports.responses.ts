@@ -9,14 +9,14 @@ export class ExportPositionsSchema {
   @NStr('where the events export ends: the first signed checkpoint at or after periodLast, else periodLast') through!: string | null;
 }
 
-/** One anchored stream head (docs/anchors.md §2). */
+/** One anchored stream head (docs/anchors.md, "The format"). */
 export class ExportAnchoredStream {
   @Str() streamId!: string;
   @ApiProperty({ type: 'integer' }) version!: number;
   @Str('64 hex') headHash!: string;
 }
 
-/** A signed checkpoint (docs/anchors.md §2). */
+/** A signed checkpoint (docs/anchors.md, "The format"). */
 export class ExportCheckpoint {
   @Str() format!: string;
   @Str() ledgerId!: string;
