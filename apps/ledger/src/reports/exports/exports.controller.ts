@@ -7,7 +7,7 @@ import { ApiError } from '../../common/api-error';
 import { HeavyRead, HeavyReadLimiter } from '../../common/heavy-read';
 import { QueryLogInterceptor } from '../../queries/query-log.interceptor';
 import { EXPORT_KINDS, isExportKind } from './export-kinds';
-import { ExportPeriodQuery, ExportQuery } from './exports.dto';
+import { ExportPeriodQuery, exportPeriod, ExportQuery } from './exports.dto';
 import { ExportAnchorsResponse } from './exports.responses';
 import { ExportsService } from './exports.service';
 
@@ -34,7 +34,8 @@ export class ExportsController {
   @ApiOperation({ summary: 'The signed checkpoints (anchors) and public keys the events of a period verify against, and the positions the events export covers' })
   @ApiOkResponse({ type: ExportAnchorsResponse })
   anchors(@Query() q: ExportPeriodQuery) {
-    return this.exports.anchors(q.from, q.to);
+    const { from, to } = exportPeriod(q);
+    return this.exports.anchors(from, to);
   }
 
   @Get(':kind')
@@ -63,6 +64,7 @@ export class ExportsController {
       params: { kind, ...q },
       correlationId: req.correlationId ?? null,
     };
-    await this.heavy.run(req as never, () => this.exports.stream(kind, { from: q.from, to: q.to, format: q.format ?? 'jsonl', through: q.through }, caller, res));
+    const { from, to } = exportPeriod(q);
+    await this.heavy.run(req as never, () => this.exports.stream(kind, { from, to, format: q.format ?? 'jsonl', through: q.through }, caller, res));
   }
 }

@@ -1,11 +1,27 @@
-import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { ApiPropertyOptional } from '@nestjs/swagger';
+import { ApiError } from '../../common/api-error';
 import { IsIn, IsOptional } from 'class-validator';
 import { IsIntegerText, IsIsoTime } from '../../queries/query.dto';
 
-/** The period of an export: recording times, `from` inclusive, `to` exclusive (docs/reports.md §5). */
+/** The period of an export: recording times, `from` inclusive, `to` exclusive (docs/reports.md §5); default the last 24 hours. */
 export class ExportPeriodQuery {
-  @ApiProperty({ description: 'ISO-8601, inclusive' }) @IsIsoTime() from!: string;
-  @ApiProperty({ description: 'ISO-8601, exclusive; after from' }) @IsIsoTime() to!: string;
+  @ApiPropertyOptional({ description: 'ISO-8601, inclusive; default 24 hours before to' }) @IsOptional() @IsIsoTime() from?: string;
+  @ApiPropertyOptional({ description: 'ISO-8601, exclusive, after from; default now' }) @IsOptional() @IsIsoTime() to?: string;
+}
+
+/** How long the default period of an export is, in ms (docs/reports.md §5). */
+export const DEFAULT_EXPORT_PERIOD_MS = 24 * 3600 * 1000;
+
+/**
+ * The period of a query with its defaults: `to` now, `from` {@link DEFAULT_EXPORT_PERIOD_MS} before `to`,
+ * as ISO-8601 UTC when defaulted (as given otherwise).
+ * @throws ApiError 400 `VALIDATION.FAILED` (details `{ from, to }`) unless `from` is before `to`
+ */
+export function exportPeriod(q: ExportPeriodQuery, now = new Date()): { from: string; to: string } {
+  const to = q.to ?? now.toISOString();
+  const from = q.from ?? new Date(Date.parse(to) - DEFAULT_EXPORT_PERIOD_MS).toISOString();
+  if (!(Date.parse(from) < Date.parse(to))) throw new ApiError('VALIDATION.FAILED', `the period is empty: from ${from} must be before to ${to}`, { from, to });
+  return { from, to };
 }
 
 /** Query of `GET /exports/{kind}`. */

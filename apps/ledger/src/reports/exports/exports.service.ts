@@ -78,17 +78,17 @@ export class ExportsService {
   }
 
   /**
-   * Checks a period. @throws ApiError 400 `EXPORT.PERIOD_INVALID` unless `from` is before `to`
+   * Checks a period. @throws ApiError 400 `VALIDATION.FAILED` unless `from` is before `to`
    */
   static checkPeriod(from: string, to: string): void {
-    if (!(Date.parse(from) < Date.parse(to))) throw ApiError.of('EXPORT.PERIOD_INVALID', { from, to });
+    if (!(Date.parse(from) < Date.parse(to))) throw new ApiError('VALIDATION.FAILED', `the period is empty: from ${from} must be before to ${to}`, { from, to });
   }
 
   /**
    * The signed checkpoints (of `ANCHOR_FILE`, this ledger's only) the events of the period verify
    * against, the positions the events export covers, and the public keys (`ANCHOR_PUBLIC_KEY_FILE`;
    * none when unreadable: a verifier then cannot check the anchors and says so).
-   * @throws ApiError 400 `EXPORT.PERIOD_INVALID`
+   * @throws ApiError 400 `VALIDATION.FAILED`
    */
   async anchors(from: string, to: string, now = new Date()): Promise<ExportAnchors> {
     ExportsService.checkPeriod(from, to);
@@ -119,7 +119,7 @@ export class ExportsService {
    * The read is recorded in `query_log` (with its row count) before the first byte; a failure after it
    * cuts the response (the client sees a truncated body, which the trailer, the count and the
    * manifest's SHA-256 reveal).
-   * @throws ApiError 400 `EXPORT.PERIOD_INVALID` (before anything is written); a database error before the first byte
+   * @throws ApiError 400 `VALIDATION.FAILED` (before anything is written); a database error before the first byte
    */
   async stream(kind: ExportKind, o: { from: string; to: string; format: 'jsonl' | 'csv'; through?: string }, caller: ExportCaller, sink: ExportSink, now = new Date()): Promise<void> {
     ExportsService.checkPeriod(o.from, o.to);
