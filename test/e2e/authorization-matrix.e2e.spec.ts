@@ -73,6 +73,9 @@ const ALLOWED: Record<string, Role[] | 'public'> = {
   'GET /settlements': AUDIT,
   'GET /settlements/{betId}': AUDIT,
   'GET /reports/reconciliation': AUDIT,
+  // exports for regulators (reports/exports/exports.controller.ts, docs/reports.md §5)
+  'GET /exports/anchors': AUDIT,
+  'GET /exports/{kind}': AUDIT,
   'GET /shoes/{shoeId}/roads': AUDIT,
   'GET /shoes/{shoeId}/state': AUDIT,
   'GET /tables/{tableId}/chain': AUDIT,
@@ -146,6 +149,7 @@ describe('authorization matrix: every endpoint × every role (docs/guarantees.md
       roundId: `${run}-round`,
       tableId: `${run}-table`,
       betId: `${run}-bet`,
+      kind: 'events',
       eventId: randomUUID(),
       decisionId: randomUUID(),
     };

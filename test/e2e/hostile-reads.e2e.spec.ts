@@ -50,6 +50,8 @@ const KNOWN_READ_ROUTES = [
   '/audit/events',
   '/audit/decisions',
   '/audit/access-log',
+  '/exports/anchors',
+  '/exports/{kind}',
   '/settlements',
   '/settlements/{betId}',
   '/reports/reconciliation',
@@ -238,6 +240,8 @@ interface Ids {
   eventId: string;
   decisionId: string;
   accountId: string;
+  /** `GET /exports/{kind}` (docs/reports.md §5). */
+  kind: string;
 }
 
 function pathWith(op: Operation, ids: Ids, override?: { name: string; value: string }): string {
@@ -445,6 +449,7 @@ describe('hostile input on every read route (docs/guarantees.md §11)', () => {
       tableId: table.tableId,
       eventId: stored[0].eventId,
       decisionId: decision?.data.decisionId ?? '00000000-0000-4000-8000-000000000000',
+      kind: 'events',
     };
     const doc = (await (await fetch(`${h.baseUrl}/docs-json`)).json()) as { paths: Record<string, Record<string, { parameters?: Array<{ in: string; name: string }> }>> };
     ops = [];

@@ -27,6 +27,10 @@ import {
   ShoeStateResponse,
 } from './responses.dto';
 import { isReconciliationDimension, ReadModelService, type ReconciliationDimension } from './read-model.service';
+import { headerValue, REPORT_HEADER_HTTP, reportHeader } from '../reports/report-header';
+
+/** Layout version of the reconciliation report (`ReportHeader.reportVersion`, docs/reports.md §1). */
+export const RECONCILIATION_REPORT_VERSION = 1;
 
 /**
  * The read side for regulators and back office (docs/architecture.md §7): game recall, event search,
@@ -122,13 +126,17 @@ export class QueriesController {
       fromDay: q.fromDay ?? null,
       toDay: q.toDay ?? null,
     });
+    // the report header (docs/reports.md §1): in the JSON body as `header`, and for both formats as the response header Ledger-Report-Header
+    const header = reportHeader('Reconciliation report', 'reconciliation', RECONCILIATION_REPORT_VERSION, { from: q.fromDay ?? null, to: q.toDay ?? null },
+      { groupBy: groupBy.join(','), tableId: q.tableId, shoeId: q.shoeId, dealerId: q.dealerId, currency: q.currency, format }, rows.length === 0);
+    res.setHeader(REPORT_HEADER_HTTP, headerValue(header));
     if (format === 'csv') {
       res.setHeader('content-type', 'text/csv; charset=utf-8');
       res.setHeader('content-disposition', 'attachment; filename="reconciliation.csv"');
       const columns = rows.length ? Object.keys(rows[0]) : ['turnover', 'payouts', 'ggr', 'hold'];
       return stringify(rows, { header: true, columns });
     }
-    return { groupBy, unit: 'minor units of the currency', items: rows };
+    return { groupBy, unit: 'minor units of the currency', items: rows, header };
   }
 
   @Get('shoes/:shoeId/roads')

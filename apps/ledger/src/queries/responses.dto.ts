@@ -1,4 +1,5 @@
 import { ApiProperty, getSchemaPath } from '@nestjs/swagger';
+import { ReportHeaderSchema } from '../reports/report-header.dto';
 import { Amount, Bool, Columns, Counts, Day, Enum, Int, Json, List, NAmount, NBool, NEnum, NInt, NOne, NStr, NStrs, NTime, One, Position, Str, Strs, Time } from './openapi-props';
 
 /**
@@ -602,6 +603,8 @@ export class ReconciliationReport {
   @ApiProperty({ type: 'array', items: { type: 'string', enum: ['table', 'shoe', 'dealer', 'day', 'currency'] } }) groupBy!: string[];
   @Str({ example: 'minor units of the currency' }) unit!: string;
   @List(() => ReconciliationRow) items!: ReconciliationRow[];
+  /** The report header (docs/reports.md §1); also in the response header `Ledger-Report-Header` (JSON and CSV). */
+  @One(() => ReportHeaderSchema, 'the report header (docs/reports.md §1)') header!: ReportHeaderSchema;
 }
 
 // ------------------------------------------------------------------------------------------ decisions

@@ -58,3 +58,15 @@ export function reportHeader(
   for (const [k, v] of Object.entries(filters)) if (v !== undefined && v !== null && v !== '') kept[k] = String(v);
   return { title, report, reportVersion, period: { from: period.from ?? null, to: period.to ?? null }, filters: kept, software: softwareVersion(), generatedAt: now.toISOString(), noActivity };
 }
+
+/** Name of the HTTP response header that carries a report's header where the body cannot (CSV), docs/reports.md §1. */
+export const REPORT_HEADER_HTTP = 'ledger-report-header';
+
+/**
+ * A report header (or any JSON value) as an HTTP header value: its JSON with every character outside
+ * printable ASCII written as `\uXXXX` (still JSON: `JSON.parse` reads it back), so any filter text fits
+ * and no CR/LF can reach the header (docs/reports.md §1).
+ */
+export function headerValue(h: unknown): string {
+  return JSON.stringify(h).replace(/[^\x20-\x7e]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
+}

@@ -20,6 +20,14 @@ export class LedgerApiEnv extends WithTracing(WithGamingDay(WithEdgeLimits(WithA
   ),
 )))) {
   /**
+   * Rows an export (`GET /exports/{kind}`, docs/reports.md §5) reads from PostgreSQL per batch
+   * (keyset cursor): the most rows of an export the API holds in memory at once.
+   * @default 1000
+   */
+  @IntVar(1, 100_000, 'rows')
+  EXPORT_BATCH_ROWS: number = 1000;
+
+  /**
    * TCP port the API listens on.
    * @default 3000
    */
