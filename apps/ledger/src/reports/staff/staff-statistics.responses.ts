@@ -1,32 +1,9 @@
 import { ApiProperty } from '@nestjs/swagger';
+import { ReportHeaderSchema } from '../report-header.dto';
 import { Bool, Enum, Int, List, NInt, NStr, NTime, One, Str } from '../../queries/openapi-props';
 
 /** A nullable string of a given pattern (exact decimal text). */
 const Pattern = (pattern: string, description: string) => ApiProperty({ type: String, nullable: true, pattern, description });
-
-/** The period a report covers: ISO dates (gaming days) or ISO times, null when open-ended. */
-export class ReportPeriodView {
-  @NStr() from!: string | null;
-  @NStr() to!: string | null;
-}
-
-/** The software that produced a report. */
-export class SoftwareView {
-  @Str() name!: string;
-  @Str() version!: string;
-}
-
-/** The report header (docs/reports.md §1) as the OpenAPI document describes it; the shape of `ReportHeader`. */
-export class StaffReportHeader {
-  @Str() title!: string;
-  @Str() report!: string;
-  @Int() reportVersion!: number;
-  @One(() => ReportPeriodView) period!: ReportPeriodView;
-  @ApiProperty({ type: 'object', additionalProperties: { type: 'string' }, description: 'the filters given, as strings' }) filters!: Record<string, string>;
-  @One(() => SoftwareView) software!: SoftwareView;
-  @ApiProperty({ type: String, format: 'date-time' }) generatedAt!: string;
-  @Bool('true when the period holds no activity for the filters') noActivity!: boolean;
-}
 
 /** The outlier test of a dealer on one metric (docs/reports.md §6). */
 export class OutlierTestView {
@@ -96,7 +73,7 @@ export class FlagRuleView {
 
 /** `GET /statistics/staff` (docs/reports.md §6). */
 export class StaffStatisticsReport {
-  @One(() => StaffReportHeader) header!: StaffReportHeader;
+  @One(() => ReportHeaderSchema) header!: ReportHeaderSchema;
   @Enum(['dealer', 'pitManager', 'table', 'shift']) groupBy!: string;
   @One(() => FlagRuleView) flagRule!: FlagRuleView;
   @List(() => StaffRowView, 'groupBy dealer, table or shift; empty for pitManager') items!: StaffRowView[];
