@@ -186,9 +186,11 @@ describe('staff statistics and evidence (docs/reports.md §6, §7)', () => {
     expect((await h.client.get('auditor', 'aud-1', `/statistics/staff?variant=tiger`)).items).toEqual([]);
 
     // CSV
-    const csv: string = await fetch(`${h.baseUrl}/statistics/staff?groupBy=dealer&minRounds=10&format=csv`, { headers: { authorization: `Bearer ${h.client.token('auditor', 'aud-1')}` } }).then((r) => r.text());
+    const csvAnswer = await fetch(`${h.baseUrl}/statistics/staff?groupBy=dealer&minRounds=10&format=csv`, { headers: { authorization: `Bearer ${h.client.token('auditor', 'aud-1')}` } });
+    expect(JSON.parse(csvAnswer.headers.get('ledger-report-header')!)).toMatchObject({ title: 'Staff and table statistics', report: 'statistics.staff', noActivity: false });
+    const csv = await csvAnswer.text();
     const lines = csv.trim().split('\n');
-    expect(lines[0]).toMatch(/^# Staff and table statistics/);
+    expect(lines[0]).toMatch(/^dealerId,/);
     const head = lines.find((l) => l.startsWith('dealerId'))!.split(',');
     const bLine = lines.find((l) => l.startsWith('dealer-B'))!.split(',');
     expect(bLine[head.indexOf('voids')]).toBe('8');

@@ -7,7 +7,7 @@ import { ApiError } from '../../common/api-error';
 import { HeavyRead, HeavyReadLimiter, type HeavyReadRequest } from '../../common/heavy-read';
 import { parseTime } from '../../queries/pagination';
 import { QueryLogInterceptor } from '../../queries/query-log.interceptor';
-import { reportHeader, type ReportHeader } from '../report-header';
+import { headerValue, REPORT_HEADER_HTTP, reportHeader, type ReportHeader } from '../report-header';
 import { DEFAULT_MIN_ROUNDS, Z_THRESHOLD } from './staff-flags';
 import { StaffStatisticsQuery } from './staff-statistics.dto';
 import { StaffStatisticsReport } from './staff-statistics.responses';
@@ -48,7 +48,7 @@ export class StaffStatisticsController {
   @ApiOperation({ summary: 'Staff and table statistics: rounds, voids, corrections, exposed/dropped/unneeded cards, tableau refusals, time per round, per dealer, pit manager, table or shift; outlier flags' })
   @ApiProduces('application/json', 'text/csv')
   @ApiOkResponse({
-    description: '`format=json` (default): the report with its header; `format=csv`: the rows (items or pitManagers) as CSV with a header line, the report header as leading `#` lines',
+    description: '`format=json` (default): the report with its header; `format=csv`: the rows (items or pitManagers) as CSV with a header line, the report header in the `Ledger-Report-Header` response header (docs/reports.md §1)',
     content: {
       'application/json': { schema: { $ref: getSchemaPath(StaffStatisticsReport) } },
       'text/csv': { schema: { type: 'string', description: 'one line per row' } },
@@ -85,6 +85,8 @@ export class StaffStatisticsController {
     if ((q.format ?? 'json') === 'csv') {
       res.setHeader('content-type', 'text/csv; charset=utf-8');
       res.setHeader('content-disposition', `attachment; filename="staff-statistics-${f.groupBy}.csv"`);
+      // the header as every CSV report carries it (docs/reports.md §1): a response header, no preamble line in the body
+      res.setHeader(REPORT_HEADER_HTTP, headerValue(answer.header));
       return staffCsv(answer);
     }
     return answer;
@@ -95,21 +97,15 @@ export class StaffStatisticsController {
 const CAST = { boolean: (v: boolean) => String(v) };
 
 /**
- * The report as CSV: the header's fields as leading `# name: value` lines, then one line per row
+ * The report as CSV: one line of column names, then one line per row (the report header travels in
+ * the `Ledger-Report-Header` response header, docs/reports.md §1)
  * (dealer/table/shift rows flattened: `roundTimeMedianMs`, `roundTimeMeanMs`, and for dealers
  * `voidZ`, `refusalZ`; pit managers as they are).
  */
 export function staffCsv(a: StaffStatisticsAnswer): string {
-  const h = a.header;
-  const lines = [
-    `# ${h.title} (${h.report} v${h.reportVersion})`,
-    `# period: ${h.period.from ?? ''} .. ${h.period.to ?? ''}`,
-    `# filters: ${Object.entries(h.filters).map(([k, v]) => `${k}=${v}`).join(' ')}`,
-    `# software: ${h.software.name} ${h.software.version}; generated at ${h.generatedAt}; no activity: ${h.noActivity}`,
-  ].join('\n');
   if (a.groupBy === 'pitManager') {
     const columns = ['managerId', 'decisionsRequested', 'decisionsApproved', 'decisionsRejected', 'decisionsExpired', 'voidsRequested', 'voidsApproved', 'correctionsRequested', 'correctionsApproved', 'shoeVoidsRequested', 'shoeVoidsApproved'];
-    return `${lines}\n${stringify(a.pitManagers as unknown as Record<string, unknown>[], { header: true, columns, cast: CAST })}`;
+    return stringify(a.pitManagers as unknown as Record<string, unknown>[], { header: true, columns, cast: CAST });
   }
   const rows = a.items.map((r) => {
     const { roundTimeMs, tests, ...rest } = r;
@@ -118,5 +114,5 @@ export function staffCsv(a: StaffStatisticsAnswer): string {
     return { ...rest, roundTimeMedianMs: roundTimeMs.median, roundTimeMeanMs: roundTimeMs.mean, voidZ: voidTest?.z ?? null, refusalZ: refusalTest?.z ?? null };
   });
   const columns = ['dealerId', 'tableId', 'shoeId', 'shiftStartVersion', 'shiftStartedAt', 'shiftEndedAt', 'rounds', 'roundsResulted', 'voids', 'corrections', 'exposedCards', 'droppedCards', 'unneededCards', 'refusals', 'roundsWithRefusal', 'roundTimeMedianMs', 'roundTimeMeanMs', 'voidRate', 'refusalRate', 'voidZ', 'refusalZ', 'flagged'];
-  return `${lines}\n${stringify(rows, { header: true, columns, cast: CAST })}`;
+  return stringify(rows, { header: true, columns, cast: CAST });
 }
