@@ -191,12 +191,24 @@ export async function readWalletFile(body: Readable, format: WalletFileFormat, m
     else for (const p of r.problems) problem(line, p);
   };
   if (format === 'csv') {
-    const parser = input.pipe(
-      parseCsv({ bom: true, columns: (header: string[]) => checkHeader(header, map, problem), skip_empty_lines: true, info: true, max_record_size: 64 * 1024 }),
-    );
+    // raw records (arrays): the header and each record's field count are checked here, so a short
+    // record is a problem of its line and the parse goes on (relax_column_count)
+    const parser = input.pipe(parseCsv({ bom: true, skip_empty_lines: true, relax_column_count: true, info: true, max_record_size: 64 * 1024 }));
     input.on('error', (e) => parser.destroy(e));
     try {
-      for await (const { record, info } of parser as AsyncIterable<{ record: Record<string, string>; info: { lines: number } }>) take(info.lines, record);
+      let header: string[] | null = null;
+      for await (const { record, info } of parser as AsyncIterable<{ record: string[]; info: { lines: number } }>) {
+        if (header === null) {
+          header = checkHeader(record, map, (p) => problem(info.lines, p));
+          continue;
+        }
+        if (record.length !== header.length) {
+          problem(info.lines, `the record has ${record.length} field(s), the header ${header.length}`);
+          continue;
+        }
+        const cols = header;
+        take(info.lines, Object.fromEntries(record.map((v, i) => [cols[i], v])));
+      }
     } catch (e) {
       if (e instanceof FileTooLargeError) throw e;
       if (e instanceof CsvError) problem(Number((e as CsvError & { lines?: number }).lines ?? 0), `not CSV: ${e.message.slice(0, 200)}`);
@@ -229,9 +241,9 @@ export async function readWalletFile(body: Readable, format: WalletFileFormat, m
 }
 
 /** The CSV header: every required field's column must be there, each column once. Returns the columns. */
-function checkHeader(header: string[], map: ColumnMap, problem: (line: number, p: string) => void): string[] {
+function checkHeader(header: string[], map: ColumnMap, problem: (p: string) => void): string[] {
   const cols = header.map((h) => h.trim());
-  for (const f of REQUIRED_WALLET_FIELDS) if (!cols.includes(map[f])) problem(1, `the header has no column ${map[f]} (${f})`);
-  if (new Set(cols).size !== cols.length) problem(1, 'the header names a column twice');
+  for (const f of REQUIRED_WALLET_FIELDS) if (!cols.includes(map[f])) problem(`the header has no column ${map[f]} (${f})`);
+  if (new Set(cols).size !== cols.length) problem('the header names a column twice');
   return cols;
 }
