@@ -61,6 +61,8 @@ describe('wallet matching', () => {
     throw new Error(`event ${eventId} not projected within 60 s`);
   }
 
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any -- an answer the contract check validates
+  const json = async (r: Response): Promise<any> => r.json();
   const upload = (body: string, query: string, contentType = 'text/csv') =>
     fetch(`${h.baseUrl}/reconciliation/wallet-files${query}`, { method: 'POST', headers: { ...auth, 'content-type': contentType }, body });
   const runCount = async () => Number((await h.ds.query(`SELECT count(*)::int AS n FROM wallet_match_runs`))[0].n);
@@ -68,7 +70,9 @@ describe('wallet matching', () => {
   it('finds exactly the injected faults, matches the rest, and serves the run as JSON and CSV', async () => {
     const shoeId = runId('wallet');
     const script = shoeWithRefunds(tables.find((t) => t.tableId === 'T-CLASSIC-01')!, shoeId);
+    const t0 = new Date().toISOString();
     await runShoeScript(script, h.client);
+    const t1 = new Date(Date.now() + 1).toISOString();
     const stored = await h.store.readStream(`shoe-${shoeId}`);
     await waitApplied(stored[stored.length - 1].eventId);
 
@@ -93,7 +97,7 @@ describe('wallet matching', () => {
     const file = [...lines.filter((l) => l !== win).map((l) => (l === offByOne ? { ...l, amount: String(BigInt(l.amount) + 1n) } : l)), { ...refund }, ghost];
 
     const res = await upload(csvOf(file), '?map.transactionId=txn_id');
-    const run = await res.json();
+    const run = await json(res);
     expect(res.status).toBe(201);
     expect(run.totals).toEqual({ MATCHED: lines.length - 2, MISSING_IN_WALLET: 1, MISSING_IN_LEDGER: 1, AMOUNT_DIFFERS: 1, FIELDS_DIFFER: 0, DUPLICATED: 1 });
     expect(run.file).toMatchObject({ format: 'csv', rows: file.length });
@@ -111,6 +115,12 @@ describe('wallet matching', () => {
         ['MISSING_IN_LEDGER', ghost.txn_id, null, '500'],
       ]),
     );
+    // the same file over the time period of the shoe instead of its gaming day: the same findings
+    const again = await json(await upload(csvOf(file), `?map.transactionId=txn_id&from=${encodeURIComponent(t0)}&to=${encodeURIComponent(t1)}`));
+    expect(again.totals).toEqual(run.totals);
+    expect(again.scope).toMatchObject({ source: 'period', from: t0, fromDay: null });
+    expect(again.header.period).toEqual({ from: t0, to: t1 });
+
     // a refund of a settled bet: the movements of the bet add up to 0
     const refunded = lines.filter((l) => l.betId === refund.betId);
     expect(refunded.reduce((n, l) => n + (l.type === 'bet' ? -BigInt(l.amount) : BigInt(l.amount)), 0n)).toBe(0n);
@@ -123,7 +133,9 @@ describe('wallet matching', () => {
     // the same run read back, listed, and its items as CSV
     expect(await h.client.get('auditor', 'aud-w', `/reconciliation/wallet-files/${run.runId}`)).toMatchObject({ runId: run.runId, totals: run.totals });
     const runs = await h.client.get('pit-manager', 'pm-w', `/reconciliation/wallet-files?limit=5`);
-    expect(runs.items[0].runId).toBe(run.runId);
+    expect(runs.items.map((r: { runId: string }) => r.runId).slice(0, 2)).toEqual([again.runId, run.runId]);
+    const next = await h.client.get('auditor', 'aud-w', `/reconciliation/wallet-files?limit=1&cursor=${runs.nextCursor ?? (await h.client.get('auditor', 'aud-w', '/reconciliation/wallet-files?limit=1')).nextCursor}`);
+    expect(next.items[0].runId).toBe(run.runId);
     const csvRes = await fetch(`${h.baseUrl}/reconciliation/wallet-files/${run.runId}/items?format=csv`, { headers: auth });
     expect(csvRes.status).toBe(200);
     expect(csvRes.headers.get('content-type')).toMatch(/^text\/csv/);
@@ -148,20 +160,20 @@ describe('wallet matching', () => {
       'z:win:1,win,10.50,EUR,2026-01-05T10:00:00Z',
     ].join('\n');
     const res = await upload(bad, '');
-    const body = await res.json();
+    const body = await json(res);
     expect(res.status).toBe(400);
     expect(body.error.code).toBe('WALLET.FILE_INVALID');
     expect(body.error.details.problems.map((p: { line: number }) => p.line)).toEqual([3, 4]);
     const jsonl = await upload(JSON.stringify({ transactionId: 'x:bet', type: 'bet', amount: 1000, currency: 'EUR', time: '2026-01-05T10:00:00Z' }) + '\n', '', 'application/x-ndjson');
-    expect([jsonl.status, (await jsonl.json()).error.code]).toEqual([400, 'WALLET.FILE_INVALID']);
+    expect([jsonl.status, (await json(jsonl)).error.code]).toEqual([400, 'WALLET.FILE_INVALID']);
     const type = await upload('{}', '', 'application/json');
-    expect([type.status, (await type.json()).error.code]).toEqual([415, 'WALLET.UNSUPPORTED_FILE_TYPE']);
+    expect([type.status, (await json(type)).error.code]).toEqual([415, 'WALLET.UNSUPPORTED_FILE_TYPE']);
     const mapping = await upload(bad, '?map.amount=type');
-    expect([mapping.status, (await mapping.json()).error.code]).toEqual([400, 'VALIDATION.FAILED']);
+    expect([mapping.status, (await json(mapping)).error.code]).toEqual([400, 'VALIDATION.FAILED']);
     const empty = await upload('transactionId,type,amount,currency,time\n', '');
-    expect([empty.status, (await empty.json()).error.code]).toEqual([400, 'WALLET.SCOPE_UNKNOWN']);
+    expect([empty.status, (await json(empty)).error.code]).toEqual([400, 'WALLET.SCOPE_UNKNOWN']);
     const unknown = await fetch(`${h.baseUrl}/reconciliation/wallet-files/00000000-0000-4000-8000-000000000000`, { headers: auth });
-    expect([unknown.status, (await unknown.json()).error.code]).toEqual([404, 'WALLET.RUN_NOT_FOUND']);
+    expect([unknown.status, (await json(unknown)).error.code]).toEqual([404, 'WALLET.RUN_NOT_FOUND']);
     expect(await runCount()).toBe(before);
   });
 });

@@ -11,10 +11,18 @@ import type { LedgerTransaction, WalletTxnType } from './wallet-transactions';
 export const MATCH_STATUSES = ['MATCHED', 'MISSING_IN_WALLET', 'MISSING_IN_LEDGER', 'AMOUNT_DIFFERS', 'FIELDS_DIFFER', 'DUPLICATED'] as const;
 export type MatchStatus = (typeof MATCH_STATUSES)[number];
 
-/** The gaming days the match covers, inclusive (`YYYY-MM-DD`). */
-export interface MatchScope {
-  readonly fromDay: string;
-  readonly toDay: string;
+/**
+ * What the match covers: gaming days `fromDay..toDay` inclusive (`YYYY-MM-DD`; a transaction is in
+ * it by its bet's gaming day), or a time period `from..to` (ISO-8601 UTC, `from` inclusive, `to`
+ * exclusive; a transaction is in it by its event's `occurredAt`).
+ */
+export type MatchScope = { readonly kind: 'days'; readonly fromDay: string; readonly toDay: string } | { readonly kind: 'period'; readonly from: string; readonly to: string };
+
+/** Whether the ledger transaction `t` is in `scope`. */
+export function inScope(t: Pick<LedgerTransaction, 'gamingDay' | 'occurredAt'>, scope: MatchScope): boolean {
+  if (scope.kind === 'days') return t.gamingDay >= scope.fromDay && t.gamingDay <= scope.toDay;
+  const at = Date.parse(t.occurredAt);
+  return at >= Date.parse(scope.from) && at < Date.parse(scope.to);
 }
 
 /** One item of a match run. Amounts are signed minor units. */
@@ -61,7 +69,7 @@ export interface MatchResult {
 }
 
 /** The gaming days of the rows' times (`dayOf`, the ledger's gaming-day rule), as a scope; null without rows. */
-export function scopeOfRows(rows: readonly WalletRow[], dayOf: (time: string) => string): MatchScope | null {
+export function scopeOfRows(rows: readonly WalletRow[], dayOf: (time: string) => string): (MatchScope & { kind: 'days' }) | null {
   let from: string | null = null;
   let to: string | null = null;
   for (const r of rows) {
@@ -69,7 +77,7 @@ export function scopeOfRows(rows: readonly WalletRow[], dayOf: (time: string) =>
     if (from === null || d < from) from = d;
     if (to === null || d > to) to = d;
   }
-  return from === null || to === null ? null : { fromDay: from, toDay: to };
+  return from === null || to === null ? null : { kind: 'days', fromDay: from, toDay: to };
 }
 
 const zeroCounts = (): Record<MatchStatus, number> => Object.fromEntries(MATCH_STATUSES.map((s) => [s, 0])) as Record<MatchStatus, number>;
@@ -80,7 +88,7 @@ const zeroCounts = (): Record<MatchStatus, number> => Object.fromEntries(MATCH_S
  *   or FIELDS_DIFFER (type, or a given bet, round or account id differs);
  * - the first row of an id the ledger lacks: MISSING_IN_LEDGER;
  * - every further row of the same id: DUPLICATED;
- * - a ledger transaction of the scope's gaming days that no row names: MISSING_IN_WALLET when its
+ * - a ledger transaction of the scope that no row names: MISSING_IN_WALLET when its
  *   amount is not 0; a zero one (a lost bet's win) is not expected from the wallet and only counted.
  * @param ledger every ledger transaction of the scope, plus any the rows name (whatever their day)
  * @param dayOf the gaming day of a wallet time (for rows the ledger lacks)
@@ -126,7 +134,7 @@ export function matchWallet(rows: readonly WalletRow[], ledger: readonly LedgerT
   }
   let zeroNotInFile = 0;
   for (const l of ledger) {
-    if (seen.has(l.transactionId) || l.gamingDay < scope.fromDay || l.gamingDay > scope.toDay) continue;
+    if (seen.has(l.transactionId) || !inScope(l, scope)) continue;
     seen.add(l.transactionId); // a transaction given twice in `ledger` counts once
     if (l.amount === 0n) {
       zeroNotInFile++;

@@ -55,7 +55,7 @@ export class WalletController {
     const { map, problems } = columnMap(overrides);
     if (problems.length) throw new ApiError('VALIDATION.FAILED', `the request is invalid: ${problems.join('; ')}`, { problems });
     try {
-      return await this.wallet.upload(req as Readable, { format, map, mapGiven: overrides, fromDay: q.fromDay ?? null, toDay: q.toDay ?? null, actor: { id: who.id, role: who.role }, correlationId: req.correlationId ?? null });
+      return await this.wallet.upload(req as Readable, { format, map, mapGiven: overrides, fromDay: q.fromDay ?? null, toDay: q.toDay ?? null, from: q.from ?? null, to: q.to ?? null, actor: { id: who.id, role: who.role }, correlationId: req.correlationId ?? null });
     } catch (e) {
       // the rest of an over-long body is never read
       if (e instanceof ApiError && e.code === 'REQUEST.TOO_LARGE') res.setHeader('Connection', 'close');

@@ -1,6 +1,6 @@
 import { ApiPropertyOptional } from '@nestjs/swagger';
 import { IsIn, IsOptional, Matches } from 'class-validator';
-import { IsGamingDay, PageQuery } from '../../queries/query.dto';
+import { IsGamingDay, IsIsoTime, PageQuery } from '../../queries/query.dto';
 import { MATCH_STATUSES } from './wallet-match';
 import { COLUMN_NAME } from './wallet-file';
 
@@ -17,6 +17,8 @@ const colCheck = (field: string) => Matches(COLUMN_NAME, { message: `map.${field
 export class WalletUploadQuery {
   @ApiPropertyOptional({ description: 'first gaming day of the scope, inclusive (default: the earliest gaming day of the file)' }) @IsOptional() @IsGamingDay() fromDay?: string;
   @ApiPropertyOptional({ description: 'last gaming day of the scope, inclusive (default: the latest gaming day of the file)' }) @IsOptional() @IsGamingDay() toDay?: string;
+  @ApiPropertyOptional({ description: 'instead of gaming days, a time period: its start (ISO-8601 with offset, inclusive); with `to`' }) @IsOptional() @IsIsoTime() from?: string;
+  @ApiPropertyOptional({ description: 'the end of the time period (ISO-8601 with offset, exclusive); with `from`' }) @IsOptional() @IsIsoTime() to?: string;
   @col('transactionId') @IsOptional() @colCheck('transactionId') 'map.transactionId'?: string;
   @col('roundId') @IsOptional() @colCheck('roundId') 'map.roundId'?: string;
   @col('betId') @IsOptional() @colCheck('betId') 'map.betId'?: string;

@@ -56,11 +56,13 @@ export class WalletRunFile {
   @Int('transactions (rows) in the file') rows!: number;
 }
 
-/** The gaming days matched. */
+/** The gaming days, or the time period, matched. */
 export class WalletRunScope {
-  @Day() fromDay!: string;
-  @Day() toDay!: string;
-  @Enum(['file', 'explicit'], "file: the gaming days of the file's times; explicit: fromDay/toDay given") source!: string;
+  @ApiProperty({ type: String, format: 'date', nullable: true, description: 'first gaming day (null for a time period)' }) fromDay!: string | null;
+  @ApiProperty({ type: String, format: 'date', nullable: true, description: 'last gaming day, inclusive (null for a time period)' }) toDay!: string | null;
+  @NTime('start of the time period, inclusive (null for gaming days)') from!: string | null;
+  @NTime('end of the time period, exclusive (null for gaming days)') to!: string | null;
+  @Enum(['file', 'explicit', 'period'], "file: the gaming days of the file's times; explicit: fromDay/toDay given; period: from/to given") source!: string;
 }
 
 /** A stored match run. */

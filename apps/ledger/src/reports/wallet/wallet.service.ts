@@ -26,6 +26,9 @@ export interface WalletUpload {
   readonly mapGiven: Readonly<Record<string, string>>;
   readonly fromDay?: string | null;
   readonly toDay?: string | null;
+  /** A time period instead of gaming days (ISO-8601, from inclusive, to exclusive; both or neither). */
+  readonly from?: string | null;
+  readonly to?: string | null;
   readonly actor: { readonly id: string; readonly role: string };
   readonly correlationId?: string | null;
 }
@@ -38,7 +41,8 @@ export interface WalletRunView {
   readonly actorRole: string;
   readonly file: { readonly format: string; readonly sha256: string; readonly bytes: string; readonly rows: number };
   readonly columnMap: Record<string, string>;
-  readonly scope: { readonly fromDay: string; readonly toDay: string; readonly source: 'file' | 'explicit' };
+  /** Gaming days (`fromDay`, `toDay`; `from`/`to` null), or a time period (`from`, `to`; the days null). */
+  readonly scope: { readonly fromDay: string | null; readonly toDay: string | null; readonly from: string | null; readonly to: string | null; readonly source: 'file' | 'explicit' | 'period' };
   readonly totals: Record<MatchStatus, number>;
   readonly summary: { currency: string; gamingDay: string; counts: Record<MatchStatus, number>; ledgerAmount: string; walletAmount: string }[];
   readonly zeroNotInFile: number;
@@ -67,7 +71,7 @@ export interface WalletItemView {
 }
 
 const RUN_COLUMNS = `run_id, created_at, actor_id, actor_role, format, file_sha256, file_bytes::text AS file_bytes, file_rows, column_map,
-  from_day::text AS from_day, to_day::text AS to_day, scope_source, totals, summary, zero_not_in_file, item_count`;
+  from_day::text AS from_day, to_day::text AS to_day, period_from, period_to, scope_source, totals, summary, zero_not_in_file, item_count`;
 const ITEM_COLUMNS = `seq, status, transaction_id, type, bet_id, round_id, account_id, currency, gaming_day::text AS gaming_day,
   ledger_amount::text AS ledger_amount, wallet_amount::text AS wallet_amount, wallet_line, wallet_time, differences`;
 
@@ -126,12 +130,7 @@ export class WalletService {
         problems: file.problems,
       });
     }
-    const fromFile = scopeOfRows(file.rows, this.dayOf);
-    const fromDay = u.fromDay ?? fromFile?.fromDay ?? null;
-    const toDay = u.toDay ?? fromFile?.toDay ?? null;
-    if (fromDay === null || toDay === null) throw ApiError.of('WALLET.SCOPE_UNKNOWN', {});
-    if (fromDay > toDay) throw new ApiError('VALIDATION.FAILED', `the scope's fromDay ${fromDay} is after its toDay ${toDay}`, { problems: ['fromDay after toDay'] });
-    const scope: MatchScope = { fromDay, toDay };
+    const scope = this.scopeOf(u, file.rows);
     const named = new Set<string>();
     for (const r of file.rows) {
       if (r.betId) named.add(r.betId);
@@ -142,12 +141,14 @@ export class WalletService {
     const result = matchWallet(file.rows, ledger, scope, this.dayOf);
     const runId = randomUUID();
     const summary = result.summary.map((s) => ({ ...s, ledgerAmount: s.ledgerAmount.toString(), walletAmount: s.walletAmount.toString() }));
-    const source: 'file' | 'explicit' = u.fromDay || u.toDay ? 'explicit' : 'file';
+    const source: 'file' | 'explicit' | 'period' = scope.kind === 'period' ? 'period' : u.fromDay || u.toDay ? 'explicit' : 'file';
+    const days = scope.kind === 'days' ? [scope.fromDay, scope.toDay] : [null, null];
+    const period = scope.kind === 'period' ? [scope.from, scope.to] : [null, null];
     await this.ds.transaction(async (tx) => {
       await tx.query(
-        `INSERT INTO wallet_match_runs (run_id, actor_id, actor_role, format, file_sha256, file_bytes, file_rows, column_map, from_day, to_day, scope_source, totals, summary, zero_not_in_file, item_count, correlation_id)
-         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16)`,
-        [runId, u.actor.id, u.actor.role, u.format, hash.digest('hex'), file.bytes, file.rows.length, JSON.stringify(u.map), fromDay, toDay, source, JSON.stringify(result.totals), JSON.stringify(summary), result.zeroNotInFile, result.items.length, u.correlationId ?? null],
+        `INSERT INTO wallet_match_runs (run_id, actor_id, actor_role, format, file_sha256, file_bytes, file_rows, column_map, from_day, to_day, period_from, period_to, scope_source, totals, summary, zero_not_in_file, item_count, correlation_id)
+         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18)`,
+        [runId, u.actor.id, u.actor.role, u.format, hash.digest('hex'), file.bytes, file.rows.length, JSON.stringify(u.map), days[0], days[1], period[0], period[1], source, JSON.stringify(result.totals), JSON.stringify(summary), result.zeroNotInFile, result.items.length, u.correlationId ?? null],
       );
       for (let i = 0; i < result.items.length; i += INSERT_CHUNK) {
         const chunk = result.items.slice(i, i + INSERT_CHUNK).map((it, k) => ({
@@ -180,20 +181,50 @@ export class WalletService {
   }
 
   /**
-   * The ledger's wallet transactions of the bets of `scope`'s gaming days and of the bets `betIds`
+   * The scope of an upload: the time period `from..to` when given (both), else the gaming days
+   * `fromDay..toDay`, each defaulting to the first / last gaming day of the rows' times.
+   * @throws ApiError 400 `VALIDATION.FAILED` (only one of from/to, both a period and days, an empty or reversed scope), 400 `WALLET.SCOPE_UNKNOWN`
+   */
+  scopeOf(u: Pick<WalletUpload, 'fromDay' | 'toDay' | 'from' | 'to'>, rows: Parameters<typeof scopeOfRows>[0]): MatchScope {
+    const bad = (problem: string) => new ApiError('VALIDATION.FAILED', `the request is invalid: ${problem}`, { problems: [problem] });
+    if (u.from || u.to) {
+      if (!u.from || !u.to) throw bad('a time period needs both from and to');
+      if (u.fromDay || u.toDay) throw bad('give a time period (from, to) or gaming days (fromDay, toDay), not both');
+      const from = new Date(u.from).toISOString();
+      const to = new Date(u.to).toISOString();
+      if (!(from < to)) throw bad('from must be before to');
+      return { kind: 'period', from, to };
+    }
+    const fromFile = scopeOfRows(rows, this.dayOf);
+    const fromDay = u.fromDay ?? fromFile?.fromDay ?? null;
+    const toDay = u.toDay ?? fromFile?.toDay ?? null;
+    if (fromDay === null || toDay === null) throw ApiError.of('WALLET.SCOPE_UNKNOWN', {});
+    if (fromDay > toDay) throw bad(`fromDay ${fromDay} is after toDay ${toDay}`);
+    return { kind: 'days', fromDay, toDay };
+  }
+
+  /**
+   * The ledger's wallet transactions of the bets of `scope` (gaming days: the bets of those days;
+   * a period: the bets placed, settled, resettled or refunded in it) and of the bets `betIds`
    * (whatever their day), from the read model ({@link expectedTransactions}).
    * @throws ApiError 413 `WALLET.SCOPE_TOO_LARGE` past {@link MAX_SCOPE_BETS} bets
    */
   async ledgerTransactions(scope: MatchScope, betIds: readonly string[]): Promise<LedgerTransaction[]> {
-    const [{ n }] = await this.ds.query(`SELECT count(*)::int AS n FROM ${this.S}.bet_settlements WHERE gaming_day BETWEEN $1::date AND $2::date`, [scope.fromDay, scope.toDay]);
+    const inScope =
+      scope.kind === 'days'
+        ? `b.gaming_day BETWEEN $1::date AND $2::date`
+        : `((b.placed_at >= $1::timestamptz AND b.placed_at < $2::timestamptz)
+            OR EXISTS (SELECT 1 FROM ${this.S}.bet_settlement_revisions x WHERE x.bet_id = b.bet_id AND x.occurred_at >= $1::timestamptz AND x.occurred_at < $2::timestamptz))`;
+    const bounds = scope.kind === 'days' ? [scope.fromDay, scope.toDay] : [scope.from, scope.to];
+    const [{ n }] = await this.ds.query(`SELECT count(*)::int AS n FROM ${this.S}.bet_settlements b WHERE ${inScope}`, bounds);
     if (n + betIds.length > MAX_SCOPE_BETS) throw ApiError.of('WALLET.SCOPE_TOO_LARGE', { limit: MAX_SCOPE_BETS });
     const rows: Record<string, unknown>[] = await this.ds.query(
       `SELECT b.bet_id, b.round_id, b.table_id, b.account_id, b.currency, b.gaming_day::text AS gaming_day, b.stake::text AS stake, b.placed_at,
               r.seq, r.kind, r.revision, r.payout::text AS payout, r.occurred_at, r.event_id
          FROM ${this.S}.bet_settlements b LEFT JOIN ${this.S}.bet_settlement_revisions r ON r.bet_id = b.bet_id
-        WHERE b.gaming_day BETWEEN $1::date AND $2::date OR b.bet_id = ANY($3::text[])
+        WHERE ${inScope} OR b.bet_id = ANY($3::text[])
         ORDER BY b.bet_id, r.seq`,
-      [scope.fromDay, scope.toDay, betIds],
+      [...bounds, betIds],
     );
     const out: LedgerTransaction[] = [];
     let bet: { base: Omit<LedgerBet, 'history'>; history: LedgerBetRevision[] } | null = null;
@@ -247,7 +278,8 @@ export class WalletService {
     const v = runView(row);
     const filters: Record<string, unknown> = { format: v.file.format, fileSha256: v.file.sha256, scope: v.scope.source, runId: v.runId };
     for (const [field, column] of Object.entries(v.columnMap)) if (field !== column) filters[`map.${field}`] = column;
-    const header = reportHeader('Wallet match', 'wallet-match', 1, { from: v.scope.fromDay, to: v.scope.toDay }, filters, v.itemCount === 0);
+    const period = v.scope.source === 'period' ? { from: v.scope.from, to: v.scope.to } : { from: v.scope.fromDay, to: v.scope.toDay };
+    const header = reportHeader('Wallet match', 'wallet-match', 1, period, filters, v.itemCount === 0);
     return { header, ...v };
   }
 
@@ -291,7 +323,7 @@ function runView(r: Record<string, any>): WalletRunView { // eslint-disable-line
     actorRole: r.actor_role,
     file: { format: r.format, sha256: r.file_sha256, bytes: r.file_bytes, rows: r.file_rows },
     columnMap: r.column_map,
-    scope: { fromDay: r.from_day, toDay: r.to_day, source: r.scope_source },
+    scope: { fromDay: r.from_day, toDay: r.to_day, from: r.period_from === null ? null : iso(r.period_from), to: r.period_to === null ? null : iso(r.period_to), source: r.scope_source },
     totals: r.totals,
     summary: r.summary,
     zeroNotInFile: r.zero_not_in_file,

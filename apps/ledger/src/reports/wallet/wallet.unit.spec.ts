@@ -137,7 +137,7 @@ describe('matching (docs/reports.md §4)', () => {
     ...expectedTransactions(bet({ betId: 'void', history: [rev('SETTLED', 1, 2000n), rev('REFUNDED', 1, null)] })),
     ...expectedTransactions(bet({ betId: 'other-day', gamingDay: '2026-01-04', history: [rev('SETTLED', 1, 2000n)] })),
   ];
-  const scope = { fromDay: '2026-01-05', toDay: '2026-01-05' };
+  const scope = { kind: 'days' as const, fromDay: '2026-01-05', toDay: '2026-01-05' };
 
   it('Given the four faults, Then exactly they are found and the rest matched', () => {
     const rows = [
@@ -185,8 +185,14 @@ describe('matching (docs/reports.md §4)', () => {
     expect(by.get('lost:bet')?.status).toBe('MISSING_IN_WALLET');
   });
 
+  it('Given a time period, Then a ledger transaction is in it by its occurredAt, from inclusive, to exclusive', () => {
+    const r = matchWallet([], ledger, { kind: 'period', from: '2026-01-05T10:00:00.000Z', to: '2026-01-05T10:01:00.000Z' }, day);
+    // the bets (placed 10:00:00) are in; the settlements and refunds (10:01:00) are not
+    expect(r.items.map((i) => i.transactionId).sort()).toEqual(['lost:bet', 'other-day:bet', 'void:bet', 'won:bet']);
+  });
+
   it('Given rows, Then the scope is the gaming days of their times', () => {
-    expect(scopeOfRows([row(2, 'a', 'bet', 1n, { time: '2026-01-07T00:00:00.000Z' }), row(3, 'b', 'bet', 1n, { time: '2026-01-03T00:00:00.000Z' })], day)).toEqual({ fromDay: '2026-01-03', toDay: '2026-01-07' });
+    expect(scopeOfRows([row(2, 'a', 'bet', 1n, { time: '2026-01-07T00:00:00.000Z' }), row(3, 'b', 'bet', 1n, { time: '2026-01-03T00:00:00.000Z' })], day)).toEqual({ kind: 'days', fromDay: '2026-01-03', toDay: '2026-01-07' });
     expect(scopeOfRows([], day)).toBeNull();
   });
 });
