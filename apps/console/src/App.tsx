@@ -8,6 +8,7 @@ import { RecallPage } from './pages/RecallPage';
 import { ApprovalsPage } from './pages/ApprovalsPage';
 import { ReconciliationPage } from './pages/ReconciliationPage';
 import { AuditPage } from './pages/AuditPage';
+import { WalletPage } from './pages/WalletPage';
 import { TopicsPage } from './pages/TopicsPage';
 
 /** A page of the navigation bar and the roles that see it (the API checks the same roles). */
@@ -22,6 +23,7 @@ export const NAV: readonly NavItem[] = [
   { to: '/tables', label: 'Tables', visible: () => true },
   { to: '/approvals', label: 'Approvals', visible: CAN.readAudit },
   { to: '/reconciliation', label: 'Reconciliation', visible: CAN.readAudit },
+  { to: '/wallet', label: 'Wallet', visible: CAN.readAudit },
   { to: '/audit', label: 'Audit', visible: CAN.readAudit },
   { to: '/topics', label: 'Topics', visible: () => true },
 ];
@@ -85,6 +87,7 @@ export function App() {
           <Route path="/shoes/:shoeId/rounds/:roundId" element={<Guard allow={CAN.readAudit}><RecallPage /></Guard>} />
           <Route path="/approvals" element={<Guard allow={CAN.readAudit}><ApprovalsPage /></Guard>} />
           <Route path="/reconciliation" element={<Guard allow={CAN.readAudit}><ReconciliationPage /></Guard>} />
+          <Route path="/wallet" element={<Guard allow={CAN.readAudit}><WalletPage /></Guard>} />
           <Route path="/audit" element={<Guard allow={CAN.readAudit}><AuditPage /></Guard>} />
           <Route path="/topics" element={<TopicsPage />} />
           <Route path="*" element={<p className="state">No such page.</p>} />
