@@ -356,7 +356,8 @@ async function walletMatch(runTag: string, bets: readonly SimSettlement[], perio
   out(`    a missing win ${win.transactionId}, a doubled refund ${refund.transactionId}, a bet off by one minor unit ${offByOne.transactionId}, an unknown bet ${ghost.transactionId}`);
   const res = await fetch(`${api}/reconciliation/wallet-files?from=${encodeURIComponent(period.from)}&to=${encodeURIComponent(period.to)}`, {
     method: 'POST',
-    headers: { authorization: `Bearer ${client.token('auditor', sub)}`, 'content-type': 'text/csv' },
+    // the upload stores a run: a pit manager's act (auditors only read, docs/guarantees.md §12)
+    headers: { authorization: `Bearer ${client.token('pit-manager', 'demo-wallet-pm')}`, 'content-type': 'text/csv' },
     body: csv,
   });
   const run: any = await res.json();

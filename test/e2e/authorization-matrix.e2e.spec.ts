@@ -73,6 +73,11 @@ const ALLOWED: Record<string, Role[] | 'public'> = {
   'GET /settlements': AUDIT,
   'GET /settlements/{betId}': AUDIT,
   'GET /reports/reconciliation': AUDIT,
+  // wallet matching (reports/wallet/wallet.controller.ts, docs/reports.md §4): the upload stores a run, so not an auditor's
+  'POST /reconciliation/wallet-files': PIT,
+  'GET /reconciliation/wallet-files': AUDIT,
+  'GET /reconciliation/wallet-files/{runId}': AUDIT,
+  'GET /reconciliation/wallet-files/{runId}/items': AUDIT,
   'GET /shoes/{shoeId}/roads': AUDIT,
   'GET /shoes/{shoeId}/state': AUDIT,
   'GET /tables/{tableId}/chain': AUDIT,

@@ -42,11 +42,13 @@ const csvOf = (rows: readonly WalletLine[]) =>
 describe('wallet matching', () => {
   let h: LedgerHarness;
   let auth: { authorization: string };
+  let pm: { authorization: string };
   beforeAll(async () => {
     h = await startLedger();
     await h.startRelay();
     await h.startProjector();
     auth = { authorization: `Bearer ${h.client.token('auditor', 'aud-w')}` };
+    pm = { authorization: `Bearer ${h.client.token('pit-manager', 'pm-w')}` };
   });
   afterAll(async () => {
     await h?.close();
@@ -64,7 +66,7 @@ describe('wallet matching', () => {
   // eslint-disable-next-line @typescript-eslint/no-explicit-any -- an answer the contract check validates
   const json = async (r: Response): Promise<any> => r.json();
   const upload = (body: string, query: string, contentType = 'text/csv') =>
-    fetch(`${h.baseUrl}/reconciliation/wallet-files${query}`, { method: 'POST', headers: { ...auth, 'content-type': contentType }, body });
+    fetch(`${h.baseUrl}/reconciliation/wallet-files${query}`, { method: 'POST', headers: { ...pm, 'content-type': contentType }, body });
   const runCount = async () => Number((await h.ds.query(`SELECT count(*)::int AS n FROM wallet_match_runs`))[0].n);
 
   it('finds exactly the injected faults, matches the rest, and serves the run as JSON and CSV', async () => {
@@ -146,7 +148,9 @@ describe('wallet matching', () => {
     const onlyMissing = await h.client.get('auditor', 'aud-w', `/reconciliation/wallet-files/${run.runId}/items?status=MISSING_IN_WALLET`);
     expect(onlyMissing.items.map((i: { transactionId: string }) => i.transactionId)).toEqual([win.txn_id]);
 
-    // a table device may not match wallets
+    // an auditor reads the runs but may not upload (auditors only read); a table device may not even read
+    const byAuditor = await fetch(`${h.baseUrl}/reconciliation/wallet-files`, { method: 'POST', headers: { ...auth, 'content-type': 'text/csv' }, body: csvOf(file) });
+    expect([byAuditor.status, (await json(byAuditor)).error.code]).toEqual([403, 'AUTH.FORBIDDEN']);
     const device = await fetch(`${h.baseUrl}/reconciliation/wallet-files`, { headers: { authorization: `Bearer ${h.client.token('table-device', 'device-1')}` } });
     expect(device.status).toBe(403);
   });

@@ -5,6 +5,7 @@ import type { components } from '../api/schema';
 import { api, ConsoleApiError, currentBearer, unwrap } from '../api/client';
 import { Empty, ErrorMessage, QueryState } from '../components/States';
 import { formatMinor } from '../lib/money';
+import { CAN, useSession } from '../session';
 import '../components/DataTable.css';
 
 type Run = components['schemas']['WalletRunReport'];
@@ -62,6 +63,8 @@ async function uploadFile(file: File, query: URLSearchParams): Promise<Run> {
 export function WalletPage() {
   const [params, setParams] = useSearchParams();
   const runId = params.get('run');
+  const { principal } = useSession();
+  const canUpload = principal ? CAN.matchWallet(principal.role) : false;
   const queries = useQueryClient();
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<unknown>(null);
@@ -101,6 +104,8 @@ export function WalletPage() {
   return (
     <section aria-labelledby="wallet-h">
       <h1 id="wallet-h">Wallet matching</h1>
+      {canUpload ? null : <p className="muted">Uploading a wallet file is a pit manager&apos;s act (it stores a run); you can open the runs below.</p>}
+      {canUpload ? (
       <form className="filters" onSubmit={(e) => void submit(e)} aria-label="Upload a wallet file">
         <div>
           <label htmlFor="w-file">Wallet file (CSV or JSONL)</label>
@@ -127,6 +132,7 @@ export function WalletPage() {
           {busy ? 'Matching…' : 'Upload and match'}
         </button>
       </form>
+      ) : null}
       {error ? <UploadError error={error} /> : null}
       {runId ? <RunView runId={runId} /> : <p className="muted">Upload a file to match it against the ledger, or open an earlier run below.</p>}
       <h2>Earlier runs</h2>

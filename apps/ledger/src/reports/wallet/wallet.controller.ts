@@ -21,8 +21,8 @@ export const WALLET_ITEM_CSV_COLUMNS = ['seq', 'status', 'transactionId', 'type'
 /**
  * Wallet matching (docs/reports.md §4): upload a wallet transaction file, match it against the
  * ledger's transactions, read the stored runs and their items (JSON pages or one CSV stream).
- * Roles as the reconciliation report's (auditor, pit manager): whoever may read the reconciliation
- * may also match a wallet file against it. Every call is recorded in `query_log`; refusals of the
+ * Reads: the reconciliation report's roles (auditor, pit manager). The upload stores a run, so it
+ * is a pit manager's (docs/guarantees.md §12: auditors only read). Every call is recorded in `query_log`; refusals of the
  * upload (a POST) in the rejection log, like every refused write.
  */
 @ApiTags('audit and reconciliation')
@@ -35,6 +35,7 @@ export class WalletController {
   constructor(private readonly wallet: WalletService) {}
 
   @Post()
+  @Roles('pit-manager') // auditors only read (docs/guarantees.md §12); they read the runs
   @HttpCode(201)
   @ApiOperation({
     summary:
