@@ -153,6 +153,7 @@ describe('authorization matrix: every endpoint × every role (docs/guarantees.md
       betId: `${run}-bet`,
       eventId: randomUUID(),
       decisionId: randomUUID(),
+      runId: randomUUID(),
     };
     const invalidToken = sign({ role: 'pit-manager' }, 'not-the-secret', { subject: 'pm-1', algorithm: 'HS256', expiresIn: '1h' });
     let n = 0;
