@@ -27,6 +27,23 @@ const DEMO_TABLES = ['T-CLASSIC-01', 'T-TIGER-01', 'T-FAB4-01'];
 /** Who plays: a device, a platform, and two pit managers — pm-1 requests every void and correction, pm-2 approves it. */
 const DEMO_ACTORS: RunnerActors = { device: 'device-1', platform: 'platform-1', manager: 'pm-1', approver: 'pm-2' };
 
+/** How the demo's shoes are generated (docs/domain-rules.md §5, §6: a few voids, corrections and special cards). */
+const DEMO_SHOE_OPTIONS = {
+  accounts: 12,
+  betChance: 0.6,
+  exposedCardChance: 0.01,
+  droppedCardChance: 0.01,
+  unneededCardChance: 0.02,
+  managementVoidChance: 0.03,
+  correctionChance: 0.03,
+} as const;
+
+/** Whether a shoe's script voids (by management) a round that has bets: its settled bets are then refunded. */
+function voidsARoundWithBets(s: ShoeScript): boolean {
+  const withBets = new Set(s.actions.filter((a) => a.kind === 'bets').map((a) => (a as { roundId: string }).roundId));
+  return s.actions.some((a) => a.kind === 'voidRound' && withBets.has((a as { roundId: string }).roundId));
+}
+
 interface Options {
   seed?: string;
   shoes: string;
@@ -65,22 +82,23 @@ async function main(): Promise<void> {
     for (let i = 1; i <= shoesPerTable; i++) {
       const shoeId = `demo-${runTag}-${table.tableId}-${i}`;
       scripts.push(
-        generateShoeScript(table, `${seed}/${table.tableId}/${i}`, {
-          shoeId,
-          dealerId: `dealer-${table.variant}-${i}`,
-          accounts: 12,
-          betChance: 0.6,
-          exposedCardChance: 0.01,
-          droppedCardChance: 0.01,
-          unneededCardChance: 0.02,
-          managementVoidChance: 0.03,
-          correctionChance: 0.03,
-        }),
+        generateShoeScript(table, `${seed}/${table.tableId}/${i}`, { ...DEMO_SHOE_OPTIONS, shoeId, dealerId: `dealer-${table.variant}-${i}` }),
       );
     }
   }
 
+  // 1b. the wallet match (step 5b) needs a refund: at least one shoe must void a round that has bets;
+  // when the seed gave none, the first shoe is generated again from the seed and a counter until it does
+  if (!scripts.some(voidsARoundWithBets)) {
+    const first = scripts[0];
+    for (let k = 1; k <= 200 && !voidsARoundWithBets(scripts[0]); k++) {
+      scripts[0] = generateShoeScript(first.table, `${seed}/${first.table.tableId}/1/refund-${k}`, { ...DEMO_SHOE_OPTIONS, shoeId: first.shoeId, dealerId: `dealer-${first.table.variant}-1` });
+    }
+    if (!voidsARoundWithBets(scripts[0])) throw new Error('no shoe of this seed voids a round with bets (the wallet match needs a refund)');
+  }
+
   // 2. deal them through the API, one runner per table in parallel, shoes of a table in order
+  const dealtFrom = new Date().toISOString();
   const bars = new MultiBar({ format: ' {table} |{bar}| {value}/{total} requests', hideCursor: true, noTTYOutput: false }, Presets.shades_classic);
   const t0 = Date.now();
   const stats = await Promise.all(
@@ -99,6 +117,8 @@ async function main(): Promise<void> {
     }),
   );
   bars.stop();
+  // every event of the simulated shoes was recorded in dealtFrom..dealtTo (the server's clock, this machine's)
+  const dealtTo = new Date(Date.now() + 1).toISOString();
   const secs = (Date.now() - t0) / 1000;
   const requests = stats.reduce((n, s) => n + s.requests, 0);
   const events = stats.reduce((n, s) => n + s.events, 0);
@@ -133,11 +153,13 @@ async function main(): Promise<void> {
   const settlementsFile = `.stack/demo/settlements-${runTag}.jsonl`;
   const lines: string[] = [];
   const fromSettlements = new Map<string, { turnover: bigint; payouts: bigint; voided: bigint }>();
+  const simBets: SimSettlement[] = [];
   for (const s of scripts) {
     const acc = fromSettlements.get(s.table.tableId) ?? { turnover: 0n, payouts: 0n, voided: 0n };
     for (let cursor: string | null = null, first = true; first || cursor; first = false) {
       const page: any = await client.get('auditor', 'demo-auditor', `/settlements?shoeId=${s.shoeId}&limit=1000${cursor ? `&cursor=${cursor}` : ''}`);
       for (const b of page.items) {
+        simBets.push({ ...b, shoeId: s.shoeId });
         lines.push(JSON.stringify({ betId: b.betId, roundId: b.roundId, betCode: b.betCode, stake: b.stake, payout: b.payout, net: b.net, status: b.status, revision: b.revision }));
         if (b.status === 'REFUNDED') acc.voided += BigInt(b.stake);
         else {
@@ -190,6 +212,9 @@ async function main(): Promise<void> {
   out(`settlements written to ${settlementsFile} (${lines.length} bets, simulated shoes)${recorded.file ? ` and ${recorded.file} (${recorded.settlements.length} bets, recorded hands)` : ''}`);
   out(`reconciliation (simulated and recorded shoes together) ${allAgree ? 'agrees with the settlements' : 'DISAGREES with the settlements'}`);
   if (!recorded.ok) out('recorded hands: the ledger DISAGREED with the hand history (see above)');
+
+  // 5b. the wallet match: a wallet file from the simulated shoes' own settlements, with four faults
+  const walletOk = await walletMatch(runTag, simBets, { from: dealtFrom, to: dealtTo });
 
   out('');
   out('hash-chain verification');
@@ -244,7 +269,116 @@ async function main(): Promise<void> {
   out(`    or reject it: .../decisions/<decisionId>/reject with -d '{"reason":"no exposure on the video"}'`);
   out(`  the anchor verification: npm run -s verify`);
   if (opts.keepRunning) await printConsole(scripts, plain);
-  if (!allAgree || !chainsOk || !recorded.ok) process.exitCode = 1;
+  if (!allAgree || !chainsOk || !recorded.ok || !walletOk) process.exitCode = 1;
+}
+
+/** A bet of the simulated shoes as `GET /settlements` lists it. */
+interface SimSettlement {
+  shoeId: string;
+  betId: string;
+  betTransactionId: string;
+  roundId: string;
+  accountId: string;
+  currency: string;
+  stake: string;
+  status: string;
+  payout: string | null;
+  revision: number;
+  placedAt: string;
+  settledAt: string | null;
+}
+
+/** One line of the demo's wallet file (docs/reports.md §4). */
+interface WalletLine {
+  transactionId: string;
+  roundId: string;
+  betId: string;
+  accountId: string;
+  type: 'bet' | 'win' | 'refund';
+  amount: string;
+  currency: string;
+  time: string;
+}
+
+/**
+ * The wallet match (docs/reports.md §4): writes a wallet file (CSV) of every money movement of the
+ * simulated shoes' bets — the ids and amounts the ledger shows (`betTransactionId`; the history's
+ * `transactionId` and `walletAmount` from the recall of every round with a resettled or refunded
+ * bet) — with four faults picked deterministically (by transaction id) from what was dealt: a
+ * missing win, a doubled refund, a bet amount off by one minor unit, an unknown bet. Uploads it to
+ * `POST /reconciliation/wallet-files` over the time period the shoes were dealt in, prints the
+ * match, and checks it found exactly those four and matched everything else.
+ * @returns whether the match found exactly the injected faults
+ */
+async function walletMatch(runTag: string, bets: readonly SimSettlement[], period: { from: string; to: string }): Promise<boolean> {
+  const sub = 'demo-wallet';
+  const lines: WalletLine[] = [];
+  const line = (b: SimSettlement, transactionId: string, type: WalletLine['type'], amount: string, time: string): WalletLine => ({
+    transactionId, roundId: b.roundId, betId: b.betId, accountId: b.accountId, type, amount, currency: b.currency, time,
+  });
+  // the history of bets that were resettled or refunded, from the recall of their rounds
+  const rounds = [...new Set(bets.filter((b) => b.status === 'RESETTLED' || b.status === 'REFUNDED').map((b) => `${b.shoeId}|${b.roundId}`))].sort();
+  const history = new Map<string, { transactionId: string; kind: string; walletAmount: string; occurredAt: string }[]>();
+  for (const key of rounds) {
+    const [shoeId, roundId] = key.split('|');
+    const recall: any = await client.get('auditor', sub, `/shoes/${shoeId}/rounds/${roundId}/recall`);
+    for (const b of recall.bets) history.set(b.betId, b.history);
+  }
+  for (const b of bets) {
+    lines.push(line(b, b.betTransactionId, 'bet', b.stake, b.placedAt));
+    const entries = history.get(b.betId) ?? (b.status === 'SETTLED' ? [{ transactionId: `${b.betId}:win:${b.revision}`, kind: 'SETTLED', walletAmount: b.payout ?? '0', occurredAt: b.settledAt! }] : []);
+    // a movement of 0 (a lost bet's win) is not booked by a wallet (docs/reports.md §4)
+    for (const e of entries) if (e.walletAmount !== '0') lines.push(line(b, e.transactionId, e.kind === 'REFUNDED' ? 'refund' : 'win', e.walletAmount, e.occurredAt));
+  }
+  lines.sort((a, b) => (a.transactionId < b.transactionId ? -1 : a.transactionId > b.transactionId ? 1 : 0));
+  const win = lines.find((l) => l.type === 'win' && BigInt(l.amount) > 0n);
+  const refund = lines.find((l) => l.type === 'refund');
+  const offByOne = lines.find((l) => l.type === 'bet' && l.betId !== win?.betId && l.betId !== refund?.betId);
+  out('');
+  out('wallet match (POST /reconciliation/wallet-files; docs/reports.md §4)');
+  if (!win || !refund || !offByOne) {
+    out(`  the simulated shoes have no ${!win ? 'win' : !refund ? 'refund' : 'other bet'} to inject a fault into: NOT CHECKED`);
+    return false;
+  }
+  const ghost: WalletLine = { ...offByOne, transactionId: `demo-${runTag}-ghost:bet`, betId: `demo-${runTag}-ghost`, roundId: offByOne.roundId, amount: '500' };
+  const file = [...lines.filter((l) => l !== win).map((l) => (l === offByOne ? { ...l, amount: String(BigInt(l.amount) + 1n) } : l)), { ...refund }, ghost];
+  const expected = new Map([
+    [win.transactionId, 'MISSING_IN_WALLET'],
+    [refund.transactionId, 'DUPLICATED'],
+    [offByOne.transactionId, 'AMOUNT_DIFFERS'],
+    [ghost.transactionId, 'MISSING_IN_LEDGER'],
+  ]);
+  const columns: (keyof WalletLine)[] = ['transactionId', 'roundId', 'betId', 'accountId', 'type', 'amount', 'currency', 'time'];
+  const csv = [columns.join(','), ...file.map((l) => columns.map((c) => l[c]).join(','))].join('\n') + '\n';
+  const walletFile = `.stack/demo/wallet-${runTag}.csv`;
+  writeFileSync(walletFile, csv);
+  out(`  wallet file ${walletFile}: ${file.length} transactions of the simulated shoes, with 4 injected faults:`);
+  out(`    a missing win ${win.transactionId}, a doubled refund ${refund.transactionId}, a bet off by one minor unit ${offByOne.transactionId}, an unknown bet ${ghost.transactionId}`);
+  const res = await fetch(`${api}/reconciliation/wallet-files?from=${encodeURIComponent(period.from)}&to=${encodeURIComponent(period.to)}`, {
+    method: 'POST',
+    // the upload stores a run: a pit manager's act (auditors only read, docs/guarantees.md §12)
+    headers: { authorization: `Bearer ${client.token('pit-manager', 'demo-wallet-pm')}`, 'content-type': 'text/csv' },
+    body: csv,
+  });
+  const run: any = await res.json();
+  if (res.status !== 201) {
+    out(`  the upload was REFUSED: ${res.status} ${run?.error?.code}: ${run?.error?.message}`);
+    return false;
+  }
+  const t = run.totals;
+  out(`  run ${run.runId} over ${period.from} .. ${period.to}: ${t.MATCHED} matched, ${t.MISSING_IN_WALLET} missing in the wallet, ${t.MISSING_IN_LEDGER} missing in the ledger, ${t.AMOUNT_DIFFERS} amount differs, ${t.FIELDS_DIFFER} fields differ, ${t.DUPLICATED} duplicated`);
+  for (const sRow of run.summary) out(`    ${sRow.currency} ${sRow.gamingDay}: ledger ${formatMinor(BigInt(sRow.ledgerAmount))}, wallet ${formatMinor(BigInt(sRow.walletAmount))}`);
+  const findings: { status: string; transactionId: string; ledgerAmount: string | null; walletAmount: string | null }[] = [];
+  for (let cursor: string | null = null, first = true; first || cursor; first = false) {
+    const page: any = await client.get('auditor', sub, `/reconciliation/wallet-files/${run.runId}/items?limit=1000${cursor ? `&cursor=${cursor}` : ''}`);
+    findings.push(...page.items.filter((i: { status: string }) => i.status !== 'MATCHED'));
+    cursor = page.nextCursor;
+  }
+  for (const f of findings) out(`    ${f.status.padEnd(18)} ${f.transactionId}  ledger ${f.ledgerAmount ?? '-'}  wallet ${f.walletAmount ?? '-'}`);
+  const exact = findings.length === expected.size && findings.every((f) => expected.get(f.transactionId) === f.status) && t.MATCHED === lines.length - 2;
+  out(`  ${exact ? 'the match found exactly the 4 injected faults and matched every other transaction' : 'the match did NOT find exactly the injected faults'}`);
+  out(`  its mismatches as CSV: curl -s -H "Authorization: Bearer $(LEDGER_ENV=development npm run -s token -- --role auditor --sub me)" "${api}/reconciliation/wallet-files/${run.runId}/items?format=csv"`);
+  return exact;
 }
 
 /**

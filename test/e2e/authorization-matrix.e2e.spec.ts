@@ -76,6 +76,11 @@ const ALLOWED: Record<string, Role[] | 'public'> = {
   // exports for regulators (reports/exports/exports.controller.ts, docs/reports.md §5)
   'GET /exports/anchors': AUDIT,
   'GET /exports/{kind}': AUDIT,
+  // wallet matching (reports/wallet/wallet.controller.ts, docs/reports.md §4): the upload stores a run, so not an auditor's
+  'POST /reconciliation/wallet-files': PIT,
+  'GET /reconciliation/wallet-files': AUDIT,
+  'GET /reconciliation/wallet-files/{runId}': AUDIT,
+  'GET /reconciliation/wallet-files/{runId}/items': AUDIT,
   'GET /shoes/{shoeId}/roads': AUDIT,
   'GET /shoes/{shoeId}/state': AUDIT,
   'GET /tables/{tableId}/chain': AUDIT,
@@ -152,6 +157,7 @@ describe('authorization matrix: every endpoint × every role (docs/guarantees.md
       kind: 'events',
       eventId: randomUUID(),
       decisionId: randomUUID(),
+      runId: randomUUID(),
     };
     const invalidToken = sign({ role: 'pit-manager' }, 'not-the-secret', { subject: 'pm-1', algorithm: 'HS256', expiresIn: '1h' });
     let n = 0;

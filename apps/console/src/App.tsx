@@ -9,6 +9,7 @@ import { ApprovalsPage } from './pages/ApprovalsPage';
 import { ReconciliationPage } from './pages/ReconciliationPage';
 import { AuditPage } from './pages/AuditPage';
 import { StaffPage } from './pages/StaffPage';
+import { WalletPage } from './pages/WalletPage';
 import { TopicsPage } from './pages/TopicsPage';
 
 /** A page of the navigation bar and the roles that see it (the API checks the same roles). */
@@ -24,6 +25,7 @@ export const NAV: readonly NavItem[] = [
   { to: '/approvals', label: 'Approvals', visible: CAN.readAudit },
   { to: '/reconciliation', label: 'Reconciliation', visible: CAN.readAudit },
   { to: '/staff', label: 'Staff', visible: CAN.readAudit },
+  { to: '/wallet', label: 'Wallet', visible: CAN.readAudit },
   { to: '/audit', label: 'Audit', visible: CAN.readAudit },
   { to: '/topics', label: 'Topics', visible: () => true },
 ];
@@ -88,6 +90,7 @@ export function App() {
           <Route path="/approvals" element={<Guard allow={CAN.readAudit}><ApprovalsPage /></Guard>} />
           <Route path="/reconciliation" element={<Guard allow={CAN.readAudit}><ReconciliationPage /></Guard>} />
           <Route path="/staff" element={<Guard allow={CAN.readAudit}><StaffPage /></Guard>} />
+          <Route path="/wallet" element={<Guard allow={CAN.readAudit}><WalletPage /></Guard>} />
           <Route path="/audit" element={<Guard allow={CAN.readAudit}><AuditPage /></Guard>} />
           <Route path="/topics" element={<TopicsPage />} />
           <Route path="*" element={<p className="state">No such page.</p>} />

@@ -85,4 +85,6 @@ export const CAN = {
   readAudit: (r: Role) => r === 'pit-manager' || r === 'auditor',
   requestDecision: (r: Role) => r === 'pit-manager',
   decide: (r: Role) => r === 'pit-manager',
+  /** Upload a wallet file (it stores a match run: auditors only read, docs/reports.md §4). */
+  matchWallet: (r: Role) => r === 'pit-manager',
 } as const;

@@ -24,6 +24,7 @@ import { LiveModule } from './live/live.module';
 import { StaticModule } from './static/static.module';
 import { StaffModule } from './reports/staff/staff.module';
 import { ExportsModule } from './reports/exports/exports.module';
+import { WalletModule } from './reports/wallet/wallet.module';
 
 /** The ledger's HTTP service: table facts, bets, management decisions, and the reads that drive them. */
 @Module({})
@@ -70,6 +71,7 @@ export class AppModule implements NestModule {
         StaticModule,
         StaffModule,
         ExportsModule,
+        WalletModule,
         // the probes' HealthCheckService (docs/architecture.md §8); no logger: a failing readiness answers 503 at every call, its report is the answer, not an error log
         TerminusModule.forRoot({ logger: false }),
       ],

@@ -147,6 +147,13 @@ export const ERROR_TABLE = {
   'DECISION.EXPIRED': { kind: 'wrong-state', status: 422, message: 'decision {decisionId} expired at {expiresAt}', raisedBy: ['shoe'] },
   'DECISION.NOT_EXPIRED': { kind: 'wrong-state', status: 422, message: 'decision {decisionId} expires at {expiresAt}', raisedBy: ['shoe'] },
 
+  // --- wallet matching (docs/reports.md §4) -----------------------------------------------------
+  'WALLET.FILE_INVALID': { kind: 'validation', status: 400, message: 'the wallet file has {count} bad row(s) (nothing stored); first: line {line}: {problem}', raisedBy: ['api'] },
+  'WALLET.UNSUPPORTED_FILE_TYPE': { kind: 'unsupported-media-type', status: 415, message: 'a wallet file is text/csv or application/x-ndjson in UTF-8, not {contentType}', raisedBy: ['api'] },
+  'WALLET.SCOPE_UNKNOWN': { kind: 'validation', status: 400, message: 'the match needs a scope: the file has no transaction, so give fromDay and toDay', raisedBy: ['api'] },
+  'WALLET.SCOPE_TOO_LARGE': { kind: 'too-large', status: 413, message: 'the scope holds more than {limit} ledger transactions; match a shorter period', raisedBy: ['api'] },
+  'WALLET.RUN_NOT_FOUND': { kind: 'not-found', status: 404, message: 'no wallet match run {runId}', raisedBy: ['api'] },
+
   // --- a stored stream the write side cannot read (docs/guarantees.md §10) ----------------------
   'EVENT.INCONSISTENT': { kind: 'internal', status: 500, message: 'the stream holds an event its state cannot hold: the stream is corrupt', raisedBy: ['shoe'] },
   'EVENT.UNKNOWN_TYPE': { kind: 'internal', status: 500, message: 'event type {type} is not in the catalogue', raisedBy: ['shoe', 'events'] },

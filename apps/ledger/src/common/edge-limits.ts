@@ -7,10 +7,12 @@ import { ApiError } from './api-error';
 import { assignCorrelationId } from './correlation.middleware';
 
 /** The body-size limits of {@link edgeMiddleware}, in bytes (the API's `BODY_LIMIT_*` settings). */
-export type BodyLimits = Pick<LedgerApiEnv, 'BODY_LIMIT_UNAUTHENTICATED_BYTES' | 'BODY_LIMIT_BYTES' | 'BODY_LIMIT_BETS_BATCH_BYTES'>;
+export type BodyLimits = Pick<LedgerApiEnv, 'BODY_LIMIT_UNAUTHENTICATED_BYTES' | 'BODY_LIMIT_BYTES' | 'BODY_LIMIT_BETS_BATCH_BYTES'> & Partial<Pick<LedgerApiEnv, 'WALLET_FILE_MAX_BYTES'>>;
 
 /** The one route allowed the larger body: `POST /shoes/{shoeId}/rounds/{roundId}/bets/batch`. */
 const BETS_BATCH = /^\/shoes\/[^/]+\/rounds\/[^/]+\/bets\/batch\/?$/;
+/** The wallet file upload, `POST /reconciliation/wallet-files` (docs/reports.md §4): its own limit, `WALLET_FILE_MAX_BYTES`. */
+const WALLET_FILES = /^(?:\/v1)?\/reconciliation\/wallet-files\/?$/;
 
 /** A request as the edge middleware leaves it: `edgeCaller` is the caller of a valid bearer token, else null. */
 export type EdgeRequest = Request & { edgeCaller?: Principal | null; correlationId?: string };
@@ -33,6 +35,7 @@ export function edgeCallerOf(req: Request, verifier: TokenVerifier): Principal |
 /** The most bytes the request's body may have: by caller (a valid token or none) and route (docs/architecture.md §10). */
 export function bodyLimitOf(req: Request, caller: Principal | null, limits: BodyLimits): number {
   if (!caller) return limits.BODY_LIMIT_UNAUTHENTICATED_BYTES;
+  if (req.method === 'POST' && WALLET_FILES.test(req.path) && limits.WALLET_FILE_MAX_BYTES !== undefined) return limits.WALLET_FILE_MAX_BYTES;
   return req.method === 'POST' && BETS_BATCH.test(req.path) ? limits.BODY_LIMIT_BETS_BATCH_BYTES : limits.BODY_LIMIT_BYTES;
 }
 

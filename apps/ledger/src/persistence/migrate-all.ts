@@ -6,12 +6,13 @@ import { CreateQueryLog1733100000000 } from '../queries/migrations/1733100000000
 import { GrantQueryLog1733100000001 } from '../queries/migrations/1733100000001-grant-query-log';
 import { CreateStreamSnapshots1797020000100 } from '../shoe/migrations/1797020000100-create-stream-snapshots';
 import { EventsRecordedAtBrin1799000300000 } from '../reports/exports/migrations/1799000300000-events-recorded-at-brin';
+import { CreateWalletMatch1799000200000 } from '../reports/wallet/migrations/1799000200000-create-wallet-match';
 
 /**
  * The API's migrations beside the event store's, in the same TypeORM `migrations` table: the query
- * log (docs/guarantees.md §12) and the shoe snapshots.
+ * log (docs/guarantees.md §12), the shoe snapshots and the wallet match runs (docs/reports.md §4).
  */
-export const API_EXTRA_MIGRATIONS = [CreateQueryLog1733100000000, GrantQueryLog1733100000001, CreateStreamSnapshots1797020000100, EventsRecordedAtBrin1799000300000];
+export const API_EXTRA_MIGRATIONS = [CreateQueryLog1733100000000, GrantQueryLog1733100000001, CreateStreamSnapshots1797020000100, CreateWalletMatch1799000200000, EventsRecordedAtBrin1799000300000];
 
 /** The schemas {@link migrateAll} brings up to date, in the order it runs them. */
 export type MigratedSchema = 'event-store' | 'read-model';

@@ -12,6 +12,7 @@ import { VerifiedHeads } from './verified-heads';
 import { decodeCursor, decodeIdCursor, decodePositionCursor, encodeCursor, Page } from './pagination';
 import { isIsoTime } from './query.dto';
 import { dealtCards } from './dealt-cards';
+import { betTransactionId, walletAmounts } from '../reports/wallet/wallet-transactions';
 
 
 /** snake_case row → camelCase object (values unchanged; amounts arrive as strings). */
@@ -19,6 +20,25 @@ function camel<T = Record<string, unknown>>(row: Record<string, unknown>): T {
   const out: Record<string, unknown> = {};
   for (const [k, v] of Object.entries(row)) out[k.replace(/_([a-z])/g, (_, c: string) => c.toUpperCase())] = v instanceof Date ? v.toISOString() : v;
   return out as T;
+}
+
+/**
+ * A bet's settlement history with each entry's wallet transaction (docs/reports.md §4):
+ * `transactionId` (`<betId>:win:<revision>` / `<betId>:refund:<revision>`) and `walletAmount`, the
+ * signed minor units the wallet is expected to book for it (decimal string).
+ */
+function withWalletTransactions<T extends { kind: string; revision: number; payout: string | null }>(betId: string, stake: string, history: T[]): (T & { transactionId: string; walletAmount: string })[] {
+  const amounts = walletAmounts(
+    betId,
+    BigInt(stake),
+    history.map((h) => ({ kind: h.kind as 'SETTLED' | 'RESETTLED' | 'REFUNDED', revision: Number(h.revision), payout: h.payout === null ? null : BigInt(h.payout) })),
+  );
+  return history.map((h, i) => ({ ...h, transactionId: amounts[i].transactionId, walletAmount: amounts[i].amount.toString() }));
+}
+
+/** A bet row (camelCase) with its bet transaction id `<betId>:bet` (docs/reports.md §4). */
+function withBetTransaction<T extends Record<string, unknown>>(bet: T): T & { betTransactionId: string } {
+  return { ...bet, betTransactionId: betTransactionId(String(bet.betId)) };
 }
 
 /** Filters of the event search. Times ISO-8601. */
@@ -225,7 +245,10 @@ export class ReadModelService {
       revisions: revisions.map((r: Record<string, unknown>) => camel(r)),
       events: events.map((e: Record<string, any>) => ({ ...camel(e), evidence: evidenceView(e.data?.evidence ?? e.data?.decision?.evidence) })),
       decisions: decisionChains(events),
-      bets: bets.map((b: Record<string, unknown>) => ({ ...camel(b), history: byBet.get(b.bet_id as string) ?? [] })),
+      bets: bets.map((b: Record<string, unknown>) => ({
+        ...withBetTransaction(camel(b)),
+        history: withWalletTransactions(b.bet_id as string, b.stake as string, (byBet.get(b.bet_id as string) ?? []) as { kind: string; revision: number; payout: string | null }[]),
+      })),
       chain: { ok: chain.ok, eventsChecked: chain.eventsChecked, problems: chain.problems, verifiedFrom: chain.verifiedFrom, headVersion: chain.head.version },
       anchor,
     };
@@ -292,7 +315,8 @@ export class ReadModelService {
         ORDER BY bet_id LIMIT $7`,
       [f.tableId ?? null, f.shoeId ?? null, f.roundId ?? null, f.accountId ?? null, f.status ?? null, decodeIdCursor(f.cursor), f.limit + 1],
     );
-    return this.page(rows, f.limit, (r) => r.bet_id);
+    const page = this.page(rows, f.limit, (r) => r.bet_id);
+    return { ...page, items: page.items.map(withBetTransaction) };
   }
 
   /** One bet with its whole settlement history. @throws ApiError 404 `BET.NOT_FOUND` */
@@ -305,7 +329,7 @@ export class ReadModelService {
          FROM ${this.S}.bet_settlement_revisions WHERE bet_id = $1 ORDER BY seq`,
       [betId],
     );
-    return { ...camel(bet), history: history.map((h: Record<string, unknown>) => camel(h)) };
+    return { ...withBetTransaction(camel(bet)), history: withWalletTransactions(betId, bet.stake, history.map((h: Record<string, unknown>) => camel<{ kind: string; revision: number; payout: string | null }>(h))) };
   }
 
   /**

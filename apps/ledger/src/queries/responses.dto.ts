@@ -407,6 +407,8 @@ export class SettlementRevision {
   @NStr() reason!: string | null;
   @NStr() approverId!: string | null;
   @Time() occurredAt!: string;
+  @Str('the wallet transaction of this entry: <betId>:win:<revision> (settlement, resettlement) or <betId>:refund:<revision> (docs/reports.md §4)') transactionId!: string;
+  @Amount('what the wallet books for it: the payout change of a (re)settlement, stake − payout in force of a refund; may be negative') walletAmount!: string;
 }
 
 /** A bet's settlement in force (from `bet_settlements`). */
@@ -433,6 +435,7 @@ export class Settlement {
   @Time() placedAt!: string;
   @NTime() settledAt!: string | null;
   @NTime() refundedAt!: string | null;
+  @Str('the wallet transaction of the stake debited: <betId>:bet (docs/reports.md §4)') betTransactionId!: string;
 }
 
 /** A bet's history entry as `GET /settlements/{betId}` shows it. */

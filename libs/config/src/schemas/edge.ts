@@ -98,6 +98,14 @@ export function WithEdgeLimits<B extends EnvClass>(Base: B) {
     BODY_LIMIT_BETS_BATCH_BYTES: number = 5_242_880;
 
     /**
+     * Largest wallet transaction file of `POST /reconciliation/wallet-files`, in bytes (CSV or JSONL,
+     * read as a stream and counted as it is read; docs/reports.md §4). Over it: 413 `REQUEST.TOO_LARGE`.
+     * @default 20971520
+     */
+    @IntVar(1024, 268_435_456, 'bytes')
+    WALLET_FILE_MAX_BYTES: number = 20_971_520;
+
+    /**
      * Heavy reads (chain verification, game recall, anchor verification) one caller (token
      * subject) may run at once; more: 429 `RATE.HEAVY_READ_BUSY` with `Retry-After`.
      * @default 1

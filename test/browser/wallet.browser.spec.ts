@@ -1,0 +1,69 @@
+/**
+ * The wallet page (docs/reports.md §4): a pit manager uploads a small wallet file built from the
+ * seeded classic shoe's settlements — one bet as the ledger has it, one bet off by one minor unit,
+ * one bet the ledger never saw — and sees the run: its totals are the API's, and the findings list
+ * the amount that differs and the unknown bet with the money formatted from the exact strings
+ * (formatMinor). A file with a decimal amount is refused with its line shown. axe on the page;
+ * screenshot `wallet`.
+ */
+import { expect, expectNoSeriousA11yViolations, screenshotPage, test } from './support/fixtures';
+import { formatMinor } from '../../apps/console/src/lib/money';
+
+interface Bet {
+  betId: string;
+  betTransactionId: string;
+  roundId: string;
+  accountId: string;
+  stake: string;
+  currency: string;
+  placedAt: string;
+}
+
+test('uploads a wallet file and sees the summary and the findings', async ({ page, signIn, stack }) => {
+  test.setTimeout(120_000);
+  const { api } = await signIn(page, 'pit-manager', 'pm-1');
+  const list = await api.get(`/settlements?shoeId=${stack.classic.shoeId}&limit=10`);
+  expect(list.status()).toBe(200);
+  const bets = ((await list.json()) as { items: Bet[] }).items;
+  expect(bets.length).toBeGreaterThanOrEqual(2);
+  const [good, off] = bets;
+  const row = (b: Bet, txn: string, amount: string) => [txn, b.roundId, b.betId, b.accountId, 'bet', amount, b.currency, b.placedAt].join(',');
+  const ghost = `${stack.classic.shoeId}-ghost`;
+  const csv = [
+    'transactionId,roundId,betId,accountId,type,amount,currency,time',
+    row(good, good.betTransactionId, good.stake),
+    row(off, off.betTransactionId, String(BigInt(off.stake) + 1n)),
+    row({ ...good, betId: ghost }, `${ghost}:bet`, '1234'),
+  ].join('\n');
+
+  await page.goto('/console/wallet');
+  await expect(page.getByRole('heading', { name: 'Wallet matching' })).toBeVisible();
+  await page.getByLabel('Wallet file (CSV or JSONL)').setInputFiles({ name: 'wallet.csv', mimeType: 'text/csv', buffer: Buffer.from(csv) });
+  await page.getByRole('button', { name: 'Upload and match' }).click();
+  await expect(page).toHaveURL(/\/console\/wallet\?run=/);
+  const runId = new URL(page.url()).searchParams.get('run')!;
+  const run = (await (await api.get(`/reconciliation/wallet-files/${runId}`)).json()) as { totals: Record<string, number> };
+  expect(run.totals).toMatchObject({ MATCHED: 1, AMOUNT_DIFFERS: 1, MISSING_IN_LEDGER: 1, DUPLICATED: 0 });
+  for (const [status, n] of Object.entries(run.totals)) await expect(page.getByTestId('wallet-totals').locator(`[data-col="${status}"]`)).toHaveText(String(n));
+
+  const findings = page.getByTestId('wallet-findings');
+  const differs = findings.locator(`tr[data-txn="${off.betTransactionId}"]`);
+  await expect(differs).toHaveAttribute('data-status', 'AMOUNT_DIFFERS');
+  await expect(differs.locator('[data-col="ledger"]')).toHaveText(formatMinor(off.stake, off.currency, true));
+  await expect(differs.locator('[data-col="wallet"]')).toHaveText(formatMinor(BigInt(off.stake) + 1n, off.currency, true));
+  const unknown = findings.locator(`tr[data-txn="${ghost}:bet"]`);
+  await expect(unknown).toHaveAttribute('data-status', 'MISSING_IN_LEDGER');
+  await expect(unknown.locator('[data-col="wallet"]')).toHaveText(formatMinor('1234', good.currency, true));
+  // the bet that matched is no finding
+  await expect(findings.locator(`tr[data-txn="${good.betTransactionId}"]`)).toHaveCount(0);
+  await expect(page.getByTestId('wallet-summary').locator('tbody tr').first()).toBeVisible();
+  await expect(page.getByTestId('wallet-runs').getByRole('link').first()).toBeVisible();
+  await expectNoSeriousA11yViolations(page);
+  await screenshotPage(page, 'wallet');
+
+  // a decimal amount: refused with its line, nothing stored
+  await page.getByLabel('Wallet file (CSV or JSONL)').setInputFiles({ name: 'bad.csv', mimeType: 'text/csv', buffer: Buffer.from(`transactionId,type,amount,currency,time\n${good.betTransactionId},bet,10.50,EUR,${good.placedAt}\n`) });
+  await page.getByRole('button', { name: 'Upload and match' }).click();
+  await expect(page.getByTestId('upload-error')).toContainText('WALLET.FILE_INVALID');
+  await expect(page.getByTestId('upload-error')).toContainText('line 2');
+});
