@@ -146,6 +146,13 @@ export const ERROR_TABLE = {
   'DECISION.EXPIRED': { kind: 'wrong-state', status: 422, message: 'decision {decisionId} expired at {expiresAt}', raisedBy: ['shoe'] },
   'DECISION.NOT_EXPIRED': { kind: 'wrong-state', status: 422, message: 'decision {decisionId} expires at {expiresAt}', raisedBy: ['shoe'] },
 
+  // --- reports: as known at a time, gaming-day closes (docs/reports.md §2, §3) ------------------
+  'ASOF.NOT_PROJECTED': { kind: 'conflict', status: 409, message: 'the read model has not yet applied every event up to global position {position}; retry later', raisedBy: ['api'] },
+  'GAMING_DAY.ALREADY_CLOSED': { kind: 'conflict', status: 409, message: 'gaming day {day} is already closed for table(s) {tableIds}', raisedBy: ['api'] },
+  'GAMING_DAY.NOT_STARTED': { kind: 'rule-violation', status: 422, message: 'gaming day {day} has not started yet (the current gaming day is {currentDay})', raisedBy: ['api'] },
+  'GAMING_DAY.NOT_CLOSED': { kind: 'not-found', status: 404, message: 'gaming day {day} has no close (for the tables asked)', raisedBy: ['api'] },
+  'GAMING_DAY.NO_SIGNING_KEY': { kind: 'unavailable', status: 503, message: 'no report signing key is configured (REPORT_SIGNING_KEY_FILE): a gaming day cannot be closed', raisedBy: ['api'] },
+
   // --- a stored stream the write side cannot read (docs/guarantees.md §10) ----------------------
   'EVENT.INCONSISTENT': { kind: 'internal', status: 500, message: 'the stream holds an event its state cannot hold: the stream is corrupt', raisedBy: ['shoe'] },
   'EVENT.UNKNOWN_TYPE': { kind: 'internal', status: 500, message: 'event type {type} is not in the catalogue', raisedBy: ['shoe', 'events'] },

@@ -1,5 +1,6 @@
 import { ApiHideProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { Equals, IsIn, IsOptional, Matches, registerDecorator, type ValidationOptions } from 'class-validator';
+import { AS_OF_DESCRIPTION, IsAsOf } from '../reports/as-of/as-of.dto';
 
 /**
  * Query-string DTOs of the read side (docs/guarantees.md §11): every read route validates its query
@@ -122,6 +123,7 @@ export class SettlementsQuery extends PageQuery {
   @ApiPropertyOptional() @IsOptional() @Matches(FILTER_ID) roundId?: string;
   @ApiPropertyOptional() @IsOptional() @Matches(FILTER_ID) accountId?: string;
   @ApiPropertyOptional({ enum: SETTLEMENT_STATUSES }) @IsOptional() @IsIn(SETTLEMENT_STATUSES) status?: (typeof SETTLEMENT_STATUSES)[number];
+  @ApiPropertyOptional({ description: AS_OF_DESCRIPTION }) @IsOptional() @IsAsOf() asOf?: string;
 }
 
 /** Query of `GET /reports/reconciliation`. */
@@ -134,6 +136,7 @@ export class ReconciliationQuery {
   @ApiPropertyOptional({ description: 'ISO 4217, e.g. EUR' }) @IsOptional() @Matches(/^[A-Z]{3}$/) currency?: string;
   @ApiPropertyOptional({ description: 'gaming day YYYY-MM-DD, inclusive' }) @IsOptional() @IsGamingDay() fromDay?: string;
   @ApiPropertyOptional({ description: 'gaming day YYYY-MM-DD, inclusive' }) @IsOptional() @IsGamingDay() toDay?: string;
+  @ApiPropertyOptional({ description: AS_OF_DESCRIPTION }) @IsOptional() @IsAsOf() asOf?: string;
 }
 
 /** Query of `GET /shoes/{shoeId}/events`: stream versions are 1-based. */

@@ -585,12 +585,14 @@ export class ReconciliationRow {
   @Position('count') roundsResulted!: string;
   @Position('count') roundsVoided!: string;
   @Position('count') corrections!: string;
+  @ApiProperty({ type: String, pattern: '^-?\\d+(/\\d+)?$', description: 'exact total of the fractions of a minor unit dropped by rounding, reduced ("0", "3/4"; docs/reports.md §3)' }) dropped!: string;
 }
 
 /** `GET /reports/reconciliation` (format json). */
 export class ReconciliationReport {
   @ApiProperty({ type: 'array', items: { type: 'string', enum: ['table', 'shoe', 'dealer', 'day', 'currency'] } }) groupBy!: string[];
   @Str({ example: 'minor units of the currency' }) unit!: string;
+  @Position({ description: 'with asOf: the global position the report was computed at (docs/reports.md §3)', required: false }) asOfPosition?: string;
   @List(() => ReconciliationRow) items!: ReconciliationRow[];
 }
 
