@@ -5,12 +5,20 @@ import type { DatabaseSessionSettings } from '@ledger/infra';
 import { CreateQueryLog1733100000000 } from '../queries/migrations/1733100000000-create-query-log';
 import { GrantQueryLog1733100000001 } from '../queries/migrations/1733100000001-grant-query-log';
 import { CreateStreamSnapshots1797020000100 } from '../shoe/migrations/1797020000100-create-stream-snapshots';
+import { CreateGamingDayCloses1799000100000 } from '../reports/gaming-day-close/migrations/1799000100000-create-gaming-day-closes';
+import { GrantGamingDayCloses1799000100001 } from '../reports/gaming-day-close/migrations/1799000100001-grant-gaming-day-closes';
 
 /**
  * The API's migrations beside the event store's, in the same TypeORM `migrations` table: the query
- * log (docs/guarantees.md §12) and the shoe snapshots.
+ * log (docs/guarantees.md §12), the shoe snapshots and the gaming-day closes (docs/reports.md §2).
  */
-export const API_EXTRA_MIGRATIONS = [CreateQueryLog1733100000000, GrantQueryLog1733100000001, CreateStreamSnapshots1797020000100];
+export const API_EXTRA_MIGRATIONS = [
+  CreateQueryLog1733100000000,
+  GrantQueryLog1733100000001,
+  CreateStreamSnapshots1797020000100,
+  CreateGamingDayCloses1799000100000,
+  GrantGamingDayCloses1799000100001,
+];
 
 /** The schemas {@link migrateAll} brings up to date, in the order it runs them. */
 export type MigratedSchema = 'event-store' | 'read-model';
