@@ -22,6 +22,7 @@ import { ShoeModule } from './shoe/shoe.module';
 import { DecisionsModule } from './decisions/decisions.module';
 import { LiveModule } from './live/live.module';
 import { StaticModule } from './static/static.module';
+import { GamingDayCloseModule } from './reports/gaming-day-close/gaming-day-close.module';
 
 /** The ledger's HTTP service: table facts, bets, management decisions, and the reads that drive them. */
 @Module({})
@@ -66,6 +67,7 @@ export class AppModule implements NestModule {
         DecisionsModule,
         LiveModule,
         StaticModule,
+        GamingDayCloseModule,
         // the probes' HealthCheckService (docs/architecture.md §8); no logger: a failing readiness answers 503 at every call, its report is the answer, not an error log
         TerminusModule.forRoot({ logger: false }),
       ],

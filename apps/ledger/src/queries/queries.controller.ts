@@ -33,6 +33,7 @@ import { AsOfQuery } from '../reports/as-of/as-of.dto';
 import { AsOfPositionService } from '../reports/as-of/as-of-position.service';
 import { AsOfReadService } from '../reports/as-of/as-of-read.service';
 import { recallAsOf } from '../reports/as-of/recall-as-of';
+import { AdjustmentsService } from '../reports/gaming-day-close/adjustments.service';
 
 /**
  * The read side for regulators and back office (docs/architecture.md §7): game recall, event search,
@@ -54,6 +55,7 @@ export class QueriesController {
     private readonly heavy: HeavyReadLimiter,
     private readonly asOf: AsOfReadService,
     private readonly positions: AsOfPositionService,
+    private readonly adjustments: AdjustmentsService,
   ) {}
 
   @Get('shoes/:shoeId/rounds/:roundId/recall')
@@ -160,7 +162,16 @@ export class QueriesController {
       const columns = rows.length ? Object.keys(rows[0]) : ['turnover', 'payouts', 'ggr', 'hold'];
       return stringify(rows, { header: true, columns });
     }
-    return { groupBy, unit: 'minor units of the currency', ...(at ? { asOfPosition: at.position.toString() } : {}), items: rows };
+    // the changes to rounds of closed days carried by the days asked for (docs/reports.md §2), as known at the same position
+    const adjustments = (
+      await this.adjustments.at(at ? at.position : await this.positions.latestProjected(), {
+        fromDay: scope.fromDay,
+        toDay: scope.toDay,
+        tableIds: scope.tableId ? [scope.tableId] : null,
+        currency: scope.currency,
+      })
+    ).filter((a) => (!scope.shoeId || a.shoeId === scope.shoeId) && (!scope.dealerId || a.dealerId === scope.dealerId));
+    return { groupBy, unit: 'minor units of the currency', ...(at ? { asOfPosition: at.position.toString() } : {}), items: rows, adjustments };
   }
 
   @Get('shoes/:shoeId/roads')

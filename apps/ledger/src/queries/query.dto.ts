@@ -1,6 +1,5 @@
 import { ApiHideProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { Equals, IsIn, IsOptional, Matches, registerDecorator, type ValidationOptions } from 'class-validator';
-import { AS_OF_DESCRIPTION, IsAsOf } from '../reports/as-of/as-of.dto';
 
 /**
  * Query-string DTOs of the read side (docs/guarantees.md §11): every read route validates its query
@@ -52,6 +51,20 @@ export function isIsoTime(v: unknown): v is string {
   return y >= 1 && y <= 9999;
 }
 
+/** Largest global position an `asOf` may name (PostgreSQL `bigint`). */
+export const MAX_AS_OF_POSITION = 9_223_372_036_854_775_807n;
+
+/** Whether `v` is an `asOf` text (docs/reports.md §3): a global position `0..2^63-1` (no sign, no leading zero) or an ISO-8601 time. */
+export function isAsOfText(v: unknown): v is string {
+  if (typeof v !== 'string' || v.length > 40) return false;
+  if (/^(0|[1-9]\d{0,18})$/.test(v)) return BigInt(v) <= MAX_AS_OF_POSITION;
+  return isIsoTime(v);
+}
+
+/** The OpenAPI description of every `asOf` parameter (docs/reports.md §3). */
+export const AS_OF_DESCRIPTION =
+  'as the ledger knew it then (docs/reports.md §3): a global position (integer ≥ 0) or an ISO-8601 time (the greatest global position recorded at or before it); 409 ASOF.NOT_PROJECTED while the read model has not applied every event up to it';
+
 /** Whether `v` is a decimal integer text (no sign, exponent, fraction or leading zero) in `min..max`. */
 export function isIntegerText(v: unknown, min: number, max: number): v is string {
   if (typeof v !== 'string' || !/^(0|[1-9]\d{0,15})$/.test(v)) return false;
@@ -70,6 +83,8 @@ export const IsIsoTime = (o?: ValidationOptions) => check('isIsoTime', 'must be 
 export const IsGamingDay = (o?: ValidationOptions) => check('isGamingDay', 'must be a date YYYY-MM-DD that exists', isGamingDay, o);
 /** A decimal integer in `min..max` (see {@link isIntegerText}). */
 export const IsIntegerText = (min: number, max: number, o?: ValidationOptions) => check('isIntegerText', `must be an integer ${min}..${max}`, (v) => isIntegerText(v, min, max), o);
+/** An `asOf` value (see {@link isAsOfText}). */
+export const IsAsOf = (o?: ValidationOptions) => check('isAsOf', 'must be a global position (integer 0..2^63-1) or an ISO-8601 time', isAsOfText, o);
 /** A comma list of reconciliation dimensions, each of {@link RECONCILIATION_DIMENSION_NAMES} (a `Set` lookup: `constructor` is no dimension). */
 export const IsDimensionList = (o?: ValidationOptions) =>
   check(

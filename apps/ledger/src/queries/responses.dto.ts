@@ -1,5 +1,6 @@
 import { ApiProperty, getSchemaPath } from '@nestjs/swagger';
 import { Amount, Bool, Columns, Counts, Day, Enum, Int, Json, List, NAmount, NBool, NEnum, NInt, NOne, NStr, NStrs, NTime, One, Position, Str, Strs, Time } from './openapi-props';
+import { AdjustmentDto } from '../reports/gaming-day-close/adjustment.dto';
 
 /**
  * The response schemas of the read routes, as documented in docs/openapi.json (the console's types
@@ -594,6 +595,7 @@ export class ReconciliationReport {
   @Str({ example: 'minor units of the currency' }) unit!: string;
   @Position({ description: 'with asOf: the global position the report was computed at (docs/reports.md §3)', required: false }) asOfPosition?: string;
   @List(() => ReconciliationRow) items!: ReconciliationRow[];
+  @List(() => AdjustmentDto, 'changes after a close to rounds of closed gaming days, carried by the days of this report (docs/reports.md §2); not in the CSV') adjustments!: AdjustmentDto[];
 }
 
 // ------------------------------------------------------------------------------------------ decisions

@@ -1,4 +1,6 @@
-import { isIsoTime } from '../../queries/query.dto';
+import { isAsOfText } from '../../queries/query.dto';
+
+export { isAsOfText };
 
 /**
  * What an `asOf` query parameter asks for (docs/reports.md §3): the ledger as it knew it at a
@@ -6,16 +8,6 @@ import { isIsoTime } from '../../queries/query.dto';
  * (resolved to the greatest global position whose event was recorded at or before it).
  */
 export type AsOf = { readonly kind: 'position'; readonly position: bigint } | { readonly kind: 'time'; readonly at: string };
-
-/** Largest global position accepted (PostgreSQL `bigint`). */
-export const MAX_POSITION = 9_223_372_036_854_775_807n;
-
-/** Whether `v` is an `asOf` text: a global position `0..2^63-1` (no sign, no leading zero) or an ISO-8601 time. */
-export function isAsOfText(v: unknown): v is string {
-  if (typeof v !== 'string' || v.length > 40) return false;
-  if (/^(0|[1-9]\d{0,18})$/.test(v)) return BigInt(v) <= MAX_POSITION;
-  return isIsoTime(v);
-}
 
 /**
  * Parses a checked `asOf` text.
