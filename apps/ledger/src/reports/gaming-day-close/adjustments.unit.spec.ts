@@ -31,7 +31,8 @@ describe('adjustments (docs/reports.md §2)', () => {
       ['2026-03-02|T2', 500n],
     ]);
     const closed = (d: string, t: string) => closes.get(`${d}|${t}`);
-    expect(targetDay('2026-03-01', 'T1', 150n, closed)).toBe('2026-03-03');
+    expect(targetDay('2026-03-01', 'T1', 150n, closed)).toBe('2026-03-02'); // day 2's close (at 200) covers the change
+    expect(targetDay('2026-03-01', 'T1', 250n, closed)).toBe('2026-03-03');
     expect(targetDay('2026-03-02', 'T1', 150n, closed)).toBe('2026-03-02'); // day 2 closed later, covering it
     expect(targetDay('2026-03-02', 'T2', 150n, closed)).toBe('2026-03-02');
     expect(targetDay('2026-03-02', 'T1', 250n, closed)).toBe('2026-03-03');
