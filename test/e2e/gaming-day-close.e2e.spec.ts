@@ -194,4 +194,19 @@ describe('gaming-day close: frozen signed report, adjustments in the next day, a
     const list = (await get('/gaming-days/closes')).items;
     expect(list.map((c: any) => c.gamingDay)).toEqual([day, target]);
   });
+
+  it('two closes of the same day at once (two API instances): one close, the other 409; the table refuses changes', async () => {
+    const service = h.app.get(GamingDayCloseService);
+    const later = nextDay(nextDay(day));
+    const at = new Date(Date.parse(`${later}T12:00:00Z`));
+    const actor = { id: 'ledger', role: 'system', trigger: 'AUTOMATIC' as const };
+    const results = await Promise.allSettled([service.close(later, null, actor, at), service.close(later, null, actor, at)]);
+    expect(results.filter((r) => r.status === 'fulfilled')).toHaveLength(1);
+    const refused = results.find((r) => r.status === 'rejected') as PromiseRejectedResult;
+    expect(refused.reason.code).toBe('GAMING_DAY.ALREADY_CLOSED');
+    expect((await get(`/gaming-days/${later}/close`)).closes).toHaveLength(1);
+    // append-only, even for the owner
+    await expect(h.ds.query(`UPDATE gaming_day_closes SET closed_by = 'x' WHERE id = $1`, [close.closeId])).rejects.toThrow(/append-only/);
+    await expect(h.ds.query(`DELETE FROM gaming_day_close_tables WHERE close_id = $1`, [close.closeId])).rejects.toThrow(/append-only/);
+  });
 });
