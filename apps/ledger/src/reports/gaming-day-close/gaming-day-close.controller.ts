@@ -62,10 +62,13 @@ export class GamingDayCloseController {
     },
   })
   async get(@Param('day') day: string, @Query() q: CloseDayQuery, @Res({ passthrough: true }) res: Response) {
-    const closes = await this.closes.ofDay(checkDay(day), q.tableId ?? null);
+    // 404 only for a day without any close; the tableId filter narrows the list (possibly to none), like the other list filters
+    const closes = (await this.closes.ofDay(checkDay(day), null)).filter((c) => !q.tableId || c.tableIds.includes(q.tableId));
     const format = q.format ?? 'json';
     if (format === 'raw') {
-      if (closes.length > 1) throw new ApiError('VALIDATION.FAILED', `gaming day ${day} has ${closes.length} closes: give tableId`, { problems: 'several closes: give tableId' });
+      if (closes.length !== 1) {
+        throw new ApiError('VALIDATION.FAILED', `format=raw needs exactly one close; ${closes.length} match: give the tableId of one`, { problems: 'format=raw: tableId must select exactly one close' });
+      }
       const c = closes[0];
       res.setHeader('content-type', 'application/json; charset=utf-8');
       res.setHeader('x-report-signature', c.signature);
