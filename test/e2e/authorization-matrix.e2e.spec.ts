@@ -95,6 +95,10 @@ const ALLOWED: Record<string, Role[] | 'public'> = {
   'GET /shoes/{shoeId}/rounds': AUDIT,
   'GET /live/tables': AUDIT, // live-tables.controller.ts: server-sent events
   'GET /asyncapi': EVERY_ROLE, // asyncapi.controller.ts: the Kafka topics' AsyncAPI document
+  // gaming-day closes (reports/gaming-day-close/gaming-day-close.controller.ts): a pit manager closes, back office reads
+  'POST /gaming-days/{day}/close': PIT,
+  'GET /gaming-days/closes': AUDIT,
+  'GET /gaming-days/{day}/close': AUDIT,
 };
 
 const METHODS = ['get', 'post', 'put', 'patch', 'delete'];
@@ -158,6 +162,7 @@ describe('authorization matrix: every endpoint × every role (docs/guarantees.md
       eventId: randomUUID(),
       decisionId: randomUUID(),
       runId: randomUUID(),
+      day: '2001-01-01',
     };
     const invalidToken = sign({ role: 'pit-manager' }, 'not-the-secret', { subject: 'pm-1', algorithm: 'HS256', expiresIn: '1h' });
     let n = 0;

@@ -24,6 +24,7 @@ import fc from 'fast-check';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { ERROR_TABLE, isErrorCode } from '@ledger/errors';
 import { generateShoeScript, runShoeScript, type SimTable } from '@ledger/simulator';
+import { isAsOfText } from '../../apps/ledger/src/queries/query.dto';
 import { LedgerHarness, runId, startLedger } from '../support/ledger-harness';
 
 const SEED = Number(process.env.HOSTILE_READS_SEED ?? 20261202);
@@ -59,6 +60,8 @@ const KNOWN_READ_ROUTES = [
   '/shoes/{shoeId}/state',
   '/tables/{tableId}/chain',
   '/projections/applied/{eventId}',
+  '/gaming-days/closes',
+  '/gaming-days/{day}/close',
 ];
 
 interface Operation {
@@ -74,6 +77,12 @@ interface ReadRequest {
   url: string;
   /** Whether the defect is in the query string (then the only acceptable refusal is 400 VALIDATION.FAILED). */
   inQuery: boolean;
+  /**
+   * Whether the request carries one well-formed `asOf` (a global position or a time, docs/reports.md §3):
+   * it is then answered as of it — 404 for a round or bet that did not exist then, 409
+   * `ASOF.NOT_PROJECTED` while the read model has not reached it, or a heavy recall busy (429).
+   */
+  asOfAccepted: boolean;
 }
 
 interface Outcome {
@@ -242,6 +251,8 @@ interface Ids {
   accountId: string;
   /** `GET /exports/{kind}` (docs/reports.md §5). */
   kind: string;
+  /** A gaming day closed for the spec's table (docs/reports.md §2). */
+  day: string;
 }
 
 function pathWith(op: Operation, ids: Ids, override?: { name: string; value: string }): string {
@@ -346,7 +357,9 @@ function buildRequest(op: Operation, ids: Ids, m: Mutation): ReadRequest {
       break;
   }
   const qs = query.map(([k, v]) => `${k}=${v}`).join('&');
-  return { route: op.path, defect, url: qs ? `${path}?${qs}` : path, inQuery };
+  const asOf = query.filter(([k]) => k === 'asOf');
+  const asOfAccepted = asOf.length === 1 && isAsOfText(decodedOrNull(asOf[0][1]));
+  return { route: op.path, defect, url: qs ? `${path}?${qs}` : path, inQuery, asOfAccepted };
 }
 
 /**
@@ -399,6 +412,17 @@ async function fire(baseUrl: string, token: string, r: ReadRequest): Promise<Out
   }
 }
 
+function decodedOrNull(v: string): string | null {
+  try {
+    return decodeURIComponent(v);
+  } catch {
+    return null;
+  }
+}
+
+/** What a well-formed `asOf` may be answered with besides 2xx (see {@link ReadRequest.asOfAccepted}). */
+const AS_OF_ANSWERS = new Set(['ASOF.NOT_PROJECTED', 'ROUND.NOT_FOUND', 'BET.NOT_FOUND', 'RATE.HEAVY_READ_BUSY']);
+
 function describe_(o: Outcome): string {
   const url = o.r.url.length > 160 ? `${o.r.url.slice(0, 160)}…(${o.r.url.length})` : o.r.url;
   return `[${o.r.route} | ${o.r.defect}] GET ${url} → ${o.status} ${o.code ?? ''} ${o.text.slice(0, 160)}`;
@@ -441,6 +465,9 @@ describe('hostile input on every read route (docs/guarantees.md §11)', () => {
     await waitApplied(h, stored[stored.length - 1].eventId);
     const [bet] = await h.ds.query(`SELECT bet_id, round_id, account_id FROM ${h.readSchema}.bet_settlements WHERE shoe_id = $1 ORDER BY bet_id LIMIT 1`, [shoeId]);
     const decision = stored.find((e) => e.type === 'DecisionRequested') as unknown as { data: { decisionId: string } } | undefined;
+    // a closed gaming day, for GET /gaming-days/{day}/close
+    const [{ day }] = await h.ds.query(`SELECT gaming_day::text AS day FROM ${h.readSchema}.hand_outcomes WHERE round_id = $1`, [bet.round_id]);
+    await h.client.post('pit-manager', 'pm-1', `/gaming-days/${day}/close`, { tableIds: [table.tableId] });
     ids = {
       shoeId,
       roundId: bet.round_id,
@@ -450,6 +477,7 @@ describe('hostile input on every read route (docs/guarantees.md §11)', () => {
       eventId: stored[0].eventId,
       decisionId: decision?.data.decisionId ?? '00000000-0000-4000-8000-000000000000',
       kind: 'events',
+      day,
     };
     const doc = (await (await fetch(`${h.baseUrl}/docs-json`)).json()) as { paths: Record<string, Record<string, { parameters?: Array<{ in: string; name: string }> }>> };
     ops = [];
@@ -485,7 +513,7 @@ describe('hostile input on every read route (docs/guarantees.md §11)', () => {
     const token = h.client.token('auditor', 'aud-hostile');
     const bad: string[] = [];
     for (const op of ops) {
-      const o = await fire(h.baseUrl, token, { route: op.path, defect: 'none', url: pathWith(op, ids), inQuery: false });
+      const o = await fire(h.baseUrl, token, { route: op.path, defect: 'none', url: pathWith(op, ids), inQuery: false, asOfAccepted: false });
       if (o.status >= 300) bad.push(describe_(o));
     }
     expect(bad).toEqual([]);
@@ -532,7 +560,10 @@ describe('hostile input on every read route (docs/guarantees.md §11)', () => {
     const codeProblems = outcomes.filter((o) => o.status >= 400 && (!isErrorCode(o.code) || ERROR_TABLE[o.code].status !== o.status));
     expect(codeProblems.map(describe_).slice(0, 20)).toEqual([]);
     // a defect in the query string is refused as what it is: 400 VALIDATION.FAILED (or the one-at-a-time 409 of the anchors check)
-    const queryRefusals = outcomes.filter((o) => o.r.inQuery && o.status >= 400 && !(o.code === 'VALIDATION.FAILED' || o.code === 'ANCHORS.VERIFY_RUNNING'));
+    // (or, for a well-formed asOf, an answer as of that position: AS_OF_ANSWERS)
+    const queryRefusals = outcomes.filter(
+      (o) => o.r.inQuery && o.status >= 400 && !(o.code === 'VALIDATION.FAILED' || o.code === 'ANCHORS.VERIFY_RUNNING' || (o.r.asOfAccepted && AS_OF_ANSWERS.has(o.code ?? ''))),
+    );
     expect(queryRefusals.map(describe_).slice(0, 20)).toEqual([]);
     // an unknown, repeated or bracketed parameter, or one the route does not take, is always refused
     const accepted = outcomes.filter((o) => o.status < 400 && /^unknown parameter|repeated$|\[|not taken here/.test(o.r.defect));

@@ -25,6 +25,7 @@ import { StaticModule } from './static/static.module';
 import { StaffModule } from './reports/staff/staff.module';
 import { ExportsModule } from './reports/exports/exports.module';
 import { WalletModule } from './reports/wallet/wallet.module';
+import { GamingDayCloseModule } from './reports/gaming-day-close/gaming-day-close.module';
 
 /** The ledger's HTTP service: table facts, bets, management decisions, and the reads that drive them. */
 @Module({})
@@ -72,6 +73,7 @@ export class AppModule implements NestModule {
         StaffModule,
         ExportsModule,
         WalletModule,
+        GamingDayCloseModule,
         // the probes' HealthCheckService (docs/architecture.md §8); no logger: a failing readiness answers 503 at every call, its report is the answer, not an error log
         TerminusModule.forRoot({ logger: false }),
       ],

@@ -153,6 +153,12 @@ export const ERROR_TABLE = {
   'WALLET.SCOPE_UNKNOWN': { kind: 'validation', status: 400, message: 'the match needs a scope: the file has no transaction, so give fromDay and toDay', raisedBy: ['api'] },
   'WALLET.SCOPE_TOO_LARGE': { kind: 'too-large', status: 413, message: 'the scope holds more than {limit} ledger transactions; match a shorter period', raisedBy: ['api'] },
   'WALLET.RUN_NOT_FOUND': { kind: 'not-found', status: 404, message: 'no wallet match run {runId}', raisedBy: ['api'] },
+  // --- reports: as known at a time, gaming-day closes (docs/reports.md §2, §3) ------------------
+  'ASOF.NOT_PROJECTED': { kind: 'conflict', status: 409, message: 'the read model has not yet applied every event up to global position {position}; retry later', raisedBy: ['api'] },
+  'GAMING_DAY.ALREADY_CLOSED': { kind: 'conflict', status: 409, message: 'gaming day {day} is already closed for table(s) {tableIds}', raisedBy: ['api'] },
+  'GAMING_DAY.NOT_STARTED': { kind: 'rule-violation', status: 422, message: 'gaming day {day} has not started yet (the current gaming day is {currentDay})', raisedBy: ['api'] },
+  'GAMING_DAY.NOT_CLOSED': { kind: 'not-found', status: 404, message: 'gaming day {day} has no close (for the tables asked)', raisedBy: ['api'] },
+  'GAMING_DAY.NO_SIGNING_KEY': { kind: 'unavailable', status: 503, message: 'no report signing key is configured (REPORT_SIGNING_KEY_FILE): a gaming day cannot be closed', raisedBy: ['api'] },
 
   // --- a stored stream the write side cannot read (docs/guarantees.md §10) ----------------------
   'EVENT.INCONSISTENT': { kind: 'internal', status: 500, message: 'the stream holds an event its state cannot hold: the stream is corrupt', raisedBy: ['shoe'] },

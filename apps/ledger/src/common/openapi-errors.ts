@@ -74,6 +74,8 @@ export function withErrorTable(doc: OpenAPIObject): OpenAPIObject {
       if (!op) continue;
       const statuses = new Set<number>([...ANY_ROUTE, ...(op.security?.length ? WITH_TOKEN : []), ...(path.includes('{') ? WITH_PATH_ID : []), ...(m === 'post' ? WITH_BODY : [])]);
       if (path === '/audit/anchors/verify') statuses.add(409);
+      // asOf (docs/reports.md §3): 409 ASOF.NOT_PROJECTED until the read model reaches the position
+      if (op.parameters?.some((p) => 'name' in p && p.name === 'asOf')) statuses.add(409);
       const responses: Record<string, unknown> = { ...(op.responses ?? {}) };
       delete responses.default;
       for (const s of [...statuses].sort((a, b) => a - b)) {

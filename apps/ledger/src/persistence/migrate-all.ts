@@ -7,12 +7,23 @@ import { GrantQueryLog1733100000001 } from '../queries/migrations/1733100000001-
 import { CreateStreamSnapshots1797020000100 } from '../shoe/migrations/1797020000100-create-stream-snapshots';
 import { EventsRecordedAtBrin1799000300000 } from '../reports/exports/migrations/1799000300000-events-recorded-at-brin';
 import { CreateWalletMatch1799000200000 } from '../reports/wallet/migrations/1799000200000-create-wallet-match';
+import { CreateGamingDayCloses1799000100000 } from '../reports/gaming-day-close/migrations/1799000100000-create-gaming-day-closes';
+import { GrantGamingDayCloses1799000100001 } from '../reports/gaming-day-close/migrations/1799000100001-grant-gaming-day-closes';
 
 /**
  * The API's migrations beside the event store's, in the same TypeORM `migrations` table: the query
- * log (docs/guarantees.md §12), the shoe snapshots and the wallet match runs (docs/reports.md §4).
+ * log (docs/guarantees.md §12), the shoe snapshots, the gaming-day closes (docs/reports.md §2), the
+ * wallet match runs (docs/reports.md §4) and the index the exports read by time (docs/reports.md §5).
  */
-export const API_EXTRA_MIGRATIONS = [CreateQueryLog1733100000000, GrantQueryLog1733100000001, CreateStreamSnapshots1797020000100, CreateWalletMatch1799000200000, EventsRecordedAtBrin1799000300000];
+export const API_EXTRA_MIGRATIONS = [
+  CreateQueryLog1733100000000,
+  GrantQueryLog1733100000001,
+  CreateStreamSnapshots1797020000100,
+  CreateGamingDayCloses1799000100000,
+  GrantGamingDayCloses1799000100001,
+  CreateWalletMatch1799000200000,
+  EventsRecordedAtBrin1799000300000,
+];
 
 /** The schemas {@link migrateAll} brings up to date, in the order it runs them. */
 export type MigratedSchema = 'event-store' | 'read-model';

@@ -26,11 +26,18 @@ import {
   SettlementWithHistory,
   ShoeStateResponse,
 } from './responses.dto';
-import { isReconciliationDimension, ReadModelService, type ReconciliationDimension } from './read-model.service';
 import { headerValue, REPORT_HEADER_HTTP, reportHeader } from '../reports/report-header';
 
 /** Layout version of the reconciliation report (`ReportHeader.reportVersion`, docs/reports.md §1). */
 export const RECONCILIATION_REPORT_VERSION = 1;
+import { decisionChains, isReconciliationDimension, ReadModelService, type ReconciliationDimension } from './read-model.service';
+import { ApiError } from '../common/api-error';
+import { parseAsOf } from '../reports/as-of/as-of';
+import { AsOfQuery } from '../reports/as-of/as-of.dto';
+import { AsOfPositionService } from '../reports/as-of/as-of-position.service';
+import { AsOfReadService } from '../reports/as-of/as-of-read.service';
+import { recallAsOf } from '../reports/as-of/recall-as-of';
+import { AdjustmentsService } from '../reports/gaming-day-close/adjustments.service';
 
 /**
  * The read side for regulators and back office (docs/architecture.md §7): game recall, event search,
@@ -50,14 +57,26 @@ export class QueriesController {
     private readonly read: ReadModelService,
     @Inject(HEAVY_READ_STORE) private readonly store: PgEventStore,
     private readonly heavy: HeavyReadLimiter,
+    private readonly asOf: AsOfReadService,
+    private readonly positions: AsOfPositionService,
+    private readonly adjustments: AdjustmentsService,
   ) {}
 
   @Get('shoes/:shoeId/rounds/:roundId/recall')
   @HeavyRead()
   @ApiOperation({ summary: 'Game recall: the round, every revision with actor/approver/reason, its events in order, bets and their history, chain status' })
   @ApiOkResponse({ type: RecallResponse })
-  recall(@Param('shoeId') shoeId: string, @Param('roundId') roundId: string, @Query() _q: NoQuery, @Req() req: HeavyReadRequest) {
-    return this.heavy.run(req, () => this.read.recall(shoeId, roundId));
+  recall(@Param('shoeId') shoeId: string, @Param('roundId') roundId: string, @Query() q: AsOfQuery, @Req() req: HeavyReadRequest) {
+    const asOf = parseAsOf(q.asOf);
+    return this.heavy.run(req, async () => {
+      // asOf (docs/reports.md §3): the position first, so the recall read after it holds everything up to it
+      const position = asOf ? await this.positions.resolve(asOf) : null;
+      const recall = await this.read.recall(shoeId, roundId);
+      if (position === null) return recall;
+      const cut = recallAsOf(recall, position, decisionChains);
+      if (!cut) throw new ApiError('ROUND.NOT_FOUND', `no round ${roundId} in shoe ${shoeId} at global position ${position}`, { roundId });
+      return cut;
+    });
   }
 
   @Get('audit/events')
@@ -85,6 +104,17 @@ export class QueriesController {
   @ApiOperation({ summary: 'Settlements by table, shoe, round, account or status (OPEN, SETTLED, RESETTLED, REFUNDED); amounts in minor units' })
   @ApiOkResponse({ type: SettlementsPage })
   settlements(@Query() q: SettlementsQuery) {
+    const asOf = parseAsOf(q.asOf);
+    const filters = {
+      tableId: q.tableId ?? null,
+      shoeId: q.shoeId ?? null,
+      roundId: q.roundId ?? null,
+      accountId: q.accountId ?? null,
+      status: q.status ?? null,
+      limit: parseLimit(q.limit),
+      cursor: q.cursor,
+    };
+    if (asOf) return this.asOf.settlements(filters, asOf);
     return this.read.settlements({
       tableId: q.tableId ?? null,
       shoeId: q.shoeId ?? null,
@@ -99,8 +129,9 @@ export class QueriesController {
   @Get('settlements/:betId')
   @ApiOperation({ summary: 'One bet with its whole settlement history' })
   @ApiOkResponse({ type: SettlementWithHistory })
-  settlement(@Param('betId') betId: string, @Query() _q: NoQuery) {
-    return this.read.settlement(betId);
+  settlement(@Param('betId') betId: string, @Query() q: AsOfQuery) {
+    const asOf = parseAsOf(q.asOf);
+    return asOf ? this.asOf.settlement(betId, asOf) : this.read.settlement(betId);
   }
 
   @Get('reports/reconciliation')
@@ -117,7 +148,7 @@ export class QueriesController {
     // the DTO checked every name against the Set of dimensions; the guard narrows the type
     const groupBy: ReconciliationDimension[] = (q.groupBy ?? 'table,currency').split(',').filter((d): d is ReconciliationDimension => d !== '' && isReconciliationDimension(d));
     const format = q.format ?? 'json';
-    const rows = await this.read.reconciliation({
+    const scope = {
       groupBy,
       tableId: q.tableId ?? null,
       shoeId: q.shoeId ?? null,
@@ -125,10 +156,13 @@ export class QueriesController {
       currency: q.currency ?? null,
       fromDay: q.fromDay ?? null,
       toDay: q.toDay ?? null,
-    });
+    };
+    const asOf = parseAsOf(q.asOf);
+    const at = asOf ? await this.asOf.reconciliation(scope, asOf) : null;
+    const rows = at ? at.rows : await this.read.reconciliation(scope);
     // the report header (docs/reports.md §1): in the JSON body as `header`, and for both formats as the response header Ledger-Report-Header
     const header = reportHeader('Reconciliation report', 'reconciliation', RECONCILIATION_REPORT_VERSION, { from: q.fromDay ?? null, to: q.toDay ?? null },
-      { groupBy: groupBy.join(','), tableId: q.tableId, shoeId: q.shoeId, dealerId: q.dealerId, currency: q.currency, format }, rows.length === 0);
+      { groupBy: groupBy.join(','), tableId: q.tableId, shoeId: q.shoeId, dealerId: q.dealerId, currency: q.currency, asOf: q.asOf, format }, rows.length === 0);
     res.setHeader(REPORT_HEADER_HTTP, headerValue(header));
     if (format === 'csv') {
       res.setHeader('content-type', 'text/csv; charset=utf-8');
@@ -136,7 +170,16 @@ export class QueriesController {
       const columns = rows.length ? Object.keys(rows[0]) : ['turnover', 'payouts', 'ggr', 'hold'];
       return stringify(rows, { header: true, columns });
     }
-    return { groupBy, unit: 'minor units of the currency', items: rows, header };
+    // the changes to rounds of closed days carried by the days asked for (docs/reports.md §2), as known at the same position
+    const adjustments = (
+      await this.adjustments.at(at ? at.position : await this.positions.latestProjected(), {
+        fromDay: scope.fromDay,
+        toDay: scope.toDay,
+        tableIds: scope.tableId ? [scope.tableId] : null,
+        currency: scope.currency,
+      })
+    ).filter((a) => (!scope.shoeId || a.shoeId === scope.shoeId) && (!scope.dealerId || a.dealerId === scope.dealerId));
+    return { groupBy, unit: 'minor units of the currency', ...(at ? { asOfPosition: at.position.toString() } : {}), items: rows, adjustments, header };
   }
 
   @Get('shoes/:shoeId/roads')

@@ -1,5 +1,7 @@
 import { Module } from '@nestjs/common';
 import { ShoeModule } from '../shoe/shoe.module';
+import { AsOfModule } from '../reports/as-of/as-of.module';
+import { GamingDayCloseModule } from '../reports/gaming-day-close/gaming-day-close.module';
 import { AnchorsController } from './anchors.controller';
 import { ConsoleReadsController } from './console-reads.controller';
 import { ProjectionStatusController, QueriesController } from './queries.controller';
@@ -10,7 +12,7 @@ import { VerifiedHeads } from './verified-heads';
 
 /** Read side for regulators, back office and analytics (over the `read` projections). */
 @Module({
-  imports: [ShoeModule],
+  imports: [ShoeModule, AsOfModule, GamingDayCloseModule],
   controllers: [ConsoleReadsController, QueriesController, ProjectionStatusController, AnchorsController],
   providers: [ReadModelService, QueryLogInterceptor, ProjectionHealthService, VerifiedHeads],
   exports: [ProjectionHealthService],

@@ -51,6 +51,20 @@ export function isIsoTime(v: unknown): v is string {
   return y >= 1 && y <= 9999;
 }
 
+/** Largest global position an `asOf` may name (PostgreSQL `bigint`). */
+export const MAX_AS_OF_POSITION = 9_223_372_036_854_775_807n;
+
+/** Whether `v` is an `asOf` text (docs/reports.md §3): a global position `0..2^63-1` (no sign, no leading zero) or an ISO-8601 time. */
+export function isAsOfText(v: unknown): v is string {
+  if (typeof v !== 'string' || v.length > 40) return false;
+  if (/^(0|[1-9]\d{0,18})$/.test(v)) return BigInt(v) <= MAX_AS_OF_POSITION;
+  return isIsoTime(v);
+}
+
+/** The OpenAPI description of every `asOf` parameter (docs/reports.md §3). */
+export const AS_OF_DESCRIPTION =
+  'as the ledger knew it then (docs/reports.md §3): a global position (integer ≥ 0) or an ISO-8601 time (the greatest global position recorded at or before it); 409 ASOF.NOT_PROJECTED while the read model has not applied every event up to it';
+
 /** Whether `v` is a decimal integer text (no sign, exponent, fraction or leading zero) in `min..max`. */
 export function isIntegerText(v: unknown, min: number, max: number): v is string {
   if (typeof v !== 'string' || !/^(0|[1-9]\d{0,15})$/.test(v)) return false;
@@ -69,6 +83,8 @@ export const IsIsoTime = (o?: ValidationOptions) => check('isIsoTime', 'must be 
 export const IsGamingDay = (o?: ValidationOptions) => check('isGamingDay', 'must be a date YYYY-MM-DD that exists', isGamingDay, o);
 /** A decimal integer in `min..max` (see {@link isIntegerText}). */
 export const IsIntegerText = (min: number, max: number, o?: ValidationOptions) => check('isIntegerText', `must be an integer ${min}..${max}`, (v) => isIntegerText(v, min, max), o);
+/** An `asOf` value (see {@link isAsOfText}). */
+export const IsAsOf = (o?: ValidationOptions) => check('isAsOf', 'must be a global position (integer 0..2^63-1) or an ISO-8601 time', isAsOfText, o);
 /** A comma list of reconciliation dimensions, each of {@link RECONCILIATION_DIMENSION_NAMES} (a `Set` lookup: `constructor` is no dimension). */
 export const IsDimensionList = (o?: ValidationOptions) =>
   check(
@@ -122,6 +138,7 @@ export class SettlementsQuery extends PageQuery {
   @ApiPropertyOptional() @IsOptional() @Matches(FILTER_ID) roundId?: string;
   @ApiPropertyOptional() @IsOptional() @Matches(FILTER_ID) accountId?: string;
   @ApiPropertyOptional({ enum: SETTLEMENT_STATUSES }) @IsOptional() @IsIn(SETTLEMENT_STATUSES) status?: (typeof SETTLEMENT_STATUSES)[number];
+  @ApiPropertyOptional({ description: AS_OF_DESCRIPTION }) @IsOptional() @IsAsOf() asOf?: string;
 }
 
 /** Query of `GET /reports/reconciliation`. */
@@ -134,6 +151,7 @@ export class ReconciliationQuery {
   @ApiPropertyOptional({ description: 'ISO 4217, e.g. EUR' }) @IsOptional() @Matches(/^[A-Z]{3}$/) currency?: string;
   @ApiPropertyOptional({ description: 'gaming day YYYY-MM-DD, inclusive' }) @IsOptional() @IsGamingDay() fromDay?: string;
   @ApiPropertyOptional({ description: 'gaming day YYYY-MM-DD, inclusive' }) @IsOptional() @IsGamingDay() toDay?: string;
+  @ApiPropertyOptional({ description: AS_OF_DESCRIPTION }) @IsOptional() @IsAsOf() asOf?: string;
 }
 
 /** Query of `GET /shoes/{shoeId}/events`: stream versions are 1-based. */

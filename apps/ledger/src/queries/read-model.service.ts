@@ -13,10 +13,11 @@ import { decodeCursor, decodeIdCursor, decodePositionCursor, encodeCursor, Page 
 import { isIsoTime } from './query.dto';
 import { dealtCards } from './dealt-cards';
 import { betTransactionId, walletAmounts } from '../reports/wallet/wallet-transactions';
+import { reconciliationFigures } from '../reports/as-of/reconciliation-sql';
 
 
 /** snake_case row → camelCase object (values unchanged; amounts arrive as strings). */
-function camel<T = Record<string, unknown>>(row: Record<string, unknown>): T {
+export function camel<T = Record<string, unknown>>(row: Record<string, unknown>): T {
   const out: Record<string, unknown> = {};
   for (const [k, v] of Object.entries(row)) out[k.replace(/_([a-z])/g, (_, c: string) => c.toUpperCase())] = v instanceof Date ? v.toISOString() : v;
   return out as T;
@@ -112,9 +113,11 @@ export interface ReconciliationRow {
   roundsResulted: string;
   roundsVoided: string;
   corrections: string;
+  /** Exact dropped-fraction total, reduced (`"0"`, `"3/4"`; docs/reports.md §3). */
+  dropped: string;
 }
 
-const SETTLEMENT_COLUMNS = `bet_id, shoe_id, round_id, table_id, dealer_id, gaming_day::text AS gaming_day, account_id, bet_code, currency,
+export const SETTLEMENT_COLUMNS = `bet_id, shoe_id, round_id, table_id, dealer_id, gaming_day::text AS gaming_day, account_id, bet_code, currency,
   stake::text AS stake, status, result, winnings::text AS winnings, payout::text AS payout, net::text AS net, dropped, paytable_ref,
   revision, refunded_stake::text AS refunded_stake, placed_at, settled_at, refunded_at`;
 
@@ -125,7 +128,7 @@ const SHOE_SUMMARY_COLUMNS = `shoe_id, table_id, variant, status, hand_number, c
 const ROUND_SUMMARY_COLUMNS = `round_id, hand_number, status, winner, player_total, banker_total, player_pair, banker_pair, is_natural`;
 
 /** Every column of `hand_outcomes`, the gaming day as `YYYY-MM-DD` (not a JavaScript Date at local midnight). */
-const ROUND_COLUMNS = `round_id, shoe_id, table_id, hand_number, dealer_id, dealing_dealer_id, gaming_day::text AS gaming_day, currency, paytable_ref, opened_at,
+export const ROUND_COLUMNS = `round_id, shoe_id, table_id, hand_number, dealer_id, dealing_dealer_id, gaming_day::text AS gaming_day, currency, paytable_ref, opened_at,
   status, betting_closed, cards, unneeded_cards, player_cards, banker_cards, player_total, banker_total, winner, is_natural, player_pair, banker_pair,
   last_hand, current_revision, result_event_id, resulted_at, corrected_at, void_cause, voided_at, void_event_id`;
 
@@ -337,26 +340,11 @@ export class ReadModelService {
    * payouts, GGR = turnover − payouts, hold, with voided stakes and correction deltas apart.
    */
   async reconciliation(f: ReconciliationFilters): Promise<ReconciliationRow[]> {
-    const dims = f.groupBy.map((d) => {
-      const column = RECONCILIATION_DIMENSIONS.get(d);
-      if (column === undefined) throw new ApiError('VALIDATION.FAILED', 'groupBy: unknown dimension', { groupBy: String(d).slice(0, 64) });
-      return column;
-    });
-    const select = dims.map((c) => (c === 'gaming_day' ? 'gaming_day::text AS gaming_day' : c));
-    const rows = await this.ds.query(
-      `SELECT ${[...select, ''].join(', ')}
-              sum(turnover)::text AS turnover, sum(payouts)::text AS payouts, sum(ggr)::text AS ggr,
-              CASE WHEN sum(turnover) = 0 THEN NULL ELSE round(sum(ggr) / sum(turnover), 6)::text END AS hold,
-              sum(voided_stakes)::text AS voided_stakes, sum(correction_payout_delta)::text AS correction_payout_delta,
-              sum(bets_settled)::text AS bets_settled, sum(bets_refunded)::text AS bets_refunded, sum(bets_resettled)::text AS bets_resettled,
-              sum(rounds_resulted)::text AS rounds_resulted, sum(rounds_voided)::text AS rounds_voided, sum(corrections)::text AS corrections
-         FROM ${this.S}.reconciliation
-        WHERE ($1::text IS NULL OR table_id = $1) AND ($2::text IS NULL OR shoe_id = $2) AND ($3::text IS NULL OR dealer_id = $3)
-          AND ($4::text IS NULL OR currency = $4) AND ($5::date IS NULL OR gaming_day >= $5) AND ($6::date IS NULL OR gaming_day <= $6)
-        ${dims.length ? `GROUP BY ${dims.join(', ')} ORDER BY ${dims.join(', ')}` : ''}`,
-      [f.tableId ?? null, f.shoeId ?? null, f.dealerId ?? null, f.currency ?? null, f.fromDay ?? null, f.toDay ?? null],
-    );
-    return rows.filter((r: Record<string, unknown>) => r.turnover !== null).map((r: Record<string, unknown>) => camel<ReconciliationRow>(r));
+    for (const d of f.groupBy) {
+      if (!RECONCILIATION_DIMENSIONS.has(d)) throw new ApiError('VALIDATION.FAILED', 'groupBy: unknown dimension', { groupBy: String(d).slice(0, 64) });
+    }
+    // live: the `reconciliation` projection; the same figures as known at a position: reports/as-of (docs/reports.md §3)
+    return reconciliationFigures(this.ds, this.S, f, null);
   }
 
   /** The roads of a shoe (schema `RoadsResponse`). @throws ApiError 404 `SHOE.NOT_FOUND` */
@@ -529,7 +517,7 @@ export interface RecallDecision {
  * The four-eyes chains of the decisions among a round's audit rows (docs/domain-rules.md §6),
  * in request order. A pending decision is reported as such (its expiry is in `GET /decisions/{id}`).
  */
-function decisionChains(rows: ReadonlyArray<Record<string, any>>): RecallDecision[] {
+export function decisionChains(rows: ReadonlyArray<Record<string, any>>): RecallDecision[] {
   const out = new Map<string, RecallDecision>();
   for (const r of rows) {
     const d = r.data ?? {};

@@ -1,6 +1,7 @@
 import { ApiProperty, getSchemaPath } from '@nestjs/swagger';
 import { ReportHeaderSchema } from '../reports/report-header.dto';
 import { Amount, Bool, Columns, Counts, Day, Enum, Int, Json, List, NAmount, NBool, NEnum, NInt, NOne, NStr, NStrs, NTime, One, Position, Str, Strs, Time } from './openapi-props';
+import { AdjustmentDto } from '../reports/gaming-day-close/adjustment.dto';
 
 /**
  * The response schemas of the read routes, as documented in docs/openapi.json (the console's types
@@ -599,15 +600,18 @@ export class ReconciliationRow {
   @Position('count') roundsResulted!: string;
   @Position('count') roundsVoided!: string;
   @Position('count') corrections!: string;
+  @ApiProperty({ type: String, pattern: '^-?\\d+(/\\d+)?$', description: 'exact total of the fractions of a minor unit dropped by rounding, reduced ("0", "3/4"; docs/reports.md §3)' }) dropped!: string;
 }
 
 /** `GET /reports/reconciliation` (format json). */
 export class ReconciliationReport {
   @ApiProperty({ type: 'array', items: { type: 'string', enum: ['table', 'shoe', 'dealer', 'day', 'currency'] } }) groupBy!: string[];
   @Str({ example: 'minor units of the currency' }) unit!: string;
+  @Position({ description: 'with asOf: the global position the report was computed at (docs/reports.md §3)', required: false }) asOfPosition?: string;
   @List(() => ReconciliationRow) items!: ReconciliationRow[];
   /** The report header (docs/reports.md §1); also in the response header `Ledger-Report-Header` (JSON and CSV). */
   @One(() => ReportHeaderSchema, 'the report header (docs/reports.md §1)') header!: ReportHeaderSchema;
+  @List(() => AdjustmentDto, 'changes after a close to rounds of closed gaming days, carried by the days of this report (docs/reports.md §2); not in the CSV') adjustments!: AdjustmentDto[];
 }
 
 // ------------------------------------------------------------------------------------------ decisions

@@ -13,6 +13,7 @@ export * from './edge';
 export * from './tokens';
 export * from './record-signing';
 export * from './ledger-api';
+export * from './gaming-day-close';
 export * from './relay';
 export * from './republish';
 export * from './projector';

@@ -4,13 +4,14 @@ import { WithAnchorVerification, WithAnchors } from './anchors';
 import { WithSigningSecret, WithTokenPolicy, WithTokenVerification } from './tokens';
 import { WithEdgeLimits } from './edge';
 import { WithTracing } from './tracing';
+import { WithGamingDayClose } from './gaming-day-close';
 
 /**
  * The ledger API's configuration (`apps/ledger`; docs/architecture.md §5), read once at start by
  * `main.ts` (or the tests' harness) and served to the Nest app by `@nestjs/config`'s `ConfigService`.
  * The anchors' variables and `KAFKA_BROKERS` serve `GET /audit/anchors/verify` (docs/architecture.md §10).
  */
-export class LedgerApiEnv extends WithTracing(WithGamingDay(WithEdgeLimits(WithAnchorVerification(
+export class LedgerApiEnv extends WithGamingDayClose(WithTracing(WithGamingDay(WithEdgeLimits(WithAnchorVerification(
   WithAnchors(
     WithKafka(
       WithTokenVerification(
@@ -18,7 +19,7 @@ export class LedgerApiEnv extends WithTracing(WithGamingDay(WithEdgeLimits(WithA
       ),
     ),
   ),
-)))) {
+))))) {
   /**
    * Rows an export (`GET /exports/{kind}`, docs/reports.md §5) reads from PostgreSQL per batch
    * (keyset cursor): the most rows of an export the API holds in memory at once.

@@ -10,7 +10,7 @@ import { ProjectionIncidents1796000700000 } from './1796000700000-projection-inc
 import { AppliedAtClock1797010000000 } from './1797010000000-applied-at-clock';
 import { AuditKeysetIndexes1797020000000 } from './1797020000000-audit-keyset-indexes';
 import { AnalyticsOutboxReferences1797040000000 } from './1797040000000-analytics-outbox-references';
-import { SettlementRevisionsPosition1799000300000 } from './1799000300000-settlement-revisions-position';
+import { AsOfIndexes1799000100000 } from './1799000100000-as-of-indexes';
 
 export { CreateReadModel1733000000000, createReadModelSql } from './1733000000000-create-read-model';
 export { CreateAnalyticsOutbox1733100000000, createAnalyticsOutboxSql } from './1733100000000-create-analytics-outbox';
@@ -21,7 +21,7 @@ export { ProjectionIncidents1796000700000, projectionIncidentsSql } from './1796
 export { AppliedAtClock1797010000000, appliedAtClockSql } from './1797010000000-applied-at-clock';
 export { AuditKeysetIndexes1797020000000, auditKeysetIndexesSql, AUDIT_DECISION_TYPES, AUDIT_KEYSET_INDEX_NAMES } from './1797020000000-audit-keyset-indexes';
 export { AnalyticsOutboxReferences1797040000000, analyticsOutboxReferencesSql } from './1797040000000-analytics-outbox-references';
-export { SettlementRevisionsPosition1799000300000, settlementRevisionsPositionSql } from './1799000300000-settlement-revisions-position';
+export { AsOfIndexes1799000100000, asOfIndexesSql } from './1799000100000-as-of-indexes';
 
 /** A migration class of the read model: constructed with the target schema (default `read`). */
 export type ProjectionMigrationClass = new (schema?: string) => MigrationInterface & { readonly name: string };
@@ -42,7 +42,7 @@ export const PROJECTION_MIGRATIONS: readonly ProjectionMigrationClass[] = [
   AppliedAtClock1797010000000,
   AuditKeysetIndexes1797020000000,
   AnalyticsOutboxReferences1797040000000,
-  SettlementRevisionsPosition1799000300000,
+  AsOfIndexes1799000100000,
 ];
 
 /** Result of {@link runProjectionMigrations}. */

@@ -1,0 +1,97 @@
+import { createHash, sign, verify, type KeyObject } from 'node:crypto';
+import canonicalize from 'canonicalize';
+import type { ReportHeader } from '../report-header';
+import type { ReconciliationFigures } from '../as-of/reconciliation-sql';
+import type { Adjustment } from './adjustments';
+
+/** Layout version of the frozen gaming-day report (docs/reports.md §2). */
+export const CLOSE_REPORT_VERSION = 1;
+
+/**
+ * The signed body of a gaming-day close (docs/reports.md §2): everything in it is computed from the
+ * events up to `throughPosition` (as known at that position, docs/reports.md §3), so the same events
+ * always give the same body and the same canonical bytes. `header.generatedAt` is the `recordedAt`
+ * of the last event covered (the moment the figures are as of), not the wall clock; the close's own
+ * time (`closedAt`) and author stay outside, in the close record.
+ */
+export interface CloseReportBody {
+  readonly header: ReportHeader;
+  /** `YYYY-MM-DD`. */
+  readonly gamingDay: string;
+  /** The table set, sorted. */
+  readonly tableIds: readonly string[];
+  /** Every event at or below it is covered; none above. Decimal string. */
+  readonly throughPosition: string;
+  /** The gaming-day rule the rounds were filed under. */
+  readonly gamingDayRule: { readonly timeZone: string; readonly cutoffHour: number };
+  /** Per table, dealer and currency. Amounts in minor units; `dropped` an exact fraction. */
+  readonly rows: readonly ReconciliationFigures[];
+  /** Per currency, over the whole table set. */
+  readonly totals: readonly ReconciliationFigures[];
+  /** Changes after the close of an earlier day that this day carries (docs/reports.md §2). */
+  readonly adjustments: readonly Adjustment[];
+}
+
+/** The canonical bytes of a report body (RFC 8785 JSON Canonicalization Scheme, UTF-8): what is signed and stored. */
+export function canonicalReportBytes(body: CloseReportBody): Buffer {
+  const text = canonicalize(body);
+  if (text === undefined) throw new Error('report body cannot be canonicalised');
+  return Buffer.from(text, 'utf8');
+}
+
+/** Lower-case hex SHA-256 of the bytes. */
+export function sha256Hex(bytes: Buffer): string {
+  return createHash('sha256').update(bytes).digest('hex');
+}
+
+/** Ed25519 signature of the bytes, base64. */
+export function signReport(bytes: Buffer, privateKey: KeyObject): string {
+  return sign(null, bytes, privateKey).toString('base64');
+}
+
+/** Whether `signature` (base64) is an Ed25519 signature of `bytes` by `publicKey`. */
+export function verifyReport(bytes: Buffer, signature: string, publicKey: KeyObject): boolean {
+  try {
+    return verify(null, bytes, publicKey, Buffer.from(signature, 'base64'));
+  } catch {
+    return false;
+  }
+}
+
+/** The CSV columns of a close's export, in order (one line per row, total and adjustment). */
+export const CLOSE_CSV_COLUMNS = [
+  'section',
+  'gamingDay',
+  'tableId',
+  'dealerId',
+  'currency',
+  'turnover',
+  'payouts',
+  'ggr',
+  'hold',
+  'voidedStakes',
+  'correctionPayoutDelta',
+  'dropped',
+  'betsSettled',
+  'betsRefunded',
+  'betsResettled',
+  'roundsResulted',
+  'roundsVoided',
+  'corrections',
+  'roundId',
+  'closedDay',
+  'kind',
+  'eventId',
+  'decisionId',
+  'globalPosition',
+] as const;
+
+/** The lines of a close's CSV export (without the header): rows, totals, then adjustments. */
+export function closeCsvRecords(body: CloseReportBody): Record<string, unknown>[] {
+  const base = { gamingDay: body.gamingDay };
+  return [
+    ...body.rows.map((r) => ({ section: 'row', ...base, ...r })),
+    ...body.totals.map((r) => ({ section: 'total', ...base, ...r })),
+    ...body.adjustments.map((a) => ({ section: 'adjustment', ...base, ...a, gamingDay: a.targetDay })),
+  ];
+}

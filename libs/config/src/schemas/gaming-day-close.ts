@@ -1,0 +1,42 @@
+import { IntVar, TextVar } from '../env-var';
+import type { EnvClass } from './common';
+
+/** Where development mode keeps its generated report signing key: the anchors' development key (`.stack/anchors`). */
+export const DEFAULT_DEV_REPORT_SIGNING_KEY_FILE = '.stack/anchors/anchor-private.pem';
+
+/**
+ * `GAMING_DAY_CLOSE_GRACE_MINUTES`, `GAMING_DAY_CLOSE_SWEEP_MS`, `REPORT_SIGNING_KEY_FILE`: the
+ * gaming-day close of the API (docs/reports.md §2): when a day is closed automatically, and the key
+ * its frozen reports are signed with.
+ */
+export function WithGamingDayClose<B extends EnvClass>(Base: B) {
+  class GamingDayCloseEnv extends Base {
+    /**
+     * Minutes after a gaming day's end (the next day's cut-off hour, `GAMING_DAY_CUTOFF_HOUR`) before
+     * the API closes it automatically for every table not closed yet (late facts of the day's last
+     * rounds get in first).
+     * @default 30
+     */
+    @IntVar(0, 1440, 'minutes')
+    GAMING_DAY_CLOSE_GRACE_MINUTES: number = 30;
+
+    /**
+     * How often the API looks for a gaming day to close automatically, in ms; 0: never (only a pit
+     * manager's `POST /gaming-days/{day}/close`). Several API instances may run it: the database
+     * keeps one close per day and table.
+     * @default 60000
+     */
+    @IntVar(0, 86_400_000, 'ms')
+    GAMING_DAY_CLOSE_SWEEP_MS: number = 60_000;
+
+    /**
+     * Ed25519 private key (PEM PKCS#8) the frozen gaming-day reports are signed with: the anchor
+     * signing key (the relay's `ANCHOR_PRIVATE_KEY_FILE`), so one public key verifies both. Unset in
+     * development mode: `.stack/anchors/anchor-private.pem` (generated with its public key beside it).
+     * Unset otherwise: no day can be closed (503 `GAMING_DAY.NO_SIGNING_KEY`).
+     */
+    @TextVar(/^[^\0\r\n]{1,4096}$/, 'a file path', { optional: true })
+    REPORT_SIGNING_KEY_FILE?: string;
+  }
+  return GamingDayCloseEnv;
+}
