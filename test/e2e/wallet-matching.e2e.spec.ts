@@ -141,7 +141,7 @@ describe('wallet matching', () => {
     const csvRes = await fetch(`${h.baseUrl}/reconciliation/wallet-files/${run.runId}/items?format=csv`, { headers: auth });
     expect(csvRes.status).toBe(200);
     expect(csvRes.headers.get('content-type')).toMatch(/^text\/csv/);
-    expect(JSON.parse(csvRes.headers.get('x-report-header')!)).toMatchObject({ report: 'wallet-match' });
+    expect(JSON.parse(csvRes.headers.get('ledger-report-header')!)).toMatchObject({ report: 'wallet-match' });
     const csvRows: Record<string, string>[] = parse(await csvRes.text(), { columns: true });
     expect(csvRows).toHaveLength(run.itemCount);
     expect(csvRows.filter((r) => r.status !== 'MATCHED').map((r) => r.transactionId).sort()).toEqual([win.txn_id, refund.txn_id, offByOne.txn_id, ghost.txn_id].sort());

@@ -4,6 +4,7 @@ import { Bool, Day, Enum, Int, List, NStr, One, Position, Str, Strs, Time } from
 import { FILTER_ID } from '../../queries/query.dto';
 import { ReconciliationRow } from '../../queries/responses.dto';
 import { AdjustmentDto } from './adjustment.dto';
+import { ReportHeaderSchema } from '../report-header.dto';
 
 /** Body of `POST /gaming-days/{day}/close`. */
 export class CloseDayBody {
@@ -25,30 +26,6 @@ export class CloseDayQuery {
   format?: 'json' | 'csv' | 'raw';
 }
 
-/** The period of a report header. */
-export class ReportPeriod {
-  @NStr() from!: string | null;
-  @NStr() to!: string | null;
-}
-
-/** The software of a report header. */
-export class ReportSoftware {
-  @Str() name!: string;
-  @Str() version!: string;
-}
-
-/** The header every report carries (docs/reports.md §1). */
-export class ReportHeaderDto {
-  @Str() title!: string;
-  @Str() report!: string;
-  @Int() reportVersion!: number;
-  @One(() => ReportPeriod) period!: ReportPeriod;
-  @ApiProperty({ type: 'object', additionalProperties: { type: 'string' } }) filters!: Record<string, string>;
-  @One(() => ReportSoftware) software!: ReportSoftware;
-  @Time('in a close: the recordedAt of the last event covered (docs/reports.md §2)') generatedAt!: string;
-  @Bool() noActivity!: boolean;
-}
-
 /** The gaming-day rule of a close. */
 export class GamingDayRule {
   @Str() timeZone!: string;
@@ -57,7 +34,7 @@ export class GamingDayRule {
 
 /** The signed body of a close (docs/reports.md §2). */
 export class CloseReportBodyDto {
-  @One(() => ReportHeaderDto) header!: ReportHeaderDto;
+  @One(() => ReportHeaderSchema, 'the report header (docs/reports.md §1); in a close its generatedAt is the recordedAt of the last event covered (docs/reports.md §2)') header!: ReportHeaderSchema;
   @Day() gamingDay!: string;
   @Strs() tableIds!: string[];
   @Position('every event at or below it is covered') throughPosition!: string;

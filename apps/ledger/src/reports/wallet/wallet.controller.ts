@@ -8,6 +8,7 @@ import { CurrentPrincipal } from '../../auth/current-principal.decorator';
 import type { Principal } from '../../auth/principal';
 import { ApiError } from '../../common/api-error';
 import { parseLimit } from '../../queries/pagination';
+import { headerValue, REPORT_HEADER_HTTP } from '../report-header';
 import { NoQuery } from '../../queries/query.dto';
 import { QueryLogInterceptor } from '../../queries/query-log.interceptor';
 import { columnMap, walletFileFormat, WALLET_FIELDS, type WalletField } from './wallet-file';
@@ -82,7 +83,7 @@ export class WalletController {
   @ApiOperation({ summary: "A run's transactions and what became of each, by status; JSON pages or one CSV" })
   @ApiProduces('application/json', 'text/csv')
   @ApiOkResponse({
-    description: '`format=json` (default): a page; `format=csv`: every item (of the status) as CSV with a header line (attachment); the report header as JSON in `X-Report-Header`',
+    description: '`format=json` (default): a page; `format=csv`: every item (of the status) as CSV with a header line (attachment); the report header in `Ledger-Report-Header` (docs/reports.md §1)',
     content: {
       'application/json': { schema: { $ref: getSchemaPath(WalletItemsPage) } },
       'text/csv': { schema: { type: 'string', description: `one line per item: ${WALLET_ITEM_CSV_COLUMNS.join(', ')} (differences separated by |)` } },
@@ -92,7 +93,7 @@ export class WalletController {
     const status = q.status ?? null;
     if ((q.format ?? 'json') === 'json') return this.wallet.items(runId, status, parseLimit(q.limit), q.cursor);
     const run = await this.wallet.run(runId); // 404 before any byte is sent
-    res.setHeader('x-report-header', JSON.stringify({ ...run.header, filters: { ...run.header.filters, ...(status ? { status } : {}) } }).replace(/[^\x20-\x7e]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`));
+    res.setHeader(REPORT_HEADER_HTTP, headerValue({ ...run.header, filters: { ...run.header.filters, ...(status ? { status } : {}) } }));
     const rows = async function* (items: AsyncGenerator<WalletItemView>) {
       for await (const i of items) yield { ...i, differences: i.differences.join('|') };
     };

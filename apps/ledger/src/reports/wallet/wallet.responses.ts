@@ -1,33 +1,10 @@
 import { ApiProperty } from '@nestjs/swagger';
 import { Amount, Bool, Day, Enum, Int, List, NAmount, NInt, NStr, NTime, One, Str, Strs, Time } from '../../queries/openapi-props';
+import { ReportHeaderSchema } from '../report-header.dto';
 import { MATCH_STATUSES } from './wallet-match';
 import { WALLET_TXN_TYPES } from './wallet-transactions';
 
 /** Response schemas of the wallet-matching routes (docs/reports.md §4), for OpenAPI. */
-
-/** The period a report covers (gaming days). */
-export class WalletReportPeriod {
-  @ApiProperty({ type: String, nullable: true, description: 'first gaming day, inclusive' }) from!: string | null;
-  @ApiProperty({ type: String, nullable: true, description: 'last gaming day, inclusive' }) to!: string | null;
-}
-
-/** The software that produced a report. */
-export class WalletReportSoftware {
-  @Str() name!: string;
-  @Str() version!: string;
-}
-
-/** The shared report header (apps/ledger/src/reports/report-header.ts, docs/reports.md §1). */
-export class WalletReportHeader {
-  @Str() title!: string;
-  @Str() report!: string;
-  @Int() reportVersion!: number;
-  @One(() => WalletReportPeriod) period!: WalletReportPeriod;
-  @ApiProperty({ type: 'object', additionalProperties: { type: 'string' }, description: 'the filters the report was run with' }) filters!: Record<string, string>;
-  @One(() => WalletReportSoftware) software!: WalletReportSoftware;
-  @Time() generatedAt!: string;
-  @Bool('true when the scope holds no transaction on either side') noActivity!: boolean;
-}
 
 /** Items of each status. */
 export class WalletStatusCounts {
@@ -82,7 +59,7 @@ export class WalletRun {
 
 /** A run with its report header. */
 export class WalletRunReport extends WalletRun {
-  @One(() => WalletReportHeader) header!: WalletReportHeader;
+  @One(() => ReportHeaderSchema) header!: ReportHeaderSchema;
 }
 
 /** A page of runs, newest first. */
