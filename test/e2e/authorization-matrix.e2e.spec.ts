@@ -74,6 +74,8 @@ const ALLOWED: Record<string, Role[] | 'public'> = {
   'GET /settlements/{betId}': AUDIT,
   'GET /reports/reconciliation': AUDIT,
   // exports for regulators (reports/exports/exports.controller.ts, docs/reports.md §5)
+  // staff and table statistics (reports/staff/staff-statistics.controller.ts, docs/reports.md §6)
+  'GET /statistics/staff': AUDIT,
   'GET /exports/anchors': AUDIT,
   'GET /exports/{kind}': AUDIT,
   // wallet matching (reports/wallet/wallet.controller.ts, docs/reports.md §4): the upload stores a run, so not an auditor's
