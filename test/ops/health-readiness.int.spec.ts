@@ -198,7 +198,9 @@ describe('readiness follows PostgreSQL, Kafka and projection halts', () => {
     expect(halted[0]).toMatchObject({ code: 'PROJECTION.INCONSISTENT_EVENT', partition: expect.any(Number) });
     expect(await (await fetch(`http://127.0.0.1:${ports.projector}/metrics`)).text()).toMatch(/^ledger_projector_halted_partitions 1$/m);
 
-    const health = await (await fetch(`http://127.0.0.1:${ports.api}/health`)).json();
+    // the API reads the incident the projector records (and caches its probe for a moment): it shows within seconds
+    let health: unknown = null;
+    await waitFor(async () => ((health = await (await fetch(`http://127.0.0.1:${ports.api}/health`)).json()) as { status?: string }).status === 'degraded', 15_000);
     expect(health).toMatchObject({ status: 'degraded', projections: { status: 'halted', halted: [{ partition: halted[0].partition, code: 'PROJECTION.INCONSISTENT_EVENT' }] } });
     expect(await (await fetch(`http://127.0.0.1:${ports.api}/metrics`)).text()).toMatch(/^ledger_projection_halted_partitions 1$/m);
     const apiReady = await probe(ready('api'));

@@ -12,7 +12,7 @@ import { VerifiedHeads } from './verified-heads';
 import { decodeCursor, decodeIdCursor, decodePositionCursor, encodeCursor, Page } from './pagination';
 import { isIsoTime } from './query.dto';
 import { dealtCards } from './dealt-cards';
-import { betTransactionId, walletAmounts } from '../reports/wallet/wallet-transactions';
+import { withBetTransaction, withWalletTransactions } from '../reports/wallet/wallet-transactions';
 import { reconciliationFigures } from '../reports/as-of/reconciliation-sql';
 
 
@@ -23,24 +23,6 @@ export function camel<T = Record<string, unknown>>(row: Record<string, unknown>)
   return out as T;
 }
 
-/**
- * A bet's settlement history with each entry's wallet transaction (docs/reports.md §4):
- * `transactionId` (`<betId>:win:<revision>` / `<betId>:refund:<revision>`) and `walletAmount`, the
- * signed minor units the wallet is expected to book for it (decimal string).
- */
-function withWalletTransactions<T extends { kind: string; revision: number; payout: string | null }>(betId: string, stake: string, history: T[]): (T & { transactionId: string; walletAmount: string })[] {
-  const amounts = walletAmounts(
-    betId,
-    BigInt(stake),
-    history.map((h) => ({ kind: h.kind as 'SETTLED' | 'RESETTLED' | 'REFUNDED', revision: Number(h.revision), payout: h.payout === null ? null : BigInt(h.payout) })),
-  );
-  return history.map((h, i) => ({ ...h, transactionId: amounts[i].transactionId, walletAmount: amounts[i].amount.toString() }));
-}
-
-/** A bet row (camelCase) with its bet transaction id `<betId>:bet` (docs/reports.md §4). */
-function withBetTransaction<T extends Record<string, unknown>>(bet: T): T & { betTransactionId: string } {
-  return { ...bet, betTransactionId: betTransactionId(String(bet.betId)) };
-}
 
 /** Filters of the event search. Times ISO-8601. */
 export interface EventFilters {

@@ -9,6 +9,7 @@ import type { AsOf } from './as-of';
 import { AsOfPositionService } from './as-of-position.service';
 import { reconciliationFigures, type ReconciliationFigures, type ReconciliationScope } from './reconciliation-sql';
 import { settlementAsOf, settlementsAsOf, type SettlementAsOfFilters } from './settlements-as-of';
+import { withBetTransaction, withWalletTransactions } from '../wallet/wallet-transactions';
 
 /** snake_case row → camelCase, times as ISO strings. */
 function camel(row: Record<string, unknown>): Record<string, unknown> {
@@ -58,7 +59,7 @@ export class AsOfReadService {
     const rows = await settlementsAsOf(this.ds, this.S, position, { ...f, afterBetId: decodeIdCursor(f.cursor) });
     const more = rows.length > f.limit;
     const items = rows.slice(0, f.limit);
-    return { items: items.map(camel), nextCursor: more ? encodeCursor(items[items.length - 1].bet_id) : null };
+    return { items: items.map((r) => withBetTransaction(camel(r))), nextCursor: more ? encodeCursor(items[items.length - 1].bet_id) : null };
   }
 
   /**
@@ -69,6 +70,8 @@ export class AsOfReadService {
     const position = await this.positions.resolve(asOf);
     const found = await settlementAsOf(this.ds, this.S, position, betId);
     if (!found) throw new ApiError('BET.NOT_FOUND', `no bet ${betId} at global position ${position}`, { betId });
-    return { ...camel(found.bet), history: found.history.map(camel) };
+    const bet = camel(found.bet);
+    // the wallet transactions as the live read gives them (docs/reports.md §4): derived from the history known then
+    return { ...withBetTransaction(bet), history: withWalletTransactions(betId, String(bet.stake), found.history.map(camel) as { kind: string; revision: number; payout: string | null }[]) };
   }
 }

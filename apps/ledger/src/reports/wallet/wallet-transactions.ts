@@ -124,3 +124,22 @@ export function expectedTransactions(bet: LedgerBet): LedgerTransaction[] {
   bet.history.forEach((h, i) => out.push({ ...base, ...amounts[i], occurredAt: h.occurredAt }));
   return out;
 }
+
+/**
+ * A bet's settlement history with each entry's wallet transaction (docs/reports.md §4):
+ * `transactionId` (`<betId>:win:<revision>` / `<betId>:refund:<revision>`) and `walletAmount`, the
+ * signed minor units the wallet is expected to book for it (decimal string).
+ */
+export function withWalletTransactions<T extends { kind: string; revision: number; payout: string | null }>(betId: string, stake: string, history: T[]): (T & { transactionId: string; walletAmount: string })[] {
+  const amounts = walletAmounts(
+    betId,
+    BigInt(stake),
+    history.map((h) => ({ kind: h.kind as 'SETTLED' | 'RESETTLED' | 'REFUNDED', revision: Number(h.revision), payout: h.payout === null ? null : BigInt(h.payout) })),
+  );
+  return history.map((h, i) => ({ ...h, transactionId: amounts[i].transactionId, walletAmount: amounts[i].amount.toString() }));
+}
+
+/** A bet row (camelCase) with its bet transaction id `<betId>:bet` (docs/reports.md §4). */
+export function withBetTransaction<T extends Record<string, unknown>>(bet: T): T & { betTransactionId: string } {
+  return { ...bet, betTransactionId: betTransactionId(String(bet.betId)) };
+}
