@@ -28,7 +28,8 @@ async function expectNoWriteAction(page: Page, where: string): Promise<void> {
 }
 
 test('an auditor is offered no write action on any page', async ({ page, signIn, apiAs, stack }) => {
-  test.setTimeout(180_000);
+  // every page at two sizes with an axe scan each: 1.2 min alone on this machine, over 3 min in a CI run of the whole tier
+  test.setTimeout(480_000);
   const shoe = shoeOf(stack, 'T-CLASSIC-01');
   // a decision waiting for approval, so the Approvals page has something an approver could act on
   const pm1 = await apiAs('pit-manager', 'pm-1');
