@@ -13,7 +13,7 @@ import { decodeCursor, decodeIdCursor, decodePositionCursor, encodeCursor, Page 
 import { isIsoTime } from './query.dto';
 import { dealtCards } from './dealt-cards';
 import { withBetTransaction, withWalletTransactions } from '../reports/wallet/wallet-transactions';
-import { reconciliationFigures } from '../reports/as-of/reconciliation-sql';
+import { reconciliationFigures, type ReconciliationFigures } from '../reports/as-of/reconciliation-sql';
 
 
 /** snake_case row → camelCase object (values unchanged; amounts arrive as strings). */
@@ -80,24 +80,8 @@ export interface ReconciliationFilters {
   toDay?: string | null;
 }
 
-/** Amount columns of a reconciliation row: minor units as decimal strings. `hold` = GGR / turnover, 6 decimals (exact numeric). */
-export interface ReconciliationRow {
-  [dimension: string]: unknown;
-  turnover: string;
-  payouts: string;
-  ggr: string;
-  hold: string | null;
-  voidedStakes: string;
-  correctionPayoutDelta: string;
-  betsSettled: string;
-  betsRefunded: string;
-  betsResettled: string;
-  roundsResulted: string;
-  roundsVoided: string;
-  corrections: string;
-  /** Exact dropped-fraction total, reduced (`"0"`, `"3/4"`; docs/reports.md §3). */
-  dropped: string;
-}
+/** A reconciliation row (the shape the live read and the as-of core share: {@link ReconciliationFigures}). */
+export type ReconciliationRow = ReconciliationFigures;
 
 export const SETTLEMENT_COLUMNS = `bet_id, shoe_id, round_id, table_id, dealer_id, gaming_day::text AS gaming_day, account_id, bet_code, currency,
   stake::text AS stake, status, result, winnings::text AS winnings, payout::text AS payout, net::text AS net, dropped, paytable_ref,
