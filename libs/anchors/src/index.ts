@@ -20,3 +20,4 @@ export * from './verify-ledger';
 export * from './start';
 export * from './report-text';
 export * from './stream-anchor';
+export * from './gaming-day-close';

@@ -14,7 +14,9 @@ export type DivergenceSource =
   /** PostgreSQL's events against their copy on the ledger topic */
   | 'kafka'
   /** PostgreSQL's stored chain disagrees with itself (stored hash or prev_hash ≠ recomputed) */
-  | 'postgres';
+  | 'postgres'
+  /** the gaming-day closes: their events against the stored signed reports (docs/reports.md §2) */
+  | 'closes';
 
 /** What diverges. */
 export type DivergenceKind =
@@ -49,7 +51,11 @@ export type DivergenceKind =
   /** two different records on the topic for one event id */
   | 'KAFKA_DUPLICATE_CONFLICT'
   /** PostgreSQL's stored hash or prev_hash is not what its own rows give, or a version is missing */
-  | 'STORED_CHAIN_BROKEN';
+  | 'STORED_CHAIN_BROKEN'
+  /** a GamingDayClosed event whose report is missing, does not hash or verify, or is another close's (replayed) */
+  | 'CLOSE_NOT_GENUINE'
+  /** a stored close report with no GamingDayClosed event of the ledger naming it (forged or orphaned) */
+  | 'CLOSE_WITHOUT_EVENT';
 
 /** One finding. Fields that do not apply are null. */
 export interface Divergence {

@@ -8,6 +8,7 @@ import type { SignedAnchor } from './checkpoint';
 import { DEFAULT_VERIFY_GRACE_MS } from './config';
 import { describeKafkaDifference, readKafkaCopy, sha256Hex, type KafkaCopyIndex } from './kafka-copy';
 import { TopicMissingError, scanTopic } from './kafka-io';
+import { checkGamingDayClose } from './gaming-day-close';
 import { DivergenceList, type VerificationReport } from './report';
 import { databaseLedgerId, type SqlSession } from './sql';
 
@@ -21,6 +22,9 @@ import { databaseLedgerId, type SqlSession } from './sql';
  *     the rows' canonical bytes (never trusting a stored hash) must give, at every signed version, the
  *     signed head; every event at a position a checkpoint covers must be in a version one names;
  *     events beyond the last checkpoint must be younger than the grace period.
+ *  4. Every gaming-day close (docs/reports.md §2): each `GamingDayClosed` event has its stored report,
+ *     whose bytes hash to the event's `reportSha256`, verify under its key and name its day, tables and
+ *     position ({@link checkGamingDayClose}); each stored report belongs to such an event.
  *  3. Every event against its record on the ledger topic (read from the first offset to the end), by
  *     event id: the same bytes. An event missing from the topic diverges when a checkpoint covers it
  *     (checkpoints cover published events only) or when it is older than the grace period.
@@ -110,6 +114,9 @@ export async function verifyLedger(o: VerifyLedgerOptions): Promise<Verification
     }
     out.add({ source: 'kafka', kind: 'KAFKA_EXTRA', streamId: k.streamId, version: k.streamVersion, eventId, globalPosition: k.globalPosition, reason: `event ${eventId} (partition ${k.partition} offset ${k.offset}) is on Kafka but not in PostgreSQL: removed or replaced` });
   }
+
+  // 4. the gaming-day closes (docs/reports.md §2)
+  await checkCloses(o.session, o.publicKeys, out);
 
   const divergences = out.sorted();
   return {
@@ -281,4 +288,31 @@ async function walkEvents(session: SqlSession, c: WalkContext): Promise<{ stream
     c.out.add({ source: 'anchors', kind: 'ANCHORS_BEHIND', streamId: f.streamId, version: f.streamVersion, eventId: f.eventId, globalPosition: f.globalPosition, reason: `${behind.count} events beyond the last checkpoint (${c.lastPosition ?? 'none'}) were recorded more than ${c.graceMs} ms ago: anchoring has stopped or never ran` });
   }
   return { streams, events, pendingOnKafka };
+}
+
+/**
+ * Step 4 of {@link verifyLedger}: every `GamingDayClosed` event against its stored report, and every
+ * stored report against the events (a row no event names is a forged or orphaned close). Skipped on a
+ * database without `gaming_day_closes` (the API's migrations not run).
+ */
+async function checkCloses(session: SqlSession, keys: ReadonlyMap<string, KeyObject>, out: DivergenceList): Promise<void> {
+  const [t] = await session.query(`SELECT to_regclass('gaming_day_closes') IS NOT NULL AS present`);
+  if (!t?.present) return;
+  const events: { event_id: string; stream_id: string; stream_version: number; global_position: string; data: any; report: string | null }[] = await session.query(
+    `SELECT e.event_id::text AS event_id, e.stream_id, e.stream_version, e.global_position::text AS global_position, e.data,
+            (SELECT c.report FROM gaming_day_closes c WHERE c.event_id = e.event_id::text ORDER BY c.id LIMIT 1) AS report
+       FROM events e WHERE e.type = 'GamingDayClosed' ORDER BY e.global_position`,
+  );
+  for (const e of events) {
+    const c = checkGamingDayClose({ streamId: e.stream_id, data: e.data, bytes: e.report }, keys);
+    if (c.problem === null) continue;
+    out.add({ source: 'closes', kind: 'CLOSE_NOT_GENUINE', streamId: e.stream_id, version: e.stream_version, eventId: e.event_id, globalPosition: e.global_position, anchorSeq: null, reason: `${c.problem}: ${c.detail}` });
+  }
+  const orphans: { id: string; gaming_day: string; event_id: string | null }[] = await session.query(
+    `SELECT c.id::text AS id, c.gaming_day::text AS gaming_day, c.event_id FROM gaming_day_closes c
+      WHERE c.event_id IS NULL OR NOT EXISTS (SELECT 1 FROM events e WHERE e.type = 'GamingDayClosed' AND e.event_id::text = c.event_id) ORDER BY c.id`,
+  );
+  for (const r of orphans) {
+    out.add({ source: 'closes', kind: 'CLOSE_WITHOUT_EVENT', streamId: null, version: null, eventId: r.event_id, globalPosition: null, anchorSeq: null, reason: `stored close #${r.id} of ${r.gaming_day} has no GamingDayClosed event: it is not a close of this ledger` });
+  }
 }

@@ -134,17 +134,17 @@ export const ERROR_TABLE = {
   'DEALER.UNCHANGED': { kind: 'wrong-state', status: 422, message: '{dealerId} is already the dealer', raisedBy: ['shoe'] },
 
   // --- management decisions, four eyes (docs/domain-rules.md §6) --------------------------------
-  'MANAGEMENT.REASON_REQUIRED': { kind: 'rule-violation', status: 422, message: 'a management decision needs a reason of 3 to 500 characters', raisedBy: ['shoe'] },
+  'MANAGEMENT.REASON_REQUIRED': { kind: 'rule-violation', status: 422, message: 'a management decision needs a reason of 3 to 500 characters', raisedBy: ['shoe', 'api'] },
   'MANAGEMENT.MANAGER_REQUIRED': { kind: 'rule-violation', status: 422, message: 'a management decision needs an acting and an approving manager', raisedBy: ['shoe'] },
-  'MANAGEMENT.SAME_APPROVER': { kind: 'rule-violation', status: 422, message: 'the approving manager must differ from the acting one', raisedBy: ['shoe'] },
+  'MANAGEMENT.SAME_APPROVER': { kind: 'rule-violation', status: 422, message: 'the approving manager must differ from the acting one', raisedBy: ['shoe', 'api'] },
   'MANAGEMENT.DEALER_CANNOT_DECIDE': { kind: 'rule-violation', status: 422, message: '{dealerId} dealt it and may not decide on it', raisedBy: ['shoe'] },
 
   // --- four eyes: a decision requested by one pit manager, approved by another (docs/domain-rules.md §6)
   'DECISION.NOT_FOUND': { kind: 'not-found', status: 404, message: 'no decision {decisionId}', raisedBy: ['shoe', 'api'] },
   'DECISION.DUPLICATE_ID': { kind: 'conflict', status: 409, message: 'decision {decisionId} already exists', raisedBy: ['shoe'] },
   'DECISION.ALREADY_PENDING': { kind: 'wrong-state', status: 422, message: 'decision {decisionId} on the same target already awaits approval', raisedBy: ['shoe'] },
-  'DECISION.ALREADY_DECIDED': { kind: 'wrong-state', status: 422, message: 'decision {decisionId} is already {status}', raisedBy: ['shoe'] },
-  'DECISION.EXPIRED': { kind: 'wrong-state', status: 422, message: 'decision {decisionId} expired at {expiresAt}', raisedBy: ['shoe'] },
+  'DECISION.ALREADY_DECIDED': { kind: 'wrong-state', status: 422, message: 'decision {decisionId} is already {status}', raisedBy: ['shoe', 'api'] },
+  'DECISION.EXPIRED': { kind: 'wrong-state', status: 422, message: 'decision {decisionId} expired at {expiresAt}', raisedBy: ['shoe', 'api'] },
   'DECISION.NOT_EXPIRED': { kind: 'wrong-state', status: 422, message: 'decision {decisionId} expires at {expiresAt}', raisedBy: ['shoe'] },
 
   // --- wallet matching (docs/reports.md §4) -----------------------------------------------------
@@ -159,6 +159,8 @@ export const ERROR_TABLE = {
   'GAMING_DAY.NOT_STARTED': { kind: 'rule-violation', status: 422, message: 'gaming day {day} has not started yet (the current gaming day is {currentDay})', raisedBy: ['api'] },
   'GAMING_DAY.NOT_CLOSED': { kind: 'not-found', status: 404, message: 'gaming day {day} has no close (for the tables asked)', raisedBy: ['api'] },
   'GAMING_DAY.NO_SIGNING_KEY': { kind: 'unavailable', status: 503, message: 'no report signing key is configured (REPORT_SIGNING_KEY_FILE): a gaming day cannot be closed', raisedBy: ['api'] },
+  'GAMING_DAY.NOT_ENDED': { kind: 'rule-violation', status: 422, message: "gaming day {day} has not ended: closing it early needs early=true, a reason and a second pit manager's approval", raisedBy: ['api'] },
+  'GAMING_DAY.CLOSE_NOT_GENUINE': { kind: 'internal', status: 500, message: 'a close of gaming day {day} (event {eventId}) is not genuine ({problem}): it is not served', raisedBy: ['api'] },
 
   // --- a stored stream the write side cannot read (docs/guarantees.md §10) ----------------------
   'EVENT.INCONSISTENT': { kind: 'internal', status: 500, message: 'the stream holds an event its state cannot hold: the stream is corrupt', raisedBy: ['shoe'] },

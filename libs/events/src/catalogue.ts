@@ -240,6 +240,84 @@ export interface DealerChangedData {
   readonly dealerId: string;
 }
 
+/**
+ * The stream of a gaming day's closes (docs/reports.md §2): `gaming-day-<YYYY-MM-DD>`. Its events are
+ * ledger-wide, not a table's: their `tableId` (and so their Kafka key) is {@link LEDGER_WIDE_TABLE_ID}.
+ */
+export const GAMING_DAY_STREAM_PREFIX = 'gaming-day-';
+
+/**
+ * The `tableId` of ledger-wide events (a gaming day's close covers a set of tables): `*`, which no
+ * table id can be (ids match `ID_PATTERN`, patterns.ts). It is also their Kafka key.
+ */
+export const LEDGER_WIDE_TABLE_ID = '*';
+
+/** The stream id of gaming day `day` (`YYYY-MM-DD`): `gaming-day-<day>` (docs/reports.md §2). */
+export function gamingDayStreamId(day: string): string {
+  return `${GAMING_DAY_STREAM_PREFIX}${day}`;
+}
+
+/**
+ * An early close of a gaming day (one that has not ended), as carried by its {@link GamingDayClosedData}:
+ * asked for by one pit manager with a reason, approved by a second (four eyes, docs/reports.md §2).
+ */
+export interface EarlyCloseApproval {
+  /** Id of the {@link GamingDayCloseRequestedData} this close carries out. */
+  readonly requestId: string;
+  /** Why the day is closed before its end, 3..500 characters. */
+  readonly reason: string;
+  readonly requestedBy: string;
+  /** The approving pit manager; differs from the requester. */
+  readonly approvedBy: string;
+}
+
+/**
+ * A pit manager asked to close a gaming day before it ended (docs/reports.md §2): nothing is closed
+ * until a second pit manager approves (then {@link GamingDayClosedData} follows in the same stream)
+ * before `expiresAt`. The requester is the envelope's actor.
+ */
+export interface GamingDayCloseRequestedData {
+  /** Ledger-wide id of the request (a UUID). */
+  readonly requestId: string;
+  /** `YYYY-MM-DD`. */
+  readonly gamingDay: string;
+  /** The table set asked for, sorted; null: every table not closed when it is approved. */
+  readonly tableIds: readonly string[] | null;
+  /** Why, 3..500 characters. */
+  readonly reason: string;
+  readonly requestedBy: string;
+  /** ISO-8601 ledger time after which the request can no longer be approved. */
+  readonly expiresAt: string;
+}
+
+/**
+ * A gaming day closed for a table set (docs/reports.md §2): the frozen report of the day, computed
+ * from the verified events up to `throughPosition`, whose canonical bytes (RFC 8785) have SHA-256
+ * `reportSha256` and Ed25519 signature `signature` under key `keyId`. The bytes themselves are kept
+ * by the API (`gaming_day_closes`) and can be computed again from the events at that position; a
+ * close is genuine only when its bytes hash to `reportSha256`, the signature verifies over them, and
+ * the bytes name this day, table set and position (an event or a row that fails any of these is a
+ * forgery: the API refuses it and `npm run -s verify` reports it).
+ */
+export interface GamingDayClosedData {
+  /** `YYYY-MM-DD`. */
+  readonly gamingDay: string;
+  /** The table set, sorted, non-empty. */
+  readonly tableIds: readonly string[];
+  /** Every event at or below it is covered by the report; none above. Decimal string. */
+  readonly throughPosition: string;
+  /** Lower-case hex SHA-256 of the report's canonical bytes. */
+  readonly reportSha256: string;
+  /** Ed25519 signature of the report's canonical bytes, base64. */
+  readonly signature: string;
+  /** `ed25519:<hex>` id of the signing key. */
+  readonly keyId: string;
+  /** A pit manager's close (`MANAGER`) or the API's sweeper's (`AUTOMATIC`). */
+  readonly trigger: 'MANAGER' | 'AUTOMATIC';
+  /** Present only on an early close: the request and its approval. */
+  readonly early?: EarlyCloseApproval;
+}
+
 /** type literal → data shape. The single source of the catalogue. */
 export interface LedgerEventMap {
   ShoeOpened: ShoeOpenedData;
@@ -267,6 +345,8 @@ export interface LedgerEventMap {
   DecisionApproved: DecisionApprovedData;
   DecisionRejected: DecisionRejectedData;
   DecisionExpired: DecisionExpiredData;
+  GamingDayCloseRequested: GamingDayCloseRequestedData;
+  GamingDayClosed: GamingDayClosedData;
 }
 
 export type LedgerEventType = keyof LedgerEventMap;
@@ -298,7 +378,16 @@ export const SCHEMA_VERSIONS: Readonly<Record<LedgerEventType, number>> = {
   DecisionApproved: 1,
   DecisionRejected: 1,
   DecisionExpired: 1,
+  GamingDayCloseRequested: 1,
+  GamingDayClosed: 1,
 };
+
+/** The types of a gaming day's stream (`gaming-day-<day>`, docs/reports.md §2); every other type is a shoe stream's. */
+export const GAMING_DAY_EVENT_TYPES = ['GamingDayCloseRequested', 'GamingDayClosed'] as const;
+/** A type of a gaming day's stream. */
+export type GamingDayEventType = (typeof GAMING_DAY_EVENT_TYPES)[number];
+/** A type of a shoe's stream (`shoe-<shoeId>`): every type but the gaming day's. */
+export type ShoeEventType = Exclude<LedgerEventType, GamingDayEventType>;
 
 /** Every event type literal. */
 export const EVENT_TYPES = Object.keys(SCHEMA_VERSIONS) as LedgerEventType[];

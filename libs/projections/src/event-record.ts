@@ -117,7 +117,12 @@ export function upcastEnvelope(e: EventEnvelope<string, unknown>, r: RecordPosit
   }
 }
 
-/** The shoe id of an event: its stream id without the `shoe-` prefix. */
+/** The shoe id of an event of a shoe's stream, or null for a ledger-wide event (a gaming day's: `gaming-day-<day>`). */
+export function shoeIdOrNull(e: { readonly streamId: string }): string | null {
+  return e.streamId.startsWith('shoe-') ? e.streamId.slice('shoe-'.length) : null;
+}
+
+/** The shoe id of an event of a shoe's stream: its stream id without the `shoe-` prefix. */
 export function shoeIdOf(e: { readonly streamId: string }): string {
   return e.streamId.slice('shoe-'.length);
 }

@@ -1,5 +1,5 @@
 import { parseCard, RulesError, type Card } from '@ledger/rules';
-import type { LedgerEventMap, LedgerEventType, NewEvent } from '@ledger/events';
+import type { LedgerEventMap, LedgerEventType, NewEvent, ShoeEventType } from '@ledger/events';
 import { newAccounting, putBack, takeOut, type CardAccounting } from './accounting';
 import { DomainError } from './errors';
 import { emptyLog, logAppend, logGet, logHas, type KeyedLog } from './keyed-log';
@@ -49,7 +49,7 @@ export type EvolvableEvent = NewEvent;
  *   stream no `decide` could have produced
  */
 export function evolve(state: ShoeState, event: EvolvableEvent): ShoeState {
-  const handler = HANDLERS[event.type] as Handler<LedgerEventType> | undefined;
+  const handler = (HANDLERS as Partial<Record<LedgerEventType, Handler<LedgerEventType>>>)[event.type];
   if (!handler) {
     throw new DomainError('EVENT.UNKNOWN_TYPE', `evolve: unknown event type ${JSON.stringify(event.type)}`, { type: event.type });
   }
@@ -73,7 +73,8 @@ type Draft<T> = { -readonly [K in keyof T]: T[K] };
  */
 type Handler<K extends LedgerEventType> = (n: Draft<ShoeState>, data: LedgerEventMap[K], eventId: string) => void;
 
-const HANDLERS: { [K in LedgerEventType]: Handler<K> } = {
+/** One handler per type of a shoe's stream (a gaming day's events never reach a shoe's fold). */
+const HANDLERS: { [K in ShoeEventType]: Handler<K> } = {
   DecisionRequested(n, d, eventId) {
     n.decisions = decisionRequested(n.decisions, d, eventId);
   },

@@ -9,6 +9,7 @@ import { EventsRecordedAtBrin1799000300000 } from '../reports/exports/migrations
 import { CreateWalletMatch1799000200000 } from '../reports/wallet/migrations/1799000200000-create-wallet-match';
 import { CreateGamingDayCloses1799000100000 } from '../reports/gaming-day-close/migrations/1799000100000-create-gaming-day-closes';
 import { GrantGamingDayCloses1799000100001 } from '../reports/gaming-day-close/migrations/1799000100001-grant-gaming-day-closes';
+import { ClosesAreEvents1799000400000 } from '../reports/gaming-day-close/migrations/1799000400000-closes-are-events';
 
 /**
  * The API's migrations beside the event store's, in the same TypeORM `migrations` table: the query
@@ -23,6 +24,7 @@ export const API_EXTRA_MIGRATIONS = [
   GrantGamingDayCloses1799000100001,
   CreateWalletMatch1799000200000,
   EventsRecordedAtBrin1799000300000,
+  ClosesAreEvents1799000400000,
 ];
 
 /** The schemas {@link migrateAll} brings up to date, in the order it runs them. */

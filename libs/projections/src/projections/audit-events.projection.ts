@@ -1,5 +1,5 @@
 import type { LedgerEvent } from '@ledger/events';
-import { shoeIdOf } from '../event-record';
+import { shoeIdOrNull } from '../event-record';
 import type { ProjectionTx } from '../projection-tx';
 import type { Projection } from './projection';
 
@@ -20,7 +20,7 @@ export const auditEventsProjection: Projection<undefined> = {
       stream_id: e.streamId,
       stream_version: e.streamVersion,
       table_id: e.tableId,
-      shoe_id: shoeIdOf(e),
+      shoe_id: shoeIdOrNull(e),
       round_id: typeof d.roundId === 'string' ? d.roundId : null,
       bet_id: typeof d.betId === 'string' ? d.betId : null,
       type: e.type,

@@ -6,6 +6,7 @@ import { gamingDay, type GamingDayConfig } from '@ledger/projections';
 import { DATA_SOURCE } from '../../persistence/persistence.module';
 import { reconciliationFigures } from '../as-of/reconciliation-sql';
 import { figureDeltas, targetDay, type Adjustment } from './adjustments';
+import { CloseRecords } from './close-records';
 
 /** Which adjustments to compute: those carried by target days in `fromDay..toDay` (inclusive; null = open). */
 export interface AdjustmentScope {
@@ -48,33 +49,31 @@ interface Step {
 @Injectable()
 export class AdjustmentsService {
   private readonly S: string;
-  private readonly scope: string;
   private readonly dayRule: GamingDayConfig;
 
   constructor(
     @Inject(DATA_SOURCE) private readonly ds: DataSource,
+    private readonly closes: CloseRecords,
     config: ConfigService<LedgerApiEnv, true>,
   ) {
     this.S = config.get('PROJECTIONS_SCHEMA', { infer: true });
-    this.scope = config.get('LEDGER_EVENTS_TOPIC', { infer: true });
     this.dayRule = { timeZone: config.get('GAMING_DAY_TZ', { infer: true }), cutoffHour: config.get('GAMING_DAY_CUTOFF_HOUR', { infer: true }) };
   }
 
   /** The adjustments carried by the target days of `scope`, as known at `position`, in global order. */
   async at(position: bigint, scope: AdjustmentScope = {}): Promise<Adjustment[]> {
-    const closes: { gaming_day: string; table_id: string; through_position: string }[] = await this.ds.query(
-      `SELECT t.gaming_day::text AS gaming_day, t.table_id, c.through_position::text AS through_position
-         FROM gaming_day_close_tables t JOIN gaming_day_closes c ON c.id = t.close_id
-        WHERE t.scope = $1 AND c.through_position < $2::bigint`,
-      [this.scope, position.toString()],
+    // the genuine closes only (their GamingDayClosed events, checked): a row written beside them is no close
+    const closes = (await this.closes.genuineBefore(position)).flatMap((c) =>
+      c.tableIds.map((t) => ({ gaming_day: c.gamingDay, table_id: t, through_position: c.throughPosition.toString(), close_id: c.closeId })),
     );
     if (closes.length === 0) return [];
     const closedThrough = new Map(closes.map((c) => [`${c.gaming_day}|${c.table_id}`, BigInt(c.through_position)]));
     const lookup = (day: string, tableId: string) => closedThrough.get(`${day}|${tableId}`);
     const rounds: ChangedRound[] = await this.ds.query(
       `WITH closed AS (
-         SELECT t.gaming_day, t.table_id, c.through_position, c.id FROM gaming_day_close_tables t JOIN gaming_day_closes c ON c.id = t.close_id
-          WHERE t.scope = $1 AND c.through_position < $2::bigint AND ($3::date IS NULL OR t.gaming_day < $3::date)),
+         SELECT c.gaming_day::date AS gaming_day, c.table_id, c.through_position::bigint AS through_position, c.close_id AS id
+           FROM jsonb_to_recordset($1::jsonb) AS c(gaming_day text, table_id text, through_position text, close_id text)
+          WHERE ($3::date IS NULL OR c.gaming_day::date < $3::date)),
        changed AS (
          SELECT round_id, global_position FROM ${this.S}.hand_outcome_revisions
           WHERE global_position > (SELECT min(through_position) FROM closed) AND global_position <= $2::bigint
@@ -86,7 +85,7 @@ export class AdjustmentsService {
          JOIN closed cl ON cl.gaming_day = h.gaming_day AND cl.table_id = h.table_id AND v.global_position > cl.through_position
         WHERE ($4::text[] IS NULL OR h.table_id = ANY($4::text[]))
         ORDER BY h.round_id`,
-      [this.scope, position.toString(), scope.toDay ?? null, scope.tableIds ? [...scope.tableIds] : null],
+      [JSON.stringify(closes), position.toString(), scope.toDay ?? null, scope.tableIds ? [...scope.tableIds] : null],
     );
     const out: Adjustment[] = [];
     for (const r of rounds) out.push(...(await this.ofRound(r, position, lookup)));

@@ -1,15 +1,15 @@
 import { Body, Controller, Get, Param, Post, Query, Res, UseInterceptors } from '@nestjs/common';
-import { ApiBearerAuth, ApiCreatedResponse, ApiExtraModels, ApiOkResponse, ApiOperation, ApiProduces, ApiTags, getSchemaPath } from '@nestjs/swagger';
+import { ApiAcceptedResponse, ApiBearerAuth, ApiCreatedResponse, ApiExtraModels, ApiOkResponse, ApiOperation, ApiProduces, ApiTags, getSchemaPath } from '@nestjs/swagger';
 import { stringify } from 'csv-stringify/sync';
 import type { Response } from 'express';
 import { CurrentPrincipal } from '../../auth/current-principal.decorator';
 import type { Principal } from '../../auth/principal';
 import { Roles } from '../../auth/roles.decorator';
 import { ApiError } from '../../common/api-error';
-import { isGamingDay, NoQuery } from '../../queries/query.dto';
+import { FILTER_ID, isGamingDay, NoQuery } from '../../queries/query.dto';
 import { QueryLogInterceptor } from '../../queries/query-log.interceptor';
 import { CLOSE_CSV_COLUMNS, closeCsvRecords, type CloseReportBody } from './close-report';
-import { CloseDayBody, CloseDayQuery, CloseReportBodyDto, GamingDayCloses, GamingDayClosesList, GamingDayCloseWithReport } from './gaming-day-close.dto';
+import { CloseDayBody, CloseDayQuery, CloseReportBodyDto, EarlyCloseRequestDto, GamingDayCloses, GamingDayClosesList, GamingDayCloseWithReport } from './gaming-day-close.dto';
 import { GamingDayCloseService } from './gaming-day-close.service';
 
 function checkDay(day: string): string {
@@ -33,12 +33,28 @@ export class GamingDayCloseController {
 
   @Post(':day/close')
   @Roles('pit-manager')
-  @ApiOperation({ summary: 'Close a gaming day for a table set (default: every table not closed yet): freeze, sign and store its report' })
+  @ApiOperation({
+    summary:
+      'Close a gaming day that has ended for a table set (default: every table not closed yet): freeze and sign its report, record it as a GamingDayClosed event. The current day: early=true and a reason record a request (202) for a second pit manager',
+  })
   @ApiCreatedResponse({ type: GamingDayCloseWithReport })
-  async close(@Param('day') day: string, @Body() body: CloseDayBody, @CurrentPrincipal() p: Principal) {
-    const c = await this.closes.close(checkDay(day), body.tableIds ?? null, { id: p.id, role: p.role, trigger: 'MANAGER' });
-    const [stored] = (await this.closes.ofDay(c.gamingDay, c.tableIds[0])).filter((x) => x.closeId === c.closeId);
-    return { ...stored, report: c.report };
+  @ApiAcceptedResponse({ type: EarlyCloseRequestDto, description: 'early=true: the request, awaiting a second pit manager' })
+  async close(@Param('day') day: string, @Body() body: CloseDayBody, @CurrentPrincipal() p: Principal, @Res({ passthrough: true }) res: Response) {
+    if (body.early) {
+      res.status(202);
+      return this.closes.requestEarlyClose(checkDay(day), body.tableIds ?? null, body.reason ?? '', { id: p.id });
+    }
+    if (body.reason !== undefined) throw new ApiError('VALIDATION.FAILED', 'reason goes with early=true', { problems: 'reason: only with early=true' });
+    return this.closes.close(checkDay(day), body.tableIds ?? null, { id: p.id, role: p.role, trigger: 'MANAGER' });
+  }
+
+  @Post(':day/close-requests/:requestId/approve')
+  @Roles('pit-manager')
+  @ApiOperation({ summary: "A second pit manager approves an early close of the current gaming day (four eyes): the day is closed for the request's table set" })
+  @ApiCreatedResponse({ type: GamingDayCloseWithReport })
+  async approve(@Param('day') day: string, @Param('requestId') requestId: string, @CurrentPrincipal() p: Principal) {
+    if (!FILTER_ID.test(requestId)) throw new ApiError('VALIDATION.FAILED', 'requestId must be an id', { problems: 'requestId: 1..64 characters of A-Z a-z 0-9 _ . : -' });
+    return this.closes.approveEarlyClose(checkDay(day), requestId, { id: p.id, role: p.role, trigger: 'MANAGER' });
   }
 
   @Get('closes')

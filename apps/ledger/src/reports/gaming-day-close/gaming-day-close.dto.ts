@@ -1,6 +1,6 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { ArrayMaxSize, ArrayMinSize, IsArray, IsIn, IsOptional, Matches } from 'class-validator';
-import { Bool, Day, Enum, Int, List, NStr, One, Position, Str, Strs, Time } from '../../queries/openapi-props';
+import { ArrayMaxSize, ArrayMinSize, IsArray, IsBoolean, IsIn, IsOptional, IsString, Matches, MaxLength } from 'class-validator';
+import { Bool, Day, Enum, Int, List, NOne, NStr, NStrs, One, Position, Str, Strs, Time } from '../../queries/openapi-props';
 import { FILTER_ID } from '../../queries/query.dto';
 import { ReconciliationRow } from '../../queries/responses.dto';
 import { AdjustmentDto } from './adjustment.dto';
@@ -15,6 +15,39 @@ export class CloseDayBody {
   @ArrayMaxSize(500)
   @Matches(FILTER_ID, { each: true })
   tableIds?: string[];
+
+  @ApiPropertyOptional({
+    description:
+      'true: close the current gaming day before it ends (docs/reports.md §2): records a request (202) that a second pit manager approves at POST /gaming-days/{day}/close-requests/{requestId}/approve; needs a reason',
+  })
+  @IsOptional()
+  @IsBoolean()
+  early?: boolean;
+
+  @ApiPropertyOptional({ description: 'why the day is closed early, 3..500 characters (with early)', minLength: 3, maxLength: 500 })
+  @IsOptional()
+  @IsString()
+  @MaxLength(500)
+  reason?: string;
+}
+
+/** Answer to `POST /gaming-days/{day}/close` with `early`: the request awaiting a second pit manager. */
+export class EarlyCloseRequestDto {
+  @Str('the request id, to approve it with') requestId!: string;
+  @Day() gamingDay!: string;
+  @NStrs('the table set asked for; null: every table not closed when approved') tableIds!: string[] | null;
+  @Str() reason!: string;
+  @Str() requestedBy!: string;
+  @Time('after it the request can no longer be approved') expiresAt!: string;
+  @Enum(['PENDING_APPROVAL']) status!: string;
+}
+
+/** An early close's request and approval (four eyes), as its GamingDayClosed event records them. */
+export class EarlyCloseApprovalDto {
+  @Str() requestId!: string;
+  @Str() reason!: string;
+  @Str() requestedBy!: string;
+  @Str() approvedBy!: string;
 }
 
 /** Query of `GET /gaming-days/{day}/close`. */
@@ -44,19 +77,21 @@ export class CloseReportBodyDto {
   @List(() => AdjustmentDto, 'changes to rounds of earlier closed days carried by this day') adjustments!: AdjustmentDto[];
 }
 
-/** A stored close. */
+/** A close: its GamingDayClosed event, checked against its signed report (docs/reports.md §2). */
 export class GamingDayCloseRecord {
-  @Position() closeId!: string;
+  @Position('the global position of its GamingDayClosed event') closeId!: string;
+  @Str('the GamingDayClosed event (recall, exports, npm run -s verify)') eventId!: string;
   @Day() gamingDay!: string;
   @Strs() tableIds!: string[];
   @Position() throughPosition!: string;
   @Enum(['MANAGER', 'AUTOMATIC']) trigger!: string;
   @Str() closedBy!: string;
   @Str() closedByRole!: string;
-  @Time('wall clock of the close (not signed)') closedAt!: string;
+  @Time('recordedAt of its event (not signed)') closedAt!: string;
   @Str({ example: 'ed25519:0123456789abcdef' }) keyId!: string;
   @Str('Ed25519 signature of the bytes, base64') signature!: string;
   @Str('SHA-256 of the bytes, hex') sha256!: string;
+  @NOne(() => EarlyCloseApprovalDto, 'an early close (the day had not ended): request and approval; else null') early!: EarlyCloseApprovalDto | null;
 }
 
 /** A close with its report and its exact signed bytes. */

@@ -1,15 +1,20 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { ConfigService } from '@nestjs/config';
-import type { DataSource } from 'typeorm';
+import { randomUUID } from 'node:crypto';
 import type { LedgerApiEnv } from '@ledger/config';
+import { ConcurrencyError, PgEventStore } from '@ledger/event-store';
+import { gamingDayStreamId, LEDGER_WIDE_TABLE_ID, type EarlyCloseApproval, type GamingDayCloseRequestedData, type LedgerEvent, type NewEvent, type Role } from '@ledger/events';
 import { gamingDay, type GamingDayConfig } from '@ledger/projections';
 import { ApiError } from '../../common/api-error';
-import { DATA_SOURCE } from '../../persistence/persistence.module';
+import { EVENT_STORE } from '../../persistence/persistence.module';
 import { TablesRegistry } from '../../tables/tables.registry';
 import { AsOfPositionService } from '../as-of/as-of-position.service';
 import { CloseComputation } from './close-computation.service';
 import { canonicalReportBytes, sha256Hex, signReport, type CloseReportBody } from './close-report';
+import { CloseRecords, storedClose, type StoredClose, type StoredCloseWithBytes } from './close-records';
 import { ReportSigningKey } from './report-signing-key';
+
+export type { StoredClose, StoredCloseWithBytes } from './close-records';
 
 /** Who closes a day: a pit manager (`MANAGER`) or the API's sweeper (`AUTOMATIC`). */
 export interface CloseActor {
@@ -18,45 +23,46 @@ export interface CloseActor {
   readonly trigger: 'MANAGER' | 'AUTOMATIC';
 }
 
-/** A stored close (the record around the signed bytes). */
-export interface StoredClose {
-  closeId: string;
-  gamingDay: string;
-  tableIds: string[];
-  throughPosition: string;
-  trigger: string;
-  closedBy: string;
-  closedByRole: string;
-  closedAt: string;
-  keyId: string;
-  signature: string;
-  sha256: string;
+/** A pending request to close a gaming day early (docs/reports.md §2), as answered to its requester. */
+export interface EarlyCloseRequest {
+  readonly requestId: string;
+  readonly gamingDay: string;
+  readonly tableIds: string[] | null;
+  readonly reason: string;
+  readonly requestedBy: string;
+  readonly expiresAt: string;
+  readonly status: 'PENDING_APPROVAL';
 }
 
-const CLOSE_COLUMNS = `id::text AS "closeId", gaming_day::text AS "gamingDay", table_ids AS "tableIds", through_position::text AS "throughPosition",
-  trigger, closed_by AS "closedBy", closed_by_role AS "closedByRole", to_char(closed_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') AS "closedAt",
-  key_id AS "keyId", signature, report_sha256 AS sha256`;
+/** How long an early-close request may wait for its approval. */
+const EARLY_CLOSE_TTL_MS = 60 * 60_000;
+/** Appends lost to a concurrent close or request of the same day are tried again this many times. */
+const APPEND_TRIES = 3;
 
 /**
- * Closing gaming days (docs/reports.md §2): freezes the report of a day for a table set at the
- * latest projected global position, signs its canonical bytes with the report signing key, and
- * appends it to `gaming_day_closes` (append-only). One close per (day, table): the primary key of
- * `gaming_day_close_tables` refuses a second, whichever API instance tries.
+ * Closing gaming days (docs/reports.md §2). A close freezes the report of a day for a table set at the
+ * latest projected global position, signs its canonical bytes with the report signing key and appends
+ * it to the ledger as a `GamingDayClosed` event of the stream `gaming-day-<day>` (hash chain, outbox,
+ * Kafka, anchors), with the bytes kept beside it ({@link CloseRecords}). Which tables of a day are
+ * closed is read from that stream's genuine closes; the append's expected version serialises closes
+ * of one day, whichever API instance makes them.
+ *
+ * A day that has not ended (the current gaming day) is closed only with four eyes: one pit manager
+ * asks with `early` and a reason (`GamingDayCloseRequested`), a second approves; the close records both.
  */
 @Injectable()
 export class GamingDayCloseService {
-  private readonly scope: string;
   private readonly dayRule: GamingDayConfig;
 
   constructor(
-    @Inject(DATA_SOURCE) private readonly ds: DataSource,
+    @Inject(EVENT_STORE) private readonly store: PgEventStore,
     private readonly positions: AsOfPositionService,
     private readonly computation: CloseComputation,
+    private readonly records: CloseRecords,
     private readonly key: ReportSigningKey,
     private readonly tables: TablesRegistry,
     config: ConfigService<LedgerApiEnv, true>,
   ) {
-    this.scope = config.get('LEDGER_EVENTS_TOPIC', { infer: true });
     this.dayRule = { timeZone: config.get('GAMING_DAY_TZ', { infer: true }), cutoffHour: config.get('GAMING_DAY_CUTOFF_HOUR', { infer: true }) };
   }
 
@@ -66,66 +72,77 @@ export class GamingDayCloseService {
   }
 
   /**
-   * Closes `day` for `tableIds` (null: every configured table not closed yet for that day).
-   * @returns the stored close with its report
-   * @throws ApiError 422 `GAMING_DAY.NOT_STARTED` (a day after the current one), 404 `TABLE.UNKNOWN`,
-   *   409 `GAMING_DAY.ALREADY_CLOSED` (a table of the set, or every table, already closed that day),
-   *   409 `ASOF.NOT_PROJECTED` (nothing projected yet), 503 `GAMING_DAY.NO_SIGNING_KEY`
+   * Closes `day`, which has ended, for `tableIds` (null: every configured table not closed yet that day).
+   * @returns the close with its report and bytes
+   * @throws ApiError 422 `GAMING_DAY.NOT_STARTED` (a day after the current one), 422 `GAMING_DAY.NOT_ENDED`
+   *   (the current day: see {@link requestEarlyClose}), 404 `TABLE.UNKNOWN`, 409 `GAMING_DAY.ALREADY_CLOSED`,
+   *   409 `ASOF.NOT_PROJECTED`, 503 `GAMING_DAY.NO_SIGNING_KEY`
    */
-  async close(day: string, tableIds: readonly string[] | null, actor: CloseActor, now: Date = new Date()): Promise<StoredClose & { report: CloseReportBody }> {
-    const current = this.dayOf(now);
-    if (day > current) throw new ApiError('GAMING_DAY.NOT_STARTED', `gaming day ${day} has not started yet (the current gaming day is ${current})`, { day, currentDay: current });
-    const configured = this.tables.list().map((t) => t.tableId);
-    for (const t of tableIds ?? []) this.tables.get(t); // TABLE.UNKNOWN
-    const closed = new Set<string>(
-      (await this.ds.query(`SELECT table_id FROM gaming_day_close_tables WHERE scope = $1 AND gaming_day = $2::date`, [this.scope, day])).map((r: { table_id: string }) => r.table_id),
-    );
-    const set = [...new Set(tableIds ?? configured.filter((t) => !closed.has(t)))].sort();
-    const already = set.filter((t) => closed.has(t));
-    if (set.length === 0 || already.length > 0) throw alreadyClosed(day, already.length ? already : [...closed].sort());
-    const key = this.key.get();
-    const position = await this.positions.latestProjected();
-    const report = await this.computation.body(day, set, position);
-    const bytes = canonicalReportBytes(report);
-    const signature = signReport(bytes, key.privateKey);
-    const q = this.ds.createQueryRunner();
-    await q.connect();
-    try {
-      await q.startTransaction();
-      const [row] = await q.query(
-        `INSERT INTO gaming_day_closes (scope, gaming_day, table_ids, through_position, report, report_sha256, signature, key_id, trigger, closed_by, closed_by_role)
-         VALUES ($1, $2::date, $3::text[], $4::bigint, $5, $6, $7, $8, $9, $10, $11) RETURNING ${CLOSE_COLUMNS}`,
-        [this.scope, day, set, position.toString(), bytes.toString('utf8'), sha256Hex(bytes), signature, key.keyId, actor.trigger, actor.id, actor.role],
-      );
-      await q.query(
-        `INSERT INTO gaming_day_close_tables (scope, gaming_day, table_id, close_id) SELECT $1, $2::date, t, $4::bigint FROM unnest($3::text[]) AS t`,
-        [this.scope, day, set, row.closeId],
-      );
-      await q.commitTransaction();
-      return { ...row, report };
-    } catch (err) {
-      if (q.isTransactionActive) await q.rollbackTransaction();
-      if ((err as { code?: string }).code === '23505') throw alreadyClosed(day, set);
-      throw err;
-    } finally {
-      await q.release();
+  async close(day: string, tableIds: readonly string[] | null, actor: CloseActor, now: Date = new Date()): Promise<StoredCloseWithBytes & { report: CloseReportBody }> {
+    const current = this.assertStarted(day, now);
+    if (day === current) {
+      throw new ApiError('GAMING_DAY.NOT_ENDED', `gaming day ${day} has not ended: closing it early needs early=true, a reason and a second pit manager's approval`, { day });
     }
-  }
-
-  /** Every close of this ledger, by gaming day then close order. */
-  list(): Promise<StoredClose[]> {
-    return this.ds.query(`SELECT ${CLOSE_COLUMNS} FROM gaming_day_closes WHERE scope = $1 ORDER BY gaming_day, id`, [this.scope]);
+    return this.closeNow(day, tableIds, actor, null);
   }
 
   /**
-   * The closes of `day` (optionally only the one covering `tableId`), each with its exact stored bytes.
-   * @throws ApiError 404 `GAMING_DAY.NOT_CLOSED`
+   * Asks to close the current gaming day before it ends (four eyes): records `GamingDayCloseRequested`.
+   * @throws ApiError 422 `GAMING_DAY.NOT_STARTED`; 400 `VALIDATION.FAILED` for a day that has ended (close
+   *   it plainly); 422 `MANAGEMENT.REASON_REQUIRED`; 404 `TABLE.UNKNOWN`; 409 `GAMING_DAY.ALREADY_CLOSED`
    */
-  async ofDay(day: string, tableId: string | null): Promise<(StoredClose & { bytes: string })[]> {
-    const rows = await this.ds.query(
-      `SELECT ${CLOSE_COLUMNS}, report AS bytes FROM gaming_day_closes WHERE scope = $1 AND gaming_day = $2::date AND ($3::text IS NULL OR $3 = ANY(table_ids)) ORDER BY id`,
-      [this.scope, day, tableId],
-    );
+  async requestEarlyClose(day: string, tableIds: readonly string[] | null, reason: string, requester: { id: string }, now: Date = new Date()): Promise<EarlyCloseRequest> {
+    const current = this.assertStarted(day, now);
+    if (day !== current) throw new ApiError('VALIDATION.FAILED', `gaming day ${day} has ended: close it without early`, { problems: 'early: only for the current gaming day' });
+    const why = reason.trim();
+    if (why.length < 3 || why.length > 500) throw ApiError.of('MANAGEMENT.REASON_REQUIRED');
+    for (const t of tableIds ?? []) this.tables.get(t); // TABLE.UNKNOWN
+    const set = tableIds ? [...new Set(tableIds)].sort() : null;
+    const data: GamingDayCloseRequestedData = {
+      requestId: randomUUID(),
+      gamingDay: day,
+      tableIds: set,
+      reason: why,
+      requestedBy: requester.id,
+      expiresAt: new Date(now.getTime() + EARLY_CLOSE_TTL_MS).toISOString(),
+    };
+    await this.appendToDay(day, { id: requester.id, role: 'pit-manager' }, async (stream) => {
+      const closed = closedTables(stream.genuine);
+      const already = (set ?? []).filter((t) => closed.has(t));
+      if (already.length > 0) throw alreadyClosed(day, already);
+      return { eventId: randomUUID(), type: 'GamingDayCloseRequested', data };
+    });
+    return { ...data, tableIds: set, status: 'PENDING_APPROVAL' };
+  }
+
+  /**
+   * A second pit manager approves an early-close request: the day is closed for its table set.
+   * @throws ApiError 404 `DECISION.NOT_FOUND`, 422 `MANAGEMENT.SAME_APPROVER`, 422 `DECISION.EXPIRED`,
+   *   422 `DECISION.ALREADY_DECIDED`, and what {@link close} throws
+   */
+  async approveEarlyClose(day: string, requestId: string, approver: CloseActor, now: Date = new Date()): Promise<StoredCloseWithBytes & { report: CloseReportBody }> {
+    this.assertStarted(day, now);
+    const stream = await this.records.dayStream(day);
+    const request = stream.events.find((e): e is LedgerEvent<'GamingDayCloseRequested'> => e.type === 'GamingDayCloseRequested' && e.data.requestId === requestId);
+    if (!request) throw new ApiError('DECISION.NOT_FOUND', `no early-close request ${requestId} for gaming day ${day}`, { decisionId: requestId });
+    const r = request.data;
+    if (stream.genuine.some((c) => c.early?.requestId === requestId)) throw ApiError.of('DECISION.ALREADY_DECIDED', { decisionId: requestId, status: 'APPROVED' });
+    if (approver.id === r.requestedBy) throw ApiError.of('MANAGEMENT.SAME_APPROVER');
+    if (now.toISOString() > r.expiresAt) throw ApiError.of('DECISION.EXPIRED', { decisionId: requestId, expiresAt: r.expiresAt });
+    return this.closeNow(day, r.tableIds, approver, { requestId, reason: r.reason, requestedBy: r.requestedBy, approvedBy: approver.id });
+  }
+
+  /** Every genuine close of this ledger, by gaming day then close order. */
+  async list(): Promise<StoredClose[]> {
+    return (await this.records.all()).map(({ bytes: _bytes, ...c }) => c);
+  }
+
+  /**
+   * The genuine closes of `day` (optionally only the one covering `tableId`), each with its exact stored bytes.
+   * @throws ApiError 404 `GAMING_DAY.NOT_CLOSED`; 500 `GAMING_DAY.CLOSE_NOT_GENUINE` (a forged or replayed close)
+   */
+  async ofDay(day: string, tableId: string | null): Promise<StoredCloseWithBytes[]> {
+    const rows = (await this.records.ofDay(day)).filter((c) => tableId === null || c.tableIds.includes(tableId));
     if (rows.length === 0) throw new ApiError('GAMING_DAY.NOT_CLOSED', `gaming day ${day} has no close${tableId ? ` for table ${tableId}` : ''}`, { day });
     return rows;
   }
@@ -137,6 +154,70 @@ export class GamingDayCloseService {
   async recompute(close: StoredClose): Promise<Buffer> {
     return canonicalReportBytes(await this.computation.body(close.gamingDay, close.tableIds, BigInt(close.throughPosition)));
   }
+
+  /** @returns the current gaming day @throws ApiError 422 `GAMING_DAY.NOT_STARTED` for a later day */
+  private assertStarted(day: string, now: Date): string {
+    const current = this.dayOf(now);
+    if (day > current) throw new ApiError('GAMING_DAY.NOT_STARTED', `gaming day ${day} has not started yet (the current gaming day is ${current})`, { day, currentDay: current });
+    return current;
+  }
+
+  private async closeNow(day: string, tableIds: readonly string[] | null, actor: CloseActor, early: EarlyCloseApproval | null): Promise<StoredCloseWithBytes & { report: CloseReportBody }> {
+    const configured = this.tables.list().map((t) => t.tableId);
+    for (const t of tableIds ?? []) this.tables.get(t); // TABLE.UNKNOWN
+    const key = this.key.get();
+    let out: (StoredCloseWithBytes & { report: CloseReportBody }) | null = null;
+    const role: Role = actor.trigger === 'AUTOMATIC' ? 'system' : 'pit-manager';
+    const recorded = await this.appendToDay(day, { id: actor.id, role }, async (stream) => {
+      const closed = closedTables(stream.genuine);
+      const set = [...new Set(tableIds ?? configured.filter((t) => !closed.has(t)))].sort();
+      const already = set.filter((t) => closed.has(t));
+      if (set.length === 0 || already.length > 0) throw alreadyClosed(day, already.length ? already : [...closed].sort());
+      const position = await this.positions.latestProjected();
+      const report = await this.computation.body(day, set, position);
+      const bytes = canonicalReportBytes(report);
+      const signature = signReport(bytes, key.privateKey);
+      const data = { gamingDay: day, tableIds: set, throughPosition: position.toString(), reportSha256: sha256Hex(bytes), signature, keyId: key.keyId, trigger: actor.trigger, ...(early ? { early } : {}) };
+      out = { report, bytes: bytes.toString('utf8') } as StoredCloseWithBytes & { report: CloseReportBody };
+      return { eventId: randomUUID(), type: 'GamingDayClosed', data };
+    });
+    const close = storedClose(recorded as LedgerEvent<'GamingDayClosed'>);
+    const { report, bytes } = out as unknown as { report: CloseReportBody; bytes: string };
+    await this.records.storeReport(close, bytes);
+    return { ...close, bytes, report };
+  }
+
+  /**
+   * Appends the event `decide` returns to the stream of `day`, at the version it read; on a lost race
+   * (another close or request of the day appended first) reads the stream again and decides again.
+   */
+  private async appendToDay(
+    day: string,
+    actor: { id: string; role: Role },
+    decide: (stream: Awaited<ReturnType<CloseRecords['dayStream']>>) => Promise<NewEvent>,
+  ): Promise<LedgerEvent> {
+    for (let attempt = 1; ; attempt++) {
+      const stream = await this.records.dayStream(day);
+      const event = await decide(stream);
+      try {
+        const result = await this.store.append({
+          streamId: gamingDayStreamId(day),
+          tableId: LEDGER_WIDE_TABLE_ID,
+          expectedVersion: stream.version,
+          events: [event],
+          metadata: { actor, correlationId: event.eventId },
+        });
+        return result.events[0];
+      } catch (err) {
+        if (err instanceof ConcurrencyError && attempt < APPEND_TRIES) continue;
+        throw err;
+      }
+    }
+  }
+}
+
+function closedTables(closes: readonly StoredClose[]): Set<string> {
+  return new Set(closes.flatMap((c) => c.tableIds));
 }
 
 function alreadyClosed(day: string, tableIds: readonly string[]): ApiError {
