@@ -15,7 +15,7 @@
  */
 import { readFileSync, writeFileSync } from 'node:fs';
 import { resolve } from 'node:path';
-import { EVENT_TYPES, type LedgerEvent } from '@ledger/events';
+import { EVENT_TYPES, GENESIS_HASH, type LedgerEvent } from '@ledger/events';
 import { canonicalJson, computeEventHash, hashedFields } from '../libs/event-store/src/hash';
 import { recordSignature, DEV_RECORD_SIGNING_KEY } from '../libs/event-store/src/record-signature';
 import { toKafkaMessage } from '../libs/event-store/src/relay-record';
@@ -83,6 +83,56 @@ function crafted(after: LedgerEvent): LedgerEvent[] {
   return out;
 }
 
+/**
+ * The ledger-wide events of a gaming day's stream (docs/reports.md §2), chained from the genesis hash in
+ * their own stream `gaming-day-2025-03-01` (table id `*`), after `after` in global order. Added with
+ * those types, after every earlier fixture event (which stay byte for byte as they were).
+ */
+function gamingDay(after: LedgerEvent): LedgerEvent[] {
+  const datas: [string, Record<string, unknown>][] = [
+    ['GamingDayCloseRequested', { requestId: 'r-0001', gamingDay: '2025-03-01', tableIds: null, reason: 'studio closes early — «Kö»', requestedBy: 'pm-ünïcode', expiresAt: '2025-03-01T08:00:00.000Z' }],
+    [
+      'GamingDayClosed',
+      {
+        gamingDay: '2025-03-01',
+        tableIds: ['T-FX-1', 'aapi-T'],
+        throughPosition: '900719925474099312345',
+        reportSha256: 'a'.repeat(64),
+        signature: 'AAAA',
+        keyId: 'ed25519:00',
+        trigger: 'MANAGER',
+        early: { requestId: 'r-0001', reason: 'studio closes early — «Kö»', requestedBy: 'pm-ünïcode', approvedBy: 'pm-2' },
+      },
+    ],
+  ];
+  const out: LedgerEvent[] = [];
+  let prevHash = GENESIS_HASH;
+  let position = BigInt(after.globalPosition);
+  for (const [i, [type, data]] of datas.entries()) {
+    const id = `5a1e0001-0000-4000-8000-${String(i + 1).padStart(12, '0')}`;
+    position += 1n;
+    const base = {
+      eventId: id,
+      type,
+      schemaVersion: 1,
+      streamId: 'gaming-day-2025-03-01',
+      streamVersion: i + 1,
+      tableId: '*',
+      occurredAt: `2025-03-01T07:10:0${i}.000Z`,
+      recordedAt: `2025-03-01T07:10:0${i}.125Z`,
+      actor: { id: i === 0 ? 'pm-ünïcode' : 'pm-2', role: 'pit-manager' },
+      correlationId: id,
+      causationId: id,
+      prevHash,
+      data,
+    };
+    const e = { ...base, hash: computeEventHash(base as never), globalPosition: position.toString() } as unknown as LedgerEvent;
+    out.push(e);
+    prevHash = e.hash;
+  }
+  return out;
+}
+
 /** The events of the fixture: for every (type, variant) the first one, then the crafted ones. */
 function pickEvents(): LedgerEvent[] {
   const all = [
@@ -99,7 +149,8 @@ function pickEvents(): LedgerEvent[] {
     seen.add(k);
     picked.push(e);
   }
-  const events = [...picked, ...crafted(all[all.length - 1])];
+  const shoeEvents = [...picked, ...crafted(all[all.length - 1])];
+  const events = [...shoeEvents, ...gamingDay(shoeEvents[shoeEvents.length - 1])];
   const missing = EVENT_TYPES.filter((t) => !events.some((e) => e.type === t));
   if (missing.length) throw new Error(`no event of ${missing.join(', ')}`);
   return events;

@@ -45,10 +45,10 @@ describe('gaming-day close: frozen signed report, adjustments in the next day, a
   let close: any;
   const token = (role: 'auditor' | 'pit-manager', sub: string) => h.client.token(role, sub);
   const get = (path: string) => h.client.get('auditor', 'aud-1', path);
-  const call = (method: string, path: string, role: 'auditor' | 'pit-manager', body?: unknown) =>
+  const call = (method: string, path: string, role: 'auditor' | 'pit-manager', body?: unknown, sub?: string) =>
     fetch(`${h.baseUrl}${path}`, {
       method,
-      headers: { authorization: `Bearer ${token(role, role === 'auditor' ? 'aud-1' : 'pm-1')}`, 'content-type': 'application/json' },
+      headers: { authorization: `Bearer ${token(role, sub ?? (role === 'auditor' ? 'aud-1' : 'pm-1'))}`, 'content-type': 'application/json' },
       body: body === undefined ? undefined : JSON.stringify(body),
     });
 
@@ -70,12 +70,45 @@ describe('gaming-day close: frozen signed report, adjustments in the next day, a
     await h?.close();
   });
 
-  it('a pit manager closes day D for a table: the report is frozen at a position, signed, and fetched byte for byte', async () => {
+  it('day D has not ended: a plain close is refused; an early close needs a reason and a second pit manager', async () => {
     expect((await call('POST', `/gaming-days/${day}/close`, 'auditor', { tableIds: [table.tableId] })).status).toBe(403);
-    const res = await call('POST', `/gaming-days/${day}/close`, 'pit-manager', { tableIds: [table.tableId] });
+    const plain = await call('POST', `/gaming-days/${day}/close`, 'pit-manager', { tableIds: [table.tableId] });
+    expect([plain.status, ((await plain.json()) as any).error.code]).toEqual([422, 'GAMING_DAY.NOT_ENDED']);
+    const noReason = await call('POST', `/gaming-days/${day}/close`, 'pit-manager', { tableIds: [table.tableId], early: true });
+    expect([noReason.status, ((await noReason.json()) as any).error.code]).toEqual([422, 'MANAGEMENT.REASON_REQUIRED']);
+    const asked = await call('POST', `/gaming-days/${day}/close`, 'pit-manager', { tableIds: [table.tableId], early: true, reason: 'table closes for maintenance' });
+    expect(asked.status).toBe(202);
+    const request = (await asked.json()) as any;
+    expect(request).toMatchObject({ gamingDay: day, tableIds: [table.tableId], requestedBy: 'pm-1', status: 'PENDING_APPROVAL' });
+    // nothing is closed yet; the requester cannot approve their own request
+    expect((await call('GET', `/gaming-days/${day}/close`, 'auditor')).status).toBe(404);
+    const self = await call('POST', `/gaming-days/${day}/close-requests/${request.requestId}/approve`, 'pit-manager');
+    expect([self.status, ((await self.json()) as any).error.code]).toEqual([422, 'MANAGEMENT.SAME_APPROVER']);
+    const unknownRequest = await call('POST', `/gaming-days/${day}/close-requests/no-such-request/approve`, 'pit-manager', undefined, 'pm-2');
+    expect([unknownRequest.status, ((await unknownRequest.json()) as any).error.code]).toEqual([404, 'DECISION.NOT_FOUND']);
+    const res = await call('POST', `/gaming-days/${day}/close-requests/${request.requestId}/approve`, 'pit-manager', undefined, 'pm-2');
     expect(res.status).toBe(201);
     close = await res.json();
-    expect(close).toMatchObject({ gamingDay: day, tableIds: [table.tableId], trigger: 'MANAGER', closedBy: 'pm-1' });
+    expect(close).toMatchObject({ gamingDay: day, tableIds: [table.tableId], trigger: 'MANAGER', closedBy: 'pm-2', early: { requestId: request.requestId, reason: 'table closes for maintenance', requestedBy: 'pm-1', approvedBy: 'pm-2' } });
+    const again = await call('POST', `/gaming-days/${day}/close-requests/${request.requestId}/approve`, 'pit-manager', undefined, 'pm-3');
+    expect([again.status, ((await again.json()) as any).error.code]).toEqual([422, 'DECISION.ALREADY_DECIDED']);
+  });
+
+  it('the close is a fact of the ledger: its GamingDayClosed event carries the report hash and signature, the request before it', async () => {
+    const events = await h.store.readStream(`gaming-day-${day}`);
+    expect(events.map((e) => [e.type, e.tableId, e.actor.id])).toEqual([
+      ['GamingDayCloseRequested', '*', 'pm-1'],
+      ['GamingDayClosed', '*', 'pm-2'],
+    ]);
+    const closed = events[1] as any;
+    expect(closed.eventId).toBe(close.eventId);
+    expect(closed.globalPosition).toBe(close.closeId);
+    expect(closed.data).toMatchObject({ gamingDay: day, tableIds: [table.tableId], throughPosition: close.throughPosition, reportSha256: close.sha256, signature: close.signature, keyId: close.keyId, trigger: 'MANAGER' });
+    // published like every event: applied by the projector, in the audit trail
+    await waitApplied(h.client, close.eventId);
+  });
+
+  it('the close of day D is frozen at a position, signed, and fetched byte for byte', async () => {
     expect(BigInt(close.throughPosition)).toBeGreaterThanOrEqual(before);
     // the figures: the as-of reconciliation of the day's rounds at the close's position
     const rec = await get(`/reports/reconciliation?groupBy=table,dealer,currency&tableId=${table.tableId}&fromDay=${day}&toDay=${day}&asOf=${close.throughPosition}`);
@@ -94,7 +127,7 @@ describe('gaming-day close: frozen signed report, adjustments in the next day, a
     expect(raw.headers.get('x-report-signature')).toBe(close.signature);
     expect(await raw.text()).toBe(close.bytes);
     // a second close of the same day and table: 409; a future day: 422; an unknown table: 404
-    const again = await call('POST', `/gaming-days/${day}/close`, 'pit-manager', { tableIds: [table.tableId] });
+    const again = await call('POST', `/gaming-days/${day}/close`, 'pit-manager', { tableIds: [table.tableId], early: true, reason: 'once more' });
     expect([again.status, ((await again.json()) as any).error.code]).toEqual([409, 'GAMING_DAY.ALREADY_CLOSED']);
     const future = await call('POST', `/gaming-days/2999-01-01/close`, 'pit-manager', {});
     expect([future.status, ((await future.json()) as any).error.code]).toEqual([422, 'GAMING_DAY.NOT_STARTED']);
@@ -198,15 +231,15 @@ describe('gaming-day close: frozen signed report, adjustments in the next day, a
   it('two closes of the same day at once (two API instances): one close, the other 409; the table refuses changes', async () => {
     const service = h.app.get(GamingDayCloseService);
     const later = nextDay(nextDay(day));
-    const at = new Date(Date.parse(`${later}T12:00:00Z`));
+    const at = new Date(Date.parse(`${nextDay(later)}T12:00:00Z`)); // the day after: \`later\` has ended
     const actor = { id: 'ledger', role: 'system', trigger: 'AUTOMATIC' as const };
     const results = await Promise.allSettled([service.close(later, null, actor, at), service.close(later, null, actor, at)]);
     expect(results.filter((r) => r.status === 'fulfilled')).toHaveLength(1);
     const refused = results.find((r) => r.status === 'rejected') as PromiseRejectedResult;
     expect(refused.reason.code).toBe('GAMING_DAY.ALREADY_CLOSED');
     expect((await get(`/gaming-days/${later}/close`)).closes).toHaveLength(1);
-    // append-only, even for the owner
-    await expect(h.ds.query(`UPDATE gaming_day_closes SET closed_by = 'x' WHERE id = $1`, [close.closeId])).rejects.toThrow(/append-only/);
-    await expect(h.ds.query(`DELETE FROM gaming_day_close_tables WHERE close_id = $1`, [close.closeId])).rejects.toThrow(/append-only/);
+    // the stored reports are append-only, even for the owner; the close events are the ledger's
+    await expect(h.ds.query(`UPDATE gaming_day_closes SET closed_by = 'x' WHERE event_id = $1`, [close.eventId])).rejects.toThrow(/append-only/);
+    await expect(h.ds.query(`DELETE FROM events WHERE event_id = $1`, [close.eventId])).rejects.toThrow();
   });
 });

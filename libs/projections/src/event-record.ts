@@ -1,4 +1,4 @@
-import { ROLES, SCHEMA_VERSIONS, upcast, type EventEnvelope, type LedgerEvent } from '@ledger/events';
+import { GAMING_DAY_EVENT_TYPES, LEDGER_WIDE_TABLE_ID, ROLES, SCHEMA_VERSIONS, upcast, type EventEnvelope, type LedgerEvent } from '@ledger/events';
 import { ProjectionError } from './errors';
 
 /**
@@ -31,7 +31,9 @@ export interface EventRecord extends RecordPosition {
 }
 
 const DECIMAL = /^\d+$/;
-const STREAM = /^shoe-.+$/;
+const SHOE_STREAM = /^shoe-.+$/;
+/** A gaming day's stream (docs/reports.md §2): its events are ledger-wide, table id `*`. */
+const GAMING_DAY_STREAM = /^gaming-day-\d{4}-\d{2}-\d{2}$/;
 
 function fail(message: string, at: RecordPosition, details: Record<string, unknown> = {}): never {
   throw new ProjectionError('PROJECTION.MALFORMED_EVENT', `${message} (${at.topic}/${at.partition}@${at.offset})`, {
@@ -80,7 +82,12 @@ export function parseEnvelope(r: EventRecord): EventEnvelope<string, unknown> {
   if (typeof e.globalPosition !== 'string' || !DECIMAL.test(e.globalPosition)) fail('globalPosition must be a decimal string', r, { field: 'globalPosition' });
   if (!Number.isInteger(e.streamVersion) || (e.streamVersion as number) < 1) fail('streamVersion must be an integer ≥ 1', r, { field: 'streamVersion' });
   if (!Number.isInteger(e.schemaVersion) || (e.schemaVersion as number) < 1) fail('schemaVersion must be an integer ≥ 1', r, { field: 'schemaVersion' });
-  if (!STREAM.test(e.streamId as string)) fail('streamId must be shoe-<shoeId>', r, { field: 'streamId' });
+  // a shoe's events in shoe-<shoeId> under their table; a gaming day's in gaming-day-<day> under `*`
+  const dayEvent = (GAMING_DAY_EVENT_TYPES as readonly unknown[]).includes(e.type);
+  if (!dayEvent && !SHOE_STREAM.test(e.streamId as string)) fail('streamId must be shoe-<shoeId>', r, { field: 'streamId' });
+  if (dayEvent && (!GAMING_DAY_STREAM.test(e.streamId as string) || e.tableId !== LEDGER_WIDE_TABLE_ID)) {
+    fail(`a ${String(e.type)} must be in stream gaming-day-<YYYY-MM-DD> with table id ${LEDGER_WIDE_TABLE_ID}`, r, { field: 'streamId' });
+  }
   for (const k of ['occurredAt', 'recordedAt']) if (!Number.isFinite(Date.parse(e[k] as string))) fail(`${k} is not an ISO-8601 instant`, r, { field: k });
   const actor = e.actor as Record<string, unknown> | undefined;
   if (!actor || typeof actor.id !== 'string' || !(ROLES as readonly string[]).includes(actor.role as string)) fail('actor must be { id, role }', r, { field: 'actor' });

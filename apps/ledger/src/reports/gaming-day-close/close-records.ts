@@ -3,15 +3,24 @@ import { ModuleRef } from '@nestjs/core';
 import { ConfigService } from '@nestjs/config';
 import type { KeyObject } from 'node:crypto';
 import type { DataSource } from 'typeorm';
-import { checkGamingDayClose, sha256OfText } from '@ledger/anchors';
+import { checkGamingDayClose, sha256OfText, type CloseProblem } from '@ledger/anchors';
 import type { LedgerApiEnv } from '@ledger/config';
 import { PgEventStore } from '@ledger/event-store';
 import { gamingDayStreamId, type EarlyCloseApproval, type GamingDayClosedData, type LedgerEvent } from '@ledger/events';
-import { ApiError } from '../../common/api-error';
 import { DATA_SOURCE, EVENT_STORE } from '../../persistence/persistence.module';
-import { CloseComputation } from './close-computation.service';
-import { canonicalReportBytes } from './close-report';
+import { canonicalReportBytes, type CloseReportBody } from './close-report';
 import { ReportSigningKey } from './report-signing-key';
+
+/**
+ * The injection token of the report computation (`CloseComputation`, close-computation.service.ts): it
+ * computes a close's report from the events at a position. Looked up when a close's bytes are missing.
+ */
+export const CLOSE_REPORT_COMPUTATION = Symbol('CLOSE_REPORT_COMPUTATION');
+
+/** What {@link CLOSE_REPORT_COMPUTATION} provides. */
+export interface ReportComputation {
+  body(day: string, tableIds: readonly string[], position: bigint): Promise<CloseReportBody>;
+}
 
 /** A genuine close (docs/reports.md §2): its `GamingDayClosed` event, checked against its signed report. */
 export interface StoredClose {
@@ -37,6 +46,21 @@ export interface StoredClose {
 /** A genuine close with its exact signed bytes. */
 export type StoredCloseWithBytes = StoredClose & { bytes: string };
 
+/** A close event that failed its check ({@link checkGamingDayClose}): refused, never served as a close. */
+export interface RefusedClose {
+  readonly eventId: string;
+  readonly gamingDay: string;
+  /** The check's code (`BAD_SIGNATURE`, `REPLAYED`, …). */
+  readonly problem: CloseProblem;
+  readonly detail: string;
+}
+
+/** Genuine closes and refused close events. */
+export interface CloseSet {
+  readonly closes: StoredCloseWithBytes[];
+  readonly refused: RefusedClose[];
+}
+
 interface ReportRow {
   event_id: string;
   report: string;
@@ -59,7 +83,7 @@ export class CloseRecords {
     @Inject(DATA_SOURCE) private readonly ds: DataSource,
     @Inject(EVENT_STORE) private readonly store: PgEventStore,
     private readonly key: ReportSigningKey,
-    // CloseComputation reads the closes too (adjustments): resolved when first needed, not at construction
+    // the computation reads the closes too (adjustments): resolved when first needed, not at construction
     private readonly moduleRef: ModuleRef,
     config: ConfigService<LedgerApiEnv, true>,
   ) {
@@ -70,32 +94,27 @@ export class CloseRecords {
    * The stream of `day` as it stands: its version, its close requests and its events (for the caller's
    * optimistic append), and its closes split into genuine ones and the others (not checked further).
    */
-  async dayStream(day: string): Promise<{ version: number; events: LedgerEvent[]; genuine: StoredCloseWithBytes[]; notGenuine: { eventId: string; problem: string }[] }> {
+  async dayStream(day: string): Promise<{ version: number; events: LedgerEvent[]; genuine: StoredCloseWithBytes[]; notGenuine: NotGenuine[] }> {
     const events = await this.store.readStream(gamingDayStreamId(day));
     const { genuine, notGenuine } = await this.check(events.filter(isClose));
     return { version: events.length, events, genuine, notGenuine };
   }
 
   /**
-   * The genuine closes of `day`, each with its exact signed bytes, in close order.
-   * @throws ApiError 500 `GAMING_DAY.CLOSE_NOT_GENUINE` when any close event of the day fails its check
-   *   (a forged or replayed close is refused, never served)
+   * The closes of `day`: the genuine ones, each with its exact signed bytes, in close order, and the
+   * close events that fail their check (forged or replayed: refused, never served as closes).
    */
-  async ofDay(day: string): Promise<StoredCloseWithBytes[]> {
+  async ofDay(day: string): Promise<CloseSet> {
     const { genuine, notGenuine } = await this.dayStream(day);
-    if (notGenuine.length > 0) throw notGenuineError(day, notGenuine[0]);
-    return genuine;
+    return { closes: genuine, refused: notGenuine.map(refusedClose) };
   }
 
-  /**
-   * Every close of the ledger (genuine ones; any other refuses the list), by gaming day then close order.
-   * @throws ApiError 500 `GAMING_DAY.CLOSE_NOT_GENUINE` as {@link ofDay}
-   */
-  async all(): Promise<StoredCloseWithBytes[]> {
+  /** Every close of the ledger, genuine ones by gaming day then close order, and those refused. */
+  async all(): Promise<CloseSet> {
     const events = (await this.store.readByTypes(['GamingDayClosed'])).filter(isClose);
     const { genuine, notGenuine } = await this.check(events);
-    if (notGenuine.length > 0) throw notGenuineError(notGenuine[0].day, notGenuine[0]);
-    return genuine.sort((a, b) => (a.gamingDay < b.gamingDay ? -1 : a.gamingDay > b.gamingDay ? 1 : Number(BigInt(a.closeId) - BigInt(b.closeId))));
+    const closes = genuine.sort((a, b) => (a.gamingDay < b.gamingDay ? -1 : a.gamingDay > b.gamingDay ? 1 : Number(BigInt(a.closeId) - BigInt(b.closeId))));
+    return { closes, refused: notGenuine.map(refusedClose) };
   }
 
   /**
@@ -122,13 +141,13 @@ export class CloseRecords {
     return new Map([[k.keyId, k.publicKey]]);
   }
 
-  private async check(events: LedgerEvent<'GamingDayClosed'>[]): Promise<{ genuine: StoredCloseWithBytes[]; notGenuine: { eventId: string; day: string; problem: string }[] }> {
+  private async check(events: LedgerEvent<'GamingDayClosed'>[]): Promise<{ genuine: StoredCloseWithBytes[]; notGenuine: NotGenuine[] }> {
     if (events.length === 0) return { genuine: [], notGenuine: [] };
     const keys = this.keys();
     const rows: ReportRow[] = await this.ds.query(`SELECT event_id, report FROM gaming_day_closes WHERE event_id = ANY($1::text[])`, [events.map((e) => e.eventId)]);
     const bytesOf = new Map(rows.map((r) => [r.event_id, r.report]));
     const genuine: StoredCloseWithBytes[] = [];
-    const notGenuine: { eventId: string; day: string; problem: string }[] = [];
+    const notGenuine: NotGenuine[] = [];
     for (const e of events) {
       let bytes = bytesOf.get(e.eventId) ?? null;
       if (bytes === null) bytes = await this.recomputed(e.data);
@@ -137,7 +156,7 @@ export class CloseRecords {
       if (c.problem === null && bytes !== null) {
         if (!bytesOf.has(e.eventId)) await this.storeReport(close, bytes);
         genuine.push({ ...close, bytes });
-      } else notGenuine.push({ eventId: e.eventId, day: String(e.data.gamingDay), problem: `${c.problem}: ${c.detail}` });
+      } else notGenuine.push({ eventId: e.eventId, day: String(e.data?.gamingDay), problem: c.problem ?? 'MALFORMED', detail: c.detail });
     }
     return { genuine, notGenuine };
   }
@@ -145,7 +164,7 @@ export class CloseRecords {
   /** The report of a close whose bytes are not stored, computed again from the events at its position; null when they do not hash to the event's. */
   private async recomputed(d: GamingDayClosedData): Promise<string | null> {
     try {
-      const computation = this.moduleRef.get(CloseComputation, { strict: false });
+      const computation = this.moduleRef.get<ReportComputation>(CLOSE_REPORT_COMPUTATION, { strict: false });
       const text = canonicalReportBytes(await computation.body(d.gamingDay, d.tableIds, BigInt(d.throughPosition))).toString('utf8');
       return sha256OfText(text) === d.reportSha256 ? text : null;
     } catch {
@@ -178,10 +197,13 @@ export function storedClose(e: LedgerEvent<'GamingDayClosed'>): StoredClose {
   };
 }
 
-function notGenuineError(day: string, c: { eventId: string; problem: string }): ApiError {
-  return new ApiError('GAMING_DAY.CLOSE_NOT_GENUINE', `a close of gaming day ${day} (event ${c.eventId}) is not genuine (${c.problem}): it is not served; see npm run -s verify`, {
-    day,
-    eventId: c.eventId,
-    problem: c.problem.split(':')[0],
-  });
+interface NotGenuine {
+  eventId: string;
+  day: string;
+  problem: CloseProblem;
+  detail: string;
+}
+
+function refusedClose(n: NotGenuine): RefusedClose {
+  return { eventId: n.eventId, gamingDay: n.day, problem: n.problem, detail: n.detail };
 }

@@ -62,7 +62,8 @@ export class GamingDayCloseController {
   @ApiOperation({ summary: 'Every gaming-day close: day, table set, global position covered, who, when, key id, signature and SHA-256' })
   @ApiOkResponse({ type: GamingDayClosesList })
   async list(@Query() _q: NoQuery) {
-    return { items: await this.closes.list() };
+    const { closes, refused } = await this.closes.list();
+    return { items: closes, refused };
   }
 
   @Get(':day/close')
@@ -79,7 +80,8 @@ export class GamingDayCloseController {
   })
   async get(@Param('day') day: string, @Query() q: CloseDayQuery, @Res({ passthrough: true }) res: Response) {
     // 404 only for a day without any close; the tableId filter narrows the list (possibly to none), like the other list filters
-    const closes = (await this.closes.ofDay(checkDay(day), null)).filter((c) => !q.tableId || c.tableIds.includes(q.tableId));
+    const { closes: all, refused } = await this.closes.ofDay(checkDay(day), null);
+    const closes = all.filter((c) => !q.tableId || c.tableIds.includes(q.tableId));
     const format = q.format ?? 'json';
     if (format === 'raw') {
       if (closes.length !== 1) {
@@ -99,6 +101,6 @@ export class GamingDayCloseController {
       const records = closes.flatMap((c) => closeCsvRecords(JSON.parse(c.bytes) as CloseReportBody).map((r) => ({ closeId: c.closeId, ...r })));
       return stringify(records, { header: true, columns: ['closeId', ...CLOSE_CSV_COLUMNS] });
     }
-    return { gamingDay: day, closes: closes.map((c) => ({ ...c, report: JSON.parse(c.bytes) })) };
+    return { gamingDay: day, closes: closes.map((c) => ({ ...c, report: JSON.parse(c.bytes) })), refused };
   }
 }

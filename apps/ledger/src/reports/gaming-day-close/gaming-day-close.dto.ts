@@ -100,13 +100,23 @@ export class GamingDayCloseWithReport extends GamingDayCloseRecord {
   @Str('the exact signed bytes (canonical JSON, RFC 8785), as text') bytes!: string;
 }
 
+/** A close event that failed its check (docs/reports.md §2): refused, never served as a close. */
+export class RefusedCloseDto {
+  @Str('the GamingDayClosed event') eventId!: string;
+  @Day() gamingDay!: string;
+  @Enum(['WRONG_STREAM', 'REPORT_MISSING', 'SHA_MISMATCH', 'KEY_UNKNOWN', 'BAD_SIGNATURE', 'REPLAYED', 'MALFORMED'], 'why it is not genuine') problem!: string;
+  @Str() detail!: string;
+}
+
 /** `GET /gaming-days/closes`. */
 export class GamingDayClosesList {
-  @List(() => GamingDayCloseRecord) items!: GamingDayCloseRecord[];
+  @List(() => GamingDayCloseRecord, 'the genuine closes') items!: GamingDayCloseRecord[];
+  @List(() => RefusedCloseDto, 'close events that fail their check (forged or replayed): refused; npm run -s verify reports them too') refused!: RefusedCloseDto[];
 }
 
 /** `GET /gaming-days/{day}/close`. */
 export class GamingDayCloses {
   @Day() gamingDay!: string;
-  @List(() => GamingDayCloseWithReport) closes!: GamingDayCloseWithReport[];
+  @List(() => GamingDayCloseWithReport, 'the genuine closes') closes!: GamingDayCloseWithReport[];
+  @List(() => RefusedCloseDto, 'close events of the day that fail their check (forged or replayed): refused') refused!: RefusedCloseDto[];
 }

@@ -1,4 +1,4 @@
-import { Inject, Injectable } from '@nestjs/common';
+import { Inject, Injectable, Logger } from '@nestjs/common';
 import { ConfigService } from '@nestjs/config';
 import { randomUUID } from 'node:crypto';
 import type { LedgerApiEnv } from '@ledger/config';
@@ -11,10 +11,10 @@ import { TablesRegistry } from '../../tables/tables.registry';
 import { AsOfPositionService } from '../as-of/as-of-position.service';
 import { CloseComputation } from './close-computation.service';
 import { canonicalReportBytes, sha256Hex, signReport, type CloseReportBody } from './close-report';
-import { CloseRecords, storedClose, type StoredClose, type StoredCloseWithBytes } from './close-records';
+import { CloseRecords, storedClose, type RefusedClose, type StoredClose, type StoredCloseWithBytes } from './close-records';
 import { ReportSigningKey } from './report-signing-key';
 
-export type { StoredClose, StoredCloseWithBytes } from './close-records';
+export type { RefusedClose, StoredClose, StoredCloseWithBytes } from './close-records';
 
 /** Who closes a day: a pit manager (`MANAGER`) or the API's sweeper (`AUTOMATIC`). */
 export interface CloseActor {
@@ -52,6 +52,7 @@ const APPEND_TRIES = 3;
  */
 @Injectable()
 export class GamingDayCloseService {
+  private readonly logger = new Logger('GamingDayClose');
   private readonly dayRule: GamingDayConfig;
 
   constructor(
@@ -80,6 +81,7 @@ export class GamingDayCloseService {
    */
   async close(day: string, tableIds: readonly string[] | null, actor: CloseActor, now: Date = new Date()): Promise<StoredCloseWithBytes & { report: CloseReportBody }> {
     const current = this.assertStarted(day, now);
+    for (const t of tableIds ?? []) this.tables.get(t); // TABLE.UNKNOWN
     if (day === current) {
       throw new ApiError('GAMING_DAY.NOT_ENDED', `gaming day ${day} has not ended: closing it early needs early=true, a reason and a second pit manager's approval`, { day });
     }
@@ -132,19 +134,33 @@ export class GamingDayCloseService {
     return this.closeNow(day, r.tableIds, approver, { requestId, reason: r.reason, requestedBy: r.requestedBy, approvedBy: approver.id });
   }
 
-  /** Every genuine close of this ledger, by gaming day then close order. */
-  async list(): Promise<StoredClose[]> {
-    return (await this.records.all()).map(({ bytes: _bytes, ...c }) => c);
+  /** Every genuine close of this ledger, by gaming day then close order, and the close events refused (forged or replayed). */
+  async list(): Promise<{ closes: StoredClose[]; refused: RefusedClose[] }> {
+    const { closes, refused } = await this.records.all();
+    this.logRefused(refused);
+    return { closes: closes.map(({ bytes: _bytes, ...c }) => c), refused };
   }
 
   /**
-   * The genuine closes of `day` (optionally only the one covering `tableId`), each with its exact stored bytes.
-   * @throws ApiError 404 `GAMING_DAY.NOT_CLOSED`; 500 `GAMING_DAY.CLOSE_NOT_GENUINE` (a forged or replayed close)
+   * The genuine closes of `day` (optionally only those covering `tableId`), each with its exact stored
+   * bytes, and the close events of the day that fail their check (refused: never served as closes).
+   * @throws ApiError 404 `GAMING_DAY.NOT_CLOSED` (no close event at all); 500 `GAMING_DAY.CLOSE_NOT_GENUINE`
+   *   when the day's only close events are refused ones
    */
-  async ofDay(day: string, tableId: string | null): Promise<StoredCloseWithBytes[]> {
-    const rows = (await this.records.ofDay(day)).filter((c) => tableId === null || c.tableIds.includes(tableId));
-    if (rows.length === 0) throw new ApiError('GAMING_DAY.NOT_CLOSED', `gaming day ${day} has no close${tableId ? ` for table ${tableId}` : ''}`, { day });
-    return rows;
+  async ofDay(day: string, tableId: string | null): Promise<{ closes: StoredCloseWithBytes[]; refused: RefusedClose[] }> {
+    const set = await this.records.ofDay(day);
+    this.logRefused(set.refused);
+    const closes = set.closes.filter((c) => tableId === null || c.tableIds.includes(tableId));
+    if (set.closes.length === 0 && set.refused.length > 0) {
+      const r = set.refused[0];
+      throw new ApiError('GAMING_DAY.CLOSE_NOT_GENUINE', `a close of gaming day ${day} (event ${r.eventId}) is not genuine (${r.problem}): it is not served; see npm run -s verify`, { day, eventId: r.eventId, problem: r.problem });
+    }
+    if (set.closes.length === 0) throw new ApiError('GAMING_DAY.NOT_CLOSED', `gaming day ${day} has no close${tableId ? ` for table ${tableId}` : ''}`, { day });
+    return { closes, refused: set.refused };
+  }
+
+  private logRefused(refused: readonly RefusedClose[]): void {
+    for (const r of refused.slice(0, 5)) this.logger.warn(`refused close event ${r.eventId} of gaming day ${r.gamingDay}: ${r.problem} (${r.detail.slice(0, 120)})`);
   }
 
   /**
