@@ -99,6 +99,7 @@ const ALLOWED: Record<string, Role[] | 'public'> = {
   'GET /asyncapi': EVERY_ROLE, // asyncapi.controller.ts: the Kafka topics' AsyncAPI document
   // gaming-day closes (reports/gaming-day-close/gaming-day-close.controller.ts): a pit manager closes, back office reads
   'POST /gaming-days/{day}/close': PIT,
+  'POST /gaming-days/{day}/close-requests/{requestId}/approve': PIT,
   'GET /gaming-days/closes': AUDIT,
   'GET /gaming-days/{day}/close': AUDIT,
 };
@@ -165,6 +166,7 @@ describe('authorization matrix: every endpoint × every role (docs/guarantees.md
       decisionId: randomUUID(),
       runId: randomUUID(),
       day: '2001-01-01',
+      requestId: randomUUID(),
     };
     const invalidToken = sign({ role: 'pit-manager' }, 'not-the-secret', { subject: 'pm-1', algorithm: 'HS256', expiresIn: '1h' });
     let n = 0;

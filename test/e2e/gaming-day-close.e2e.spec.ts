@@ -16,6 +16,7 @@ import { GamingDayCloseService } from '../../apps/ledger/src/reports/gaming-day-
 import { GamingDayCloseSweeper } from '../../apps/ledger/src/reports/gaming-day-close/close-sweeper';
 import { nextDay } from '../../apps/ledger/src/reports/gaming-day-close/adjustments';
 import { verifyReport } from '../../apps/ledger/src/reports/gaming-day-close/close-report';
+import { CloseRecords } from '../../apps/ledger/src/reports/gaming-day-close/close-records';
 import { LedgerHarness, runId, startLedger } from '../support/ledger-harness';
 import { runActions, waitApplied, waitAsOf } from '../support/shoe-steps';
 
@@ -95,7 +96,7 @@ describe('gaming-day close: frozen signed report, adjustments in the next day, a
   });
 
   it('the close is a fact of the ledger: its GamingDayClosed event carries the report hash and signature, the request before it', async () => {
-    const events = await h.store.readStream(`gaming-day-${day}`);
+    const events = await h.store.readStream(h.app.get(CloseRecords).streamOf(day));
     expect(events.map((e) => [e.type, e.tableId, e.actor.id])).toEqual([
       ['GamingDayCloseRequested', '*', 'pm-1'],
       ['GamingDayClosed', '*', 'pm-2'],

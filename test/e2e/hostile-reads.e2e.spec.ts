@@ -471,7 +471,9 @@ describe('hostile input on every read route (docs/guarantees.md §11)', () => {
     const decision = stored.find((e) => e.type === 'DecisionRequested') as unknown as { data: { decisionId: string } } | undefined;
     // a closed gaming day, for GET /gaming-days/{day}/close
     const [{ day }] = await h.ds.query(`SELECT gaming_day::text AS day FROM ${h.readSchema}.hand_outcomes WHERE round_id = $1`, [bet.round_id]);
-    await h.client.post('pit-manager', 'pm-1', `/gaming-days/${day}/close`, { tableIds: [table.tableId] });
+    // the current gaming day: closed early, with four eyes (a request, a second pit manager's approval)
+    const request = await h.client.post<{ requestId: string }>('pit-manager', 'pm-1', `/gaming-days/${day}/close`, { tableIds: [table.tableId], early: true, reason: 'hostile reads setup' });
+    await h.client.post('pit-manager', 'pm-2', `/gaming-days/${day}/close-requests/${request.requestId}/approve`, {});
     // a stored wallet match run, for GET /reconciliation/wallet-files/{runId} and its items
     const walletFile = `transactionId,roundId,betId,account,type,amount,currency,time\n${bet.bet_id}:bet,${bet.round_id},${bet.bet_id},${bet.account_id},bet,1,EUR,2026-01-01T00:00:00Z\n`;
     const upload = await fetch(`${h.baseUrl}/reconciliation/wallet-files?fromDay=${day}&toDay=${day}`, {

@@ -1,5 +1,5 @@
 import { createHash, verify, type KeyObject } from 'node:crypto';
-import { gamingDayStreamId, type GamingDayClosedData } from '@ledger/events';
+import { isGamingDayStreamOf, type GamingDayClosedData } from '@ledger/events';
 
 /**
  * Whether a gaming-day close is genuine (docs/reports.md §2, docs/guarantees.md §8): the check the API
@@ -7,7 +7,7 @@ import { gamingDayStreamId, type GamingDayClosedData } from '@ledger/events';
  * `GamingDayClosed` event (hash-chained, anchored, on Kafka) plus the report bytes kept beside it; it
  * is genuine only when all of these hold:
  *
- * - the event is in the stream of its own day (`gaming-day-<day>`);
+ * - the event is in the stream of its own day (`gaming-day-<day>`, or `gaming-day-<day>:<scope>`);
  * - the bytes are there and their SHA-256 is the event's `reportSha256`;
  * - the event's `keyId` names a known public key and `signature` verifies over the bytes with it;
  * - the bytes name the event's day, table set and position (a genuine report and signature copied to
@@ -50,7 +50,7 @@ const bad = (problem: CloseProblem, detail: string): CloseCheck => ({ problem, d
 export function checkGamingDayClose(close: CloseUnderCheck, keys: ReadonlyMap<string, KeyObject>): CloseCheck {
   const d = close.data;
   if (typeof d?.gamingDay !== 'string' || !Array.isArray(d.tableIds) || typeof d.throughPosition !== 'string') return bad('MALFORMED', 'the event lacks gamingDay, tableIds or throughPosition');
-  if (close.streamId !== gamingDayStreamId(d.gamingDay)) return bad('WRONG_STREAM', `a close of ${d.gamingDay} in stream ${close.streamId}`);
+  if (!isGamingDayStreamOf(close.streamId, d.gamingDay)) return bad('WRONG_STREAM', `a close of ${d.gamingDay} in stream ${close.streamId}`);
   if (close.bytes === null) return bad('REPORT_MISSING', 'no report bytes are stored for this close');
   if (sha256OfText(close.bytes) !== d.reportSha256) return bad('SHA_MISMATCH', 'the stored report bytes do not hash to the event’s reportSha256');
   const key = keys.get(d.keyId);

@@ -252,9 +252,20 @@ export const GAMING_DAY_STREAM_PREFIX = 'gaming-day-';
  */
 export const LEDGER_WIDE_TABLE_ID = '*';
 
-/** The stream id of gaming day `day` (`YYYY-MM-DD`): `gaming-day-<day>` (docs/reports.md §2). */
-export function gamingDayStreamId(day: string): string {
-  return `${GAMING_DAY_STREAM_PREFIX}${day}`;
+/**
+ * The stream id of gaming day `day` (`YYYY-MM-DD`): `gaming-day-<day>` (docs/reports.md §2). Where
+ * several ledgers share one database (each with its own events topic: the test suites), each ledger's
+ * day has its own stream `gaming-day-<day>:<scope>`, `scope` being that ledger's events topic.
+ * @param scope null (or absent): the database's one ledger
+ */
+export function gamingDayStreamId(day: string, scope: string | null = null): string {
+  return scope === null ? `${GAMING_DAY_STREAM_PREFIX}${day}` : `${GAMING_DAY_STREAM_PREFIX}${day}:${scope}`;
+}
+
+/** Whether `streamId` is a stream of gaming day `day`, of any ledger scope (see {@link gamingDayStreamId}). */
+export function isGamingDayStreamOf(streamId: string, day: string): boolean {
+  const base = gamingDayStreamId(day);
+  return streamId === base || streamId.startsWith(`${base}:`);
 }
 
 /**

@@ -33,7 +33,7 @@ export interface EventRecord extends RecordPosition {
 const DECIMAL = /^\d+$/;
 const SHOE_STREAM = /^shoe-.+$/;
 /** A gaming day's stream (docs/reports.md §2): its events are ledger-wide, table id `*`. */
-const GAMING_DAY_STREAM = /^gaming-day-\d{4}-\d{2}-\d{2}$/;
+const GAMING_DAY_STREAM = /^gaming-day-\d{4}-\d{2}-\d{2}(:.+)?$/;
 
 function fail(message: string, at: RecordPosition, details: Record<string, unknown> = {}): never {
   throw new ProjectionError('PROJECTION.MALFORMED_EVENT', `${message} (${at.topic}/${at.partition}@${at.offset})`, {

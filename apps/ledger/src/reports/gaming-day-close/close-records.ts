@@ -4,7 +4,7 @@ import { ConfigService } from '@nestjs/config';
 import type { KeyObject } from 'node:crypto';
 import type { DataSource } from 'typeorm';
 import { checkGamingDayClose, sha256OfText, type CloseProblem } from '@ledger/anchors';
-import type { LedgerApiEnv } from '@ledger/config';
+import { DEFAULT_EVENTS_TOPIC, type LedgerApiEnv } from '@ledger/config';
 import { PgEventStore } from '@ledger/event-store';
 import { gamingDayStreamId, type EarlyCloseApproval, type GamingDayClosedData, type LedgerEvent } from '@ledger/events';
 import { DATA_SOURCE, EVENT_STORE } from '../../persistence/persistence.module';
@@ -78,6 +78,8 @@ interface ReportRow {
 @Injectable()
 export class CloseRecords {
   private readonly scope: string;
+  /** The ledger's scope in its day streams: null for the default events topic (see `gamingDayStreamId`). */
+  private readonly streamScope: string | null;
 
   constructor(
     @Inject(DATA_SOURCE) private readonly ds: DataSource,
@@ -88,6 +90,12 @@ export class CloseRecords {
     config: ConfigService<LedgerApiEnv, true>,
   ) {
     this.scope = config.get('LEDGER_EVENTS_TOPIC', { infer: true });
+    this.streamScope = this.scope === DEFAULT_EVENTS_TOPIC ? null : this.scope;
+  }
+
+  /** The stream of this ledger's gaming day `day`. */
+  streamOf(day: string): string {
+    return gamingDayStreamId(day, this.streamScope);
   }
 
   /**
@@ -95,7 +103,7 @@ export class CloseRecords {
    * optimistic append), and its closes split into genuine ones and the others (not checked further).
    */
   async dayStream(day: string): Promise<{ version: number; events: LedgerEvent[]; genuine: StoredCloseWithBytes[]; notGenuine: NotGenuine[] }> {
-    const events = await this.store.readStream(gamingDayStreamId(day));
+    const events = await this.store.readStream(this.streamOf(day));
     const { genuine, notGenuine } = await this.check(events.filter(isClose));
     return { version: events.length, events, genuine, notGenuine };
   }
@@ -111,7 +119,7 @@ export class CloseRecords {
 
   /** Every close of the ledger, genuine ones by gaming day then close order, and those refused. */
   async all(): Promise<CloseSet> {
-    const events = (await this.store.readByTypes(['GamingDayClosed'])).filter(isClose);
+    const events = await this.ownCloses();
     const { genuine, notGenuine } = await this.check(events);
     const closes = genuine.sort((a, b) => (a.gamingDay < b.gamingDay ? -1 : a.gamingDay > b.gamingDay ? 1 : Number(BigInt(a.closeId) - BigInt(b.closeId))));
     return { closes, refused: notGenuine.map(refusedClose) };
@@ -122,7 +130,7 @@ export class CloseRecords {
    * follow), as (day, table set, position). Closes that fail their check are left out.
    */
   async genuineBefore(position: bigint): Promise<{ gamingDay: string; tableIds: string[]; throughPosition: bigint; closeId: string }[]> {
-    const events = (await this.store.readByTypes(['GamingDayClosed'])).filter(isClose).filter((e) => BigInt(e.data.throughPosition) < position);
+    const events = (await this.ownCloses()).filter((e) => BigInt(e.data.throughPosition) < position);
     const { genuine } = await this.check(events);
     return genuine.map((c) => ({ gamingDay: c.gamingDay, tableIds: c.tableIds, throughPosition: BigInt(c.throughPosition), closeId: c.closeId }));
   }
@@ -134,6 +142,11 @@ export class CloseRecords {
        VALUES ($1, $2::date, $3::text[], $4::bigint, $5, $6, $7, $8, $9, $10, $11, $12) ON CONFLICT (event_id) DO NOTHING`,
       [this.scope, close.gamingDay, close.tableIds, close.throughPosition, bytes, close.sha256, close.signature, close.keyId, close.trigger, close.closedBy, close.closedByRole, close.eventId],
     );
+  }
+
+  /** This ledger's close events (its scope's day streams), in global order. */
+  private async ownCloses(): Promise<LedgerEvent<'GamingDayClosed'>[]> {
+    return (await this.store.readByTypes(['GamingDayClosed'])).filter(isClose).filter((e) => e.streamId === this.streamOf(String(e.data?.gamingDay)));
   }
 
   private keys(): Map<string, KeyObject> {

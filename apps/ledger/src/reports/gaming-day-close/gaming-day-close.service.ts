@@ -3,7 +3,7 @@ import { ConfigService } from '@nestjs/config';
 import { randomUUID } from 'node:crypto';
 import type { LedgerApiEnv } from '@ledger/config';
 import { ConcurrencyError, PgEventStore } from '@ledger/event-store';
-import { gamingDayStreamId, LEDGER_WIDE_TABLE_ID, type EarlyCloseApproval, type GamingDayCloseRequestedData, type LedgerEvent, type NewEvent, type Role } from '@ledger/events';
+import { LEDGER_WIDE_TABLE_ID, type EarlyCloseApproval, type GamingDayCloseRequestedData, type LedgerEvent, type NewEvent, type Role } from '@ledger/events';
 import { gamingDay, type GamingDayConfig } from '@ledger/projections';
 import { ApiError } from '../../common/api-error';
 import { EVENT_STORE } from '../../persistence/persistence.module';
@@ -217,7 +217,7 @@ export class GamingDayCloseService {
       const event = await decide(stream);
       try {
         const result = await this.store.append({
-          streamId: gamingDayStreamId(day),
+          streamId: this.records.streamOf(day),
           tableId: LEDGER_WIDE_TABLE_ID,
           expectedVersion: stream.version,
           events: [event],
