@@ -1,6 +1,6 @@
 /**
- * Gaming-day closes against an insider holding the API's database login (`ledger_app`), issue 22 and
- * docs/reports.md §2: a close row forged in a manager's name, a genuine signed close copied to another
+ * Gaming-day closes against an insider holding the API's database login (`ledger_app`), docs/reports.md §2 and
+ * docs/guarantees.md §8: a close row forged in a manager's name, a genuine signed close copied to another
  * day, and a (day, table) marked closed without a close. Before closes were events, the forged row was
  * served as genuine, the copy verified, and the marker made the real close answer 409 (so that table's
  * figures were never signed). Now a close is its `GamingDayClosed` event: every read checks it against

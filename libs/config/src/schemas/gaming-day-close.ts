@@ -22,8 +22,8 @@ export function WithGamingDayClose<B extends EnvClass>(Base: B) {
 
     /**
      * How often the API looks for a gaming day to close automatically, in ms; 0: never (only a pit
-     * manager's `POST /gaming-days/{day}/close`). Several API instances may run it: the database
-     * keeps one close per day and table.
+     * manager's `POST /gaming-days/{day}/close`). Several API instances may run it: the day's
+     * stream of `GamingDayClosed` events keeps one close per day and table.
      * @default 60000
      */
     @IntVar(0, 86_400_000, 'ms')

@@ -14,7 +14,7 @@ export function previousDay(day: string): string {
  * The automatic gaming-day close (docs/reports.md §2): every `GAMING_DAY_CLOSE_SWEEP_MS` (0: off),
  * the last gaming day that ended at least `GAMING_DAY_CLOSE_GRACE_MINUTES` ago (the day before the
  * gaming day of now − grace) is closed for every table not closed yet, as `AUTOMATIC` by `ledger`.
- * Safe with several API instances: the database keeps one close per day and table, and the instance
+ * Safe with several API instances: the day stream's expected version keeps one close per day and table, and the instance
  * that loses the race gets `GAMING_DAY.ALREADY_CLOSED`, which is the expected answer here. A read
  * model not caught up (`ASOF.NOT_PROJECTED`) or a missing key is retried at the next sweep.
  */
