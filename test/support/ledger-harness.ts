@@ -94,6 +94,9 @@ export async function startLedger(options: StartLedgerOptions = {}): Promise<Led
     // the suites drive thousands of requests from one address and token: budgets far above what
     // they send (the limits stay on; test/attack/edge-limits.e2e.spec.ts sets its own small ones)
     ...HARNESS_EDGE_LIMITS,
+    // no automatic gaming-day close: it appends a GamingDayClosed event a minute into any suite
+    // (a spec that counts events would see it); the close specs call the sweeper themselves
+    GAMING_DAY_CLOSE_SWEEP_MS: '0',
     ...options.env,
   };
   const kafka = createKafka({ clientId: 'ledger-tests', brokers: TEST_BROKERS, logLevel: 'nothing' });
