@@ -105,8 +105,14 @@ describe('gaming-day close: frozen signed report, adjustments in the next day, a
     expect(closed.eventId).toBe(close.eventId);
     expect(closed.globalPosition).toBe(close.closeId);
     expect(closed.data).toMatchObject({ gamingDay: day, tableIds: [table.tableId], throughPosition: close.throughPosition, reportSha256: close.sha256, signature: close.signature, keyId: close.keyId, trigger: 'MANAGER' });
-    // published like every event: applied by the projector, in the audit trail
+    // published like every event: applied by the projector, in the audit trail and the regulators' export
     await waitApplied(h.client, close.eventId);
+    const audit = await get(`/audit/events?type=GamingDayClosed`);
+    expect(audit.items.map((e: any) => [e.eventId, e.tableId, e.shoeId])).toEqual([[close.eventId, '*', null]]);
+    const from = new Date(Date.parse(closed.recordedAt) - 1000).toISOString();
+    const to = new Date(Date.parse(closed.recordedAt) + 1000).toISOString();
+    const exported = await (await call('GET', `/exports/events?from=${encodeURIComponent(from)}&to=${encodeURIComponent(to)}`, 'auditor')).text();
+    expect(exported).toContain(close.eventId);
   });
 
   it('the close of day D is frozen at a position, signed, and fetched byte for byte', async () => {

@@ -527,8 +527,8 @@ export class RecallResponse {
 export class AuditEvent extends EventCore {
   @Str() streamId!: string;
   @Int() streamVersion!: number;
-  @Str() tableId!: string;
-  @Str() shoeId!: string;
+  @Str('the table; `*` for a ledger-wide event (a gaming day\'s close, docs/reports.md §2)') tableId!: string;
+  @NStr('null for a ledger-wide event (stream gaming-day-<day>)') shoeId!: string | null;
   @NStr() roundId!: string | null;
   @NStr() betId!: string | null;
   @Int() schemaVersion!: number;
