@@ -101,7 +101,9 @@ export function lineCount(text: string): number {
 export interface FunctionSize {
   /** `Class.method`, `function`, `outer>inner`; an anonymous function is named after where it stands (`x>(arrow in useMemo)`). */
   readonly name: string;
+  /** Where it starts, 1-based. */
   readonly line: number;
+  /** Its length: the lines from its first token to its last, both counted. */
   readonly lines: number;
 }
 
