@@ -123,7 +123,7 @@ describe('attack: forged tokens against a production-mode API with an HS256 secr
   });
 
   it('refuses a wrong or missing iss or aud (401)', async () => {
-    const token = (over: Record<string, unknown>) => sign({ sub: 'pm-1', role: 'pit-manager', ...GOOD, exp: nowS() + 600, ...over }, secret, { algorithm: 'HS256' });
+    const token = (over: Record<string, unknown>) => sign({ sub: 'pm-1', role: 'pit-manager', ...GOOD, exp: nowS() + 600, ...over } satisfies Record<string, unknown>, secret, { algorithm: 'HS256' });
     expect(await call(h, token({ iss: 'someone-else' }))).toMatchObject({ status: 401, message: expect.stringMatching(/issuer invalid/) });
     expect(await call(h, token({ aud: 'another-api' }))).toMatchObject({ status: 401, message: expect.stringMatching(/audience invalid/) });
     expect(await call(h, token({ iss: undefined }))).toMatchObject({ status: 401, message: expect.stringMatching(/issuer invalid/) });
@@ -135,8 +135,8 @@ describe('attack: forged tokens against a production-mode API with an HS256 secr
       status: 401,
       message: expect.stringMatching(/token lifetime 43260 s \(exp - iat\) exceeds the maximum 43200 s/),
     });
-    expect(await call(h, sign({ sub: 'pm-1', role: 'pit-manager', ...GOOD }, secret, { algorithm: 'HS256' }))).toMatchObject({ status: 401, message: expect.stringMatching(/iat and exp/) });
-    expect(await call(h, sign({ sub: 'pm-1', role: 'pit-manager', ...GOOD, exp: nowS() + 600 }, secret, { algorithm: 'HS256', noTimestamp: true }))).toMatchObject({
+    expect(await call(h, sign({ sub: 'pm-1', role: 'pit-manager', ...GOOD } satisfies Record<string, unknown>, secret, { algorithm: 'HS256' }))).toMatchObject({ status: 401, message: expect.stringMatching(/iat and exp/) });
+    expect(await call(h, sign({ sub: 'pm-1', role: 'pit-manager', ...GOOD, exp: nowS() + 600 } satisfies Record<string, unknown>, secret, { algorithm: 'HS256', noTimestamp: true }))).toMatchObject({
       status: 401,
       message: expect.stringMatching(/iat and exp/),
     });

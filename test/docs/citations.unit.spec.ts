@@ -9,17 +9,17 @@
  * - no file in `apps libs test scripts bench` (nor the root configs, the README, the docs) cites
  *   `shared/docs` or `style.md`; code cites no issue number, no unprefixed `domain-rules.md` /
  *   `architecture.md`, no bare "guarantee N";
- * - every `docs/<file>.md §N` cited names a file that exists and a section that is a heading of it;
+ * - every `docs/<file>.md` cited, with a section or without, names a file that exists;
+ * - every `docs/<file>.md §N` cited names a section that is a heading of that file;
  *   a bare `§N` (the code's shorthand for docs/domain-rules.md) is a section of docs/domain-rules.md,
  *   except inside one of the three documents, where it is a section of that document;
  * - every repository path the three documents name in backticks exists.
  *
- * Also the pure conversion of `scripts/convert-citations.ts`, on the old forms it rewrites.
- * This spec and that script spell the old forms on purpose and are not scanned.
+ * The last block proves each check can fail. This spec spells the old forms on purpose and is not
+ * scanned.
  */
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { join, relative } from 'node:path';
-import { convertText, findLeftovers } from '../../scripts/convert-citations';
 
 const ROOT = join(__dirname, '..', '..');
 const DOCS = ['domain-rules', 'guarantees', 'architecture', 'reports'] as const;
@@ -31,7 +31,7 @@ const EXTENSIONS = ['.ts', '.js', '.cjs', '.mjs', '.md', '.sh'];
 /** Files outside those directories that are read too. */
 const OTHER_FILES = ['.dependency-cruiser.cjs', 'jest.config.js', 'README.md', 'docs/asyncapi/asyncapi.yaml', ...DOCS.map((d) => `docs/${d}.md`)];
 /** Never read: they spell the old forms on purpose. */
-const SKIPPED = (rel: string) => rel.startsWith('test/docs/') || rel === 'scripts/convert-citations.ts';
+const SKIPPED = (rel: string) => rel.startsWith('test/docs/');
 
 function walk(dir: string, out: string[]): void {
   if (!existsSync(dir)) return;
@@ -98,6 +98,36 @@ export function citationsIn(file: string, text: string): Cite[] {
     // another standard's section (RFC 8785 §3.2) is not ours
     if (/\b(?:RFC|ISO|IEC|ECMA-?)\s*\d+\s*$/.test(text.slice(Math.max(0, i - 16), i))) continue;
     out.push({ file, line: lineOf(i), doc: null, section: s[0].slice(1) });
+  }
+  return out;
+}
+
+/** Citation forms that are not the product's: notes outside the repository, issue numbers, unprefixed documents. */
+const OLD_FORMS: readonly { readonly name: string; readonly re: RegExp }[] = [
+  { name: 'shared/docs', re: /shared\/docs/ },
+  { name: 'style.md', re: /(?<![\w-])style\.md/ },
+  { name: 'issue number', re: /\b[Ii]ssue #?\d+/ },
+  { name: 'outside README', re: /\.\.\/shared\/[^\s`'")]*README\.md/ },
+  { name: 'old architecture.md', re: /(?<![\w/.-])architecture\.md/ },
+  { name: 'old domain-rules.md', re: /(?<![\w/.-])domain-rules(?:\.md)?(?![\w-])/ },
+  { name: 'bare guarantee', re: /(?<![\w/.-])guarantees? \d/ },
+];
+
+/** Lines of `text` that hold an old citation form (the first form found on each), 1-based. */
+export function findLeftovers(text: string): { line: number; text: string; pattern: string }[] {
+  const out: { line: number; text: string; pattern: string }[] = [];
+  text.split('\n').forEach((l, i) => {
+    const p = OLD_FORMS.find((f) => f.re.test(l));
+    if (p) out.push({ line: i + 1, text: l.trim(), pattern: p.name });
+  });
+  return out;
+}
+
+/** Every `docs/….md` a text names (with a section or without) that is not a file of the repository. */
+export function missingDocs(file: string, text: string, exists: (rel: string) => boolean): string[] {
+  const out: string[] = [];
+  for (const m of text.matchAll(/(?<![\w./-])docs\/[\w./-]*?\.md(?![\w-])/g)) {
+    if (!exists(m[0])) out.push(`${file}:${text.slice(0, m.index).split('\n').length}: ${m[0]} does not exist`);
   }
   return out;
 }
@@ -169,6 +199,11 @@ describe('citations in the repository', () => {
     expect(bad).toEqual([]);
   });
 
+  it('every docs/<file>.md named exists, with a section or without', () => {
+    const bad = [...code, ...other].flatMap((f) => missingDocs(f, read(f), (rel) => existsSync(join(ROOT, rel))));
+    expect(bad).toEqual([]);
+  });
+
   it('every docs/<file>.md §N cited exists, and every bare §N is a section of docs/domain-rules.md (of its own document in docs/)', () => {
     const bad: string[] = [];
     for (const f of [...code, ...other]) {
@@ -210,45 +245,10 @@ describe('the checks can fail', () => {
     const text = ['a (style.md point 5)', 'b (../shared/docs/domain-rules.md)', 'c (issue #4 item 4)', 'd (architecture.md guarantee 7)', 'e (guarantee 3)', 'f (docs/guarantees.md §3)'].join('\n');
     expect(findLeftovers(text).map((l) => `${l.line}:${l.pattern}`)).toEqual(['1:style.md', '2:shared/docs', '3:issue number', '4:old architecture.md', '5:bare guarantee']);
   });
-});
 
-describe('scripts/convert-citations.ts', () => {
-  const conv = (s: string) => convertText(s).text;
-
-  it('prefixes the domain rules and keeps the sections', () => {
-    expect(conv(' * Cards (domain-rules.md §1, §5.1–§5.5).')).toBe(' * Cards (docs/domain-rules.md §1, §5.1–§5.5).');
-    expect(conv('| (dealing order, domain-rules §2) |')).toBe('| (dealing order, docs/domain-rules.md §2) |');
-    expect(conv(' * `../shared/docs/domain-rules.md` and')).toBe(' * `docs/domain-rules.md` and');
-    expect(conv('already docs/domain-rules.md §2')).toBe('already docs/domain-rules.md §2');
-  });
-
-  it('turns guarantees into sections of docs/guarantees.md, lists, ranges and line breaks included', () => {
-    expect(conv('(architecture.md guarantees 1–5, 8, 9, 11).')).toBe('(docs/guarantees.md §1–§5, §8, §9, §11).');
-    expect(conv('(architecture.md guarantees 4 and 6 applied')).toBe('(docs/guarantees.md §4 and §6 applied');
-    expect(conv(' * effect (architecture.md\n * guarantee 6): per call')).toBe(' * effect (docs/guarantees.md\n * §6): per call');
-    expect(conv("describe('optimistic concurrency (guarantee 2)', () => {")).toBe("describe('optimistic concurrency (docs/guarantees.md §2)', () => {");
-    expect(conv('(guarantee 12, least privilege)')).toBe('(docs/guarantees.md §12, least privilege)');
-    expect(conv('as guarantee 7. Then')).toBe('as docs/guarantees.md §7. Then');
-  });
-
-  it('maps style points to the sections that hold them, and named sections to numbers', () => {
-    expect(conv('Thin handler (style.md point 5): load')).toBe('Thin handler (docs/architecture.md §3): load');
-    expect(conv('(style.md point 9: no `console.log`)')).toBe('(docs/architecture.md §8: no `console.log`)');
-    expect(conv('(docs/architecture.md §Layers), enforced')).toBe('(docs/architecture.md §1), enforced');
-  });
-
-  it('rewrites the known issue citations and the decisions that moved to §6', () => {
-    expect(conv(' * Hostile input through HTTP (architecture.md guarantees 11 and 12, issue #6 item 3): more')).toBe(' * Hostile input through HTTP (docs/guarantees.md §11 and §12): more');
-    expect(conv(' * (issue #4 item 4, guarantee 7).')).toBe(' * (docs/architecture.md §7, docs/guarantees.md §7).');
-    expect(conv('(issue #3, domain-rules.md §5).')).toBe('(docs/domain-rules.md §5, §6; docs/architecture.md §9).');
-    expect(conv(' * - `VoidRound` (§5) → RoundVoided')).toBe(' * - `VoidRound` (§6) → RoundVoided');
-    expect(conv('(domain-rules.md §5: reason, acting and approving managers)')).toBe('(docs/domain-rules.md §6: reason, acting and approving managers)');
-  });
-
-  it('counts what it did and leaves other text alone', () => {
-    const r = convertText('x (style.md point 6) y (guarantee 3) z (RFC 9562 §5.5) the 13 guarantees');
-    expect(r.text).toBe('x (docs/architecture.md §4) y (docs/guarantees.md §3) z (RFC 9562 §5.5) the 13 guarantees');
-    expect(r.counts).toEqual({ 'style-point': 1, 'bare-guarantee': 1 });
-    expect(convertText('nothing to do §2').counts).toEqual({});
+  it('missingDocs names a cited document that does not exist, with a section or without', () => {
+    const text = ['/** An event as stored (docs/events.md). */', ' * (docs/architecture.md §9, docs/nowhere.md §2)', ' * `docs/asyncapi/asyncapi.yaml`, docs/guarantees.md', ' * ../shared/docs/style.md'].join('\n');
+    const exists = (rel: string) => ['docs/architecture.md', 'docs/guarantees.md'].includes(rel);
+    expect(missingDocs('x.ts', text, exists)).toEqual(['x.ts:1: docs/events.md does not exist', 'x.ts:2: docs/nowhere.md does not exist']);
   });
 });

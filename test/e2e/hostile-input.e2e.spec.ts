@@ -397,8 +397,8 @@ function badAuthorizations(secret: string, valid: (role: Role, sub: string) => s
     ['garbage dots', 'Bearer a.b.c'],
     ['garbage base64', `Bearer ${b64({ alg: 'HS256' })}.${b64('x')}.${'A'.repeat(43)}`],
     ['wrong secret', `Bearer ${sign({ role: 'pit-manager' }, 'not-the-secret', { subject: 'pm-1', algorithm: 'HS256' })}`],
-    ['expired', `Bearer ${sign({ role: 'pit-manager', sub: 'pm-1', iat: now - 7200, exp: now - 3600 }, secret, { algorithm: 'HS256' })}`],
-    ['not yet valid', `Bearer ${sign({ role: 'pit-manager', sub: 'pm-1', nbf: now + 3600 }, secret, { algorithm: 'HS256' })}`],
+    ['expired', `Bearer ${sign({ role: 'pit-manager', sub: 'pm-1', iat: now - 7200, exp: now - 3600 } satisfies Record<string, unknown>, secret, { algorithm: 'HS256' })}`],
+    ['not yet valid', `Bearer ${sign({ role: 'pit-manager', sub: 'pm-1', nbf: now + 3600 } satisfies Record<string, unknown>, secret, { algorithm: 'HS256' })}`],
     ['alg none', `Bearer ${b64({ alg: 'none', typ: 'JWT' })}.${b64({ sub: 'pm-1', role: 'pit-manager', iat: now })}.`],
     ['alg none, signature kept', `Bearer ${b64({ alg: 'none', typ: 'JWT' })}.${b64({ sub: 'pm-1', role: 'pit-manager', iat: now })}.${gs}`],
     ['HS512 with the right secret', `Bearer ${sign({ role: 'pit-manager' }, secret, { subject: 'pm-1', algorithm: 'HS512' })}`],
@@ -411,8 +411,8 @@ function badAuthorizations(secret: string, valid: (role: Role, sub: string) => s
     ['role case', `Bearer ${sign({ role: 'Pit-Manager' }, secret, { subject: 'pm-1', algorithm: 'HS256' })}`],
     ['role array', `Bearer ${sign({ role: ['pit-manager'] }, secret, { subject: 'pm-1', algorithm: 'HS256' })}`],
     ['missing subject', `Bearer ${sign({ role: 'pit-manager' }, secret, { algorithm: 'HS256' })}`],
-    ['empty subject', `Bearer ${sign({ role: 'pit-manager', sub: '' }, secret, { algorithm: 'HS256' })}`],
-    ['numeric subject', `Bearer ${sign({ role: 'pit-manager', sub: 42 }, secret, { algorithm: 'HS256' })}`],
+    ['empty subject', `Bearer ${sign({ role: 'pit-manager', sub: '' } satisfies Record<string, unknown>, secret, { algorithm: 'HS256' })}`],
+    ['numeric subject', `Bearer ${sign({ role: 'pit-manager', sub: 42 } satisfies Record<string, unknown>, secret, { algorithm: 'HS256' })}`],
   ];
 }
 

@@ -188,7 +188,7 @@ function hostileValues(): fc.Arbitrary<[string, string]> {
     fc.integer().map((n): [string, string] => ['random integer', String(n)]),
     fc.double().map((n): [string, string] => ['random double', encodeURIComponent(String(n))]),
     fc.string({ maxLength: 40 }).map((s): [string, string] => ['random string', encodeURIComponent(s)]),
-    fc.fullUnicodeString({ maxLength: 30 }).map((s): [string, string] => ['random unicode', encodeURIComponent(s)]),
+    fc.string({ unit: 'binary', maxLength: 30 }).map((s): [string, string] => ['random unicode', encodeURIComponent(s)]),
     fc.uuid().map((s): [string, string] => ['random UUID', s]),
     fc.date({ min: new Date(-8.64e15), max: new Date(8.64e15) }).map((d): [string, string] => ['random date', encodeURIComponent(Number.isNaN(d.getTime()) ? 'Invalid Date' : d.toISOString())]),
     fc.array(fc.constantFrom('table', 'shoe', 'dealer', 'day', 'currency', 'constructor', '__proto__', 'toString', '', 'x'), { maxLength: 6 }).map((a): [string, string] => ['random dimension list', encodeURIComponent(a.join(','))]),

@@ -41,7 +41,7 @@ export class AppModule implements NestModule {
     return {
       module: AppModule,
       imports: [
-        ConfigModule.forRoot({ isGlobal: true, ignoreEnvFile: true, ignoreEnvVars: true, skipProcessEnv: true, load: [() => ({ ...config })] }),
+        ConfigModule.forRoot({ isGlobal: true, ignoreEnvFile: true, validatePredefined: false, skipProcessEnv: true, load: [() => ({ ...config })] }),
         LoggerModule.forRoot({
           pinoHttp: {
             level: config.LOG_LEVEL,

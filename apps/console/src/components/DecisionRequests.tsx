@@ -1,4 +1,4 @@
-import { useState, type FormEvent } from 'react';
+import { useState, type SubmitEvent } from 'react';
 import { Link } from 'react-router';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import type { components } from '../api/schema';
@@ -101,7 +101,7 @@ export function Requests({ shoeId, roundId, cards }: { shoeId: string; roundId: 
     },
     onSuccess: done,
   });
-  const submit = (m: { mutate: () => void }) => (e: FormEvent) => {
+  const submit = (m: { mutate: () => void }) => (e: SubmitEvent) => {
     e.preventDefault();
     m.mutate();
   };

@@ -1,4 +1,4 @@
-import { useId, useState, type FormEvent } from 'react';
+import { useId, useState, type SubmitEvent } from 'react';
 import { Link, useSearchParams } from 'react-router';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import type { components } from '../api/schema';
@@ -80,7 +80,7 @@ export function ApprovalsPage() {
     return `?${p.toString()}`;
   };
 
-  function applyFilters(e: FormEvent<HTMLFormElement>) {
+  function applyFilters(e: SubmitEvent<HTMLFormElement>) {
     e.preventDefault();
     const f = new FormData(e.currentTarget);
     const p = new URLSearchParams();
@@ -419,7 +419,7 @@ function DecideControls({ decision, onOutcome }: { decision: DecisionView; onOut
         aria-invalid={touched && problem ? true : undefined}
         aria-describedby={hintId}
         onChange={(e) => setText(e.target.value)}
-        // eslint-disable-next-line jsx-a11y/no-autofocus -- the confirmation was just opened by the user
+        // autofocus on purpose (jsx-a11y's no-autofocus would flag it): the confirmation was just opened by the user
         autoFocus
       />
       <span id={hintId} className={touched && problem ? 'bad' : 'muted'}>

@@ -1,4 +1,4 @@
-import { useId, useMemo, useState, type FormEvent, type ReactNode } from 'react';
+import { useId, useMemo, useState, type SubmitEvent, type ReactNode } from 'react';
 import { Link, useSearchParams } from 'react-router';
 import { useMutation, useQuery } from '@tanstack/react-query';
 import { createColumnHelper, type ColumnDef } from '@tanstack/react-table';
@@ -78,7 +78,7 @@ function FilterForm({ fields, label }: { fields: readonly FieldSpec[]; label: st
   const [params, setParams] = useSearchParams();
   const { gamingDay } = usePrincipal();
   const listId = useId();
-  function submit(e: FormEvent<HTMLFormElement>) {
+  function submit(e: SubmitEvent<HTMLFormElement>) {
     e.preventDefault();
     const f = new FormData(e.currentTarget);
     const p = new URLSearchParams();

@@ -1,4 +1,4 @@
-import { useMemo, useState, type FormEvent } from 'react';
+import { useMemo, useState, type SubmitEvent } from 'react';
 import { useSearchParams } from 'react-router';
 import { useQuery } from '@tanstack/react-query';
 import { createColumnHelper, type ColumnDef } from '@tanstack/react-table';
@@ -113,7 +113,7 @@ export function ReconciliationPage() {
   });
   const tables = useQuery({ queryKey: ['tables'], queryFn: () => unwrap(api.GET('/tables')) });
 
-  function apply(e: FormEvent<HTMLFormElement>) {
+  function apply(e: SubmitEvent<HTMLFormElement>) {
     e.preventDefault();
     const f = new FormData(e.currentTarget);
     const next: Record<string, unknown> = { groupBy: DIMENSIONS.map((d) => d.key).filter((k) => k === 'currency' || f.getAll('groupBy').includes(k)) };

@@ -1,4 +1,4 @@
-import { useState, type FormEvent } from 'react';
+import { useState, type SubmitEvent } from 'react';
 import { Navigate, useLocation, useNavigate } from 'react-router';
 import { useSession } from '../session';
 import { ErrorMessage } from '../components/States';
@@ -16,7 +16,7 @@ export function SignInPage() {
   const from = (useLocation().state as { from?: string } | null)?.from ?? '/tables';
   if (principal) return <Navigate to={from} replace />;
 
-  async function submit(e: FormEvent) {
+  async function submit(e: SubmitEvent) {
     e.preventDefault();
     setBusy(true);
     setError(null);

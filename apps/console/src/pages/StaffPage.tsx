@@ -1,4 +1,4 @@
-import { useMemo, type FormEvent } from 'react';
+import { useMemo, type SubmitEvent } from 'react';
 import { useSearchParams } from 'react-router';
 import { useQuery } from '@tanstack/react-query';
 import type { components } from '../api/schema';
@@ -178,7 +178,7 @@ export function StaffPage() {
   });
   const tables = useQuery({ queryKey: ['tables'], queryFn: () => unwrap(api.GET('/tables')) });
 
-  function apply(e: FormEvent<HTMLFormElement>) {
+  function apply(e: SubmitEvent<HTMLFormElement>) {
     e.preventDefault();
     const f = new FormData(e.currentTarget);
     const next = new URLSearchParams();

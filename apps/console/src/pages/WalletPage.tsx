@@ -1,4 +1,4 @@
-import { useState, type FormEvent } from 'react';
+import { useState, type SubmitEvent } from 'react';
 import { Link, useSearchParams } from 'react-router';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import type { components } from '../api/schema';
@@ -70,7 +70,7 @@ export function WalletPage() {
   const [error, setError] = useState<unknown>(null);
   const runs = useQuery({ queryKey: ['wallet-runs'], queryFn: () => unwrap(api.GET('/reconciliation/wallet-files', { params: { query: { limit: '20' } } })) });
 
-  async function submit(e: FormEvent<HTMLFormElement>) {
+  async function submit(e: SubmitEvent<HTMLFormElement>) {
     e.preventDefault();
     const f = new FormData(e.currentTarget);
     const file = f.get('file');

@@ -13,7 +13,6 @@ export function assertTableAllowed(principal: Principal, tableId: string): void 
   throw new ApiError(
     'AUTH.TABLE_NOT_ALLOWED',
     `${principal.role} ${principal.id} may not act on table ${tableId} (its token names ${principal.tables.join(', ')})`,
-    403,
     { tableId, allowedTables: [...principal.tables] },
   );
 }

@@ -28,12 +28,12 @@ export class JwtAuthGuard implements CanActivate {
     const req = ctx.switchToHttp().getRequest();
     const header: string | undefined = req.headers?.authorization;
     const m = header ? /^Bearer\s+(\S+)$/i.exec(header) : null;
-    if (!m) throw new ApiError('AUTH.UNAUTHENTICATED', 'a bearer token is required', 401);
+    if (!m) throw new ApiError('AUTH.UNAUTHENTICATED', 'a bearer token is required');
     let claims: VerifiedClaims;
     try {
       claims = this.verifier.verify(m[1]);
     } catch (e) {
-      if (e instanceof TokenRejectedError) throw new ApiError('AUTH.UNAUTHENTICATED', `invalid token: ${e.reason}`, 401);
+      if (e instanceof TokenRejectedError) throw new ApiError('AUTH.UNAUTHENTICATED', `invalid token: ${e.reason}`);
       throw e;
     }
     const principal = principalFromClaims(claims);
@@ -42,7 +42,7 @@ export class JwtAuthGuard implements CanActivate {
     req.tokenExpiresAt = new Date(claims.exp * 1000).toISOString();
     const allowed = this.reflector.getAllAndOverride<Role[] | undefined>(ROLES_KEY, [handler, cls]) ?? [];
     if (!allowed.includes(principal.role)) {
-      throw new ApiError('AUTH.FORBIDDEN', `role ${principal.role} may not do this (allowed: ${allowed.join(', ') || 'none'})`, 403);
+      throw new ApiError('AUTH.FORBIDDEN', `role ${principal.role} may not do this (allowed: ${allowed.join(', ') || 'none'})`);
     }
     return true;
   }

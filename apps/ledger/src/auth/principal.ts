@@ -32,14 +32,14 @@ export const MAX_TOKEN_TABLES = 1000;
 export function principalFromClaims(claims: VerifiedClaims): Principal {
   const { sub, role, tables } = claims;
   if (typeof sub !== 'string' || !sub || !TOKEN_ROLES.includes(role as Role)) {
-    throw new ApiError('AUTH.UNAUTHENTICATED', 'token lacks a subject or a known role', 401);
+    throw new ApiError('AUTH.UNAUTHENTICATED', 'token lacks a subject or a known role');
   }
   if (tables === undefined) {
-    if (role === 'table-device') throw new ApiError('AUTH.UNAUTHENTICATED', 'a table-device token must name its tables (tables claim)', 401);
+    if (role === 'table-device') throw new ApiError('AUTH.UNAUTHENTICATED', 'a table-device token must name its tables (tables claim)');
     return { id: sub, role: role as Role, tables: null };
   }
   if (!Array.isArray(tables) || tables.length === 0 || tables.length > MAX_TOKEN_TABLES || !tables.every((t) => typeof t === 'string' && TABLE_ID.test(t))) {
-    throw new ApiError('AUTH.UNAUTHENTICATED', `the tables claim must be a list of 1..${MAX_TOKEN_TABLES} table ids`, 401);
+    throw new ApiError('AUTH.UNAUTHENTICATED', `the tables claim must be a list of 1..${MAX_TOKEN_TABLES} table ids`);
   }
   return { id: sub, role: role as Role, tables: Object.freeze([...new Set(tables as string[])]) };
 }

@@ -18,23 +18,22 @@ export class ApiError extends Error {
   readonly kind: ErrorKind;
   readonly details: Record<string, unknown>;
 
-  constructor(code: ErrorCode, message: string, details?: Record<string, unknown>);
   /**
-   * @deprecated the status comes from the error table: drop the `status` argument (it is ignored).
+   * @param code the error table's code: it decides the HTTP status and the kind
+   * @param message the answer's message
+   * @param details machine-readable details of the answer (`{}` when none)
    */
-  constructor(code: ErrorCode, message: string, status: number, details?: Record<string, unknown>);
   constructor(
     public readonly code: ErrorCode,
     message: string,
-    statusOrDetails?: number | Record<string, unknown>,
-    details?: Record<string, unknown>,
+    details: Record<string, unknown> = {},
   ) {
     super(message);
     this.name = 'ApiError';
     const spec = errorSpec(code);
     this.status = spec.status;
     this.kind = spec.kind;
-    this.details = (typeof statusOrDetails === 'object' && statusOrDetails !== null ? statusOrDetails : details) ?? {};
+    this.details = details;
   }
 
   /** An ApiError whose message is the table's template for `code` filled from `details`. */

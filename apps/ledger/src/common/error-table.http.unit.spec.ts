@@ -165,8 +165,8 @@ describe('every code of the error table answers its status through the real exce
     expect({ status: res.status, code: res.body.error.code }).toEqual({ status: errorSpec(e.code).status, code: e.code });
   });
 
-  it('an ApiError, a DomainError and an EventStoreError carry the status and kind of the table, whatever status a throw site passes', () => {
-    expect(new ApiError('SHOE.NOT_FOUND', 'no shoe', 422, { shoeId: 'S' })).toMatchObject({ status: 404, kind: 'not-found', details: { shoeId: 'S' } });
+  it('an ApiError, a DomainError and an EventStoreError carry the status and kind of the table (a throw site names no status)', () => {
+    expect(new ApiError('SHOE.NOT_FOUND', 'no shoe', { shoeId: 'S' })).toMatchObject({ status: 404, kind: 'not-found', details: { shoeId: 'S' } });
     expect(new ApiError('VALIDATION.FAILED', 'bad')).toMatchObject({ status: 400, kind: 'validation', details: {} });
     expect(ApiError.of('BET.NOT_FOUND', { betId: 'b-9' })).toMatchObject({ status: 404, message: 'no bet b-9 (or not projected yet)' });
     expect(new DomainError('SHOE.CLOSED', 'closed')).toMatchObject({ status: 422, kind: 'wrong-state' });

@@ -3,6 +3,7 @@ import { ArgumentsHost, Catch, ExceptionFilter, HttpException, Inject, Logger, O
 import type { Request, Response } from 'express';
 import { errorSpec, isErrorCode, type ErrorCode } from '@ledger/errors';
 import { ApiError } from './api-error';
+import { ValidationRefusal } from './validation.pipe';
 import type { Principal } from '../auth/principal';
 import { catalogueCounter } from '@ledger/metrics';
 import { REJECTION_LOG, RejectionLog } from './rejection-log';
@@ -135,6 +136,7 @@ export class LedgerExceptionFilter implements ExceptionFilter {
       body: { error: details === undefined ? { code, message } : { code, message, details } },
     });
     if (e instanceof ApiError) return answer(e.code, e.message, e.details);
+    if (e instanceof ValidationRefusal) return answer(e.code, 'request body is invalid', { problems: [...e.problems] });
     const timeout = databaseTimeout(e);
     if (timeout) return answer('DATABASE.TIMEOUT', `the database did not answer in time (${timeout}); nothing was recorded, retry later`, { reason: timeout });
     const coded = e as { code?: unknown; message?: string; details?: Record<string, unknown> };
@@ -147,11 +149,8 @@ export class LedgerExceptionFilter implements ExceptionFilter {
       const status = e.getStatus();
       const r = e.getResponse() as { message?: unknown } | string;
       if (status === 400 && typeof r === 'object' && Array.isArray(r.message)) {
-        const problems = r.message as string[];
-        // a malformed evidence object, its fields or an unknown key in it (`evidence.…`): docs/reports.md §7
-        const evidence = problems.some((m) => String(m).includes('EVIDENCE.INVALID') || /^(property )?evidence\./.test(String(m)));
-        const code = problems.some((m) => String(m).includes('CARD.MALFORMED')) ? 'CARD.MALFORMED' : evidence ? 'EVIDENCE.INVALID' : 'VALIDATION.FAILED';
-        return answer(code, 'request body is invalid', { problems });
+        // a refusal of a ValidationPipe other than the API's (which throws ValidationRefusal, its code in a field)
+        return answer('VALIDATION.FAILED', 'request body is invalid', { problems: r.message as string[] });
       }
       if (status === 404) return answer('ROUTE.NOT_FOUND', e.message);
       const code = codeForHttpStatus(status);

@@ -1,4 +1,52 @@
-import { ValidationPipe, type ArgumentMetadata } from '@nestjs/common';
+import { BadRequestException, HttpException, ValidationPipe, type ArgumentMetadata, type ValidationError } from '@nestjs/common';
+import type { ErrorCode } from '@ledger/errors';
+
+/** The codes a DTO refusal may answer with: a constraint names its own in {@link RefusalContext}, else `VALIDATION.FAILED`. */
+export type ValidationRefusalCode = Extract<ErrorCode, 'VALIDATION.FAILED' | 'CARD.MALFORMED' | 'EVIDENCE.INVALID'>;
+
+/**
+ * The class-validator `context` of a constraint whose failure answers with its own error code
+ * rather than `VALIDATION.FAILED` (`@IsCard`: `CARD.MALFORMED`; the evidence rules:
+ * `EVIDENCE.INVALID`). The code travels in this field, never in the message text.
+ */
+export interface RefusalContext {
+  readonly code: Exclude<ValidationRefusalCode, 'VALIDATION.FAILED'>;
+}
+
+/**
+ * A body or query the DTOs refuse: 400 with the error code in {@link code} and the problems (the
+ * messages of every failed constraint, as Nest's ValidationPipe lists them) in {@link problems}.
+ * The exception filter answers `{ code, message: 'request body is invalid', details: { problems } }`.
+ */
+export class ValidationRefusal extends BadRequestException {
+  constructor(
+    readonly code: ValidationRefusalCode,
+    readonly problems: readonly string[],
+  ) {
+    super([...problems]);
+  }
+}
+
+/**
+ * The code a refusal answers with, from the errors' structure, never from their messages:
+ * `CARD.MALFORMED` when a failed constraint anywhere carries that {@link RefusalContext}; else
+ * `EVIDENCE.INVALID` when one carries that, or when a field inside the body's `evidence` object
+ * failed (an unknown key in it too: docs/reports.md §7); else `VALIDATION.FAILED`.
+ */
+export function refusalCode(errors: readonly ValidationError[]): ValidationRefusalCode {
+  const codes = new Set<string>();
+  const walk = (e: ValidationError, inEvidence: boolean, top: boolean): void => {
+    if (inEvidence && e.constraints && Object.keys(e.constraints).length > 0) codes.add('EVIDENCE.INVALID');
+    for (const key of Object.keys(e.constraints ?? {})) {
+      const code = (e.contexts?.[key] as Partial<RefusalContext> | undefined)?.code;
+      if (code) codes.add(code);
+    }
+    for (const child of e.children ?? []) walk(child, inEvidence || (top && e.property === 'evidence'), false);
+  };
+  for (const e of errors) walk(e, false, true);
+  if (codes.has('CARD.MALFORMED')) return 'CARD.MALFORMED';
+  return codes.has('EVIDENCE.INVALID') ? 'EVIDENCE.INVALID' : 'VALIDATION.FAILED';
+}
 
 /**
  * A body DTO class that offers a fast path (see {@link LedgerValidationPipe}): `fastValidate` returns
@@ -29,7 +77,20 @@ export class LedgerValidationPipe extends ValidationPipe {
     super({ whitelist: true, forbidNonWhitelisted: true, transform: true, stopAtFirstError: false });
   }
 
-  /** @throws BadRequestException (400 `VALIDATION.FAILED` through the exception filter), as ValidationPipe */
+  /**
+   * Nest's exception factory (the same problems, the same message budget), its refusal carrying
+   * the {@link refusalCode} of the errors.
+   */
+  override createExceptionFactory(): (validationErrors?: ValidationError[]) => unknown {
+    const nest = super.createExceptionFactory();
+    return (validationErrors: ValidationError[] = []) => {
+      const e = nest(validationErrors);
+      const problems = e instanceof HttpException ? (e.getResponse() as { message?: unknown }).message : undefined;
+      return Array.isArray(problems) ? new ValidationRefusal(refusalCode(validationErrors), problems.map(String)) : e;
+    };
+  }
+
+  /** @throws ValidationRefusal (400 `VALIDATION.FAILED`, `CARD.MALFORMED` or `EVIDENCE.INVALID` through the exception filter) */
   override async transform(value: unknown, metadata: ArgumentMetadata): Promise<unknown> {
     if (metadata.type === 'body' && hasFastPath(metadata.metatype)) {
       const fast = metadata.metatype.fastValidate(value);

@@ -63,8 +63,8 @@ export class AnchorsController {
 
   private async verifyNow(q: AnchorsVerifyQuery): Promise<VerificationReport> {
     // the DTO checked both through HTTP; checked again here for callers that skip the pipes
-    if (q.kafka !== undefined && q.kafka !== 'true' && q.kafka !== 'false') throw new ApiError('VALIDATION.FAILED', 'kafka must be true or false', 400);
-    if (q.graceMs !== undefined && !isIntegerText(q.graceMs, 0, Number.MAX_SAFE_INTEGER)) throw new ApiError('VALIDATION.FAILED', 'graceMs must be an integer >= 0', 400);
+    if (q.kafka !== undefined && q.kafka !== 'true' && q.kafka !== 'false') throw new ApiError('VALIDATION.FAILED', 'kafka must be true or false');
+    if (q.graceMs !== undefined && !isIntegerText(q.graceMs, 0, Number.MAX_SAFE_INTEGER)) throw new ApiError('VALIDATION.FAILED', 'graceMs must be an integer >= 0');
     const graceMs = q.graceMs === undefined ? DEFAULT_VERIFY_GRACE_MS : Number(q.graceMs);
     const withKafka = q.kafka === 'true';
 
@@ -77,7 +77,7 @@ export class AnchorsController {
     } catch (err) {
       keyProblem = `no anchor can be checked: ${(err as Error).message} (ANCHOR_PUBLIC_KEY_FILE)`;
     }
-    if (this.running) throw new ApiError('ANCHORS.VERIFY_RUNNING', 'a verification is already running in this process; retry when it ends', 409);
+    if (this.running) throw new ApiError('ANCHORS.VERIFY_RUNNING', 'a verification is already running in this process; retry when it ends');
     this.running = true;
     const session = this.ds.createQueryRunner();
     try {

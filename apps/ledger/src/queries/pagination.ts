@@ -14,7 +14,7 @@ export interface Page<T> {
 export function parseLimit(raw: unknown, dflt = 100): number {
   if (raw === undefined || raw === '') return dflt;
   const n = Number(raw);
-  if (!Number.isInteger(n) || n < 1 || n > 1000) throw new ApiError('VALIDATION.FAILED', 'limit must be an integer 1..1000', 400, { limit: raw });
+  if (!Number.isInteger(n) || n < 1 || n > 1000) throw new ApiError('VALIDATION.FAILED', 'limit must be an integer 1..1000', { limit: raw });
   return n;
 }
 
@@ -29,7 +29,7 @@ export function decodeCursor<T>(raw: unknown): T | null {
   try {
     return JSON.parse(Buffer.from(String(raw), 'base64url').toString('utf8')) as T;
   } catch {
-    throw new ApiError('VALIDATION.FAILED', 'cursor is not one this API returned', 400);
+    throw new ApiError('VALIDATION.FAILED', 'cursor is not one this API returned');
   }
 }
 
@@ -45,7 +45,7 @@ const MAX_BIGINT = 9_223_372_036_854_775_807n;
 export function decodePositionCursor(raw: unknown): string | null {
   const key = decodeCursor<unknown>(raw);
   if (key === null) return null;
-  if (typeof key !== 'string' || !/^\d{1,19}$/.test(key) || BigInt(key) > MAX_BIGINT) throw new ApiError('VALIDATION.FAILED', 'cursor is not one this API returned', 400);
+  if (typeof key !== 'string' || !/^\d{1,19}$/.test(key) || BigInt(key) > MAX_BIGINT) throw new ApiError('VALIDATION.FAILED', 'cursor is not one this API returned');
   return key;
 }
 
@@ -56,7 +56,7 @@ export function decodePositionCursor(raw: unknown): string | null {
 export function decodeIdCursor(raw: unknown): string | null {
   const key = decodeCursor<unknown>(raw);
   if (key === null) return null;
-  if (typeof key !== 'string' || !/^[A-Za-z0-9_.:@-]{1,128}$/.test(key)) throw new ApiError('VALIDATION.FAILED', 'cursor is not one this API returned', 400);
+  if (typeof key !== 'string' || !/^[A-Za-z0-9_.:@-]{1,128}$/.test(key)) throw new ApiError('VALIDATION.FAILED', 'cursor is not one this API returned');
   return key;
 }
 
@@ -68,6 +68,6 @@ export function decodeIdCursor(raw: unknown): string | null {
 export function parseTime(raw: unknown, name: string): string | null {
   if (raw === undefined || raw === '') return null;
   const s = String(raw);
-  if (!isIsoTime(s)) throw new ApiError('VALIDATION.FAILED', `${name} must be an ISO-8601 time`, 400);
+  if (!isIsoTime(s)) throw new ApiError('VALIDATION.FAILED', `${name} must be an ISO-8601 time`);
   return new Date(s).toISOString();
 }

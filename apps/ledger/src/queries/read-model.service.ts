@@ -177,7 +177,7 @@ export class ReadModelService {
    */
   async recall(shoeId: string, roundId: string) {
     const [round] = await this.ds.query(`SELECT ${ROUND_COLUMNS} FROM ${this.S}.hand_outcomes WHERE shoe_id = $1 AND round_id = $2`, [shoeId, roundId]);
-    if (!round) throw new ApiError('ROUND.NOT_FOUND', `no round ${roundId} in shoe ${shoeId} (or not projected yet)`, 404);
+    if (!round) throw new ApiError('ROUND.NOT_FOUND', `no round ${roundId} in shoe ${shoeId} (or not projected yet)`);
     const revisions = await this.ds.query(`SELECT * FROM ${this.S}.hand_outcome_revisions WHERE round_id = $1 ORDER BY revision`, [roundId]);
     const events = await this.ds.query(
       `SELECT global_position::text AS global_position, event_id, stream_version, type, actor_id, actor_role, occurred_at, recorded_at,
@@ -291,7 +291,7 @@ export class ReadModelService {
   /** One bet with its whole settlement history. @throws ApiError 404 `BET.NOT_FOUND` */
   async settlement(betId: string) {
     const [bet] = await this.ds.query(`SELECT ${SETTLEMENT_COLUMNS} FROM ${this.S}.bet_settlements WHERE bet_id = $1`, [betId]);
-    if (!bet) throw new ApiError('BET.NOT_FOUND', `no bet ${betId} (or not projected yet)`, 404);
+    if (!bet) throw new ApiError('BET.NOT_FOUND', `no bet ${betId} (or not projected yet)`);
     const history = await this.ds.query(
       `SELECT seq, kind, revision, result, stake::text AS stake, winnings::text AS winnings, payout::text AS payout, net::text AS net, dropped,
               paytable_ref, compensates, event_id, actor_id, actor_role, reason, approver_id, occurred_at
@@ -316,7 +316,7 @@ export class ReadModelService {
   /** The roads of a shoe (schema `RoadsResponse`). @throws ApiError 404 `SHOE.NOT_FOUND` */
   async roads(shoeId: string) {
     const [row] = await this.ds.query(`SELECT * FROM ${this.S}.roads WHERE shoe_id = $1`, [shoeId]);
-    if (!row) throw new ApiError('SHOE.NOT_FOUND', `no roads for shoe ${shoeId} (or not projected yet)`, 404);
+    if (!row) throw new ApiError('SHOE.NOT_FOUND', `no roads for shoe ${shoeId} (or not projected yet)`);
     // the big road as its type (libs/projections/src/roads/roads.ts `BigRoad`): the table holds its columns and leading ties apart
     return { ...camel(row), bigRoad: { leadingTies: row.leading_ties, columns: row.big_road } };
   }
@@ -324,7 +324,7 @@ export class ReadModelService {
   /** The projected state of a shoe. @throws ApiError 404 `SHOE.NOT_FOUND` */
   async shoeState(shoeId: string) {
     const [row] = await this.ds.query(`SELECT * FROM ${this.S}.shoe_state WHERE shoe_id = $1`, [shoeId]);
-    if (!row) throw new ApiError('SHOE.NOT_FOUND', `no shoe ${shoeId} (or not projected yet)`, 404);
+    if (!row) throw new ApiError('SHOE.NOT_FOUND', `no shoe ${shoeId} (or not projected yet)`);
     return camel(row);
   }
 
@@ -436,7 +436,7 @@ export class ReadModelService {
 
   /** Whether the projections have applied an event (callers wait on it to read their own writes). */
   async applied(eventId: string): Promise<{ eventId: string; applied: boolean }> {
-    if (!/^[0-9a-f-]{36}$/i.test(eventId)) throw new ApiError('VALIDATION.FAILED', 'eventId must be a UUID', 400);
+    if (!/^[0-9a-f-]{36}$/i.test(eventId)) throw new ApiError('VALIDATION.FAILED', 'eventId must be a UUID');
     const rows = await this.ds.query(`SELECT 1 FROM ${this.S}.applied_events WHERE event_id = $1`, [eventId.toLowerCase()]);
     return { eventId, applied: rows.length > 0 };
   }

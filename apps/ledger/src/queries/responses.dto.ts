@@ -264,7 +264,7 @@ export class EventActor {
   @Enum(EVENT_ROLES) role!: string;
 }
 
-/** An event of a shoe stream as stored (docs/events.md). */
+/** An event of a shoe stream as stored: the envelope of `libs/events/src/envelope.ts` (docs/architecture.md §9). */
 export class StoredEvent {
   @Str() eventId!: string;
   @Str() type!: string;

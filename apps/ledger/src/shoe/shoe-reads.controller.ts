@@ -47,7 +47,7 @@ export class ShoeReadsController {
     const limit = q.limit === undefined ? 1000 : Number(q.limit);
     // one more than the page tells whether there is a next one; the SQL reads no more (a long stream stays cheap)
     const events = await this.store.readStream(`shoe-${shoeId}`, fromVersion, limit + 1);
-    if (events.length === 0 && fromVersion === 1) throw new ApiError('SHOE.NOT_FOUND', `no shoe ${shoeId}`, 404);
+    if (events.length === 0 && fromVersion === 1) throw new ApiError('SHOE.NOT_FOUND', `no shoe ${shoeId}`);
     const page = events.slice(0, limit);
     const next = events.length > limit ? page[page.length - 1].streamVersion + 1 : null;
     return { shoeId, events: page, nextFromVersion: next };

@@ -122,7 +122,7 @@ export class ShoeStreamWriter {
     const shape = answer.shape ?? ((r: ShoeCommandResult) => r as unknown as R);
     const key = w.idempotencyKey;
     if (key !== null && (key.length < 1 || key.length > 128)) {
-      throw new ApiError('VALIDATION.FAILED', 'Idempotency-Key must be 1..128 characters', 400);
+      throw new ApiError('VALIDATION.FAILED', 'Idempotency-Key must be 1..128 characters');
     }
     const streamId = `shoe-${w.shoeId}`;
     return this.lock.run(streamId, async () => {
@@ -135,13 +135,13 @@ export class ShoeStreamWriter {
         let loaded = cached ?? (await this.states.load(streamId));
         if (cached && w.expectedVersion !== undefined && w.expectedVersion !== loaded.version) loaded = await this.states.load(streamId);
         if (w.expectedVersion !== undefined && w.expectedVersion !== loaded.version) {
-          throw new ApiError('STREAM.VERSION_CONFLICT', `shoe ${w.shoeId} is at version ${loaded.version}, expected ${w.expectedVersion}`, 409, {
+          throw new ApiError('STREAM.VERSION_CONFLICT', `shoe ${w.shoeId} is at version ${loaded.version}, expected ${w.expectedVersion}`, {
             expected: w.expectedVersion,
             actual: loaded.version,
           });
         }
         if (loaded.tableId && w.tableId && loaded.tableId !== w.tableId) {
-          throw new ApiError('SHOE.NOT_FOUND', `shoe ${w.shoeId} is not on table ${w.tableId}`, 404);
+          throw new ApiError('SHOE.NOT_FOUND', `shoe ${w.shoeId} is not on table ${w.tableId}`);
         }
         const tableId = loaded.tableId ?? w.tableId;
         if (tableId) {
@@ -157,7 +157,7 @@ export class ShoeStreamWriter {
           if (cached && (await this.states.load(streamId)).version !== loaded.version) continue;
           throw refusal;
         }
-        if (!tableId) throw new ApiError('SHOE.NOT_FOUND', `no shoe ${w.shoeId}`, 404, { shoeId: w.shoeId });
+        if (!tableId) throw new ApiError('SHOE.NOT_FOUND', `no shoe ${w.shoeId}`, { shoeId: w.shoeId });
         try {
           const result = await this.store.append({
             streamId,
@@ -206,7 +206,7 @@ export class ShoeStreamWriter {
     const prior = await this.store.findIdempotent(idempotencyCaller(w.principal), w.idempotencyKey);
     if (!prior) return null;
     if (prior.requestHash !== w.requestHash) {
-      throw new ApiError('IDEMPOTENCY.KEY_REUSED', 'this Idempotency-Key was used for a different request', 409);
+      throw new ApiError('IDEMPOTENCY.KEY_REUSED', 'this Idempotency-Key was used for a different request');
     }
     if (prior.response !== null) return prior.response as R; // a key stored with a copy of its answer
     // stored by reference: the same answer, rebuilt from the events the first request recorded

@@ -48,7 +48,7 @@ export class TablesRegistry {
   /** A table's configuration. @throws ApiError 404 `TABLE.UNKNOWN` */
   get(tableId: string): TableConfigDto {
     const t = this.tables.get(tableId);
-    if (!t) throw new ApiError('TABLE.UNKNOWN', `no table ${tableId}`, 404, { tableId });
+    if (!t) throw new ApiError('TABLE.UNKNOWN', `no table ${tableId}`, { tableId });
     return t;
   }
 

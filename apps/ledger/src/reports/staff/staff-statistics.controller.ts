@@ -57,8 +57,8 @@ export class StaffStatisticsController {
   async staff(@Query() q: StaffStatisticsQuery, @Req() req: HeavyReadRequest, @Res({ passthrough: true }) res: Response): Promise<StaffStatisticsAnswer | string> {
     const from = parseTime(q.from, 'from');
     const to = parseTime(q.to, 'to');
-    if (from && to && from >= to) throw new ApiError('VALIDATION.FAILED', 'from must be before to', 400, { from, to });
-    if (q.fromDay && q.toDay && q.fromDay > q.toDay) throw new ApiError('VALIDATION.FAILED', 'fromDay must not be after toDay', 400, { fromDay: q.fromDay, toDay: q.toDay });
+    if (from && to && from >= to) throw new ApiError('VALIDATION.FAILED', 'from must be before to', { from, to });
+    if (q.fromDay && q.toDay && q.fromDay > q.toDay) throw new ApiError('VALIDATION.FAILED', 'fromDay must not be after toDay', { fromDay: q.fromDay, toDay: q.toDay });
     const f: StaffFilters = {
       groupBy: q.groupBy ?? 'dealer',
       from,

@@ -2,10 +2,14 @@ import { ApiPropertyOptional } from '@nestjs/swagger';
 import { Type } from 'class-transformer';
 import { IsObject, IsOptional, Matches, registerDecorator, ValidateNested, type ValidationOptions } from 'class-validator';
 import { CAMERA_ID_PATTERN, EVIDENCE_FIELDS, SEGMENT_REF_PATTERN, TIMECODE_PATTERN, type Evidence } from '@ledger/events';
+import type { RefusalContext } from '../../common/validation.pipe';
 import { WriteOptionsDto } from './write-options.dto';
 
-/** The message prefix that makes the exception filter answer 400 `EVIDENCE.INVALID` (docs/reports.md §7). */
+/** The message prefix of the evidence rules' problems (docs/reports.md §7); the code itself travels in {@link EVIDENCE_REFUSAL}. */
 export const EVIDENCE_INVALID = 'EVIDENCE.INVALID';
+
+/** The context of every evidence rule: failing one answers 400 `EVIDENCE.INVALID` (read by `LedgerValidationPipe`). */
+export const EVIDENCE_REFUSAL: RefusalContext = { code: 'EVIDENCE.INVALID' };
 
 /**
  * Video evidence of a table fact or a management decision (docs/reports.md §7): at least one of
@@ -15,17 +19,17 @@ export const EVIDENCE_INVALID = 'EVIDENCE.INVALID';
 export class EvidenceDto {
   @ApiPropertyOptional({ example: 'CAM-07', pattern: CAMERA_ID_PATTERN.source, description: 'camera or channel id, 1..64 of A-Z a-z 0-9 _ . : / -' })
   @IsOptional()
-  @Matches(CAMERA_ID_PATTERN, { message: `${EVIDENCE_INVALID}: cameraId must be 1..64 characters of A-Z a-z 0-9 _ . : / -` })
+  @Matches(CAMERA_ID_PATTERN, { message: `${EVIDENCE_INVALID}: cameraId must be 1..64 characters of A-Z a-z 0-9 _ . : / -`, context: EVIDENCE_REFUSAL })
   cameraId?: string;
 
   @ApiPropertyOptional({ example: '21:04:10:12', pattern: TIMECODE_PATTERN.source, description: 'SMPTE timecode HH:MM:SS:FF (HH:MM:SS;FF drop frame), frames 00..59' })
   @IsOptional()
-  @Matches(TIMECODE_PATTERN, { message: `${EVIDENCE_INVALID}: timecode must be an SMPTE timecode HH:MM:SS:FF or HH:MM:SS;FF` })
+  @Matches(TIMECODE_PATTERN, { message: `${EVIDENCE_INVALID}: timecode must be an SMPTE timecode HH:MM:SS:FF or HH:MM:SS;FF`, context: EVIDENCE_REFUSAL })
   timecode?: string;
 
   @ApiPropertyOptional({ example: 'vms://site-1/cam-07/2026-11-29T21:04:00Z', pattern: SEGMENT_REF_PATTERN.source, description: 'video segment id or URI, 1..256 printable ASCII characters, no spaces' })
   @IsOptional()
-  @Matches(SEGMENT_REF_PATTERN, { message: `${EVIDENCE_INVALID}: segmentRef must be 1..256 printable ASCII characters without spaces` })
+  @Matches(SEGMENT_REF_PATTERN, { message: `${EVIDENCE_INVALID}: segmentRef must be 1..256 printable ASCII characters without spaces`, context: EVIDENCE_REFUSAL })
   segmentRef?: string;
 }
 
@@ -36,7 +40,7 @@ function HasSomeEvidence(options?: ValidationOptions) {
       name: 'hasSomeEvidence',
       target: object.constructor,
       propertyName,
-      options: { message: `${EVIDENCE_INVALID}: ${propertyName} must name at least one of ${EVIDENCE_FIELDS.join(', ')}`, ...options },
+      options: { message: `${EVIDENCE_INVALID}: ${propertyName} must name at least one of ${EVIDENCE_FIELDS.join(', ')}`, ...options, context: EVIDENCE_REFUSAL },
       validator: {
         validate: (v: unknown) => v === null || v === undefined || (typeof v === 'object' && EVIDENCE_FIELDS.some((k) => (v as Record<string, unknown>)[k] !== undefined)),
       },
@@ -48,7 +52,7 @@ export class FactWriteDto extends WriteOptionsDto {
   /** Where the video of this fact or decision is (docs/reports.md §7); recorded in the event when given. */
   @ApiPropertyOptional({ type: EvidenceDto, description: 'video evidence (docs/reports.md §7): camera, SMPTE timecode, segment reference' })
   @IsOptional()
-  @IsObject({ message: `${EVIDENCE_INVALID}: evidence must be an object` })
+  @IsObject({ message: `${EVIDENCE_INVALID}: evidence must be an object`, context: EVIDENCE_REFUSAL })
   @HasSomeEvidence()
   @ValidateNested()
   @Type(() => EvidenceDto)

@@ -106,4 +106,15 @@ describe('evidence DTO (docs/reports.md §7)', () => {
     expect((await post('deal', { position: 'P1', card: '1S', evidence: { cameraId: 'CAM-1' } })).body.error.code).toBe('CARD.MALFORMED');
     expect((await post('deal', { position: 'P9', card: '9S', evidence: { cameraId: 'CAM-1' } })).body.error.code).toBe('VALIDATION.FAILED');
   });
+
+  it('the code is not read from a message: an unknown key named CARD.MALFORMED or EVIDENCE.INVALID is VALIDATION.FAILED', async () => {
+    for (const key of ['CARD.MALFORMED', 'EVIDENCE.INVALID']) {
+      const res = await post('deal', { position: 'P1', card: '9S', [key]: 1 });
+      expect({ status: res.status, code: res.body.error.code, problems: res.body.error.details.problems }).toEqual({
+        status: 400,
+        code: 'VALIDATION.FAILED',
+        problems: [`property ${key} should not exist`],
+      });
+    }
+  });
 });

@@ -1,5 +1,6 @@
 import { registerDecorator, ValidationOptions } from 'class-validator';
 import { isCardText } from '@ledger/events';
+import type { RefusalContext } from '../../common/validation.pipe';
 
 /**
  * A management reason: 3..500 characters, none of them a control character (tab, line feed and
@@ -10,10 +11,13 @@ import { isCardText } from '@ledger/events';
  */
 export const REASON_PATTERN = /^(?:[^\p{Cc}\p{Cs}]|[\t\n\r]){3,500}$/u;
 
+const CARD_MALFORMED: RefusalContext = { code: 'CARD.MALFORMED' };
+
 /**
  * A card in notation `9S`, `TH`, `10H` (`CARD_PATTERN` of `@ledger/events`, docs/domain-rules.md
  * §1). Only the text is checked here; the controller parses it, once, into the `Card` its
- * command carries. Failing it gives the error code `CARD.MALFORMED`.
+ * command carries. Failing it answers `CARD.MALFORMED`: the code is in the constraint's context
+ * ({@link RefusalContext}), whatever the message says.
  */
 export function IsCard(options?: ValidationOptions) {
   return (object: object, propertyName: string) =>
@@ -21,7 +25,7 @@ export function IsCard(options?: ValidationOptions) {
       name: 'isCard',
       target: object.constructor,
       propertyName,
-      options: { message: `CARD.MALFORMED: ${propertyName} must be a card like "9S", "TH" or "10H"`, ...options },
+      options: { message: `CARD.MALFORMED: ${propertyName} must be a card like "9S", "TH" or "10H"`, ...options, context: CARD_MALFORMED },
       validator: { validate: (v: unknown) => isCardText(v) },
     });
 }
