@@ -160,6 +160,7 @@ export const ERROR_TABLE = {
   'GAMING_DAY.NOT_CLOSED': { kind: 'not-found', status: 404, message: 'gaming day {day} has no close (for the tables asked)', raisedBy: ['api'] },
   'GAMING_DAY.NO_SIGNING_KEY': { kind: 'unavailable', status: 503, message: 'no report signing key is configured (REPORT_SIGNING_KEY_FILE): a gaming day cannot be closed', raisedBy: ['api'] },
   'GAMING_DAY.NOT_ENDED': { kind: 'rule-violation', status: 422, message: "gaming day {day} has not ended: closing it early needs early=true, a reason and a second pit manager's approval", raisedBy: ['api'] },
+  'GAMING_DAY.READ_MODEL_DIVERGED': { kind: 'internal', status: 500, message: 'gaming day {day} is not closed: the read model disagrees with the verified events ({kind}); an incident is recorded', raisedBy: ['api'] },
   'GAMING_DAY.CLOSE_NOT_GENUINE': { kind: 'internal', status: 500, message: 'a close of gaming day {day} (event {eventId}) is not genuine ({problem}): it is not served', raisedBy: ['api'] },
 
   // --- a stored stream the write side cannot read (docs/guarantees.md §10) ----------------------

@@ -10,6 +10,7 @@ import { CreateWalletMatch1799000200000 } from '../reports/wallet/migrations/179
 import { CreateGamingDayCloses1799000100000 } from '../reports/gaming-day-close/migrations/1799000100000-create-gaming-day-closes';
 import { GrantGamingDayCloses1799000100001 } from '../reports/gaming-day-close/migrations/1799000100001-grant-gaming-day-closes';
 import { ClosesAreEvents1799000400000 } from '../reports/gaming-day-close/migrations/1799000400000-closes-are-events';
+import { IntegrityIncidents1799000400001 } from '../reports/gaming-day-close/migrations/1799000400001-integrity-incidents';
 
 /**
  * The API's migrations beside the event store's, in the same TypeORM `migrations` table: the query
@@ -25,6 +26,7 @@ export const API_EXTRA_MIGRATIONS = [
   CreateWalletMatch1799000200000,
   EventsRecordedAtBrin1799000300000,
   ClosesAreEvents1799000400000,
+  IntegrityIncidents1799000400001,
 ];
 
 /** The schemas {@link migrateAll} brings up to date, in the order it runs them. */
