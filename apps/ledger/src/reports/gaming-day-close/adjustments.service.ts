@@ -23,7 +23,7 @@ interface StepRow {
   dealer_id: string;
   gaming_day: string;
   close_id: string;
-  start: string;
+  start_position: string;
   start_type: string;
   event_id: string;
   recorded_at: string;
@@ -119,7 +119,7 @@ export class AdjustmentsService {
          SELECT c.*, first_value(event_id) OVER w AS start_event_id, first_value(event_type) OVER w AS start_type,
                 first_value(recorded_at) OVER w AS start_recorded_at
            FROM changed c WINDOW w AS (PARTITION BY round_id, start ORDER BY global_position, entry_no))
-       SELECT round_id, shoe_id, table_id, dealer_id, gaming_day::text AS gaming_day, close_id::text AS close_id, start::text AS start, start_type,
+       SELECT round_id, shoe_id, table_id, dealer_id, gaming_day::text AS gaming_day, close_id::text AS close_id, start::text AS start_position, start_type,
               start_event_id AS event_id, to_char(start_recorded_at AT TIME ZONE 'UTC', ${ISO}) AS recorded_at, currency,
               sum(turnover)::text AS turnover, sum(payouts)::text AS payouts, sum(voided_stakes)::text AS voided_stakes,
               sum(correction_payout_delta)::text AS correction_payout_delta, sum(bets_settled)::text AS bets_settled,
@@ -128,7 +128,7 @@ export class AdjustmentsService {
               array_agg(dropped_num::text || '/' || dropped_den::text) FILTER (WHERE dropped_num <> 0) AS dropped_parts
          FROM stepped
         GROUP BY round_id, shoe_id, table_id, dealer_id, gaming_day, close_id, start, start_type, start_event_id, start_recorded_at, currency
-        ORDER BY round_id, start, currency`,
+        ORDER BY round_id, stepped.start, currency`,
       [this.scope, P, scope.toDay ?? null, scope.tableIds ? [...scope.tableIds] : null],
     );
     if (steps.length === 0) return [];
@@ -139,7 +139,7 @@ export class AdjustmentsService {
         WHERE round_id = ANY($1::text[]) AND global_position <= $2::bigint GROUP BY round_id, currency`,
       [roundIds, P],
     );
-    const revisionStarts = [...new Set(steps.filter((s) => REVISION_KINDS.has(s.start_type)).map((s) => s.start))];
+    const revisionStarts = [...new Set(steps.filter((s) => REVISION_KINDS.has(s.start_type)).map((s) => s.start_position))];
     const revisions: RevisionRow[] = revisionStarts.length
       ? await this.ds.query(
           `SELECT v.global_position::text AS global_position, v.reason, v.acting_manager_id, v.approver_id, v.compensates,
@@ -168,18 +168,18 @@ export class AdjustmentsService {
     const groups: StepRow[][] = [];
     for (const s of steps) {
       const last = groups[groups.length - 1];
-      if (last && last[0].round_id === s.round_id && last[0].start === s.start) last.push(s);
+      if (last && last[0].round_id === s.round_id && last[0].start_position === s.start_position) last.push(s);
       else groups.push([s]);
     }
     const out: Adjustment[] = [];
     for (let k = 0; k < groups.length; k++) {
       const g = groups[k];
       const s = g[0];
-      const start = BigInt(s.start);
+      const start = BigInt(s.start_position);
       const nextOfRound = groups[k + 1]?.[0].round_id === s.round_id ? groups[k + 1][0] : undefined;
-      const end = nextOfRound ? BigInt(nextOfRound.start) - 1n : position;
+      const end = nextOfRound ? BigInt(nextOfRound.start_position) - 1n : position;
       const kind = REVISION_KINDS.get(s.start_type) ?? 'SETTLEMENT';
-      const v = kind === 'SETTLEMENT' ? undefined : revisions.get(s.start);
+      const v = kind === 'SETTLEMENT' ? undefined : revisions.get(s.start_position);
       const day = targetDay(gamingDay(s.recorded_at, this.dayRule), s.table_id, start, closed);
       const inStep = new Map(g.map((r) => [r.currency, r]));
       const stepCurrencies = new Set([...g.map((r) => r.currency), ...(seen.get(s.round_id) ?? []).filter((c) => c.first <= end).map((c) => c.currency)]);
@@ -195,7 +195,7 @@ export class AdjustmentsService {
           targetDay: day,
           kind,
           eventId: s.event_id,
-          globalPosition: s.start,
+          globalPosition: s.start_position,
           recordedAt: s.recorded_at,
           decisionId: v?.decision_id ?? null,
           reason: v?.reason ?? null,
