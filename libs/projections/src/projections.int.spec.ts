@@ -310,7 +310,7 @@ describe('projections (PostgreSQL + Kafka)', () => {
     const byKey = new Map<string, Record<string, string>>();
     for (const x of entries) {
       const k = [x.table_id, x.shoe_id, x.dealer_id, x.gaming_day, x.currency].join('|');
-      const a = byKey.get(k) ?? { table_id: x.table_id, shoe_id: x.shoe_id, dealer_id: x.dealer_id, gaming_day: x.gaming_day, currency: x.currency, ...Object.fromEntries(sums.map((c) => [c, '0'])), dropped_num: '0', dropped_den: '1' };
+      const a: Record<string, string> = byKey.get(k) ?? { table_id: x.table_id, shoe_id: x.shoe_id, dealer_id: x.dealer_id, gaming_day: x.gaming_day, currency: x.currency, ...Object.fromEntries(sums.map((c) => [c, '0'])), dropped_num: '0', dropped_den: '1' };
       for (const c of sums) a[c] = (BigInt(a[c]) + BigInt(x[c])).toString();
       const d = addOverLcm({ num: BigInt(a.dropped_num), den: BigInt(a.dropped_den) }, { num: BigInt(x.dropped_num), den: BigInt(x.dropped_den) });
       [a.dropped_num, a.dropped_den] = [d.num.toString(), d.den.toString()];
