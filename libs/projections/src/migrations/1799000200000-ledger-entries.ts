@@ -75,7 +75,18 @@ export function ledgerEntriesSql(schema: string): string[] {
      )`,
     `CREATE INDEX IF NOT EXISTS ledger_entries_day_table_position_idx ON ${s}.ledger_entries (gaming_day, table_id, global_position)`,
     `CREATE INDEX IF NOT EXISTS ledger_entries_round_position_idx ON ${s}.ledger_entries (round_id, global_position)`,
-    // append-only for the projector (a rebuild, which recreates the schema, runs as the owner); read by the API
+    ...ledgerEntriesGrantsSql(schema),
+  ];
+}
+
+/**
+ * The grants on `ledger_entries` (part of {@link ledgerEntriesSql}; idempotent): append-only for the
+ * projector (SELECT, INSERT: a rebuild, which recreates the schema, runs as the owner), SELECT for the
+ * API. Re-run them after `grantReadModelSql`, whose defaults grant every table more.
+ */
+export function ledgerEntriesGrantsSql(schema: string): string[] {
+  const s = `"${assertSchemaName(schema)}"`;
+  return [
     `REVOKE ALL ON ${s}.ledger_entries FROM ledger_projector, ledger_app`,
     `GRANT SELECT, INSERT ON ${s}.ledger_entries TO ledger_projector`,
     `GRANT SELECT ON ${s}.ledger_entries TO ledger_app`,

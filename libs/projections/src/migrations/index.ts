@@ -23,7 +23,7 @@ export { AppliedAtClock1797010000000, appliedAtClockSql } from './1797010000000-
 export { AuditKeysetIndexes1797020000000, auditKeysetIndexesSql, AUDIT_DECISION_TYPES, AUDIT_KEYSET_INDEX_NAMES } from './1797020000000-audit-keyset-indexes';
 export { AnalyticsOutboxReferences1797040000000, analyticsOutboxReferencesSql } from './1797040000000-analytics-outbox-references';
 export { AsOfIndexes1799000100000, asOfIndexesSql } from './1799000100000-as-of-indexes';
-export { LedgerEntries1799000200000, ledgerEntriesSql } from './1799000200000-ledger-entries';
+export { LedgerEntries1799000200000, ledgerEntriesGrantsSql, ledgerEntriesSql } from './1799000200000-ledger-entries';
 
 /** A migration class of the read model: constructed with the target schema (default `read`). */
 export type ProjectionMigrationClass = new (schema?: string) => MigrationInterface & { readonly name: string };
