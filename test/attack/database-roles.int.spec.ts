@@ -33,6 +33,7 @@ import {
   DEFAULT_DATABASE_URL as PROJECTOR_DEFAULT_DATABASE_URL,
   grantOutboxLeasesSql,
   grantReadModelSql,
+  ledgerEntriesGrantsSql,
   projectorConfigFromEnv,
   runProjectionMigrations,
 } from '@ledger/projections';
@@ -305,6 +306,7 @@ describe('the API may not touch the outbox rows, the projections or the access l
     ['move the relay progress (the anchors would sign what is not published)', `UPDATE outbox_progress SET through_position = through_position + 1000`],
     ['mark outbox rows published (so Kafka never gets them)', `UPDATE outbox SET published_at = now()`],
     ['rewrite a projection', `UPDATE read.bet_settlements SET payout = 0`],
+    ['add a position-stamped entry', `INSERT INTO read.ledger_entries (global_position, entry_no, event_id, event_type, recorded_at, gaming_day, table_id, shoe_id, round_id, dealer_id, currency) VALUES (1, 0, 'e', 'BetSettled', now(), '2026-01-01', 'T', 'S', 'R', 'D', 'EUR')`],
     ['forge a checkpoint', `INSERT INTO read.checkpoints (consumer_group, topic, partition, next_offset) VALUES ('g', 't', 0, 0)`],
     ['rewrite the access log', `UPDATE query_log SET actor_id = 'nobody'`],
     ['rewrite a refusal', `UPDATE rejections SET code = 'forged'`],
@@ -323,6 +325,8 @@ describe('the projector has nothing on the event store', () => {
     ['record a hole', `INSERT INTO position_gaps (from_position, to_position) VALUES (1, 1)`],
     ['move the relay progress', `UPDATE outbox_progress SET through_position = through_position + 1000`],
     ['take a global position', `SELECT nextval('events_global_position_seq')`],
+    ['rewrite a position-stamped entry (append-only)', `UPDATE read.ledger_entries SET turnover = 0`],
+    ['delete a position-stamped entry (append-only)', `DELETE FROM read.ledger_entries`],
   ])('%s: refused', async (_what, sql) => {
     expect(await attempt('projector', sql)).toMatch(REFUSED);
   });
@@ -349,6 +353,7 @@ describe('the grants are migrations of the owner', () => {
       for (const statement of OUTBOX_LEASE_GRANTS) await again.query(statement);
       for (const statement of APPEND_GRANTS) await again.query(statement);
       for (const statement of grantOutboxLeasesSql('read')) await again.query(statement);
+      for (const statement of ledgerEntriesGrantsSql('read')) await again.query(statement);
       await again.commitTransaction();
     } finally {
       await again.release();

@@ -1,8 +1,9 @@
 /**
  * "As known at time T" (docs/reports.md §3): the reconciliation report (every grouping, JSON and
  * CSV), the settlements (list and one bet) and the round recall accept `asOf` (a global position or
- * an ISO time) and answer from the events' projection rows as the ledger knew them then. Invariant:
- * as of the latest position they equal the live answers. Before a correction, the original result
+ * an ISO time) and answer from the events' projection rows as the ledger knew them then. Invariants:
+ * as of the latest position they equal the live answers; as of an earlier position the reconciliation
+ * equals the live answer sampled then, whatever was corrected since (history, not a second opinion). Before a correction, the original result
  * and settlements; after, the corrected ones. Real PostgreSQL, Kafka, relay and projector.
  */
 import { generateShoeScript, type ShoeScript, type SimTable } from '@ledger/simulator';
@@ -15,6 +16,7 @@ jest.setTimeout(300_000);
 
 const tables: SimTable[] = JSON.parse(readFileSync('config/tables.json', 'utf8')).tables;
 const DIMENSIONS = ['table', 'shoe', 'dealer', 'day', 'currency'];
+const SAMPLED_GROUPINGS = ['', 'table,currency', 'shoe', 'day,dealer', 'table,shoe,dealer,day,currency'];
 
 function shoeWithVoidAndCorrection(table: SimTable, shoeId: string): ShoeScript {
   for (let i = 0; i < 500; i++) {
@@ -33,6 +35,9 @@ describe('asOf on reconciliation, settlements and recall', () => {
   let corrected: { roundId: string };
   let before: bigint;
   let latest: bigint;
+  /** Live reconciliation answers sampled at `before` (then a correction and more rounds happen), and the time just after. */
+  const samples = new Map<string, unknown>();
+  let sampledAt: string;
   const get = (path: string) => h.client.get('auditor', 'aud-1', path);
   const raw = (path: string) => fetch(`${h.baseUrl}${path}`, { headers: { authorization: `Bearer ${h.client.token('auditor', 'aud-1')}` } });
 
@@ -48,6 +53,13 @@ describe('asOf on reconciliation, settlements and recall', () => {
     await waitApplied(h.client, stored[stored.length - 1].eventId);
     before = BigInt(stored[stored.length - 1].globalPosition);
     await waitAsOf(h.baseUrl, h.client.token('auditor', 'aud-1'), before);
+    for (const g of SAMPLED_GROUPINGS) {
+      for (const filter of [`&shoeId=${shoeId}`, '']) {
+        const path = `/reports/reconciliation?groupBy=${g}${filter}`;
+        samples.set(path, (await get(path)).items);
+      }
+    }
+    sampledAt = new Date().toISOString();
     await runActions(h.client, script, k);
     stored = await h.store.readStream(`shoe-${shoeId}`);
     await waitApplied(h.client, stored[stored.length - 1].eventId);
@@ -80,6 +92,18 @@ describe('asOf on reconciliation, settlements and recall', () => {
     const settlements = (await get(`/settlements?shoeId=${shoeId}&limit=1000`)).items;
     const inForce = settlements.filter((s: any) => s.status === 'SETTLED' || s.status === 'RESETTLED').map((s: any) => s.dropped);
     expect(byTime.items[0].dropped).toBe(droppedTotal(inForce));
+  });
+
+  it('as-of is history, not a second opinion: after a four-eyes correction and more rounds, the reconciliation as of the sampled position equals the live answer sampled then', async () => {
+    expect(samples.size).toBe(SAMPLED_GROUPINGS.length * 2);
+    for (const [path, sampled] of samples) {
+      expect([path, (await get(`${path}&asOf=${before}`)).items]).toEqual([path, sampled]);
+      expect([path, (await get(`${path}&asOf=${sampledAt}`)).items]).toEqual([path, sampled]);
+    }
+    // and something did change since: the correction (and the rounds after it) are in the live answer, not in the sample
+    const liveNow = (await get(`/reports/reconciliation?groupBy=shoe&shoeId=${shoeId}`)).items;
+    const sampled = samples.get(`/reports/reconciliation?groupBy=shoe&shoeId=${shoeId}`) as { corrections: string }[];
+    expect(BigInt(liveNow[0].corrections)).toBeGreaterThan(BigInt(sampled[0].corrections));
   });
 
   it('as of the latest position, settlements and recall equal the live ones', async () => {

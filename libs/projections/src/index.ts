@@ -17,6 +17,8 @@ export * from './record-verification';
 export * from './quarantine';
 export * from './projection-tx';
 export * from './round-context';
+export * from './ledger-entries';
+export * from './entry-folder';
 export * from './projections';
 export * from './roads/roads';
 export * from './migrations';

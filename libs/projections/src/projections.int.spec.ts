@@ -1,6 +1,10 @@
 import type { KafkaClient, KafkaProducer } from '@ledger/kafka';
 import type { DataSource } from 'typeorm';
 import { diffChecksums, projectionChecksums } from './checksums';
+import { foldEntries } from './entry-folder';
+import { ENTRY_SUMS } from './ledger-entries';
+import { entryRow } from './projections';
+import { addOverLcm } from './rational';
 import { createProjectionDataSource } from './data-source';
 import { dropProjectionSchema, runProjectionMigrations } from './migrations';
 import { rebuildProjections } from './rebuild';
@@ -274,6 +278,51 @@ describe('projections (PostgreSQL + Kafka)', () => {
           OR r.voided_stakes <> coalesce(b.voided, 0) OR r.correction_payout_delta <> coalesce(b.corr, 0)`,
     );
     expect(mismatches).toEqual([]);
+  });
+
+  it('ledger_entries: the rows foldEntries gives for the same events, field for field (settlements, pushes, dropped fractions, a void with refunds, a correction with resettlements)', async () => {
+    const rows = await q(
+      `SELECT global_position::text, entry_no, event_id, event_type, to_char(recorded_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') AS recorded_at,
+              gaming_day::text, table_id, shoe_id, round_id, bet_id, dealer_id, currency, turnover::text, payouts::text, correction_payout_delta::text,
+              voided_stakes::text, bets_settled::text, bets_refunded::text, bets_resettled::text, rounds_resulted::text, rounds_voided::text,
+              corrections::text, dropped_num::text, dropped_den::text
+         FROM read.ledger_entries e ORDER BY e.global_position, e.entry_no`,
+    );
+    const folded = [...foldEntries([...shoe1.events, ...shoe2.events])]
+      .sort((a, b) => (a.globalPosition < b.globalPosition ? -1 : a.globalPosition > b.globalPosition ? 1 : a.entryNo - b.entryNo))
+      .map(entryRow);
+    expect(rows).toEqual(folded);
+    const types = new Set(rows.map((r) => r.event_type));
+    for (const t of ['BetSettled', 'RoundVoided', 'BetRefunded', 'ResultCorrected', 'BetResettled']) expect(types).toContain(t);
+    expect(rows.some((r) => r.dropped_num !== '0')).toBe(true);
+  });
+
+  it('summed by the reconciliation key, ledger_entries are the reconciliation rows', async () => {
+    const sums = [...ENTRY_SUMS.map((f) => f.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`))];
+    const recon = await q(
+      `SELECT table_id, shoe_id, dealer_id, gaming_day::text AS gaming_day, currency, ${sums.map((c) => `${c}::text`).join(', ')}, dropped_num::text, dropped_den::text
+         FROM read.reconciliation ORDER BY table_id COLLATE "C", shoe_id COLLATE "C", dealer_id COLLATE "C", gaming_day, currency COLLATE "C"`,
+    );
+    const entries = await q(
+      `SELECT table_id, shoe_id, dealer_id, gaming_day::text AS gaming_day, currency, ${sums.map((c) => `${c}::text`).join(', ')}, dropped_num::text, dropped_den::text
+         FROM read.ledger_entries ORDER BY global_position, entry_no`,
+    );
+    const byKey = new Map<string, Record<string, string>>();
+    for (const x of entries) {
+      const k = [x.table_id, x.shoe_id, x.dealer_id, x.gaming_day, x.currency].join('|');
+      const a: Record<string, string> = byKey.get(k) ?? { table_id: x.table_id, shoe_id: x.shoe_id, dealer_id: x.dealer_id, gaming_day: x.gaming_day, currency: x.currency, ...Object.fromEntries(sums.map((c) => [c, '0'])), dropped_num: '0', dropped_den: '1' };
+      for (const c of sums) a[c] = (BigInt(a[c]) + BigInt(x[c])).toString();
+      const d = addOverLcm({ num: BigInt(a.dropped_num), den: BigInt(a.dropped_den) }, { num: BigInt(x.dropped_num), den: BigInt(x.dropped_den) });
+      [a.dropped_num, a.dropped_den] = [d.num.toString(), d.den.toString()];
+      byKey.set(k, a);
+    }
+    const summed = [...byKey.values()].sort((a, b) => {
+      const ka = [a.table_id, a.shoe_id, a.dealer_id, a.gaming_day, a.currency].join('|');
+      const kb = [b.table_id, b.shoe_id, b.dealer_id, b.gaming_day, b.currency].join('|');
+      return ka < kb ? -1 : ka > kb ? 1 : 0;
+    });
+    expect(recon.length).toBeGreaterThan(0);
+    expect(summed).toEqual(recon);
   });
 
   it('roads: bead plate, big road with the tie on the Banker cell, derived roads; voided rounds left out', async () => {

@@ -309,7 +309,7 @@ export class ReadModelService {
     for (const d of f.groupBy) {
       if (!RECONCILIATION_DIMENSIONS.has(d)) throw new ApiError('VALIDATION.FAILED', 'groupBy: unknown dimension', { groupBy: String(d).slice(0, 64) });
     }
-    // live: the `reconciliation` projection; the same figures as known at a position: reports/as-of (docs/reports.md §3)
+    // live: the sum of every position-stamped entry (`ledger_entries`); as known at a position: the same query bounded (docs/reports.md §3)
     return reconciliationFigures(this.ds, this.S, f, null);
   }
 

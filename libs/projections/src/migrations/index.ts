@@ -11,6 +11,7 @@ import { AppliedAtClock1797010000000 } from './1797010000000-applied-at-clock';
 import { AuditKeysetIndexes1797020000000 } from './1797020000000-audit-keyset-indexes';
 import { AnalyticsOutboxReferences1797040000000 } from './1797040000000-analytics-outbox-references';
 import { AsOfIndexes1799000100000 } from './1799000100000-as-of-indexes';
+import { LedgerEntries1799000200000 } from './1799000200000-ledger-entries';
 import { LedgerWideEvents1799000400000 } from './1799000400000-ledger-wide-events';
 
 export { CreateReadModel1733000000000, createReadModelSql } from './1733000000000-create-read-model';
@@ -23,6 +24,7 @@ export { AppliedAtClock1797010000000, appliedAtClockSql } from './1797010000000-
 export { AuditKeysetIndexes1797020000000, auditKeysetIndexesSql, AUDIT_DECISION_TYPES, AUDIT_KEYSET_INDEX_NAMES } from './1797020000000-audit-keyset-indexes';
 export { AnalyticsOutboxReferences1797040000000, analyticsOutboxReferencesSql } from './1797040000000-analytics-outbox-references';
 export { AsOfIndexes1799000100000, asOfIndexesSql } from './1799000100000-as-of-indexes';
+export { LedgerEntries1799000200000, ledgerEntriesGrantsSql, ledgerEntriesSql } from './1799000200000-ledger-entries';
 export { LedgerWideEvents1799000400000, ledgerWideEventsSql } from './1799000400000-ledger-wide-events';
 
 /** A migration class of the read model: constructed with the target schema (default `read`). */
@@ -45,6 +47,7 @@ export const PROJECTION_MIGRATIONS: readonly ProjectionMigrationClass[] = [
   AuditKeysetIndexes1797020000000,
   AnalyticsOutboxReferences1797040000000,
   AsOfIndexes1799000100000,
+  LedgerEntries1799000200000,
   LedgerWideEvents1799000400000,
 ];
 

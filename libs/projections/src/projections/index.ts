@@ -8,7 +8,7 @@ import { shoeStateProjection } from './shoe-state.projection';
 
 export * from './projection';
 export * from './projection-set';
-export { addReconciliation, RECONCILIATION_TABLE, type ReconciliationDelta, type ReconciliationKey } from './reconciliation.projection';
+export { addReconciliation, entryRow, LEDGER_ENTRIES_TABLE, RECONCILIATION_TABLE, type ReconciliationDelta, type ReconciliationKey } from './reconciliation.projection';
 export { auditEventsProjection, betSettlementsProjection, handOutcomesProjection, reconciliationProjection, roadsProjection, shoeStateProjection };
 
 /**

@@ -1,8 +1,9 @@
 import type { LedgerEvent } from '@ledger/events';
 import { ProjectionError } from '../errors';
+import { type EntryBefore, type EntryBet, type EntryBetStatus, entryNeeds, type EntryRoundStatus, type LedgerEntry, reconciliationEntries } from '../ledger-entries';
 import type { ProjectionTx, SumTable } from '../projection-tx';
-import { addOverLcm, Fraction, negate, parseFraction, parseMinor, ZERO_FRACTION } from '../rational';
-import { roundContext, ROUND_CONTEXT_TABLE, RoundContext } from '../round-context';
+import { type Fraction, parseFraction } from '../rational';
+import { roundContext, ROUND_CONTEXT_TABLE } from '../round-context';
 import type { Projection } from './projection';
 
 /** A reconciliation row's key (docs/domain-rules.md §4: reconciliation by table / shoe / dealer / day / currency). */
@@ -64,162 +65,110 @@ export function addReconciliation(tx: ProjectionTx, key: ReconciliationKey, delt
   tx.increment(RECONCILIATION_TABLE, [key.tableId, key.shoeId, key.dealerId, key.gamingDay, key.currency], d);
 }
 
-/** What {@link reconciliationProjection} reads before an event: the round, and the bet or round as it was. */
-interface Before {
-  readonly ctx: RoundContext;
-  /** The bet in force (BetResettled, BetRefunded). */
-  readonly bet?: BetRow;
-  /** `hand_outcomes.status` of the round (RoundVoided). */
-  readonly roundStatus?: string;
+/** The `ledger_entries` row of an entry (snake_case columns; amounts and positions as decimal strings). */
+export function entryRow(x: LedgerEntry): Record<string, string | number | null> {
+  return {
+    global_position: x.globalPosition.toString(),
+    entry_no: x.entryNo,
+    event_id: x.eventId,
+    event_type: x.eventType,
+    recorded_at: x.recordedAt,
+    gaming_day: x.gamingDay,
+    table_id: x.tableId,
+    shoe_id: x.shoeId,
+    round_id: x.roundId,
+    bet_id: x.betId,
+    dealer_id: x.dealerId,
+    currency: x.currency,
+    turnover: x.turnover.toString(),
+    payouts: x.payouts.toString(),
+    correction_payout_delta: x.correctionPayoutDelta.toString(),
+    voided_stakes: x.voidedStakes.toString(),
+    bets_settled: x.betsSettled.toString(),
+    bets_refunded: x.betsRefunded.toString(),
+    bets_resettled: x.betsResettled.toString(),
+    rounds_resulted: x.roundsResulted.toString(),
+    rounds_voided: x.roundsVoided.toString(),
+    corrections: x.corrections.toString(),
+    dropped_num: x.dropped.num.toString(),
+    dropped_den: x.dropped.den.toString(),
+  };
 }
 
+/** The append-only table of entries (docs/reports.md §3), owned by {@link reconciliationProjection}. */
+export const LEDGER_ENTRIES_TABLE = 'ledger_entries';
+
 /**
- * `reconciliation`: money and counts by (table, shoe, dealer, gaming day, currency), the
- * back-office view of docs/domain-rules.md §4:
+ * `reconciliation` + `ledger_entries`: the reconciliation of docs/domain-rules.md §4, by the ONE rule
+ * {@link reconciliationEntries} (`ledger-entries.ts`), which turns each event into entries:
  *
- * - turnover = stakes of bets in rounds that were not voided; payouts = amounts returned to players
- *   (stake + winnings on a win, the stake on a push), both for the settlement IN FORCE;
- *   ggr = turnover − payouts (a generated column); hold = ggr / turnover is computed at query
- *   time (view `reconciliation_report`).
- * - A bet enters turnover and payouts when it is first settled (BetSettled): an open round
- *   contributes nothing yet.
- * - A resettlement (BetResettled after a ResultCorrected) changes payouts by (new − old payout);
- *   that change is ALSO added to `correction_payout_delta`, so corrections are shown apart
- *   while payouts and ggr stay those in force. `bets_resettled`, `corrections` count them.
- * - A refund (BetRefunded after a void) takes the bet out of turnover and payouts (and its
- *   correction delta out of `correction_payout_delta`) and adds its stake to `voided_stakes`,
- *   which is neither turnover nor payout. A bet refunded before any settlement only adds to
- *   `voided_stakes`.
- * - `dropped_num/dropped_den`: exact sum of the fractions of a minor unit dropped by rounding
- *   (docs/domain-rules.md §4) of the settlements in force, over the lcm of every denominator summed.
- * - Counts: `bets_settled` (in force: settled and not refunded), `bets_refunded`, `rounds_resulted`
- *   (resulted and not voided), `rounds_voided`, `corrections`.
- *
- * Every bet's amounts go to the row of its round's context (dealer at RoundOpened, gaming day of
- * the RoundOpened, see hand_outcomes); round counts use the shoe's currency.
+ * - `ledger_entries`: one append-only row per entry (money effect) of an event, stamped with the
+ *   event's global position, id, type and `recordedAt`, the round's attribution (table, shoe,
+ *   dealer at RoundOpened, gaming day of the RoundOpened), bet (null for round counts) and currency,
+ *   and the deltas. Written at commit in one INSERT per batch, never updated. The reports sum them:
+ *   live = every entry, as of a global position P = the entries at or below P, a close's adjustments
+ *   = the entries in (close position, P] (docs/reports.md §2, §3).
+ * - `reconciliation`: the same deltas summed by (table, shoe, dealer, gaming day, currency), one
+ *   upsert per key at commit (read by the projections' own specs and checksums);
+ *   sum(ledger_entries) by that key equals its rows. ggr = turnover − payouts (generated), hold at
+ *   query time (view `reconciliation_report`); `dropped_num/dropped_den` summed over the lcm of every
+ *   denominator.
  *
  * READS `hand_outcomes` (the round's context and status) and `bet_settlements` (the settlement a
  * resettlement or refund replaces), in {@link Projection.prepare}: as they were BEFORE the event,
- * whatever order the projections run in. Deltas are accumulated in the transaction and upserted
- * once per key at commit.
+ * whatever order the projections run in.
  */
-export const reconciliationProjection: Projection<Before | undefined> = {
+export const reconciliationProjection: Projection<EntryBefore | undefined> = {
   name: 'reconciliation',
-  tables: [{ name: 'reconciliation', orderBy: 'table_id COLLATE "C", shoe_id COLLATE "C", dealer_id COLLATE "C", gaming_day, currency COLLATE "C"' }],
+  tables: [
+    { name: 'reconciliation', orderBy: 'table_id COLLATE "C", shoe_id COLLATE "C", dealer_id COLLATE "C", gaming_day, currency COLLATE "C"' },
+    { name: LEDGER_ENTRIES_TABLE, orderBy: 'global_position, entry_no' },
+  ],
   reads: [ROUND_CONTEXT_TABLE, 'bet_settlements'],
-  async prepare(e: LedgerEvent, tx: ProjectionTx): Promise<Before | undefined> {
-    switch (e.type) {
-      case 'RoundResulted':
-      case 'ResultCorrected':
-      case 'BetSettled':
-        return { ctx: await roundContext(tx, e.data.roundId) };
-      case 'RoundVoided': {
-        const ctx = await roundContext(tx, e.data.roundId);
-        const rows = await tx.query<{ status: string }>(`SELECT status FROM ${tx.t('hand_outcomes')} WHERE round_id = $1`, [e.data.roundId]);
-        return { ctx, roundStatus: rows[0]?.status };
-      }
-      case 'BetResettled':
-      case 'BetRefunded':
-        return { ctx: await roundContext(tx, e.data.roundId), bet: await betInForce(tx, e, e.data.betId) };
-      default:
-        return undefined;
+  async prepare(e: LedgerEvent, tx: ProjectionTx): Promise<EntryBefore | undefined> {
+    const needs = entryNeeds(e);
+    if (!needs) return undefined;
+    const round = await roundContext(tx, needs.roundId);
+    if (needs.roundStatus) {
+      const rows = await tx.query<{ status: EntryRoundStatus }>(`SELECT status FROM ${tx.t('hand_outcomes')} WHERE round_id = $1`, [needs.roundId]);
+      return { round, roundStatus: rows[0]?.status };
     }
+    if (needs.betId !== undefined) return { round, bet: await betInForce(tx, e, needs.betId) };
+    return { round };
   },
-  async apply(e: LedgerEvent, tx: ProjectionTx, before: Before | undefined): Promise<void> {
+  async apply(e: LedgerEvent, tx: ProjectionTx, before: EntryBefore | undefined): Promise<void> {
     if (!before) return;
-    const ctx = before.ctx;
-    switch (e.type) {
-      case 'RoundResulted':
-        addReconciliation(tx, keyOf(ctx, ctx.currency), { roundsResulted: 1n });
-        return;
-      case 'ResultCorrected':
-        addReconciliation(tx, keyOf(ctx, ctx.currency), { corrections: 1n });
-        return;
-      case 'RoundVoided': {
-        const status = before.roundStatus;
-        if (status === 'VOIDED') return; // counted once
-        const wasResulted = status === 'RESULTED' || status === 'CORRECTED';
-        addReconciliation(tx, keyOf(ctx, ctx.currency), { roundsVoided: 1n, roundsResulted: wasResulted ? -1n : 0n });
-        return;
-      }
-      case 'BetSettled': {
-        const d = e.data;
-        addReconciliation(tx, keyOf(ctx, d.currency), {
-          turnover: parseMinor(d.stake, 'stake'),
-          payouts: parseMinor(d.payout, 'payout'),
-          betsSettled: 1n,
-          dropped: parseFraction(d.dropped),
-        });
-        return;
-      }
-      case 'BetResettled': {
-        const d = e.data;
-        const bet = before.bet!;
-        if (bet.status !== 'SETTLED' && bet.status !== 'RESETTLED') {
-          throw inconsistent(e, `BetResettled of bet ${d.betId}, which is ${bet.status}`, d.betId);
-        }
-        const delta = parseMinor(d.payout, 'payout') - BigInt(bet.payout ?? '0');
-        addReconciliation(tx, keyOf(ctx, d.currency), {
-          payouts: delta,
-          correctionPayoutDelta: delta,
-          betsResettled: 1n,
-          dropped: sub(parseFraction(d.dropped), bet.dropped),
-        });
-        return;
-      }
-      case 'BetRefunded': {
-        const d = e.data;
-        const bet = before.bet!;
-        const stake = parseMinor(d.stake, 'stake');
-        if (bet.status === 'REFUNDED') throw inconsistent(e, `bet ${d.betId} refunded twice`, d.betId);
-        if (bet.status === 'OPEN') {
-          addReconciliation(tx, keyOf(ctx, d.currency), { voidedStakes: stake, betsRefunded: 1n });
-          return;
-        }
-        addReconciliation(tx, keyOf(ctx, d.currency), {
-          turnover: -BigInt(bet.stake),
-          payouts: -BigInt(bet.payout ?? '0'),
-          correctionPayoutDelta: -BigInt(bet.correction_payout_delta),
-          betsSettled: -1n,
-          dropped: bet.dropped ? negate(parseFraction(bet.dropped)) : ZERO_FRACTION,
-          voidedStakes: stake,
-          betsRefunded: 1n,
-        });
-        return;
-      }
-      default:
-        return;
+    for (const x of reconciliationEntries(e, before)) {
+      tx.append(LEDGER_ENTRIES_TABLE, entryRow(x));
+      addReconciliation(tx, x, x);
     }
   },
 };
 
-function keyOf(ctx: RoundContext, currency: string): ReconciliationKey {
-  return { tableId: ctx.tableId, shoeId: ctx.shoeId, dealerId: ctx.dealerId, gamingDay: ctx.gamingDay, currency };
-}
-
-function inconsistent(e: LedgerEvent, message: string, betId: string): ProjectionError {
-  return new ProjectionError('PROJECTION.INCONSISTENT_EVENT', message, { eventId: e.eventId, type: e.type, betId });
-}
-
 interface BetRow {
-  status: string;
+  status: EntryBetStatus;
   stake: string;
   payout: string | null;
   dropped: string | null;
   correction_payout_delta: string;
 }
 
-async function betInForce(tx: ProjectionTx, e: LedgerEvent, betId: string): Promise<BetRow> {
+/** The bet in force, from `bet_settlements`. @throws ProjectionError `PROJECTION.INCONSISTENT_EVENT` when it was never placed */
+async function betInForce(tx: ProjectionTx, e: LedgerEvent, betId: string): Promise<EntryBet> {
   const rows = await tx.query<BetRow>(
     `SELECT status, stake::text AS stake, payout::text AS payout, dropped, correction_payout_delta::text AS correction_payout_delta
      FROM ${tx.t('bet_settlements')} WHERE bet_id = $1`,
     [betId],
   );
-  if (rows.length === 0) throw inconsistent(e, `${e.type} of bet ${betId}, which was never placed`, betId);
-  return rows[0];
-}
-
-/** `next − previous` (the dropped fraction a resettlement replaces), over the lcm of their denominators. */
-function sub(next: Fraction, previous: string | null): Fraction {
-  return addOverLcm(next, negate(previous ? parseFraction(previous) : ZERO_FRACTION));
+  if (rows.length === 0) {
+    throw new ProjectionError('PROJECTION.INCONSISTENT_EVENT', `${e.type} of bet ${betId}, which was never placed`, { eventId: e.eventId, type: e.type, betId });
+  }
+  const r = rows[0];
+  return {
+    status: r.status,
+    stake: BigInt(r.stake),
+    payout: r.payout === null ? null : BigInt(r.payout),
+    dropped: r.dropped ? parseFraction(r.dropped) : null,
+    correctionPayoutDelta: BigInt(r.correction_payout_delta),
+  };
 }

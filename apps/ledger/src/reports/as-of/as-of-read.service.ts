@@ -19,9 +19,9 @@ function camel(row: Record<string, unknown>): Record<string, unknown> {
 }
 
 /**
- * The reads "as the ledger knew it at time T" (docs/reports.md §3): the reconciliation report,
- * the settlement list and one settlement, computed from the projections' revision rows at the
- * global position of `asOf` (never from a second copy). Recall is cut by `recallAsOf`.
+ * The reads "as the ledger knew it at time T" (docs/reports.md §3): the reconciliation report (the
+ * position-stamped entries at or below the position), the settlement list and one settlement (the
+ * projections' revision rows at the global position of `asOf`), never from a second copy. Recall is cut by `recallAsOf`.
  * Every method first resolves and checks the position ({@link AsOfPositionService.resolve}).
  */
 @Injectable()
@@ -37,7 +37,7 @@ export class AsOfReadService {
   }
 
   /**
-   * The reconciliation report at `position` (null: live, from the projection).
+   * The reconciliation report at `position` (null: live): the sum of the `ledger_entries` at or below it.
    * @returns rows as `GET /reports/reconciliation` answers them
    */
   reconciliationAt(scope: ReconciliationScope, position: bigint | null): Promise<ReconciliationFigures[]> {

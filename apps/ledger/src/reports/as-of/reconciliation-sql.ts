@@ -50,15 +50,19 @@ export interface ReconciliationFigures {
   dropped: string;
 }
 
-/** The sums, from the base rows `x` of either query. */
+/**
+ * The sums over the entries `x` of the scope (docs/domain-rules.md §4). Amounts numeric minor units
+ * → decimal text; hold exact, rounded to 6 decimals; the dropped parts as `num/den` texts for
+ * {@link droppedTotal}.
+ */
 const SUMS = `sum(turnover)::text AS turnover, sum(payouts)::text AS payouts, sum(turnover - payouts)::text AS ggr,
   CASE WHEN sum(turnover) = 0 THEN NULL ELSE round(sum(turnover - payouts) / sum(turnover), 6)::text END AS hold,
   sum(voided_stakes)::text AS voided_stakes, sum(correction_payout_delta)::text AS correction_payout_delta,
   sum(bets_settled)::text AS bets_settled, sum(bets_refunded)::text AS bets_refunded, sum(bets_resettled)::text AS bets_resettled,
   sum(rounds_resulted)::text AS rounds_resulted, sum(rounds_voided)::text AS rounds_voided, sum(corrections)::text AS corrections,
-  array_agg(dropped) FILTER (WHERE dropped IS NOT NULL AND dropped <> '0') AS dropped_parts`;
+  array_agg(dropped_num::text || '/' || dropped_den::text) FILTER (WHERE dropped_num <> 0) AS dropped_parts`;
 
-/** The filters over a base row's attribution columns, parameters $2..$9. */
+/** The filters over an entry's attribution columns, parameters $2..$9. */
 function where(alias: string): string {
   const a = alias;
   return `($2::text IS NULL OR ${a}.table_id = $2) AND ($3::text IS NULL OR ${a}.shoe_id = $3) AND ($4::text IS NULL OR ${a}.dealer_id = $4)
@@ -67,66 +71,15 @@ function where(alias: string): string {
 }
 
 /**
- * The live base rows: the `reconciliation` projection (docs/domain-rules.md §4). It has no round
- * column: a round filter is answered from the as-of query at the latest position instead.
- */
-function liveBase(S: string): string {
-  return `SELECT r.table_id, r.shoe_id, r.dealer_id, r.gaming_day, r.currency, r.turnover, r.payouts, r.voided_stakes, r.correction_payout_delta,
-            r.bets_settled, r.bets_refunded, r.bets_resettled, r.rounds_resulted, r.rounds_voided, r.corrections,
-            CASE WHEN r.dropped_num = 0 THEN NULL ELSE r.dropped_num::text || '/' || r.dropped_den::text END AS dropped
-       FROM ${S}.reconciliation r, (SELECT NULL::text AS round_id) nr
-      WHERE $1::bigint IS NULL AND ${where('r').replace('r.round_id', 'nr.round_id')}`;
-}
-
-/**
- * The base rows as known at global position $1 (docs/reports.md §3), from the projections' revision
- * rows (each carries its event's global position), by the same rules as the `reconciliation`
- * projection:
- *
- * - per bet (placed, its attribution fixed at placement in `bet_settlements`), the revision in force
- *   at P (the latest `bet_settlement_revisions` row ≤ P): SETTLED/RESETTLED → its stake in turnover,
- *   its payout in payouts, payout − first payout in correction_payout_delta, its dropped fraction,
- *   one bet settled; REFUNDED → its stake in voided_stakes, one bet refunded. bets_resettled counts
- *   the RESETTLED revisions ≤ P (a later refund does not take them back, as in the projection);
- * - per round (`hand_outcomes`, attributed at RoundOpened), the revision in force at P: RESULTED or
- *   CORRECTED → one round resulted, VOIDED → one round voided; corrections = CORRECTED revisions ≤ P.
- */
-function asOfBase(S: string): string {
-  return `SELECT b.table_id, b.shoe_id, b.dealer_id, b.gaming_day, b.currency,
-            CASE WHEN l.kind = 'REFUNDED' THEN 0 ELSE b.stake END AS turnover,
-            CASE WHEN l.kind = 'REFUNDED' THEN 0 ELSE l.payout END AS payouts,
-            CASE WHEN l.kind = 'REFUNDED' THEN 0 ELSE l.payout - f.payout END AS correction_payout_delta,
-            CASE WHEN l.kind = 'REFUNDED' THEN l.stake ELSE 0 END AS voided_stakes,
-            CASE WHEN l.kind = 'REFUNDED' THEN 0 ELSE 1 END AS bets_settled,
-            CASE WHEN l.kind = 'REFUNDED' THEN 1 ELSE 0 END AS bets_refunded,
-            rs.n AS bets_resettled, 0 AS rounds_resulted, 0 AS rounds_voided, 0 AS corrections,
-            CASE WHEN l.kind = 'REFUNDED' THEN NULL ELSE l.dropped END AS dropped
-       FROM ${S}.bet_settlements b
-       CROSS JOIN LATERAL (SELECT kind, stake, payout, dropped FROM ${S}.bet_settlement_revisions v
-                            WHERE v.bet_id = b.bet_id AND v.global_position <= $1 ORDER BY v.seq DESC LIMIT 1) l
-       LEFT JOIN LATERAL (SELECT payout FROM ${S}.bet_settlement_revisions v
-                           WHERE v.bet_id = b.bet_id AND v.seq = 1 AND v.kind <> 'REFUNDED' AND v.global_position <= $1) f ON true
-       CROSS JOIN LATERAL (SELECT count(*) AS n FROM ${S}.bet_settlement_revisions v
-                            WHERE v.bet_id = b.bet_id AND v.kind = 'RESETTLED' AND v.global_position <= $1) rs
-      WHERE ${where('b')}
-     UNION ALL
-     SELECT h.table_id, h.shoe_id, h.dealer_id, h.gaming_day, h.currency, 0, 0, 0, 0, 0, 0, 0,
-            CASE WHEN l.kind = 'VOIDED' THEN 0 ELSE 1 END, CASE WHEN l.kind = 'VOIDED' THEN 1 ELSE 0 END, c.n, NULL
-       FROM ${S}.hand_outcomes h
-       CROSS JOIN LATERAL (SELECT kind FROM ${S}.hand_outcome_revisions v
-                            WHERE v.round_id = h.round_id AND v.global_position <= $1 ORDER BY v.revision DESC LIMIT 1) l
-       CROSS JOIN LATERAL (SELECT count(*) AS n FROM ${S}.hand_outcome_revisions v
-                            WHERE v.round_id = h.round_id AND v.kind = 'CORRECTED' AND v.global_position <= $1) c
-      WHERE ${where('h')}`;
-}
-
-/**
- * The reconciliation report, grouped by `scope.groupBy` (docs/domain-rules.md §4), live (`position`
- * null: the `reconciliation` projection) or as known at a global position (docs/reports.md §3). Both
- * answer the same figures for the same events: the as-of query at the latest projected position
- * equals the live one (an e2e spec checks it over a shoe with voids and corrections).
+ * The reconciliation report (docs/domain-rules.md §4), grouped by `scope.groupBy`: the sum of the
+ * position-stamped entries of `ledger_entries` (the one reconciliation rule,
+ * `libs/projections/src/ledger-entries.ts`) in the scope — live (`position` null: every entry) or as
+ * known at a global position P (docs/reports.md §3: the entries with `global_position <= P`). ONE
+ * query either way, so the as-of answer at the latest position is the live one by construction.
  * @param S the read-model schema (a checked identifier)
- * @returns one row per group, ordered by the grouping; no row when nothing matched
+ * @param position the last global position counted; null = live (no bound)
+ * @returns one row per group, ordered by the grouping; no row when no entry matched
+ * @throws Error on an unknown dimension (callers check them first)
  */
 export async function reconciliationFigures(ds: DataSource, S: string, scope: ReconciliationScope, position: bigint | null): Promise<ReconciliationFigures[]> {
   const dims = scope.groupBy.map((d) => {
@@ -134,25 +87,27 @@ export async function reconciliationFigures(ds: DataSource, S: string, scope: Re
     if (c === undefined) throw new Error(`unknown reconciliation dimension ${String(d).slice(0, 64)}`);
     return c;
   });
-  const useAsOf = position !== null || !!scope.roundId;
-  const base = useAsOf ? asOfBase(S) : liveBase(S);
   const select = dims.map((c) => (c === 'gaming_day' ? 'gaming_day::text AS gaming_day' : c));
   const grouping = dims.length ? `GROUP BY ${dims.join(', ')} ORDER BY ${dims.join(', ')}` : '';
-  const rows: Record<string, unknown>[] = await ds.query(`SELECT ${[...select, ''].join(', ')} ${SUMS} FROM (${base}) x ${grouping}`, [
-    useAsOf ? (position ?? MAX_BIGINT).toString() : null,
-    scope.tableId ?? null,
-    scope.shoeId ?? null,
-    scope.dealerId ?? null,
-    scope.currency ?? null,
-    scope.fromDay ?? null,
-    scope.toDay ?? null,
-    scope.tableIds ? [...scope.tableIds] : null,
-    scope.roundId ?? null,
-  ]);
+  const rows: Record<string, unknown>[] = await ds.query(
+    `SELECT ${[...select, ''].join(', ')} ${SUMS}
+       FROM ${S}.ledger_entries x
+      WHERE ($1::bigint IS NULL OR x.global_position <= $1::bigint) AND ${where('x')}
+      ${grouping}`,
+    [
+      position === null ? null : position.toString(),
+      scope.tableId ?? null,
+      scope.shoeId ?? null,
+      scope.dealerId ?? null,
+      scope.currency ?? null,
+      scope.fromDay ?? null,
+      scope.toDay ?? null,
+      scope.tableIds ? [...scope.tableIds] : null,
+      scope.roundId ?? null,
+    ],
+  );
   return rows.filter((r) => r.turnover !== null).map(toFigures);
 }
-
-const MAX_BIGINT = 9_223_372_036_854_775_807n;
 
 function toFigures(r: Record<string, unknown>): ReconciliationFigures {
   const out: Record<string, unknown> = {};

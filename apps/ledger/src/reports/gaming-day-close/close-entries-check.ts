@@ -250,7 +250,11 @@ export class CloseEntriesCheck {
   private async checkAdjustments(adjustments: readonly Adjustment[]): Promise<EntryProblem[]> {
     if (adjustments.length === 0) return [];
     const ids = [...new Set(adjustments.map((a) => a.eventId))];
-    const byId = new Map((await this.store.eventsByIds(ids)).map((e) => [e.eventId, e]));
+    const rows: { event_id: string; stream_id: string; global_position: string; data: unknown }[] = await this.ds.query(
+      `SELECT event_id::text AS event_id, stream_id, global_position::text AS global_position, data FROM events WHERE event_id::text = ANY($1::text[])`,
+      [ids],
+    );
+    const byId = new Map(rows.map((e) => [e.event_id, { streamId: e.stream_id, globalPosition: e.global_position, data: e.data }]));
     const out: EntryProblem[] = [];
     for (const a of adjustments) {
       const e = byId.get(a.eventId);
