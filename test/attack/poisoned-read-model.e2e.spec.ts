@@ -73,11 +73,11 @@ describe('a read model poisoned with the projector login never yields a false si
     // every table the projector may UPDATE that holds a payout of the day's bets
     const touched: Record<string, number> = {};
     const poison = async (table: string, sql: string) => {
-      const r = await projector.query(sql.replace('$S', S), [POISON.toString(), shoeId]);
+      const r = await projector.query(sql.replaceAll('$S', S), [POISON.toString(), shoeId]);
       touched[table] = r.rowCount ?? 0;
     };
     await poison('bet_settlements', `UPDATE $S.bet_settlements SET payout = payout + $1::numeric WHERE shoe_id = $2`);
-    await poison('bet_settlement_revisions', `UPDATE $S.bet_settlement_revisions v SET payout = payout + $1::numeric FROM $S.bet_settlements b WHERE b.bet_id = v.bet_id AND b.shoe_id = $2`);
+    await poison('bet_settlement_revisions', `UPDATE $S.bet_settlement_revisions v SET payout = v.payout + $1::numeric FROM $S.bet_settlements b WHERE b.bet_id = v.bet_id AND b.shoe_id = $2`);
     await poison('reconciliation', `UPDATE $S.reconciliation SET payouts = payouts + $1::numeric WHERE shoe_id = $2`);
     expect(Object.values(touched).every((n) => n > 0)).toBe(true);
     // the entries the close sums: append-only for this login
@@ -87,7 +87,7 @@ describe('a read model poisoned with the projector login never yields a false si
     const closed = await closeEarly('T-CLASSIC-01');
     // put back, as the insider would
     await projector.query(`UPDATE ${S}.bet_settlements SET payout = payout - $1::numeric WHERE shoe_id = $2`, [POISON.toString(), shoeId]);
-    await projector.query(`UPDATE ${S}.bet_settlement_revisions v SET payout = payout - $1::numeric FROM ${S}.bet_settlements b WHERE b.bet_id = v.bet_id AND b.shoe_id = $2`, [POISON.toString(), shoeId]);
+    await projector.query(`UPDATE ${S}.bet_settlement_revisions v SET payout = v.payout - $1::numeric FROM ${S}.bet_settlements b WHERE b.bet_id = v.bet_id AND b.shoe_id = $2`, [POISON.toString(), shoeId]);
     await projector.query(`UPDATE ${S}.reconciliation SET payouts = payouts - $1::numeric WHERE shoe_id = $2`, [POISON.toString(), shoeId]);
 
     // refused, or signed with the events' own figures — never the poisoned ones

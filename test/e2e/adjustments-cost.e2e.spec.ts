@@ -113,10 +113,11 @@ describe('reconciliation report time with ~1,000 adjustments after an early clos
     await append(shoes(`${prefix}a`, 7000, 60));
     const day = gamingDay(new Date().toISOString());
     const before = await timeReport();
-    const res = await fetch(`${h.baseUrl}/gaming-days/${day}/close`, {
+    // an early close (the day has not ended): a request, and a second pit manager's approval
+    const request = await h.client.post<{ requestId: string }>('pit-manager', 'pm-1', `/gaming-days/${day}/close`, { tableIds: [TABLE], early: true, reason: 'adjustments bench' });
+    const res = await fetch(`${h.baseUrl}/gaming-days/${day}/close-requests/${request.requestId}/approve`, {
       method: 'POST',
-      headers: { authorization: `Bearer ${h.client.token('pit-manager', 'pm-1')}`, 'content-type': 'application/json' },
-      body: JSON.stringify({ tableIds: [TABLE] }),
+      headers: { authorization: `Bearer ${h.client.token('pit-manager', 'pm-2')}`, 'content-type': 'application/json' },
     });
     expect(res.status).toBe(201);
     const later = shoes(`${prefix}b`, 8000, ROUNDS);

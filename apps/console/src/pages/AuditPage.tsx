@@ -219,12 +219,13 @@ function EventsTab({ kind }: { kind: 'events' | 'decisions' }) {
   const { gamingDay } = usePrincipal();
   const tz = gamingDay.timeZone;
   const query = pick(params, ['tableId', 'shoeId', 'roundId', 'type', 'actorId', 'from', 'to', 'limit', 'cursor']);
+  type R = AuditEvent | AuditDecision;
   const list = useQuery({
     queryKey: ['audit', kind, query],
-    queryFn: () => (kind === 'events' ? unwrap(api.GET('/audit/events', { params: { query } })) : unwrap(api.GET('/audit/decisions', { params: { query } }))),
+    queryFn: (): Promise<{ items: R[]; nextCursor: string | null }> =>
+      kind === 'events' ? unwrap(api.GET('/audit/events', { params: { query } })) : unwrap(api.GET('/audit/decisions', { params: { query } })),
   });
   const [open, toggle] = useExpanded();
-  type R = AuditEvent | AuditDecision;
   const columns = useMemo(() => {
     const h = createColumnHelper<R>();
     return [
@@ -239,9 +240,13 @@ function EventsTab({ kind }: { kind: 'events' | 'decisions' }) {
         cell: (c) => (
           <>
             {tableLink(c.getValue())}
-            <br />
-            <Link to={`/shoes/${encodeURIComponent(c.row.original.shoeId)}`}>{c.row.original.shoeId}</Link>
-            {c.row.original.roundId ? (
+            {c.row.original.shoeId !== null ? (
+              <>
+                <br />
+                <Link to={`/shoes/${encodeURIComponent(c.row.original.shoeId)}`}>{c.row.original.shoeId}</Link>
+              </>
+            ) : null}
+            {c.row.original.roundId && c.row.original.shoeId !== null ? (
               <>
                 <br />
                 {roundLink(c.row.original.shoeId, c.row.original.roundId)}

@@ -81,7 +81,7 @@ function where(alias: string): string {
  * @returns one row per group, ordered by the grouping; no row when no entry matched
  * @throws Error on an unknown dimension (callers check them first)
  */
-export async function reconciliationFigures(ds: DataSource, S: string, scope: ReconciliationScope, position: bigint | null): Promise<ReconciliationFigures[]> {
+export async function reconciliationFigures(ds: Pick<DataSource, 'query'>, S: string, scope: ReconciliationScope, position: bigint | null): Promise<ReconciliationFigures[]> {
   const dims = scope.groupBy.map((d) => {
     const c = COLUMNS.get(d);
     if (c === undefined) throw new Error(`unknown reconciliation dimension ${String(d).slice(0, 64)}`);

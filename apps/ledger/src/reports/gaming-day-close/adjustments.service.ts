@@ -91,8 +91,9 @@ export class AdjustmentsService {
   /**
    * The adjustments carried by the target days of `scope`, as known at `position`, in global order
    * (then by currency). Amounts are integer minor units as decimal strings, `dropped` a reduced fraction.
+   * @param q where to read the read model: the DataSource, or a transaction's snapshot (a close's)
    */
-  async at(position: bigint, scope: AdjustmentScope = {}): Promise<Adjustment[]> {
+  async at(position: bigint, scope: AdjustmentScope = {}, q: Pick<DataSource, 'query'> = this.ds): Promise<Adjustment[]> {
     const P = position.toString();
     // the genuine closes only (their GamingDayClosed events, checked): a row written beside them is no close
     const closes = (await this.closes.genuineBefore(position)).flatMap((c) =>
@@ -101,7 +102,7 @@ export class AdjustmentsService {
     if (closes.length === 0) return [];
     const closedThrough = new Map(closes.map((c) => [`${c.gaming_day}|${c.table_id}`, BigInt(c.through_position)]));
     const lookup = (day: string, tableId: string) => closedThrough.get(`${day}|${tableId}`);
-    const steps: StepRow[] = await this.ds.query(
+    const steps: StepRow[] = await q.query(
       `WITH closed AS (
          SELECT c.gaming_day::date AS gaming_day, c.table_id, c.through_position::bigint AS through_position, c.close_id AS id
            FROM jsonb_to_recordset($1::jsonb) AS c(gaming_day text, table_id text, through_position text, close_id text)
@@ -132,14 +133,14 @@ export class AdjustmentsService {
     if (steps.length === 0) return [];
     const roundIds = [...new Set(steps.map((s) => s.round_id))];
     // every currency a round has entries in up to P, with its first position (a step reports each currency seen by its end, as zero when unchanged)
-    const currencies: { round_id: string; currency: string; first: string }[] = await this.ds.query(
+    const currencies: { round_id: string; currency: string; first: string }[] = await q.query(
       `SELECT round_id, currency, min(global_position)::text AS first FROM ${this.S}.ledger_entries
         WHERE round_id = ANY($1::text[]) AND global_position <= $2::bigint GROUP BY round_id, currency`,
       [roundIds, P],
     );
     const revisionStarts = [...new Set(steps.filter((s) => REVISION_KINDS.has(s.start_type)).map((s) => s.start_position))];
     const revisions: RevisionRow[] = revisionStarts.length
-      ? await this.ds.query(
+      ? await q.query(
           `SELECT v.global_position::text AS global_position, v.reason, v.acting_manager_id, v.approver_id, v.compensates,
                   a.data -> 'decision' ->> 'decisionId' AS decision_id
              FROM ${this.S}.hand_outcome_revisions v LEFT JOIN ${this.S}.audit_events a ON a.global_position = v.global_position

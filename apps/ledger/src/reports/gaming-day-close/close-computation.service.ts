@@ -32,13 +32,15 @@ export class CloseComputation {
    * @param day `YYYY-MM-DD`
    * @param tableIds the table set (any order; sorted in the body)
    * @param position the last global position covered
+   * @param q where to read the read model: the DataSource, or a transaction's snapshot (a close's, which
+   *   the entries check reads too: docs/reports.md §2)
    */
-  async body(day: string, tableIds: readonly string[], position: bigint): Promise<CloseReportBody> {
+  async body(day: string, tableIds: readonly string[], position: bigint, q: Pick<DataSource, 'query'> = this.ds): Promise<CloseReportBody> {
     const tables = [...tableIds].sort();
     const scope = { fromDay: day, toDay: day, tableIds: tables };
-    const rows = await reconciliationFigures(this.ds, this.S, { ...scope, groupBy: ['table', 'dealer', 'currency'] }, position);
-    const totals = await reconciliationFigures(this.ds, this.S, { ...scope, groupBy: ['currency'] }, position);
-    const adjustments = await this.adjustments.at(position, { fromDay: day, toDay: day, tableIds: tables });
+    const rows = await reconciliationFigures(q, this.S, { ...scope, groupBy: ['table', 'dealer', 'currency'] }, position);
+    const totals = await reconciliationFigures(q, this.S, { ...scope, groupBy: ['currency'] }, position);
+    const adjustments = await this.adjustments.at(position, { fromDay: day, toDay: day, tableIds: tables }, q);
     const [last] = await this.ds.query(
       `SELECT to_char(recorded_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') AS at FROM events WHERE global_position <= $1::bigint ORDER BY global_position DESC LIMIT 1`,
       [position.toString()],

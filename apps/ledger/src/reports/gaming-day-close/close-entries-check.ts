@@ -1,7 +1,7 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import { ConfigService } from '@nestjs/config';
 import type { DataSource } from 'typeorm';
-import type { LedgerApiEnv } from '@ledger/config';
+import { DEFAULT_EVENTS_TOPIC, type LedgerApiEnv } from '@ledger/config';
 import { PgEventStore } from '@ledger/event-store';
 import type { LedgerEvent } from '@ledger/events';
 import { foldEntries, gamingDay, type GamingDayConfig, type LedgerEntry } from '@ledger/projections';
@@ -51,7 +51,8 @@ interface EntryRow {
   dropped_den: string;
 }
 
-const ENTRY_COLUMNS = `global_position::text AS global_position, entry_no, event_id, event_type,
+// qualified (e.): an ORDER BY of the bare names would sort by these text aliases
+const ENTRY_COLUMNS = `e.global_position::text AS global_position, entry_no, event_id, event_type,
   to_char(recorded_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') AS recorded_at, gaming_day::text AS gaming_day, table_id, shoe_id,
   round_id, bet_id, dealer_id, currency, turnover::text AS turnover, payouts::text AS payouts, correction_payout_delta::text AS correction_payout_delta,
   voided_stakes::text AS voided_stakes, bets_settled::text AS bets_settled, bets_refunded::text AS bets_refunded, bets_resettled::text AS bets_resettled,
@@ -148,6 +149,8 @@ export class CloseEntriesCheck {
   private readonly logger = new Logger('CloseEntriesCheck');
   private readonly S: string;
   private readonly dayRule: GamingDayConfig;
+  /** This ledger's events topic where it is not the database's only ledger (not the default topic), else null. */
+  private readonly scope: string | null;
 
   constructor(
     @Inject(DATA_SOURCE) private readonly ds: DataSource,
@@ -155,6 +158,8 @@ export class CloseEntriesCheck {
     config: ConfigService<LedgerApiEnv, true>,
   ) {
     this.S = config.get('PROJECTIONS_SCHEMA', { infer: true });
+    const topic = config.get('LEDGER_EVENTS_TOPIC', { infer: true });
+    this.scope = topic === DEFAULT_EVENTS_TOPIC ? null : topic;
     this.dayRule = { timeZone: config.get('GAMING_DAY_TZ', { infer: true }), cutoffHour: config.get('GAMING_DAY_CUTOFF_HOUR', { infer: true }) };
   }
 
@@ -200,8 +205,11 @@ export class CloseEntriesCheck {
     const tables = [...c.tableIds];
     const p = c.position.toString();
     const since = c.since.toString();
+    // where several ledgers share one database (each its own events topic: the test suites), only this
+    // ledger's events, by their outbox rows' topic; the database's one ledger owns every event
+    const own = this.scope === null ? '' : `AND EXISTS (SELECT 1 FROM outbox o WHERE o.global_position = e.global_position AND o.topic = '${this.scope.replace(/'/g, "''")}')`;
     const fromEvents: { stream_id: string }[] = await this.ds.query(
-      `SELECT DISTINCT stream_id FROM events WHERE table_id = ANY($1::text[]) AND global_position > $2::bigint AND global_position <= $3::bigint AND stream_id LIKE 'shoe-%'`,
+      `SELECT DISTINCT e.stream_id FROM events e WHERE e.table_id = ANY($1::text[]) AND e.global_position > $2::bigint AND e.global_position <= $3::bigint AND e.stream_id LIKE 'shoe-%' ${own}`,
       [tables, since, p],
     );
     // rounds opened on the day (a window of the day ± 2 days, then the gaming-day rule exactly)
@@ -209,8 +217,8 @@ export class CloseEntriesCheck {
     const from = new Date(Date.UTC(y, m - 1, d - 2)).toISOString();
     const to = new Date(Date.UTC(y, m - 1, d + 3)).toISOString();
     const opened: { stream_id: string; recorded_at: string }[] = await this.ds.query(
-      `SELECT stream_id, to_char(recorded_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') AS recorded_at FROM events
-        WHERE type = 'RoundOpened' AND table_id = ANY($1::text[]) AND recorded_at >= $2::timestamptz AND recorded_at < $3::timestamptz AND global_position <= $4::bigint`,
+      `SELECT e.stream_id, to_char(e.recorded_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') AS recorded_at FROM events e
+        WHERE e.type = 'RoundOpened' AND e.table_id = ANY($1::text[]) AND e.recorded_at >= $2::timestamptz AND e.recorded_at < $3::timestamptz AND e.global_position <= $4::bigint ${own}`,
       [tables, from, to, p],
     );
     const claimed: { shoe_id: string }[] = await q.query(
@@ -232,7 +240,7 @@ export class CloseEntriesCheck {
     }
     const events: LedgerEvent[] = (await this.store.readStream(streamId)).filter((e) => BigInt(e.globalPosition) <= position);
     const expected = [...foldEntries(events, this.dayRule)].map(entryLine);
-    const rows: EntryRow[] = await q.query(`SELECT ${ENTRY_COLUMNS} FROM ${this.S}.ledger_entries WHERE shoe_id = $1 AND global_position <= $2::bigint ORDER BY global_position, entry_no`, [
+    const rows: EntryRow[] = await q.query(`SELECT ${ENTRY_COLUMNS} FROM ${this.S}.ledger_entries e WHERE e.shoe_id = $1 AND e.global_position <= $2::bigint ORDER BY e.global_position, e.entry_no`, [
       streamId.slice('shoe-'.length),
       position.toString(),
     ]);

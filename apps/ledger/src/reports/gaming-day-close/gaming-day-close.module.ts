@@ -4,6 +4,7 @@ import { ShoeModule } from '../../shoe/shoe.module';
 import { AsOfModule } from '../as-of/as-of.module';
 import { AdjustmentsService } from './adjustments.service';
 import { CloseComputation } from './close-computation.service';
+import { CloseEntriesCheck } from './close-entries-check';
 import { CLOSE_REPORT_COMPUTATION, CloseRecords } from './close-records';
 import { GamingDayCloseSweeper } from './close-sweeper';
 import { GamingDayCloseController } from './gaming-day-close.controller';
@@ -17,7 +18,7 @@ import { ReportSigningKey } from './report-signing-key';
 @Module({
   imports: [AsOfModule, ShoeModule],
   controllers: [GamingDayCloseController],
-  providers: [AdjustmentsService, CloseComputation, CloseRecords, { provide: CLOSE_REPORT_COMPUTATION, useExisting: CloseComputation }, GamingDayCloseService, GamingDayCloseSweeper, ReportSigningKey, QueryLogInterceptor],
+  providers: [AdjustmentsService, CloseComputation, CloseEntriesCheck, CloseRecords, { provide: CLOSE_REPORT_COMPUTATION, useExisting: CloseComputation }, GamingDayCloseService, GamingDayCloseSweeper, ReportSigningKey, QueryLogInterceptor],
   exports: [AdjustmentsService, GamingDayCloseService],
 })
 export class GamingDayCloseModule {}

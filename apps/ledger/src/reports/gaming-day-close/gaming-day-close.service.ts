@@ -6,7 +6,9 @@ import { ConcurrencyError, PgEventStore } from '@ledger/event-store';
 import { LEDGER_WIDE_TABLE_ID, type EarlyCloseApproval, type GamingDayCloseRequestedData, type LedgerEvent, type NewEvent, type Role } from '@ledger/events';
 import { gamingDay, type GamingDayConfig } from '@ledger/projections';
 import { ApiError } from '../../common/api-error';
-import { EVENT_STORE } from '../../persistence/persistence.module';
+import { DATA_SOURCE, EVENT_STORE } from '../../persistence/persistence.module';
+import type { DataSource } from 'typeorm';
+import { CloseEntriesCheck } from './close-entries-check';
 import { TablesRegistry } from '../../tables/tables.registry';
 import { AsOfPositionService } from '../as-of/as-of-position.service';
 import { CloseComputation } from './close-computation.service';
@@ -47,6 +49,9 @@ const APPEND_TRIES = 3;
  * closed is read from that stream's genuine closes; the append's expected version serialises closes
  * of one day, whichever API instance makes them.
  *
+ * The figures signed are the read model's only where they equal what the verified events give
+ * ({@link CloseEntriesCheck}, in the same snapshot as the computation); else the close is refused.
+ *
  * A day that has not ended (the current gaming day) is closed only with four eyes: one pit manager
  * asks with `early` and a reason (`GamingDayCloseRequested`), a second approves; the close records both.
  */
@@ -57,6 +62,8 @@ export class GamingDayCloseService {
 
   constructor(
     @Inject(EVENT_STORE) private readonly store: PgEventStore,
+    @Inject(DATA_SOURCE) private readonly ds: DataSource,
+    private readonly check: CloseEntriesCheck,
     private readonly positions: AsOfPositionService,
     private readonly computation: CloseComputation,
     private readonly records: CloseRecords,
@@ -190,7 +197,7 @@ export class GamingDayCloseService {
       const already = set.filter((t) => closed.has(t));
       if (set.length === 0 || already.length > 0) throw alreadyClosed(day, already.length ? already : [...closed].sort());
       const position = await this.positions.latestProjected();
-      const report = await this.computation.body(day, set, position);
+      const report = await this.verifiedReport(day, set, position);
       const bytes = canonicalReportBytes(report);
       const signature = signReport(bytes, key.privateKey);
       const data = { gamingDay: day, tableIds: set, throughPosition: position.toString(), reportSha256: sha256Hex(bytes), signature, keyId: key.keyId, trigger: actor.trigger, ...(early ? { early } : {}) };
@@ -201,6 +208,29 @@ export class GamingDayCloseService {
     const { report, bytes } = out as unknown as { report: CloseReportBody; bytes: string };
     await this.records.storeReport(close, bytes);
     return { ...close, bytes, report };
+  }
+
+  /**
+   * The report of `day` for `tables` at `position`, computed from the read model in one snapshot in
+   * which the entries it sums are checked against the verified events ({@link CloseEntriesCheck}):
+   * what is signed is what the events say, or nothing (docs/reports.md §2).
+   * @throws ApiError 500 `GAMING_DAY.READ_MODEL_DIVERGED` (an incident is recorded)
+   */
+  private async verifiedReport(day: string, tables: readonly string[], position: bigint): Promise<CloseReportBody> {
+    const earlier = (await this.records.genuineBefore(position)).filter((c) => c.tableIds.some((t) => tables.includes(t)));
+    const since = earlier.reduce((m, c) => (c.throughPosition > m ? c.throughPosition : m), 0n);
+    const qr = this.ds.createQueryRunner();
+    await qr.connect();
+    try {
+      await qr.startTransaction('REPEATABLE READ');
+      const report = await this.computation.body(day, tables, position, qr.manager);
+      await this.check.assertAgrees(qr.manager, { day, tableIds: tables, position, since, adjustments: report.adjustments });
+      await qr.commitTransaction();
+      return report;
+    } finally {
+      if (qr.isTransactionActive) await qr.rollbackTransaction();
+      await qr.release();
+    }
   }
 
   /**
