@@ -23,6 +23,16 @@ export interface EntryProblem {
 
 const MAX_PROBLEMS = 20;
 
+/** A close about to be signed: its day, table set and position, the genuine closes before it, and its report's adjustments. */
+export interface CloseUnderCheck {
+  readonly day: string;
+  readonly tableIds: readonly string[];
+  readonly position: bigint;
+  /** The genuine closes below `position` (`CloseRecords.genuineBefore`): an entry after its day's close is an adjustment. */
+  readonly closes: readonly { readonly gamingDay: string; readonly tableIds: readonly string[]; readonly throughPosition: bigint }[];
+  readonly adjustments: readonly Adjustment[];
+}
+
 /** The `ledger_entries` columns as the check reads them, typed at the boundary (amounts as decimal text). */
 interface EntryRow {
   global_position: string;
@@ -132,9 +142,9 @@ function gcd(a: bigint, b: bigint): bigint {
 /**
  * The check a signed report's figures pass before they are signed (docs/reports.md §2, "Signed figures
  * come from the verified events"): the read model's entries a close sums are compared with the
- * entries the events give. Which shoes: every shoe of the table set with an event after the table
- * set's last close, every shoe with a round opened on the day (from the events), and every shoe the
- * read model files under the day or after that close. For each: its hash chain is verified, its
+ * entries the events give. Which shoes: every shoe with a round opened on the day at the table set
+ * (from the events), and every shoe with an entry the report may sum (the day's, and those after an
+ * earlier day's close: the adjustments). For each: its hash chain is verified, its
  * events up to the close's position are folded with the reconciliation rule ({@link foldEntries}), and
  * the entries must equal the read model's `ledger_entries` rows of that shoe up to the same position,
  * field for field, none missing, none extra. Each adjustment of the report must say what its event
@@ -165,10 +175,10 @@ export class CloseEntriesCheck {
 
   /**
    * The disagreements between the read model (through `q`, e.g. the close's snapshot) and the verified
-   * events, for a close of `day` and `tableIds` at `position` after the table set's last close at `since`.
+   * events, for a close of `day` and `tableIds` at `position`, the genuine earlier closes being `closes`.
    * @returns at most 20 problems; none when the read model is the events'
    */
-  async problems(q: Queryable, close: { day: string; tableIds: readonly string[]; position: bigint; since: bigint; adjustments: readonly Adjustment[] }): Promise<EntryProblem[]> {
+  async problems(q: Queryable, close: CloseUnderCheck): Promise<EntryProblem[]> {
     const out: EntryProblem[] = [];
     for (const streamId of await this.streamsOf(q, close)) {
       if (out.length >= MAX_PROBLEMS) break;
@@ -183,7 +193,7 @@ export class CloseEntriesCheck {
    * append-only) and throws.
    * @throws ApiError 500 `GAMING_DAY.READ_MODEL_DIVERGED`
    */
-  async assertAgrees(q: Queryable, close: { day: string; tableIds: readonly string[]; position: bigint; since: bigint; adjustments: readonly Adjustment[] }): Promise<void> {
+  async assertAgrees(q: Queryable, close: CloseUnderCheck): Promise<void> {
     const problems = await this.problems(q, close);
     if (problems.length === 0) return;
     const first = problems[0];
@@ -201,18 +211,13 @@ export class CloseEntriesCheck {
   }
 
   /** The shoe streams whose entries a close of the day may sum (see the class comment), sorted. */
-  private async streamsOf(q: Queryable, c: { day: string; tableIds: readonly string[]; position: bigint; since: bigint }): Promise<string[]> {
+  private async streamsOf(q: Queryable, c: CloseUnderCheck): Promise<string[]> {
     const tables = [...c.tableIds];
     const p = c.position.toString();
-    const since = c.since.toString();
     // where several ledgers share one database (each its own events topic: the test suites), only this
     // ledger's events, by their outbox rows' topic; the database's one ledger owns every event
     const own = this.scope === null ? '' : `AND EXISTS (SELECT 1 FROM outbox o WHERE o.global_position = e.global_position AND o.topic = '${this.scope.replace(/'/g, "''")}')`;
-    const fromEvents: { stream_id: string }[] = await this.ds.query(
-      `SELECT DISTINCT e.stream_id FROM events e WHERE e.table_id = ANY($1::text[]) AND e.global_position > $2::bigint AND e.global_position <= $3::bigint AND e.stream_id LIKE 'shoe-%' ${own}`,
-      [tables, since, p],
-    );
-    // rounds opened on the day (a window of the day ± 2 days, then the gaming-day rule exactly)
+    // rounds opened on the day, from the events (a window of the day ± 2 days, then the gaming-day rule exactly)
     const [y, m, d] = c.day.split('-').map(Number);
     const from = new Date(Date.UTC(y, m - 1, d - 2)).toISOString();
     const to = new Date(Date.UTC(y, m - 1, d + 3)).toISOString();
@@ -221,12 +226,16 @@ export class CloseEntriesCheck {
         WHERE e.type = 'RoundOpened' AND e.table_id = ANY($1::text[]) AND e.recorded_at >= $2::timestamptz AND e.recorded_at < $3::timestamptz AND e.global_position <= $4::bigint ${own}`,
       [tables, from, to, p],
     );
+    // every entry the report may sum: the day's, and those after the close of an earlier closed day (adjustments)
+    const closed = c.closes.flatMap((x) => x.tableIds.filter((t) => tables.includes(t)).map((t) => ({ gaming_day: x.gamingDay, table_id: t, through: x.throughPosition.toString() })));
     const claimed: { shoe_id: string }[] = await q.query(
-      `SELECT DISTINCT shoe_id FROM ${this.S}.ledger_entries
-        WHERE table_id = ANY($1::text[]) AND global_position <= $3::bigint AND (gaming_day = $2::date OR global_position > $4::bigint)`,
-      [tables, c.day, p, since],
+      `SELECT DISTINCT e.shoe_id FROM ${this.S}.ledger_entries e WHERE e.table_id = ANY($1::text[]) AND e.gaming_day = $2::date AND e.global_position <= $3::bigint
+       UNION
+       SELECT DISTINCT e.shoe_id FROM jsonb_to_recordset($4::jsonb) AS k(gaming_day text, table_id text, through text)
+         JOIN ${this.S}.ledger_entries e ON e.gaming_day = k.gaming_day::date AND e.table_id = k.table_id AND e.global_position > k.through::bigint AND e.global_position <= $3::bigint`,
+      [tables, c.day, p, JSON.stringify(closed)],
     );
-    const streams = new Set<string>(fromEvents.map((r) => r.stream_id));
+    const streams = new Set<string>();
     for (const r of opened) if (gamingDay(r.recorded_at, this.dayRule) === c.day) streams.add(r.stream_id);
     for (const r of claimed) streams.add(`shoe-${r.shoe_id}`);
     return [...streams].sort();

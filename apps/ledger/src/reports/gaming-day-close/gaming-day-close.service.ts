@@ -217,14 +217,13 @@ export class GamingDayCloseService {
    * @throws ApiError 500 `GAMING_DAY.READ_MODEL_DIVERGED` (an incident is recorded)
    */
   private async verifiedReport(day: string, tables: readonly string[], position: bigint): Promise<CloseReportBody> {
-    const earlier = (await this.records.genuineBefore(position)).filter((c) => c.tableIds.some((t) => tables.includes(t)));
-    const since = earlier.reduce((m, c) => (c.throughPosition > m ? c.throughPosition : m), 0n);
+    const closes = await this.records.genuineBefore(position);
     const qr = this.ds.createQueryRunner();
     await qr.connect();
     try {
       await qr.startTransaction('REPEATABLE READ');
       const report = await this.computation.body(day, tables, position, qr.manager);
-      await this.check.assertAgrees(qr.manager, { day, tableIds: tables, position, since, adjustments: report.adjustments });
+      await this.check.assertAgrees(qr.manager, { day, tableIds: tables, position, closes, adjustments: report.adjustments });
       await qr.commitTransaction();
       return report;
     } finally {
