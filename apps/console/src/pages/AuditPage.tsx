@@ -214,6 +214,27 @@ function tableLink(tableId: string): ReactNode {
   return <Link to={`/audit?tab=events&tableId=${encodeURIComponent(tableId)}`}>{tableId}</Link>;
 }
 
+/** Where an event happened: its table, and its shoe and round when it has them (a ledger-wide event, a gaming day's close, has neither). */
+function Where({ tableId, shoeId, roundId }: { tableId: string; shoeId: string | null; roundId: string | null }) {
+  return (
+    <>
+      {tableLink(tableId)}
+      {shoeId !== null ? (
+        <>
+          <br />
+          <Link to={`/shoes/${encodeURIComponent(shoeId)}`}>{shoeId}</Link>
+        </>
+      ) : null}
+      {roundId && shoeId !== null ? (
+        <>
+          <br />
+          {roundLink(shoeId, roundId)}
+        </>
+      ) : null}
+    </>
+  );
+}
+
 function EventsTab({ kind }: { kind: 'events' | 'decisions' }) {
   const [params] = useSearchParams();
   const { gamingDay } = usePrincipal();
@@ -237,23 +258,7 @@ function EventsTab({ kind }: { kind: 'events' | 'decisions' }) {
       h.accessor('tableId', {
         header: 'Table / shoe / round',
         meta: { className: 'where' },
-        cell: (c) => (
-          <>
-            {tableLink(c.getValue())}
-            {c.row.original.shoeId !== null ? (
-              <>
-                <br />
-                <Link to={`/shoes/${encodeURIComponent(c.row.original.shoeId)}`}>{c.row.original.shoeId}</Link>
-              </>
-            ) : null}
-            {c.row.original.roundId && c.row.original.shoeId !== null ? (
-              <>
-                <br />
-                {roundLink(c.row.original.shoeId, c.row.original.roundId)}
-              </>
-            ) : null}
-          </>
-        ),
+        cell: (c) => <Where tableId={c.getValue()} shoeId={c.row.original.shoeId} roundId={c.row.original.roundId} />,
       }),
       h.accessor((r) => r.reason ?? '', { id: 'reason', header: 'Reason', meta: { className: 'reason' }, cell: (c) => c.getValue() || '–' }),
       h.accessor((r) => (r.approverId ? `${r.actingManagerId ?? '?'} → ${r.approverId}` : ''), { id: 'managers', header: 'Requested → approved', cell: (c) => c.getValue() || '–' }),
