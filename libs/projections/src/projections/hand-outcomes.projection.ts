@@ -22,7 +22,7 @@ import type { Projection } from './projection';
  *   no longer counts.
  * Revisions are numbered 1, 2, … per round in event order; `current_revision` is the latest.
  *
- * READS `shoe_state` once per round, in `prepare` of the RoundOpened (the shoe's table, dealer,
+ * READS `shoe_state` once per round, in `prepare` of the RoundOpened (its row as the transaction holds it, `ProjectionTx.row`) (the shoe's table, dealer,
  * currency and paytable at that moment); everything else comes from the events and its own rows.
  */
 export const handOutcomesProjection: Projection<ShoeFacts | undefined> = {
@@ -34,9 +34,11 @@ export const handOutcomesProjection: Projection<ShoeFacts | undefined> = {
   reads: ['shoe_state'],
   async prepare(e: LedgerEvent, tx: ProjectionTx): Promise<ShoeFacts | undefined> {
     if (e.type !== 'RoundOpened') return undefined;
-    const rows = await tx.query<ShoeFacts>(`SELECT table_id, dealer_id, currency, paytable_ref FROM ${tx.t('shoe_state')} WHERE shoe_id = $1`, [shoeIdOf(e)]);
-    if (rows.length === 0) throw inconsistent(e, `RoundOpened in shoe ${shoeIdOf(e)}, which was never opened`);
-    return rows[0];
+    // the shoe's row as the transaction holds it (shoe_state folds its changes in memory)
+    const row = await tx.row('shoe_state', 'shoe_id', shoeIdOf(e));
+    if (!row) throw inconsistent(e, `RoundOpened in shoe ${shoeIdOf(e)}, which was never opened`);
+    const v = row.values as unknown as ShoeFacts;
+    return { table_id: v.table_id, dealer_id: v.dealer_id, currency: v.currency, paytable_ref: v.paytable_ref };
   },
   async apply(e: LedgerEvent, tx: ProjectionTx, shoe: ShoeFacts | undefined): Promise<void> {
     const h = tx.t('hand_outcomes');
