@@ -238,6 +238,22 @@ export class ProjectionTx {
   }
 
   /**
+   * Inserts ONE new row of the running projection's own `table` now (`sql`, an `INSERT … RETURNING *`
+   * of a new key) and holds it like {@link row} does: later changes of the same transaction are
+   * {@link update}s in memory. Rows already held stay held (the statement wrote only the new key).
+   * @throws Error in prepare, outside the projection's own tables, or when `sql` returns not one row
+   */
+  async insertRow(table: string, keyColumn: string, sql: string, params: unknown[]): Promise<FoldedRow> {
+    this.assertMayWrite();
+    const target = this.t(table);
+    await this.flushDeferred();
+    this.statements++;
+    const { rows } = await this.client.query({ name: statementName(sql), text: sql, values: params });
+    if (rows.length !== 1) throw new Error(`insertRow into ${target}: ${rows.length} rows returned, expected 1 (INSERT … RETURNING *)`);
+    return this.fold.hold(target, keyColumn, rows[0]);
+  }
+
+  /**
    * Changes columns of a row held by {@link row}, in memory: written once, at {@link flush} or
    * before the next statement naming its table (one UPDATE per table and set of columns). The
    * replacement for a chain of per-event UPDATEs of the same row (docs/architecture.md §7).
@@ -306,6 +322,16 @@ export class ProjectionTx {
     if (mine) mine.set(key, value);
     else this.newFacts.set(kind, new Map([[key, value]]));
     return value;
+  }
+
+  /**
+   * Records an immutable fact this transaction established (e.g. a round's attribution when it
+   * opens), so a later {@link fact} of the same kind and key does not read it back.
+   */
+  knowFact<T>(kind: string, key: string, value: T): void {
+    const mine = this.newFacts.get(kind);
+    if (mine) mine.set(key, value);
+    else this.newFacts.set(kind, new Map([[key, value]]));
   }
 
   /** The facts this transaction learned (for the applier to merge after COMMIT). */

@@ -73,6 +73,21 @@ export class RowFold {
     return row;
   }
 
+  /**
+   * Holds a row just inserted by the transaction (its values as `INSERT … RETURNING *` gave them):
+   * the statement that created it named only its own new key, so the rows held stay valid.
+   * @throws Error when a row with that key is already held
+   */
+  hold(target: string, keyColumn: string, values: Record<string, unknown>): FoldedRow {
+    const key = String(values[keyColumn]);
+    let byKey = this.tables.get(target);
+    if (!byKey) this.tables.set(target, (byKey = new Map()));
+    if (byKey.has(key)) throw new Error(`${target}: row ${key} is already held`);
+    const row = new FoldedRow(target, keyColumn, key, values);
+    byKey.set(key, row);
+    return row;
+  }
+
   /** Writes the changed rows of every table the statement `sql` names and forgets them (see the class). */
   async release(sql: string): Promise<void> {
     for (const target of this.tables.keys()) {
