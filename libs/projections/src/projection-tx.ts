@@ -238,19 +238,15 @@ export class ProjectionTx {
   }
 
   /**
-   * Inserts ONE new row of the running projection's own `table` now (`sql`, an `INSERT … RETURNING *`
-   * of a new key) and holds it like {@link row} does: later changes of the same transaction are
-   * {@link update}s in memory. Rows already held stay held (the statement wrote only the new key).
-   * @throws Error in prepare, outside the projection's own tables, or when `sql` returns not one row
+   * Creates ONE new row of the running projection's own `table` in memory, held like {@link row}
+   * holds one: INSERTed (with the rows created with it, one statement) at {@link flush} or before
+   * the next statement naming the table; later changes are {@link update}s in memory. `values` must
+   * name every column later changes set or read (defaults are not applied in memory).
+   * @throws Error in prepare, outside the projection's own tables, or when the key is already held
    */
-  async insertRow(table: string, keyColumn: string, sql: string, params: unknown[]): Promise<FoldedRow> {
+  createRow(table: string, keyColumn: string, values: Record<string, unknown>): FoldedRow {
     this.assertMayWrite();
-    const target = this.t(table);
-    await this.flushDeferred();
-    this.statements++;
-    const { rows } = await this.client.query({ name: statementName(sql), text: sql, values: params });
-    if (rows.length !== 1) throw new Error(`insertRow into ${target}: ${rows.length} rows returned, expected 1 (INSERT … RETURNING *)`);
-    return this.fold.hold(target, keyColumn, rows[0]);
+    return this.fold.create(this.t(table), keyColumn, values);
   }
 
   /**

@@ -9,6 +9,8 @@ import type { SqlClient } from './projection-tx';
 export class FoldedRow {
   /** Columns changed since the row was read or last written. */
   readonly dirty = new Set<string>();
+  /** True while the row exists in memory only (created by the transaction, not yet INSERTed). */
+  pendingInsert = false;
 
   constructor(
     /** The qualified table (`"schema"."table"`). */
@@ -74,16 +76,18 @@ export class RowFold {
   }
 
   /**
-   * Holds a row just inserted by the transaction (its values as `INSERT … RETURNING *` gave them):
-   * the statement that created it named only its own new key, so the rows held stay valid.
-   * @throws Error when a row with that key is already held
+   * Creates a row in memory (INSERTed with every column of `values` at the next write): `values`
+   * must name every column later changes set or read (the table's defaults are not applied in
+   * memory). Later changes of the same transaction are made in memory too.
+   * @throws Error when a row with that key is already held (the INSERT would violate the key)
    */
-  hold(target: string, keyColumn: string, values: Record<string, unknown>): FoldedRow {
+  create(target: string, keyColumn: string, values: Record<string, unknown>): FoldedRow {
     const key = String(values[keyColumn]);
     let byKey = this.tables.get(target);
     if (!byKey) this.tables.set(target, (byKey = new Map()));
     if (byKey.has(key)) throw new Error(`${target}: row ${key} is already held`);
     const row = new FoldedRow(target, keyColumn, key, values);
+    row.pendingInsert = true;
     byKey.set(key, row);
     return row;
   }
@@ -104,10 +108,12 @@ export class RowFold {
   }
 
   /**
-   * The changed rows of `target`: ONE `UPDATE … FROM json_to_recordset($1)` per set of changed
+   * The rows of `target` created in memory (one `INSERT … SELECT … FROM json_to_recordset($1)` per
+   * set of columns), then its changed rows: ONE `UPDATE … FROM json_to_recordset($1)` per set of changed
    * columns, each value cast to its column's catalog type.
    */
   private async write(target: string): Promise<void> {
+    await this.insertPending(target);
     const byColumns = new Map<string, FoldedRow[]>();
     for (const row of this.tables.get(target)?.values() ?? []) {
       if (row.dirty.size === 0) continue;
@@ -132,6 +138,32 @@ export class RowFold {
       const result = await this.client.query(sql, [json]);
       if (result.rowCount !== rows.length) throw new Error(`${target}: ${rows.length} folded rows written, ${result.rowCount} found`);
       for (const r of rows) r.dirty.clear();
+    }
+  }
+
+  private async insertPending(target: string): Promise<void> {
+    const byColumns = new Map<string, FoldedRow[]>();
+    for (const row of this.tables.get(target)?.values() ?? []) {
+      if (!row.pendingInsert) continue;
+      const columns = Object.keys(row.values).join(',');
+      byColumns.set(columns, [...(byColumns.get(columns) ?? []), row]);
+    }
+    if (byColumns.size === 0) return;
+    const types = await this.columnTypes(target);
+    for (const [joined, rows] of byColumns) {
+      const columns = joined.split(',');
+      const casts = columns.map((c) => {
+        const type = types.get(c);
+        if (!type) throw new Error(`${target} has no column ${c}`);
+        return `x."${c}"::${type}`;
+      });
+      const sql = `INSERT INTO ${target} (${columns.map((c) => `"${c}"`).join(',')}) SELECT ${casts.join(',')} FROM json_to_recordset($1::json) AS x(${columns.map((c) => `"${c}" text`).join(',')})`;
+      this.counted();
+      await this.client.query(sql, [JSON.stringify(rows.map((r) => r.values))]);
+      for (const r of rows) {
+        r.pendingInsert = false;
+        r.dirty.clear();
+      }
     }
   }
 }

@@ -48,14 +48,24 @@ export const handOutcomesProjection: Projection<ShoeFacts | undefined> = {
         const s = shoe!;
         const day = gamingDay(e.recordedAt, tx.gamingDayConfig);
         // the ledger's time of the opening, never the client's occurredAt (docs/domain-rules.md §7);
-        // the row is held for the rest of the transaction: the round's later events change it in memory
-        await tx.insertRow(
-          'hand_outcomes',
-          'round_id',
-          `INSERT INTO ${h} (round_id, shoe_id, table_id, hand_number, dealer_id, dealing_dealer_id, gaming_day, currency, paytable_ref, opened_at, status)
-           VALUES ($1, $2, $3, $4, $5, $5, $6::date, $7, $8, $9::timestamptz, 'OPEN') RETURNING *`,
-          [e.data.roundId, shoeIdOf(e), s.table_id, e.data.handNumber, s.dealer_id, day, s.currency, s.paytable_ref, e.occurredAt],
-        );
+        // the row is created in memory (INSERTed with the transaction's other new rounds, one
+        // statement): the round's later events change it there. Every column, as the table's defaults
+        tx.createRow('hand_outcomes', 'round_id', {
+          ...NEW_ROUND,
+          round_id: e.data.roundId,
+          shoe_id: shoeIdOf(e),
+          table_id: s.table_id,
+          hand_number: e.data.handNumber,
+          dealer_id: s.dealer_id,
+          dealing_dealer_id: s.dealer_id,
+          gaming_day: day,
+          currency: s.currency,
+          paytable_ref: s.paytable_ref,
+          opened_at: e.occurredAt,
+          status: 'OPEN',
+          cards: [],
+          unneeded_cards: [],
+        });
         rememberRoundContext(tx, { roundId: e.data.roundId, shoeId: shoeIdOf(e), tableId: s.table_id, dealerId: s.dealer_id, gamingDay: day, currency: s.currency, paytableRef: s.paytable_ref });
         return;
       }
@@ -108,6 +118,27 @@ export const handOutcomesProjection: Projection<ShoeFacts | undefined> = {
         return;
     }
   },
+};
+
+/** The columns of a new `hand_outcomes` row the RoundOpened does not set: the table's defaults (`1733000000000-create-read-model.ts`). */
+const NEW_ROUND: Readonly<Record<string, unknown>> = {
+  betting_closed: false,
+  player_cards: null,
+  banker_cards: null,
+  player_total: null,
+  banker_total: null,
+  winner: null,
+  is_natural: null,
+  player_pair: null,
+  banker_pair: null,
+  last_hand: false,
+  current_revision: 0,
+  result_event_id: null,
+  resulted_at: null,
+  corrected_at: null,
+  void_cause: null,
+  voided_at: null,
+  void_event_id: null,
 };
 
 /** The shoe's facts a round is attributed to when it opens (its `shoe_state` row at RoundOpened). */
