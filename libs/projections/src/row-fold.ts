@@ -1,4 +1,7 @@
-import type { SqlClient } from './projection-tx';
+/** What a fold sends its statements through: the transaction's client (`projection-tx.ts` SqlClient). */
+export interface FoldClient {
+  query(text: string, values?: unknown[]): Promise<{ rows: Record<string, unknown>[]; rowCount: number | null }>;
+}
 
 /**
  * One row of a table held in memory by a transaction's {@link RowFold} (docs/architecture.md §7):
@@ -47,7 +50,7 @@ export class RowFold {
   private readonly tables = new Map<string, Map<string, FoldedRow>>();
 
   constructor(
-    private readonly client: SqlClient,
+    private readonly client: FoldClient,
     /** Column → SQL type of a qualified table (the transaction's cached catalog read). */
     private readonly columnTypes: (target: string) => Promise<ReadonlyMap<string, string>>,
     /** Called once per statement sent (the transaction's statement counter). */
