@@ -67,8 +67,9 @@ const onlyArg = argv.find((a) => a.startsWith('--only='))?.slice('--only='.lengt
 const ONLY = onlyArg ? new Set(onlyArg.split(',')) : null;
 const want = (phase: string) => !ONLY || ONLY.has(phase);
 
-const DB_NAME = 'ledger_bench';
-const DATABASE_URL = process.env.BENCH_DATABASE_URL ?? `postgres://ledger:ledger@127.0.0.1:5432/${DB_NAME}`;
+const DATABASE_URL = process.env.BENCH_DATABASE_URL ?? 'postgres://ledger:ledger@127.0.0.1:5432/ledger_bench';
+/** The database the counters are read for: BENCH_DATABASE_URL's. */
+const DB_NAME = decodeURIComponent(new URL(DATABASE_URL).pathname.slice(1)) || 'ledger_bench';
 const BROKERS = (process.env.KAFKA_BROKERS ?? '127.0.0.1:9092').split(',');
 const PORT = Number(process.env.BENCH_PORT ?? 3901);
 const READ_SCHEMA = 'bench_read';

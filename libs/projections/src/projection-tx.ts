@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import type { GamingDayConfig } from './gaming-day';
 import { addOverLcm, Fraction, ZERO_FRACTION } from './rational';
 import { qualified } from './schema-name';
+import { FoldedRow, RowFold } from './row-fold';
 
 /**
  * The unit of work projections write through: ONE PostgreSQL transaction per batch of Kafka
@@ -121,6 +122,8 @@ export class ProjectionTx {
   /** Facts learned in this transaction; merged into the shared cache only after COMMIT ({@link learnedFacts}). */
   private readonly newFacts = new Map<string, Map<string, unknown>>();
   private current: TableScope | null = null;
+  /** Rows held in memory for the transaction ({@link row}, {@link update}). */
+  private readonly fold: RowFold;
   /** Statements sent (for metrics). */
   statements = 0;
 
@@ -131,7 +134,9 @@ export class ProjectionTx {
     /** Gaming-day rule (same for live and rebuild, or checksums differ). */
     readonly gamingDayConfig: GamingDayConfig,
     private readonly caches: TxCaches = { facts: new Map() },
-  ) {}
+  ) {
+    this.fold = new RowFold(client, (target) => this.columnTypes(target), () => this.statements++);
+  }
 
   /**
    * `"schema"."table"`.
@@ -174,12 +179,14 @@ export class ProjectionTx {
    */
   async query<R = Record<string, any>>(sql: string, params: unknown[] = []): Promise<R[]> {
     await this.flushDeferred();
+    await this.fold.release(sql);
     this.statements++;
     return (await this.client.query({ name: statementName(sql), text: sql, values: params })).rows as R[];
   }
 
   /** Runs a statement without flushing deferred writes: for {@link defer} flush functions only. */
   async queryNow<R = Record<string, any>>(sql: string, params: unknown[] = []): Promise<R[]> {
+    await this.fold.release(sql);
     this.statements++;
     return (await this.client.query(sql, params)).rows as R[];
   }
@@ -214,6 +221,45 @@ export class ProjectionTx {
       this.states.set(key, entry);
     }
     return entry.state as S;
+  }
+
+  /**
+   * The row of `table` (own, or declared read in prepare) whose `keyColumn` = `key`, held in memory
+   * for the rest of the transaction (`row-fold.ts`): read at first use, then the same object, with
+   * the changes {@link update} made; any statement naming the table writes them first.
+   * Pending deferred writes are written before the first read.
+   * @returns null when the table has no such row
+   * @throws Error when `table` is outside the running projection's scope (see {@link t})
+   */
+  async row(table: string, keyColumn: string, key: string): Promise<FoldedRow | null> {
+    const target = this.t(table);
+    await this.flushDeferred();
+    return this.fold.row(target, keyColumn, key);
+  }
+
+  /**
+   * Creates ONE new row of the running projection's own `table` in memory, held like {@link row}
+   * holds one: INSERTed (with the rows created with it, one statement) at {@link flush} or before
+   * the next statement naming the table; later changes are {@link update}s in memory. `values` must
+   * name every column later changes set or read (defaults are not applied in memory).
+   * @throws Error in prepare, outside the projection's own tables, or when the key is already held
+   */
+  createRow(table: string, keyColumn: string, values: Record<string, unknown>): FoldedRow {
+    this.assertMayWrite();
+    return this.fold.create(this.t(table), keyColumn, values);
+  }
+
+  /**
+   * Changes columns of a row held by {@link row}, in memory: written once, at {@link flush} or
+   * before the next statement naming its table (one UPDATE per table and set of columns). The
+   * replacement for a chain of per-event UPDATEs of the same row (docs/architecture.md §7).
+   * @throws Error in prepare, or when the row's table is not the running projection's own
+   */
+  update(row: FoldedRow, changes: Readonly<Record<string, unknown>>): void {
+    this.assertMayWrite();
+    const table = row.target.slice(row.target.lastIndexOf('.') + 1).replace(/"/g, '');
+    if (this.t(table) !== row.target) throw new Error(`row of ${row.target} is not of this transaction's schema`);
+    row.assign(changes);
   }
 
   /** Queues a row for a table nothing reads during apply; written at {@link flush}. */
@@ -274,6 +320,16 @@ export class ProjectionTx {
     return value;
   }
 
+  /**
+   * Records an immutable fact this transaction established (e.g. a round's attribution when it
+   * opens), so a later {@link fact} of the same kind and key does not read it back.
+   */
+  knowFact<T>(kind: string, key: string, value: T): void {
+    const mine = this.newFacts.get(kind);
+    if (mine) mine.set(key, value);
+    else this.newFacts.set(kind, new Map([[key, value]]));
+  }
+
   /** The facts this transaction learned (for the applier to merge after COMMIT). */
   learnedFacts(): ReadonlyMap<string, ReadonlyMap<string, unknown>> {
     return this.newFacts;
@@ -281,6 +337,7 @@ export class ProjectionTx {
 
   /** Runs the accumulators and hooks, then writes deferred rows, appended rows and sums. */
   async flush(): Promise<void> {
+    await this.fold.writeAll();
     for (const [key, { state, flush, scope }] of this.states) {
       this.states.delete(key);
       await this.scoped(scope, () => flush(state));
@@ -294,6 +351,7 @@ export class ProjectionTx {
     for (const [target, rows] of this.appended) await this.insertRows(target, rows);
     this.appended.clear();
     await this.flushSums();
+    await this.fold.writeAll();
   }
 
   private async flushDeferred(): Promise<void> {

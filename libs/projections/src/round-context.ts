@@ -27,6 +27,14 @@ export const ROUND_CONTEXT_TABLE = 'hand_outcomes';
 const KIND = 'round-context';
 
 /**
+ * Records the context of a round the running transaction opens (the `hand_outcomes` projection,
+ * at RoundOpened: the same values as its row), so {@link roundContext} does not read it back.
+ */
+export function rememberRoundContext(tx: ProjectionTx, ctx: RoundContext): void {
+  tx.knowFact(KIND, ctx.roundId, ctx);
+}
+
+/**
  * The context of a round, read once from `hand_outcomes` and then cached (this transaction, then
  * the applier's cache after COMMIT): the values never change once the round is opened.
  * @throws ProjectionError `PROJECTION.INCONSISTENT_EVENT` when the round was never opened

@@ -3,6 +3,7 @@ import { ProjectionError } from '../errors';
 import { shoeIdOf } from '../event-record';
 import { gamingDay } from '../gaming-day';
 import type { ProjectionTx } from '../projection-tx';
+import { rememberRoundContext } from '../round-context';
 import type { Projection } from './projection';
 
 /**
@@ -22,7 +23,7 @@ import type { Projection } from './projection';
  *   no longer counts.
  * Revisions are numbered 1, 2, … per round in event order; `current_revision` is the latest.
  *
- * READS `shoe_state` once per round, in `prepare` of the RoundOpened (the shoe's table, dealer,
+ * READS `shoe_state` once per round, in `prepare` of the RoundOpened (its row as the transaction holds it, `ProjectionTx.row`) (the shoe's table, dealer,
  * currency and paytable at that moment); everything else comes from the events and its own rows.
  */
 export const handOutcomesProjection: Projection<ShoeFacts | undefined> = {
@@ -34,65 +35,76 @@ export const handOutcomesProjection: Projection<ShoeFacts | undefined> = {
   reads: ['shoe_state'],
   async prepare(e: LedgerEvent, tx: ProjectionTx): Promise<ShoeFacts | undefined> {
     if (e.type !== 'RoundOpened') return undefined;
-    const rows = await tx.query<ShoeFacts>(`SELECT table_id, dealer_id, currency, paytable_ref FROM ${tx.t('shoe_state')} WHERE shoe_id = $1`, [shoeIdOf(e)]);
-    if (rows.length === 0) throw inconsistent(e, `RoundOpened in shoe ${shoeIdOf(e)}, which was never opened`);
-    return rows[0];
+    // the shoe's row as the transaction holds it (shoe_state folds its changes in memory)
+    const row = await tx.row('shoe_state', 'shoe_id', shoeIdOf(e));
+    if (!row) throw inconsistent(e, `RoundOpened in shoe ${shoeIdOf(e)}, which was never opened`);
+    const v = row.values as unknown as ShoeFacts;
+    return { table_id: v.table_id, dealer_id: v.dealer_id, currency: v.currency, paytable_ref: v.paytable_ref };
   },
   async apply(e: LedgerEvent, tx: ProjectionTx, shoe: ShoeFacts | undefined): Promise<void> {
     const h = tx.t('hand_outcomes');
     switch (e.type) {
       case 'RoundOpened': {
         const s = shoe!;
-        // the ledger's time of the opening, never the client's occurredAt (docs/domain-rules.md §7)
-        await tx.query(
-          `INSERT INTO ${h} (round_id, shoe_id, table_id, hand_number, dealer_id, dealing_dealer_id, gaming_day, currency, paytable_ref, opened_at, status)
-           VALUES ($1, $2, $3, $4, $5, $5, $6::date, $7, $8, $9::timestamptz, 'OPEN')`,
-          [e.data.roundId, shoeIdOf(e), s.table_id, e.data.handNumber, s.dealer_id, gamingDay(e.recordedAt, tx.gamingDayConfig), s.currency, s.paytable_ref, e.occurredAt],
-        );
+        const day = gamingDay(e.recordedAt, tx.gamingDayConfig);
+        // the ledger's time of the opening, never the client's occurredAt (docs/domain-rules.md §7);
+        // the row is created in memory (INSERTed with the transaction's other new rounds, one
+        // statement): the round's later events change it there. Every column, as the table's defaults
+        tx.createRow('hand_outcomes', 'round_id', {
+          ...NEW_ROUND,
+          round_id: e.data.roundId,
+          shoe_id: shoeIdOf(e),
+          table_id: s.table_id,
+          hand_number: e.data.handNumber,
+          dealer_id: s.dealer_id,
+          dealing_dealer_id: s.dealer_id,
+          gaming_day: day,
+          currency: s.currency,
+          paytable_ref: s.paytable_ref,
+          opened_at: e.occurredAt,
+          status: 'OPEN',
+          cards: [],
+          unneeded_cards: [],
+        });
+        rememberRoundContext(tx, { roundId: e.data.roundId, shoeId: shoeIdOf(e), tableId: s.table_id, dealerId: s.dealer_id, gamingDay: day, currency: s.currency, paytableRef: s.paytable_ref });
         return;
       }
       case 'BettingClosed':
-        return touch(tx, e, e.data.roundId, `betting_closed = true`, []);
+        return change(tx, e, e.data.roundId, () => ({ betting_closed: true }));
       case 'DealerChanged':
-        // the dealer who takes over while bets are open deals that round
+        // the dealer who takes over while bets are open deals that round (rare: one UPDATE now)
         await tx.query(`UPDATE ${h} SET dealing_dealer_id = $2 WHERE shoe_id = $1 AND status = 'OPEN' AND NOT betting_closed`, [
           shoeIdOf(e),
           e.data.dealerId,
         ]);
         return;
       case 'CardDealt':
-        // deferred: consecutive cards (of any rounds) are appended by one statement
-        tx.defer('hand-outcomes:card-dealt', { roundId: e.data.roundId, card: e.data.card, eventId: e.eventId }, (items) => appendCards(tx, items));
-        return;
+        return change(tx, e, e.data.roundId, (r) => ({ cards: [...(r.cards as string[]), e.data.card] }));
       case 'UnneededCardDrawn':
-        return touch(tx, e, e.data.roundId, `unneeded_cards = unneeded_cards || jsonb_build_array($2::text)`, [e.data.card]);
+        return change(tx, e, e.data.roundId, (r) => ({ unneeded_cards: [...(r.unneeded_cards as string[]), e.data.card] }));
       case 'CutCardDrawn':
-        if (e.data.timing === 'DURING_DEALING' && e.data.roundId) return touch(tx, e, e.data.roundId, `last_hand = true`, []);
+        if (e.data.timing === 'DURING_DEALING' && e.data.roundId) return change(tx, e, e.data.roundId, () => ({ last_hand: true }));
         return;
       case 'RoundResulted': {
         const d = e.data;
-        const rev = await setOutcome(tx, e, d.roundId, d.outcome, null, `status = 'RESULTED', resulted_at = $12::timestamptz, paytable_ref = $13`, [e.occurredAt, d.paytableRef]);
-        await insertRevision(tx, e, d.roundId, rev, 'RESULTED', { outcome: d.outcome, cards: null, paytableRef: d.paytableRef, decision: null });
+        const rev = await setOutcome(tx, e, d.roundId, d.outcome, null, { status: 'RESULTED', resulted_at: e.occurredAt, paytable_ref: d.paytableRef });
+        insertRevision(tx, e, d.roundId, rev, 'RESULTED', { outcome: d.outcome, cards: null, paytableRef: d.paytableRef, decision: null });
         return;
       }
       case 'ResultCorrected': {
         const d = e.data;
-        const rev = await setOutcome(tx, e, d.roundId, d.outcome, d.cards, `status = 'CORRECTED', corrected_at = $12::timestamptz, paytable_ref = $13`, [
-          e.occurredAt,
-          d.paytableRef,
-        ]);
-        await insertRevision(tx, e, d.roundId, rev, 'CORRECTED', { outcome: d.outcome, cards: d.cards, paytableRef: d.paytableRef, decision: d.decision });
+        const rev = await setOutcome(tx, e, d.roundId, d.outcome, d.cards, { status: 'CORRECTED', corrected_at: e.occurredAt, paytable_ref: d.paytableRef });
+        insertRevision(tx, e, d.roundId, rev, 'CORRECTED', { outcome: d.outcome, cards: d.cards, paytableRef: d.paytableRef, decision: d.decision });
         return;
       }
       case 'RoundVoided': {
         const d = e.data;
-        const rows = await tx.query<{ current_revision: number }>(
-          `UPDATE ${h} SET status = 'VOIDED', void_cause = $2, voided_at = $3::timestamptz, void_event_id = $4, current_revision = current_revision + 1
-           WHERE round_id = $1 RETURNING current_revision`,
-          [d.roundId, d.cause, e.occurredAt, e.eventId],
-        );
-        if (rows.length === 0) throw inconsistent(e, `RoundVoided of round ${d.roundId}, which was never opened`);
-        await insertRevision(tx, e, d.roundId, rows[0].current_revision, 'VOIDED', {
+        let revision = 0;
+        await change(tx, e, d.roundId, (r) => {
+          revision = (r.current_revision as number) + 1;
+          return { status: 'VOIDED', void_cause: d.cause, voided_at: e.occurredAt, void_event_id: e.eventId, current_revision: revision };
+        });
+        insertRevision(tx, e, d.roundId, revision, 'VOIDED', {
           outcome: null,
           cards: null,
           paytableRef: null,
@@ -108,6 +120,27 @@ export const handOutcomesProjection: Projection<ShoeFacts | undefined> = {
   },
 };
 
+/** The columns of a new `hand_outcomes` row the RoundOpened does not set: the table's defaults (`1733000000000-create-read-model.ts`). */
+const NEW_ROUND: Readonly<Record<string, unknown>> = {
+  betting_closed: false,
+  player_cards: null,
+  banker_cards: null,
+  player_total: null,
+  banker_total: null,
+  winner: null,
+  is_natural: null,
+  player_pair: null,
+  banker_pair: null,
+  last_hand: false,
+  current_revision: 0,
+  result_event_id: null,
+  resulted_at: null,
+  corrected_at: null,
+  void_cause: null,
+  voided_at: null,
+  void_event_id: null,
+};
+
 /** The shoe's facts a round is attributed to when it opens (its `shoe_state` row at RoundOpened). */
 interface ShoeFacts {
   table_id: string;
@@ -120,62 +153,39 @@ function inconsistent(e: LedgerEvent, message: string): ProjectionError {
   return new ProjectionError('PROJECTION.INCONSISTENT_EVENT', message, { eventId: e.eventId, type: e.type });
 }
 
-/** Appends dealt cards to their rounds, in order, with one UPDATE. */
-async function appendCards(tx: ProjectionTx, items: { roundId: string; card: string; eventId: string }[]): Promise<void> {
-  const perRound = new Map<string, string[]>();
-  for (const it of items) perRound.set(it.roundId, [...(perRound.get(it.roundId) ?? []), it.card]);
-  const params: unknown[] = [];
-  const values = [...perRound].map(([roundId, cards]) => `($${params.push(roundId)}::text, $${params.push(JSON.stringify(cards))}::jsonb)`);
-  const rows = await tx.queryNow<{ round_id: string }>(
-    `UPDATE ${tx.t('hand_outcomes')} h SET cards = h.cards || v.cards FROM (VALUES ${values.join(',')}) AS v(round_id, cards)
-     WHERE h.round_id = v.round_id RETURNING h.round_id`,
-    params,
-  );
-  if (rows.length !== perRound.size) {
-    const found = new Set(rows.map((r) => r.round_id));
-    const missing = items.find((it) => !found.has(it.roundId))!;
-    throw new ProjectionError('PROJECTION.INCONSISTENT_EVENT', `CardDealt for round ${missing.roundId}, which was never opened`, { eventId: missing.eventId });
-  }
+/**
+ * Changes the round's row in memory (`ProjectionTx.row` / `update`: read once per transaction, or
+ * held since its RoundOpened, and written once at the end; docs/architecture.md §7). `compute` sees
+ * the row before the event, as an UPDATE's SET expressions would.
+ * @throws ProjectionError `PROJECTION.INCONSISTENT_EVENT` when the round was never opened
+ */
+async function change(tx: ProjectionTx, e: LedgerEvent, roundId: string, compute: (before: Record<string, unknown>) => Record<string, unknown>): Promise<void> {
+  const row = await tx.row('hand_outcomes', 'round_id', roundId);
+  if (!row) throw inconsistent(e, `${e.type} for round ${roundId}, which was never opened`);
+  tx.update(row, compute(row.values));
 }
 
-async function touch(tx: ProjectionTx, e: LedgerEvent, roundId: string, set: string, params: unknown[]): Promise<void> {
-  const rows = await tx.query(`UPDATE ${tx.t('hand_outcomes')} SET ${set} WHERE round_id = $1 RETURNING 1`, [roundId, ...params]);
-  if (rows.length === 0) throw inconsistent(e, `${e.type} for round ${roundId}, which was never opened`);
-}
-
-/** Writes an outcome on the round's row and bumps its revision. @returns the new revision number */
-async function setOutcome(
-  tx: ProjectionTx,
-  e: LedgerEvent,
-  roundId: string,
-  o: RoundOutcomeData,
-  cards: readonly string[] | null,
-  extraSet: string,
-  extraParams: unknown[],
-): Promise<number> {
-  const rows = await tx.query<{ current_revision: number }>(
-    `UPDATE ${tx.t('hand_outcomes')} SET
-       player_cards = $2::jsonb, banker_cards = $3::jsonb, player_total = $4, banker_total = $5, winner = $6,
-       is_natural = $7, player_pair = $8, banker_pair = $9, result_event_id = $10,
-       cards = coalesce($11::jsonb, cards), current_revision = current_revision + 1, ${extraSet}
-     WHERE round_id = $1 RETURNING current_revision`,
-    [
-      roundId,
-      JSON.stringify(o.player),
-      JSON.stringify(o.banker),
-      o.playerTotal,
-      o.bankerTotal,
-      o.winner,
-      o.natural,
-      o.playerPair,
-      o.bankerPair,
-      e.eventId,
-      cards ? JSON.stringify(cards) : null,
-      ...extraParams,
-    ],
-  );
-  if (rows.length === 0) throw inconsistent(e, `${e.type} for round ${roundId}, which was never opened`);
-  return rows[0].current_revision;
+/** Writes an outcome on the round's row (in memory) and bumps its revision. @returns the new revision number */
+async function setOutcome(tx: ProjectionTx, e: LedgerEvent, roundId: string, o: RoundOutcomeData, cards: readonly string[] | null, extra: Record<string, unknown>): Promise<number> {
+  let revision = 0;
+  await change(tx, e, roundId, (r) => {
+    revision = (r.current_revision as number) + 1;
+    return {
+      player_cards: o.player,
+      banker_cards: o.banker,
+      player_total: o.playerTotal,
+      banker_total: o.bankerTotal,
+      winner: o.winner,
+      is_natural: o.natural,
+      player_pair: o.playerPair,
+      banker_pair: o.bankerPair,
+      result_event_id: e.eventId,
+      cards: cards ?? r.cards,
+      current_revision: revision,
+      ...extra,
+    };
+  });
+  return revision;
 }
 
 interface RevisionFacts {
@@ -187,42 +197,36 @@ interface RevisionFacts {
   causedBy?: string | null;
 }
 
-async function insertRevision(tx: ProjectionTx, e: LedgerEvent, roundId: string, revision: number, kind: 'RESULTED' | 'CORRECTED' | 'VOIDED', f: RevisionFacts): Promise<void> {
+/** Queues the revision row: written before the next statement (a lookup of a void's decision reads it) with the rows queued with it, in one INSERT. */
+function insertRevision(tx: ProjectionTx, e: LedgerEvent, roundId: string, revision: number, kind: 'RESULTED' | 'CORRECTED' | 'VOIDED', f: RevisionFacts): void {
   const o = f.outcome;
-  // written now, not deferred: one row per revision, rare next to cards and bets
-  await tx.query(
-    `INSERT INTO ${tx.t('hand_outcome_revisions')} (round_id, revision, kind, shoe_id, table_id, cards, player_cards, banker_cards,
-       player_total, banker_total, winner, is_natural, player_pair, banker_pair, paytable_ref, void_cause, caused_by,
-       event_id, global_position, actor_id, actor_role, reason, acting_manager_id, approver_id, compensates, occurred_at, recorded_at)
-     VALUES ($1,$2,$3,$4,$5,$6::jsonb,$7::jsonb,$8::jsonb,$9,$10,$11,$12,$13,$14,$15,$16,$17,$18,$19,$20,$21,$22,$23,$24,$25,$26::timestamptz,$27::timestamptz)`,
-    [
-      roundId,
-      revision,
-      kind,
-      shoeIdOf(e),
-      e.tableId,
-      f.cards ? JSON.stringify(f.cards) : null,
-      o ? JSON.stringify(o.player) : null,
-      o ? JSON.stringify(o.banker) : null,
-      o?.playerTotal ?? null,
-      o?.bankerTotal ?? null,
-      o?.winner ?? null,
-      o?.natural ?? null,
-      o?.playerPair ?? null,
-      o?.bankerPair ?? null,
-      f.paytableRef,
-      f.voidCause ?? null,
-      f.causedBy ?? null,
-      e.eventId,
-      e.globalPosition,
-      e.actor.id,
-      e.actor.role,
-      f.decision?.reason ?? null,
-      f.decision?.actingManagerId ?? null,
-      f.decision?.approverId ?? null,
-      f.decision?.compensates ?? null,
-      e.occurredAt,
-      e.recordedAt,
-    ],
-  );
+  tx.deferInsert('hand_outcome_revisions', {
+    round_id: roundId,
+    revision,
+    kind,
+    shoe_id: shoeIdOf(e),
+    table_id: e.tableId,
+    cards: f.cards ?? null,
+    player_cards: o ? o.player : null,
+    banker_cards: o ? o.banker : null,
+    player_total: o?.playerTotal ?? null,
+    banker_total: o?.bankerTotal ?? null,
+    winner: o?.winner ?? null,
+    is_natural: o?.natural ?? null,
+    player_pair: o?.playerPair ?? null,
+    banker_pair: o?.bankerPair ?? null,
+    paytable_ref: f.paytableRef,
+    void_cause: f.voidCause ?? null,
+    caused_by: f.causedBy ?? null,
+    event_id: e.eventId,
+    global_position: e.globalPosition,
+    actor_id: e.actor.id,
+    actor_role: e.actor.role,
+    reason: f.decision?.reason ?? null,
+    acting_manager_id: f.decision?.actingManagerId ?? null,
+    approver_id: f.decision?.approverId ?? null,
+    compensates: f.decision?.compensates ?? null,
+    occurred_at: e.occurredAt,
+    recorded_at: e.recordedAt,
+  });
 }

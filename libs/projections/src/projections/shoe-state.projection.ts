@@ -38,117 +38,106 @@ export const shoeStateProjection: Projection = {
       case 'ShoeOpened':
         return openShoe(e as LedgerEvent<'ShoeOpened'>, tx);
       case 'CommencementCardDrawn':
-        return update(tx, shoeId, e, moveCards('burned', [e.data.card]), {
-          status: [`CASE WHEN status IN ('CLOSED','VOIDED') THEN status ELSE 'COMMENCING' END`],
-          commencement_card: ['$', e.data.card],
-          commencement_burn_count: ['$', e.data.burnCount],
-          commencement_burns_done: ['0'],
-          commencement_event_id: ['$', e.eventId],
-        });
-      case 'CommencementCorrected': {
-        // one card back (the recorded commencement card; its rank is its code's first character,
-        // T = ten), one card out (the corrected one): totals unchanged, ranks move
-        const f = tx.fn('add_counts');
-        const rank = rankOf(e.data.card);
-        return update(tx, shoeId, e, null, {
-          cards_out_by_rank: [`${f}(${f}(cards_out_by_rank, jsonb_build_object(left(commencement_card, 1), -1)), jsonb_build_object($::text, 1))`, rank],
-          cards_remaining_by_rank: [
-            `${f}(${f}(cards_remaining_by_rank, jsonb_build_object(left(commencement_card, 1), 1)), jsonb_build_object($::text, -1))`,
-            rank,
-          ],
-          status: [`CASE WHEN status IN ('OPEN','READY') THEN 'COMMENCING' ELSE status END`],
-          commencement_card: ['$', e.data.card],
-          commencement_burn_count: ['$', e.data.burnCount],
-          commencement_burns_done: ['0'],
-          commencement_event_id: ['$', e.eventId],
-          commencement_corrections: ['commencement_corrections + 1'],
-        });
-      }
+        return fold(tx, shoeId, e, moveCards('burned', [e.data.card]), (r) => ({
+          status: r.status === 'CLOSED' || r.status === 'VOIDED' ? r.status : 'COMMENCING',
+          commencement_card: e.data.card,
+          commencement_burn_count: e.data.burnCount,
+          commencement_burns_done: 0,
+          commencement_event_id: e.eventId,
+        }));
+      case 'CommencementCorrected':
+        return correctCommencement(tx, shoeId, e as LedgerEvent<'CommencementCorrected'>);
       case 'CardBurned': {
-        const sets: Sets = { burns: ['burns + 1'] };
-        if (e.data.phase === 'COMMENCEMENT') {
-          sets.commencement_burns_done = ['commencement_burns_done + 1'];
-          sets.status = [`CASE WHEN status = 'COMMENCING' AND commencement_burns_done + 1 >= commencement_burn_count THEN 'READY' ELSE status END`];
-        }
-        return update(tx, shoeId, e, moveCards('burned', [e.data.card]), sets);
+        const commencement = e.data.phase === 'COMMENCEMENT';
+        return fold(tx, shoeId, e, moveCards('burned', [e.data.card]), (r) =>
+          commencement
+            ? {
+                burns: r.burns + 1,
+                commencement_burns_done: r.commencement_burns_done + 1,
+                // SQL's `done + 1 >= count` with a NULL count is not true
+                status: r.status === 'COMMENCING' && r.commencement_burn_count !== null && r.commencement_burns_done + 1 >= r.commencement_burn_count ? 'READY' : r.status,
+              }
+            : { burns: r.burns + 1 },
+        );
       }
       case 'RoundOpened':
-        return update(tx, shoeId, e, null, {
-          status: [`CASE WHEN status IN ('CLOSED','VOIDED') THEN status ELSE 'IN_ROUND' END`],
-          hand_number: ['$', e.data.handNumber],
-          previous_round_id: ['current_round_id'],
-          current_round_id: ['$', e.data.roundId],
-        });
+        return fold(tx, shoeId, e, null, (r) => ({
+          status: r.status === 'CLOSED' || r.status === 'VOIDED' ? r.status : 'IN_ROUND',
+          hand_number: e.data.handNumber,
+          previous_round_id: r.current_round_id,
+          current_round_id: e.data.roundId,
+        }));
       case 'CardDealt':
-        return update(tx, shoeId, e, moveCards('dealt', [e.data.card]), {});
+        return fold(tx, shoeId, e, moveCards('dealt', [e.data.card]), null);
       case 'CardExposed':
         if (e.data.phase === 'COMMENCEMENT' || e.data.phase === 'SHUFFLE') return;
-        return update(tx, shoeId, e, moveCards('exposed', [e.data.card]), {});
+        return fold(tx, shoeId, e, moveCards('exposed', [e.data.card]), null);
       case 'CardDropped':
         if (e.data.phase !== 'DEALING' || e.data.exposedBeforeLeavingView) return;
-        return update(tx, shoeId, e, moveCards('dropped', [e.data.card]), {});
+        return fold(tx, shoeId, e, moveCards('dropped', [e.data.card]), null);
       case 'UnneededCardDrawn':
-        return update(tx, shoeId, e, moveCards('unneeded', [e.data.card]), {});
+        return fold(tx, shoeId, e, moveCards('unneeded', [e.data.card]), null);
       case 'CutCardDrawn': {
         const d = e.data;
-        return update(tx, shoeId, e, null, {
-          cut_card_drawn: ['true'],
-          cut_card_timing: ['$', d.timing],
-          cut_card_round_id: ['$', d.roundId],
-          last_hand_round_id:
-            d.timing === 'DURING_DEALING' ? ['$', d.roundId] : d.timing === 'BEFORE_DEALING' ? ['previous_round_id'] : ['current_round_id'],
-        });
+        return fold(tx, shoeId, e, null, (r) => ({
+          cut_card_drawn: true,
+          cut_card_timing: d.timing,
+          cut_card_round_id: d.roundId,
+          last_hand_round_id: d.timing === 'DURING_DEALING' ? d.roundId : d.timing === 'BEFORE_DEALING' ? r.previous_round_id : r.current_round_id,
+        }));
       }
       case 'RoundResulted':
-        return update(tx, shoeId, e, null, { status: [IDLE_STATUS] });
+        return fold(tx, shoeId, e, null, (r) => ({ status: idleStatus(r) }));
       case 'RoundVoided':
         // a round voided while in progress (bets open or dealing) ends it: the shoe is idle again.
         // In progress = the shoe is IN_ROUND and this is its current round (a round is resulted or
         // voided before the next one opens, and either makes the shoe idle), from its own row.
-        return update(tx, shoeId, e, null, {
-          status: [`CASE WHEN status = 'IN_ROUND' AND current_round_id = $ THEN ${IDLE_STATUS} ELSE status END`, e.data.roundId],
-        });
-      case 'ResultCorrected': {
-        const d = e.data;
-        const back = moveCards('dealt', [...d.previousOutcome.player, ...d.previousOutcome.banker]);
-        const out = moveCards('dealt', d.cards);
-        const net: CardMove = {
-          use: 'dealt',
-          count: out.count - back.count,
-          unseen: 0,
-          byRank: sumCounts(out.byRank, negate(back.byRank)),
-        };
-        return update(tx, shoeId, e, net, {});
-      }
+        return fold(tx, shoeId, e, null, (r) => ({ status: r.status === 'IN_ROUND' && r.current_round_id === e.data.roundId ? idleStatus(r) : r.status }));
+      case 'ResultCorrected':
+        return fold(tx, shoeId, e, correctedCards(e as LedgerEvent<'ResultCorrected'>), null);
       case 'ShoeVoided': {
         const dec = e.data.decision;
-        return update(tx, shoeId, e, null, {
-          status: [`'VOIDED'`],
-          voided: ['true'],
-          void_event_id: ['$', e.eventId],
-          void_reason: ['$', dec.reason],
-          void_actor_id: ['$', dec.actingManagerId],
-          void_approver_id: ['$', dec.approverId],
-          voided_at: ['$::timestamptz', e.occurredAt],
-        });
+        return fold(tx, shoeId, e, null, () => ({
+          status: 'VOIDED',
+          voided: true,
+          void_event_id: e.eventId,
+          void_reason: dec.reason,
+          void_actor_id: dec.actingManagerId,
+          void_approver_id: dec.approverId,
+          voided_at: e.occurredAt,
+        }));
       }
       case 'ShoeClosed':
-        return update(tx, shoeId, e, null, {
-          status: [`CASE WHEN voided THEN 'VOIDED' ELSE 'CLOSED' END`],
-          closed: ['true'],
-          rounds_played: ['$', e.data.roundsPlayed],
-          closed_at: ['$::timestamptz', e.occurredAt],
-        });
+        return fold(tx, shoeId, e, null, (r) => ({
+          status: r.voided ? 'VOIDED' : 'CLOSED',
+          closed: true,
+          rounds_played: e.data.roundsPlayed,
+          closed_at: e.occurredAt,
+        }));
       case 'DealerChanged':
-        return update(tx, shoeId, e, null, { dealer_id: ['$', e.data.dealerId] });
+        return fold(tx, shoeId, e, null, () => ({ dealer_id: e.data.dealerId }));
       default:
         return; // bets, betting closed, settlements: nothing about the shoe itself
     }
   },
 };
 
-/** Idle status once no round is in progress (the write side's `idleStatus`). */
-const IDLE_STATUS = `CASE WHEN status IN ('CLOSED','VOIDED') THEN status WHEN commencement_burns_done >= coalesce(commencement_burn_count, 0) THEN 'READY' ELSE 'COMMENCING' END`;
+/** The columns of a `shoe_state` row the folded changes read (node-postgres types). */
+interface ShoeRow {
+  status: string;
+  burns: number;
+  commencement_burn_count: number | null;
+  commencement_burns_done: number;
+  current_round_id: string | null;
+  previous_round_id: string | null;
+  voided: boolean;
+}
+
+/** Idle status once no round is in progress (the write side's `idleStatus`), from the row before the event. */
+function idleStatus(r: ShoeRow): string {
+  if (r.status === 'CLOSED' || r.status === 'VOIDED') return r.status;
+  return r.commencement_burns_done >= (r.commencement_burn_count ?? 0) ? 'READY' : 'COMMENCING';
+}
 
 type CardUse = 'dealt' | 'burned' | 'unneeded' | 'exposed' | 'dropped';
 
@@ -158,6 +147,34 @@ interface CardMove {
   readonly count: number;
   readonly unseen: number;
   readonly byRank: Record<string, number>;
+}
+
+/**
+ * CommencementCorrected: one card back (the recorded commencement card; its rank is its code's
+ * first character, T = ten), one card out (the corrected one): totals unchanged, ranks move. Rare:
+ * one UPDATE now (it writes the shoe's held row first, and the row is read again at its next use).
+ */
+function correctCommencement(tx: ProjectionTx, shoeId: string, e: LedgerEvent<'CommencementCorrected'>): Promise<void> {
+  const f = tx.fn('add_counts');
+  const rank = rankOf(e.data.card);
+  return updateSql(tx, shoeId, e, {
+    cards_out_by_rank: [`${f}(${f}(cards_out_by_rank, jsonb_build_object(left(commencement_card, 1), -1)), jsonb_build_object($::text, 1))`, rank],
+    cards_remaining_by_rank: [`${f}(${f}(cards_remaining_by_rank, jsonb_build_object(left(commencement_card, 1), 1)), jsonb_build_object($::text, -1))`, rank],
+    status: [`CASE WHEN status IN ('OPEN','READY') THEN 'COMMENCING' ELSE status END`],
+    commencement_card: ['$', e.data.card],
+    commencement_burn_count: ['$', e.data.burnCount],
+    commencement_burns_done: ['0'],
+    commencement_event_id: ['$', e.eventId],
+    commencement_corrections: ['commencement_corrections + 1'],
+  });
+}
+
+/** ResultCorrected: the round's recorded cards go back, the corrected ones out (net, under `dealt`). */
+function correctedCards(e: LedgerEvent<'ResultCorrected'>): CardMove {
+  const d = e.data;
+  const back = moveCards('dealt', [...d.previousOutcome.player, ...d.previousOutcome.banker]);
+  const out = moveCards('dealt', d.cards);
+  return { use: 'dealt', count: out.count - back.count, unseen: 0, byRank: sumCounts(out.byRank, negate(back.byRank)) };
 }
 
 function rankOf(code: string): string {
@@ -207,27 +224,37 @@ interface CardTotals {
 }
 
 /**
- * Applies an event to the shoe's row: the card movement (if any) is added to the transaction's
- * per-shoe totals (nothing reads card counts while applying, and card events are the most frequent
- * ones after bets), the other columns are updated now.
+ * Applies an event to the shoe's row, in memory (`ProjectionTx.row` / `update`: the row is read once
+ * per transaction and written once at its end, not UPDATEd per event; docs/architecture.md §7): the
+ * card movement (if any) is added to the transaction's per-shoe totals (nothing reads card counts
+ * while applying, and card events are the most frequent ones after bets), the other columns are
+ * computed by `change` from the row before the event (as an UPDATE's SET expressions would see it).
  * @throws ProjectionError `PROJECTION.INCONSISTENT_EVENT` when the shoe has no row (no ShoeOpened)
  */
-async function update(tx: ProjectionTx, shoeId: string, e: LedgerEvent, move: CardMove | null, sets: Sets): Promise<void> {
-  if (move) {
-    const t = tx.commitState<CardTotals>(
-      `shoe-cards:${shoeId}`,
-      () => ({ out: 0, unseen: 0, byUse: { dealt: 0, burned: 0, unneeded: 0, exposed: 0, dropped: 0 }, byRank: {}, firstEventId: e.eventId }),
-      (totals) => writeCardTotals(tx, shoeId, totals),
-    );
-    t.out += move.count;
-    t.unseen += move.unseen;
-    t.byUse[move.use] += move.count;
-    for (const [r, n] of Object.entries(move.byRank)) t.byRank[r] = (t.byRank[r] ?? 0) + n;
-  }
-  const entries = Object.entries(sets);
-  if (entries.length === 0) return;
+async function fold(tx: ProjectionTx, shoeId: string, e: LedgerEvent, move: CardMove | null, change: ((before: ShoeRow) => Record<string, unknown>) | null): Promise<void> {
+  if (move) addCards(tx, shoeId, e, move);
+  if (!change) return;
+  const row = await tx.row('shoe_state', 'shoe_id', shoeId);
+  if (!row) throw neverOpened(e.type, e.eventId, shoeId);
+  tx.update(row, change(row.values as unknown as ShoeRow));
+}
+
+function addCards(tx: ProjectionTx, shoeId: string, e: LedgerEvent, move: CardMove): void {
+  const t = tx.commitState<CardTotals>(
+    `shoe-cards:${shoeId}`,
+    () => ({ out: 0, unseen: 0, byUse: { dealt: 0, burned: 0, unneeded: 0, exposed: 0, dropped: 0 }, byRank: {}, firstEventId: e.eventId }),
+    (totals) => writeCardTotals(tx, shoeId, totals),
+  );
+  t.out += move.count;
+  t.unseen += move.unseen;
+  t.byUse[move.use] += move.count;
+  for (const [r, n] of Object.entries(move.byRank)) t.byRank[r] = (t.byRank[r] ?? 0) + n;
+}
+
+/** An UPDATE of the shoe's row now, with SQL expressions (they see the row before the update). */
+async function updateSql(tx: ProjectionTx, shoeId: string, e: LedgerEvent, sets: Sets): Promise<void> {
   const params: unknown[] = [shoeId];
-  const clauses = entries.map(([col, [expr, ...values]]) => {
+  const clauses = Object.entries(sets).map(([col, [expr, ...values]]) => {
     let i = 0;
     return `${col} = ${expr.replace(/\$/g, () => `$${params.push(values[i++])}`)}`;
   });
