@@ -1,18 +1,18 @@
 import { Controller, Get, Inject, Optional, Query, Req, UseInterceptors } from '@nestjs/common';
-import { countVerification } from '../common/verification-metrics';
+import { countVerification } from '../kernel/verification-metrics';
 import { ConfigService } from '@nestjs/config';
 import { ApiBearerAuth, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import type { KeyObject } from 'node:crypto';
 import type { DataSource } from 'typeorm';
 import type { LedgerApiEnv } from '@ledger/config';
 import { anchorVerifySettings, DEFAULT_VERIFY_GRACE_MS, kafkaClient, readPublicKeys, verifyLedger, type AnchorVerifySettings, type VerificationReport } from '@ledger/anchors';
-import { Roles } from '../auth/roles.decorator';
-import { ApiError } from '../common/api-error';
-import { HEAVY_READ_DATA_SOURCE } from '../persistence/persistence.module';
-import { HeavyRead, HeavyReadLimiter, type HeavyReadRequest } from '../common/heavy-read';
-import { AnchorsVerifyQuery, isIntegerText } from './query.dto';
-import { QueryLogInterceptor } from './query-log.interceptor';
-import { AnchorsVerification } from './responses.dto';
+import { Roles } from '../kernel/auth/roles.decorator';
+import { ApiError } from '../kernel/api-error';
+import { HEAVY_READ_DATA_SOURCE } from '../kernel/tokens';
+import { HeavyRead, HeavyReadLimiter, type HeavyReadRequest } from '../kernel/heavy-read';
+import { AnchorsVerifyQuery, isIntegerText } from '../kernel/query.dto';
+import { QueryLogInterceptor } from '../kernel/query-log.interceptor';
+import { AnchorsVerification } from './projections.responses';
 
 /**
  * `GET /audit/anchors/verify` (docs/guarantees.md §8, docs/anchors.md): the report of

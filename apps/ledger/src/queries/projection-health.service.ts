@@ -4,7 +4,7 @@ import type { DataSource } from 'typeorm';
 import type { LedgerApiEnv } from '@ledger/config';
 import { gauge } from '@ledger/metrics';
 import { projectionStatus, type ProjectionStatus } from '@ledger/projections';
-import { DATA_SOURCE } from '../persistence/persistence.module';
+import { DATA_SOURCE } from '../kernel/tokens';
 
 /** What `GET /health` says of the projections: the halted partitions, without ids or payloads. */
 export interface ProjectionHealth {

@@ -1,43 +1,37 @@
 import { Controller, Get, Param, Query, Req, Res, UseInterceptors } from '@nestjs/common';
-import { countVerification } from '../common/verification-metrics';
+import { countVerification } from '../kernel/verification-metrics';
 import { ApiBearerAuth, ApiExtraModels, ApiOkResponse, ApiOperation, ApiProduces, ApiTags, getSchemaPath } from '@nestjs/swagger';
 import { stringify } from 'csv-stringify/sync';
 import type { Response } from 'express';
 import { Inject } from '@nestjs/common';
 import { PgEventStore } from '@ledger/event-store';
-import { Roles } from '../auth/roles.decorator';
-import { HEAVY_READ_STORE } from '../persistence/persistence.module';
-import { HeavyRead, HeavyReadLimiter, type HeavyReadRequest } from '../common/heavy-read';
-import { parseLimit, parseTime } from './pagination';
-import { AccessLogQuery, EventSearchQuery, NoQuery, ReconciliationQuery, SettlementsQuery } from './query.dto';
+import { Roles } from '../kernel/auth/roles.decorator';
+import { HEAVY_READ_STORE } from '../kernel/tokens';
+import { HeavyRead, HeavyReadLimiter, type HeavyReadRequest } from '../kernel/heavy-read';
+import { parseLimit, parseTime } from '../kernel/pagination';
+import { AccessLogQuery, EventSearchQuery, NoQuery, ReconciliationQuery, SettlementsQuery } from '../kernel/query.dto';
 import { ProjectionHealthService } from './projection-health.service';
-import { QueryLogInterceptor } from './query-log.interceptor';
-import {
-  AccessLogPage,
-  AppliedResponse,
-  AuditDecisionsPage,
-  AuditEventsPage,
-  ChainVerification,
-  ProjectionStatus,
-  RecallResponse,
-  ReconciliationReport,
-  RoadsResponse,
-  SettlementsPage,
-  SettlementWithHistory,
-  ShoeStateResponse,
-} from './responses.dto';
-import { headerValue, REPORT_HEADER_HTTP, reportHeader } from '../reports/report-header';
+import { QueryLogInterceptor } from '../kernel/query-log.interceptor';
+import { ChainVerification } from '../kernel/chain.dto';
+import { AccessLogPage, AuditDecisionsPage, AuditEventsPage } from './audit.responses';
+import { RoadsResponse, ShoeStateResponse } from './console.responses';
+import { AppliedResponse, ProjectionStatus } from './projections.responses';
+import { RecallResponse } from './recall.responses';
+import { ReconciliationReport } from './reconciliation.responses';
+import { SettlementsPage, SettlementWithHistory } from './settlements.responses';
+import { headerValue, REPORT_HEADER_HTTP, reportHeader } from '../kernel/report-header';
 
 /** Layout version of the reconciliation report (`ReportHeader.reportVersion`, docs/reports.md §1). */
 export const RECONCILIATION_REPORT_VERSION = 1;
-import { decisionChains, isReconciliationDimension, ReadModelService, type ReconciliationDimension } from './read-model.service';
-import { ApiError } from '../common/api-error';
-import { parseAsOf } from '../reports/as-of/as-of';
-import { AsOfQuery } from '../reports/as-of/as-of.dto';
-import { AsOfPositionService } from '../reports/as-of/as-of-position.service';
-import { AsOfReadService } from '../reports/as-of/as-of-read.service';
-import { recallAsOf } from '../reports/as-of/recall-as-of';
-import { AdjustmentsService } from '../reports/gaming-day-close/adjustments.service';
+import { isReconciliationDimension, ReadModelService, type ReconciliationDimension } from './read-model.service';
+import { decisionChains } from './recall-chains';
+import { ApiError } from '../kernel/api-error';
+import { parseAsOf } from '../kernel/as-of/as-of';
+import { AsOfQuery } from '../kernel/as-of/as-of.dto';
+import { AsOfPositionService } from '../kernel/as-of/as-of-position.service';
+import { AsOfReadService } from '../kernel/as-of/as-of-read.service';
+import { recallAsOf } from '../kernel/as-of/recall-as-of';
+import { AdjustmentsService } from '../kernel/closes/adjustments.service';
 
 /**
  * The read side for regulators and back office (docs/architecture.md §7): game recall, event search,
