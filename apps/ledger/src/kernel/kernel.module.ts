@@ -13,8 +13,8 @@ import { TablesRegistry } from './tables/tables.registry';
  * (`queries/`) and by the gaming-day close; and the closes' records and adjustments
  * (docs/reports.md §2), written by the close (`gaming-day-close/`, which provides
  * `CLOSE_REPORT_COMPUTATION`) and shown by the reconciliation report (`queries/`). The last two are
- * here, not in a feature, because two features read them; they leave for `libs/read-model` with
- * their SQL (issue 22).
+ * here, not in a feature, because two features read them; they leave for a read-model library with
+ * their SQL.
  */
 @Module({
   providers: [TablesRegistry, AsOfPositionService, AsOfReadService, AdjustmentsService, CloseRecords, ReportSigningKey],

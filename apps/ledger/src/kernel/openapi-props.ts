@@ -1,7 +1,7 @@
 import { ApiProperty, getSchemaPath, type ApiPropertyOptions } from '@nestjs/swagger';
 
 /**
- * Short forms of `@ApiProperty` for the response schemas of the read routes (responses.dto.ts), so
+ * Short forms of `@ApiProperty` for the response schemas of the read routes (`*.responses.ts`), so
  * every field states its type, whether it may be null, and its enum. Amounts are strings of integer
  * minor units (never a JSON number: nothing passes through floating point); times are ISO-8601 UTC.
  */

@@ -14,7 +14,7 @@ export class ReportSoftwareSchema {
 }
 
 /**
- * The OpenAPI schema of `ReportHeader` (apps/ledger/src/reports/report-header.ts, docs/reports.md §1):
+ * The OpenAPI schema of `ReportHeader` (apps/ledger/src/kernel/report-header.ts, docs/reports.md §1):
  * the header every report and export carries.
  */
 export class ReportHeaderSchema {
