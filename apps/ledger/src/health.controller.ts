@@ -8,7 +8,7 @@ import { healthRunner, kafkaCheck, postgresCheck, schemaCheck, withTimeout, CHEC
 import { createKafka } from '@ledger/kafka';
 import { Public } from './kernel/auth/public.decorator';
 import { NoQuery } from './kernel/query.dto';
-import { ProjectionHealthService } from './queries/projection-health.service';
+import { ProjectionHealthService } from './projections/projection-health.service';
 import { DATA_SOURCE } from './kernel/tokens';
 
 /** The write side's relations the API needs (docs/guarantees.md §1): present once the event store's migrations ran. */

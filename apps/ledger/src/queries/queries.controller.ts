@@ -10,12 +10,10 @@ import { HEAVY_READ_STORE } from '../kernel/tokens';
 import { HeavyRead, HeavyReadLimiter, type HeavyReadRequest } from '../kernel/heavy-read';
 import { parseLimit, parseTime } from '../kernel/pagination';
 import { AccessLogQuery, EventSearchQuery, NoQuery, ReconciliationQuery, SettlementsQuery } from '../kernel/query.dto';
-import { ProjectionHealthService } from './projection-health.service';
 import { QueryLogInterceptor } from '../kernel/query-log.interceptor';
 import { ChainVerification } from '../kernel/chain.dto';
 import { AccessLogPage, AuditDecisionsPage, AuditEventsPage } from './audit.responses';
 import { RoadsResponse, ShoeStateResponse } from './console.responses';
-import { AppliedResponse, ProjectionStatus } from './projections.responses';
 import { RecallResponse } from './recall.responses';
 import { ReconciliationReport } from './reconciliation.responses';
 import { SettlementsPage, SettlementWithHistory } from './settlements.responses';
@@ -210,39 +208,5 @@ export class QueriesController {
       limit: parseLimit(q.limit),
       cursor: q.cursor,
     };
-  }
-}
-
-/**
- * `GET /projections/applied/{eventId}`: lets writers wait until their event is projected (all roles).
- * `GET /projections/status`: every partition (running or halted, its checkpoint) and the open
- * incidents (docs/guarantees.md §6), for back office and regulators.
- */
-@ApiTags('reads')
-@ApiBearerAuth()
-@Roles('table-device', 'betting-platform', 'pit-manager', 'auditor')
-@Controller('projections')
-export class ProjectionStatusController {
-  constructor(
-    private readonly read: ReadModelService,
-    private readonly health: ProjectionHealthService,
-  ) {}
-
-  @Get('status')
-  @Roles('auditor', 'pit-manager')
-  @ApiOperation({
-    summary:
-      'Projection status: per partition running or halted, its checkpoint (next offset, last global position, topic id, last commit), the open incidents (code, message, offset, event id, global position, projection, halted at) and the last resolved ones',
-  })
-  @ApiOkResponse({ type: ProjectionStatus })
-  status(@Query() _q: NoQuery) {
-    return this.health.status();
-  }
-
-  @Get('applied/:eventId')
-  @ApiOperation({ summary: 'Whether the projections have applied an event' })
-  @ApiOkResponse({ type: AppliedResponse })
-  applied(@Param('eventId') eventId: string, @Query() _q: NoQuery) {
-    return this.read.applied(eventId);
   }
 }

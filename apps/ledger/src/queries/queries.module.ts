@@ -1,9 +1,7 @@
 import { Module } from '@nestjs/common';
 import { KernelModule } from '../kernel/kernel.module';
-import { AnchorsController } from './anchors.controller';
 import { ConsoleReadsController } from './console-reads.controller';
-import { ProjectionStatusController, QueriesController } from './queries.controller';
-import { ProjectionHealthService } from './projection-health.service';
+import { QueriesController } from './queries.controller';
 import { QueryLogInterceptor } from '../kernel/query-log.interceptor';
 import { ReadModelService } from './read-model.service';
 import { VerifiedHeads } from './verified-heads';
@@ -11,8 +9,7 @@ import { VerifiedHeads } from './verified-heads';
 /** Read side for regulators, back office and analytics (over the `read` projections). */
 @Module({
   imports: [KernelModule],
-  controllers: [ConsoleReadsController, QueriesController, ProjectionStatusController, AnchorsController],
-  providers: [ReadModelService, QueryLogInterceptor, ProjectionHealthService, VerifiedHeads],
-  exports: [ProjectionHealthService],
+  controllers: [ConsoleReadsController, QueriesController],
+  providers: [ReadModelService, QueryLogInterceptor, VerifiedHeads],
 })
 export class QueriesModule {}

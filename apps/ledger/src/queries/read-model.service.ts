@@ -435,12 +435,6 @@ export class ReadModelService {
     };
   }
 
-  /** Whether the projections have applied an event (callers wait on it to read their own writes). */
-  async applied(eventId: string): Promise<{ eventId: string; applied: boolean }> {
-    if (!/^[0-9a-f-]{36}$/i.test(eventId)) throw new ApiError('VALIDATION.FAILED', 'eventId must be a UUID');
-    const rows = await this.ds.query(`SELECT 1 FROM ${this.S}.applied_events WHERE event_id = $1`, [eventId.toLowerCase()]);
-    return { eventId, applied: rows.length > 0 };
-  }
 
   /** Who looked at what: the query log, newest last; keyset pagination. */
   async accessLog(f: { actorId?: string | null; from?: string | null; to?: string | null; limit: number; cursor?: string | null }) {

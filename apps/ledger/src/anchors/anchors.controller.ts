@@ -12,7 +12,7 @@ import { HEAVY_READ_DATA_SOURCE } from '../kernel/tokens';
 import { HeavyRead, HeavyReadLimiter, type HeavyReadRequest } from '../kernel/heavy-read';
 import { AnchorsVerifyQuery, isIntegerText } from '../kernel/query.dto';
 import { QueryLogInterceptor } from '../kernel/query-log.interceptor';
-import { AnchorsVerification } from './projections.responses';
+import { AnchorsVerification } from './anchors.responses';
 
 /**
  * `GET /audit/anchors/verify` (docs/guarantees.md §8, docs/anchors.md): the report of

@@ -1,7 +1,7 @@
-import { Bool, Enum, Int, Json, List, NInt, NOne, NStr, NTime, Position, Str, Time } from '../kernel/openapi-props';
+import { Bool, Enum, Int, Json, List, NOne, NStr, NTime, Position, Str, Time } from '../kernel/openapi-props';
 
 /**
- * The response schemas of the projections' status and the anchors' verification (docs/openapi.json;
+ * The response schemas of the projections' status (docs/openapi.json;
  * the console's types are generated from it). Classes only describe; the services answer plain objects
  * of these shapes. Amounts: strings of integer minor units. Times: ISO-8601 UTC.
  */
@@ -57,40 +57,4 @@ export class ProjectionStatus {
   @List(() => PartitionStatus) partitions!: PartitionStatus[];
   @List(() => ProjectionIncident, 'oldest first') openIncidents!: ProjectionIncident[];
   @List(() => ProjectionIncident, 'newest first, at most 20') recentlyResolved!: ProjectionIncident[];
-}
-
-/** The last valid checkpoint of the anchors. */
-export class AnchorRef {
-  @Int() seq!: number;
-  @Position() globalPosition!: string;
-  @Time() createdAt!: string;
-}
-
-/** A divergence between PostgreSQL, the anchors and Kafka. */
-export class Divergence {
-  @Str() source!: string;
-  @Str() kind!: string;
-  @NStr() streamId!: string | null;
-  @NInt() version!: number | null;
-  @NStr() eventId!: string | null;
-  @NStr() globalPosition!: string | null;
-  @NInt() anchorSeq!: number | null;
-  @Str() reason!: string;
-}
-
-/** `GET /audit/anchors/verify` (docs/anchors.md). */
-export class AnchorsVerification {
-  @Bool() ok!: boolean;
-  @Str() ledgerId!: string;
-  @Int() anchorsChecked!: number;
-  @NOne(() => AnchorRef) lastAnchor!: AnchorRef | null;
-  @Int() streamsChecked!: number;
-  @Int() eventsChecked!: number;
-  @NInt('null when Kafka was not checked') kafkaRecordsChecked!: number | null;
-  @Int() pendingOnKafka!: number;
-  @Int() otherLedgerAnchors!: number;
-  @Int() divergenceCount!: number;
-  @NOne(() => Divergence) firstDivergence!: Divergence | null;
-  @List(() => Divergence) divergences!: Divergence[];
-  @Time() checkedAt!: string;
 }

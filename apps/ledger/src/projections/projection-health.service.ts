@@ -4,6 +4,7 @@ import type { DataSource } from 'typeorm';
 import type { LedgerApiEnv } from '@ledger/config';
 import { gauge } from '@ledger/metrics';
 import { projectionStatus, type ProjectionStatus } from '@ledger/projections';
+import { ApiError } from '../kernel/api-error';
 import { DATA_SOURCE } from '../kernel/tokens';
 
 /** What `GET /health` says of the projections: the halted partitions, without ids or payloads. */
@@ -43,6 +44,16 @@ export class ProjectionHealthService implements OnModuleInit, OnModuleDestroy {
     config: ConfigService<LedgerApiEnv, true>,
   ) {
     this.schema = config.get('PROJECTIONS_SCHEMA', { infer: true });
+  }
+
+  /**
+   * Whether the projections have applied an event (callers wait on it to read their own writes;
+   * `GET /projections/applied/{eventId}`). @throws ApiError 400 `VALIDATION.FAILED`
+   */
+  async applied(eventId: string): Promise<{ eventId: string; applied: boolean }> {
+    if (!/^[0-9a-f-]{36}$/i.test(eventId)) throw new ApiError('VALIDATION.FAILED', 'eventId must be a UUID');
+    const rows = await this.ds.query(`SELECT 1 FROM ${this.schema}.applied_events WHERE event_id = $1`, [eventId.toLowerCase()]);
+    return { eventId, applied: rows.length > 0 };
   }
 
   onModuleInit(): void {
