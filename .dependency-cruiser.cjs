@@ -53,6 +53,32 @@ module.exports = {
       from: { pathNot: '^(libs/kafka/src/(kafkajs|testing)/|test/support/)' },
       to: { path: '(^|/)node_modules/kafkajs/' },
     },
+    {
+      name: 'no-feature-imports-another-feature',
+      comment:
+        'apps/ledger/src is a folder per use case (docs/architecture.md §1): a feature (every top-level folder but kernel/, common/ ' +
+        'and persistence/) imports its own files, the kernel, the HTTP and database wiring, and libraries; never another feature ' +
+        'nor a root file (app.module.ts wires the features). A piece two features need goes to the kernel.',
+      severity: 'error',
+      from: { path: '^apps/ledger/src/([^/]+)/', pathNot: '^apps/ledger/src/(kernel|common|persistence)/' },
+      to: { path: '^apps/ledger/src/', pathNot: '^apps/ledger/src/($1|kernel|common|persistence)/' },
+    },
+    {
+      name: 'kernel-imports-no-feature',
+      comment:
+        'apps/ledger/src/kernel/ (principal, errors, paging, period DTOs, report header, tables, as-of, closes, injection tokens) ' +
+        'imports only itself and libraries: no feature, no wiring, no root file.',
+      severity: 'error',
+      from: { path: '^apps/ledger/src/kernel/' },
+      to: { path: '^apps/ledger/src/', pathNot: '^apps/ledger/src/kernel/' },
+    },
+    {
+      name: 'wiring-imports-no-feature',
+      comment: 'the HTTP wiring (apps/ledger/src/common/) and the database wiring (persistence/) import the kernel, each other and libraries: no feature, no root file.',
+      severity: 'error',
+      from: { path: '^apps/ledger/src/(common|persistence)/' },
+      to: { path: '^apps/ledger/src/', pathNot: '^apps/ledger/src/(kernel|common|persistence)/' },
+    },
     { name: 'no-circular', severity: 'error', from: {}, to: { circular: true } },
     { name: 'no-unresolvable', severity: 'error', from: {}, to: { couldNotResolve: true } },
   ],

@@ -20,10 +20,10 @@ import { createWriteStream, existsSync, mkdirSync, readdirSync, writeFileSync } 
 import { join, resolve } from 'node:path';
 import { Readable } from 'node:stream';
 import { Command, InvalidArgumentError, Option } from 'commander';
-import { EXPORT_KINDS, type ExportKind, type ExportPositions } from '../apps/ledger/src/reports/exports/export-kinds';
-import { buildManifest, type ManifestFile } from '../apps/ledger/src/reports/exports/export-manifest';
-import { reportHeader, type ReportHeader } from '../apps/ledger/src/reports/report-header';
-import type { ExportAnchors } from '../apps/ledger/src/reports/exports/exports.service';
+import { EXPORT_KINDS, type ExportKind, type ExportPositions } from '../apps/ledger/src/exports/export-kinds';
+import { buildManifest, type ManifestFile } from '../apps/ledger/src/exports/export-manifest';
+import { reportHeader, type ReportHeader } from '../apps/ledger/src/kernel/report-header';
+import type { ExportAnchors } from '../apps/ledger/src/exports/exports.service';
 
 const isoTime = (v: string): string => {
   if (Number.isNaN(Date.parse(v))) throw new InvalidArgumentError('expected an ISO-8601 time, e.g. 2026-12-01T06:00:00Z');

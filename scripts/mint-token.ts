@@ -12,7 +12,7 @@
 import { Command, InvalidArgumentError, Option } from 'commander';
 import { ConfigError, loadConfig, TokenToolEnv } from '@ledger/config';
 import { loadSigningKey, mintToken } from '@ledger/tokens';
-import { TOKEN_ROLES } from '../apps/ledger/src/auth/principal';
+import { TOKEN_ROLES } from '../apps/ledger/src/kernel/auth/principal';
 
 const UNIT_SECONDS: Record<string, number> = { s: 1, m: 60, h: 3600, d: 86_400 };
 

@@ -12,7 +12,7 @@ import { NestFactory } from '@nestjs/core';
 import { SwaggerModule } from '@nestjs/swagger';
 import { loadConfig, LedgerApiEnv } from '@ledger/config';
 import { AppModule } from '../apps/ledger/src/app.module';
-import { tokenAuthentication } from '../apps/ledger/src/auth/token-authentication';
+import { tokenAuthentication } from '../apps/ledger/src/kernel/auth/token-authentication';
 import { openApiDocument } from '../apps/ledger/src/bootstrap';
 
 async function main(): Promise<void> {

@@ -42,6 +42,15 @@ describe('layer rules (dependency-cruiser)', () => {
       'apps/tool/src/main.ts': "export const t = 1;\n",
       'libs/cycle/src/a.ts': "import { b } from './b';\nexport const a = () => b;\n",
       'libs/cycle/src/b.ts': "import { a } from './a';\nexport const b = () => a;\n",
+      // apps/ledger/src: features, the kernel and the wiring (docs/architecture.md §1)
+      'apps/ledger/src/kernel/principal.ts': "import { recall } from '../recall/recall';\nexport const principal = () => recall;\n",
+      'apps/ledger/src/kernel/paging.ts': 'export const paging = 1;\n',
+      'apps/ledger/src/recall/recall.ts': "import { audit } from '../audit/audit';\nimport { paging } from '../kernel/paging';\nimport { wiring } from '../common/wiring';\nimport { helper } from './helper';\nexport const recall = [audit, paging, wiring, helper];\n",
+      'apps/ledger/src/recall/helper.ts': 'export const helper = 1;\n',
+      'apps/ledger/src/audit/audit.ts': "import { root } from '../app.module';\nexport const audit = root;\n",
+      'apps/ledger/src/app.module.ts': 'export const root = 1;\n',
+      'apps/ledger/src/common/wiring.ts': 'export const wiring = 1;\n',
+      'apps/ledger/src/persistence/db.ts': "import { audit } from '../audit/audit';\nexport const db = audit;\n",
       'tsconfig.json': JSON.stringify({ compilerOptions: { baseUrl: '.', paths: { '@ledger/*': ['libs/*/src'] } } }),
     };
     beforeAll(() => {
@@ -76,6 +85,15 @@ describe('layer rules (dependency-cruiser)', () => {
     });
     it('When the rules run, Then production code importing a test fixture is refused', () => {
       expect(has('no-production-import-of-test-code', 'libs/widgets/src/uses-it.ts', /testing\/fixture/)).toBe(true);
+    });
+    it('When the rules run, Then a feature of apps/ledger importing another feature or a root file is refused; its own files, the kernel and the wiring are not', () => {
+      expect(has('no-feature-imports-another-feature', 'apps/ledger/src/recall/recall.ts', /^apps\/ledger\/src\/audit\//)).toBe(true);
+      expect(has('no-feature-imports-another-feature', 'apps/ledger/src/audit/audit.ts', /^apps\/ledger\/src\/app\.module\.ts$/)).toBe(true);
+      expect(found.filter((v) => v.from === 'apps/ledger/src/recall/recall.ts' && !/\/audit\//.test(v.to))).toEqual([]);
+    });
+    it('When the rules run, Then the kernel of apps/ledger importing a feature is refused, and so is the wiring', () => {
+      expect(has('kernel-imports-no-feature', 'apps/ledger/src/kernel/principal.ts', /^apps\/ledger\/src\/recall\//)).toBe(true);
+      expect(has('wiring-imports-no-feature', 'apps/ledger/src/persistence/db.ts', /^apps\/ledger\/src\/audit\//)).toBe(true);
     });
     it('When the rules run, Then a cycle is refused', () => {
       expect(found.some((v) => v.rule.name === 'no-circular' && v.from.startsWith('libs/cycle/'))).toBe(true);

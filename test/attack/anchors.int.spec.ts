@@ -47,7 +47,7 @@ import {
   eventually,
   kafkaAdmin,
 } from '../../libs/event-store/src/testing/int-support';
-import { AnchorsController } from '../../apps/ledger/src/queries/anchors.controller';
+import { AnchorsController } from '../../apps/ledger/src/anchors/anchors.controller';
 
 jest.setTimeout(180_000);
 

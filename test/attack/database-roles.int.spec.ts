@@ -37,8 +37,8 @@ import {
   projectorConfigFromEnv,
   runProjectionMigrations,
 } from '@ledger/projections';
-import { CreateQueryLog1733100000000 } from '../../apps/ledger/src/queries/migrations/1733100000000-create-query-log';
-import { GrantQueryLog1733100000001 } from '../../apps/ledger/src/queries/migrations/1733100000001-grant-query-log';
+import { CreateQueryLog1733100000000 } from '../../apps/ledger/src/persistence/migrations/1733100000000-create-query-log';
+import { GrantQueryLog1733100000001 } from '../../apps/ledger/src/persistence/migrations/1733100000001-grant-query-log';
 import {
   collectingLogger,
   dealerChanges,

@@ -18,7 +18,7 @@ import { createDataSource, PgEventStore } from '@ledger/event-store';
 import { LEDGER_WIDE_TABLE_ID } from '@ledger/events';
 import { generateShoeScript, runShoeScript, type SimTable } from '@ledger/simulator';
 import type { DataSource } from 'typeorm';
-import { CloseRecords } from '../../apps/ledger/src/reports/gaming-day-close/close-records';
+import { CloseRecords } from '../../apps/ledger/src/kernel/closes/close-records';
 import { LedgerHarness, runId, startLedger, TEST_DATABASE_URL, TEST_SERVICE_DATABASE_URLS } from '../support/ledger-harness';
 import { waitApplied } from '../support/shoe-steps';
 

@@ -14,8 +14,8 @@
 import { gamingDay } from '@ledger/projections';
 import type { Actor, LedgerEvent, NewEvent } from '@ledger/events';
 import { request } from 'node:http';
-import { AdjustmentsService } from '../../apps/ledger/src/reports/gaming-day-close/adjustments.service';
-import { AsOfPositionService } from '../../apps/ledger/src/reports/as-of/as-of-position.service';
+import { AdjustmentsService } from '../../apps/ledger/src/kernel/closes/adjustments.service';
+import { AsOfPositionService } from '../../apps/ledger/src/kernel/as-of/as-of-position.service';
 import { syntheticLedger } from '../../libs/projections/src/testing/synthetic-shoes';
 import { LedgerHarness, runId, startLedger } from '../support/ledger-harness';
 import { waitAsOf } from '../support/shoe-steps';

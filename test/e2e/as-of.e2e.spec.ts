@@ -8,7 +8,7 @@
  */
 import { generateShoeScript, type ShoeScript, type SimTable } from '@ledger/simulator';
 import { readFileSync } from 'node:fs';
-import { droppedTotal } from '../../apps/ledger/src/reports/as-of/dropped-total';
+import { droppedTotal } from '../../apps/ledger/src/kernel/as-of/dropped-total';
 import { LedgerHarness, runId, startLedger } from '../support/ledger-harness';
 import { runActions, waitApplied, waitAsOf } from '../support/shoe-steps';
 

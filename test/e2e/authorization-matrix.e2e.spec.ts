@@ -73,12 +73,12 @@ const ALLOWED: Record<string, Role[] | 'public'> = {
   'GET /settlements': AUDIT,
   'GET /settlements/{betId}': AUDIT,
   'GET /reports/reconciliation': AUDIT,
-  // exports for regulators (reports/exports/exports.controller.ts, docs/reports.md §5)
-  // staff and table statistics (reports/staff/staff-statistics.controller.ts, docs/reports.md §6)
+  // exports for regulators (exports/exports.controller.ts, docs/reports.md §5)
+  // staff and table statistics (staff/staff-statistics.controller.ts, docs/reports.md §6)
   'GET /statistics/staff': AUDIT,
   'GET /exports/anchors': AUDIT,
   'GET /exports/{kind}': AUDIT,
-  // wallet matching (reports/wallet/wallet.controller.ts, docs/reports.md §4): the upload stores a run, so not an auditor's
+  // wallet matching (wallet/wallet.controller.ts, docs/reports.md §4): the upload stores a run, so not an auditor's
   'POST /reconciliation/wallet-files': PIT,
   'GET /reconciliation/wallet-files': AUDIT,
   'GET /reconciliation/wallet-files/{runId}': AUDIT,
@@ -97,7 +97,7 @@ const ALLOWED: Record<string, Role[] | 'public'> = {
   'GET /shoes/{shoeId}/rounds': AUDIT,
   'GET /live/tables': AUDIT, // live-tables.controller.ts: server-sent events
   'GET /asyncapi': EVERY_ROLE, // asyncapi.controller.ts: the Kafka topics' AsyncAPI document
-  // gaming-day closes (reports/gaming-day-close/gaming-day-close.controller.ts): a pit manager closes, back office reads
+  // gaming-day closes (gaming-day-close/gaming-day-close.controller.ts): a pit manager closes, back office reads
   'POST /gaming-days/{day}/close': PIT,
   'POST /gaming-days/{day}/close-requests/{requestId}/approve': PIT,
   'GET /gaming-days/closes': AUDIT,

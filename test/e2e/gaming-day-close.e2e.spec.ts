@@ -12,11 +12,11 @@ import { publicKeyId, readPublicKeys } from '@ledger/anchors';
 import { gamingDay } from '@ledger/projections';
 import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
-import { GamingDayCloseService } from '../../apps/ledger/src/reports/gaming-day-close/gaming-day-close.service';
-import { GamingDayCloseSweeper } from '../../apps/ledger/src/reports/gaming-day-close/close-sweeper';
-import { nextDay } from '../../apps/ledger/src/reports/gaming-day-close/adjustments';
-import { verifyReport } from '../../apps/ledger/src/reports/gaming-day-close/close-report';
-import { CloseRecords } from '../../apps/ledger/src/reports/gaming-day-close/close-records';
+import { GamingDayCloseService } from '../../apps/ledger/src/gaming-day-close/gaming-day-close.service';
+import { GamingDayCloseSweeper } from '../../apps/ledger/src/gaming-day-close/close-sweeper';
+import { nextDay } from '../../apps/ledger/src/kernel/closes/adjustments';
+import { verifyReport } from '../../apps/ledger/src/kernel/closes/close-report';
+import { CloseRecords } from '../../apps/ledger/src/kernel/closes/close-records';
 import { LedgerHarness, runId, startLedger } from '../support/ledger-harness';
 import { runActions, waitApplied, waitAsOf } from '../support/shoe-steps';
 

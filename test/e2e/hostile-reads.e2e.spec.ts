@@ -24,7 +24,7 @@ import fc from 'fast-check';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { ERROR_TABLE, isErrorCode } from '@ledger/errors';
 import { generateShoeScript, runShoeScript, type SimTable } from '@ledger/simulator';
-import { isAsOfText } from '../../apps/ledger/src/queries/query.dto';
+import { isAsOfText } from '../../apps/ledger/src/kernel/query.dto';
 import { LedgerHarness, runId, startLedger } from '../support/ledger-harness';
 
 const SEED = Number(process.env.HOSTILE_READS_SEED ?? 20261202);

@@ -7,7 +7,7 @@ import { getStorageToken, type ThrottlerStorage } from '@nestjs/throttler';
 import { LedgerApiEnv, loadConfig, type EnvSource } from '@ledger/config';
 import { collectProcessMetrics } from '@ledger/metrics';
 import { AppModule } from './app.module';
-import { tokenAuthentication } from './auth/token-authentication';
+import { tokenAuthentication } from './kernel/auth/token-authentication';
 import { applyHttpWiring } from './common/http-wiring';
 import { installGracefulShutdown } from './common/graceful-shutdown';
 import { httpHygiene, InFlightRequests, securityHeaders } from './common/http-hygiene';

@@ -6,10 +6,10 @@ import type { DataSource } from 'typeorm';
 import type { LedgerApiEnv } from '@ledger/config';
 import { healthRunner, kafkaCheck, postgresCheck, schemaCheck, withTimeout, CHECK_TIMEOUT_MS, type CheckResult, type HealthCheck, type ProbeQuery } from '@ledger/infra';
 import { createKafka } from '@ledger/kafka';
-import { Public } from './auth/public.decorator';
-import { NoQuery } from './queries/query.dto';
-import { ProjectionHealthService } from './queries/projection-health.service';
-import { DATA_SOURCE } from './persistence/persistence.module';
+import { Public } from './kernel/auth/public.decorator';
+import { NoQuery } from './kernel/query.dto';
+import { ProjectionHealthService } from './projections/projection-health.service';
+import { DATA_SOURCE } from './kernel/tokens';
 
 /** The write side's relations the API needs (docs/guarantees.md §1): present once the event store's migrations ran. */
 const API_WRITE_RELATIONS = ['public.events', 'public.streams', 'public.outbox', 'public.idempotency_keys', 'public.rejections'] as const;

@@ -1,7 +1,7 @@
 import { Controller, Get, Query, Header } from '@nestjs/common';
 import { registry } from '@ledger/metrics';
-import { Public } from './auth/public.decorator';
-import { NoQuery } from './queries/query.dto';
+import { Public } from './kernel/auth/public.decorator';
+import { NoQuery } from './kernel/query.dto';
 
 /**
  * `GET /metrics`: the process's metrics in the Prometheus text format (docs/architecture.md §8).

@@ -12,7 +12,7 @@
  *   (`PROJECTOR_DATABASE_URL`).
  *
  * The grants themselves are migrations (libs/event-store/src/migrations, libs/projections/src/migrations,
- * apps/ledger/src/queries/migrations); `scripts/stack.sh` creates the roles for local use, where
+ * apps/ledger/src/persistence/migrations); `scripts/stack.sh` creates the roles for local use, where
  * each role's password is its name (the machine's PostgreSQL trusts loopback anyway). In production
  * every URL is set explicitly, each with its own secret.
  *

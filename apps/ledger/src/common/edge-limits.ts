@@ -2,8 +2,8 @@ import type { NextFunction, Request, Response } from 'express';
 import type { ThrottlerStorage } from '@nestjs/throttler';
 import type { LedgerApiEnv } from '@ledger/config';
 import { TokenVerifier } from '@ledger/tokens';
-import { principalFromClaims, type Principal } from '../auth/principal';
-import { ApiError } from './api-error';
+import { principalFromClaims, type Principal } from '../kernel/auth/principal';
+import { ApiError } from '../kernel/api-error';
 import { assignCorrelationId } from './correlation.middleware';
 
 /** The body-size limits of {@link edgeMiddleware}, in bytes (the API's `BODY_LIMIT_*` settings). */

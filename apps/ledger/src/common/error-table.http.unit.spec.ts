@@ -11,12 +11,12 @@ import { ConcurrencyError, DuplicateEventError, DuplicateReferenceError, EventSt
 import { ProjectionError, type ProjectionErrorCode } from '@ledger/projections';
 import { RulesError, type RulesErrorCode } from '@ledger/rules';
 import { DomainError, type DomainErrorCode } from '@ledger/shoe';
-import { IsCard } from '../shoe/dto/validators';
-import { ApiError } from './api-error';
+import { IsCard } from './validators';
+import { ApiError } from '../kernel/api-error';
 import { applyHttpWiring } from './http-wiring';
 import { LedgerExceptionFilter } from './ledger-exception.filter';
 import { withErrorTable } from './openapi-errors';
-import { REJECTION_LOG, type RejectionLog, type RejectionRecord } from './rejection-log';
+import { REJECTION_LOG, type RejectionLog, type RejectionRecord } from '../kernel/rejection-log';
 
 /**
  * Walks EVERY code of the error table through a real Nest application (docs/architecture.md §4):

@@ -2,7 +2,24 @@ import { AsyncLocalStorage } from 'node:async_hooks';
 import { randomUUID } from 'node:crypto';
 import type { NextFunction, Request, RequestHandler, Response } from 'express';
 import helmet from 'helmet';
-import { CONSOLE_CSP } from '../static/console-static.controller';
+
+/**
+ * The Content-Security-Policy of the console's files (served by `static/console-static.controller.ts`;
+ * here, in the HTTP wiring, because the docs pages answer with it too): everything from this origin
+ * only; inline styles allowed (the chart and AsyncAPI renderers set `style` attributes); no plugins, no framing.
+ */
+export const CONSOLE_CSP = [
+  "default-src 'self'",
+  "script-src 'self'",
+  "style-src 'self' 'unsafe-inline'",
+  "img-src 'self' data:",
+  "font-src 'self' data:",
+  "connect-src 'self'",
+  "object-src 'none'",
+  "base-uri 'self'",
+  "form-action 'self'",
+  "frame-ancestors 'none'",
+].join('; ');
 
 /** The API's one version (docs/api-versioning.md): every route is served as `/x` and as `/v1/x`. */
 export const API_VERSION = '1';

@@ -2,11 +2,11 @@ import { createHash } from 'node:crypto';
 import { ArgumentsHost, Catch, ExceptionFilter, HttpException, Inject, Logger, Optional } from '@nestjs/common';
 import type { Request, Response } from 'express';
 import { errorSpec, isErrorCode, type ErrorCode } from '@ledger/errors';
-import { ApiError } from './api-error';
+import { ApiError } from '../kernel/api-error';
 import { ValidationRefusal } from './validation.pipe';
-import type { Principal } from '../auth/principal';
+import type { Principal } from '../kernel/auth/principal';
 import { catalogueCounter } from '@ledger/metrics';
-import { REJECTION_LOG, RejectionLog } from './rejection-log';
+import { REJECTION_LOG, RejectionLog } from '../kernel/rejection-log';
 import { REFUSAL_BUDGET, RefusalBudget } from './refusal-budget';
 
 /** Every refusal (4xx), by code and whether the caller had a valid token (docs/architecture.md §8). */

@@ -1,5 +1,5 @@
 import { ArgumentMetadata, Injectable, PipeTransform } from '@nestjs/common';
-import { ApiError } from './api-error';
+import { ApiError } from '../kernel/api-error';
 
 /**
  * Path ids (shoe, round, table, bet, event): the id alphabet of the write side plus `@`, at most

@@ -3,12 +3,12 @@ import { ApiBearerAuth, ApiOkResponse, ApiOperation, ApiProduces, ApiTags } from
 import type { Request, Response } from 'express';
 import type { DataSource } from 'typeorm';
 import type { ProjectionChangeNotice } from '@ledger/projections';
-import type { Principal } from '../auth/principal';
-import { Roles } from '../auth/roles.decorator';
-import { ApiError } from '../common/api-error';
-import { DATA_SOURCE } from '../persistence/persistence.module';
-import { NoQuery } from '../queries/query.dto';
-import { TablesRegistry } from '../tables/tables.registry';
+import type { Principal } from '../kernel/auth/principal';
+import { Roles } from '../kernel/auth/roles.decorator';
+import { ApiError } from '../kernel/api-error';
+import { DATA_SOURCE } from '../kernel/tokens';
+import { NoQuery } from '../kernel/query.dto';
+import { TablesRegistry } from '../kernel/tables/tables.registry';
 import { ProjectionChanges } from './projection-changes';
 
 /** Live streams one caller (role and token subject) may hold open at once; one more is 429 `RATE.LIVE_STREAMS_BUSY`. */

@@ -1,11 +1,11 @@
 import { Module } from '@nestjs/common';
-import { ShoeModule } from '../shoe/shoe.module';
+import { KernelModule } from '../kernel/kernel.module';
 import { LiveTablesController } from './live-tables.controller';
 import { ProjectionChanges } from './projection-changes';
 
 /** Live updates of the tables for the console (`GET /live/tables`), fed by the projector's notices. */
 @Module({
-  imports: [ShoeModule],
+  imports: [KernelModule],
   controllers: [LiveTablesController],
   providers: [ProjectionChanges],
 })

@@ -2,15 +2,15 @@ import type { DataSource } from 'typeorm';
 import { createDataSource, runMigrations } from '@ledger/event-store';
 import { PROJECTION_MIGRATIONS, runProjectionMigrations } from '@ledger/projections';
 import type { DatabaseSessionSettings } from '@ledger/infra';
-import { CreateQueryLog1733100000000 } from '../queries/migrations/1733100000000-create-query-log';
-import { GrantQueryLog1733100000001 } from '../queries/migrations/1733100000001-grant-query-log';
-import { CreateStreamSnapshots1797020000100 } from '../shoe/migrations/1797020000100-create-stream-snapshots';
-import { EventsRecordedAtBrin1799000300000 } from '../reports/exports/migrations/1799000300000-events-recorded-at-brin';
-import { CreateWalletMatch1799000200000 } from '../reports/wallet/migrations/1799000200000-create-wallet-match';
-import { CreateGamingDayCloses1799000100000 } from '../reports/gaming-day-close/migrations/1799000100000-create-gaming-day-closes';
-import { GrantGamingDayCloses1799000100001 } from '../reports/gaming-day-close/migrations/1799000100001-grant-gaming-day-closes';
-import { ClosesAreEvents1799000400000 } from '../reports/gaming-day-close/migrations/1799000400000-closes-are-events';
-import { IntegrityIncidents1799000400001 } from '../reports/gaming-day-close/migrations/1799000400001-integrity-incidents';
+import { CreateQueryLog1733100000000 } from './migrations/1733100000000-create-query-log';
+import { GrantQueryLog1733100000001 } from './migrations/1733100000001-grant-query-log';
+import { CreateStreamSnapshots1797020000100 } from './migrations/1797020000100-create-stream-snapshots';
+import { EventsRecordedAtBrin1799000300000 } from './migrations/1799000300000-events-recorded-at-brin';
+import { CreateWalletMatch1799000200000 } from './migrations/1799000200000-create-wallet-match';
+import { CreateGamingDayCloses1799000100000 } from './migrations/1799000100000-create-gaming-day-closes';
+import { GrantGamingDayCloses1799000100001 } from './migrations/1799000100001-grant-gaming-day-closes';
+import { ClosesAreEvents1799000400000 } from './migrations/1799000400000-closes-are-events';
+import { IntegrityIncidents1799000400001 } from './migrations/1799000400001-integrity-incidents';
 
 /**
  * The API's migrations beside the event store's, in the same TypeORM `migrations` table: the query

@@ -1,4 +1,4 @@
-import { HeavyReadLimiter } from '../common/heavy-read';
+import { HeavyReadLimiter } from '../kernel/heavy-read';
 import { Global, Inject, Injectable, Logger, Module, OnApplicationShutdown } from '@nestjs/common';
 import { ConfigService } from '@nestjs/config';
 import type { DataSource } from 'typeorm';
@@ -6,28 +6,15 @@ import type { LedgerApiEnv } from '@ledger/config';
 import { createDataSource, defaultLogger, PgEventStore } from '@ledger/event-store';
 import { databaseSessionSettings, type DatabaseSessionEnv, type DatabaseSessionSettings } from '@ledger/infra';
 import { migrateAll } from './migrate-all';
-import { REJECTION_LOG, RejectionLog, RejectionRecord } from '../common/rejection-log';
+import { DATA_SOURCE, EVENT_STORE, HEAVY_READ_DATA_SOURCE, HEAVY_READ_STORE } from '../kernel/tokens';
+import { REJECTION_LOG, RejectionLog, RejectionRecord } from '../kernel/rejection-log';
 import { IdempotencyPruner } from './idempotency-pruner';
 
 /** The database-session variables of the API's configuration (`WithDatabase`). */
 const SESSION_VARIABLES = ['DB_STATEMENT_TIMEOUT_MS', 'DB_MIGRATIONS_STATEMENT_TIMEOUT_MS', 'DB_IDLE_IN_TRANSACTION_TIMEOUT_MS', 'DB_CONNECT_TIMEOUT_MS', 'DB_KEEPALIVE_IDLE_MS'] as const satisfies ReadonlyArray<keyof LedgerApiEnv & keyof DatabaseSessionEnv>;
 
-/** Injection token of the TypeORM DataSource. */
-export const DATA_SOURCE = Symbol('DATA_SOURCE');
-/** Injection token of the {@link PgEventStore}. */
-export const EVENT_STORE = Symbol('EVENT_STORE');
-/**
- * Injection token of the heavy reads' DataSource (docs/architecture.md §10, "Limits at the edge"):
- * its own pool of `HEAVY_READS_MAX_CONCURRENT` connections as `ledger_app`, apart from the writes',
- * so a chain verification never holds a connection a write waits for.
- */
-export const HEAVY_READ_DATA_SOURCE = Symbol('HEAVY_READ_DATA_SOURCE');
-/**
- * Injection token of the {@link PgEventStore} on {@link HEAVY_READ_DATA_SOURCE}, for chain
- * verification only: read-only REPEATABLE READ snapshots (no lock a write waits on) with a
- * statement timeout of `HEAVY_READ_STATEMENT_TIMEOUT_MS`.
- */
-export const HEAVY_READ_STORE = Symbol('HEAVY_READ_STORE');
+// the injection tokens are the kernel's (features inject them without importing the persistence wiring)
+export { DATA_SOURCE, EVENT_STORE, HEAVY_READ_DATA_SOURCE, HEAVY_READ_STORE };
 
 /** Writes refusals to the store's append-only `rejections` table. */
 @Injectable()

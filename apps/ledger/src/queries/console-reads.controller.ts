@@ -1,12 +1,12 @@
 import { Controller, Get, Param, Query, UseInterceptors } from '@nestjs/common';
 import { ApiBearerAuth, ApiExtraModels, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
-import { Roles } from '../auth/roles.decorator';
-import { TablesRegistry } from '../tables/tables.registry';
-import { parseLimit } from './pagination';
-import { NoQuery, RoundsQuery, ShoesQuery } from './query.dto';
-import { QueryLogInterceptor } from './query-log.interceptor';
+import { Roles } from '../kernel/auth/roles.decorator';
+import { TablesRegistry } from '../kernel/tables/tables.registry';
+import { parseLimit } from '../kernel/pagination';
+import { NoQuery, RoundsQuery, ShoesQuery } from '../kernel/query.dto';
+import { QueryLogInterceptor } from '../kernel/query-log.interceptor';
 import { ReadModelService } from './read-model.service';
-import { BigRoadCell, RoundsPage, ShoesPage, TablesOverviewResponse } from './responses.dto';
+import { BigRoadCell, RoundsPage, ShoesPage, TablesOverviewResponse } from './console.responses';
 
 /**
  * The reads the back-office console's pages are built on (apps/console; docs/architecture.md §7):

@@ -1,43 +1,35 @@
 import { Controller, Get, Param, Query, Req, Res, UseInterceptors } from '@nestjs/common';
-import { countVerification } from '../common/verification-metrics';
+import { countVerification } from '../kernel/verification-metrics';
 import { ApiBearerAuth, ApiExtraModels, ApiOkResponse, ApiOperation, ApiProduces, ApiTags, getSchemaPath } from '@nestjs/swagger';
 import { stringify } from 'csv-stringify/sync';
 import type { Response } from 'express';
 import { Inject } from '@nestjs/common';
 import { PgEventStore } from '@ledger/event-store';
-import { Roles } from '../auth/roles.decorator';
-import { HEAVY_READ_STORE } from '../persistence/persistence.module';
-import { HeavyRead, HeavyReadLimiter, type HeavyReadRequest } from '../common/heavy-read';
-import { parseLimit, parseTime } from './pagination';
-import { AccessLogQuery, EventSearchQuery, NoQuery, ReconciliationQuery, SettlementsQuery } from './query.dto';
-import { ProjectionHealthService } from './projection-health.service';
-import { QueryLogInterceptor } from './query-log.interceptor';
-import {
-  AccessLogPage,
-  AppliedResponse,
-  AuditDecisionsPage,
-  AuditEventsPage,
-  ChainVerification,
-  ProjectionStatus,
-  RecallResponse,
-  ReconciliationReport,
-  RoadsResponse,
-  SettlementsPage,
-  SettlementWithHistory,
-  ShoeStateResponse,
-} from './responses.dto';
-import { headerValue, REPORT_HEADER_HTTP, reportHeader } from '../reports/report-header';
+import { Roles } from '../kernel/auth/roles.decorator';
+import { HEAVY_READ_STORE } from '../kernel/tokens';
+import { HeavyRead, HeavyReadLimiter, type HeavyReadRequest } from '../kernel/heavy-read';
+import { parseLimit, parseTime } from '../kernel/pagination';
+import { AccessLogQuery, EventSearchQuery, NoQuery, ReconciliationQuery, SettlementsQuery } from '../kernel/query.dto';
+import { QueryLogInterceptor } from '../kernel/query-log.interceptor';
+import { ChainVerification } from '../kernel/chain.dto';
+import { AccessLogPage, AuditDecisionsPage, AuditEventsPage } from './audit.responses';
+import { RoadsResponse, ShoeStateResponse } from './console.responses';
+import { RecallResponse } from './recall.responses';
+import { ReconciliationReport } from './reconciliation.responses';
+import { SettlementsPage, SettlementWithHistory } from './settlements.responses';
+import { headerValue, REPORT_HEADER_HTTP, reportHeader } from '../kernel/report-header';
 
 /** Layout version of the reconciliation report (`ReportHeader.reportVersion`, docs/reports.md §1). */
 export const RECONCILIATION_REPORT_VERSION = 1;
-import { decisionChains, isReconciliationDimension, ReadModelService, type ReconciliationDimension } from './read-model.service';
-import { ApiError } from '../common/api-error';
-import { parseAsOf } from '../reports/as-of/as-of';
-import { AsOfQuery } from '../reports/as-of/as-of.dto';
-import { AsOfPositionService } from '../reports/as-of/as-of-position.service';
-import { AsOfReadService } from '../reports/as-of/as-of-read.service';
-import { recallAsOf } from '../reports/as-of/recall-as-of';
-import { AdjustmentsService } from '../reports/gaming-day-close/adjustments.service';
+import { isReconciliationDimension, ReadModelService, type ReconciliationDimension } from './read-model.service';
+import { decisionChains } from './recall-chains';
+import { ApiError } from '../kernel/api-error';
+import { parseAsOf } from '../kernel/as-of/as-of';
+import { AsOfQuery } from '../kernel/as-of/as-of.dto';
+import { AsOfPositionService } from '../kernel/as-of/as-of-position.service';
+import { AsOfReadService } from '../kernel/as-of/as-of-read.service';
+import { recallAsOf } from '../kernel/as-of/recall-as-of';
+import { AdjustmentsService } from '../kernel/closes/adjustments.service';
 
 /**
  * The read side for regulators and back office (docs/architecture.md §7): game recall, event search,
@@ -216,39 +208,5 @@ export class QueriesController {
       limit: parseLimit(q.limit),
       cursor: q.cursor,
     };
-  }
-}
-
-/**
- * `GET /projections/applied/{eventId}`: lets writers wait until their event is projected (all roles).
- * `GET /projections/status`: every partition (running or halted, its checkpoint) and the open
- * incidents (docs/guarantees.md §6), for back office and regulators.
- */
-@ApiTags('reads')
-@ApiBearerAuth()
-@Roles('table-device', 'betting-platform', 'pit-manager', 'auditor')
-@Controller('projections')
-export class ProjectionStatusController {
-  constructor(
-    private readonly read: ReadModelService,
-    private readonly health: ProjectionHealthService,
-  ) {}
-
-  @Get('status')
-  @Roles('auditor', 'pit-manager')
-  @ApiOperation({
-    summary:
-      'Projection status: per partition running or halted, its checkpoint (next offset, last global position, topic id, last commit), the open incidents (code, message, offset, event id, global position, projection, halted at) and the last resolved ones',
-  })
-  @ApiOkResponse({ type: ProjectionStatus })
-  status(@Query() _q: NoQuery) {
-    return this.health.status();
-  }
-
-  @Get('applied/:eventId')
-  @ApiOperation({ summary: 'Whether the projections have applied an event' })
-  @ApiOkResponse({ type: AppliedResponse })
-  applied(@Param('eventId') eventId: string, @Query() _q: NoQuery) {
-    return this.read.applied(eventId);
   }
 }

@@ -1,20 +1,15 @@
 import { Module } from '@nestjs/common';
-import { ShoeModule } from '../shoe/shoe.module';
-import { AsOfModule } from '../reports/as-of/as-of.module';
-import { GamingDayCloseModule } from '../reports/gaming-day-close/gaming-day-close.module';
-import { AnchorsController } from './anchors.controller';
+import { KernelModule } from '../kernel/kernel.module';
 import { ConsoleReadsController } from './console-reads.controller';
-import { ProjectionStatusController, QueriesController } from './queries.controller';
-import { ProjectionHealthService } from './projection-health.service';
-import { QueryLogInterceptor } from './query-log.interceptor';
+import { QueriesController } from './queries.controller';
+import { QueryLogInterceptor } from '../kernel/query-log.interceptor';
 import { ReadModelService } from './read-model.service';
 import { VerifiedHeads } from './verified-heads';
 
 /** Read side for regulators, back office and analytics (over the `read` projections). */
 @Module({
-  imports: [ShoeModule, AsOfModule, GamingDayCloseModule],
-  controllers: [ConsoleReadsController, QueriesController, ProjectionStatusController, AnchorsController],
-  providers: [ReadModelService, QueryLogInterceptor, ProjectionHealthService, VerifiedHeads],
-  exports: [ProjectionHealthService],
+  imports: [KernelModule],
+  controllers: [ConsoleReadsController, QueriesController],
+  providers: [ReadModelService, QueryLogInterceptor, VerifiedHeads],
 })
 export class QueriesModule {}

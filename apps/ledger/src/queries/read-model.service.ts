@@ -3,17 +3,18 @@ import { ConfigService } from '@nestjs/config';
 import type { DataSource } from 'typeorm';
 import { PgEventStore } from '@ledger/event-store';
 import type { LedgerApiEnv } from '@ledger/config';
-import { ApiError } from '../common/api-error';
-import { DATA_SOURCE, EVENT_STORE, HEAVY_READ_STORE } from '../persistence/persistence.module';
+import { ApiError } from '../kernel/api-error';
+import { DATA_SOURCE, EVENT_STORE, HEAVY_READ_STORE } from '../kernel/tokens';
 import { AUDIT_DECISION_TYPES } from '@ledger/projections';
 import { anchorVerifySettings, readPublicKeys, streamAnchorStatus, type StreamAnchorStatus } from '@ledger/anchors';
 import type { KeyObject } from 'node:crypto';
 import { VerifiedHeads } from './verified-heads';
-import { decodeCursor, decodeIdCursor, decodePositionCursor, encodeCursor, Page } from './pagination';
-import { isIsoTime } from './query.dto';
+import { decodeCursor, decodeIdCursor, decodePositionCursor, encodeCursor, Page } from '../kernel/pagination';
+import { isIsoTime } from '../kernel/query.dto';
 import { dealtCards } from './dealt-cards';
-import { withBetTransaction, withWalletTransactions } from '../reports/wallet/wallet-transactions';
-import { reconciliationFigures, type ReconciliationFigures } from '../reports/as-of/reconciliation-sql';
+import { decisionChains, evidenceView } from './recall-chains';
+import { withBetTransaction, withWalletTransactions } from '../kernel/as-of/wallet-transactions';
+import { reconciliationFigures, type ReconciliationFigures } from '../kernel/as-of/reconciliation-sql';
 
 
 /** snake_case row → camelCase object (values unchanged; amounts arrive as strings). */
@@ -434,12 +435,6 @@ export class ReadModelService {
     };
   }
 
-  /** Whether the projections have applied an event (callers wait on it to read their own writes). */
-  async applied(eventId: string): Promise<{ eventId: string; applied: boolean }> {
-    if (!/^[0-9a-f-]{36}$/i.test(eventId)) throw new ApiError('VALIDATION.FAILED', 'eventId must be a UUID');
-    const rows = await this.ds.query(`SELECT 1 FROM ${this.S}.applied_events WHERE event_id = $1`, [eventId.toLowerCase()]);
-    return { eventId, applied: rows.length > 0 };
-  }
 
   /** Who looked at what: the query log, newest last; keyset pagination. */
   async accessLog(f: { actorId?: string | null; from?: string | null; to?: string | null; limit: number; cursor?: string | null }) {
@@ -458,75 +453,4 @@ export class ReadModelService {
     const items = rows.slice(0, limit);
     return { items: items.map((r) => camel(r)), nextCursor: more ? encodeCursor(key(items[items.length - 1])) : null };
   }
-}
-
-/** One management decision as recall shows it: who requested, who approved or rejected, why, when. */
-export interface RecallDecision {
-  decisionId: string;
-  kind: string;
-  status: 'PENDING_APPROVAL' | 'APPROVED' | 'REJECTED' | 'EXPIRED';
-  requestedBy: string;
-  requestedAt: string;
-  reason: string;
-  decidedBy: string | null;
-  decidedAt: string | null;
-  decisionReason: string | null;
-  /** The requester's evidence (docs/reports.md §7), or null. */
-  evidence: EvidenceView | null;
-  /** The approving or rejecting manager's evidence, or null. */
-  decisionEvidence: EvidenceView | null;
-  /** eventIds of the steps, in order. */
-  steps: string[];
-}
-
-/**
- * The four-eyes chains of the decisions among a round's audit rows (docs/domain-rules.md §6),
- * in request order. A pending decision is reported as such (its expiry is in `GET /decisions/{id}`).
- */
-export function decisionChains(rows: ReadonlyArray<Record<string, any>>): RecallDecision[] {
-  const out = new Map<string, RecallDecision>();
-  for (const r of rows) {
-    const d = r.data ?? {};
-    if (r.type === 'DecisionRequested') {
-      out.set(d.decisionId, {
-        decisionId: d.decisionId,
-        kind: d.proposal?.kind,
-        status: 'PENDING_APPROVAL',
-        requestedBy: d.requestedBy,
-        requestedAt: r.recorded_at,
-        reason: d.reason,
-        decidedBy: null,
-        decidedAt: null,
-        decisionReason: null,
-        evidence: evidenceView(d.evidence),
-        decisionEvidence: null,
-        steps: [r.event_id],
-      });
-      continue;
-    }
-    const v = out.get(d.decisionId);
-    if (!v || !['DecisionApproved', 'DecisionRejected', 'DecisionExpired'].includes(r.type)) continue;
-    v.steps.push(r.event_id);
-    v.decidedAt = r.recorded_at;
-    v.status = r.type === 'DecisionApproved' ? 'APPROVED' : r.type === 'DecisionRejected' ? 'REJECTED' : 'EXPIRED';
-    v.decidedBy = d.approvedBy ?? d.rejectedBy ?? null;
-    v.decisionReason = d.reason ?? null;
-    v.decisionEvidence = evidenceView(d.evidence);
-  }
-  return [...out.values()];
-}
-
-/** Evidence as recall shows it (docs/reports.md §7): every field present, null when not given. */
-export interface EvidenceView {
-  cameraId: string | null;
-  timecode: string | null;
-  segmentRef: string | null;
-}
-
-/** The {@link EvidenceView} of an event's `evidence` value, or null when there is none. */
-export function evidenceView(v: unknown): EvidenceView | null {
-  if (!v || typeof v !== 'object') return null;
-  const o = v as Record<string, unknown>;
-  const s = (k: string) => (typeof o[k] === 'string' ? (o[k] as string) : null);
-  return { cameraId: s('cameraId'), timecode: s('timecode'), segmentRef: s('segmentRef') };
 }

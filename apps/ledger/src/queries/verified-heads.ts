@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import type { IncrementalChainVerification, PgEventStore, VerifiedHead } from '@ledger/event-store';
-import { ByteLru } from '../common/byte-lru';
+import { ByteLru } from '../kernel/byte-lru';
 
 /** Streams whose verified head this process remembers (~200 B each: the LRU holds at most ~2 MB). */
 const MAX_STREAMS = 10_000;

@@ -1,4 +1,4 @@
-import { ApiError } from '../common/api-error';
+import { ApiError } from '../kernel/api-error';
 
 /** The bounds of a client's `occurredAt` (the API's `OCCURRED_AT_MAX_SKEW_MS`, `OCCURRED_AT_MAX_AGE_MS`). */
 export interface OccurredAtBounds {

@@ -1,4 +1,4 @@
-import { ApiError } from '../common/api-error';
+import { ApiError } from '../kernel/api-error';
 import { assertOccurredAtInRange } from './occurred-at';
 
 const NOW = Date.parse('2026-11-29T12:00:00.000Z');

@@ -1,15 +1,16 @@
 import { Controller, Get, Inject, Param, Query, Req, UseInterceptors } from '@nestjs/common';
-import { countVerification } from '../common/verification-metrics';
+import { countVerification } from '../kernel/verification-metrics';
 import { ApiBearerAuth, ApiExtraModels, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { PgEventStore } from '@ledger/event-store';
-import { Roles } from '../auth/roles.decorator';
-import { ApiError } from '../common/api-error';
-import { EVENT_STORE, HEAVY_READ_STORE } from '../persistence/persistence.module';
-import { HeavyRead, HeavyReadLimiter, type HeavyReadRequest } from '../common/heavy-read';
-import { NoQuery, StreamQuery } from '../queries/query.dto';
-import { QueryLogInterceptor } from '../queries/query-log.interceptor';
-import { BetLimit, ChainVerification, StreamPage, TablesResponse } from '../queries/responses.dto';
-import { TablesRegistry } from '../tables/tables.registry';
+import { Roles } from '../kernel/auth/roles.decorator';
+import { ApiError } from '../kernel/api-error';
+import { EVENT_STORE, HEAVY_READ_STORE } from '../kernel/tokens';
+import { HeavyRead, HeavyReadLimiter, type HeavyReadRequest } from '../kernel/heavy-read';
+import { NoQuery, StreamQuery } from '../kernel/query.dto';
+import { QueryLogInterceptor } from '../kernel/query-log.interceptor';
+import { ChainVerification } from '../kernel/chain.dto';
+import { BetLimit, StreamPage, TablesResponse } from './shoe-reads.dto';
+import { TablesRegistry } from '../kernel/tables/tables.registry';
 
 /**
  * Reads needed to drive and check a shoe: its stream and its hash chain. Every role may read. A

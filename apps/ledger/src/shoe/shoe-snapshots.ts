@@ -4,7 +4,7 @@ import { createHash, createHmac, randomBytes, timingSafeEqual } from 'node:crypt
 import type { DataSource } from 'typeorm';
 import type { LedgerApiEnv } from '@ledger/config';
 import { decodeState, encodeState, type ShoeState } from '@ledger/shoe';
-import { DATA_SOURCE } from '../persistence/persistence.module';
+import { DATA_SOURCE } from '../kernel/tokens';
 
 /** A folded shoe stream as the cache keeps it and a snapshot restores it. */
 export interface FoldedShoe {

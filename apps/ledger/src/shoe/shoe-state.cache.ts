@@ -4,8 +4,8 @@ import type { LedgerApiEnv } from '@ledger/config';
 import { estimateStateBytes, evolve, initialState } from '@ledger/shoe';
 import type { LedgerEvent } from '@ledger/events';
 import { PgEventStore } from '@ledger/event-store';
-import { ByteLru } from '../common/byte-lru';
-import { EVENT_STORE } from '../persistence/persistence.module';
+import { ByteLru } from '../kernel/byte-lru';
+import { EVENT_STORE } from '../kernel/tokens';
 import { ShoeSnapshots, type FoldedShoe } from './shoe-snapshots';
 
 /** Event types that end a round (or the shoe): the moments a snapshot is worth writing. */

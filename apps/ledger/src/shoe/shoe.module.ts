@@ -1,6 +1,6 @@
 import { Module } from '@nestjs/common';
 import { CqrsModule } from '@nestjs/cqrs';
-import { TablesRegistry } from '../tables/tables.registry';
+import { KernelModule } from '../kernel/kernel.module';
 import { OpenShoeController } from './open-shoe/open-shoe.controller';
 import { OpenShoeHandler } from './open-shoe/open-shoe.handler';
 import { DrawCommencementCardController } from './draw-commencement-card/draw-commencement-card.controller';
@@ -85,9 +85,9 @@ const WRITE_HANDLERS = [
  * mechanics they share in {@link ShoeStreamWriter}; and the reads that drive a shoe.
  */
 @Module({
-  imports: [CqrsModule],
+  imports: [CqrsModule, KernelModule],
   controllers: [...WRITE_CONTROLLERS, ShoeReadsController],
-  providers: [...WRITE_HANDLERS, ShoeStreamWriter, ShoeStateCache, ShoeSnapshots, StreamLock, TablesRegistry],
-  exports: [TablesRegistry, ShoeStreamWriter],
+  providers: [...WRITE_HANDLERS, ShoeStreamWriter, ShoeStateCache, ShoeSnapshots, StreamLock],
+  exports: [ShoeStreamWriter],
 })
 export class ShoeModule {}

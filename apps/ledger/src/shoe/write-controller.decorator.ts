@@ -1,7 +1,7 @@
 import { applyDecorators, Controller } from '@nestjs/common';
 import { ApiBearerAuth, ApiHeader, ApiTags } from '@nestjs/swagger';
 import type { Role } from '@ledger/events';
-import { Roles } from '../auth/roles.decorator';
+import { Roles } from '../kernel/auth/roles.decorator';
 
 /**
  * The decorators of every write controller: a controller at the API's root (each route names its

@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import type { Request } from 'express';
-import type { Principal } from '../auth/principal';
+import type { Principal } from '../kernel/auth/principal';
 import type { Evidence } from '@ledger/events';
 import { evidenceOf, type EvidenceDto } from './dto/evidence.dto';
 import type { WriteOptionsDto } from './dto/write-options.dto';

@@ -1,4 +1,4 @@
-import type { Principal } from '../auth/principal';
+import type { Principal } from '../kernel/auth/principal';
 import { writeRequest, type HttpRequest } from './write-request';
 
 const device: Principal = { id: 'device-1', role: 'table-device', tables: null };

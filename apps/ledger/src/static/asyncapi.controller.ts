@@ -3,9 +3,9 @@ import { ApiBearerAuth, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swa
 import { readFileSync } from 'node:fs';
 import { dirname, join, resolve, sep } from 'node:path';
 import { parse } from 'yaml';
-import { Roles } from '../auth/roles.decorator';
-import { ApiError } from '../common/api-error';
-import { NoQuery } from '../queries/query.dto';
+import { Roles } from '../kernel/auth/roles.decorator';
+import { ApiError } from '../kernel/api-error';
+import { NoQuery } from '../kernel/query.dto';
 import { findDirectory } from './static-paths';
 
 /** The OpenAPI schema name of the document `GET /asyncapi` answers (free-form JSON; see bootstrap.ts). */

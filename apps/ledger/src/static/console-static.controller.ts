@@ -3,26 +3,12 @@ import { ApiExcludeController } from '@nestjs/swagger';
 import type { Request, Response } from 'express';
 import { statSync } from 'node:fs';
 import { join, resolve, sep } from 'node:path';
-import { Public } from '../auth/public.decorator';
-import { ApiError } from '../common/api-error';
+import { Public } from '../kernel/auth/public.decorator';
+import { ApiError } from '../kernel/api-error';
 import { findDirectory } from './static-paths';
+import { CONSOLE_CSP } from '../common/http-hygiene';
 
-/**
- * The Content-Security-Policy of the console's files: everything from this origin only; inline
- * styles allowed (the chart and AsyncAPI renderers set `style` attributes); no plugins, no framing.
- */
-export const CONSOLE_CSP = [
-  "default-src 'self'",
-  "script-src 'self'",
-  "style-src 'self' 'unsafe-inline'",
-  "img-src 'self' data:",
-  "font-src 'self' data:",
-  "connect-src 'self'",
-  "object-src 'none'",
-  "base-uri 'self'",
-  "form-action 'self'",
-  "frame-ancestors 'none'",
-].join('; ');
+export { CONSOLE_CSP };
 
 /** Injection token of the function that finds the built console's directory (tests give their own). */
 export const CONSOLE_DIR = Symbol('CONSOLE_DIR');

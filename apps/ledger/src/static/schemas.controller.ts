@@ -5,8 +5,8 @@ import { createHash } from 'node:crypto';
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { SCHEMA_ID_BASE, schemaServedPath } from '@ledger/projections';
-import { Public } from '../auth/public.decorator';
-import { ApiError } from '../common/api-error';
+import { Public } from '../kernel/auth/public.decorator';
+import { ApiError } from '../kernel/api-error';
 import { findDirectory } from './static-paths';
 
 /** `Content-Type` of a served schema (the JSON Schema media type; our files are draft-07), docs/architecture.md §6. */

@@ -1,8 +1,7 @@
 import { mkdtempSync, mkdirSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { ApiError } from '../common/api-error';
-import { dealtCards } from '../queries/dealt-cards';
+import { ApiError } from '../kernel/api-error';
 import { inlineFileRefs } from './asyncapi.controller';
 import { ConsoleStaticController } from './console-static.controller';
 
@@ -37,17 +36,5 @@ describe('inlineFileRefs (GET /asyncapi)', () => {
 
   it('refuses a ref that leaves the directory', () => {
     expect(() => inlineFileRefs({ $ref: '../etc/passwd' }, join(dir, 'schemas'))).toThrow(/leaves/);
-  });
-});
-
-describe('dealtCards', () => {
-  it('places each card on the tableau position it was dealt to', () => {
-    // player 2+3 = 5 draws (P3 = 4 → 9); banker 7+K = 7 stands on a 4: no B3
-    expect(dealtCards(['2S', '7H', '3D', 'KC', '4S']).map((c) => c.position)).toEqual(['P1', 'B1', 'P2', 'B2', 'P3']);
-    // player 9+K = 9: a natural, nobody draws
-    expect(dealtCards(['9S', '2H', 'KD', '3C']).map((c) => c.position)).toEqual(['P1', 'B1', 'P2', 'B2']);
-    // player 6+K = 6 stands; banker 2+T = 2 draws: the fifth card is B3
-    expect(dealtCards(['6S', '2H', 'KD', 'TC', '5S']).map((c) => c.position)).toEqual(['P1', 'B1', 'P2', 'B2', 'B3']);
-    expect(dealtCards(null)).toEqual([]);
   });
 });

@@ -1,10 +1,10 @@
 import { Body, Param, Post, Req } from '@nestjs/common';
 import { CommandBus } from '@nestjs/cqrs';
 import { ApiCreatedResponse, ApiOperation } from '@nestjs/swagger';
-import { CommandResult } from '../../queries/responses.dto';
+import { CommandResult } from '../write-answers.dto';
 import { parseCard } from '@ledger/rules';
-import type { Principal } from '../../auth/principal';
-import { CurrentPrincipal } from '../../auth/current-principal.decorator';
+import type { Principal } from '../../kernel/auth/principal';
+import { CurrentPrincipal } from '../../kernel/auth/current-principal.decorator';
 import type { ShoeCommandResult } from '../shoe-stream.writer';
 import { WriteController } from '../write-controller.decorator';
 import { writeRequest, type HttpRequest } from '../write-request';

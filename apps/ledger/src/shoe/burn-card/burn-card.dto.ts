@@ -1,6 +1,6 @@
 import { ApiProperty } from '@nestjs/swagger';
 import { ValidateIf } from 'class-validator';
-import { IsCard } from '../dto/validators';
+import { IsCard } from '../../common/validators';
 import { FactWriteDto } from '../dto/evidence.dto';
 
 /** POST /shoes/{shoeId}/burns: one burned card, `null` if burned face down (docs/domain-rules.md §5.1). */

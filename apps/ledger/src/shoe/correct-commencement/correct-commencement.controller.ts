@@ -1,12 +1,12 @@
 import { Body, HttpCode, Param, Post, Req } from '@nestjs/common';
 import { CommandBus } from '@nestjs/cqrs';
 import { ApiAcceptedResponse, ApiOperation } from '@nestjs/swagger';
-import { DecisionAnswer as DecisionAnswerSchema } from '../../queries/responses.dto';
+import { DecisionAnswer as DecisionAnswerSchema } from '../write-answers.dto';
 import { parseCard } from '@ledger/rules';
-import type { Principal } from '../../auth/principal';
-import { CurrentPrincipal } from '../../auth/current-principal.decorator';
-import type { DecisionAnswer } from '../../decisions/decision-answer';
-import { RequestDecisionCommand } from '../../decisions/request-decision/request-decision.command';
+import type { Principal } from '../../kernel/auth/principal';
+import { CurrentPrincipal } from '../../kernel/auth/current-principal.decorator';
+import type { DecisionAnswer } from '../decisions/decision-answer';
+import { RequestDecisionCommand } from '../decisions/request-decision/request-decision.command';
 import { CorrectCommencementDto } from './correct-commencement.dto';
 import { WriteController } from '../write-controller.decorator';
 import { writeRequest, type HttpRequest } from '../write-request';

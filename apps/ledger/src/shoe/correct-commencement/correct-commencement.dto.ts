@@ -1,6 +1,6 @@
 import { ApiProperty } from '@nestjs/swagger';
 import { Matches } from 'class-validator';
-import { IsCard, REASON_PATTERN } from '../dto/validators';
+import { IsCard, REASON_PATTERN } from '../../common/validators';
 import { FactWriteDto } from '../dto/evidence.dto';
 
 /** POST /shoes/{shoeId}/commencement/corrections (pit manager, docs/domain-rules.md §5.1). */

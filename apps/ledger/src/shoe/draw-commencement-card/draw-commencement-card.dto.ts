@@ -1,5 +1,5 @@
 import { ApiProperty } from '@nestjs/swagger';
-import { IsCard } from '../dto/validators';
+import { IsCard } from '../../common/validators';
 import { FactWriteDto } from '../dto/evidence.dto';
 
 /** POST /shoes/{shoeId}/commencement: the commencement card (docs/domain-rules.md §5.1). */

@@ -1,7 +1,7 @@
 import { ApiProperty } from '@nestjs/swagger';
 import { Matches } from 'class-validator';
 import { FactWriteDto } from './evidence.dto';
-import { REASON_PATTERN } from './validators';
+import { REASON_PATTERN } from '../../common/validators';
 
 /**
  * A management decision requested by a pit manager (docs/domain-rules.md §6): the requester is the

@@ -7,7 +7,7 @@ import request from 'supertest';
 import { isEvidence } from '@ledger/events';
 import { applyHttpWiring } from '../../common/http-wiring';
 import { LedgerExceptionFilter } from '../../common/ledger-exception.filter';
-import { REJECTION_LOG, type RejectionLog } from '../../common/rejection-log';
+import { REJECTION_LOG, type RejectionLog } from '../../kernel/rejection-log';
 import { DealCardDto } from '../round/deal-card/deal-card.dto';
 import { DecisionDto } from './decision.dto';
 import { evidenceOf, FactWriteDto } from './evidence.dto';

@@ -1,7 +1,7 @@
 import { CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
 import { decide } from '@ledger/shoe';
 import { ShoeStreamWriter, type ShoeCommandResult } from '../shoe-stream.writer';
-import { TablesRegistry } from '../../tables/tables.registry';
+import { TablesRegistry } from '../../kernel/tables/tables.registry';
 import { OpenShoeCommand } from './open-shoe.command';
 
 /**

@@ -1,11 +1,11 @@
 import { Body, HttpCode, Param, Post, Req } from '@nestjs/common';
 import { CommandBus } from '@nestjs/cqrs';
 import { ApiAcceptedResponse, ApiOperation } from '@nestjs/swagger';
-import { DecisionAnswer as DecisionAnswerSchema } from '../../queries/responses.dto';
-import type { Principal } from '../../auth/principal';
-import { CurrentPrincipal } from '../../auth/current-principal.decorator';
-import type { DecisionAnswer } from '../../decisions/decision-answer';
-import { RequestDecisionCommand } from '../../decisions/request-decision/request-decision.command';
+import { DecisionAnswer as DecisionAnswerSchema } from '../write-answers.dto';
+import type { Principal } from '../../kernel/auth/principal';
+import { CurrentPrincipal } from '../../kernel/auth/current-principal.decorator';
+import type { DecisionAnswer } from '../decisions/decision-answer';
+import { RequestDecisionCommand } from '../decisions/request-decision/request-decision.command';
 import { DecisionDto } from '../dto/decision.dto';
 import { WriteController } from '../write-controller.decorator';
 import { writeRequest, type HttpRequest } from '../write-request';

@@ -1,9 +1,9 @@
 import { Body, HttpCode, Param, Post, Req } from '@nestjs/common';
 import { CommandBus } from '@nestjs/cqrs';
 import { ApiCreatedResponse, ApiOperation } from '@nestjs/swagger';
-import { CommandResult } from '../../../queries/responses.dto';
-import type { Principal } from '../../../auth/principal';
-import { CurrentPrincipal } from '../../../auth/current-principal.decorator';
+import { CommandResult } from '../../write-answers.dto';
+import type { Principal } from '../../../kernel/auth/principal';
+import { CurrentPrincipal } from '../../../kernel/auth/current-principal.decorator';
 import { EmptyWriteDto } from '../../dto/write-options.dto';
 import type { ShoeCommandResult } from '../../shoe-stream.writer';
 import { WriteController } from '../../write-controller.decorator';

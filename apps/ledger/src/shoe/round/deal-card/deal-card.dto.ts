@@ -1,7 +1,7 @@
 import { ApiProperty } from '@nestjs/swagger';
 import { IsIn } from 'class-validator';
 import { POSITIONS, type Position } from '@ledger/rules';
-import { IsCard } from '../../dto/validators';
+import { IsCard } from '../../../common/validators';
 import { FactWriteDto } from '../../dto/evidence.dto';
 
 /** POST /shoes/{shoeId}/rounds/{roundId}/cards: one card dealt to a position (docs/domain-rules.md §1, §2). */

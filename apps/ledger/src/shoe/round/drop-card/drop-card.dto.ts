@@ -1,6 +1,6 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { IsBoolean, IsIn, IsOptional, ValidateIf } from 'class-validator';
-import { IsCard } from '../../dto/validators';
+import { IsCard } from '../../../common/validators';
 import { FactWriteDto } from '../../dto/evidence.dto';
 
 /** POST /shoes/{shoeId}/dropped-cards (docs/domain-rules.md §5.5). */

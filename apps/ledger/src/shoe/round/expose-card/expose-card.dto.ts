@@ -1,6 +1,6 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { IsIn, IsOptional } from 'class-validator';
-import { IsCard } from '../../dto/validators';
+import { IsCard } from '../../../common/validators';
 import { FactWriteDto } from '../../dto/evidence.dto';
 
 /** POST /shoes/{shoeId}/exposed-cards (docs/domain-rules.md §5.3). */

@@ -3,7 +3,7 @@ import { Type } from 'class-transformer';
 import { ArrayMaxSize, ArrayMinSize, IsArray, IsObject, Matches, ValidateNested } from 'class-validator';
 import { ID_PATTERN } from '@ledger/events';
 import { WriteOptionsDto } from '../../dto/write-options.dto';
-import { IsMinorUnits } from '../../dto/validators';
+import { IsMinorUnits } from '../../../common/validators';
 
 /** One bet from the betting platform. `stake` in minor units (docs/domain-rules.md §4). */
 export class BetDto {

@@ -1,0 +1,60 @@
+import { Inject, Injectable } from '@nestjs/common';
+import { ConfigService } from '@nestjs/config';
+import type { DataSource } from 'typeorm';
+import type { LedgerApiEnv } from '@ledger/config';
+import { DATA_SOURCE } from '../kernel/tokens';
+import { reportHeader } from '../kernel/report-header';
+import { reconciliationFigures } from '../kernel/as-of/reconciliation-sql';
+import { AdjustmentsService } from '../kernel/closes/adjustments.service';
+import { CLOSE_REPORT_VERSION, type CloseReportBody } from '../kernel/closes/close-report';
+
+/**
+ * Computes the frozen report of a gaming day for a table set at a global position
+ * (docs/reports.md §2): the as-of reconciliation (docs/reports.md §3) of the day's rounds grouped
+ * by table, dealer and currency, its totals per currency, and the adjustments the day carries — all
+ * as known at that position, so the same position gives the same body whatever happened since.
+ */
+@Injectable()
+export class CloseComputation {
+  private readonly S: string;
+  private readonly dayRule: { timeZone: string; cutoffHour: number };
+
+  constructor(
+    @Inject(DATA_SOURCE) private readonly ds: DataSource,
+    private readonly adjustments: AdjustmentsService,
+    config: ConfigService<LedgerApiEnv, true>,
+  ) {
+    this.S = config.get('PROJECTIONS_SCHEMA', { infer: true });
+    this.dayRule = { timeZone: config.get('GAMING_DAY_TZ', { infer: true }), cutoffHour: config.get('GAMING_DAY_CUTOFF_HOUR', { infer: true }) };
+  }
+
+  /**
+   * @param day `YYYY-MM-DD`
+   * @param tableIds the table set (any order; sorted in the body)
+   * @param position the last global position covered
+   * @param q where to read the read model: the DataSource, or a transaction's snapshot (a close's, which
+   *   the entries check reads too: docs/reports.md §2)
+   */
+  async body(day: string, tableIds: readonly string[], position: bigint, q: Pick<DataSource, 'query'> = this.ds): Promise<CloseReportBody> {
+    const tables = [...tableIds].sort();
+    const scope = { fromDay: day, toDay: day, tableIds: tables };
+    const rows = await reconciliationFigures(q, this.S, { ...scope, groupBy: ['table', 'dealer', 'currency'] }, position);
+    const totals = await reconciliationFigures(q, this.S, { ...scope, groupBy: ['currency'] }, position);
+    const adjustments = await this.adjustments.at(position, { fromDay: day, toDay: day, tableIds: tables }, q);
+    const [last] = await this.ds.query(
+      `SELECT to_char(recorded_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') AS at FROM events WHERE global_position <= $1::bigint ORDER BY global_position DESC LIMIT 1`,
+      [position.toString()],
+    );
+    const asOf = new Date(last?.at ?? '1970-01-01T00:00:00.000Z');
+    const header = reportHeader(
+      'Gaming-day close',
+      'gaming-day-close',
+      CLOSE_REPORT_VERSION,
+      { from: day, to: day },
+      { gamingDay: day, tableIds: tables.join(','), throughPosition: position.toString() },
+      rows.length === 0 && adjustments.length === 0,
+      asOf,
+    );
+    return { header, gamingDay: day, tableIds: tables, throughPosition: position.toString(), gamingDayRule: { ...this.dayRule }, rows, totals, adjustments };
+  }
+}

@@ -1,0 +1,100 @@
+import { Inject, Injectable } from '@nestjs/common';
+import { ConfigService } from '@nestjs/config';
+import type { DataSource } from 'typeorm';
+import type { LedgerApiEnv } from '@ledger/config';
+import { ApiError } from '../api-error';
+import { DATA_SOURCE } from '../tokens';
+import type { AsOf } from './as-of';
+
+/** The relay's row of `outbox_progress` (`RELAY_PROGRESS_NAME` of `@ledger/event-store`). */
+const RELAY_PROGRESS = 'ledger-relay';
+
+/**
+ * Turns an `asOf` into a global position and checks the read model can answer for it
+ * (docs/reports.md §3).
+ *
+ * - A time T → the greatest global position of an event recorded (`recordedAt`, the ledger's clock)
+ *   at or before T, from the event store; 0 when none was.
+ * - "Projected through P" means: the relay has published every position ≤ P
+ *   (`outbox_progress.through_position` ≥ P, so no append holding a position ≤ P is still in
+ *   flight and the answer can never change later), and every event ≤ P of this API's events topic
+ *   is in the read model's `applied_events`. The check walks only the outbox rows above the highest
+ *   position this process already found projected (kept in memory), so repeated reads are cheap.
+ */
+@Injectable()
+export class AsOfPositionService {
+  private readonly schema: string;
+  private readonly topic: string;
+  /** Every position ≤ it is known projected (found by an earlier check of this process). */
+  private projectedThrough = 0n;
+
+  constructor(
+    @Inject(DATA_SOURCE) private readonly ds: DataSource,
+    config: ConfigService<LedgerApiEnv, true>,
+  ) {
+    this.schema = config.get('PROJECTIONS_SCHEMA', { infer: true });
+    this.topic = config.get('LEDGER_EVENTS_TOPIC', { infer: true });
+  }
+
+  /**
+   * The global position of `asOf`, checked projected.
+   * @throws ApiError 409 `ASOF.NOT_PROJECTED`
+   */
+  async resolve(asOf: AsOf): Promise<bigint> {
+    const position = asOf.kind === 'position' ? asOf.position : await this.positionAt(asOf.at);
+    await this.assertProjected(position);
+    return position;
+  }
+
+  /** The greatest global position recorded at or before `at` (ISO-8601); 0 when none. */
+  async positionAt(at: string): Promise<bigint> {
+    const [row] = await this.ds.query(`SELECT global_position::text AS p FROM events WHERE recorded_at <= $1::timestamptz ORDER BY global_position DESC LIMIT 1`, [at]);
+    return row ? BigInt(row.p) : 0n;
+  }
+
+  /**
+   * The latest position the read model can answer for now: the relay's published horizon, lowered to
+   * just below the first event of this topic it has not applied yet. What a gaming-day close covers.
+   */
+  async latestProjected(): Promise<bigint> {
+    const horizon = await this.relayHorizon();
+    const [row] = await this.ds.query(
+      `SELECT min(o.global_position)::text AS p FROM outbox o
+        WHERE o.topic = $1 AND o.global_position > $2::bigint AND o.global_position <= $3::bigint
+          AND NOT EXISTS (SELECT 1 FROM ${this.schema}.applied_events a WHERE a.global_position = o.global_position)`,
+      [this.topic, this.projectedThrough.toString(), horizon.toString()],
+    );
+    const through = row?.p ? BigInt(row.p) - 1n : horizon;
+    if (through > this.projectedThrough) this.projectedThrough = through;
+    return through;
+  }
+
+  /**
+   * @throws ApiError 409 `ASOF.NOT_PROJECTED` unless everything ≤ `position` is published and applied
+   */
+  async assertProjected(position: bigint): Promise<void> {
+    if (position <= this.projectedThrough) return;
+    const horizon = await this.relayHorizon();
+    if (horizon < position) throw this.notProjected(position, `the relay has published through ${horizon}`);
+    const [missing] = await this.ds.query(
+      `SELECT o.global_position::text AS p FROM outbox o
+        WHERE o.topic = $1 AND o.global_position > $2::bigint AND o.global_position <= $3::bigint
+          AND NOT EXISTS (SELECT 1 FROM ${this.schema}.applied_events a WHERE a.global_position = o.global_position)
+        ORDER BY o.global_position LIMIT 1`,
+      [this.topic, this.projectedThrough.toString(), position.toString()],
+    );
+    if (missing) throw this.notProjected(position, `event ${missing.p} is not applied yet`);
+    this.projectedThrough = position;
+  }
+
+  private async relayHorizon(): Promise<bigint> {
+    const [row] = await this.ds.query(`SELECT through_position::text AS p FROM outbox_progress WHERE name = $1`, [RELAY_PROGRESS]);
+    return row ? BigInt(row.p) : 0n;
+  }
+
+  private notProjected(position: bigint, reason: string): ApiError {
+    return new ApiError('ASOF.NOT_PROJECTED', `the read model has not yet applied every event up to global position ${position} (${reason}); retry later`, {
+      position: position.toString(),
+    });
+  }
+}

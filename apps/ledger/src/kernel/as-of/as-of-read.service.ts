@@ -1,0 +1,77 @@
+import { Inject, Injectable } from '@nestjs/common';
+import { ConfigService } from '@nestjs/config';
+import type { DataSource } from 'typeorm';
+import type { LedgerApiEnv } from '@ledger/config';
+import { ApiError } from '../api-error';
+import { DATA_SOURCE } from '../tokens';
+import { decodeIdCursor, encodeCursor, type Page } from '../pagination';
+import type { AsOf } from './as-of';
+import { AsOfPositionService } from './as-of-position.service';
+import { reconciliationFigures, type ReconciliationFigures, type ReconciliationScope } from './reconciliation-sql';
+import { settlementAsOf, settlementsAsOf, type SettlementAsOfFilters } from './settlements-as-of';
+import { withBetTransaction, withWalletTransactions } from './wallet-transactions';
+
+/** snake_case row → camelCase, times as ISO strings. */
+function camel(row: Record<string, unknown>): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const [k, v] of Object.entries(row)) out[k.replace(/_([a-z])/g, (_, c: string) => c.toUpperCase())] = v instanceof Date ? v.toISOString() : v;
+  return out;
+}
+
+/**
+ * The reads "as the ledger knew it at time T" (docs/reports.md §3): the reconciliation report (the
+ * position-stamped entries at or below the position), the settlement list and one settlement (the
+ * projections' revision rows at the global position of `asOf`), never from a second copy. Recall is cut by `recallAsOf`.
+ * Every method first resolves and checks the position ({@link AsOfPositionService.resolve}).
+ */
+@Injectable()
+export class AsOfReadService {
+  private readonly S: string;
+
+  constructor(
+    @Inject(DATA_SOURCE) private readonly ds: DataSource,
+    private readonly positions: AsOfPositionService,
+    config: ConfigService<LedgerApiEnv, true>,
+  ) {
+    this.S = config.get('PROJECTIONS_SCHEMA', { infer: true });
+  }
+
+  /**
+   * The reconciliation report at `position` (null: live): the sum of the `ledger_entries` at or below it.
+   * @returns rows as `GET /reports/reconciliation` answers them
+   */
+  reconciliationAt(scope: ReconciliationScope, position: bigint | null): Promise<ReconciliationFigures[]> {
+    return reconciliationFigures(this.ds, this.S, scope, position);
+  }
+
+  /** The reconciliation report as of `asOf`, with the position it was computed at. @throws ApiError 409 `ASOF.NOT_PROJECTED` */
+  async reconciliation(scope: ReconciliationScope, asOf: AsOf): Promise<{ position: bigint; rows: ReconciliationFigures[] }> {
+    const position = await this.positions.resolve(asOf);
+    return { position, rows: await this.reconciliationAt(scope, position) };
+  }
+
+  /**
+   * `GET /settlements?asOf=`: bets placed by then, each in the state it had then; keyset pages by bet id.
+   * @throws ApiError 409 `ASOF.NOT_PROJECTED`; 400 `VALIDATION.FAILED` for a foreign cursor
+   */
+  async settlements(f: Omit<SettlementAsOfFilters, 'afterBetId'> & { cursor?: string | null }, asOf: AsOf): Promise<Page<Record<string, unknown>>> {
+    const position = await this.positions.resolve(asOf);
+    const rows = await settlementsAsOf(this.ds, this.S, position, { ...f, afterBetId: decodeIdCursor(f.cursor) });
+    const more = rows.length > f.limit;
+    const items = rows.slice(0, f.limit);
+    return { items: items.map((r) => withBetTransaction(camel(r))), nextCursor: more ? encodeCursor(items[items.length - 1].bet_id) : null };
+  }
+
+  /**
+   * `GET /settlements/{betId}?asOf=`: the bet as it stood then, with its history up to then.
+   * @throws ApiError 404 `BET.NOT_FOUND` (not placed by then, or never), 409 `ASOF.NOT_PROJECTED`
+   */
+  async settlement(betId: string, asOf: AsOf) {
+    const position = await this.positions.resolve(asOf);
+    const found = await settlementAsOf(this.ds, this.S, position, betId);
+    if (!found) throw new ApiError('BET.NOT_FOUND', `no bet ${betId} at global position ${position}`, { betId });
+    const bet = camel(found.bet);
+    // the wallet transactions as the live read gives them (docs/reports.md §4): derived from the history known then
+    return { ...withBetTransaction(bet), history: withWalletTransactions(betId, String(bet.stake), found.history.map(camel) as { kind: string; revision: number; payout: string | null }[]) };
+  }
+}

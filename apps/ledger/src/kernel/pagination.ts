@@ -1,0 +1,73 @@
+import { ApiError } from './api-error';
+import { isIsoTime } from './query.dto';
+
+/** A page of a list: `items`, and `nextCursor` to pass back for the next page (null at the end). */
+export interface Page<T> {
+  items: T[];
+  nextCursor: string | null;
+}
+
+/**
+ * Parses `limit` (1..1000, default 100).
+ * @throws ApiError 400 `VALIDATION.FAILED`
+ */
+export function parseLimit(raw: unknown, dflt = 100): number {
+  if (raw === undefined || raw === '') return dflt;
+  const n = Number(raw);
+  if (!Number.isInteger(n) || n < 1 || n > 1000) throw new ApiError('VALIDATION.FAILED', 'limit must be an integer 1..1000', { limit: raw });
+  return n;
+}
+
+/** Opaque cursor: base64url of a JSON key. */
+export function encodeCursor(key: unknown): string {
+  return Buffer.from(JSON.stringify(key)).toString('base64url');
+}
+
+/** @throws ApiError 400 `VALIDATION.FAILED` for a cursor this API did not make */
+export function decodeCursor<T>(raw: unknown): T | null {
+  if (raw === undefined || raw === '') return null;
+  try {
+    return JSON.parse(Buffer.from(String(raw), 'base64url').toString('utf8')) as T;
+  } catch {
+    throw new ApiError('VALIDATION.FAILED', 'cursor is not one this API returned');
+  }
+}
+
+/** Largest bigint key PostgreSQL holds (2^63 − 1). */
+const MAX_BIGINT = 9_223_372_036_854_775_807n;
+
+/**
+ * A cursor over a `bigint` key (global position, query-log id): it must decode to a string of
+ * digits in 0..2^63−1, as this API writes them (a cursor `"abc"` or `1e400` reached the `::bigint`
+ * cast and answered 500).
+ * @throws ApiError 400 `VALIDATION.FAILED`
+ */
+export function decodePositionCursor(raw: unknown): string | null {
+  const key = decodeCursor<unknown>(raw);
+  if (key === null) return null;
+  if (typeof key !== 'string' || !/^\d{1,19}$/.test(key) || BigInt(key) > MAX_BIGINT) throw new ApiError('VALIDATION.FAILED', 'cursor is not one this API returned');
+  return key;
+}
+
+/**
+ * A cursor over an id key (bet id): it must decode to a string of the id alphabet.
+ * @throws ApiError 400 `VALIDATION.FAILED`
+ */
+export function decodeIdCursor(raw: unknown): string | null {
+  const key = decodeCursor<unknown>(raw);
+  if (key === null) return null;
+  if (typeof key !== 'string' || !/^[A-Za-z0-9_.:@-]{1,128}$/.test(key)) throw new ApiError('VALIDATION.FAILED', 'cursor is not one this API returned');
+  return key;
+}
+
+/**
+ * An ISO-8601 time filter as the SQL parameter (UTC `toISOString`), or null when absent. Through HTTP
+ * the DTO already checked the text (`isIsoTime`: years 1..9999, a real date and clock).
+ * @throws ApiError 400 `VALIDATION.FAILED`
+ */
+export function parseTime(raw: unknown, name: string): string | null {
+  if (raw === undefined || raw === '') return null;
+  const s = String(raw);
+  if (!isIsoTime(s)) throw new ApiError('VALIDATION.FAILED', `${name} must be an ISO-8601 time`);
+  return new Date(s).toISOString();
+}

@@ -1,0 +1,161 @@
+import type { WalletRow } from './wallet-file';
+import type { LedgerTransaction, WalletTxnType } from '../kernel/as-of/wallet-transactions';
+
+/**
+ * Matching a wallet file against the ledger's transactions (docs/reports.md §4). Pure: the caller
+ * loads the ledger's transactions (those of the scope's gaming days and those the file names) and
+ * stores the result.
+ */
+
+/** What became of one transaction. */
+export const MATCH_STATUSES = ['MATCHED', 'MISSING_IN_WALLET', 'MISSING_IN_LEDGER', 'AMOUNT_DIFFERS', 'FIELDS_DIFFER', 'DUPLICATED'] as const;
+export type MatchStatus = (typeof MATCH_STATUSES)[number];
+
+/**
+ * What the match covers: gaming days `fromDay..toDay` inclusive (`YYYY-MM-DD`; a transaction is in
+ * it by its bet's gaming day), or a time period `from..to` (ISO-8601 UTC, `from` inclusive, `to`
+ * exclusive; a transaction is in it by its event's `occurredAt`).
+ */
+export type MatchScope = { readonly kind: 'days'; readonly fromDay: string; readonly toDay: string } | { readonly kind: 'period'; readonly from: string; readonly to: string };
+
+/** Whether the ledger transaction `t` is in `scope`. */
+export function inScope(t: Pick<LedgerTransaction, 'gamingDay' | 'occurredAt'>, scope: MatchScope): boolean {
+  if (scope.kind === 'days') return t.gamingDay >= scope.fromDay && t.gamingDay <= scope.toDay;
+  const at = Date.parse(t.occurredAt);
+  return at >= Date.parse(scope.from) && at < Date.parse(scope.to);
+}
+
+/** One item of a match run. Amounts are signed minor units. */
+export interface MatchItem {
+  readonly status: MatchStatus;
+  readonly transactionId: string;
+  readonly type: WalletTxnType;
+  readonly betId: string | null;
+  readonly roundId: string | null;
+  readonly accountId: string | null;
+  readonly currency: string;
+  /** The ledger's gaming day of the bet; for a transaction the ledger lacks, the gaming day of the wallet's time. */
+  readonly gamingDay: string;
+  readonly ledgerAmount: bigint | null;
+  readonly walletAmount: bigint | null;
+  /** The file line of the wallet's row (null when missing in the wallet). */
+  readonly walletLine: number | null;
+  readonly walletTime: string | null;
+  /** Fields where the wallet's row differs from the ledger (`amount`, `currency`, `type`, `betId`, `roundId`, `accountId`). */
+  readonly differences: readonly string[];
+}
+
+/** Counts and sums of one currency and gaming day. */
+export interface MatchSummaryRow {
+  readonly currency: string;
+  readonly gamingDay: string;
+  readonly counts: Record<MatchStatus, number>;
+  /** Sum of the ledger's amounts of the items (null amounts count 0). */
+  readonly ledgerAmount: bigint;
+  /** Sum of the wallet's amounts of the items, duplicates included. */
+  readonly walletAmount: bigint;
+}
+
+/** The result of {@link matchWallet}. */
+export interface MatchResult {
+  /** In order: gaming day, currency, transaction id, wallet line. */
+  readonly items: MatchItem[];
+  /** By currency, then gaming day. */
+  readonly summary: MatchSummaryRow[];
+  /** Totals of every status. */
+  readonly totals: Record<MatchStatus, number>;
+  /** The ledger's zero-amount transactions of the scope that the file does not hold (not reported: docs/reports.md §4). */
+  readonly zeroNotInFile: number;
+}
+
+/** The gaming days of the rows' times (`dayOf`, the ledger's gaming-day rule), as a scope; null without rows. */
+export function scopeOfRows(rows: readonly WalletRow[], dayOf: (time: string) => string): (MatchScope & { kind: 'days' }) | null {
+  let from: string | null = null;
+  let to: string | null = null;
+  for (const r of rows) {
+    const d = dayOf(r.time);
+    if (from === null || d < from) from = d;
+    if (to === null || d > to) to = d;
+  }
+  return from === null || to === null ? null : { kind: 'days', fromDay: from, toDay: to };
+}
+
+const zeroCounts = (): Record<MatchStatus, number> => Object.fromEntries(MATCH_STATUSES.map((s) => [s, 0])) as Record<MatchStatus, number>;
+
+/**
+ * Matches `rows` (in file order) against the ledger's transactions `ledger` by transaction id:
+ * - the first row of an id the ledger has: MATCHED, or AMOUNT_DIFFERS (amount or currency differ),
+ *   or FIELDS_DIFFER (type, or a given bet, round or account id differs);
+ * - the first row of an id the ledger lacks: MISSING_IN_LEDGER;
+ * - every further row of the same id: DUPLICATED;
+ * - a ledger transaction of the scope that no row names: MISSING_IN_WALLET when its
+ *   amount is not 0; a zero one (a lost bet's win) is not expected from the wallet and only counted.
+ * @param ledger every ledger transaction of the scope, plus any the rows name (whatever their day)
+ * @param dayOf the gaming day of a wallet time (for rows the ledger lacks)
+ */
+export function matchWallet(rows: readonly WalletRow[], ledger: readonly LedgerTransaction[], scope: MatchScope, dayOf: (time: string) => string): MatchResult {
+  const byId = new Map<string, LedgerTransaction>();
+  for (const t of ledger) byId.set(t.transactionId, t);
+  const seen = new Set<string>();
+  const items: MatchItem[] = [];
+  for (const r of rows) {
+    const l = byId.get(r.transactionId);
+    const wallet = { walletAmount: r.amount, walletLine: r.line, walletTime: r.time };
+    if (seen.has(r.transactionId)) {
+      items.push({
+        status: 'DUPLICATED',
+        transactionId: r.transactionId,
+        type: r.type,
+        betId: l?.betId ?? r.betId,
+        roundId: l?.roundId ?? r.roundId,
+        accountId: l?.accountId ?? r.accountId,
+        currency: l?.currency ?? r.currency,
+        gamingDay: l?.gamingDay ?? dayOf(r.time),
+        ledgerAmount: l?.amount ?? null,
+        ...wallet,
+        differences: [],
+      });
+      continue;
+    }
+    seen.add(r.transactionId);
+    if (!l) {
+      items.push({ status: 'MISSING_IN_LEDGER', transactionId: r.transactionId, type: r.type, betId: r.betId, roundId: r.roundId, accountId: r.accountId, currency: r.currency, gamingDay: dayOf(r.time), ledgerAmount: null, ...wallet, differences: [] });
+      continue;
+    }
+    const differences: string[] = [];
+    if (r.amount !== l.amount) differences.push('amount');
+    if (r.currency !== l.currency) differences.push('currency');
+    if (r.type !== l.type) differences.push('type');
+    if (r.betId !== null && r.betId !== l.betId) differences.push('betId');
+    if (r.roundId !== null && r.roundId !== l.roundId) differences.push('roundId');
+    if (r.accountId !== null && r.accountId !== l.accountId) differences.push('accountId');
+    const status: MatchStatus = differences.includes('amount') || differences.includes('currency') ? 'AMOUNT_DIFFERS' : differences.length ? 'FIELDS_DIFFER' : 'MATCHED';
+    items.push({ status, transactionId: l.transactionId, type: l.type, betId: l.betId, roundId: l.roundId, accountId: l.accountId, currency: l.currency, gamingDay: l.gamingDay, ledgerAmount: l.amount, ...wallet, differences });
+  }
+  let zeroNotInFile = 0;
+  for (const l of ledger) {
+    if (seen.has(l.transactionId) || !inScope(l, scope)) continue;
+    seen.add(l.transactionId); // a transaction given twice in `ledger` counts once
+    if (l.amount === 0n) {
+      zeroNotInFile++;
+      continue;
+    }
+    items.push({ status: 'MISSING_IN_WALLET', transactionId: l.transactionId, type: l.type, betId: l.betId, roundId: l.roundId, accountId: l.accountId, currency: l.currency, gamingDay: l.gamingDay, ledgerAmount: l.amount, walletAmount: null, walletLine: null, walletTime: null, differences: [] });
+  }
+  const cmp = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
+  items.sort((a, b) => cmp(a.gamingDay, b.gamingDay) || cmp(a.currency, b.currency) || cmp(a.transactionId, b.transactionId) || (a.walletLine ?? 0) - (b.walletLine ?? 0));
+  const groups = new Map<string, { currency: string; gamingDay: string; counts: Record<MatchStatus, number>; ledgerAmount: bigint; walletAmount: bigint }>();
+  const totals = zeroCounts();
+  for (const i of items) {
+    const key = `${i.currency}|${i.gamingDay}`;
+    const g = groups.get(key) ?? { currency: i.currency, gamingDay: i.gamingDay, counts: zeroCounts(), ledgerAmount: 0n, walletAmount: 0n };
+    g.counts[i.status]++;
+    totals[i.status]++;
+    // a duplicate's ledger amount is its first row's: counted once
+    if (i.status !== 'DUPLICATED') g.ledgerAmount += i.ledgerAmount ?? 0n;
+    g.walletAmount += i.walletAmount ?? 0n;
+    groups.set(key, g);
+  }
+  const summary = [...groups.values()].sort((a, b) => cmp(a.currency, b.currency) || cmp(a.gamingDay, b.gamingDay));
+  return { items, summary, totals, zeroNotInFile };
+}

@@ -1,0 +1,367 @@
+import { Inject, Injectable } from '@nestjs/common';
+import { ConfigService } from '@nestjs/config';
+import { createHash, randomUUID } from 'node:crypto';
+import { Transform, type Readable } from 'node:stream';
+import type { DataSource } from 'typeorm';
+import type { LedgerApiEnv } from '@ledger/config';
+import { gamingDay, type GamingDayConfig } from '@ledger/projections';
+import { ApiError } from '../kernel/api-error';
+import { DATA_SOURCE } from '../kernel/tokens';
+import { decodeCursor, encodeCursor, type Page } from '../kernel/pagination';
+import { reportHeader, type ReportHeader } from '../kernel/report-header';
+import { betIdOfTransactionId, expectedTransactions, type LedgerBet, type LedgerBetRevision, type LedgerTransaction } from '../kernel/as-of/wallet-transactions';
+import { FileTooLargeError, readWalletFile, type ColumnMap, type WalletFileFormat } from './wallet-file';
+import { matchWallet, scopeOfRows, type MatchScope, type MatchStatus } from './wallet-match';
+
+/** Most bets of a match's scope (its gaming days) loaded at once; more: 413 `WALLET.SCOPE_TOO_LARGE`. */
+export const MAX_SCOPE_BETS = 500_000;
+/** Items written per INSERT. */
+const INSERT_CHUNK = 2000;
+
+/** What the upload names besides the file. */
+export interface WalletUpload {
+  readonly format: WalletFileFormat;
+  readonly map: ColumnMap;
+  /** The mapping as given (only the overridden fields). */
+  readonly mapGiven: Readonly<Record<string, string>>;
+  readonly fromDay?: string | null;
+  readonly toDay?: string | null;
+  /** A time period instead of gaming days (ISO-8601, from inclusive, to exclusive; both or neither). */
+  readonly from?: string | null;
+  readonly to?: string | null;
+  readonly actor: { readonly id: string; readonly role: string };
+  readonly correlationId?: string | null;
+}
+
+/** A stored run as the API answers it (amounts as decimal strings of minor units). */
+export interface WalletRunView {
+  readonly runId: string;
+  readonly createdAt: string;
+  readonly actorId: string;
+  readonly actorRole: string;
+  readonly file: { readonly format: string; readonly sha256: string; readonly bytes: string; readonly rows: number };
+  readonly columnMap: Record<string, string>;
+  /** Gaming days (`fromDay`, `toDay`; `from`/`to` null), or a time period (`from`, `to`; the days null). */
+  readonly scope: { readonly fromDay: string | null; readonly toDay: string | null; readonly from: string | null; readonly to: string | null; readonly source: 'file' | 'explicit' | 'period' };
+  readonly totals: Record<MatchStatus, number>;
+  readonly summary: { currency: string; gamingDay: string; counts: Record<MatchStatus, number>; ledgerAmount: string; walletAmount: string }[];
+  readonly zeroNotInFile: number;
+  readonly itemCount: number;
+}
+
+/** A run with its report header (`GET /reconciliation/wallet-files/{runId}`). */
+export type WalletRunReport = WalletRunView & { readonly header: ReportHeader };
+
+/** One stored item (amounts as decimal strings). */
+export interface WalletItemView {
+  readonly seq: number;
+  readonly status: MatchStatus;
+  readonly transactionId: string;
+  readonly type: string;
+  readonly betId: string | null;
+  readonly roundId: string | null;
+  readonly accountId: string | null;
+  readonly currency: string;
+  readonly gamingDay: string;
+  readonly ledgerAmount: string | null;
+  readonly walletAmount: string | null;
+  readonly walletLine: number | null;
+  readonly walletTime: string | null;
+  readonly differences: string[];
+}
+
+const RUN_COLUMNS = `run_id, created_at, actor_id, actor_role, format, file_sha256, file_bytes::text AS file_bytes, file_rows, column_map,
+  from_day::text AS from_day, to_day::text AS to_day, period_from, period_to, scope_source, totals, summary, zero_not_in_file, item_count`;
+const ITEM_COLUMNS = `seq, status, transaction_id, type, bet_id, round_id, account_id, currency, gaming_day::text AS gaming_day,
+  ledger_amount::text AS ledger_amount, wallet_amount::text AS wallet_amount, wallet_line, wallet_time, differences`;
+
+/**
+ * Wallet matching (docs/reports.md §4): reads an uploaded wallet file, computes the ledger's
+ * transactions of its scope from the read model (`bet_settlements` + `bet_settlement_revisions`,
+ * which the projector builds from the events), matches them and stores the run and its items in
+ * one transaction (all or nothing). Runs are read back with their report header.
+ */
+@Injectable()
+export class WalletService {
+  private readonly S: string;
+  private readonly day: GamingDayConfig;
+  readonly maxBytes: number;
+
+  constructor(
+    @Inject(DATA_SOURCE) private readonly ds: DataSource,
+    config: ConfigService<LedgerApiEnv, true>,
+  ) {
+    this.S = config.get('PROJECTIONS_SCHEMA', { infer: true });
+    this.day = { timeZone: config.get('GAMING_DAY_TZ', { infer: true }), cutoffHour: config.get('GAMING_DAY_CUTOFF_HOUR', { infer: true }) };
+    this.maxBytes = config.get('WALLET_FILE_MAX_BYTES', { infer: true });
+  }
+
+  /** The gaming day of a wallet time under the ledger's gaming-day settings. */
+  dayOf = (time: string): string => gamingDay(time, this.day);
+
+  /**
+   * Reads, matches and stores one wallet file.
+   * @throws ApiError 400 `WALLET.FILE_INVALID` (bad rows, with `details.problems` `{line, problem}[]`; nothing stored),
+   *   413 `REQUEST.TOO_LARGE` (over `WALLET_FILE_MAX_BYTES`), 400 `WALLET.SCOPE_UNKNOWN`, 413 `WALLET.SCOPE_TOO_LARGE`,
+   *   400 `VALIDATION.FAILED` (fromDay after toDay)
+   */
+  async upload(body: Readable, u: WalletUpload): Promise<WalletRunReport> {
+    const hash = createHash('sha256');
+    const hashing = new Transform({
+      transform(chunk: Buffer, _enc, cb) {
+        hash.update(chunk);
+        cb(null, chunk);
+      },
+    });
+    body.on('error', (e) => hashing.destroy(e));
+    let file;
+    try {
+      file = await readWalletFile(body.pipe(hashing), u.format, u.map, this.maxBytes);
+    } catch (e) {
+      if (e instanceof FileTooLargeError) throw new ApiError('REQUEST.TOO_LARGE', `the wallet file is over ${e.limitBytes} bytes (WALLET_FILE_MAX_BYTES)`, { limitBytes: e.limitBytes });
+      throw e;
+    }
+    if (file.problems.length) {
+      const count = file.problems.length + file.moreProblems;
+      throw new ApiError('WALLET.FILE_INVALID', `the wallet file has ${count} bad row(s) (nothing stored); first: line ${file.problems[0].line}: ${file.problems[0].problem}`, {
+        count,
+        line: file.problems[0].line,
+        problem: file.problems[0].problem,
+        problems: file.problems,
+      });
+    }
+    const scope = this.scopeOf(u, file.rows);
+    const named = new Set<string>();
+    for (const r of file.rows) {
+      if (r.betId) named.add(r.betId);
+      const b = betIdOfTransactionId(r.transactionId);
+      if (b) named.add(b);
+    }
+    const ledger = await this.ledgerTransactions(scope, [...named]);
+    const result = matchWallet(file.rows, ledger, scope, this.dayOf);
+    const runId = randomUUID();
+    const summary = result.summary.map((s) => ({ ...s, ledgerAmount: s.ledgerAmount.toString(), walletAmount: s.walletAmount.toString() }));
+    const source: 'file' | 'explicit' | 'period' = scope.kind === 'period' ? 'period' : u.fromDay || u.toDay ? 'explicit' : 'file';
+    const days = scope.kind === 'days' ? [scope.fromDay, scope.toDay] : [null, null];
+    const period = scope.kind === 'period' ? [scope.from, scope.to] : [null, null];
+    await this.ds.transaction(async (tx) => {
+      await tx.query(
+        `INSERT INTO wallet_match_runs (run_id, actor_id, actor_role, format, file_sha256, file_bytes, file_rows, column_map, from_day, to_day, period_from, period_to, scope_source, totals, summary, zero_not_in_file, item_count, correlation_id)
+         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18)`,
+        [runId, u.actor.id, u.actor.role, u.format, hash.digest('hex'), file.bytes, file.rows.length, JSON.stringify(u.map), days[0], days[1], period[0], period[1], source, JSON.stringify(result.totals), JSON.stringify(summary), result.zeroNotInFile, result.items.length, u.correlationId ?? null],
+      );
+      for (let i = 0; i < result.items.length; i += INSERT_CHUNK) {
+        const chunk = result.items.slice(i, i + INSERT_CHUNK).map((it, k) => ({
+          seq: i + k + 1,
+          status: it.status,
+          transaction_id: it.transactionId,
+          type: it.type,
+          bet_id: it.betId,
+          round_id: it.roundId,
+          account_id: it.accountId,
+          currency: it.currency,
+          gaming_day: it.gamingDay,
+          ledger_amount: it.ledgerAmount?.toString() ?? null,
+          wallet_amount: it.walletAmount?.toString() ?? null,
+          wallet_line: it.walletLine,
+          wallet_time: it.walletTime,
+          differences: it.differences.join(','),
+        }));
+        await tx.query(
+          `INSERT INTO wallet_match_items (run_id, seq, status, transaction_id, type, bet_id, round_id, account_id, currency, gaming_day, ledger_amount, wallet_amount, wallet_line, wallet_time, differences)
+           SELECT $1, x.seq, x.status, x.transaction_id, x.type, x.bet_id, x.round_id, x.account_id, x.currency, x.gaming_day, x.ledger_amount, x.wallet_amount, x.wallet_line, x.wallet_time,
+                  CASE WHEN x.differences = '' THEN '{}'::text[] ELSE string_to_array(x.differences, ',') END
+             FROM json_to_recordset($2::json) AS x(seq integer, status text, transaction_id text, type text, bet_id text, round_id text, account_id text, currency text,
+                  gaming_day date, ledger_amount bigint, wallet_amount bigint, wallet_line integer, wallet_time timestamptz, differences text)`,
+          [runId, JSON.stringify(chunk)],
+        );
+      }
+    });
+    return this.run(runId);
+  }
+
+  /**
+   * The scope of an upload: the time period `from..to` when given (both), else the gaming days
+   * `fromDay..toDay`, each defaulting to the first / last gaming day of the rows' times.
+   * @throws ApiError 400 `VALIDATION.FAILED` (only one of from/to, both a period and days, an empty or reversed scope), 400 `WALLET.SCOPE_UNKNOWN`
+   */
+  scopeOf(u: Pick<WalletUpload, 'fromDay' | 'toDay' | 'from' | 'to'>, rows: Parameters<typeof scopeOfRows>[0]): MatchScope {
+    const bad = (problem: string) => new ApiError('VALIDATION.FAILED', `the request is invalid: ${problem}`, { problems: [problem] });
+    if (u.from || u.to) {
+      if (!u.from || !u.to) throw bad('a time period needs both from and to');
+      if (u.fromDay || u.toDay) throw bad('give a time period (from, to) or gaming days (fromDay, toDay), not both');
+      const from = new Date(u.from).toISOString();
+      const to = new Date(u.to).toISOString();
+      if (!(from < to)) throw bad('from must be before to');
+      return { kind: 'period', from, to };
+    }
+    const fromFile = scopeOfRows(rows, this.dayOf);
+    const fromDay = u.fromDay ?? fromFile?.fromDay ?? null;
+    const toDay = u.toDay ?? fromFile?.toDay ?? null;
+    if (fromDay === null || toDay === null) throw ApiError.of('WALLET.SCOPE_UNKNOWN', {});
+    if (fromDay > toDay) throw bad(`fromDay ${fromDay} is after toDay ${toDay}`);
+    return { kind: 'days', fromDay, toDay };
+  }
+
+  /**
+   * The ledger's wallet transactions of the bets of `scope` (gaming days: the bets of those days;
+   * a period: the bets placed, settled, resettled or refunded in it) and of the bets `betIds`
+   * (whatever their day), from the read model ({@link expectedTransactions}).
+   * @throws ApiError 413 `WALLET.SCOPE_TOO_LARGE` past {@link MAX_SCOPE_BETS} bets
+   */
+  async ledgerTransactions(scope: MatchScope, betIds: readonly string[]): Promise<LedgerTransaction[]> {
+    const inScope =
+      scope.kind === 'days'
+        ? `b.gaming_day BETWEEN $1::date AND $2::date`
+        : `((b.placed_at >= $1::timestamptz AND b.placed_at < $2::timestamptz)
+            OR EXISTS (SELECT 1 FROM ${this.S}.bet_settlement_revisions x WHERE x.bet_id = b.bet_id AND x.occurred_at >= $1::timestamptz AND x.occurred_at < $2::timestamptz))`;
+    const bounds = scope.kind === 'days' ? [scope.fromDay, scope.toDay] : [scope.from, scope.to];
+    const [{ n }] = await this.ds.query(`SELECT count(*)::int AS n FROM ${this.S}.bet_settlements b WHERE ${inScope}`, bounds);
+    if (n + betIds.length > MAX_SCOPE_BETS) throw ApiError.of('WALLET.SCOPE_TOO_LARGE', { limit: MAX_SCOPE_BETS });
+    const rows: Record<string, unknown>[] = await this.ds.query(
+      `SELECT b.bet_id, b.round_id, b.table_id, b.account_id, b.currency, b.gaming_day::text AS gaming_day, b.stake::text AS stake, b.placed_at,
+              r.seq, r.kind, r.revision, r.payout::text AS payout, r.occurred_at, r.event_id
+         FROM ${this.S}.bet_settlements b LEFT JOIN ${this.S}.bet_settlement_revisions r ON r.bet_id = b.bet_id
+        WHERE ${inScope} OR b.bet_id = ANY($3::text[])
+        ORDER BY b.bet_id, r.seq`,
+      [...bounds, betIds],
+    );
+    const out: LedgerTransaction[] = [];
+    let bet: { base: Omit<LedgerBet, 'history'>; history: LedgerBetRevision[] } | null = null;
+    const flush = () => {
+      if (bet) out.push(...expectedTransactions({ ...bet.base, history: bet.history }));
+    };
+    for (const r of rows) {
+      if (!bet || bet.base.betId !== r.bet_id) {
+        flush();
+        bet = {
+          base: {
+            betId: r.bet_id as string,
+            roundId: r.round_id as string,
+            tableId: r.table_id as string,
+            accountId: r.account_id as string,
+            currency: r.currency as string,
+            gamingDay: r.gaming_day as string,
+            stake: BigInt(r.stake as string),
+            placedAt: iso(r.placed_at),
+          },
+          history: [],
+        };
+      }
+      if (r.seq !== null && r.seq !== undefined) {
+        bet.history.push({ kind: r.kind as LedgerBetRevision['kind'], revision: Number(r.revision), payout: r.payout === null ? null : BigInt(r.payout as string), occurredAt: iso(r.occurred_at), eventId: r.event_id as string });
+      }
+    }
+    flush();
+    return out;
+  }
+
+  /** The runs, newest first; keyset pagination (the cursor names the last run of the page). */
+  async runs(limit: number, cursor?: string): Promise<Page<WalletRunView>> {
+    const after = decodeRunCursor(cursor);
+    const rows = await this.ds.query(
+      `SELECT ${RUN_COLUMNS} FROM wallet_match_runs
+        WHERE ($1::uuid IS NULL OR (created_at, run_id) < (SELECT c.created_at, c.run_id FROM wallet_match_runs c WHERE c.run_id = $1::uuid))
+        ORDER BY created_at DESC, run_id DESC LIMIT $2`,
+      [after, limit + 1],
+    );
+    const more = rows.length > limit;
+    const items = rows.slice(0, limit).map(runView);
+    const last = items[items.length - 1];
+    return { items, nextCursor: more && last ? encodeCursor(last.runId) : null };
+  }
+
+  /** One run with its report header. @throws ApiError 404 `WALLET.RUN_NOT_FOUND` */
+  async run(runId: string): Promise<WalletRunReport> {
+    const [row] = isUuid(runId) ? await this.ds.query(`SELECT ${RUN_COLUMNS} FROM wallet_match_runs WHERE run_id = $1`, [runId]) : [];
+    if (!row) throw ApiError.of('WALLET.RUN_NOT_FOUND', { runId });
+    const v = runView(row);
+    const filters: Record<string, unknown> = { format: v.file.format, fileSha256: v.file.sha256, scope: v.scope.source, runId: v.runId };
+    for (const [field, column] of Object.entries(v.columnMap)) if (field !== column) filters[`map.${field}`] = column;
+    const period = v.scope.source === 'period' ? { from: v.scope.from, to: v.scope.to } : { from: v.scope.fromDay, to: v.scope.toDay };
+    const header = reportHeader('Wallet match', 'wallet-match', 1, period, filters, v.itemCount === 0);
+    return { header, ...v };
+  }
+
+  /**
+   * Items of a run by `seq`, optionally of one status; keyset pagination.
+   * @throws ApiError 404 `WALLET.RUN_NOT_FOUND`
+   */
+  async items(runId: string, status: MatchStatus | null, limit: number, cursor?: string): Promise<Page<WalletItemView>> {
+    await this.run(runId);
+    const after = decodeSeqCursor(cursor);
+    const rows = await this.ds.query(
+      `SELECT ${ITEM_COLUMNS} FROM wallet_match_items WHERE run_id = $1 AND ($2::text IS NULL OR status = $2) AND seq > $3 ORDER BY seq LIMIT $4`,
+      [runId, status, after, limit + 1],
+    );
+    const more = rows.length > limit;
+    const items = rows.slice(0, limit).map(itemView);
+    return { items, nextCursor: more ? encodeCursor(items[items.length - 1].seq) : null };
+  }
+
+  /** Every item of a run (optionally of one status) in `seq` order, read in pages of 5,000. @throws ApiError 404 `WALLET.RUN_NOT_FOUND` */
+  async *allItems(runId: string, status: MatchStatus | null): AsyncGenerator<WalletItemView> {
+    await this.run(runId);
+    let after = 0;
+    for (;;) {
+      const rows = await this.ds.query(`SELECT ${ITEM_COLUMNS} FROM wallet_match_items WHERE run_id = $1 AND ($2::text IS NULL OR status = $2) AND seq > $3 ORDER BY seq LIMIT 5000`, [runId, status, after]);
+      for (const r of rows) yield itemView(r);
+      if (rows.length < 5000) return;
+      after = rows[rows.length - 1].seq;
+    }
+  }
+}
+
+const iso = (v: unknown): string => (v instanceof Date ? v.toISOString() : new Date(String(v)).toISOString());
+const isUuid = (v: string) => /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(v);
+
+function runView(r: Record<string, any>): WalletRunView { // eslint-disable-line @typescript-eslint/no-explicit-any -- a database row
+  return {
+    runId: r.run_id,
+    createdAt: iso(r.created_at),
+    actorId: r.actor_id,
+    actorRole: r.actor_role,
+    file: { format: r.format, sha256: r.file_sha256, bytes: r.file_bytes, rows: r.file_rows },
+    columnMap: r.column_map,
+    scope: { fromDay: r.from_day, toDay: r.to_day, from: r.period_from === null ? null : iso(r.period_from), to: r.period_to === null ? null : iso(r.period_to), source: r.scope_source },
+    totals: r.totals,
+    summary: r.summary,
+    zeroNotInFile: r.zero_not_in_file,
+    itemCount: r.item_count,
+  };
+}
+
+function itemView(r: Record<string, any>): WalletItemView { // eslint-disable-line @typescript-eslint/no-explicit-any -- a database row
+  return {
+    seq: r.seq,
+    status: r.status,
+    transactionId: r.transaction_id,
+    type: r.type,
+    betId: r.bet_id,
+    roundId: r.round_id,
+    accountId: r.account_id,
+    currency: r.currency,
+    gamingDay: r.gaming_day,
+    ledgerAmount: r.ledger_amount,
+    walletAmount: r.wallet_amount,
+    walletLine: r.wallet_line,
+    walletTime: r.wallet_time === null ? null : iso(r.wallet_time),
+    differences: r.differences ?? [],
+  };
+}
+
+/** @throws ApiError 400 `VALIDATION.FAILED` for a cursor this API did not make */
+function decodeRunCursor(raw: string | undefined): string | null {
+  const key = decodeCursor<unknown>(raw);
+  if (key === null) return null;
+  if (typeof key !== 'string' || !isUuid(key)) throw new ApiError('VALIDATION.FAILED', 'cursor is not one this API returned');
+  return key;
+}
+
+/** @throws ApiError 400 `VALIDATION.FAILED` for a cursor this API did not make */
+function decodeSeqCursor(raw: string | undefined): number {
+  const key = decodeCursor<unknown>(raw);
+  if (key === null) return 0;
+  if (typeof key !== 'number' || !Number.isSafeInteger(key) || key < 0 || key > 2_147_483_647) throw new ApiError('VALIDATION.FAILED', 'cursor is not one this API returned');
+  return key;
+}
