@@ -100,7 +100,10 @@ describe('outbox pruning', () => {
     expect(await outboxRows(recent)).toEqual({ published: 2, unpublished: 0 });
     expect(await outboxRows(pending)).toEqual({ published: 0, unpublished: 2 });
 
-    await pruneOutbox(relayDb, 0); // retention 0: every published row goes, still no unpublished one
+    // retention 0: every published row goes, still no unpublished one. One call deletes a bounded number
+    // of rows (oldest first); the suites before this one may have left more published rows in the shared
+    // test database than that, so call it until nothing is left, as the relay's loop does over its runs
+    for (let i = 0; i < 100 && (await pruneOutbox(relayDb, 0)) > 0; i++);
     expect(await outboxRows(recent)).toEqual({ published: 0, unpublished: 0 });
     expect(await outboxRows(pending)).toEqual({ published: 0, unpublished: 2 });
     expect(await eventsKept([...old, ...recent, ...pending])).toBe(7);
