@@ -103,8 +103,6 @@ export async function verifyAfterDrain(ctx: {
   }
   let duplicatedInPg = 0;
   for (const r of rows) {
-    // a gaming day's close (stream gaming-day-<day>) is the ledger's own fact, made by its sweeper, not an answer to the driver
-    if (!r.stream_id.startsWith('shoe-')) continue;
     if (!driver.accepted.has(r.event_id)) {
       duplicatedInPg++;
       mismatch(`PostgreSQL event ${r.event_id} (${r.type} ${r.stream_id} v${r.stream_version}) was never in an answer of the API`);

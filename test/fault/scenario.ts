@@ -337,9 +337,11 @@ async function runLocked(o: FaultOptions, log: FaultLog): Promise<FaultReport> {
   };
   const relayEnv = { ...common, LEDGER_EVENTS_TOPIC: topic, RELAY_POLL_INTERVAL_MS: '100' };
   const services: Record<ServiceName, ServiceProcess> = {
+    // no automatic gaming-day close (GAMING_DAY_CLOSE_SWEEP_MS 0): the run accounts for every event as an
+    // answer to the driver, and a close is the ledger's own event
     api: new ServiceProcess(
       'api',
-      { ...common, PORT: String(apiPort), HOST: '127.0.0.1', LEDGER_EVENTS_TOPIC: topic, READ_SCHEMA: schema, PROJECTIONS_SCHEMA: schema, JWT_SECRET: jwtSecret, RUN_MIGRATIONS: 'true', TABLES_FILE: join(REPO_ROOT, 'config/tables.json') },
+      { ...common, PORT: String(apiPort), HOST: '127.0.0.1', LEDGER_EVENTS_TOPIC: topic, READ_SCHEMA: schema, PROJECTIONS_SCHEMA: schema, JWT_SECRET: jwtSecret, RUN_MIGRATIONS: 'true', TABLES_FILE: join(REPO_ROOT, 'config/tables.json'), GAMING_DAY_CLOSE_SWEEP_MS: '0' },
       join(logDir, 'api.log'),
       log,
       { onUnexpectedExit },
