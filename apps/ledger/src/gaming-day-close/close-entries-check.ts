@@ -263,7 +263,7 @@ export class CloseEntriesCheck {
     return [];
   }
 
-  /** Each adjustment against its event: position, type, and the decision's fields. */
+  /** Each adjustment against its event: position and the decision's fields (id, reason, managers, the event compensated). */
   private async checkAdjustments(adjustments: readonly Adjustment[]): Promise<EntryProblem[]> {
     if (adjustments.length === 0) return [];
     const ids = [...new Set(adjustments.map((a) => a.eventId))];
@@ -284,9 +284,10 @@ export class CloseEntriesCheck {
             reason: dec?.reason ?? null,
             actingManagerId: dec?.actingManagerId ?? null,
             approverId: dec?.approverId ?? null,
+            compensates: dec?.compensates ?? null,
           }
         : null;
-      const actual = { globalPosition: a.globalPosition, decisionId: a.decisionId, reason: a.reason, actingManagerId: a.actingManagerId, approverId: a.approverId };
+      const actual = { globalPosition: a.globalPosition, decisionId: a.decisionId, reason: a.reason, actingManagerId: a.actingManagerId, approverId: a.approverId, compensates: a.compensates };
       if (!expected || JSON.stringify(expected) !== JSON.stringify(actual)) {
         out.push({ kind: 'ADJUSTMENT_MISMATCH', streamId: e?.streamId ?? null, globalPosition: a.globalPosition, detail: `adjustment of round ${a.roundId}: event ${JSON.stringify(expected)} / report ${JSON.stringify(actual)}`.slice(0, 600) });
       }
