@@ -163,9 +163,7 @@ export async function readRange(
         if (wanted.every(([p, e]) => (reached.get(p) ?? from.get(p) ?? 0n) >= e)) done();
       },
     });
-    for (const [p] of wanted) {
-      consumer.seek({ topic, partition: p, offset: String(from.get(p) ?? 0n) });
-    }
+    for (const [p] of wanted) await seekOnceJoined(consumer, { topic, partition: p, offset: String(from.get(p) ?? 0n) });
     let timer: NodeJS.Timeout | undefined;
     const timeout = new Promise<never>((_, reject) => {
       timer = setTimeout(
@@ -183,6 +181,24 @@ export async function readRange(
   }
   records.sort((a, b) => a.partition - b.partition || (a.offset < b.offset ? -1 : a.offset > b.offset ? 1 : 0));
   return records;
+}
+
+/**
+ * Seeks a consumer that `run` has started. kafkajs refuses a seek while its consumer group is
+ * (re)initialising, which happens right after `run` and again after a restart on a transient
+ * error; the seek is retried every 100 ms for up to 10 s, then the last refusal is thrown.
+ */
+async function seekOnceJoined(consumer: ReturnType<KafkaClient['consumer']>, position: { topic: string; partition: number; offset: string }): Promise<void> {
+  const deadline = Date.now() + 10_000;
+  for (;;) {
+    try {
+      consumer.seek(position);
+      return;
+    } catch (e) {
+      if (Date.now() > deadline) throw e;
+      await new Promise((r) => setTimeout(r, 100));
+    }
+  }
 }
 
 function headersToStrings(h: IncomingHeaders | undefined): Record<string, string> {
