@@ -19,6 +19,7 @@ import { LEDGER_WIDE_TABLE_ID } from '@ledger/events';
 import { generateShoeScript, runShoeScript, type SimTable } from '@ledger/simulator';
 import type { DataSource } from 'typeorm';
 import { CloseRecords } from '../../apps/ledger/src/kernel/closes/close-records';
+import { GamingDayCloseService } from '../../apps/ledger/src/gaming-day-close/gaming-day-close.service';
 import { LedgerHarness, runId, startLedger, TEST_DATABASE_URL, TEST_SERVICE_DATABASE_URLS } from '../support/ledger-harness';
 import { waitApplied } from '../support/shoe-steps';
 
@@ -34,6 +35,8 @@ describe('gaming-day closes: forged, replayed and suppressed closes with the API
   let insiderDs: DataSource;
   let insiderStore: PgEventStore; // the event store's append function under the API's login
   let genuine: any; // a genuine close of the current day (early, four eyes)
+  let projector: Awaited<ReturnType<LedgerHarness['startProjector']>>;
+  let today: string;
   const forgedDay = '2020-01-02';
   const replayDay = '2020-01-03';
   const suppressedDay = '2020-01-04';
@@ -81,7 +84,7 @@ describe('gaming-day closes: forged, replayed and suppressed closes with the API
   beforeAll(async () => {
     h = await startLedger({ env: { GAMING_DAY_CLOSE_SWEEP_MS: '0' } });
     await h.startRelay();
-    await h.startProjector();
+    projector = await h.startProjector();
     insider = new Client({ connectionString: TEST_SERVICE_DATABASE_URLS.app });
     await insider.connect();
     insiderDs = createDataSource(TEST_SERVICE_DATABASE_URLS.app);
@@ -91,7 +94,7 @@ describe('gaming-day closes: forged, replayed and suppressed closes with the API
     await runShoeScript(generateShoeScript(table, 'close-forgery', { shoeId, dealerId: 'dealer-4', accounts: 3, betChance: 0.9, maxRounds: 4 }), h.client);
     const stored = await h.store.readStream(`shoe-${shoeId}`);
     await waitApplied(h.client, stored[stored.length - 1].eventId);
-    const day = (await call('GET', `/shoes/${shoeId}/rounds/${(stored.find((e) => e.type === 'RoundOpened')!.data as { roundId: string }).roundId}/recall`)).body.round.gamingDay;
+    const day = (today = (await call('GET', `/shoes/${shoeId}/rounds/${(stored.find((e) => e.type === 'RoundOpened')!.data as { roundId: string }).roundId}/recall`)).body.round.gamingDay);
     const request = await call('POST', `/gaming-days/${day}/close`, 'pm-1', { tableIds: [table.tableId], early: true, reason: 'forgery spec' });
     const approved = await call('POST', `/gaming-days/${day}/close-requests/${request.body.requestId}/approve`, 'pm-2');
     expect(approved.status).toBe(201);
@@ -156,5 +159,53 @@ describe('gaming-day closes: forged, replayed and suppressed closes with the API
     const divergences = await closeDivergences();
     expect(divergences.filter((d) => d.eventId === closed.body.eventId)).toEqual([]);
     expect(divergences.filter((d) => d.eventId === forged).map((d) => d.kind)).toEqual(['CLOSE_NOT_GENUINE']);
+  });
+
+  it('a genuine close event appended again — an exact copy, or one claiming the sweeper — is refused, and verify reports it', async () => {
+    const signed = { gamingDay: genuine.gamingDay, tableIds: genuine.tableIds, throughPosition: genuine.throughPosition, reportSha256: genuine.sha256, signature: genuine.signature, keyId: genuine.keyId };
+    const copy = await forgeCloseEvent(genuine.gamingDay, { ...signed, trigger: 'MANAGER', early: genuine.early });
+    const asSweeper = await forgeCloseEvent(genuine.gamingDay, { ...signed, trigger: 'AUTOMATIC' });
+    for (const eventId of [copy, asSweeper]) await insertRow({ day: genuine.gamingDay, report: genuine.bytes, sha: genuine.sha256, signature: genuine.signature, keyId: genuine.keyId, eventId, position: genuine.throughPosition });
+    const got = await call('GET', `/gaming-days/${genuine.gamingDay}/close?tableId=${table.tableId}`);
+    expect(got.status).toBe(200);
+    expect(got.body.closes.map((c: any) => c.eventId)).toEqual([genuine.eventId]);
+    expect(got.body.refused.map((r: any) => [r.eventId, r.problem])).toEqual(expect.arrayContaining([[copy, 'DUPLICATE'], [asSweeper, 'REPLAYED']]));
+    const divergences = await closeDivergences();
+    expect(divergences.filter((d) => d.eventId === copy || d.eventId === asSweeper).map((d) => d.reason.split(':')[0]).sort()).toEqual(['DUPLICATE', 'REPLAYED']);
+    expect(divergences.filter((d) => d.eventId === genuine.eventId)).toEqual([]);
+  });
+
+  it('an early-close request forged with the API login in another pit manager’s name cannot be approved by its forger', async () => {
+    const other = tables.find((t) => t.tableId !== table.tableId)!.tableId;
+    const streamId = h.app.get(CloseRecords).streamOf(today);
+    const requestId = randomUUID();
+    // pm-2 writes a request in pm-1's name (expiring in 2099), to approve it themself
+    await insiderStore.append({
+      streamId,
+      tableId: LEDGER_WIDE_TABLE_ID,
+      expectedVersion: await insiderStore.streamVersion(streamId),
+      events: [{ eventId: randomUUID(), type: 'GamingDayCloseRequested', data: { requestId, gamingDay: today, tableIds: [other], reason: 'forged request', requestedBy: 'pm-1', expiresAt: '2099-01-01T00:00:00.000Z' } as never }],
+      metadata: { actor: { id: 'pm-2', role: 'pit-manager' }, correlationId: requestId },
+    });
+    const approved = await call('POST', `/gaming-days/${today}/close-requests/${requestId}/approve`, 'pm-2');
+    expect([approved.status, approved.body.error?.code]).toEqual([404, 'DECISION.NOT_FOUND']);
+    const got = await call('GET', `/gaming-days/${today}/close?tableId=${other}`);
+    expect([got.status, got.body.closes]).toEqual([200, []]);
+  });
+
+  it('an ended day is not closed short of its end: with the projector behind, the close answers 409 and succeeds once it has caught up', async () => {
+    const other = tables.find((t) => t.tableId !== table.tableId)!;
+    const service = h.app.get(GamingDayCloseService);
+    const tomorrow = new Date(Date.now() + 36 * 3_600_000); // `today` has ended, as the service sees it
+    await projector.stop();
+    const shoeId = runId('late');
+    await runShoeScript(generateShoeScript(other, 'close-late', { shoeId, dealerId: 'dealer-5', accounts: 2, betChance: 0.9, maxRounds: 2 }), h.client);
+    const actor = { id: 'pm-1', role: 'pit-manager', trigger: 'MANAGER' as const };
+    await expect(service.close(today, [other.tableId], actor, tomorrow)).rejects.toMatchObject({ code: 'ASOF.NOT_PROJECTED' });
+    projector = await h.startProjector();
+    const stored = await h.store.readStream(`shoe-${shoeId}`);
+    await waitApplied(h.client, stored[stored.length - 1].eventId);
+    const closed = await service.close(today, [other.tableId], actor, tomorrow);
+    expect(BigInt(closed.throughPosition)).toBeGreaterThanOrEqual(BigInt(stored[stored.length - 1].globalPosition));
   });
 });

@@ -8,7 +8,7 @@ import type { SignedAnchor } from './checkpoint';
 import { DEFAULT_VERIFY_GRACE_MS } from './config';
 import { describeKafkaDifference, readKafkaCopy, sha256Hex, type KafkaCopyIndex } from './kafka-copy';
 import { TopicMissingError, scanTopic } from './kafka-io';
-import { checkGamingDayClose } from './gaming-day-close';
+import { checkDayStream } from './gaming-day-close';
 import { DivergenceList, type VerificationReport } from './report';
 import { databaseLedgerId, type SqlSession } from './sql';
 
@@ -23,8 +23,9 @@ import { databaseLedgerId, type SqlSession } from './sql';
  *     signed head; every event at a position a checkpoint covers must be in a version one names;
  *     events beyond the last checkpoint must be younger than the grace period.
  *  4. Every gaming-day close (docs/reports.md §2): each `GamingDayClosed` event has its stored report,
- *     whose bytes hash to the event's `reportSha256`, verify under its key and name its day, tables and
- *     position ({@link checkGamingDayClose}); each stored report belongs to such an event.
+ *     whose bytes hash to the event's `reportSha256`, verify under its key and name its day, tables,
+ *     position, trigger and approval, and it holds in its day's stream — no duplicate, the right actor,
+ *     an early close approved in time ({@link checkDayStream}); each stored report belongs to such an event.
  *  3. Every event against its record on the ledger topic (read from the first offset to the end), by
  *     event id: the same bytes. An event missing from the topic diverges when a checkpoint covers it
  *     (checkpoints cover published events only) or when it is older than the grace period.
@@ -298,15 +299,26 @@ async function walkEvents(session: SqlSession, c: WalkContext): Promise<{ stream
 async function checkCloses(session: SqlSession, keys: ReadonlyMap<string, KeyObject>, out: DivergenceList): Promise<void> {
   const [t] = await session.query(`SELECT to_regclass('gaming_day_closes') IS NOT NULL AS present`);
   if (!t?.present) return;
-  const events: { event_id: string; stream_id: string; stream_version: number; global_position: string; data: any; report: string | null }[] = await session.query(
-    `SELECT e.event_id::text AS event_id, e.stream_id, e.stream_version, e.global_position::text AS global_position, e.data,
+  const events: { event_id: string; stream_id: string; stream_version: number; global_position: string; type: string; data: any; actor_id: string; actor_role: string; recorded_at: string; report: string | null }[] = await session.query(
+    `SELECT e.event_id::text AS event_id, e.stream_id, e.stream_version, e.global_position::text AS global_position, e.type, e.data, e.actor_id, e.actor_role,
+            to_char(e.recorded_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') AS recorded_at,
             (SELECT c.report FROM gaming_day_closes c WHERE c.event_id = e.event_id::text ORDER BY c.id LIMIT 1) AS report
-       FROM events e WHERE e.type = 'GamingDayClosed' ORDER BY e.global_position`,
+       FROM events e WHERE e.type IN ('GamingDayCloseRequested', 'GamingDayClosed') ORDER BY e.stream_id, e.stream_version`,
   );
-  for (const e of events) {
-    const c = checkGamingDayClose({ streamId: e.stream_id, data: e.data, bytes: e.report }, keys);
-    if (c.problem === null) continue;
-    out.add({ source: 'closes', kind: 'CLOSE_NOT_GENUINE', streamId: e.stream_id, version: e.stream_version, eventId: e.event_id, globalPosition: e.global_position, anchorSeq: null, reason: `${c.problem}: ${c.detail}` });
+  const byStream = new Map<string, typeof events>();
+  for (const e of events) byStream.set(e.stream_id, [...(byStream.get(e.stream_id) ?? []), e]);
+  for (const stream of byStream.values()) {
+    const reports = new Map(stream.map((e) => [e.event_id, e.report]));
+    const checks = checkDayStream(
+      stream.map((e) => ({ eventId: e.event_id, streamId: e.stream_id, type: e.type, data: e.data, actor: { id: e.actor_id, role: e.actor_role }, recordedAt: e.recorded_at })),
+      (id) => reports.get(id) ?? null,
+      keys,
+    );
+    for (const e of stream) {
+      const c = checks.get(e.event_id);
+      if (!c || c.problem === null) continue;
+      out.add({ source: 'closes', kind: 'CLOSE_NOT_GENUINE', streamId: e.stream_id, version: e.stream_version, eventId: e.event_id, globalPosition: e.global_position, anchorSeq: null, reason: `${c.problem}: ${c.detail}` });
+    }
   }
   const orphans: { id: string; gaming_day: string; event_id: string | null }[] = await session.query(
     `SELECT c.id::text AS id, c.gaming_day::text AS gaming_day, c.event_id FROM gaming_day_closes c

@@ -269,6 +269,13 @@ export function isGamingDayStreamOf(streamId: string, day: string): boolean {
 }
 
 /**
+ * How long an early-close request ({@link GamingDayCloseRequestedData}) can wait for its approval,
+ * counted from the request event's `recordedAt` (ledger clock): 1 hour. A request's `expiresAt` is
+ * never later; a close approving it after either bound is not genuine (docs/reports.md §2).
+ */
+export const EARLY_CLOSE_TTL_MS = 60 * 60_000;
+
+/**
  * An early close of a gaming day (one that has not ended), as carried by its {@link GamingDayClosedData}:
  * asked for by one pit manager with a reason, approved by a second (four eyes, docs/reports.md §2).
  */

@@ -100,3 +100,24 @@ export function gamingDay(recordedAt: string, cfg: GamingDayConfig = DEFAULT_GAM
   }
   return `${String(y).padStart(4, '0')}-${String(m).padStart(2, '0')}-${String(d).padStart(2, '0')}`;
 }
+
+/**
+ * The instant gaming day `day` ends: the first millisecond whose {@link gamingDay} is a later day
+ * (the cut-off hour of the next local date, DST included), found by bisection on {@link gamingDay}
+ * itself so that the two can never disagree.
+ * @param day `YYYY-MM-DD`
+ * @returns ISO-8601 UTC instant (`…Z`)
+ * @example gamingDayEnd('2025-02-28', { timeZone: 'UTC', cutoffHour: 6 }) // '2025-03-01T06:00:00.000Z'
+ */
+export function gamingDayEnd(day: string, cfg: GamingDayConfig = DEFAULT_GAMING_DAY): string {
+  const midnight = Date.parse(`${day}T00:00:00Z`);
+  if (!Number.isFinite(midnight)) throw new ProjectionError('PROJECTION.MALFORMED_EVENT', `gaming day ${JSON.stringify(day)} is not YYYY-MM-DD`);
+  let lo = midnight - 48 * 3_600_000; // in the day or before it, whatever the zone
+  let hi = midnight + 72 * 3_600_000; // after it
+  while (hi - lo > 1) {
+    const mid = Math.floor((lo + hi) / 2);
+    if (gamingDay(new Date(mid).toISOString(), cfg) > day) hi = mid;
+    else lo = mid;
+  }
+  return new Date(hi).toISOString();
+}

@@ -1,6 +1,6 @@
 import type { LedgerEvent } from '@ledger/events';
 import { analyticsRecordsOfEvents } from './analytics/memory-state';
-import { assertGamingDayConfig, gamingDay, gamingDayConfigFromEnv } from './gaming-day';
+import { assertGamingDayConfig, gamingDay, gamingDayConfigFromEnv, gamingDayEnd } from './gaming-day';
 import { smallShoe } from './testing/small-shoe.fixture';
 
 describe('gaming day', () => {
@@ -70,5 +70,19 @@ describe('gaming day', () => {
     it('the same round recorded after the cut-off belongs to 2025-03-01', async () => {
       expect(await r1Days({ recordedAt: '2025-03-01T06:00:00.000Z' })).toEqual(['2025-03-01']);
     });
+  });
+});
+
+describe('gamingDayEnd: the first instant of the next gaming day', () => {
+  it('is the cut-off of the next local date, across a DST change too, and agrees with gamingDay', () => {
+    expect(gamingDayEnd('2025-02-28', { timeZone: 'UTC', cutoffHour: 6 })).toBe('2025-03-01T06:00:00.000Z');
+    // Europe/Malta leaves winter time on 2025-03-30 at 02:00 local: the 06:00 cut-off of 03-30 is 04:00Z
+    expect(gamingDayEnd('2025-03-29', { timeZone: 'Europe/Malta', cutoffHour: 6 })).toBe('2025-03-30T04:00:00.000Z');
+    expect(gamingDayEnd('2025-03-30', { timeZone: 'Europe/Malta', cutoffHour: 6 })).toBe('2025-03-31T04:00:00.000Z');
+    for (const [day, cfg] of [['2025-10-26', { timeZone: 'Europe/Malta', cutoffHour: 6 }], ['2025-06-01', { timeZone: 'Asia/Macau', cutoffHour: 0 }]] as const) {
+      const end = Date.parse(gamingDayEnd(day, cfg));
+      expect(gamingDay(new Date(end - 1).toISOString(), cfg)).toBe(day);
+      expect(gamingDay(new Date(end).toISOString(), cfg) > day).toBe(true);
+    }
   });
 });

@@ -7,6 +7,7 @@ import { reportHeader } from '../kernel/report-header';
 import { reconciliationFigures } from '../kernel/as-of/reconciliation-sql';
 import { AdjustmentsService } from '../kernel/closes/adjustments.service';
 import { CLOSE_REPORT_VERSION, type CloseReportBody } from '../kernel/closes/close-report';
+import type { CloseScope } from '../kernel/closes/close-records';
 
 /**
  * Computes the frozen report of a gaming day for a table set at a global position
@@ -29,14 +30,14 @@ export class CloseComputation {
   }
 
   /**
-   * @param day `YYYY-MM-DD`
-   * @param tableIds the table set (any order; sorted in the body)
-   * @param position the last global position covered
+   * @param close the day (`YYYY-MM-DD`), the table set (any order; sorted in the body), the last global
+   *   position covered, and the trigger and early-close approval signed with the figures
    * @param q where to read the read model: the DataSource, or a transaction's snapshot (a close's, which
    *   the entries check reads too: docs/reports.md §2)
    */
-  async body(day: string, tableIds: readonly string[], position: bigint, q: Pick<DataSource, 'query'> = this.ds): Promise<CloseReportBody> {
-    const tables = [...tableIds].sort();
+  async body(close: CloseScope, q: Pick<DataSource, 'query'> = this.ds): Promise<CloseReportBody> {
+    const { gamingDay: day, throughPosition: position } = close;
+    const tables = [...close.tableIds].sort();
     const scope = { fromDay: day, toDay: day, tableIds: tables };
     const rows = await reconciliationFigures(q, this.S, { ...scope, groupBy: ['table', 'dealer', 'currency'] }, position);
     const totals = await reconciliationFigures(q, this.S, { ...scope, groupBy: ['currency'] }, position);
@@ -55,6 +56,6 @@ export class CloseComputation {
       rows.length === 0 && adjustments.length === 0,
       asOf,
     );
-    return { header, gamingDay: day, tableIds: tables, throughPosition: position.toString(), gamingDayRule: { ...this.dayRule }, rows, totals, adjustments };
+    return { header, gamingDay: day, tableIds: tables, throughPosition: position.toString(), trigger: close.trigger, early: close.early, gamingDayRule: { ...this.dayRule }, rows, totals, adjustments };
   }
 }

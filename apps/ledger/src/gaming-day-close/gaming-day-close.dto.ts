@@ -71,6 +71,8 @@ export class CloseReportBodyDto {
   @Day() gamingDay!: string;
   @Strs() tableIds!: string[];
   @Position('every event at or below it is covered') throughPosition!: string;
+  @Enum(['MANAGER', 'AUTOMATIC'], 'who closed: a pit manager or the sweeper (signed, so that a copy under another trigger is a replay)') trigger!: string;
+  @NOne(() => EarlyCloseApprovalDto, 'an early close: its request and approval (signed); else null') early!: EarlyCloseApprovalDto | null;
   @One(() => GamingDayRule) gamingDayRule!: GamingDayRule;
   @List(() => ReconciliationRow, 'per table, dealer and currency') rows!: ReconciliationRow[];
   @List(() => ReconciliationRow, 'per currency') totals!: ReconciliationRow[];
@@ -104,7 +106,7 @@ export class GamingDayCloseWithReport extends GamingDayCloseRecord {
 export class RefusedCloseDto {
   @Str('the GamingDayClosed event') eventId!: string;
   @Day() gamingDay!: string;
-  @Enum(['WRONG_STREAM', 'REPORT_MISSING', 'SHA_MISMATCH', 'KEY_UNKNOWN', 'BAD_SIGNATURE', 'REPLAYED', 'MALFORMED'], 'why it is not genuine') problem!: string;
+  @Enum(['WRONG_STREAM', 'REPORT_MISSING', 'SHA_MISMATCH', 'KEY_UNKNOWN', 'BAD_SIGNATURE', 'REPLAYED', 'MALFORMED', 'DUPLICATE', 'WRONG_ACTOR', 'EARLY_NOT_APPROVED'], 'why it is not genuine') problem!: string;
   @Str() detail!: string;
 }
 

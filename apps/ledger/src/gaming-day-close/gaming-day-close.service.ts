@@ -3,8 +3,8 @@ import { ConfigService } from '@nestjs/config';
 import { randomUUID } from 'node:crypto';
 import type { LedgerApiEnv } from '@ledger/config';
 import { ConcurrencyError, PgEventStore } from '@ledger/event-store';
-import { LEDGER_WIDE_TABLE_ID, type EarlyCloseApproval, type GamingDayCloseRequestedData, type LedgerEvent, type NewEvent, type Role } from '@ledger/events';
-import { gamingDay, type GamingDayConfig } from '@ledger/projections';
+import { EARLY_CLOSE_TTL_MS, LEDGER_WIDE_TABLE_ID, type EarlyCloseApproval, type GamingDayCloseRequestedData, type LedgerEvent, type NewEvent, type Role } from '@ledger/events';
+import { gamingDay, gamingDayEnd, type GamingDayConfig } from '@ledger/projections';
 import { ApiError } from '../kernel/api-error';
 import { DATA_SOURCE, EVENT_STORE } from '../kernel/tokens';
 import type { DataSource } from 'typeorm';
@@ -13,7 +13,7 @@ import { TablesRegistry } from '../kernel/tables/tables.registry';
 import { AsOfPositionService } from '../kernel/as-of/as-of-position.service';
 import { CloseComputation } from './close-computation.service';
 import { canonicalReportBytes, sha256Hex, signReport, type CloseReportBody } from '../kernel/closes/close-report';
-import { CloseRecords, storedClose, type RefusedClose, type StoredClose, type StoredCloseWithBytes } from '../kernel/closes/close-records';
+import { CloseRecords, storedClose, type CloseScope, type RefusedClose, type StoredClose, type StoredCloseWithBytes } from '../kernel/closes/close-records';
 import { ReportSigningKey } from '../kernel/closes/report-signing-key';
 
 export type { RefusedClose, StoredClose, StoredCloseWithBytes } from '../kernel/closes/close-records';
@@ -36,8 +36,6 @@ export interface EarlyCloseRequest {
   readonly status: 'PENDING_APPROVAL';
 }
 
-/** How long an early-close request may wait for its approval. */
-const EARLY_CLOSE_TTL_MS = 60 * 60_000;
 /** Appends lost to a concurrent close or request of the same day are tried again this many times. */
 const APPEND_TRIES = 3;
 
@@ -135,9 +133,14 @@ export class GamingDayCloseService {
     const request = stream.events.find((e): e is LedgerEvent<'GamingDayCloseRequested'> => e.type === 'GamingDayCloseRequested' && e.data.requestId === requestId);
     if (!request) throw new ApiError('DECISION.NOT_FOUND', `no early-close request ${requestId} for gaming day ${day}`, { decisionId: requestId });
     const r = request.data;
+    if (request.actor.id !== r.requestedBy || request.actor.role !== 'pit-manager') {
+      // the envelope's actor is who made the request: one naming another requester was not made through the API
+      throw new ApiError('DECISION.NOT_FOUND', `early-close request ${requestId} was not made by the pit manager it names: it cannot be approved`, { decisionId: requestId });
+    }
     if (stream.genuine.some((c) => c.early?.requestId === requestId)) throw ApiError.of('DECISION.ALREADY_DECIDED', { decisionId: requestId, status: 'APPROVED' });
     if (approver.id === r.requestedBy) throw ApiError.of('MANAGEMENT.SAME_APPROVER');
-    if (now.toISOString() > r.expiresAt) throw ApiError.of('DECISION.EXPIRED', { decisionId: requestId, expiresAt: r.expiresAt });
+    const expiresAt = new Date(Math.min(Date.parse(r.expiresAt), Date.parse(request.recordedAt) + EARLY_CLOSE_TTL_MS)).toISOString();
+    if (now.toISOString() > expiresAt) throw ApiError.of('DECISION.EXPIRED', { decisionId: requestId, expiresAt });
     return this.closeNow(day, r.tableIds, approver, { requestId, reason: r.reason, requestedBy: r.requestedBy, approvedBy: approver.id });
   }
 
@@ -175,7 +178,19 @@ export class GamingDayCloseService {
    * equal the stored bytes: docs/reports.md §2).
    */
   async recompute(close: StoredClose): Promise<Buffer> {
-    return canonicalReportBytes(await this.computation.body(close.gamingDay, close.tableIds, BigInt(close.throughPosition)));
+    return canonicalReportBytes(await this.computation.body({ ...close, throughPosition: BigInt(close.throughPosition) }));
+  }
+
+  /**
+   * A day that has ended is closed only at a position covering every event recorded before its end
+   * (the sweeper tries again at its next sweep).
+   * @throws ApiError 409 `ASOF.NOT_PROJECTED` when the read model has not applied them all yet
+   */
+  private async assertDayProjected(day: string, position: bigint): Promise<void> {
+    const needed = await this.positions.lastRecordedBefore(gamingDayEnd(day, this.dayRule));
+    if (needed > position) {
+      throw new ApiError('ASOF.NOT_PROJECTED', `the read model has not yet applied every event of gaming day ${day} (through ${needed}; applied through ${position}); retry later`, { position: needed.toString() });
+    }
   }
 
   /** @returns the current gaming day @throws ApiError 422 `GAMING_DAY.NOT_STARTED` for a later day */
@@ -197,7 +212,8 @@ export class GamingDayCloseService {
       const already = set.filter((t) => closed.has(t));
       if (set.length === 0 || already.length > 0) throw alreadyClosed(day, already.length ? already : [...closed].sort());
       const position = await this.positions.latestProjected();
-      const report = await this.verifiedReport(day, set, position);
+      if (!early) await this.assertDayProjected(day, position);
+      const report = await this.verifiedReport({ gamingDay: day, tableIds: set, throughPosition: position, trigger: actor.trigger, early });
       const bytes = canonicalReportBytes(report);
       const signature = signReport(bytes, key.privateKey);
       const data = { gamingDay: day, tableIds: set, throughPosition: position.toString(), reportSha256: sha256Hex(bytes), signature, keyId: key.keyId, trigger: actor.trigger, ...(early ? { early } : {}) };
@@ -216,13 +232,14 @@ export class GamingDayCloseService {
    * what is signed is what the events say, or nothing (docs/reports.md §2).
    * @throws ApiError 500 `GAMING_DAY.READ_MODEL_DIVERGED` (an incident is recorded)
    */
-  private async verifiedReport(day: string, tables: readonly string[], position: bigint): Promise<CloseReportBody> {
+  private async verifiedReport(scope: CloseScope): Promise<CloseReportBody> {
+    const { gamingDay: day, tableIds: tables, throughPosition: position } = scope;
     const closes = await this.records.genuineBefore(position);
     const qr = this.ds.createQueryRunner();
     await qr.connect();
     try {
       await qr.startTransaction('REPEATABLE READ');
-      const report = await this.computation.body(day, tables, position, qr.manager);
+      const report = await this.computation.body(scope, qr.manager);
       await this.check.assertAgrees(qr.manager, { day, tableIds: tables, position, closes, adjustments: report.adjustments });
       await qr.commitTransaction();
       return report;

@@ -1,7 +1,7 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { ConfigService } from '@nestjs/config';
 import type { DataSource } from 'typeorm';
-import type { LedgerApiEnv } from '@ledger/config';
+import { DEFAULT_EVENTS_TOPIC, type LedgerApiEnv } from '@ledger/config';
 import { ApiError } from '../api-error';
 import { DATA_SOURCE } from '../tokens';
 import type { AsOf } from './as-of';
@@ -49,6 +49,20 @@ export class AsOfPositionService {
   /** The greatest global position recorded at or before `at` (ISO-8601); 0 when none. */
   async positionAt(at: string): Promise<bigint> {
     const [row] = await this.ds.query(`SELECT global_position::text AS p FROM events WHERE recorded_at <= $1::timestamptz ORDER BY global_position DESC LIMIT 1`, [at]);
+    return row ? BigInt(row.p) : 0n;
+  }
+
+  /**
+   * The greatest global position of this ledger's events recorded before `at` (ISO-8601, exclusive);
+   * 0 when none. Where several ledgers share the database (the test suites), only this API's events
+   * topic counts (by its outbox rows).
+   */
+  async lastRecordedBefore(at: string): Promise<bigint> {
+    const own = this.topic === DEFAULT_EVENTS_TOPIC ? '' : `AND EXISTS (SELECT 1 FROM outbox o WHERE o.global_position = e.global_position AND o.topic = $2)`;
+    const [row] = await this.ds.query(
+      `SELECT e.global_position::text AS p FROM events e WHERE e.recorded_at < $1::timestamptz ${own} ORDER BY e.global_position DESC LIMIT 1`,
+      own ? [at, this.topic] : [at],
+    );
     return row ? BigInt(row.p) : 0n;
   }
 

@@ -1,9 +1,10 @@
-import { Inject, Injectable } from '@nestjs/common';
+import { Inject, Injectable, Logger } from '@nestjs/common';
 import { ModuleRef } from '@nestjs/core';
 import { ConfigService } from '@nestjs/config';
 import type { KeyObject } from 'node:crypto';
+import { resolve } from 'node:path';
 import type { DataSource } from 'typeorm';
-import { checkGamingDayClose, sha256OfText, type CloseProblem } from '@ledger/anchors';
+import { checkDayStream, readPublicKeys, sha256OfText, type CloseCheck, type CloseProblem } from '@ledger/anchors';
 import { DEFAULT_EVENTS_TOPIC, type LedgerApiEnv } from '@ledger/config';
 import { PgEventStore } from '@ledger/event-store';
 import { gamingDayStreamId, type EarlyCloseApproval, type GamingDayClosedData, type LedgerEvent } from '@ledger/events';
@@ -17,10 +18,25 @@ import { ReportSigningKey } from './report-signing-key';
  */
 export const CLOSE_REPORT_COMPUTATION = Symbol('CLOSE_REPORT_COMPUTATION');
 
+/** What a close's report is computed for: the day, the table set, the last position covered, and what is signed with the figures. */
+export interface CloseScope {
+  /** `YYYY-MM-DD`. */
+  readonly gamingDay: string;
+  readonly tableIds: readonly string[];
+  readonly throughPosition: bigint;
+  readonly trigger: 'MANAGER' | 'AUTOMATIC';
+  readonly early: EarlyCloseApproval | null;
+}
+
 /** What {@link CLOSE_REPORT_COMPUTATION} provides. */
 export interface ReportComputation {
-  body(day: string, tableIds: readonly string[], position: bigint): Promise<CloseReportBody>;
+  body(close: CloseScope): Promise<CloseReportBody>;
 }
+
+/** Close events whose missing bytes one read computes again at most (each is a whole report). */
+const RECOMPUTES_PER_READ = 2;
+/** Refusals remembered by event id (a refused close stays refused: its event and signature are immutable). */
+const REFUSALS_REMEMBERED = 1_000;
 
 /** A genuine close (docs/reports.md §2): its `GamingDayClosed` event, checked against its signed report. */
 export interface StoredClose {
@@ -77,7 +93,14 @@ interface ReportRow {
  */
 @Injectable()
 export class CloseRecords {
+  private readonly logger = new Logger('CloseRecords');
   private readonly scope: string;
+  private readonly publicKeyFiles: string[];
+  private publicKeys: Map<string, KeyObject> | null = null;
+  /** Close events refused for good (by event id, bounded): their bytes are not computed again. */
+  private readonly refusals = new Map<string, NotGenuine>();
+  /** Close events whose bytes the running check computed again (stored when the close is genuine). */
+  private readonly recomputedIds = new Set<string>();
   /** The ledger's scope in its day streams: null for the default events topic (see `gamingDayStreamId`). */
   private readonly streamScope: string | null;
 
@@ -90,6 +113,7 @@ export class CloseRecords {
     config: ConfigService<LedgerApiEnv, true>,
   ) {
     this.scope = config.get('LEDGER_EVENTS_TOPIC', { infer: true });
+    this.publicKeyFiles = config.get('ANCHOR_PUBLIC_KEY_FILE', { infer: true }).map((f) => resolve(f));
     this.streamScope = this.scope === DEFAULT_EVENTS_TOPIC ? null : this.scope;
   }
 
@@ -104,7 +128,7 @@ export class CloseRecords {
    */
   async dayStream(day: string): Promise<{ version: number; events: LedgerEvent[]; genuine: StoredCloseWithBytes[]; notGenuine: NotGenuine[] }> {
     const events = await this.store.readStream(this.streamOf(day));
-    const { genuine, notGenuine } = await this.check(events.filter(isClose));
+    const { genuine, notGenuine } = await this.check(events);
     return { version: events.length, events, genuine, notGenuine };
   }
 
@@ -119,8 +143,7 @@ export class CloseRecords {
 
   /** Every close of the ledger, genuine ones by gaming day then close order, and those refused. */
   async all(): Promise<CloseSet> {
-    const events = await this.ownCloses();
-    const { genuine, notGenuine } = await this.check(events);
+    const { genuine, notGenuine } = await this.check(await this.ownDayEvents());
     const closes = genuine.sort((a, b) => (a.gamingDay < b.gamingDay ? -1 : a.gamingDay > b.gamingDay ? 1 : Number(BigInt(a.closeId) - BigInt(b.closeId))));
     return { closes, refused: notGenuine.map(refusedClose) };
   }
@@ -130,9 +153,8 @@ export class CloseRecords {
    * follow), as (day, table set, position). Closes that fail their check are left out.
    */
   async genuineBefore(position: bigint): Promise<{ gamingDay: string; tableIds: string[]; throughPosition: bigint; closeId: string }[]> {
-    const events = (await this.ownCloses()).filter((e) => BigInt(e.data.throughPosition) < position);
-    const { genuine } = await this.check(events);
-    return genuine.map((c) => ({ gamingDay: c.gamingDay, tableIds: c.tableIds, throughPosition: BigInt(c.throughPosition), closeId: c.closeId }));
+    const { genuine } = await this.check(await this.ownDayEvents());
+    return genuine.filter((c) => BigInt(c.throughPosition) < position).map((c) => ({ gamingDay: c.gamingDay, tableIds: c.tableIds, throughPosition: BigInt(c.throughPosition), closeId: c.closeId }));
   }
 
   /** Stores the report bytes of a close beside its event (idempotent by event id). */
@@ -144,41 +166,98 @@ export class CloseRecords {
     );
   }
 
-  /** This ledger's close events (its scope's day streams), in global order. */
-  private async ownCloses(): Promise<LedgerEvent<'GamingDayClosed'>[]> {
-    return (await this.store.readByTypes(['GamingDayClosed'])).filter(isClose).filter((e) => e.streamId === this.streamOf(String(e.data?.gamingDay)));
+  /** This ledger's day-stream events (its scope's requests and closes), in global order. */
+  private async ownDayEvents(): Promise<LedgerEvent[]> {
+    return (await this.store.readByTypes(['GamingDayCloseRequested', 'GamingDayClosed'])).filter((e) => e.streamId === this.streamOf(String((e.data as { gamingDay?: unknown })?.gamingDay)));
   }
 
+  /**
+   * The public keys a close may be signed with: the anchor public keys (`ANCHOR_PUBLIC_KEY_FILE`,
+   * several files for rotated-out keys), and the current signing key's where one is configured. Reads
+   * need no private key.
+   */
   private keys(): Map<string, KeyObject> {
-    const k = this.key.get();
-    return new Map([[k.keyId, k.publicKey]]);
+    if (this.publicKeys) return this.publicKeys;
+    const keys = new Map<string, KeyObject>();
+    try {
+      for (const [id, k] of readPublicKeys(this.publicKeyFiles)) keys.set(id, k);
+    } catch (err) {
+      this.logger.warn(`close checks: ${(err as Error).message.slice(0, 200)}`);
+    }
+    try {
+      const k = this.key.get();
+      keys.set(k.keyId, k.publicKey);
+    } catch {
+      // no signing key here: the public keys alone check closes
+    }
+    if (keys.size > 0) this.publicKeys = keys;
+    return keys;
   }
 
-  private async check(events: LedgerEvent<'GamingDayClosed'>[]): Promise<{ genuine: StoredCloseWithBytes[]; notGenuine: NotGenuine[] }> {
-    if (events.length === 0) return { genuine: [], notGenuine: [] };
+  /**
+   * Checks every close among `events` (requests and closes of one or more day streams) in its stream's
+   * order ({@link checkDayStream}); the bytes of a close not stored are computed again (at most
+   * {@link RECOMPUTES_PER_READ} a read) and stored when they hash to the event's.
+   */
+  private async check(events: readonly LedgerEvent[]): Promise<{ genuine: StoredCloseWithBytes[]; notGenuine: NotGenuine[] }> {
+    const closes = events.filter(isClose);
+    if (closes.length === 0) return { genuine: [], notGenuine: [] };
+    const bytesOf = await this.bytesOf(closes);
+    const checks = new Map<string, CloseCheck>();
+    const byStream = new Map<string, LedgerEvent[]>();
+    for (const e of events) byStream.set(e.streamId, [...(byStream.get(e.streamId) ?? []), e]);
     const keys = this.keys();
-    const rows: ReportRow[] = await this.ds.query(`SELECT event_id, report FROM gaming_day_closes WHERE event_id = ANY($1::text[])`, [events.map((e) => e.eventId)]);
-    const bytesOf = new Map(rows.map((r) => [r.event_id, r.report]));
+    for (const stream of byStream.values()) {
+      const ordered = stream.sort((a, b) => a.streamVersion - b.streamVersion);
+      for (const [id, c] of checkDayStream(ordered, (id) => bytesOf.get(id) ?? null, keys)) checks.set(id, c);
+    }
     const genuine: StoredCloseWithBytes[] = [];
     const notGenuine: NotGenuine[] = [];
-    for (const e of events) {
-      let bytes = bytesOf.get(e.eventId) ?? null;
-      if (bytes === null) bytes = await this.recomputed(e.data);
-      const c = checkGamingDayClose({ streamId: e.streamId, data: e.data, bytes }, keys);
+    for (const e of closes) {
+      const c = checks.get(e.eventId) ?? { problem: 'MALFORMED' as const, detail: 'not checked' };
+      const bytes = bytesOf.get(e.eventId) ?? null;
       const close = storedClose(e);
       if (c.problem === null && bytes !== null) {
-        if (!bytesOf.has(e.eventId)) await this.storeReport(close, bytes);
+        if (this.recomputedIds.has(e.eventId)) await this.storeReport(close, bytes);
         genuine.push({ ...close, bytes });
-      } else notGenuine.push({ eventId: e.eventId, day: String(e.data?.gamingDay), problem: c.problem ?? 'MALFORMED', detail: c.detail });
+      } else {
+        const refused = { eventId: e.eventId, day: String(e.data?.gamingDay), problem: c.problem ?? 'MALFORMED', detail: c.detail };
+        if (refused.problem !== 'REPORT_MISSING') this.remember(refused);
+        notGenuine.push(refused);
+      }
     }
+    this.recomputedIds.clear();
     return { genuine, notGenuine };
+  }
+
+  /** The stored bytes of each close, and those computed again for closes stored without them (see {@link check}). */
+  private async bytesOf(closes: readonly LedgerEvent<'GamingDayClosed'>[]): Promise<Map<string, string>> {
+    const rows: ReportRow[] = await this.ds.query(`SELECT event_id, report FROM gaming_day_closes WHERE event_id = ANY($1::text[])`, [closes.map((e) => e.eventId)]);
+    const bytes = new Map(rows.map((r) => [r.event_id, r.report]));
+    let budget = RECOMPUTES_PER_READ;
+    for (const e of closes) {
+      if (bytes.has(e.eventId) || this.refusals.has(e.eventId) || budget <= 0) continue;
+      budget--;
+      const text = await this.recomputed(e.data);
+      if (text !== null) {
+        bytes.set(e.eventId, text);
+        this.recomputedIds.add(e.eventId);
+      }
+    }
+    return bytes;
+  }
+
+  private remember(refused: NotGenuine): void {
+    if (this.refusals.size >= REFUSALS_REMEMBERED) this.refusals.delete(this.refusals.keys().next().value as string);
+    this.refusals.set(refused.eventId, refused);
   }
 
   /** The report of a close whose bytes are not stored, computed again from the events at its position; null when they do not hash to the event's. */
   private async recomputed(d: GamingDayClosedData): Promise<string | null> {
     try {
       const computation = this.moduleRef.get<ReportComputation>(CLOSE_REPORT_COMPUTATION, { strict: false });
-      const text = canonicalReportBytes(await computation.body(d.gamingDay, d.tableIds, BigInt(d.throughPosition))).toString('utf8');
+      const body = await computation.body({ gamingDay: d.gamingDay, tableIds: d.tableIds, throughPosition: BigInt(d.throughPosition), trigger: d.trigger, early: d.early ?? null });
+      const text = canonicalReportBytes(body).toString('utf8');
       return sha256OfText(text) === d.reportSha256 ? text : null;
     } catch {
       return null;

@@ -3,6 +3,7 @@ import canonicalize from 'canonicalize';
 import type { ReportHeader } from '../report-header';
 import type { ReconciliationFigures } from '../as-of/reconciliation-sql';
 import type { Adjustment } from './adjustments';
+import type { EarlyCloseApproval } from '@ledger/events';
 
 /** Layout version of the frozen gaming-day report (docs/reports.md §2). */
 export const CLOSE_REPORT_VERSION = 1;
@@ -10,7 +11,8 @@ export const CLOSE_REPORT_VERSION = 1;
 /**
  * The signed body of a gaming-day close (docs/reports.md §2): everything in it is computed from the
  * events up to `throughPosition` (as known at that position, docs/reports.md §3), so the same events
- * always give the same body and the same canonical bytes. `header.generatedAt` is the `recordedAt`
+ * always give the same body and the same canonical bytes, with the close's trigger and early-close
+ * approval, which its event carries too. `header.generatedAt` is the `recordedAt`
  * of the last event covered (the moment the figures are as of), not the wall clock; the close's own
  * time (`closedAt`) and author stay outside, in the close record.
  */
@@ -22,6 +24,10 @@ export interface CloseReportBody {
   readonly tableIds: readonly string[];
   /** Every event at or below it is covered; none above. Decimal string. */
   readonly throughPosition: string;
+  /** A pit manager's close or the sweeper's: signed, so that the close event cannot claim another. */
+  readonly trigger: 'MANAGER' | 'AUTOMATIC';
+  /** An early close's request and approval (four eyes), signed; null for a day that had ended. */
+  readonly early: EarlyCloseApproval | null;
   /** The gaming-day rule the rounds were filed under. */
   readonly gamingDayRule: { readonly timeZone: string; readonly cutoffHour: number };
   /** Per table, dealer and currency. Amounts in minor units; `dropped` an exact fraction. */

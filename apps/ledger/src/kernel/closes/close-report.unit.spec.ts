@@ -15,6 +15,8 @@ const body = (over: Partial<CloseReportBody> = {}): CloseReportBody => ({
   gamingDay: '2026-03-01',
   tableIds: ['T1'],
   throughPosition: '42',
+  trigger: 'MANAGER',
+  early: null,
   gamingDayRule: { timeZone: 'UTC', cutoffHour: 6 },
   rows: [{ tableId: 'T1', dealerId: 'd', currency: 'EUR', turnover: '100', payouts: '50', ggr: '50', hold: '0.500000', voidedStakes: '0', correctionPayoutDelta: '0', betsSettled: '1', betsRefunded: '0', betsResettled: '0', roundsResulted: '1', roundsVoided: '0', corrections: '0', dropped: '1/2' }],
   totals: [],
