@@ -83,6 +83,9 @@ describe('gaming-day close: frozen signed report, adjustments in the next day, a
     expect(request).toMatchObject({ gamingDay: day, tableIds: [table.tableId], requestedBy: 'pm-1', status: 'PENDING_APPROVAL' });
     // nothing is closed yet; the requester cannot approve their own request
     expect((await call('GET', `/gaming-days/${day}/close`, 'auditor')).status).toBe(404);
+    const pending = (await (await call('GET', `/gaming-days/${day}/close-requests`, 'pit-manager', undefined, 'pm-2')).json()) as any;
+    expect(pending.items).toEqual([expect.objectContaining({ requestId: request.requestId, requestedBy: 'pm-1', status: 'PENDING_APPROVAL', approvedBy: null, closeEventId: null })]);
+    expect(Date.parse(pending.items[0].expiresAt) - Date.parse(pending.items[0].requestedAt)).toBeLessThanOrEqual(3_600_000);
     const self = await call('POST', `/gaming-days/${day}/close-requests/${request.requestId}/approve`, 'pit-manager');
     expect([self.status, ((await self.json()) as any).error.code]).toEqual([422, 'MANAGEMENT.SAME_APPROVER']);
     const unknownRequest = await call('POST', `/gaming-days/${day}/close-requests/no-such-request/approve`, 'pit-manager', undefined, 'pm-2');
@@ -91,6 +94,8 @@ describe('gaming-day close: frozen signed report, adjustments in the next day, a
     expect(res.status).toBe(201);
     close = await res.json();
     expect(close).toMatchObject({ gamingDay: day, tableIds: [table.tableId], trigger: 'MANAGER', closedBy: 'pm-2', early: { requestId: request.requestId, reason: 'table closes for maintenance', requestedBy: 'pm-1', approvedBy: 'pm-2' } });
+    const done = (await (await call('GET', `/gaming-days/${day}/close-requests`, 'auditor')).json()) as any;
+    expect(done.items).toEqual([expect.objectContaining({ requestId: request.requestId, status: 'APPROVED', approvedBy: 'pm-2', closeEventId: close.eventId })]);
     const again = await call('POST', `/gaming-days/${day}/close-requests/${request.requestId}/approve`, 'pit-manager', undefined, 'pm-3');
     expect([again.status, ((await again.json()) as any).error.code]).toEqual([422, 'DECISION.ALREADY_DECIDED']);
   });

@@ -9,7 +9,7 @@ import { ApiError } from '../kernel/api-error';
 import { FILTER_ID, isGamingDay, NoQuery } from '../kernel/query.dto';
 import { QueryLogInterceptor } from '../kernel/query-log.interceptor';
 import { CLOSE_CSV_COLUMNS, closeCsvRecords, type CloseReportBody } from '../kernel/closes/close-report';
-import { CloseDayBody, CloseDayQuery, CloseReportBodyDto, EarlyCloseRequestDto, GamingDayCloses, GamingDayClosesList, GamingDayCloseWithReport } from './gaming-day-close.dto';
+import { CloseDayBody, CloseDayQuery, CloseReportBodyDto, EarlyCloseRequestDto, EarlyCloseRequestList, GamingDayCloses, GamingDayClosesList, GamingDayCloseWithReport } from './gaming-day-close.dto';
 import { GamingDayCloseService } from './gaming-day-close.service';
 
 function checkDay(day: string): string {
@@ -55,6 +55,14 @@ export class GamingDayCloseController {
   async approve(@Param('day') day: string, @Param('requestId') requestId: string, @CurrentPrincipal() p: Principal) {
     if (!FILTER_ID.test(requestId)) throw new ApiError('VALIDATION.FAILED', 'requestId must be an id', { problems: 'requestId: 1..64 characters of A-Z a-z 0-9 _ . : -' });
     return this.closes.approveEarlyClose(checkDay(day), requestId, { id: p.id, role: p.role, trigger: 'MANAGER' });
+  }
+
+  @Get(':day/close-requests')
+  @UseInterceptors(QueryLogInterceptor)
+  @ApiOperation({ summary: "The day's early-close requests (four eyes) with their status: pending approval, approved (by whom, which close) or expired" })
+  @ApiOkResponse({ type: EarlyCloseRequestList })
+  async requests(@Param('day') day: string, @Query() _q: NoQuery) {
+    return { gamingDay: checkDay(day), items: await this.closes.requests(checkDay(day)) };
   }
 
   @Get('closes')

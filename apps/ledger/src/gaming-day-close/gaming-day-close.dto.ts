@@ -42,6 +42,26 @@ export class EarlyCloseRequestDto {
   @Enum(['PENDING_APPROVAL']) status!: string;
 }
 
+/** An early-close request of a day as it stands (`GET /gaming-days/{day}/close-requests`). */
+export class EarlyCloseRequestView {
+  @Str('the request id, to approve it with') requestId!: string;
+  @Day() gamingDay!: string;
+  @NStrs('the table set asked for; null: every table not closed when approved') tableIds!: string[] | null;
+  @Str() reason!: string;
+  @Str() requestedBy!: string;
+  @Time('recordedAt of the request event') requestedAt!: string;
+  @Time('after it the request can no longer be approved (at most one hour after requestedAt)') expiresAt!: string;
+  @Enum(['PENDING_APPROVAL', 'APPROVED', 'EXPIRED']) status!: string;
+  @NStr('the approving pit manager (APPROVED), else null') approvedBy!: string | null;
+  @NStr('the GamingDayClosed event that carried it out (APPROVED), else null') closeEventId!: string | null;
+}
+
+/** `GET /gaming-days/{day}/close-requests`. */
+export class EarlyCloseRequestList {
+  @Day() gamingDay!: string;
+  @List(() => EarlyCloseRequestView, 'the early-close requests of the day made by the pit managers they name, in request order') items!: EarlyCloseRequestView[];
+}
+
 /** An early close's request and approval (four eyes), as its GamingDayClosed event records them. */
 export class EarlyCloseApprovalDto {
   @Str() requestId!: string;

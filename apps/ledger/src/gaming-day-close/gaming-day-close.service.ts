@@ -25,6 +25,22 @@ export interface CloseActor {
   readonly trigger: 'MANAGER' | 'AUTOMATIC';
 }
 
+/** An early-close request as it stands (docs/reports.md §2). */
+export interface EarlyCloseRequestView {
+  readonly requestId: string;
+  readonly gamingDay: string;
+  readonly tableIds: string[] | null;
+  readonly reason: string;
+  readonly requestedBy: string;
+  /** ISO-8601: the request event's `recordedAt`. */
+  readonly requestedAt: string;
+  /** ISO-8601: the earlier of the request's `expiresAt` and one hour after `requestedAt`. */
+  readonly expiresAt: string;
+  readonly status: 'PENDING_APPROVAL' | 'APPROVED' | 'EXPIRED';
+  readonly approvedBy: string | null;
+  readonly closeEventId: string | null;
+}
+
 /** A pending request to close a gaming day early (docs/reports.md §2), as answered to its requester. */
 export interface EarlyCloseRequest {
   readonly requestId: string;
@@ -142,6 +158,23 @@ export class GamingDayCloseService {
     const expiresAt = new Date(Math.min(Date.parse(r.expiresAt), Date.parse(request.recordedAt) + EARLY_CLOSE_TTL_MS)).toISOString();
     if (now.toISOString() > expiresAt) throw ApiError.of('DECISION.EXPIRED', { decisionId: requestId, expiresAt });
     return this.closeNow(day, r.tableIds, approver, { requestId, reason: r.reason, requestedBy: r.requestedBy, approvedBy: approver.id });
+  }
+
+  /**
+   * The early-close requests of `day` made by the pit managers they name (a request event whose actor
+   * is not its requester is left out: it cannot be approved), each with its status as of `now`.
+   */
+  async requests(day: string, now: Date = new Date()): Promise<EarlyCloseRequestView[]> {
+    const stream = await this.records.dayStream(day);
+    return stream.events
+      .filter((e): e is LedgerEvent<'GamingDayCloseRequested'> => e.type === 'GamingDayCloseRequested' && e.actor.id === e.data.requestedBy && e.actor.role === 'pit-manager')
+      .map((e) => {
+        const r = e.data;
+        const expiresAt = new Date(Math.min(Date.parse(r.expiresAt), Date.parse(e.recordedAt) + EARLY_CLOSE_TTL_MS)).toISOString();
+        const close = stream.genuine.find((c) => c.early?.requestId === r.requestId) ?? null;
+        const status = close ? 'APPROVED' : now.toISOString() > expiresAt ? 'EXPIRED' : 'PENDING_APPROVAL';
+        return { requestId: r.requestId, gamingDay: r.gamingDay, tableIds: r.tableIds ? [...r.tableIds] : null, reason: r.reason, requestedBy: r.requestedBy, requestedAt: e.recordedAt, expiresAt, status, approvedBy: close?.early?.approvedBy ?? null, closeEventId: close?.eventId ?? null };
+      });
   }
 
   /** Every genuine close of this ledger, by gaming day then close order, and the close events refused (forged or replayed). */
