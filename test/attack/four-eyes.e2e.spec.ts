@@ -4,8 +4,10 @@
  * requester approving their own request, the dealer of an earlier round voiding the shoe, an
  * expired request. On the code before the two-step flow each of these voided or re-settled alone.
  */
+import { randomUUID } from 'node:crypto';
+import { createDataSource, PgEventStore } from '@ledger/event-store';
 import { LedgerHttpError } from '@ledger/simulator';
-import { LedgerHarness, runId, startLedger } from '../support/ledger-harness';
+import { LedgerHarness, runId, startLedger, TEST_SERVICE_DATABASE_URLS } from '../support/ledger-harness';
 
 jest.setTimeout(120_000);
 
@@ -125,6 +127,41 @@ describe('four eyes: a management decision needs a second, authenticated pit man
     ]);
     expect(await refusal(h.client.post('pit-manager', 'pm-2', `/decisions/${pending.decisionId}/approve`, {}))).toEqual({ status: 422, code: 'DECISION.ALREADY_DECIDED' });
     expect(await types(h, shoeId)).not.toContain('RoundVoided');
+  });
+
+  it('a request appended with the API login in another manager’s name, or set to expire in 2099, cannot be approved', async () => {
+    const shoeId = runId('fe-forged');
+    await resultedRound(h, shoeId, `${shoeId}-R1`, 'dealer-1');
+    // a genuine request by pm-3, which the insider copies: the data of a request that would void the round
+    const genuine = await h.client.post('pit-manager', 'pm-3', `/shoes/${shoeId}/rounds/${shoeId}-R1/void`, { reason: REASON });
+    const stored = await h.store.readStream(`shoe-${shoeId}`);
+    const template = stored.find((e) => e.type === 'DecisionRequested' && (e.data as { decisionId: string }).decisionId === genuine.decisionId)!;
+    const insiderDs = createDataSource(TEST_SERVICE_DATABASE_URLS.app);
+    await insiderDs.initialize();
+    try {
+      const insider = new PgEventStore(insiderDs, { topic: h.topic });
+      const forge = async (data: Record<string, unknown>, actor: { id: string; role: 'pit-manager' }) => {
+        const decisionId = randomUUID();
+        await insider.append({
+          streamId: `shoe-${shoeId}`,
+          tableId: TABLE,
+          expectedVersion: await insider.streamVersion(`shoe-${shoeId}`),
+          events: [{ eventId: randomUUID(), type: 'DecisionRequested', data: { ...(template.data as object), decisionId, ...data } as never }],
+          metadata: { actor, correlationId: decisionId },
+        });
+        return decisionId;
+      };
+      // pm-2 writes a request in pm-1's name, to approve it themself
+      const inAnotherName = await forge({ requestedBy: 'pm-1' }, { id: 'pm-2', role: 'pit-manager' });
+      expect(await refusal(h.client.post('pit-manager', 'pm-2', `/decisions/${inAnotherName}/approve`, {}))).toEqual({ status: 404, code: 'DECISION.NOT_FOUND' });
+      // a request whose data says it expires in 2099: the TTL (3 s here) counts from its recordedAt
+      const forever = await forge({ requestedBy: 'pm-1', expiresAt: '2099-01-01T00:00:00.000Z' }, { id: 'pm-1', role: 'pit-manager' });
+      await new Promise((r) => setTimeout(r, 3_500));
+      expect(await refusal(h.client.post('pit-manager', 'pm-2', `/decisions/${forever}/approve`, {}))).toEqual({ status: 422, code: 'DECISION.EXPIRED' });
+      expect(await types(h, shoeId)).not.toContain('RoundVoided');
+    } finally {
+      await insiderDs.destroy();
+    }
   });
 
   it('recall shows the whole chain: the request, the approval by a second manager, and the void that names both', async () => {

@@ -3,6 +3,7 @@ import { CqrsModule } from '@nestjs/cqrs';
 import { QueryLogInterceptor } from '../../kernel/query-log.interceptor';
 import { KernelModule } from '../../kernel/kernel.module';
 import { ShoeModule } from '../shoe.module';
+import { DecisionRequestCheck } from './approve-decision/decision-request-check';
 import { ApproveDecisionHandler } from './approve-decision/approve-decision.handler';
 import { DecisionExpirySweeper } from './decision-expiry.sweeper';
 import { DecisionsController } from './decisions.controller';
@@ -19,6 +20,6 @@ import { RequestDecisionHandler } from './request-decision/request-decision.hand
 @Module({
   imports: [CqrsModule, KernelModule, ShoeModule],
   controllers: [DecisionsController],
-  providers: [RequestDecisionHandler, ApproveDecisionHandler, RejectDecisionHandler, ExpireDecisionHandler, DecisionsQuery, DecisionExpirySweeper, QueryLogInterceptor],
+  providers: [RequestDecisionHandler, ApproveDecisionHandler, DecisionRequestCheck, RejectDecisionHandler, ExpireDecisionHandler, DecisionsQuery, DecisionExpirySweeper, QueryLogInterceptor],
 })
 export class DecisionsModule {}
