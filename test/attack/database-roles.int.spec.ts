@@ -23,6 +23,7 @@ import {
   GrantRuntimeRoles1795950000100,
   OUTBOX_LEASE_GRANTS,
   APPEND_GRANTS,
+  MARK_PROGRESS_GRANTS,
   OutboxRelay,
   PgEventStore,
   runMigrations,
@@ -289,8 +290,17 @@ describe('the relay may mark outbox rows published and prune published ones, not
     ['move a stream head', `UPDATE streams SET version = 0`],
     ['read the idempotency answers', `SELECT * FROM idempotency_keys`],
     ['read the read model', `SELECT * FROM read.bet_settlements`],
+    // the progress markers move only through ledger_mark_progress (migration 1799100000000)
+    ['push the relay progress directly', `UPDATE outbox_progress SET through_position = 1000000000000000`],
+    ['record a hole directly (over a real event)', `INSERT INTO position_gaps (from_position, to_position) VALUES (1, 1)`],
   ])('%s: refused', async (_what, sql) => {
     expect(await attempt('relay', sql)).toMatch(REFUSED);
+  });
+
+  it('through ledger_mark_progress the relay cannot push the progress beyond the last assigned position; the other logins cannot call it', async () => {
+    expect(await attempt('relay', `SELECT ledger_mark_progress('ledger-relay', 1000000000000000)`)).toMatch(/^23514 ledger: progress 1000000000000000 is beyond the last assigned position/);
+    expect(await attempt('app', `SELECT ledger_mark_progress('ledger-relay', 1)`)).toMatch(REFUSED);
+    expect(await attempt('projector', `SELECT ledger_mark_progress('ledger-relay', 1)`)).toMatch(REFUSED);
   });
 });
 
@@ -352,6 +362,7 @@ describe('the grants are migrations of the owner', () => {
       // the later migrations' own grants (a re-run of the first ones takes back what they do not grant)
       for (const statement of OUTBOX_LEASE_GRANTS) await again.query(statement);
       for (const statement of APPEND_GRANTS) await again.query(statement);
+      for (const statement of MARK_PROGRESS_GRANTS) await again.query(statement);
       for (const statement of grantOutboxLeasesSql('read')) await again.query(statement);
       for (const statement of ledgerEntriesGrantsSql('read')) await again.query(statement);
       await again.commitTransaction();

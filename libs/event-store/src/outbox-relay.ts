@@ -346,38 +346,19 @@ async function claimOutboxRows(client: Client, limit: number, horizon: bigint): 
 
 /**
  * In the fenced mark transaction (Kafka acknowledged the rows): marks them published (`published_at`
- * on the database clock at the mark), records every position in (progress, `through`] that no event
- * holds as a hole in `position_gaps` (all of them are final: at or below the horizon), and moves
- * `outbox_progress` to `through` (docs/guarantees.md §5). A progress row moved meanwhile by someone
- * else is left as it is (the update matches nothing; the holes it covers are recorded once).
+ * on the database clock at the mark), then `ledger_mark_progress` records every position in
+ * (progress, `through`] that no event holds as a hole in `position_gaps` (all of them are final: at
+ * or below the horizon) and moves `outbox_progress` to `through` (docs/guarantees.md §5). A progress
+ * row moved meanwhile by someone else is left as it is (nothing at or below it is recorded again).
  * @param through a position ≤ the horizon of the claim; every unpublished row ≤ it is in `rows`
  */
 async function markOutboxRowsPublished(client: Client, rows: readonly OutboxRow[], through: bigint): Promise<void> {
   await client.query(`UPDATE outbox SET published_at = clock_timestamp() WHERE global_position = ANY($1::bigint[])`, [
     rows.map((r) => r.global_position),
   ]);
-  // (two statements: a CTE reading the progress row the same statement updates would not see it)
-  await client.query(
-    `WITH p AS (SELECT through_position FROM outbox_progress WHERE name = $1),
-     holes AS (
-       SELECT t.prev + 1 AS from_position, t.pos - 1 AS to_position
-         FROM (SELECT x.pos, lag(x.pos) OVER (ORDER BY x.pos) AS prev
-                 FROM (SELECT (SELECT through_position FROM p) AS pos
-                       UNION ALL
-                       SELECT e.global_position FROM events e, p
-                        WHERE e.global_position > p.through_position AND e.global_position <= $2::bigint
-                       UNION ALL
-                       SELECT $2::bigint + 1) x) t
-        WHERE t.prev IS NOT NULL AND t.pos > t.prev + 1 AND t.prev < $2::bigint
-     )
-     INSERT INTO position_gaps (from_position, to_position) SELECT from_position, to_position FROM holes
-     ON CONFLICT (from_position) DO NOTHING`,
-    [RELAY_PROGRESS_NAME, through.toString()],
-  );
-  await client.query(`UPDATE outbox_progress SET through_position = $2::bigint WHERE name = $1 AND through_position < $2::bigint`, [
-    RELAY_PROGRESS_NAME,
-    through.toString(),
-  ]);
+  // holes and progress through the guarded function (migration 1799100000000): never beyond the last
+  // assigned position, never past an unpublished event, holes only where no event is
+  await client.query(`SELECT ledger_mark_progress($1, $2::bigint)`, [RELAY_PROGRESS_NAME, through.toString()]);
 }
 
 /**

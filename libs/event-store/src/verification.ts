@@ -296,6 +296,15 @@ export class ChainVerifier {
     }
     const max = tail.max === null ? 0n : BigInt(tail.max);
     const sequence = tail.sequence === null ? 0n : BigInt(tail.sequence);
+    if (through > sequence) {
+      problems.push({
+        streamId: null,
+        streamVersion: null,
+        eventId: null,
+        kind: 'POSITION_GAP',
+        detail: `the relay's progress (outbox_progress) is at ${through}, beyond the last position the sequence assigned (${sequence}): a forged progress marker`,
+      });
+    }
     if (max > sequence) {
       problems.push({
         streamId: null,

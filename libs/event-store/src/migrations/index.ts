@@ -7,6 +7,7 @@ import { ScopeIdempotencyKeysByCaller1795950000110 } from './1795950000110-Scope
 import { CreateOutboxLeases1796000500000 } from './1796000500000-CreateOutboxLeases';
 import { AppendWithoutGlobalLock1797000000000 } from './1797000000000-AppendWithoutGlobalLock';
 import { OutboxTraceContext1798000000000 } from './1798000000000-OutboxTraceContext';
+import { GuardedProgress1799100000000 } from './1799100000000-GuardedProgress';
 
 /** The event store's migrations, oldest first. Register them in any DataSource that runs migrations. */
 export const EVENT_STORE_MIGRATIONS = [
@@ -19,9 +20,11 @@ export const EVENT_STORE_MIGRATIONS = [
   CreateOutboxLeases1796000500000,
   AppendWithoutGlobalLock1797000000000,
   OutboxTraceContext1798000000000,
+  GuardedProgress1799100000000,
 ];
 
 export { CreateEvents1795950000000, CreateStreamsOutboxIdempotency1795950000001, CreateRejections1795950000002, CreateReferences1795950000003 };
-export { GrantRuntimeRoles1795950000100, ScopeIdempotencyKeysByCaller1795950000110, CreateOutboxLeases1796000500000, AppendWithoutGlobalLock1797000000000, OutboxTraceContext1798000000000 };
+export { GrantRuntimeRoles1795950000100, ScopeIdempotencyKeysByCaller1795950000110, CreateOutboxLeases1796000500000, AppendWithoutGlobalLock1797000000000, OutboxTraceContext1798000000000, GuardedProgress1799100000000 };
 export { OUTBOX_LEASE_GRANTS } from './1796000500000-CreateOutboxLeases';
 export { APPEND_GRANTS } from './1797000000000-AppendWithoutGlobalLock';
+export { MARK_PROGRESS_GRANTS } from './1799100000000-GuardedProgress';
