@@ -5,7 +5,7 @@ import { PgEventStore } from '@ledger/event-store';
 import type { LedgerApiEnv } from '@ledger/config';
 import { ApiError } from '../kernel/api-error';
 import { DATA_SOURCE, EVENT_STORE, HEAVY_READ_STORE } from '../kernel/tokens';
-import { AUDIT_DECISION_TYPES } from '@ledger/projections';
+import { AUDIT_DECISION_TYPES } from '@ledger/read-model';
 import { anchorVerifySettings, readPublicKeys, streamAnchorStatus, type StreamAnchorStatus } from '@ledger/anchors';
 import type { KeyObject } from 'node:crypto';
 import { VerifiedHeads } from './verified-heads';
