@@ -327,7 +327,7 @@ type RecValues = Record<string, bigint | Fraction>;
 
 /**
  * The reconciliation of each shoe computed from the stored events alone (docs/domain-rules.md §4 as
- * reconciliation.projection.ts documents it): a bet counts with the settlement in force, a refund
+ * libs/read-model/src/reconciliation/projection.ts documents it): a bet counts with the settlement in force, a refund
  * takes it out of turnover and payouts into voided stakes; rounds resulted and not voided; voided
  * rounds once; corrections and resettlements counted as they happened.
  */

@@ -201,7 +201,7 @@ export interface SettlementPayload extends AnalyticsProvenance {
 /**
  * Value of `baccarat.analytics.roads.v1`: every road of a shoe after one of its rounds was
  * resulted, corrected or voided (the whole shoe, recomputed: a correction or void rewrites them).
- * Shapes are those of `libs/projections/src/roads/roads.ts`.
+ * Shapes are those of `libs/read-model/src/roads/roads.ts`.
  */
 export interface RoadsPayload extends AnalyticsProvenance {
   /** The round whose change this is. */

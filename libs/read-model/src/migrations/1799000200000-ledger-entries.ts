@@ -5,7 +5,7 @@ import { assertSchemaName, DEFAULT_READ_SCHEMA } from '@ledger/projections';
  * `ledger_entries`: the money of the ledger as position-stamped entries (docs/reports.md §2, §3;
  * docs/domain-rules.md §4), owned by the `reconciliation` projection. One append-only row per money
  * effect of an event (a stake, a win, a refund, a resettlement delta, a dropped fraction, a round
- * count), as the one reconciliation rule (`libs/projections/src/ledger-entries.ts`) gives it:
+ * count), as the one reconciliation rule (`libs/read-model/src/reconciliation/ledger-entries.ts`) gives it:
  *
  * - the event: `global_position`, `entry_no` (ordinal within the event; the key is both),
  *   `event_id`, `event_type`, `recorded_at` (the ledger's clock);

@@ -13,7 +13,7 @@ import { entryNeeds, type EntryBet, type EntryRound, type EntryRoundStatus, type
  * - per shoe (ShoeOpened; DealerChanged): table, current dealer, currency (`shoe_state`);
  * - per round (RoundOpened): its context — the shoe's table, dealer and currency at that moment and
  *   the gaming day of the RoundOpened's `recordedAt` under `gamingDayRule` (`hand_outcomes`,
- *   round-context.ts) — and its status (RoundResulted → RESULTED, ResultCorrected → CORRECTED,
+ *   outcomes/round-context.ts) — and its status (RoundResulted → RESULTED, ResultCorrected → CORRECTED,
  *   RoundVoided → VOIDED);
  * - per bet (BetPlaced; BetSettled, BetResettled, BetRefunded): status, stake, payout in force, dropped
  *   fraction, correction payout delta (`bet_settlements`).

@@ -7,7 +7,7 @@ import type { RoundContext } from '../outcomes/round-context';
  * the money and counts of the reconciliation, as a list of position-stamped entries. Pure: no SQL,
  * no I/O, no clock. Its callers:
  *
- * - the `reconciliation` projection (`projections/reconciliation.projection.ts`), which reads the
+ * - the `reconciliation` projection (`reconciliation/projection.ts`), which reads the
  *   state before the event in `prepare` and writes every entry to the append-only `ledger_entries`
  *   table and its deltas to the `reconciliation` sums;
  * - {@link foldEntries} (`entry-folder.ts`), which keeps the same state in memory over a sequence of
