@@ -39,6 +39,16 @@ module.exports = {
       to: { path: '^libs/', pathNot: '^libs/$1/', dependencyTypesNot: ['aliased'] },
     },
     {
+      name: 'engine-imports-no-read-model',
+      comment:
+        'The projector engine (libs/projections: runner, applier, checkpoints, quarantine, incidents, rebuild, resume) knows no read model: ' +
+        'it is handed the projections, their migrations and side effects by its callers, from @ledger/read-model (docs/architecture.md §7). ' +
+        'Its specs may import the read model to run it.',
+      severity: 'error',
+      from: { path: '^libs/projections/src/', pathNot: '\\.spec\\.ts$' },
+      to: { path: '^libs/read-model/' },
+    },
+    {
       name: 'no-production-import-of-test-code',
       severity: 'error',
       from: { path: '^(apps|libs)/', pathNot: TEST_FILE },

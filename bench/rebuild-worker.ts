@@ -11,6 +11,7 @@
 import { Client } from 'pg';
 import { createKafka } from '@ledger/kafka';
 import { createProjectionDataSource, rebuildProjections } from '@ledger/projections';
+import { ALL_PROJECTIONS, READ_MODEL_MIGRATIONS } from '@ledger/read-model';
 
 interface Stat {
   calls: number;
@@ -64,7 +65,7 @@ async function main(): Promise<void> {
   const kafka = createKafka({ clientId: 'ledger-bench-rebuild', brokers: (process.env.KAFKA_BROKERS ?? '127.0.0.1:9092').split(','), logLevel: 'error' });
   const cpu0 = process.cpuUsage();
   const t0 = performance.now();
-  const r = await rebuildProjections({ ds, kafka, topic, schema, partitionsConsumedConcurrently: concurrency, maxRecordsPerTransaction });
+  const r = await rebuildProjections({ ds, kafka, topic, schema, projections: ALL_PROJECTIONS, migrations: READ_MODEL_MIGRATIONS, partitionsConsumedConcurrently: concurrency, maxRecordsPerTransaction });
   const wallMs = performance.now() - t0;
   const cpu = process.cpuUsage(cpu0);
   await ds.destroy();

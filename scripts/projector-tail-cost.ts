@@ -10,7 +10,8 @@
  * Usage: `TEST_DB_NAME=<db> npx tsx scripts/projector-tail-cost.ts [--bets 8000] [--runs 3]`
  */
 import { ProjectionApplier } from '../libs/projections/src/applier';
-import * as analytics from '../libs/projections/src/analytics';
+import * as analytics from '../libs/read-model/src/analytics';
+import { ALL_PROJECTIONS, READ_MODEL_MIGRATIONS } from '../libs/read-model/src';
 import { createProjectionDataSource } from '../libs/projections/src/data-source';
 import type { EventRecord } from '../libs/projections/src/event-record';
 import { dropProjectionSchema, runProjectionMigrations } from '../libs/projections/src/migrations';
@@ -42,8 +43,8 @@ async function main(): Promise<void> {
   try {
     for (let run = 0; run < runs; run++) {
       await dropProjectionSchema(ds, schema);
-      await runProjectionMigrations(ds, { schema });
-      const applier = new ProjectionApplier({ ds, schema, checkpointGroup: 'tail-cost' });
+      await runProjectionMigrations(ds, { schema, migrations: READ_MODEL_MIGRATIONS });
+      const applier = new ProjectionApplier({ ds, schema, projections: ALL_PROJECTIONS, effects: [analytics.ANALYTICS_OUTBOX_EFFECT], checkpointGroup: 'tail-cost' });
       for (let i = 0; i < cut; i += 2000) await applier.applyBatch('tail', 0, records.slice(i, Math.min(i + 2000, cut)));
       await ds.query('CHECKPOINT').catch(() => undefined);
       const c0 = process.cpuUsage();

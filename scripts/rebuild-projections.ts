@@ -46,6 +46,7 @@ import {
   rebuildProjections,
   dropProjectionSchema,
 } from '../libs/projections/src';
+import { ALL_PROJECTIONS, READ_MODEL_MIGRATIONS } from '@ledger/read-model';
 
 interface Options {
   intoSchema?: string;
@@ -126,6 +127,8 @@ async function run(argv: string[]): Promise<number> {
       kafka,
       topic,
       schema: target,
+      projections: ALL_PROJECTIONS,
+      migrations: READ_MODEL_MIGRATIONS,
       checkpointGroup: group,
       gamingDay: config.gamingDay,
       recordSigningKey: signing.key,
@@ -150,7 +153,7 @@ async function run(argv: string[]): Promise<number> {
     let comparison: { with: string; equal: boolean; samePosition: boolean; differ: string[]; checksums: ProjectionChecksums; positions: Record<string, Record<string, string>> } | null = null;
     if (scratch && opts.compare) {
       const other = opts.compareWith ?? live;
-      const checksums = await projectionChecksums(ds, other);
+      const checksums = await projectionChecksums(ds, other, ALL_PROJECTIONS);
       const differ = diffChecksums(result.checksums, checksums);
       const positions = async (schema: string) =>
         Object.fromEntries(

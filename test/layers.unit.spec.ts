@@ -40,6 +40,10 @@ describe('layer rules (dependency-cruiser)', () => {
       'libs/widgets/src/uses-it.ts': "import { f } from './testing/fixture';\nexport const u = f;\n",
       'apps/api/src/main.ts': "import { t } from '../../tool/src/main';\nexport const a = t;\n",
       'apps/tool/src/main.ts': "export const t = 1;\n",
+      // the projector engine and the read model (docs/architecture.md §7)
+      'libs/projections/src/applier.ts': "import { ALL_PROJECTIONS } from '@ledger/read-model';\nexport const applier = ALL_PROJECTIONS;\n",
+      'libs/projections/src/applier.unit.spec.ts': "import { ALL_PROJECTIONS } from '@ledger/read-model';\nexport const spec = ALL_PROJECTIONS;\n",
+      'libs/read-model/src/index.ts': 'export const ALL_PROJECTIONS = [];\n',
       'libs/cycle/src/a.ts': "import { b } from './b';\nexport const a = () => b;\n",
       'libs/cycle/src/b.ts': "import { a } from './a';\nexport const b = () => a;\n",
       // apps/ledger/src: features, the kernel and the wiring (docs/architecture.md §1)
@@ -94,6 +98,10 @@ describe('layer rules (dependency-cruiser)', () => {
     it('When the rules run, Then the kernel of apps/ledger importing a feature is refused, and so is the wiring', () => {
       expect(has('kernel-imports-no-feature', 'apps/ledger/src/kernel/principal.ts', /^apps\/ledger\/src\/recall\//)).toBe(true);
       expect(has('wiring-imports-no-feature', 'apps/ledger/src/persistence/db.ts', /^apps\/ledger\/src\/audit\//)).toBe(true);
+    });
+    it('When the rules run, Then the projector engine importing the read model is refused; its specs may', () => {
+      expect(has('engine-imports-no-read-model', 'libs/projections/src/applier.ts', /^libs\/read-model\//)).toBe(true);
+      expect(found.filter((v) => v.from === 'libs/projections/src/applier.unit.spec.ts')).toEqual([]);
     });
     it('When the rules run, Then a cycle is refused', () => {
       expect(found.some((v) => v.rule.name === 'no-circular' && v.from.startsWith('libs/cycle/'))).toBe(true);

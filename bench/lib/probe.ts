@@ -1,6 +1,6 @@
 /**
  * Where the bench looks for "projected" and for the stage timestamps, read defensively: the
- * tables are the read model's and the event store's (libs/projections/src/migrations,
+ * tables are the read model's and the event store's (libs/projections/src/migrations, libs/read-model/src/migrations,
  * libs/event-store/src/migrations), whose columns other work may change. Each probe checks the
  * catalogue first and says what it used.
  */

@@ -12,7 +12,7 @@
  *
  * The columns are read from the catalogue: a column the seed does not know is left to its
  * default when nullable or defaulted, and stops the phase with a clear error otherwise (the table
- * is the read model's, libs/projections/src/migrations, and may change).
+ * is the read model's, libs/projections/src/migrations and libs/read-model/src/migrations, and may change).
  */
 import { LedgerClient } from '@ledger/simulator';
 import type { Pg } from '../lib/pg';

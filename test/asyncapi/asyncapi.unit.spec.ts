@@ -17,7 +17,7 @@ import {
   DEFAULT_ANALYTICS_TOPICS,
   SCHEMA_ID_BASE,
   uuidV5,
-} from '../../libs/projections/src/analytics';
+} from '@ledger/read-model';
 import { smallShoe } from '../../libs/projections/src/testing/small-shoe.fixture';
 import { syntheticLedger } from '../../libs/projections/src/testing/synthetic-shoes';
 import { BET_CODES, VARIANTS } from '@ledger/rules';

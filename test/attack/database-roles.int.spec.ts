@@ -34,7 +34,6 @@ import {
   DEFAULT_DATABASE_URL as PROJECTOR_DEFAULT_DATABASE_URL,
   grantOutboxLeasesSql,
   grantReadModelSql,
-  ledgerEntriesGrantsSql,
   projectorConfigFromEnv,
   runProjectionMigrations,
 } from '@ledger/projections';
@@ -51,6 +50,7 @@ import {
   TEST_EVENTS_TOPIC,
   TEST_KAFKA_BROKERS,
 } from '../../libs/event-store/src/testing/int-support';
+import { ledgerEntriesGrantsSql, READ_MODEL_MIGRATIONS } from '@ledger/read-model';
 
 jest.setTimeout(120_000);
 
@@ -97,7 +97,7 @@ beforeAll(async () => {
   ownerDs = createDataSource(OWNER_URL, { extraMigrations: [CreateQueryLog1733100000000, GrantQueryLog1733100000001], poolSize: 4 });
   await ownerDs.initialize();
   await runMigrations(ownerDs);
-  await runProjectionMigrations(ownerDs, { schema: 'read' });
+  await runProjectionMigrations(ownerDs, { schema: 'read', migrations: READ_MODEL_MIGRATIONS });
   await ensureTestTopic();
 
   for (const [who, url] of [['owner', OWNER_URL], ...Object.entries(SERVICE_URLS)] as const) {

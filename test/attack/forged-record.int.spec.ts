@@ -23,6 +23,7 @@ import type { DataSource } from 'typeorm';
 import { createTopic, deleteTopics, highWatermarks, readAll, TEST_DATABASE_URL, testKafka, toMessage, uniqueTopic, waitForCatchUp } from '../../libs/projections/src/testing/kafka-kit';
 import { GlobalPositions } from '../../libs/projections/src/testing/envelopes';
 import { smallShoe } from '../../libs/projections/src/testing/small-shoe.fixture';
+import { ALL_PROJECTIONS, ANALYTICS_OUTBOX_EFFECT, READ_MODEL_MIGRATIONS } from '@ledger/read-model';
 
 jest.setTimeout(180_000);
 
@@ -105,7 +106,7 @@ describe('attack: forged records on the ledger topic (docs/guarantees.md §8)', 
     owner = createProjectionDataSource(TEST_DATABASE_URL, { applicationName: 'attack-forged-owner', poolSize: 2 });
     await owner.initialize();
     await dropProjectionSchema(owner, SCHEMA);
-    await runProjectionMigrations(owner, { schema: SCHEMA });
+    await runProjectionMigrations(owner, { schema: SCHEMA, migrations: READ_MODEL_MIGRATIONS });
     ds = createProjectionDataSource(databaseUrlForRole(TEST_DATABASE_URL, 'ledger_projector'), { applicationName: 'attack-forged-projector', poolSize: 4 });
     await ds.initialize();
 
@@ -124,7 +125,7 @@ describe('attack: forged records on the ledger topic (docs/guarantees.md §8)', 
     await send([sent.tamperedCopy]);
     await send([...legitC.events.slice(0, cSettled).map((e) => toMessage(e, KEY)), sent.tamperedInFlight, ...legitC.events.slice(cSettled).map((e) => toMessage(e, KEY))]);
 
-    runner = new ProjectionRunner({ kafka, ds, topic, groupId: group, schema: SCHEMA, recordSigningKey: KEY, maxRecordsPerTransaction: 9 });
+    runner = new ProjectionRunner({ projections: ALL_PROJECTIONS, effects: [ANALYTICS_OUTBOX_EFFECT], kafka, ds, topic, groupId: group, schema: SCHEMA, recordSigningKey: KEY, maxRecordsPerTransaction: 9 });
     await runner.start();
     await Promise.race([waitForCatchUp(kafka, owner, SCHEMA, group, topic), runner.failed]);
     // the dead-letter copies follow the commits

@@ -7,6 +7,7 @@ import { generateShoeScript, runShoeScript, ShoeScript, SimTable } from '@ledger
 import { projectionChecksums, rebuildProjections } from '@ledger/projections';
 import { readFileSync } from 'node:fs';
 import { LedgerHarness, runId, startLedger } from '../support/ledger-harness';
+import { ALL_PROJECTIONS, READ_MODEL_MIGRATIONS } from '@ledger/read-model';
 
 jest.setTimeout(240_000);
 
@@ -143,8 +144,8 @@ describe('recall and rebuild after voids and corrections', () => {
     expect(log.items.some((e: any) => e.route.includes('recall'))).toBe(true);
 
     // rebuild from offset zero into a scratch schema: the same checksums as live
-    const live = await projectionChecksums(h.ds, h.readSchema);
-    const rebuilt = await rebuildProjections({ ds: h.ds, kafka: h.kafka, topic: h.topic, schema: `${h.readSchema}_rb`, checkpointGroup: 'rebuild-check' });
+    const live = await projectionChecksums(h.ds, h.readSchema, ALL_PROJECTIONS);
+    const rebuilt = await rebuildProjections({ projections: ALL_PROJECTIONS, migrations: READ_MODEL_MIGRATIONS, ds: h.ds, kafka: h.kafka, topic: h.topic, schema: `${h.readSchema}_rb`, checkpointGroup: 'rebuild-check' });
     expect(rebuilt.events).toBe(stored.length);
     expect(rebuilt.checksums).toEqual(live);
   });

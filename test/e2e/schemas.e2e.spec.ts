@@ -11,7 +11,7 @@ import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import Ajv from 'ajv';
 import addFormats from 'ajv-formats';
-import { analyticsRecordsOfEvents, ANALYTICS_RECORD_KINDS, ANALYTICS_RECORD_TYPES, SCHEMA_ID_BASE, schemaServedPath } from '@ledger/projections';
+import { analyticsRecordsOfEvents, ANALYTICS_RECORD_KINDS, ANALYTICS_RECORD_TYPES, SCHEMA_ID_BASE, schemaServedPath } from '@ledger/read-model';
 import { createTopic, deleteTopics, testKafka } from '../../libs/projections/src/testing/kafka-kit';
 import { smallShoe } from '../../libs/projections/src/testing/small-shoe.fixture';
 import { LedgerHarness, startLedger, TEST_BROKERS } from '../support/ledger-harness';

@@ -10,7 +10,7 @@ import { spawn } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { join } from 'node:path';
 import type { LedgerEvent } from '@ledger/events';
-import { analyticsRecordsOfEvents } from '@ledger/projections';
+import { analyticsRecordsOfEvents } from '@ledger/read-model';
 import { syntheticLedger } from '../../libs/projections/src/testing/synthetic-shoes';
 import { createTopic, deleteTopics, testKafka } from '../../libs/projections/src/testing/kafka-kit';
 import { TEST_BROKERS } from '../support/ledger-harness';

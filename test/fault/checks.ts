@@ -17,6 +17,7 @@ import { PgEventStore } from '@ledger/event-store';
 import { diffChecksums, projectionChecksums, rebuildProjections } from '@ledger/projections';
 import type { ShoeScript } from '@ledger/simulator';
 import type { ShoeDriver } from './driver';
+import { ALL_PROJECTIONS, READ_MODEL_MIGRATIONS } from '@ledger/read-model';
 
 /** Counts the run prints, and the problems it asserts on. */
 export interface CheckReport {
@@ -287,9 +288,9 @@ export async function verifyAfterDrain(ctx: {
   }
 
   // ------------------------------------------------------------------ projections = a rebuild
-  const live = await projectionChecksums(ds, schema);
+  const live = await projectionChecksums(ds, schema, ALL_PROJECTIONS);
   const scratch = `${schema}_rebuild`;
-  const rebuilt = await rebuildProjections({ ds, kafka, topic, schema: scratch, checkpointGroup: group });
+  const rebuilt = await rebuildProjections({ projections: ALL_PROJECTIONS, migrations: READ_MODEL_MIGRATIONS, ds, kafka, topic, schema: scratch, checkpointGroup: group });
   for (const name of diffChecksums(live, rebuilt.checksums)) {
     mismatch(`projection ${name}: live ${live[name].rows} rows ${live[name].sha256.slice(0, 12)}, rebuild ${rebuilt.checksums[name].rows} rows ${rebuilt.checksums[name].sha256.slice(0, 12)}`);
   }
@@ -326,7 +327,7 @@ type RecValues = Record<string, bigint | Fraction>;
 
 /**
  * The reconciliation of each shoe computed from the stored events alone (docs/domain-rules.md §4 as
- * reconciliation.projection.ts documents it): a bet counts with the settlement in force, a refund
+ * libs/read-model/src/reconciliation/projection.ts documents it): a bet counts with the settlement in force, a refund
  * takes it out of turnover and payouts into voided stakes; rounds resulted and not voided; voided
  * rounds once; corrections and resettlements counted as they happened.
  */

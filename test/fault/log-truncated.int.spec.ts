@@ -27,6 +27,7 @@ import { createTopic, deleteTopics, highWatermarks, produce, storedCheckpoints, 
 import { syntheticLedger } from '../../libs/projections/src/testing/synthetic-shoes';
 import { TEST_BROKERS } from '../support/ledger-harness';
 import { deleteRecordsBefore } from '../support/kafka-truncate';
+import { ALL_PROJECTIONS, ANALYTICS_OUTBOX_EFFECT, READ_MODEL_MIGRATIONS } from '@ledger/read-model';
 
 jest.setTimeout(300_000);
 
@@ -43,7 +44,7 @@ describe('records deleted below the checkpoint, offsets gone backwards', () => {
   const group = `projector-log-truncated-${Date.now()}`;
   const ledger = syntheticLedger({ shoes: 6, seed: 7, prefix: `trunc${Date.now() % 100000}`, maxRounds: 8 });
   const start = async () => {
-    runner = new ProjectionRunner({ kafka, ds, topic, schema: SCHEMA, groupId: group, holdSchemaLock: false, incidentPollMs: 1000 });
+    runner = new ProjectionRunner({ projections: ALL_PROJECTIONS, effects: [ANALYTICS_OUTBOX_EFFECT], kafka, ds, topic, schema: SCHEMA, groupId: group, holdSchemaLock: false, incidentPollMs: 1000 });
     await runner.start();
   };
   const stop = async () => {
@@ -58,7 +59,7 @@ describe('records deleted below the checkpoint, offsets gone backwards', () => {
     await ds.initialize();
     await dropProjectionSchema(ds, SCHEMA);
     await dropProjectionSchema(ds, SCRATCH);
-    await runProjectionMigrations(ds, { schema: SCHEMA });
+    await runProjectionMigrations(ds, { schema: SCHEMA, migrations: READ_MODEL_MIGRATIONS });
     kafka = testKafka();
     topic = uniqueTopic('log-truncated');
     await createTopic(kafka, topic, 3);
@@ -123,8 +124,8 @@ describe('records deleted below the checkpoint, offsets gone backwards', () => {
     await waitForCatchUp(kafka, ds, SCHEMA, group, topic);
     await stop();
 
-    const rebuilt = await rebuildProjections({ ds, kafka, topic, schema: SCRATCH, checkpointGroup: group });
+    const rebuilt = await rebuildProjections({ projections: ALL_PROJECTIONS, migrations: READ_MODEL_MIGRATIONS, ds, kafka, topic, schema: SCRATCH, checkpointGroup: group });
     expect(rebuilt.events).toBe(events.length);
-    expect(diffChecksums(await projectionChecksums(ds, SCHEMA), rebuilt.checksums)).toEqual([]);
+    expect(diffChecksums(await projectionChecksums(ds, SCHEMA, ALL_PROJECTIONS), rebuilt.checksums)).toEqual([]);
   });
 });

@@ -20,6 +20,7 @@ import { syntheticLedger } from '../../libs/projections/src/testing/synthetic-sh
 import type { DataSource } from 'typeorm';
 import { until } from './until';
 import { LedgerHarness, startLedger, TEST_SERVICE_DATABASE_URLS } from '../support/ledger-harness';
+import { ALL_PROJECTIONS, ANALYTICS_OUTBOX_EFFECT } from '@ledger/read-model';
 
 jest.setTimeout(240_000);
 
@@ -40,7 +41,7 @@ describe('a halted projection is an incident, not a log line', () => {
     await ds.initialize();
     producer = h.kafka.producer();
     await producer.connect();
-    runner = new ProjectionRunner({ kafka: h.kafka, ds, topic: h.topic, schema: h.readSchema, groupId: group, holdSchemaLock: false, incidentPollMs: 1000, onHalt: (i) => halts.push(i) });
+    runner = new ProjectionRunner({ projections: ALL_PROJECTIONS, effects: [ANALYTICS_OUTBOX_EFFECT], kafka: h.kafka, ds, topic: h.topic, schema: h.readSchema, groupId: group, holdSchemaLock: false, incidentPollMs: 1000, onHalt: (i) => halts.push(i) });
     runner.failed.catch((e) => (failed = e));
     await runner.start();
   });

@@ -28,6 +28,7 @@ import type { DataSource } from 'typeorm';
 import { until } from './until';
 import { createTopic, deleteTopics, highWatermarks, produce, storedCheckpoints, TEST_DATABASE_URL, testKafka, uniqueTopic, waitForCatchUp } from '../../libs/projections/src/testing/kafka-kit';
 import { syntheticLedger } from '../../libs/projections/src/testing/synthetic-shoes';
+import { ALL_PROJECTIONS, ANALYTICS_OUTBOX_EFFECT, READ_MODEL_MIGRATIONS } from '@ledger/read-model';
 
 jest.setTimeout(300_000);
 
@@ -62,7 +63,7 @@ describe('a deleted and re-created topic', () => {
     await ds.initialize();
     await dropProjectionSchema(ds, SCHEMA);
     await dropProjectionSchema(ds, SCRATCH);
-    await runProjectionMigrations(ds, { schema: SCHEMA });
+    await runProjectionMigrations(ds, { schema: SCHEMA, migrations: READ_MODEL_MIGRATIONS });
     kafka = testKafka();
     topic = uniqueTopic('topic-loss');
     await createTopic(kafka, topic, 3);
@@ -84,7 +85,7 @@ describe('a deleted and re-created topic', () => {
   it('halts every partition with PROJECTION.TOPIC_RECREATED instead of losing the new events; after a republish and a resume it equals a rebuild', async () => {
     const events = ledger.events;
     const before = Math.floor(events.length * 0.7);
-    runner = new ProjectionRunner({ kafka, ds, topic, schema: SCHEMA, groupId: group, holdSchemaLock: false, incidentPollMs: 1000 });
+    runner = new ProjectionRunner({ projections: ALL_PROJECTIONS, effects: [ANALYTICS_OUTBOX_EFFECT], kafka, ds, topic, schema: SCHEMA, groupId: group, holdSchemaLock: false, incidentPollMs: 1000 });
     await runner.start();
     await produce(producer, topic, events.slice(0, before));
     await waitForCatchUp(kafka, ds, SCHEMA, group, topic);
@@ -136,8 +137,8 @@ describe('a deleted and re-created topic', () => {
     expect(applied).toBe(events.length);
     expect(runner.haltedPartitions.size).toBe(0);
 
-    const rebuilt = await rebuildProjections({ ds, kafka, topic, schema: SCRATCH, checkpointGroup: group });
-    const live = await projectionChecksums(ds, SCHEMA);
+    const rebuilt = await rebuildProjections({ projections: ALL_PROJECTIONS, migrations: READ_MODEL_MIGRATIONS, ds, kafka, topic, schema: SCRATCH, checkpointGroup: group });
+    const live = await projectionChecksums(ds, SCHEMA, ALL_PROJECTIONS);
     expect(rebuilt.events).toBe(events.length);
     expect(diffChecksums(live, rebuilt.checksums)).toEqual([]);
   });

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { Client } from 'pg';
 import { EVENT_STORE_MIGRATIONS } from '@ledger/event-store';
-import { PROJECTION_MIGRATIONS } from '@ledger/projections';
+import { PROJECTION_MIGRATIONS } from '@ledger/read-model';
 import { API_EXTRA_MIGRATIONS } from '../../apps/ledger/src/persistence/migrate-all';
 
 const run = promisify(execFile);

@@ -10,6 +10,7 @@ import { LedgerClient } from '@ledger/simulator';
 import { createProjectionDataSource, ProjectionRunner } from '@ledger/projections';
 import { DEV_JWT_SECRET } from '@ledger/tokens';
 import type { EnvSource } from '@ledger/config';
+import { ALL_PROJECTIONS, ANALYTICS_OUTBOX_EFFECT } from '@ledger/read-model';
 
 /** The test database (created by scripts/stack.sh up), as the owner: migrations, direct checks. */
 export const TEST_DATABASE_URL = process.env.TEST_DATABASE_URL ?? 'postgres://ledger_owner:ledger_owner@127.0.0.1:5432/ledger_test';
@@ -136,7 +137,7 @@ export async function startLedger(options: StartLedgerOptions = {}): Promise<Led
         projectorDs = createProjectionDataSource(TEST_SERVICE_DATABASE_URLS.projector, { applicationName: `ledger-projector:projector-${suffix}`.slice(0, 63) });
         await projectorDs.initialize();
       }
-      const runner = new ProjectionRunner({ kafka, ds: projectorDs, topic, schema: readSchema, groupId: `projector-${suffix}`, holdSchemaLock: false });
+      const runner = new ProjectionRunner({ projections: ALL_PROJECTIONS, effects: [ANALYTICS_OUTBOX_EFFECT], kafka, ds: projectorDs, topic, schema: readSchema, groupId: `projector-${suffix}`, holdSchemaLock: false });
       await runner.start();
       projectors.push(runner);
       return runner;

@@ -53,14 +53,8 @@ import { ConfigError, loadConfig, ProjectorEnv } from '@ledger/config';
 import { CheckDown, configureDatabaseSessions, currentDatabaseSessionSettings, healthRunner, kafkaCheck, postgresCheck, probeSession, schemaCheck, serveOps, withTimeout } from '@ledger/infra';
 import type { AddressInfo } from 'node:net';
 import { initTracing } from '@ledger/tracing';
-import {
-  AnalyticsPublisher,
-  analyticsConfig,
-  createProjectionDataSource,
-  ProjectionRunner,
-  projectorConfig,
-  runProjectionMigrations,
-} from '@ledger/projections';
+import { createProjectionDataSource, ProjectionRunner, projectorConfig, runProjectionMigrations } from '@ledger/projections';
+import { ALL_PROJECTIONS, ANALYTICS_OUTBOX_EFFECT, AnalyticsPublisher, analyticsConfig, READ_MODEL_MIGRATIONS } from '@ledger/read-model';
 
 async function main(): Promise<void> {
   const env = loadConfig(ProjectorEnv, process.env);
@@ -72,10 +66,8 @@ async function main(): Promise<void> {
   const signing = recordSigningKey(env);
   const logger = pino({ name: 'projector', level: config.logLevel });
   if (signing.developmentKey) logger.warn({ variable: 'RECORD_SIGNING_KEY' }, 'RECORD_SIGNING_KEY unset: verifying records with the public development key (development mode only)');
-  logger.info(
-    { topic: config.topic, deadLetterTopic: config.deadLetterTopic, groupId: config.groupId, schema: config.schema, gamingDay: config.gamingDay, analytics: { enabled: analytics.enabled, publish: analytics.publish, topics: analytics.topics } },
-    'projector starting',
-  );
+  const { topic, deadLetterTopic, groupId, schema, gamingDay } = config;
+  logger.info({ topic, deadLetterTopic, groupId, schema, gamingDay, analytics: { enabled: analytics.enabled, publish: analytics.publish, topics: analytics.topics } }, 'projector starting');
 
   const ds = createProjectionDataSource(config.databaseUrl, {
     // visible in pg_stat_activity; the group makes it unique per deployment (and per test)
@@ -87,7 +79,7 @@ async function main(): Promise<void> {
     const owner = createProjectionDataSource(config.migrationsDatabaseUrl, { applicationName: `ledger-migrations:${config.groupId}`.slice(0, 63), poolSize: 1, session: currentDatabaseSessionSettings('migrations') });
     await owner.initialize();
     try {
-      const { applied } = await runProjectionMigrations(owner, { schema: config.schema });
+      const { applied } = await runProjectionMigrations(owner, { schema: config.schema, migrations: READ_MODEL_MIGRATIONS });
       logger.info({ schema: config.schema, applied }, 'read-model migrations up to date');
     } finally {
       await owner.destroy();
@@ -123,13 +115,14 @@ async function main(): Promise<void> {
     topic: config.topic,
     groupId: config.groupId,
     schema: config.schema,
+    projections: ALL_PROJECTIONS,
     gamingDay: config.gamingDay,
     logger,
     partitionsConsumedConcurrently: config.partitionsConsumedConcurrently,
     maxRecordsPerTransaction: config.maxRecordsPerTransaction,
     maxBytesPerPartition: config.maxBytesPerPartition,
     faultDelayInTxMs: config.faultDelayInTxMs,
-    analytics: analytics.enabled,
+    effects: analytics.enabled ? [ANALYTICS_OUTBOX_EFFECT] : [],
     recordSigningKey: signing.key,
     deadLetterTopic: config.deadLetterTopic,
     incidentPollMs: config.incidentPollMs,

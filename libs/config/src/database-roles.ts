@@ -11,7 +11,7 @@
  * - `ledger_projector` is the projector: writes the read model, nothing on the event store
  *   (`PROJECTOR_DATABASE_URL`).
  *
- * The grants themselves are migrations (libs/event-store/src/migrations, libs/projections/src/migrations,
+ * The grants themselves are migrations (libs/event-store/src/migrations, libs/projections/src/migrations, libs/read-model/src/migrations,
  * apps/ledger/src/persistence/migrations); `scripts/stack.sh` creates the roles for local use, where
  * each role's password is its name (the machine's PostgreSQL trusts loopback anyway). In production
  * every URL is set explicitly, each with its own secret.

@@ -1,5 +1,6 @@
 import { LEDGER_ANCHORS_TOPIC, LEDGER_EVENTS_TOPIC } from '@ledger/infra';
-import { DEFAULT_ANALYTICS_TOPICS, DEFAULT_PROJECTOR_GROUP } from '@ledger/projections';
+import { DEFAULT_PROJECTOR_GROUP } from '@ledger/projections';
+import { DEFAULT_ANALYTICS_TOPICS } from '@ledger/read-model';
 import { DEFAULT_EVENTS_TOPIC as STORE_DEFAULT_TOPIC } from '@ledger/event-store';
 import {
   CONFIG_SCHEMAS,

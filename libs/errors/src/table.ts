@@ -12,7 +12,7 @@ export type ErrorSource =
   | 'event-store'
   /** the event catalogue and its upcasters (libs/events) */
   | 'events'
-  /** the read side: projections, runner, rebuild (libs/projections, `ProjectionError`); never an HTTP answer */
+  /** the read side: runner, rebuild, projections (libs/projections, libs/read-model; `ProjectionError`); never an HTTP answer */
   | 'projections'
   /** the typed configuration (libs/config, `ConfigError`): a process refuses to start; never an HTTP answer */
   | 'config'

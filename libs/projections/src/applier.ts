@@ -1,6 +1,5 @@
 import type { LedgerEvent } from '@ledger/events';
 import type { DataSource } from 'typeorm';
-import { writeAnalyticsOutbox } from './analytics/analytics-outbox';
 import { changeNoticePayload, PROJECTION_CHANGES_CHANNEL, type TableChange } from './change-notice';
 import { DEV_RECORD_SIGNING_KEY } from '@ledger/event-store';
 import type { EventRecord } from './event-record';
@@ -8,7 +7,8 @@ import { DEFAULT_GAMING_DAY, GamingDayConfig } from './gaming-day';
 import { ProjectionLogger, SILENT_LOGGER } from './logger';
 import { ProjectionError } from './errors';
 import { jsonRows, ProjectionTx, SqlClient } from './projection-tx';
-import { ALL_PROJECTIONS, checkProjectionSet, Projection, ProjectionScopes, projectionScopes } from './projections';
+import type { AppliedEventEffect, Projection } from './projection';
+import { checkProjectionSet, type ProjectionScopes, projectionScopes } from './projection-set';
 import { writeQuarantine } from './quarantine';
 import { checkLink, checkRecord, type QuarantineReason, type Refusal, type StreamHead } from './record-verification';
 import { assertSchemaName, DEFAULT_READ_SCHEMA, qualified } from './schema-name';
@@ -24,18 +24,19 @@ export interface ProjectionApplierOptions {
   /** @default UTC, cut-off 6 */
   readonly gamingDay?: GamingDayConfig;
   /**
-   * The projections, in any order (the result does not depend on it). Checked at construction:
-   * see `checkProjectionSet`; `shoe_state` is required (stream bookkeeping). @default ALL_PROJECTIONS
+   * The projections, in any order (the result does not depend on it): the read model's
+   * (`ALL_PROJECTIONS` of `@ledger/read-model`). Checked at construction: see `checkProjectionSet`;
+   * `shoe_state` is required (stream bookkeeping).
    */
-  readonly projections?: readonly Projection[];
+  readonly projections: readonly Projection[];
   readonly logger?: ProjectionLogger;
   /**
-   * Side effects: write the analytics records of every applied event to `analytics_outbox` in the
-   * same transaction (published by `AnalyticsPublisher`). On for the live
-   * projector; `rebuildProjections` turns it off so a replay emits nothing. Needs the
-   * `shoe_state` and `hand_outcomes` projections. @default true
+   * Side effects run for every applied event after the projections, in the same transaction (the
+   * live projector passes the read model's analytics outbox, `ANALYTICS_OUTBOX_EFFECT` of
+   * `@ledger/read-model`); `rebuildProjections` passes none so a replay emits nothing. The tables
+   * each reads are checked like a projection's `reads`. @default none
    */
-  readonly analytics?: boolean;
+  readonly effects?: readonly AppliedEventEffect[];
   /**
    * The key records must be signed with (header `ledger-sig`, docs/guarantees.md §8): the projector
    * process passes its validated `RECORD_SIGNING_KEY`. @default the public development key of
@@ -122,8 +123,8 @@ const MAX_CACHED = 200_000;
  *    then applies nothing until a record links to its head, while other streams go on);
  * 5. applies every projection to each event: first every projection's `prepare` (its reads of
  *    the state before the event), then every `apply`, each under its table scope, so the order of
- *    the projections does not matter (docs/architecture.md §7); then writes the event's analytics
- *    records to `analytics_outbox` (unless `analytics: false`, as in a rebuild), records the event
+ *    the projections does not matter (docs/architecture.md §7); then runs the side effects (`effects`:
+ *    the live projector's analytics outbox; none in a rebuild), records the event
  *    in `applied_events`, moves its stream's head, and moves the checkpoint to the last record's
  *    offset + 1 (past quarantined records too), and notifies the tables it changed
  *    (`pg_notify('ledger_projections', …)`, change-notice.ts; delivered on COMMIT);
@@ -136,8 +137,8 @@ const MAX_CACHED = 200_000;
 export class ProjectionApplier {
   readonly schema: string;
   readonly checkpointGroup: string;
-  /** Whether applied events write analytics records (see {@link ProjectionApplierOptions.analytics}). */
-  readonly analytics: boolean;
+  /** What applied events do besides the projections (see {@link ProjectionApplierOptions.effects}). */
+  readonly effects: readonly AppliedEventEffect[];
   /** Whether each transaction notifies the tables it changed (see {@link ProjectionApplierOptions.notify}). */
   readonly notify: boolean;
   private readonly ds: DataSource;
@@ -161,15 +162,15 @@ export class ProjectionApplier {
     this.gamingDay = options.gamingDay ?? DEFAULT_GAMING_DAY;
     this.logger = options.logger ?? SILENT_LOGGER;
     this.faultDelayInTxMs = options.faultDelayInTxMs ?? 0;
-    this.analytics = options.analytics ?? true;
+    this.effects = options.effects ?? [];
     this.notify = options.notify ?? true;
     this.recordSigningKey = options.recordSigningKey ?? DEV_RECORD_SIGNING_KEY;
     this.deadLetter = options.deadLetter ?? true;
     this.appliedInMemory = options.dedupe === 'memory' ? new Map() : null;
     this.begin = options.synchronousCommit === false ? 'BEGIN; SET LOCAL synchronous_commit TO off' : 'BEGIN';
-    const projections = options.projections ?? ALL_PROJECTIONS;
+    const projections = options.projections;
     const required: Record<string, string> = { shoe_state: 'the applier (stream bookkeeping)' };
-    if (this.analytics) required.hand_outcomes = 'the analytics records';
+    for (const effect of this.effects) for (const table of effect.reads) required[table] ??= effect.name;
     checkProjectionSet(projections, required);
     this.projections = projections.map((p) => ({ projection: p, scopes: projectionScopes(p) }));
   }
@@ -300,7 +301,7 @@ export class ProjectionApplier {
         seen.set(event.eventId, event.hash);
         await this.applyEvent(event, tx);
         if (lastPosition === null || BigInt(event.globalPosition) > BigInt(lastPosition)) lastPosition = event.globalPosition;
-        if (this.analytics) await writeAnalyticsOutbox(event, tx);
+        for (const effect of this.effects) await effect.apply(event, tx);
         heads.set(event.streamId, { version: event.streamVersion, hash: event.hash });
         if (this.notify) changed.push({ tableId: event.tableId, shoeId: event.streamId.startsWith('shoe-') ? event.streamId.slice(5) : event.streamId, globalPosition: event.globalPosition });
         moved.set(event.streamId, { version: event.streamVersion, hash: event.hash, eventId: event.eventId, position: event.globalPosition });

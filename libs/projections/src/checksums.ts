@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import type { DataSource } from 'typeorm';
-import { ALL_PROJECTIONS, Projection, ProjectionName } from './projections';
-import { assertSchemaName, DEFAULT_READ_SCHEMA, qualified } from './schema-name';
+import type { Projection, ProjectionName } from './projection';
+import { assertSchemaName, qualified } from './schema-name';
 
 /** Checksum of one projection: its rows and their SHA-256. */
 export interface ProjectionChecksum {
@@ -28,13 +28,10 @@ const FETCH = 5000;
  * (`checkpoints`, `applied_events`, `migrations`) is not part of any projection.
  *
  * @param ds an initialised PostgreSQL DataSource
- * @param schema the schema to read; `read` by default
+ * @param schema the schema to read (the live one is `read`)
+ * @param projections whose tables to hash, in this order (the read model's `ALL_PROJECTIONS`)
  */
-export async function projectionChecksums(
-  ds: DataSource,
-  schema: string = DEFAULT_READ_SCHEMA,
-  projections: readonly Projection[] = ALL_PROJECTIONS,
-): Promise<ProjectionChecksums> {
+export async function projectionChecksums(ds: DataSource, schema: string, projections: readonly Projection[]): Promise<ProjectionChecksums> {
   assertSchemaName(schema);
   const qr = ds.createQueryRunner();
   await qr.connect();

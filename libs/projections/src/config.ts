@@ -1,5 +1,4 @@
 import { loadConfig, ProjectorEnv, type EnvSource } from '@ledger/config';
-import type { AnalyticsConfig } from './analytics/analytics-config';
 import type { GamingDayConfig } from './gaming-day';
 
 /**
@@ -67,23 +66,6 @@ export function projectorConfig(env: ProjectorEnv): ProjectorConfig {
     logLevel: env.LOG_LEVEL,
     faultDelayInTxMs: env.PROJECTOR_FAULT_DELAY_IN_TX_MS,
     deadLetterTopic: env.LEDGER_EVENTS_DLQ_TOPIC,
-  };
-}
-
-/** The analytics options of a validated projector configuration. */
-export function analyticsConfig(env: ProjectorEnv): AnalyticsConfig {
-  return {
-    enabled: env.ANALYTICS_ENABLED,
-    publish: env.ANALYTICS_PUBLISH,
-    topics: {
-      'round-outcome': env.ANALYTICS_ROUND_OUTCOMES_TOPIC,
-      settlement: env.ANALYTICS_SETTLEMENTS_TOPIC,
-      roads: env.ANALYTICS_ROADS_TOPIC,
-    },
-    batchSize: env.ANALYTICS_PUBLISH_BATCH_SIZE,
-    pollIntervalMs: env.ANALYTICS_POLL_INTERVAL_MS,
-    retainPublishedHours: env.ANALYTICS_RETAIN_PUBLISHED_HOURS,
-    crashPoint: env.ANALYTICS_PUBLISHER_CRASH_POINT ?? null,
   };
 }
 

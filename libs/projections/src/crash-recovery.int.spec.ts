@@ -8,6 +8,7 @@ import { createTopic, deleteTopics, highWatermarks, produce, storedCheckpoints, 
 import { syntheticLedger } from './testing/synthetic-shoes';
 import { GRACEFUL_SIGTERM_STOP, projectorStop } from './testing/log-lines';
 import { startProjectorProcess, type ProjectorProcess } from './testing/projector-process';
+import { ALL_PROJECTIONS, READ_MODEL_MIGRATIONS } from '@ledger/read-model';
 
 /**
  * docs/guarantees.md §6 under a crash: the projector runs as its own process (`npx tsx
@@ -46,7 +47,7 @@ describe('projector killed mid-transaction', () => {
     await ds.initialize();
     await dropProjectionSchema(ds, SCHEMA);
     await dropProjectionSchema(ds, SCRATCH);
-    await runProjectionMigrations(ds, { schema: SCHEMA });
+    await runProjectionMigrations(ds, { schema: SCHEMA, migrations: READ_MODEL_MIGRATIONS });
     kafka = testKafka();
     topic = uniqueTopic('crash');
     await createTopic(kafka, topic, 3);
@@ -121,8 +122,8 @@ describe('projector killed mid-transaction', () => {
     for (const [p, h] of hw) if (h > 0n) expect(cps.get(p)).toBe(h);
 
     // 4. the same state as a rebuild from the topic
-    const rebuilt = await rebuildProjections({ ds, kafka, topic, schema: SCRATCH, checkpointGroup: group });
-    const live = await projectionChecksums(ds, SCHEMA);
+    const rebuilt = await rebuildProjections({ projections: ALL_PROJECTIONS, migrations: READ_MODEL_MIGRATIONS, ds, kafka, topic, schema: SCRATCH, checkpointGroup: group });
+    const live = await projectionChecksums(ds, SCHEMA, ALL_PROJECTIONS);
     expect(diffChecksums(live, rebuilt.checksums)).toEqual([]);
     expect(live.bet_settlements.rows).toBeGreaterThan(1000);
   });

@@ -1,5 +1,5 @@
 import type { LedgerEvent } from '@ledger/events';
-import { analyticsRecordsOfEvents } from './analytics/memory-state';
+import { analyticsRecordsOfEvents } from '@ledger/read-model';
 import { assertGamingDayConfig, gamingDay, gamingDayConfigFromEnv, gamingDayEnd } from './gaming-day';
 import { smallShoe } from './testing/small-shoe.fixture';
 

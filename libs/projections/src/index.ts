@@ -1,6 +1,7 @@
 /**
- * The read side (docs/architecture.md §7): projections of the ledger's events into PostgreSQL (schema `read`),
- * applied by a Kafka consumer with exactly-once effect, rebuildable from the topic.
+ * The projector engine (docs/architecture.md §7): applies the ledger's events to the projections it
+ * is handed (the read model's, `@ledger/read-model`) in PostgreSQL (schema `read`), through a Kafka
+ * consumer with exactly-once effect, and rebuilds them from the topic. It knows no projection.
  *
  * Data flow: Kafka `baccarat.ledger.events.v1` → {@link ProjectionRunner} (consumer group
  * `ledger-projector`) → {@link ProjectionApplier} (one transaction per batch: every projection +
@@ -16,11 +17,8 @@ export * from './event-record';
 export * from './record-verification';
 export * from './quarantine';
 export * from './projection-tx';
-export * from './round-context';
-export * from './ledger-entries';
-export * from './entry-folder';
-export * from './projections';
-export * from './roads/roads';
+export * from './projection';
+export * from './projection-set';
 export * from './migrations';
 export * from './change-notice';
 export * from './applier';
@@ -31,4 +29,3 @@ export * from './checksums';
 export * from './rebuild';
 export * from './data-source';
 export * from './config';
-export * from './analytics';

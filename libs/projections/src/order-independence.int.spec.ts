@@ -5,11 +5,12 @@ import { projectionChecksums, ProjectionChecksums } from './checksums';
 import { createProjectionDataSource } from './data-source';
 import type { EventRecord } from './event-record';
 import { dropProjectionSchema, runProjectionMigrations } from './migrations';
-import { ALL_PROJECTIONS, Projection } from './projections';
+import type { Projection } from './projection';
 import { assignPositions } from './testing/envelopes';
 import { TEST_DATABASE_URL, toMessage } from './testing/kafka-kit';
 import { smallShoe } from './testing/small-shoe.fixture';
 import { syntheticLedger } from './testing/synthetic-shoes';
+import { ALL_PROJECTIONS, ANALYTICS_OUTBOX_EFFECT, READ_MODEL_MIGRATIONS } from '@ledger/read-model';
 
 /**
  * The projections do not depend on the order they run in (docs/architecture.md §7): the same
@@ -56,10 +57,10 @@ describe('projections in any order (PostgreSQL)', () => {
     const schema = `read_it_order_${label}`;
     schemas.push(schema);
     await dropProjectionSchema(ds, schema);
-    await runProjectionMigrations(ds, { schema });
-    const applier = new ProjectionApplier({ ds, schema, projections, checkpointGroup: 'order-spec' });
+    await runProjectionMigrations(ds, { schema, migrations: READ_MODEL_MIGRATIONS });
+    const applier = new ProjectionApplier({ effects: [ANALYTICS_OUTBOX_EFFECT], ds, schema, projections, checkpointGroup: 'order-spec' });
     for (let i = 0; i < records.length; i += batch) await applier.applyBatch(TOPIC, 0, records.slice(i, i + batch));
-    return projectionChecksums(ds, schema);
+    return projectionChecksums(ds, schema, ALL_PROJECTIONS);
   }
 
   beforeAll(async () => {
@@ -103,11 +104,11 @@ describe('projections in any order (PostgreSQL)', () => {
       const schema = `read_it_order_${label}`;
       schemas.push(schema);
       await dropProjectionSchema(ds, schema);
-      await runProjectionMigrations(ds, { schema });
-      const applier = new ProjectionApplier({ ds, schema, checkpointGroup: 'order-spec' });
+      await runProjectionMigrations(ds, { schema, migrations: READ_MODEL_MIGRATIONS });
+      const applier = new ProjectionApplier({ projections: ALL_PROJECTIONS, effects: [ANALYTICS_OUTBOX_EFFECT], ds, schema, checkpointGroup: 'order-spec' });
       let statements = 0;
       for (let i = 0; i < bigRecords.length; i += batch) statements += (await applier.applyBatch(TOPIC, 0, bigRecords.slice(i, i + batch))).statements;
-      return { statements, sums: await projectionChecksums(ds, schema) };
+      return { statements, sums: await projectionChecksums(ds, schema, ALL_PROJECTIONS) };
     };
     const whole = await apply('big_whole', bigRecords.length);
     const small = await apply('big_500', 500);

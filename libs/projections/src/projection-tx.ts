@@ -7,7 +7,7 @@ import { FoldedRow, RowFold } from './row-fold';
 /**
  * The unit of work projections write through: ONE PostgreSQL transaction per batch of Kafka
  * records, shared by every projection and the checkpoint (docs/guarantees.md §6). It knows no
- * projection: each projection describes its own tables and statements (`projections/*.projection.ts`)
+ * projection: each projection describes its own tables and statements (`libs/read-model/src/<folder>/projection.ts`)
  * and uses these generic, buffered operations.
  *
  * Speed without giving up read-your-writes:

@@ -1,5 +1,5 @@
 import { ProjectionTx, SqlClient, SumTable, TableScope } from './projection-tx';
-import { addReconciliation } from './projections';
+import { addReconciliation } from '@ledger/read-model';
 
 /** A fake client that records statements (and their parameters). */
 function recorder() {

@@ -1,9 +1,6 @@
 import type { KafkaClient, KafkaProducer } from '@ledger/kafka';
 import type { DataSource } from 'typeorm';
 import { diffChecksums, projectionChecksums } from './checksums';
-import { foldEntries } from './entry-folder';
-import { ENTRY_SUMS } from './ledger-entries';
-import { entryRow } from './projections';
 import { addOverLcm } from './rational';
 import { createProjectionDataSource } from './data-source';
 import { dropProjectionSchema, runProjectionMigrations } from './migrations';
@@ -12,6 +9,7 @@ import { ProjectionRunner } from './runner';
 import { GlobalPositions } from './testing/envelopes';
 import { createTopic, deleteTopics, produce, readAll, storedCheckpoints, TEST_DATABASE_URL, testKafka, uniqueTopic, waitForCatchUp } from './testing/kafka-kit';
 import { smallShoe, SmallShoe } from './testing/small-shoe.fixture';
+import { ALL_PROJECTIONS, ANALYTICS_OUTBOX_EFFECT, ENTRY_SUMS, entryRow, foldEntries, READ_MODEL_MIGRATIONS } from '@ledger/read-model';
 
 /**
  * The projections against real PostgreSQL (`ledger_test`, schema `read`, recreated by the
@@ -39,7 +37,7 @@ describe('projections (PostgreSQL + Kafka)', () => {
     await ds.initialize();
     await dropProjectionSchema(ds, SCHEMA, { allowLive: true });
     await dropProjectionSchema(ds, SCRATCH);
-    await runProjectionMigrations(ds, { schema: SCHEMA });
+    await runProjectionMigrations(ds, { schema: SCHEMA, migrations: READ_MODEL_MIGRATIONS });
     kafka = testKafka();
     topic = uniqueTopic('main');
     group = `projector-it-${Date.now()}`;
@@ -49,7 +47,7 @@ describe('projections (PostgreSQL + Kafka)', () => {
     const positions = new GlobalPositions();
     shoe1 = smallShoe({ shoeId: 'fx-1', tableId: 'T-FX-1', positions });
     shoe2 = smallShoe({ shoeId: 'fx-2', tableId: 'T-FX-2', positions });
-    runner = new ProjectionRunner({ kafka, ds, topic, groupId: group, schema: SCHEMA, maxRecordsPerTransaction: 7 });
+    runner = new ProjectionRunner({ projections: ALL_PROJECTIONS, effects: [ANALYTICS_OUTBOX_EFFECT], kafka, ds, topic, groupId: group, schema: SCHEMA, maxRecordsPerTransaction: 7 });
     await runner.start();
     await produce(producer, topic, [...shoe1.events, ...shoe2.events]);
     await waitForCatchUp(kafka, ds, SCHEMA, group, topic);
@@ -340,7 +338,7 @@ describe('projections (PostgreSQL + Kafka)', () => {
 
   describe('redelivery changes nothing', () => {
     it('the same records again (offsets below the checkpoint) are skipped', async () => {
-      const before = await projectionChecksums(ds, SCHEMA);
+      const before = await projectionChecksums(ds, SCHEMA, ALL_PROJECTIONS);
       const records = await readAll(kafka, topic);
       let skipped = 0;
       for (const p of [0, 1, 2]) {
@@ -351,17 +349,17 @@ describe('projections (PostgreSQL + Kafka)', () => {
         skipped += res.skippedBelowCheckpoint;
       }
       expect(skipped).toBe(records.length);
-      expect(await projectionChecksums(ds, SCHEMA)).toEqual(before);
+      expect(await projectionChecksums(ds, SCHEMA, ALL_PROJECTIONS)).toEqual(before);
     });
 
     it('even with the checkpoint lost, every eventId already applied is skipped', async () => {
-      const before = await projectionChecksums(ds, SCHEMA);
+      const before = await projectionChecksums(ds, SCHEMA, ALL_PROJECTIONS);
       const records = await readAll(kafka, topic);
       const saved = await storedCheckpoints(ds, SCHEMA, 'probe-group', topic);
       expect(saved.size).toBe(0);
       // a second "owner" with no checkpoint at all sees every record as new by offset…
       const { ProjectionApplier } = await import('./applier');
-      const other = new ProjectionApplier({ ds, schema: SCHEMA, checkpointGroup: 'probe-group' });
+      const other = new ProjectionApplier({ projections: ALL_PROJECTIONS, effects: [ANALYTICS_OUTBOX_EFFECT], ds, schema: SCHEMA, checkpointGroup: 'probe-group' });
       let dup = 0;
       for (const p of [0, 1, 2]) {
         const mine = records.filter((r) => r.partition === p);
@@ -372,7 +370,7 @@ describe('projections (PostgreSQL + Kafka)', () => {
       }
       // …and the eventId check skips them all
       expect(dup).toBe(records.length);
-      expect(await projectionChecksums(ds, SCHEMA)).toEqual(before);
+      expect(await projectionChecksums(ds, SCHEMA, ALL_PROJECTIONS)).toEqual(before);
       await q(`DELETE FROM read.checkpoints WHERE consumer_group = 'probe-group'`);
     });
 
@@ -381,7 +379,7 @@ describe('projections (PostgreSQL + Kafka)', () => {
       const parts = [0, 1, 2].filter((p) => records.some((r) => r.partition === p));
       expect(parts.length).toBeGreaterThanOrEqual(2);
       const { ProjectionApplier } = await import('./applier');
-      const probe = new ProjectionApplier({ ds, schema: SCHEMA, checkpointGroup: 'probe-topic-id' });
+      const probe = new ProjectionApplier({ projections: ALL_PROJECTIONS, effects: [ANALYTICS_OUTBOX_EFFECT], ds, schema: SCHEMA, checkpointGroup: 'probe-topic-id' });
       try {
         // the first partition is checkpointed on topic id A…
         await probe.applyBatch(topic, parts[0], records.filter((r) => r.partition === parts[0]), { topicId: 'topic-id-A' });
@@ -398,7 +396,7 @@ describe('projections (PostgreSQL + Kafka)', () => {
     });
 
     it('the same eventIds published again at new offsets are skipped; the checkpoint moves on', async () => {
-      const before = await projectionChecksums(ds, SCHEMA);
+      const before = await projectionChecksums(ds, SCHEMA, ALL_PROJECTIONS);
       const cpBefore = await storedCheckpoints(ds, SCHEMA, group, topic);
       const again = [...shoe1.events.slice(10, 30), ...shoe2.events.slice(40, 45)];
       await produce(producer, topic, again);
@@ -406,17 +404,17 @@ describe('projections (PostgreSQL + Kafka)', () => {
       const cpAfter = await storedCheckpoints(ds, SCHEMA, group, topic);
       const moved = [...cpAfter].reduce((n, [p, o]) => n + Number(o - (cpBefore.get(p) ?? 0n)), 0);
       expect(moved).toBe(again.length);
-      expect(await projectionChecksums(ds, SCHEMA)).toEqual(before);
+      expect(await projectionChecksums(ds, SCHEMA, ALL_PROJECTIONS)).toEqual(before);
       expect(runner.progress.skippedDuplicates).toBeGreaterThanOrEqual(again.length);
     });
   });
 
   it('a rebuild into a scratch schema gives identical checksums, and leaves live alone', async () => {
-    const live = await projectionChecksums(ds, SCHEMA);
-    const result = await rebuildProjections({ ds, kafka, topic, schema: SCRATCH, checkpointGroup: group, maxRecordsPerTransaction: 13 });
+    const live = await projectionChecksums(ds, SCHEMA, ALL_PROJECTIONS);
+    const result = await rebuildProjections({ projections: ALL_PROJECTIONS, migrations: READ_MODEL_MIGRATIONS, ds, kafka, topic, schema: SCRATCH, checkpointGroup: group, maxRecordsPerTransaction: 13 });
     expect(result.events).toBe(shoe1.events.length + shoe2.events.length);
     expect(diffChecksums(result.checksums, live)).toEqual([]);
-    expect(await projectionChecksums(ds, SCHEMA)).toEqual(live);
+    expect(await projectionChecksums(ds, SCHEMA, ALL_PROJECTIONS)).toEqual(live);
     // the rebuild's checkpoints are the live ones (it also writes 0 for a partition that holds nothing)
     const nonZero = (m: Map<number, bigint>) => new Map([...m].filter(([, o]) => o > 0n));
     expect(nonZero(await storedCheckpoints(ds, SCRATCH, group, topic))).toEqual(nonZero(await storedCheckpoints(ds, SCHEMA, group, topic)));
@@ -439,7 +437,7 @@ describe('projections (PostgreSQL + Kafka)', () => {
   });
 
   it('an in-place rebuild refuses to run while a projector holds the schema', async () => {
-    await expect(rebuildProjections({ ds, kafka, topic, schema: SCHEMA, checkpointGroup: group })).rejects.toMatchObject({ code: 'PROJECTION.SCHEMA_IN_USE' });
+    await expect(rebuildProjections({ projections: ALL_PROJECTIONS, migrations: READ_MODEL_MIGRATIONS, ds, kafka, topic, schema: SCHEMA, checkpointGroup: group })).rejects.toMatchObject({ code: 'PROJECTION.SCHEMA_IN_USE' });
     const [{ n }] = await q(`SELECT count(*)::int AS n FROM read.audit_events`);
     expect(n).toBe(shoe1.events.length + shoe2.events.length);
   });

@@ -7,6 +7,7 @@ import { rebuildProjections } from './rebuild';
 import { ProjectionRunner } from './runner';
 import { createTopic, deleteTopics, produce, TEST_DATABASE_URL, testKafka, uniqueTopic, waitForCatchUp } from './testing/kafka-kit';
 import { syntheticLedger } from './testing/synthetic-shoes';
+import { ALL_PROJECTIONS, ANALYTICS_OUTBOX_EFFECT, READ_MODEL_MIGRATIONS } from '@ledger/read-model';
 
 /**
  * docs/guarantees.md §6 under rebalances: two projector instances in ONE consumer group, the second joining
@@ -35,7 +36,7 @@ describe('two projector instances and a rebalance', () => {
     await ds.initialize();
     await dropProjectionSchema(ds, SCHEMA);
     await dropProjectionSchema(ds, SCRATCH);
-    await runProjectionMigrations(ds, { schema: SCHEMA });
+    await runProjectionMigrations(ds, { schema: SCHEMA, migrations: READ_MODEL_MIGRATIONS });
     kafka = testKafka();
     topic = uniqueTopic('rebalance');
     await createTopic(kafka, topic, 3);
@@ -56,6 +57,8 @@ describe('two projector instances and a rebalance', () => {
 
   const instance = () => {
     const r = new ProjectionRunner({
+      projections: ALL_PROJECTIONS,
+      effects: [ANALYTICS_OUTBOX_EFFECT],
       kafka,
       ds,
       topic,
@@ -126,9 +129,9 @@ describe('two projector instances and a rebalance', () => {
     expect(shoeRefunds.n).toBeGreaterThan(0);
     expect(shoeRefunds.attributed).toBe(shoeRefunds.n);
 
-    const rebuilt = await rebuildProjections({ ds, kafka, topic, schema: SCRATCH, checkpointGroup: group });
+    const rebuilt = await rebuildProjections({ projections: ALL_PROJECTIONS, migrations: READ_MODEL_MIGRATIONS, ds, kafka, topic, schema: SCRATCH, checkpointGroup: group });
     expect(rebuilt.events).toBe(events.length);
-    const live = await projectionChecksums(ds, SCHEMA);
+    const live = await projectionChecksums(ds, SCHEMA, ALL_PROJECTIONS);
     expect(live.reconciliation).toEqual(rebuilt.checksums.reconciliation);
     expect(diffChecksums(live, rebuilt.checksums)).toEqual([]);
   });

@@ -8,6 +8,7 @@ import { dropProjectionSchema, runProjectionMigrations } from './migrations';
 import { rebuildProjections } from './rebuild';
 import { createTopic, deleteTopics, produce, readAll, TEST_DATABASE_URL, testKafka, uniqueTopic } from './testing/kafka-kit';
 import { syntheticLedger } from './testing/synthetic-shoes';
+import { ALL_PROJECTIONS, READ_MODEL_MIGRATIONS } from '@ledger/read-model';
 
 /**
  * A rebuild gives the live projector's rows (docs/guarantees.md §7, docs/architecture.md §7), now
@@ -51,8 +52,8 @@ describe('rebuild equals live (PostgreSQL, Kafka)', () => {
 
     const raw = await readAll(kafka, topic);
     await dropProjectionSchema(ds, live);
-    await runProjectionMigrations(ds, { schema: live });
-    const applier = new ProjectionApplier({ ds, schema: live, checkpointGroup: group, analytics: false, notify: false });
+    await runProjectionMigrations(ds, { schema: live, migrations: READ_MODEL_MIGRATIONS });
+    const applier = new ProjectionApplier({ projections: ALL_PROJECTIONS, ds, schema: live, checkpointGroup: group, notify: false });
     for (const partition of [...new Set(raw.map((r) => r.partition))].sort()) {
       const records: EventRecord[] = raw
         .filter((r) => r.partition === partition)
@@ -60,10 +61,10 @@ describe('rebuild equals live (PostgreSQL, Kafka)', () => {
         .map((r) => ({ topic, partition, offset: r.offset, key: r.key, value: r.value, headers: r.headers }));
       for (let i = 0; i < records.length; i += 7) await applier.applyBatch(topic, partition, records.slice(i, i + 7));
     }
-    const liveSums: ProjectionChecksums = await projectionChecksums(ds, live);
+    const liveSums: ProjectionChecksums = await projectionChecksums(ds, live, ALL_PROJECTIONS);
     for (const [name, c] of Object.entries(liveSums)) expect({ name, rows: c.rows > 0 }).toEqual({ name, rows: true });
 
-    const rebuilt = await rebuildProjections({ ds, kafka, topic, schema: scratch, checkpointGroup: group, maxRecordsPerTransaction: 5000 });
+    const rebuilt = await rebuildProjections({ projections: ALL_PROJECTIONS, migrations: READ_MODEL_MIGRATIONS, ds, kafka, topic, schema: scratch, checkpointGroup: group, maxRecordsPerTransaction: 5000 });
     expect(rebuilt.events).toBe(ledger.events.length);
     expect(rebuilt.quarantined).toBe(0);
     expect(rebuilt.checksums).toEqual(liveSums);

@@ -6,7 +6,8 @@ import { ProjectionError } from './errors';
 import { allChangedPayload, PROJECTION_CHANGES_CHANNEL } from './change-notice';
 import { DEFAULT_GAMING_DAY, GamingDayConfig } from './gaming-day';
 import { ProjectionLogger, SILENT_LOGGER } from './logger';
-import { runProjectionMigrations } from './migrations';
+import { type ProjectionMigrationClass, runProjectionMigrations } from './migrations';
+import type { Projection } from './projection';
 import { createDeferredIndexes, deferSecondaryIndexes } from './rebuild-indexes';
 import { ProjectionRunner, RunnerProgress, schemaLockSql } from './runner';
 import { assertSchemaName, DEFAULT_READ_SCHEMA, qualified } from './schema-name';
@@ -16,6 +17,10 @@ export interface RebuildOptions {
   readonly ds: DataSource;
   readonly kafka: KafkaClient;
   readonly topic: string;
+  /** The projections to rebuild (the read model's `ALL_PROJECTIONS`): applied, then checksummed. */
+  readonly projections: readonly Projection[];
+  /** The read model's migrations (`READ_MODEL_MIGRATIONS`), run with the engine's to recreate the schema. */
+  readonly migrations: readonly ProjectionMigrationClass[];
   /** Schema to rebuild: `read` (live, in place) or a scratch schema. @default 'read' */
   readonly schema?: string;
   /** Owner written on the checkpoint rows (the live projector's group). @default 'ledger-projector' */
@@ -78,7 +83,7 @@ export interface RebuildResult {
  * 3. captures every partition's high watermark, then replays the topic from offset 0 up to them
  *    with a fresh, throw-away consumer group (`<group>-rebuild-<schema>-<time>-<pid>`, deleted
  *    afterwards), through the same applier as the live projector, writing checkpoints under
- *    `checkpointGroup`, with side effects OFF: no analytics records are written and no
+ *    `checkpointGroup`, with side effects OFF: no `effects` (no analytics records are written) and no
  *    dead-letter copies sent (a replay must not re-emit what the live projector already
  *    published); records are verified as live, so `stream_heads` and `quarantine` are rebuilt too;
  *    duplicates are recognised from the ids the replay applied, kept in memory, not by reading
@@ -119,7 +124,7 @@ export async function rebuildProjections(options: RebuildOptions): Promise<Rebui
       }
     }
     await ds.query(`DROP SCHEMA IF EXISTS "${schema}" CASCADE`);
-    await runProjectionMigrations(ds, { schema });
+    await runProjectionMigrations(ds, { schema, migrations: options.migrations });
     const deferred = await deferSecondaryIndexes(ds, schema);
     let indexed = false;
 
@@ -144,7 +149,7 @@ export async function rebuildProjections(options: RebuildOptions): Promise<Rebui
         logger,
         stopAt,
         holdSchemaLock: false,
-        analytics: false,
+        projections: options.projections, // and no `effects`: a replay emits nothing
         // no notice per transaction: one `all` notice once the schema is complete (below)
         notify: false,
         // a replay that cannot apply an event is not a rebuild: it fails, it does not halt
@@ -188,7 +193,7 @@ export async function rebuildProjections(options: RebuildOptions): Promise<Rebui
       const indexBuildMs = Date.now() - indexStart;
       logger.info({ schema, indexes: deferred.length, indexBuildMs }, 'rebuild: indexes and constraints created');
       const events = progress.applied;
-      const checksums = await projectionChecksums(ds, schema);
+      const checksums = await projectionChecksums(ds, schema, options.projections);
       // every table may have changed: listeners of this schema (the API's live stream) re-read them all
       const [{ last }] = await ds.query(`SELECT max(last_global_position)::text AS last FROM ${qualified(schema, 'checkpoints')}`);
       await ds.query(`SELECT pg_notify($1, $2)`, [PROJECTION_CHANGES_CHANNEL, allChangedPayload(schema, last ?? null)]);

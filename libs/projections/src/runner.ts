@@ -8,7 +8,7 @@ import { endApplySpans, startApplySpans } from './apply-tracing';
 import { DEFAULT_GAMING_DAY, GamingDayConfig } from './gaming-day';
 import { openIncidents, recordIncident, type NewIncident, type ProjectionIncident } from './incidents';
 import { ProjectionLogger, SILENT_LOGGER } from './logger';
-import type { Projection } from './projections';
+import type { AppliedEventEffect, Projection } from './projection';
 import { OffsetCommitter } from './offset-committer';
 import { DeadLetterPublisher } from './quarantine';
 import { assertSchemaName, DEFAULT_READ_SCHEMA, qualified } from './schema-name';
@@ -30,7 +30,8 @@ export interface ProjectionRunnerOptions {
   readonly schema?: string;
   /** @default UTC, cut-off 6 */
   readonly gamingDay?: GamingDayConfig;
-  readonly projections?: readonly Projection[];
+  /** The projections to apply (the read model's `ALL_PROJECTIONS`; see ProjectionApplierOptions.projections). */
+  readonly projections: readonly Projection[];
   readonly logger?: ProjectionLogger;
   /** Partitions processed in parallel, each in its own transactions. @default 1 */
   readonly partitionsConsumedConcurrently?: number;
@@ -52,8 +53,8 @@ export interface ProjectionRunnerOptions {
   readonly faultDelayInTxMs?: number;
   /** Rebuild mode: see ProjectionApplierOptions.dedupe and .synchronousCommit. @default 'table', true */
   readonly applierMode?: { readonly dedupe?: 'table' | 'memory'; readonly synchronousCommit?: boolean };
-  /** Write analytics records to the outbox (see ProjectionApplierOptions.analytics); off for rebuilds. @default true */
-  readonly analytics?: boolean;
+  /** Side effects per applied event (see ProjectionApplierOptions.effects); none for rebuilds. @default none */
+  readonly effects?: readonly AppliedEventEffect[];
   /** Notify the tables each transaction changed (see ProjectionApplierOptions.notify); off for rebuilds. @default true */
   readonly notify?: boolean;
   /**
@@ -191,7 +192,7 @@ export class ProjectionRunner {
       projections: options.projections,
       logger: this.logger,
       faultDelayInTxMs: options.faultDelayInTxMs,
-      analytics: options.analytics ?? true,
+      effects: options.effects,
       notify: options.notify ?? true,
       recordSigningKey: options.recordSigningKey,
       deadLetter: options.deadLetterTopic !== null,
@@ -442,8 +443,7 @@ export class ProjectionRunner {
   private async checkLogStart(partition: number, checkpoint: bigint, firstOffset: string): Promise<void> {
     const o = (await this.admin!.fetchTopicOffsets(this.topic)).find((x) => x.partition === partition);
     if (o && BigInt(o.low) > checkpoint) {
-      throw new ProjectionError(
-        'PROJECTION.LOG_TRUNCATED',
+      throw new ProjectionError('PROJECTION.LOG_TRUNCATED',
         `partition ${partition} of ${this.topic} starts at offset ${o.low}, beyond its checkpoint ${checkpoint}: records never applied were deleted`,
         { topic: this.topic, partition, checkpoint: checkpoint.toString(), highWatermark: o.high, logStart: o.low, firstOffset },
       );

@@ -12,6 +12,7 @@ import { ProjectionRunner } from './runner';
 import { GlobalPositions } from './testing/envelopes';
 import { createTopic, deleteTopics, highWatermarks, readAll, TEST_DATABASE_URL, testKafka, toMessage, uniqueTopic, waitForCatchUp } from './testing/kafka-kit';
 import { smallShoe } from './testing/small-shoe.fixture';
+import { ALL_PROJECTIONS, ANALYTICS_OUTBOX_EFFECT, READ_MODEL_MIGRATIONS } from '@ledger/read-model';
 
 /**
  * The projector verifies what it applies (docs/guarantees.md §8) against real PostgreSQL and Kafka:
@@ -52,7 +53,7 @@ describe('verification of the records applied (PostgreSQL + Kafka)', () => {
   const send = (events: LedgerEvent[]) => producer.send(topic, events.map((e) => toMessage(e)));
   const caughtUp = () => Promise.race([waitForCatchUp(kafka, ds, SCHEMA, group, topic), runner.failed]);
   const start = async () => {
-    runner = new ProjectionRunner({ kafka, ds, topic, groupId: group, schema: SCHEMA, maxRecordsPerTransaction: 5 });
+    runner = new ProjectionRunner({ projections: ALL_PROJECTIONS, effects: [ANALYTICS_OUTBOX_EFFECT], kafka, ds, topic, groupId: group, schema: SCHEMA, maxRecordsPerTransaction: 5 });
     await runner.start();
   };
 
@@ -70,7 +71,7 @@ describe('verification of the records applied (PostgreSQL + Kafka)', () => {
     await ds.initialize();
     await dropProjectionSchema(ds, SCHEMA);
     await dropProjectionSchema(ds, SCRATCH);
-    await runProjectionMigrations(ds, { schema: SCHEMA });
+    await runProjectionMigrations(ds, { schema: SCHEMA, migrations: READ_MODEL_MIGRATIONS });
     kafka = testKafka('projections-verify');
     topic = uniqueTopic('verify');
     dlq = `${topic}.dlq`;
@@ -168,9 +169,9 @@ describe('verification of the records applied (PostgreSQL + Kafka)', () => {
 
   it('a rebuild reproduces the projections, the stream heads and the quarantine, and sends no dead-letter copy again', async () => {
     const before = (await highWatermarks(kafka, dlq)).get(0);
-    const result = await rebuildProjections({ ds, kafka, topic, schema: SCRATCH, checkpointGroup: group, maxRecordsPerTransaction: 7 });
+    const result = await rebuildProjections({ projections: ALL_PROJECTIONS, migrations: READ_MODEL_MIGRATIONS, ds, kafka, topic, schema: SCRATCH, checkpointGroup: group, maxRecordsPerTransaction: 7 });
     expect(result.quarantined).toBe(6);
-    expect(diffChecksums(result.checksums, await projectionChecksums(ds, SCHEMA))).toEqual([]);
+    expect(diffChecksums(result.checksums, await projectionChecksums(ds, SCHEMA, ALL_PROJECTIONS))).toEqual([]);
     const heads = (schema: string) => q(`SELECT stream_id, version, hash, event_id, global_position::text FROM ${schema}.stream_heads ORDER BY stream_id`);
     expect(await heads(SCRATCH)).toEqual(await heads(SCHEMA));
     const kept = (schema: string) =>

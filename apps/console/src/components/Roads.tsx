@@ -3,7 +3,7 @@ import { lastColumns, layoutBeads, layoutColumns, ROAD_ROWS, type GridLayout } f
 
 /**
  * The five roads of a shoe drawn as a casino scoreboard (SVG, 6 rows; docs/architecture.md §7,
- * libs/projections/src/roads/roads.ts for what they mean). Each SVG is an image with a `<title>`
+ * libs/read-model/src/roads/roads.ts for what they mean). Each SVG is an image with a `<title>`
  * and a text description (`aria-labelledby`), so a screen reader hears e.g. "Big road: 23 columns,
  * last Banker ×3".
  *

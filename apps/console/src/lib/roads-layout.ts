@@ -1,7 +1,7 @@
 /**
  * Laying out the roads (scoreboards) of a shoe on the 6-row grid of a casino display.
  *
- * The API sends roads as LOGICAL columns (libs/projections/src/roads/roads.ts, docs/architecture.md
+ * The API sends roads as LOGICAL columns (libs/read-model/src/roads/roads.ts, docs/architecture.md
  * §7): a big-road column holds the whole streak, however long. Drawing them is left to the console:
  *
  * - **Bead plate**: one cell per counted round, top to bottom, 6 rows per column (column-major).

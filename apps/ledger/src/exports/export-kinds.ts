@@ -1,4 +1,4 @@
-import { AUDIT_DECISION_TYPES } from '@ledger/projections';
+import { AUDIT_DECISION_TYPES } from '@ledger/read-model';
 import { EVENT_COLUMNS, rowToEnvelope, canonicalJson, type EventRow } from '@ledger/event-store';
 
 /**

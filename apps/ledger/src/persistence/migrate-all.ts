@@ -1,6 +1,7 @@
 import type { DataSource } from 'typeorm';
 import { createDataSource, runMigrations } from '@ledger/event-store';
-import { PROJECTION_MIGRATIONS, runProjectionMigrations } from '@ledger/projections';
+import { runProjectionMigrations } from '@ledger/projections';
+import { PROJECTION_MIGRATIONS, READ_MODEL_MIGRATIONS } from '@ledger/read-model';
 import type { DatabaseSessionSettings } from '@ledger/infra';
 import { CreateQueryLog1733100000000 } from './migrations/1733100000000-create-query-log';
 import { GrantQueryLog1733100000001 } from './migrations/1733100000001-grant-query-log';
@@ -72,7 +73,7 @@ export async function migrateAll(url: string, readSchema: string, session?: Data
   await owner.initialize();
   try {
     const eventStore = await runMigrations(owner);
-    const readModel = (await runProjectionMigrations(owner, { schema: readSchema })).applied;
+    const readModel = (await runProjectionMigrations(owner, { schema: readSchema, migrations: READ_MODEL_MIGRATIONS })).applied;
     return { eventStore, readModel };
   } finally {
     await owner.destroy();

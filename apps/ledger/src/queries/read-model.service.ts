@@ -5,7 +5,7 @@ import { PgEventStore } from '@ledger/event-store';
 import type { LedgerApiEnv } from '@ledger/config';
 import { ApiError } from '../kernel/api-error';
 import { DATA_SOURCE, EVENT_STORE, HEAVY_READ_STORE } from '../kernel/tokens';
-import { AUDIT_DECISION_TYPES } from '@ledger/projections';
+import { AUDIT_DECISION_TYPES } from '@ledger/read-model';
 import { anchorVerifySettings, readPublicKeys, streamAnchorStatus, type StreamAnchorStatus } from '@ledger/anchors';
 import type { KeyObject } from 'node:crypto';
 import { VerifiedHeads } from './verified-heads';
@@ -185,7 +185,7 @@ export class ReadModelService {
               correlation_id, causation_id, reason, acting_manager_id, approver_id, compensates, hash, prev_hash, data
          FROM ${this.S}.audit_events
         WHERE global_position IN (
-              -- each part reads an index of libs/projections/src/migrations/1797020000000-audit-keyset-indexes.ts
+              -- each part reads an index of libs/read-model/src/migrations/1797020000000-audit-keyset-indexes.ts
               -- (a shoe of 10,000-bet rounds holds ~10^6 rows: never walk all of them)
               SELECT r.global_position FROM ${this.S}.audit_events r WHERE r.round_id = $2 AND r.shoe_id = $1
               UNION SELECT v.global_position FROM ${this.S}.audit_events v WHERE v.type IN ('ShoeVoided', 'ShoeClosed') AND v.shoe_id = $1
@@ -261,7 +261,7 @@ export class ReadModelService {
     if (f.type && !types.includes(f.type)) return { items: [], nextCursor: null };
     if (f.type) return this.events(f);
     // The type list is spelled out in the SQL (constants, not input): PostgreSQL can then prove the
-    // partial index of these types (libs/projections/src/migrations/1797020000000-audit-keyset-indexes.ts)
+    // partial index of these types (libs/read-model/src/migrations/1797020000000-audit-keyset-indexes.ts)
     // holds every row asked for, and reads the page from it in keyset order.
     const pages = await this.ds.query(
       `SELECT global_position::text AS global_position, event_id, table_id, shoe_id, round_id, type, actor_id, actor_role, occurred_at, recorded_at,
@@ -318,7 +318,7 @@ export class ReadModelService {
   async roads(shoeId: string) {
     const [row] = await this.ds.query(`SELECT * FROM ${this.S}.roads WHERE shoe_id = $1`, [shoeId]);
     if (!row) throw new ApiError('SHOE.NOT_FOUND', `no roads for shoe ${shoeId} (or not projected yet)`);
-    // the big road as its type (libs/projections/src/roads/roads.ts `BigRoad`): the table holds its columns and leading ties apart
+    // the big road as its type (libs/read-model/src/roads/roads.ts `BigRoad`): the table holds its columns and leading ties apart
     return { ...camel(row), bigRoad: { leadingTies: row.leading_ties, columns: row.big_road } };
   }
 

@@ -4,7 +4,7 @@ import type { Request, Response } from 'express';
 import { createHash } from 'node:crypto';
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { SCHEMA_ID_BASE, schemaServedPath } from '@ledger/projections';
+import { SCHEMA_ID_BASE, schemaServedPath } from '@ledger/read-model';
 import { Public } from '../kernel/auth/public.decorator';
 import { ApiError } from '../kernel/api-error';
 import { findDirectory } from './static-paths';

@@ -4,7 +4,7 @@ import { assertSchemaName, DEFAULT_READ_SCHEMA } from '../schema-name';
 /**
  * The analytics outbox (docs/guarantees.md §4, §6): records for the analytics topics, written by the
  * projector in the same transaction as the projections and the checkpoint, published to Kafka by
- * `AnalyticsPublisher` (libs/projections/src/analytics/).
+ * `AnalyticsPublisher` (libs/read-model/src/analytics/).
  *
  * - `(global_position, ordinal)` is the publishing order: the source event's global position, then
  *   the record's place among that event's records. Per table id (the Kafka key) it is the order

@@ -15,7 +15,7 @@ import { assertSchemaName, DEFAULT_READ_SCHEMA } from '../schema-name';
  * rebuild, which drops and recreates the schema, runs as the owner (`scripts/rebuild-projections.ts`).
  * Tables a later migration adds to the schema get the same grants by default privileges.
  *
- * Idempotent (takes back, then grants). Every schema built with {@link PROJECTION_MIGRATIONS} gets it,
+ * Idempotent (takes back, then grants). Every schema built with `projectionMigrations` gets it,
  * so a scratch schema of a side-by-side rebuild has the same grants as the live one.
  * Refuses to run (SQLSTATE `LA002`) when a role is missing.
  */

@@ -8,11 +8,8 @@ import { VerifyRecords1734000000000 } from './1734000000000-verify-records';
 import { CreateOutboxLeases1796000500100 } from './1796000500100-create-outbox-leases';
 import { ProjectionIncidents1796000700000 } from './1796000700000-projection-incidents';
 import { AppliedAtClock1797010000000 } from './1797010000000-applied-at-clock';
-import { AuditKeysetIndexes1797020000000 } from './1797020000000-audit-keyset-indexes';
 import { AnalyticsOutboxReferences1797040000000 } from './1797040000000-analytics-outbox-references';
 import { AsOfIndexes1799000100000 } from './1799000100000-as-of-indexes';
-import { LedgerEntries1799000200000 } from './1799000200000-ledger-entries';
-import { LedgerWideEvents1799000400000 } from './1799000400000-ledger-wide-events';
 
 export { CreateReadModel1733000000000, createReadModelSql } from './1733000000000-create-read-model';
 export { CreateAnalyticsOutbox1733100000000, createAnalyticsOutboxSql } from './1733100000000-create-analytics-outbox';
@@ -21,22 +18,21 @@ export { VerifyRecords1734000000000, verifyRecordsSql, QUARANTINE_MAX_VALUE_BYTE
 export { CreateOutboxLeases1796000500100, createOutboxLeasesSql, grantOutboxLeasesSql } from './1796000500100-create-outbox-leases';
 export { ProjectionIncidents1796000700000, projectionIncidentsSql } from './1796000700000-projection-incidents';
 export { AppliedAtClock1797010000000, appliedAtClockSql } from './1797010000000-applied-at-clock';
-export { AuditKeysetIndexes1797020000000, auditKeysetIndexesSql, AUDIT_DECISION_TYPES, AUDIT_KEYSET_INDEX_NAMES } from './1797020000000-audit-keyset-indexes';
 export { AnalyticsOutboxReferences1797040000000, analyticsOutboxReferencesSql } from './1797040000000-analytics-outbox-references';
 export { AsOfIndexes1799000100000, asOfIndexesSql } from './1799000100000-as-of-indexes';
-export { LedgerEntries1799000200000, ledgerEntriesGrantsSql, ledgerEntriesSql } from './1799000200000-ledger-entries';
-export { LedgerWideEvents1799000400000, ledgerWideEventsSql } from './1799000400000-ledger-wide-events';
 
 /** A migration class of the read model: constructed with the target schema (default `read`). */
 export type ProjectionMigrationClass = new (schema?: string) => MigrationInterface & { readonly name: string };
 
 /**
- * Every migration of the read model, oldest first. Each takes the target schema as its only
- * constructor argument (default `read`), so the same classes build the live schema and a
- * scratch schema for a side-by-side rebuild. They are idempotent (`IF NOT EXISTS`), so a TypeORM
- * DataSource may also list them, but {@link runProjectionMigrations} is the supported way.
+ * The engine's own migrations, oldest first: its bookkeeping (`checkpoints`, `applied_events`,
+ * `stream_heads`, `quarantine`, `projection_incidents`, `outbox_leases`, `analytics_outbox`), the
+ * schema's grants, and two historical migrations that create or index read-model tables beside its
+ * own (1733000000000 creates both; 1799000100000 indexes `applied_events` and two revision tables),
+ * kept here under their recorded names. The read model's own are `READ_MODEL_MIGRATIONS` of
+ * `@ledger/read-model`; {@link projectionMigrations} merges both.
  */
-export const PROJECTION_MIGRATIONS: readonly ProjectionMigrationClass[] = [
+export const ENGINE_MIGRATIONS: readonly ProjectionMigrationClass[] = [
   CreateReadModel1733000000000,
   CreateAnalyticsOutbox1733100000000,
   GrantReadModel1733900000000,
@@ -44,12 +40,37 @@ export const PROJECTION_MIGRATIONS: readonly ProjectionMigrationClass[] = [
   CreateOutboxLeases1796000500100,
   ProjectionIncidents1796000700000,
   AppliedAtClock1797010000000,
-  AuditKeysetIndexes1797020000000,
   AnalyticsOutboxReferences1797040000000,
   AsOfIndexes1799000100000,
-  LedgerEntries1799000200000,
-  LedgerWideEvents1799000400000,
 ];
+
+/** The timestamp a migration's name ends with (TypeORM's convention: `<Name><13-digit ms>`). */
+function migrationTimestamp(name: string): number {
+  const m = /(\d{13})$/.exec(name);
+  if (!m) throw new ProjectionError('PROJECTION.BAD_CONFIG', `migration ${name} does not end with a 13-digit timestamp`, { migration: name });
+  return Number(m[1]);
+}
+
+/**
+ * Every migration of a read-model schema, oldest first: the engine's ({@link ENGINE_MIGRATIONS})
+ * and the read model's (`readModel`, e.g. `READ_MODEL_MIGRATIONS` of `@ledger/read-model`), each
+ * once, ordered by the timestamp their name ends with. Each takes the target schema as its only
+ * constructor argument (default `read`), so the same classes build the live schema and a scratch
+ * schema for a side-by-side rebuild. They are idempotent (`IF NOT EXISTS`), so a TypeORM
+ * DataSource may also list them, but {@link runProjectionMigrations} is the supported way.
+ * @throws ProjectionError `PROJECTION.BAD_CONFIG` when a name has no timestamp or two names share one
+ */
+export function projectionMigrations(readModel: readonly ProjectionMigrationClass[]): ProjectionMigrationClass[] {
+  const all = [...new Set([...ENGINE_MIGRATIONS, ...readModel])].map((M) => ({ M, name: new M(DEFAULT_READ_SCHEMA).name }));
+  const at = new Map<number, string>();
+  for (const { name } of all) {
+    const t = migrationTimestamp(name);
+    const other = at.get(t);
+    if (other) throw new ProjectionError('PROJECTION.BAD_CONFIG', `migrations ${other} and ${name} share the timestamp ${t}`, { migration: name });
+    at.set(t, name);
+  }
+  return all.sort((a, b) => migrationTimestamp(a.name) - migrationTimestamp(b.name)).map((x) => x.M);
+}
 
 /** Result of {@link runProjectionMigrations}. */
 export interface ProjectionMigrationsResult {
@@ -59,7 +80,8 @@ export interface ProjectionMigrationsResult {
 }
 
 /**
- * Brings a read-model schema up to date (never `synchronize`).
+ * Brings a read-model schema up to date (never `synchronize`): runs what is not yet recorded of
+ * {@link projectionMigrations}`(options.migrations)`, oldest first.
  *
  * The read model keeps its own migration ledger, `<schema>.migrations`, so that (a) a scratch
  * schema carries its own version and (b) dropping a schema drops its history with it; the
@@ -69,10 +91,15 @@ export interface ProjectionMigrationsResult {
  *
  * @param ds an initialised PostgreSQL DataSource
  * @param options.schema target schema; `read` by default
- * @throws ProjectionError `PROJECTION.BAD_SCHEMA_NAME`; database errors roll everything back
+ * @param options.migrations the read model's migrations (`READ_MODEL_MIGRATIONS` of `@ledger/read-model`); the engine's own always run too
+ * @throws ProjectionError `PROJECTION.BAD_SCHEMA_NAME`, `PROJECTION.BAD_CONFIG`; database errors roll everything back
  */
-export async function runProjectionMigrations(ds: DataSource, options: { schema?: string } = {}): Promise<ProjectionMigrationsResult> {
+export async function runProjectionMigrations(
+  ds: DataSource,
+  options: { readonly schema?: string; readonly migrations: readonly ProjectionMigrationClass[] },
+): Promise<ProjectionMigrationsResult> {
   const schema = assertSchemaName(options.schema ?? DEFAULT_READ_SCHEMA);
+  const migrations = projectionMigrations(options.migrations);
   const q = ds.createQueryRunner();
   const applied: string[] = [];
   try {
@@ -82,7 +109,7 @@ export async function runProjectionMigrations(ds: DataSource, options: { schema?
     await q.query(`CREATE SCHEMA IF NOT EXISTS "${schema}"`);
     await q.query(`CREATE TABLE IF NOT EXISTS "${schema}".migrations (name text PRIMARY KEY, run_at timestamptz NOT NULL DEFAULT now())`);
     const done = new Set<string>((await q.query(`SELECT name FROM "${schema}".migrations`)).map((r: { name: string }) => r.name));
-    for (const M of PROJECTION_MIGRATIONS) {
+    for (const M of migrations) {
       const m = new M(schema);
       if (done.has(m.name)) continue;
       await m.up(q);

@@ -73,7 +73,7 @@ function where(alias: string): string {
 /**
  * The reconciliation report (docs/domain-rules.md §4), grouped by `scope.groupBy`: the sum of the
  * position-stamped entries of `ledger_entries` (the one reconciliation rule,
- * `libs/projections/src/ledger-entries.ts`) in the scope — live (`position` null: every entry) or as
+ * `libs/read-model/src/reconciliation/ledger-entries.ts`) in the scope — live (`position` null: every entry) or as
  * known at a global position P (docs/reports.md §3: the entries with `global_position <= P`). ONE
  * query either way, so the as-of answer at the latest position is the live one by construction.
  * @param S the read-model schema (a checked identifier)

@@ -1,0 +1,63 @@
+import type { LedgerEvent } from '@ledger/events';
+import type { ProjectionTx } from './projection-tx';
+
+/**
+ * A projection's name, unique in its set (also its key in `projectionChecksums`). The engine knows no
+ * projection: the read model's (`@ledger/read-model`, `ALL_PROJECTIONS`) are handed to it.
+ */
+export type ProjectionName = string;
+
+/** A table a projection owns, as the checksum reads it. */
+export interface ProjectionTable {
+  readonly name: string;
+  /** Deterministic total order of its rows (a unique key). */
+  readonly orderBy: string;
+  /** Columns left out of the checksum (wall-clock times); projection tables have none today. */
+  readonly excludeColumns?: readonly string[];
+}
+
+/**
+ * A projection: folds ledger events into its tables with SQL, inside the transaction it is given.
+ * "Pure-ish": the only effect is SQL through `tx`; no clock, no randomness, no I/O of its own, so
+ * replaying the same events gives the same rows (docs/guarantees.md §7).
+ *
+ * Projections do not depend on the order they run in (docs/architecture.md §7). For each event the
+ * applier runs every projection's {@link prepare}, then every projection's {@link apply}:
+ * - `prepare` may read the projection's own tables and the tables it declares in {@link reads}
+ *   (other projections'), and sees the state after the previous event, whatever the order;
+ * - `apply` reads and writes the projection's OWN tables only (what it needs of the event it takes
+ *   from the event, from its own rows, or from what `prepare` returned);
+ * - work queued for commit ({@link ProjectionTx.beforeCommit}) may read the declared tables too:
+ *   it runs after every event of the batch.
+ * The applier checks at start that every declared table belongs to a projection of its list, and
+ * {@link ProjectionTx.t} refuses, while a projection runs, any table outside these rules.
+ *
+ * @typeParam P what `prepare` hands to `apply` (`undefined` without a `prepare`)
+ */
+export interface Projection<P = unknown> {
+  readonly name: ProjectionName;
+  readonly tables: readonly ProjectionTable[];
+  /** Tables of other projections this one reads (in `prepare` and at commit). @default none */
+  readonly reads?: readonly string[];
+  /**
+   * Reads what `apply` will need of the state before `event` (another projection's rows, or its own).
+   * Must not write. Throws ProjectionError when the event contradicts the state.
+   */
+  prepare?(event: LedgerEvent, tx: ProjectionTx): Promise<P>;
+  /** Applies one event (already upcast). Throws ProjectionError when the event contradicts the state. */
+  apply(event: LedgerEvent, tx: ProjectionTx, prepared: P): Promise<void>;
+}
+
+/**
+ * Work the applier does for each event it applies, after every projection has applied it, in the
+ * same transaction (the analytics outbox of `@ledger/read-model`): it commits or rolls back with
+ * the projections and the checkpoint. A replay (`rebuildProjections`) runs none, so it emits nothing.
+ */
+export interface AppliedEventEffect {
+  /** For the set check's message. */
+  readonly name: string;
+  /** Tables of the projections it reads (checked at construction like a projection's {@link Projection.reads}). */
+  readonly reads: readonly string[];
+  /** Runs once per applied event, after every projection's `apply`; writes through `tx` (e.g. `tx.append`). */
+  apply(event: LedgerEvent, tx: ProjectionTx): Promise<unknown>;
+}

@@ -1,0 +1,3 @@
+export * from './projection';
+export * from './tables';
+export * from './roads';
