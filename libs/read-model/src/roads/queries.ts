@@ -1,0 +1,50 @@
+import { first, rows, tablesIn, type Queryable } from '../sql';
+
+/**
+ * The roads read model's queries (docs/architecture.md §7): a shoe's scoreboards (bead plate, big
+ * road and the derived roads, `libs/projections/src/roads/roads.ts`), whole or for the tables page.
+ */
+
+/** The roads read model's tables (until `tables.ts` of this folder holds them). */
+export const ROAD_TABLES = { roads: 'roads' } as const;
+
+/** Every column of `roads` (the roads as JSON, as the projection wrote them; the position a decimal string). */
+export type RoadsRow = {
+  shoe_id: string;
+  table_id: string;
+  rounds_counted: number;
+  leading_ties: number;
+  bead_plate: unknown[];
+  big_road: unknown[];
+  big_eye_boy: unknown[];
+  small_road: unknown[];
+  cockroach_pig: unknown[];
+  last_event_id: string;
+  last_global_position: string;
+};
+
+/** What the tables page shows of a shoe's roads. */
+export type RoadsSummaryRow = Pick<RoadsRow, 'shoe_id' | 'leading_ties' | 'bead_plate' | 'big_road'>;
+
+/** The reads of the roads read model on one connection (or pool). */
+export class RoadReads {
+  private readonly t: { readonly roads: string };
+
+  /** @param q where to read; @param schema the read-model schema (checked) */
+  constructor(
+    private readonly q: Queryable,
+    schema: string,
+  ) {
+    this.t = tablesIn(schema, ROAD_TABLES);
+  }
+
+  /** A shoe's roads; `undefined` before its first projected round. */
+  ofShoe(shoeId: string): Promise<RoadsRow | undefined> {
+    return first<RoadsRow>(this.q, `SELECT * FROM ${this.t.roads} WHERE shoe_id = $1`, [shoeId]);
+  }
+
+  /** The bead plate and big road of each shoe given that has roads (on the roads' key). */
+  summaries(shoeIds: readonly string[]): Promise<RoadsSummaryRow[]> {
+    return rows<RoadsSummaryRow>(this.q, `SELECT shoe_id, leading_ties, bead_plate, big_road FROM ${this.t.roads} WHERE shoe_id = ANY($1::text[])`, [[...shoeIds]]);
+  }
+}
