@@ -89,6 +89,15 @@ module.exports = {
       from: { path: '^apps/ledger/src/(common|persistence)/' },
       to: { path: '^apps/ledger/src/', pathNot: '^apps/ledger/src/(kernel|common|persistence)/' },
     },
+    {
+      name: 'read-model-tables-private',
+      comment:
+        "The read model owns its tables (docs/architecture.md §7): a read model's table names and row types (libs/read-model/src/<model>/tables.ts) " +
+        'are imported only inside libs/read-model; everything else reads through the ReadModel (test/read-model-owner.unit.spec.ts checks the SQL text).',
+      severity: 'error',
+      from: { pathNot: '^libs/read-model/' },
+      to: { path: '^libs/read-model/src/[^/]+/tables[.]ts$' },
+    },
     { name: 'no-circular', severity: 'error', from: {}, to: { circular: true } },
     { name: 'no-unresolvable', severity: 'error', from: {}, to: { couldNotResolve: true } },
   ],

@@ -40,7 +40,6 @@ export const LONG_FUNCTIONS: Readonly<Record<string, Allowance>> = {
   'apps/console/src/pages/WalletPage.tsx#WalletPage': { lines: 94, why: 'a page with its upload form and its run list inline, until split' },
   'apps/console/src/pages/WalletPage.tsx#RunView': { lines: 113, why: 'a run with its summary and its findings inline, until split into components' },
   'apps/console/src/pages/WalletPage.tsx#RunView>(arrow in <QueryState>)': { lines: 99, why: 'the render of RunView (above), until split with it' },
-  'apps/ledger/src/staff/staff-statistics.service.ts#StaffStatisticsService.staff': { lines: 90, why: 'one SQL query and its row mapping, until the query moves out' },
   'apps/projector/src/main.ts#main': { lines: 104, why: 'the process wiring in one function, until split into setup steps' },
   'apps/replayer/src/post-lines.ts#postTableLog': { lines: 104, why: 'the replay loop with its retries inline, until split' },
   'libs/anchors/src/verify-ledger.ts#walkEvents': { lines: 111, why: 'the walk and every check on it in one loop, until split' },

@@ -43,7 +43,6 @@ describe('layer rules (dependency-cruiser)', () => {
       // the projector engine and the read model (docs/architecture.md §7)
       'libs/projections/src/applier.ts': "import { ALL_PROJECTIONS } from '@ledger/read-model';\nexport const applier = ALL_PROJECTIONS;\n",
       'libs/projections/src/applier.unit.spec.ts': "import { ALL_PROJECTIONS } from '@ledger/read-model';\nexport const spec = ALL_PROJECTIONS;\n",
-      'libs/read-model/src/index.ts': 'export const ALL_PROJECTIONS = [];\n',
       'libs/cycle/src/a.ts': "import { b } from './b';\nexport const a = () => b;\n",
       'libs/cycle/src/b.ts': "import { a } from './a';\nexport const b = () => a;\n",
       // apps/ledger/src: features, the kernel and the wiring (docs/architecture.md §1)
@@ -55,6 +54,11 @@ describe('layer rules (dependency-cruiser)', () => {
       'apps/ledger/src/app.module.ts': 'export const root = 1;\n',
       'apps/ledger/src/common/wiring.ts': 'export const wiring = 1;\n',
       'apps/ledger/src/persistence/db.ts': "import { audit } from '../audit/audit';\nexport const db = audit;\n",
+      // the read model's tables: imported inside libs/read-model only
+      'libs/read-model/src/bets/tables.ts': "export const BET_TABLES = { bets: 'bets' } as const;\n",
+      'libs/read-model/src/bets/queries.ts': "import { BET_TABLES } from './tables';\nexport const q = BET_TABLES;\n",
+      'libs/read-model/src/index.ts': "export * from './bets/queries';\nexport const ALL_PROJECTIONS = [];\n",
+      'apps/ledger/src/kernel/peek.ts': "import { BET_TABLES } from '../../../../libs/read-model/src/bets/tables';\nimport { q } from '@ledger/read-model';\nexport const peek = [BET_TABLES, q];\n",
       'tsconfig.json': JSON.stringify({ compilerOptions: { baseUrl: '.', paths: { '@ledger/*': ['libs/*/src'] } } }),
     };
     beforeAll(() => {
@@ -102,6 +106,11 @@ describe('layer rules (dependency-cruiser)', () => {
     it('When the rules run, Then the projector engine importing the read model is refused; its specs may', () => {
       expect(has('engine-imports-no-read-model', 'libs/projections/src/applier.ts', /^libs\/read-model\//)).toBe(true);
       expect(found.filter((v) => v.from === 'libs/projections/src/applier.unit.spec.ts')).toEqual([]);
+    });
+    it('When the rules run, Then a read model\'s tables.ts imported outside libs/read-model is refused; inside it, and the library through its alias, are not', () => {
+      expect(has('read-model-tables-private', 'apps/ledger/src/kernel/peek.ts', /^libs\/read-model\/src\/bets\/tables\.ts$/)).toBe(true);
+      expect(found.filter((v) => v.rule.name === 'read-model-tables-private' && v.from !== 'apps/ledger/src/kernel/peek.ts')).toEqual([]);
+      expect(found.filter((v) => v.from === 'apps/ledger/src/kernel/peek.ts' && !/tables\.ts$/.test(v.to))).toEqual([]);
     });
     it('When the rules run, Then a cycle is refused', () => {
       expect(found.some((v) => v.rule.name === 'no-circular' && v.from.startsWith('libs/cycle/'))).toBe(true);

@@ -4,12 +4,14 @@ import type { Response } from 'express';
 import { ConfigService } from '@nestjs/config';
 import type { DataSource } from 'typeorm';
 import type { LedgerApiEnv } from '@ledger/config';
+import { apiReadModelRelations, type ReadModel } from '@ledger/read-model';
 import { healthRunner, kafkaCheck, postgresCheck, schemaCheck, withTimeout, CHECK_TIMEOUT_MS, type CheckResult, type HealthCheck, type ProbeQuery } from '@ledger/infra';
 import { createKafka } from '@ledger/kafka';
 import { Public } from './kernel/auth/public.decorator';
 import { NoQuery } from './kernel/query.dto';
 import { ProjectionHealthService } from './projections/projection-health.service';
-import { DATA_SOURCE } from './kernel/tokens';
+import { rows } from './kernel/sql';
+import { DATA_SOURCE, READ_MODEL } from './kernel/tokens';
 
 /** The write side's relations the API needs (docs/guarantees.md §1): present once the event store's migrations ran. */
 const API_WRITE_RELATIONS = ['public.events', 'public.streams', 'public.outbox', 'public.idempotency_keys', 'public.rejections'] as const;
@@ -54,15 +56,15 @@ export class HealthController implements OnModuleDestroy {
     private readonly terminus: HealthCheckService,
     private readonly indicators: HealthIndicatorService,
     @Inject(DATA_SOURCE) ds: DataSource,
+    @Inject(READ_MODEL) readModel: ReadModel,
     config: ConfigService<LedgerApiEnv, true>,
   ) {
-    const schema = config.get('PROJECTIONS_SCHEMA', { infer: true });
-    const query: ProbeQuery = (sql, params) => ds.query(sql, params);
+    const query: ProbeQuery = <R extends Record<string, unknown>>(sql: string, params?: unknown[]) => rows<R>(ds, sql, params);
     this.kafka = kafkaCheck(
       createKafka({ clientId: `ledger-api-probe-${process.pid}`, brokers: config.get('KAFKA_BROKERS', { infer: true }), logLevel: 'nothing', retries: 0, connectionTimeoutMs: 1000, requestTimeoutMs: CHECK_TIMEOUT_MS }),
     );
     this.postgres = bounded('postgres', postgresCheck(query));
-    this.migrations = bounded('migrations', schemaCheck(query, [...API_WRITE_RELATIONS, `${schema}.checkpoints`, `${schema}.projection_incidents`]));
+    this.migrations = bounded('migrations', schemaCheck(query, [...API_WRITE_RELATIONS, ...apiReadModelRelations(readModel.schema)]));
     this.kafkaBounded = bounded('kafka', this.kafka);
   }
 

@@ -54,7 +54,7 @@ import { CheckDown, configureDatabaseSessions, currentDatabaseSessionSettings, h
 import type { AddressInfo } from 'node:net';
 import { initTracing } from '@ledger/tracing';
 import { createProjectionDataSource, ProjectionRunner, projectorConfig, runProjectionMigrations } from '@ledger/projections';
-import { ALL_PROJECTIONS, ANALYTICS_OUTBOX_EFFECT, AnalyticsPublisher, analyticsConfig, READ_MODEL_MIGRATIONS } from '@ledger/read-model';
+import { ALL_PROJECTIONS, ANALYTICS_OUTBOX_EFFECT, AnalyticsPublisher, analyticsConfig, projectorReadModelRelations, READ_MODEL_MIGRATIONS } from '@ledger/read-model';
 
 async function main(): Promise<void> {
   const env = loadConfig(ProjectorEnv, process.env);
@@ -170,7 +170,6 @@ async function main(): Promise<void> {
  * @throws the listen error (EADDRINUSE: another projector holds the port)
  */
 async function serveProjectorHttp(env: ProjectorEnv, config: ReturnType<typeof projectorConfig>, runner: ProjectionRunner, logger: pino.Logger): Promise<void> {
-  const s = config.schema;
   const pg = probeSession(config.databaseUrl, `ledger-projector-probe`);
   const probeKafka = createKafka({ clientId: `ledger-projector-probe-${process.pid}`, brokers: config.kafkaBrokers, logLevel: 'nothing', retries: 0, connectionTimeoutMs: 1000, requestTimeoutMs: 1500 });
   let offsetsAdmin: ReturnType<typeof probeKafka.admin> | null = null;
@@ -192,7 +191,7 @@ async function serveProjectorHttp(env: ProjectorEnv, config: ReturnType<typeof p
   registerProjectorMetrics(runner, config.topic, highWatermarks); // docs/architecture.md §8
   const ready = healthRunner({
     postgres: postgresCheck(pg.query),
-    migrations: schemaCheck(pg.query, [`${s}.checkpoints`, `${s}.applied_events`, `${s}.projection_incidents`, `${s}.quarantine`, `${s}.analytics_outbox`]),
+    migrations: schemaCheck(pg.query, projectorReadModelRelations(config.schema)),
     kafka: kafkaCheck(probeKafka),
     projections: async () => {
       const assigned = runner.assignedPartitions;

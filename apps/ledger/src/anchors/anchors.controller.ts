@@ -8,6 +8,7 @@ import type { LedgerApiEnv } from '@ledger/config';
 import { anchorVerifySettings, DEFAULT_VERIFY_GRACE_MS, kafkaClient, readPublicKeys, verifyLedger, type AnchorVerifySettings, type VerificationReport } from '@ledger/anchors';
 import { Roles } from '../kernel/auth/roles.decorator';
 import { ApiError } from '../kernel/api-error';
+import { exec } from '../kernel/sql';
 import { HEAVY_READ_DATA_SOURCE } from '../kernel/tokens';
 import { HeavyRead, HeavyReadLimiter, type HeavyReadRequest } from '../kernel/heavy-read';
 import { AnchorsVerifyQuery, isIntegerText } from '../kernel/query.dto';
@@ -83,7 +84,7 @@ export class AnchorsController {
     try {
       await session.connect();
       // a heavy read: the heavy-read pool, with its statement timeout (reset before the connection goes back)
-      await session.query(`SET statement_timeout = ${this.statementTimeoutMs}`);
+      await exec(session, `SET statement_timeout = ${this.statementTimeoutMs}`);
       return await verifyLedger({
         session,
         ledgerId: config.ledgerId,
@@ -97,7 +98,7 @@ export class AnchorsController {
       });
     } finally {
       this.running = false;
-      if (session.isReleased === false) await session.query('RESET statement_timeout').catch(() => undefined);
+      if (session.isReleased === false) await exec(session, 'RESET statement_timeout').catch(() => undefined);
       await session.release();
     }
   }

@@ -1,13 +1,16 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { ConfigService } from '@nestjs/config';
 import { stringify } from 'csv-stringify/sync';
-import type { DataSource, QueryRunner } from 'typeorm';
+import type { DataSource } from 'typeorm';
 import type { LedgerApiEnv } from '@ledger/config';
 import { anchorVerifySettings, databaseLedgerId, parseAnchor, publicKeyPem, readAnchorLines, readPublicKeys, type SignedAnchor } from '@ledger/anchors';
+import type { ReadModel } from '@ledger/read-model';
 import { ApiError } from '../kernel/api-error';
-import { DATA_SOURCE, HEAVY_READ_DATA_SOURCE } from '../kernel/tokens';
+import { recordQueryLog } from '../kernel/query-log';
+import { first, rows, type Queryable } from '../kernel/sql';
+import { DATA_SOURCE, HEAVY_READ_DATA_SOURCE, READ_MODEL } from '../kernel/tokens';
 import { headerValue, REPORT_HEADER_HTTP, reportHeader, type ReportHeader } from '../kernel/report-header';
-import { csvRecord, EXPORT_REPORT_VERSION, EXPORT_SPECS, type ExportContext, type ExportKind, type ExportPositions } from './export-kinds';
+import { csvRecord, EXPORT_REPORT_VERSION, EXPORT_SPECS, type ExportContext, type ExportKind, type ExportKindSpec, type ExportPositions, type ExportSource } from './export-kinds';
 import { selectAnchors } from './export-manifest';
 
 /** The response an export streams into (an Express response fits). */
@@ -45,12 +48,12 @@ export const EXPORT_CONTENT_TYPES = { jsonl: 'application/x-ndjson; charset=utf-
 /**
  * The exports for regulators (docs/reports.md §5): events, settlements, decisions, rejections and the
  * access log of a period, streamed from PostgreSQL one keyset batch (`EXPORT_BATCH_ROWS`) at a time
- * inside one REPEATABLE READ, READ ONLY transaction, so the count in the header and the rows that
- * follow are the same snapshot and the API never holds more than a batch.
+ * inside one REPEATABLE READ, READ ONLY transaction on the heavy reads' pool (`readModel.snapshot`),
+ * so the count in the header and the rows that follow are the same snapshot and the API never holds
+ * more than a batch.
  */
 @Injectable()
 export class ExportsService {
-  private readonly schema: string;
   private readonly batchRows: number;
   private readonly statementTimeoutMs: number;
   private readonly anchorFile: string;
@@ -60,9 +63,9 @@ export class ExportsService {
   constructor(
     @Inject(HEAVY_READ_DATA_SOURCE) private readonly heavy: DataSource,
     @Inject(DATA_SOURCE) private readonly ds: DataSource,
+    @Inject(READ_MODEL) private readonly readModel: ReadModel,
     config: ConfigService<LedgerApiEnv, true>,
   ) {
-    this.schema = config.get('PROJECTIONS_SCHEMA', { infer: true });
     this.batchRows = config.get('EXPORT_BATCH_ROWS', { infer: true });
     this.statementTimeoutMs = config.get('HEAVY_READ_STATEMENT_TIMEOUT_MS', { infer: true });
     const anchors = anchorVerifySettings({
@@ -125,88 +128,85 @@ export class ExportsService {
     ExportsService.checkPeriod(o.from, o.to);
     const spec = EXPORT_SPECS.get(kind);
     if (!spec) throw new ApiError('ROUTE.NOT_FOUND', `no export ${kind}`);
-    const q = this.heavy.createQueryRunner();
-    await q.connect();
     let started = false;
     try {
-      await q.query(`SET statement_timeout = ${this.statementTimeoutMs}`);
-      await q.query('BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY');
-      let positions: ExportPositions = { first: null, periodLast: null, through: null };
-      if (kind === 'events' || kind === 'settlements' || kind === 'decisions') {
-        const p = await this.periodPositions(q, o.from, o.to);
-        let through = p.periodLast;
-        if (kind === 'events' && p.first !== null && p.periodLast !== null) {
-          if (o.through !== undefined) {
-            through = BigInt(o.through) > BigInt(p.periodLast) ? o.through : p.periodLast;
-          } else {
-            const ledgerId = this.ledgerIdSetting ?? (await databaseLedgerId(q));
-            through = selectAnchors(await this.ledgerAnchors(ledgerId), p.first, p.periodLast).through;
-          }
-        }
-        positions = { ...p, through: kind === 'events' ? through : null };
-      }
-      const ctx: ExportContext = { schema: this.schema, from: o.from, to: o.to, positions };
-      const count = positions.first === null && kind !== 'rejections' && kind !== 'access-log' ? 0 : await this.count(q, spec.count(ctx));
-      const filters: Record<string, unknown> = { format: o.format, selects: spec.selects };
-      if (kind === 'events') filters.through = positions.through ?? undefined;
-      const header = reportHeader(spec.title, `export.${kind}`, EXPORT_REPORT_VERSION, { from: o.from, to: o.to }, filters, count === 0, now);
-      await this.ds.query(
-        `INSERT INTO query_log (actor_id, actor_role, route, params, result_count, status, correlation_id) VALUES ($1, $2, $3, $4, $5, 200, $6)`,
-        [caller.id, caller.role, caller.route, JSON.stringify(caller.params), count, caller.correlationId],
-      );
+      const complete = await this.readModel.snapshot(this.statementTimeoutMs, async (readModel, q) => {
+        const src: ExportSource = { q, readModel };
+        const positions = await this.positionsOf(kind, q, o);
+        const ctx: ExportContext = { from: o.from, to: o.to, positions };
+        const count = positions.first === null && kind !== 'rejections' && kind !== 'access-log' ? 0 : await spec.count(src, ctx);
+        const filters: Record<string, unknown> = { format: o.format, selects: spec.selects };
+        if (kind === 'events') filters.through = positions.through ?? undefined;
+        const header = reportHeader(spec.title, `export.${kind}`, EXPORT_REPORT_VERSION, { from: o.from, to: o.to }, filters, count === 0, now);
+        await recordQueryLog(this.ds, { actorId: caller.id, actorRole: caller.role, route: caller.route, params: JSON.stringify(caller.params), resultCount: count, correlationId: caller.correlationId });
 
-      sink.setHeader('content-type', EXPORT_CONTENT_TYPES[o.format]);
-      sink.setHeader('content-disposition', `attachment; filename="${kind}.${o.format}"`);
-      sink.setHeader(REPORT_HEADER_HTTP, headerValue(header));
-      sink.setHeader('ledger-export-count', String(count));
-      sink.setHeader('ledger-export-positions', headerValue(positions));
-      started = true;
-      let closed = false;
-      sink.once('close', () => (closed = true));
-      const write = async (s: string) => {
-        if (!sink.write(s)) await new Promise<void>((r) => { sink.once('drain', r); sink.once('close', r); });
-      };
-      if (o.format === 'jsonl') await write(`${JSON.stringify({ header, positions })}\n`);
-      else await write(stringify([spec.columns as string[]]));
-
-      let after: string | null = null;
-      let rows = 0;
-      while (!closed) {
-        const b = spec.batch(ctx, after, this.batchRows);
-        const batch: Record<string, unknown>[] = await q.query(b.sql, b.args);
-        if (batch.length === 0) break;
-        const objects = batch.map((r) => spec.json(r));
-        await write(o.format === 'jsonl' ? objects.map((x) => `${JSON.stringify(x)}\n`).join('') : stringify(objects.map((x) => csvRecord(spec.columns, x))));
-        rows += batch.length;
-        after = spec.key(batch[batch.length - 1]);
-        if (batch.length < this.batchRows) break;
-      }
-      if (closed) return;
-      if (rows !== count) throw new Error(`export ${kind}: ${rows} rows streamed, ${count} counted in the same snapshot`);
-      if (o.format === 'jsonl') await write(`${JSON.stringify({ trailer: { rows } })}\n`);
-      await q.query('COMMIT');
-      sink.end();
+        sink.setHeader('content-type', EXPORT_CONTENT_TYPES[o.format]);
+        sink.setHeader('content-disposition', `attachment; filename="${kind}.${o.format}"`);
+        sink.setHeader(REPORT_HEADER_HTTP, headerValue(header));
+        sink.setHeader('ledger-export-count', String(count));
+        sink.setHeader('ledger-export-positions', headerValue(positions));
+        started = true;
+        return this.writeRows(spec, src, ctx, o.format, { header, positions, count }, sink);
+      });
+      // after the snapshot's COMMIT: a failed commit cuts the response instead of ending it
+      if (complete) sink.end();
     } catch (err) {
       if (!started) throw err;
       sink.destroy(err as Error);
-    } finally {
-      if (q.isReleased === false) {
-        await q.query('ROLLBACK').catch(() => undefined);
-        await q.query('RESET statement_timeout').catch(() => undefined);
-        await q.release();
-      }
     }
   }
 
-  /** Lowest and highest global position of an event recorded in [from, to) (the BRIN index on `recorded_at`). */
-  private async periodPositions(q: QueryRunner, from: string, to: string): Promise<{ first: string | null; periodLast: string | null }> {
-    const [r] = await q.query(`SELECT min(global_position)::text AS first, max(global_position)::text AS last FROM events WHERE recorded_at >= $1 AND recorded_at < $2`, [from, to]);
-    return { first: r?.first ?? null, periodLast: r?.last ?? null };
+  /** The positions an export covers (none for the rejections and the access log, which are cut by time). */
+  private async positionsOf(kind: ExportKind, q: Queryable, o: { from: string; to: string; through?: string }): Promise<ExportPositions> {
+    if (kind !== 'events' && kind !== 'settlements' && kind !== 'decisions') return { first: null, periodLast: null, through: null };
+    const p = await this.periodPositions(q, o.from, o.to);
+    let through = p.periodLast;
+    if (kind === 'events' && p.first !== null && p.periodLast !== null) {
+      if (o.through !== undefined) {
+        through = BigInt(o.through) > BigInt(p.periodLast) ? o.through : p.periodLast;
+      } else {
+        const ledgerId = this.ledgerIdSetting ?? (await databaseLedgerId({ query: (sql, params) => rows(q, sql, params) }));
+        through = selectAnchors(await this.ledgerAnchors(ledgerId), p.first, p.periodLast).through;
+      }
+    }
+    return { ...p, through: kind === 'events' ? through : null };
   }
 
-  private async count(q: QueryRunner, c: { sql: string; args: unknown[] }): Promise<number> {
-    const [r] = await q.query(c.sql, c.args);
-    return Number(r.n);
+  /**
+   * Writes the body of an export: the JSONL head line or the CSV header, every batch, and the JSONL
+   * trailer. @returns false when the client went away (nothing more is written)
+   * @throws Error when the rows streamed are not the rows counted in the same snapshot
+   */
+  private async writeRows(spec: ExportKindSpec, src: ExportSource, ctx: ExportContext, format: 'jsonl' | 'csv', head: { header: ReportHeader; positions: ExportPositions; count: number }, sink: ExportSink): Promise<boolean> {
+    let closed = false;
+    sink.once('close', () => (closed = true));
+    const write = async (s: string) => {
+      if (!sink.write(s)) await new Promise<void>((r) => { sink.once('drain', r); sink.once('close', r); });
+    };
+    if (format === 'jsonl') await write(`${JSON.stringify({ header: head.header, positions: head.positions })}\n`);
+    else await write(stringify([spec.columns as string[]]));
+
+    let after: string | null = null;
+    let rows = 0;
+    while (!closed) {
+      const batch = await spec.batch(src, ctx, after, this.batchRows);
+      if (batch.length === 0) break;
+      const objects = batch.map((r) => spec.json(r));
+      await write(format === 'jsonl' ? objects.map((x) => `${JSON.stringify(x)}\n`).join('') : stringify(objects.map((x) => csvRecord(spec.columns, x))));
+      rows += batch.length;
+      after = spec.key(batch[batch.length - 1]);
+      if (batch.length < this.batchRows) break;
+    }
+    if (closed) return false;
+    if (rows !== head.count) throw new Error(`export ${spec.kind}: ${rows} rows streamed, ${head.count} counted in the same snapshot`);
+    if (format === 'jsonl') await write(`${JSON.stringify({ trailer: { rows } })}\n`);
+    return true;
+  }
+
+  /** Lowest and highest global position of an event recorded in [from, to) (the BRIN index on `recorded_at`). */
+  private async periodPositions(q: Queryable, from: string, to: string): Promise<{ first: string | null; periodLast: string | null }> {
+    const r = await first<{ first: string | null; last: string | null }>(q, `SELECT min(global_position)::text AS first, max(global_position)::text AS last FROM events WHERE recorded_at >= $1 AND recorded_at < $2`, [from, to]);
+    return { first: r?.first ?? null, periodLast: r?.last ?? null };
   }
 
   /** The well-formed signed anchors of `ledgerId` in the anchor file, in file order (none when the file is missing). */

@@ -2,6 +2,7 @@ import { CallHandler, ExecutionContext, Inject, Injectable, Logger, NestIntercep
 import { Observable, from, lastValueFrom } from 'rxjs';
 import type { DataSource } from 'typeorm';
 import { DATA_SOURCE } from './tokens';
+import { recordQueryLog } from './query-log';
 
 /**
  * Records every read of the audit, settlement and reconciliation API, and every raw read of a
@@ -28,10 +29,14 @@ export class QueryLogInterceptor implements NestInterceptor {
             : typeof result === 'string'
               ? Math.max(0, result.split('\n').length - 2)
               : null;
-        await this.ds.query(
-          `INSERT INTO query_log (actor_id, actor_role, route, params, result_count, status, correlation_id) VALUES ($1, $2, $3, $4, $5, 200, $6)`,
-          [req.principal?.id ?? 'unknown', req.principal?.role ?? 'unknown', `${req.method} ${req.route?.path ?? req.path}`, storableJson({ ...req.params, ...req.query }), count, req.correlationId ?? null],
-        );
+        await recordQueryLog(this.ds, {
+          actorId: req.principal?.id ?? 'unknown',
+          actorRole: req.principal?.role ?? 'unknown',
+          route: `${req.method} ${req.route?.path ?? req.path}`,
+          params: storableJson({ ...req.params, ...req.query }),
+          resultCount: count,
+          correlationId: req.correlationId ?? null,
+        });
         this.logger.debug({ actor: req.principal?.id, route: req.originalUrl }, 'audit read recorded');
         return result;
       })(),

@@ -18,3 +18,9 @@ export const HEAVY_READ_DATA_SOURCE = Symbol('HEAVY_READ_DATA_SOURCE');
  * statement timeout of `HEAVY_READ_STATEMENT_TIMEOUT_MS`.
  */
 export const HEAVY_READ_STORE = Symbol('HEAVY_READ_STORE');
+/**
+ * Injection token of the `ReadModel` of `@ledger/read-model` (docs/architecture.md §7): the API's
+ * one object for the projections' tables, on {@link DATA_SOURCE} (and {@link HEAVY_READ_DATA_SOURCE}
+ * for its snapshots), reading the schema `PROJECTIONS_SCHEMA`.
+ */
+export const READ_MODEL = Symbol('READ_MODEL');

@@ -7,6 +7,7 @@ import type { Principal } from '../kernel/auth/principal';
 import { Roles } from '../kernel/auth/roles.decorator';
 import { ApiError } from '../kernel/api-error';
 import { DATA_SOURCE } from '../kernel/tokens';
+import { recordQueryLog } from '../kernel/query-log';
 import { NoQuery } from '../kernel/query.dto';
 import { TablesRegistry } from '../kernel/tables/tables.registry';
 import { ProjectionChanges } from './projection-changes';
@@ -88,10 +89,7 @@ export class LiveTablesController {
     };
     try {
       // who watched: one row per subscription, before anything is streamed (an unrecorded audit read is not allowed)
-      await this.ds.query(
-        `INSERT INTO query_log (actor_id, actor_role, route, params, result_count, status, correlation_id) VALUES ($1, $2, $3, '{}'::jsonb, NULL, 200, $4)`,
-        [p.id, p.role, 'GET /live/tables', req.correlationId ?? null],
-      );
+      await recordQueryLog(this.ds, { actorId: p.id, actorRole: p.role, route: 'GET /live/tables', params: '{}', resultCount: null, correlationId: req.correlationId ?? null });
     } catch (err) {
       release();
       throw err;

@@ -1,9 +1,12 @@
-import { Injectable, Logger, OnModuleDestroy, OnModuleInit } from '@nestjs/common';
+import { Inject, Injectable, Logger, OnModuleDestroy, OnModuleInit } from '@nestjs/common';
 import { ConfigService } from '@nestjs/config';
 import { Client } from 'pg';
 import type { LedgerApiEnv } from '@ledger/config';
 import { pgClientConfig } from '@ledger/infra';
 import { parseChangeNotice, PROJECTION_CHANGES_CHANNEL, type ProjectionChangeNotice } from '@ledger/projections';
+import type { ReadModel } from '@ledger/read-model';
+import { exec } from '../kernel/sql';
+import { READ_MODEL } from '../kernel/tokens';
 
 /** First and largest wait before reconnecting the listening connection, in ms (doubling in between). */
 export const LISTEN_BACKOFF_MS = { first: 250, max: 10_000 } as const;
@@ -36,9 +39,9 @@ export class ProjectionChanges implements OnModuleInit, OnModuleDestroy {
   private everConnected = false;
   private listeningNow = false;
 
-  constructor(config: ConfigService<LedgerApiEnv, true>) {
+  constructor(config: ConfigService<LedgerApiEnv, true>, @Inject(READ_MODEL) readModel: ReadModel) {
     this.url = config.get('DATABASE_URL', { infer: true });
-    this.schema = config.get('PROJECTIONS_SCHEMA', { infer: true });
+    this.schema = readModel.schema;
   }
 
   onModuleInit(): void {
@@ -102,7 +105,7 @@ export class ProjectionChanges implements OnModuleInit, OnModuleDestroy {
     });
     try {
       await client.connect();
-      await client.query(`LISTEN ${PROJECTION_CHANGES_CHANNEL}`);
+      await exec(client, `LISTEN ${PROJECTION_CHANGES_CHANNEL}`);
       if (this.stopped) {
         await client.end().catch(() => undefined);
         return;

@@ -3,6 +3,7 @@ import { createDataSource, runMigrations } from '@ledger/event-store';
 import { runProjectionMigrations } from '@ledger/projections';
 import { PROJECTION_MIGRATIONS, READ_MODEL_MIGRATIONS } from '@ledger/read-model';
 import type { DatabaseSessionSettings } from '@ledger/infra';
+import { first, rows } from '../kernel/sql';
 import { CreateQueryLog1733100000000 } from './migrations/1733100000000-create-query-log';
 import { GrantQueryLog1733100000001 } from './migrations/1733100000001-grant-query-log';
 import { CreateStreamSnapshots1797020000100 } from './migrations/1797020000100-create-stream-snapshots';
@@ -90,9 +91,9 @@ export async function migrationStatus(url: string, readSchema: string, session?:
   await owner.initialize();
   try {
     const names = async (table: string): Promise<Set<string>> => {
-      const [{ t }] = await owner.query(`SELECT to_regclass($1) IS NOT NULL AS t`, [table]);
-      if (!t) return new Set();
-      return new Set((await owner.query(`SELECT name FROM ${table}`)).map((r: { name: string }) => r.name));
+      const found = await first<{ t: boolean }>(owner, `SELECT to_regclass($1) IS NOT NULL AS t`, [table]);
+      if (!found?.t) return new Set();
+      return new Set((await rows<{ name: string }>(owner, `SELECT name FROM ${table}`)).map((r) => r.name));
     };
     const split = (all: string[], done: Set<string>) => ({ applied: all.filter((n) => done.has(n)), pending: all.filter((n) => !done.has(n)) });
     const writeSide = owner.migrations.map((m) => m.name ?? m.constructor.name);

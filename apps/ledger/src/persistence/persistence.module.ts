@@ -5,8 +5,9 @@ import type { DataSource } from 'typeorm';
 import type { LedgerApiEnv } from '@ledger/config';
 import { createDataSource, defaultLogger, PgEventStore } from '@ledger/event-store';
 import { databaseSessionSettings, type DatabaseSessionEnv, type DatabaseSessionSettings } from '@ledger/infra';
+import { ReadModel } from '@ledger/read-model';
 import { migrateAll } from './migrate-all';
-import { DATA_SOURCE, EVENT_STORE, HEAVY_READ_DATA_SOURCE, HEAVY_READ_STORE } from '../kernel/tokens';
+import { DATA_SOURCE, EVENT_STORE, HEAVY_READ_DATA_SOURCE, HEAVY_READ_STORE, READ_MODEL } from '../kernel/tokens';
 import { REJECTION_LOG, RejectionLog, RejectionRecord } from '../kernel/rejection-log';
 import { IdempotencyPruner } from './idempotency-pruner';
 
@@ -14,7 +15,7 @@ import { IdempotencyPruner } from './idempotency-pruner';
 const SESSION_VARIABLES = ['DB_STATEMENT_TIMEOUT_MS', 'DB_MIGRATIONS_STATEMENT_TIMEOUT_MS', 'DB_IDLE_IN_TRANSACTION_TIMEOUT_MS', 'DB_CONNECT_TIMEOUT_MS', 'DB_KEEPALIVE_IDLE_MS'] as const satisfies ReadonlyArray<keyof LedgerApiEnv & keyof DatabaseSessionEnv>;
 
 // the injection tokens are the kernel's (features inject them without importing the persistence wiring)
-export { DATA_SOURCE, EVENT_STORE, HEAVY_READ_DATA_SOURCE, HEAVY_READ_STORE };
+export { DATA_SOURCE, EVENT_STORE, HEAVY_READ_DATA_SOURCE, HEAVY_READ_STORE, READ_MODEL };
 
 /** Writes refusals to the store's append-only `rejections` table. */
 @Injectable()
@@ -67,8 +68,9 @@ async function migrateAsOwner(url: string, readSchema: string, session: Database
  * as the owner unless `RUN_MIGRATIONS=false` (never `synchronize`), the event store (outbox rows name
  * `LEDGER_EVENTS_TOPIC`; idempotency keys kept `IDEMPOTENCY_RETENTION_DAYS`, expired ones pruned by
  * {@link IdempotencyPruner}), the rejection log, and the heavy reads' own pool and store
- * ({@link HEAVY_READ_DATA_SOURCE}, {@link HEAVY_READ_STORE}). The values come from the API's validated
- * configuration (docs/architecture.md §5).
+ * ({@link HEAVY_READ_DATA_SOURCE}, {@link HEAVY_READ_STORE}), and the read model on both pools
+ * ({@link READ_MODEL}: the one place the API's reads take `PROJECTIONS_SCHEMA` from). The values come
+ * from the API's validated configuration (docs/architecture.md §5).
  */
 @Global()
 @Module({
@@ -124,10 +126,15 @@ async function migrateAsOwner(url: string, readSchema: string, session: Database
           verifyStatementTimeoutMs: config.get('HEAVY_READ_STATEMENT_TIMEOUT_MS', { infer: true }),
         }),
     },
+    {
+      provide: READ_MODEL,
+      inject: [DATA_SOURCE, HEAVY_READ_DATA_SOURCE, ConfigService],
+      useFactory: (db: DataSource, heavy: DataSource, config: ConfigService<LedgerApiEnv, true>) => new ReadModel({ db, heavy, schema: config.get('PROJECTIONS_SCHEMA', { infer: true }) }),
+    },
     { provide: IdempotencyPruner, inject: [EVENT_STORE], useFactory: (store: PgEventStore) => new IdempotencyPruner(store) },
     { provide: REJECTION_LOG, useClass: StoreRejectionLog },
     DataSourceCloser,
   ],
-  exports: [DATA_SOURCE, EVENT_STORE, REJECTION_LOG, HEAVY_READ_DATA_SOURCE, HEAVY_READ_STORE, HeavyReadLimiter],
+  exports: [DATA_SOURCE, EVENT_STORE, REJECTION_LOG, HEAVY_READ_DATA_SOURCE, HEAVY_READ_STORE, READ_MODEL, HeavyReadLimiter],
 })
 export class PersistenceModule {}

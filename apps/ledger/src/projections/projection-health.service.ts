@@ -1,11 +1,9 @@
 import { Inject, Injectable, OnModuleDestroy, OnModuleInit } from '@nestjs/common';
-import { ConfigService } from '@nestjs/config';
-import type { DataSource } from 'typeorm';
-import type { LedgerApiEnv } from '@ledger/config';
 import { gauge } from '@ledger/metrics';
-import { projectionStatus, type ProjectionStatus } from '@ledger/projections';
+import type { ProjectionStatus } from '@ledger/projections';
+import type { ReadModel } from '@ledger/read-model';
 import { ApiError } from '../kernel/api-error';
-import { DATA_SOURCE } from '../kernel/tokens';
+import { READ_MODEL } from '../kernel/tokens';
 
 /** What `GET /health` says of the projections: the halted partitions, without ids or payloads. */
 export interface ProjectionHealth {
@@ -26,12 +24,11 @@ let scrapeSource: (() => Promise<number>) | null = null;
 /**
  * The projections' state for the API (docs/guarantees.md §6, docs/architecture.md §8): the status
  * route, the health endpoint and the gauge `ledger_projection_halted_partitions`, which is computed
- * at each scrape of `GET /metrics` from `<schema>.projection_incidents` (the projector process counts
- * its halts in `ledger_projection_halts_total{code}`).
+ * at each scrape of `GET /metrics` from the open incidents (`readModel.health`; the projector process
+ * counts its halts in `ledger_projection_halts_total{code}`).
  */
 @Injectable()
 export class ProjectionHealthService implements OnModuleInit, OnModuleDestroy {
-  private readonly schema: string;
   private readonly source = async () => {
     const h = await this.health();
     if (h.status === 'unknown') throw new Error('read model unreadable');
@@ -39,12 +36,7 @@ export class ProjectionHealthService implements OnModuleInit, OnModuleDestroy {
   };
   private cached: { readonly at: number; readonly value: Promise<ProjectionHealth> } | null = null;
 
-  constructor(
-    @Inject(DATA_SOURCE) private readonly ds: DataSource,
-    config: ConfigService<LedgerApiEnv, true>,
-  ) {
-    this.schema = config.get('PROJECTIONS_SCHEMA', { infer: true });
-  }
+  constructor(@Inject(READ_MODEL) private readonly readModel: ReadModel) {}
 
   /**
    * Whether the projections have applied an event (callers wait on it to read their own writes;
@@ -52,8 +44,7 @@ export class ProjectionHealthService implements OnModuleInit, OnModuleDestroy {
    */
   async applied(eventId: string): Promise<{ eventId: string; applied: boolean }> {
     if (!/^[0-9a-f-]{36}$/i.test(eventId)) throw new ApiError('VALIDATION.FAILED', 'eventId must be a UUID');
-    const rows = await this.ds.query(`SELECT 1 FROM ${this.schema}.applied_events WHERE event_id = $1`, [eventId.toLowerCase()]);
-    return { eventId, applied: rows.length > 0 };
+    return { eventId, applied: await this.readModel.health.applied(eventId.toLowerCase()) };
   }
 
   onModuleInit(): void {
@@ -71,7 +62,7 @@ export class ProjectionHealthService implements OnModuleInit, OnModuleDestroy {
 
   /** Every partition with checkpoint, lag-free, and the open incidents (`GET /projections/status`). */
   status(): Promise<ProjectionStatus> {
-    return projectionStatus(this.ds, this.schema);
+    return this.readModel.health.status();
   }
 
   /**
@@ -88,7 +79,7 @@ export class ProjectionHealthService implements OnModuleInit, OnModuleDestroy {
 
   private async readHealth(): Promise<ProjectionHealth> {
     try {
-      const s = await projectionStatus(this.ds, this.schema);
+      const s = await this.readModel.health.status();
       return {
         status: s.status,
         halted: s.openIncidents.map((i) => ({ consumerGroup: i.consumerGroup, topic: i.topic, partition: i.partition, code: i.code, haltedAt: i.haltedAt })),

@@ -4,6 +4,7 @@ import { createHash, createHmac, randomBytes, timingSafeEqual } from 'node:crypt
 import type { DataSource } from 'typeorm';
 import type { LedgerApiEnv } from '@ledger/config';
 import { decodeState, encodeState, type ShoeState } from '@ledger/shoe';
+import { exec, first } from '../kernel/sql';
 import { DATA_SOURCE } from '../kernel/tokens';
 
 /** A folded shoe stream as the cache keeps it and a snapshot restores it. */
@@ -22,6 +23,9 @@ export interface FoldedShoe {
 
 /** Why a snapshot row was not used. */
 type Refusal = 'MAC_MISMATCH' | 'NOT_ON_CHAIN' | 'MALFORMED';
+
+/** A row of `stream_snapshots` with the stored hash of the event at its version (null: no such event). */
+type SnapshotRow = { version: number; event_hash: string; key_id: string; mac: string; state: string; stored_hash: string | null };
 
 /**
  * Snapshots of shoe streams' folded states in `stream_snapshots` (docs/architecture.md §3, "The shoe
@@ -61,7 +65,8 @@ export class ShoeSnapshots {
    * class). Never throws for what the row holds; database errors propagate.
    */
   async load(streamId: string): Promise<FoldedShoe | null> {
-    const [row] = await this.ds.query(
+    const row = await first<SnapshotRow>(
+      this.ds,
       `SELECT s.version, s.event_hash, s.key_id, s.mac, s.state, e.hash AS stored_hash
          FROM stream_snapshots s
          LEFT JOIN events e ON e.stream_id = s.stream_id AND e.stream_version = s.version
@@ -76,9 +81,9 @@ export class ShoeSnapshots {
     if (given.length !== expected.length || !timingSafeEqual(given, expected)) return this.refuse(streamId, version, 'MAC_MISMATCH');
     if (row.stored_hash !== row.event_hash) return this.refuse(streamId, version, 'NOT_ON_CHAIN');
     try {
-      const nl = (row.state as string).indexOf('\n');
-      const head = JSON.parse((row.state as string).slice(0, nl)) as { tableId: string | null; openedAt: string | null };
-      const state = decodeState((row.state as string).slice(nl + 1));
+      const nl = row.state.indexOf('\n');
+      const head = JSON.parse(row.state.slice(0, nl)) as { tableId: string | null; openedAt: string | null };
+      const state = decodeState(row.state.slice(nl + 1));
       if (state.version !== version) return this.refuse(streamId, version, 'MALFORMED');
       return { version, tableId: head.tableId, openedAt: head.openedAt, lastHash: row.event_hash, snapshotVersion: version, state };
     } catch {
@@ -96,7 +101,8 @@ export class ShoeSnapshots {
     if (shoe.version < 1 || shoe.lastHash === null) throw new Error(`no snapshot of ${streamId} at version ${shoe.version}`);
     const text = `${JSON.stringify({ tableId: shoe.tableId, openedAt: shoe.openedAt })}\n${encodeState(shoe.state)}`;
     const mac = this.mac(streamId, shoe.version, shoe.lastHash, text).toString('hex');
-    await this.ds.query(
+    await exec(
+      this.ds,
       `INSERT INTO stream_snapshots (stream_id, version, event_hash, key_id, mac, state) VALUES ($1, $2, $3, $4, $5, $6)
        ON CONFLICT (stream_id) DO UPDATE SET version = EXCLUDED.version, event_hash = EXCLUDED.event_hash, key_id = EXCLUDED.key_id,
          mac = EXCLUDED.mac, state = EXCLUDED.state, written_at = now()`,

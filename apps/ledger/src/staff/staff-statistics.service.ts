@@ -1,8 +1,8 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { ConfigService } from '@nestjs/config';
-import type { DataSource } from 'typeorm';
 import type { LedgerApiEnv } from '@ledger/config';
-import { DATA_SOURCE } from '../kernel/tokens';
+import type { ReadModel, StaffPeriod, StaffSumsRow } from '@ledger/read-model';
+import { READ_MODEL } from '../kernel/tokens';
 import { decimalOf, outlierTests, RATE_PLACES, type OutlierTest } from './staff-flags';
 
 /** How the staff statistics are grouped (docs/reports.md §6). */
@@ -76,115 +76,34 @@ export interface PitManagerRow {
   readonly shoeVoidsApproved: number;
 }
 
-/** The deal-card route a tableau refusal was made on: `POST [/v1]/shoes/{shoeId}/rounds/{roundId}/cards`. */
-const DEAL_ROUTE = '^POST (?:/v[0-9]+)?/shoes/([^/?]+)/rounds/([^/?]+)/cards(?:[?].*)?$';
-
 /**
- * The staff and table statistics (docs/reports.md §6), computed in SQL from the read model's
- * `audit_events` and the event store's append-only `rejections`, for a period. Shifts are derived
- * from the events: a shift is a dealer's continuous spell in a shoe, from the ShoeOpened or
- * DealerChanged that put them at the table to the next DealerChanged or the shoe's close/void.
+ * The staff and table statistics (docs/reports.md §6), computed in SQL by the read model
+ * (`readModel.staff`: the audit events and the event store's append-only `rejections`) for a period,
+ * and flagged here (the outlier tests of `staff-flags.ts`). Shifts are derived from the events: a
+ * shift is a dealer's continuous spell in a shoe, from the ShoeOpened or DealerChanged that put them
+ * at the table to the next DealerChanged or the shoe's close/void.
  */
 @Injectable()
 export class StaffStatisticsService {
-  private readonly S: string;
   private readonly tz: string;
   private readonly cutoff: number;
 
   constructor(
-    @Inject(DATA_SOURCE) private readonly ds: DataSource,
+    @Inject(READ_MODEL) private readonly readModel: ReadModel,
     config: ConfigService<LedgerApiEnv, true>,
   ) {
-    this.S = config.get('PROJECTIONS_SCHEMA', { infer: true });
     this.tz = config.get('GAMING_DAY_TZ', { infer: true });
     this.cutoff = config.get('GAMING_DAY_CUTOFF_HOUR', { infer: true });
   }
 
+  /** The period of `f` with the gaming-day rule, as the read model takes it. */
+  private period(f: StaffFilters): StaffPeriod {
+    return { from: f.from, to: f.to, fromDay: f.fromDay, toDay: f.toDay, tableId: f.tableId, variant: f.variant, timeZone: this.tz, cutoffHour: this.cutoff };
+  }
+
   /** The rows of `f.groupBy` = dealer, table or shift. Ordered by key. */
   async staff(f: StaffFilters): Promise<StaffRow[]> {
-    const key = f.groupBy === 'dealer' ? ['dealer_id'] : f.groupBy === 'table' ? ['table_id'] : ['table_id', 'shoe_id', 'shift_version', 'dealer_id', 'started_at', 'ended_at'];
-    const S = this.S;
-    // $1 from, $2 to, $3 fromDay, $4 toDay, $5 tableId, $6 variant, $7 tz, $8 cutoff hour
-    const inPeriod = (col: string) =>
-      `($1::timestamptz IS NULL OR ${col} >= $1) AND ($2::timestamptz IS NULL OR ${col} < $2)
-       AND ($3::date IS NULL OR ((${col} AT TIME ZONE $7) - make_interval(hours => $8::int))::date >= $3::date)
-       AND ($4::date IS NULL OR ((${col} AT TIME ZONE $7) - make_interval(hours => $8::int))::date <= $4::date)`;
-    const rows: Array<Record<string, unknown>> = await this.ds.query(
-      `WITH seg AS (
-         SELECT o.shoe_id, o.table_id, o.stream_version AS start_version, o.recorded_at AS started_at, o.data ->> 'dealerId' AS dealer_id,
-                LEAD(o.stream_version) OVER w AS next_version, LEAD(o.recorded_at) OVER w AS next_at
-           FROM ${S}.audit_events o
-          WHERE o.type IN ('ShoeOpened', 'DealerChanged') AND ($5::text IS NULL OR o.table_id = $5)
-         WINDOW w AS (PARTITION BY o.shoe_id ORDER BY o.stream_version)
-       ),
-       shoes AS (
-         SELECT s.shoe_id, s.data ->> 'variant' AS variant FROM ${S}.audit_events s
-          WHERE s.type = 'ShoeOpened' AND ($5::text IS NULL OR s.table_id = $5) AND ($6::text IS NULL OR s.data ->> 'variant' = $6)
-       ),
-       shoe_end AS (
-         SELECT e.shoe_id, min(e.recorded_at) AS ended_at FROM ${S}.audit_events e
-          WHERE e.type IN ('ShoeClosed', 'ShoeVoided') AND ($5::text IS NULL OR e.table_id = $5) GROUP BY e.shoe_id
-       ),
-       shifts AS (
-         SELECT seg.shoe_id, seg.table_id, seg.dealer_id, seg.start_version, seg.started_at,
-                COALESCE(seg.next_version, 2147483647) AS end_version, COALESCE(seg.next_at, se.ended_at) AS ended_at
-           FROM seg JOIN shoes USING (shoe_id) LEFT JOIN shoe_end se USING (shoe_id)
-       ),
-       rounds AS (
-         SELECT r.round_id, r.shoe_id, r.recorded_at AS opened_at, r.occurred_at AS opened_occurred_at, sh.table_id, sh.dealer_id, sh.start_version AS shift_version,
-                sh.started_at, sh.ended_at
-           FROM ${S}.audit_events r
-           JOIN shifts sh ON sh.shoe_id = r.shoe_id AND r.stream_version > sh.start_version AND r.stream_version < sh.end_version
-          WHERE r.type = 'RoundOpened' AND ($5::text IS NULL OR r.table_id = $5) AND ${inPeriod('r.recorded_at')}
-       ),
-       round_events AS (
-         SELECT e.round_id,
-                min(e.occurred_at) FILTER (WHERE e.type = 'RoundResulted') AS resulted_occurred_at,
-                count(*) FILTER (WHERE e.type = 'RoundVoided') AS voids,
-                count(*) FILTER (WHERE e.type = 'ResultCorrected') AS corrections
-           FROM ${S}.audit_events e JOIN rounds r ON r.round_id = e.round_id AND r.shoe_id = e.shoe_id
-          WHERE e.type IN ('RoundResulted', 'RoundVoided', 'ResultCorrected')
-          GROUP BY e.round_id
-       ),
-       refusals AS (
-         SELECT x.m[1] AS shoe_id, x.m[2] AS round_id, count(*) AS n
-           FROM (SELECT regexp_match(j.route, '${DEAL_ROUTE}') AS m FROM rejections j
-                  WHERE j.code = 'TABLEAU.VIOLATION' AND j.actor_role = 'table-device'
-                    AND j.received_at >= (SELECT min(r0.opened_at) FROM rounds r0)) x
-          WHERE x.m IS NOT NULL
-          GROUP BY 1, 2
-       ),
-       cards AS (
-         SELECT sh.table_id, sh.shoe_id, sh.dealer_id, sh.start_version AS shift_version, sh.started_at, sh.ended_at, c.type
-           FROM ${S}.audit_events c
-           JOIN shifts sh ON sh.shoe_id = c.shoe_id AND c.stream_version > sh.start_version AND c.stream_version < sh.end_version
-          WHERE c.type IN ('CardExposed', 'CardDropped', 'UnneededCardDrawn') AND ($5::text IS NULL OR c.table_id = $5) AND ${inPeriod('c.recorded_at')}
-       ),
-       facts AS (
-         SELECT r.table_id, r.shoe_id, r.dealer_id, r.shift_version, r.started_at, r.ended_at,
-                1 AS rounds, (re.resulted_occurred_at IS NOT NULL)::int AS resulted, COALESCE(re.voids, 0) AS voids,
-                COALESCE(re.corrections, 0) AS corrections, 0 AS exposed, 0 AS dropped, 0 AS unneeded,
-                COALESCE(rf.n, 0) AS refusals, (rf.n IS NOT NULL)::int AS refused_round,
-                CASE WHEN re.resulted_occurred_at IS NOT NULL
-                     THEN floor(extract(epoch FROM (re.resulted_occurred_at - r.opened_occurred_at)) * 1000)::bigint END AS ms
-           FROM rounds r
-           LEFT JOIN round_events re ON re.round_id = r.round_id
-           LEFT JOIN refusals rf ON rf.round_id = r.round_id AND rf.shoe_id = r.shoe_id
-         UNION ALL
-         SELECT c.table_id, c.shoe_id, c.dealer_id, c.shift_version, c.started_at, c.ended_at,
-                0, 0, 0, 0, (c.type = 'CardExposed')::int, (c.type = 'CardDropped')::int, (c.type = 'UnneededCardDrawn')::int, 0, 0, NULL
-           FROM cards c
-       )
-       SELECT ${key.join(', ')},
-              sum(rounds)::int AS rounds, sum(resulted)::int AS rounds_resulted, sum(voids)::int AS voids, sum(corrections)::int AS corrections,
-              sum(exposed)::int AS exposed_cards, sum(dropped)::int AS dropped_cards, sum(unneeded)::int AS unneeded_cards,
-              sum(refusals)::int AS refusals, sum(refused_round)::int AS rounds_with_refusal,
-              (percentile_disc(0.5) WITHIN GROUP (ORDER BY ms))::text AS median_ms, round(avg(ms))::text AS mean_ms
-         FROM facts
-        GROUP BY ${key.join(', ')}
-        ORDER BY ${key.join(', ')}`,
-      [f.from, f.to, f.fromDay, f.toDay, f.tableId, f.variant, this.tz, this.cutoff],
-    );
+    const rows = await this.readModel.staff.dealing(f.groupBy === 'dealer' ? 'dealer' : f.groupBy === 'table' ? 'table' : 'shift', this.period(f));
     const base = rows.map((r) => staffRow(r, f.groupBy));
     if (f.groupBy !== 'dealer') return base;
     const voids = outlierTests(base, (d) => ({ count: d.voids, rounds: d.rounds }), 'VOID_RATE', f.minRounds);
@@ -194,47 +113,7 @@ export class StaffStatisticsService {
 
   /** The rows of groupBy = pitManager: their decisions and the voids and corrections they made. */
   async pitManagers(f: StaffFilters): Promise<PitManagerRow[]> {
-    const S = this.S;
-    const rows: Array<Record<string, unknown>> = await this.ds.query(
-      `WITH shoes AS (
-         SELECT s.shoe_id FROM ${S}.audit_events s
-          WHERE s.type = 'ShoeOpened' AND ($5::text IS NULL OR s.table_id = $5) AND ($6::text IS NULL OR s.data ->> 'variant' = $6)
-       ),
-       ev AS (
-         SELECT e.type, e.data, e.acting_manager_id, e.approver_id FROM ${S}.audit_events e JOIN shoes USING (shoe_id)
-          WHERE e.type IN ('DecisionRequested', 'DecisionApproved', 'DecisionRejected', 'DecisionExpired', 'RoundVoided', 'ResultCorrected', 'ShoeVoided')
-            AND ($5::text IS NULL OR e.table_id = $5)
-            AND ($1::timestamptz IS NULL OR e.recorded_at >= $1) AND ($2::timestamptz IS NULL OR e.recorded_at < $2)
-            AND ($3::date IS NULL OR ((e.recorded_at AT TIME ZONE $7) - make_interval(hours => $8::int))::date >= $3::date)
-            AND ($4::date IS NULL OR ((e.recorded_at AT TIME ZONE $7) - make_interval(hours => $8::int))::date <= $4::date)
-       ),
-       roles AS (
-         SELECT data ->> 'requestedBy' AS manager_id, 'requested' AS what FROM ev WHERE type = 'DecisionRequested'
-         UNION ALL SELECT data ->> 'approvedBy', 'approved' FROM ev WHERE type = 'DecisionApproved'
-         UNION ALL SELECT data ->> 'rejectedBy', 'rejected' FROM ev WHERE type = 'DecisionRejected'
-         UNION ALL SELECT data ->> 'requestedBy', 'expired' FROM ev WHERE type = 'DecisionExpired'
-         UNION ALL SELECT acting_manager_id, 'void_requested' FROM ev WHERE type = 'RoundVoided' AND acting_manager_id IS NOT NULL
-         UNION ALL SELECT approver_id, 'void_approved' FROM ev WHERE type = 'RoundVoided' AND approver_id IS NOT NULL
-         UNION ALL SELECT acting_manager_id, 'correction_requested' FROM ev WHERE type = 'ResultCorrected' AND acting_manager_id IS NOT NULL
-         UNION ALL SELECT approver_id, 'correction_approved' FROM ev WHERE type = 'ResultCorrected' AND approver_id IS NOT NULL
-         UNION ALL SELECT acting_manager_id, 'shoe_void_requested' FROM ev WHERE type = 'ShoeVoided' AND acting_manager_id IS NOT NULL
-         UNION ALL SELECT approver_id, 'shoe_void_approved' FROM ev WHERE type = 'ShoeVoided' AND approver_id IS NOT NULL
-       )
-       SELECT manager_id,
-              count(*) FILTER (WHERE what = 'requested')::int AS decisions_requested,
-              count(*) FILTER (WHERE what = 'approved')::int AS decisions_approved,
-              count(*) FILTER (WHERE what = 'rejected')::int AS decisions_rejected,
-              count(*) FILTER (WHERE what = 'expired')::int AS decisions_expired,
-              count(*) FILTER (WHERE what = 'void_requested')::int AS voids_requested,
-              count(*) FILTER (WHERE what = 'void_approved')::int AS voids_approved,
-              count(*) FILTER (WHERE what = 'correction_requested')::int AS corrections_requested,
-              count(*) FILTER (WHERE what = 'correction_approved')::int AS corrections_approved,
-              count(*) FILTER (WHERE what = 'shoe_void_requested')::int AS shoe_voids_requested,
-              count(*) FILTER (WHERE what = 'shoe_void_approved')::int AS shoe_voids_approved
-         FROM roles WHERE manager_id IS NOT NULL
-        GROUP BY manager_id ORDER BY manager_id`,
-      [f.from, f.to, f.fromDay, f.toDay, f.tableId, f.variant, this.tz, this.cutoff],
-    );
+    const rows = await this.readModel.staff.pitManagers(this.period(f));
     return rows.map((r) => ({
       managerId: String(r.manager_id),
       decisionsRequested: Number(r.decisions_requested),
@@ -254,7 +133,7 @@ export class StaffStatisticsService {
 const iso = (v: unknown): string | null => (v === null || v === undefined ? null : v instanceof Date ? v.toISOString() : new Date(String(v)).toISOString());
 const intOrNull = (v: unknown): number | null => (v === null || v === undefined ? null : Number(v));
 
-function staffRow(r: Record<string, unknown>, groupBy: StaffGroupBy): StaffRow {
+function staffRow(r: StaffSumsRow, groupBy: StaffGroupBy): StaffRow {
   const rounds = Number(r.rounds);
   const voids = Number(r.voids);
   const refusedRounds = Number(r.rounds_with_refusal);

@@ -5,8 +5,10 @@ import { Transform, type Readable } from 'node:stream';
 import type { DataSource } from 'typeorm';
 import type { LedgerApiEnv } from '@ledger/config';
 import { gamingDay, type GamingDayConfig } from '@ledger/projections';
+import type { ReadModel } from '@ledger/read-model';
 import { ApiError } from '../kernel/api-error';
-import { DATA_SOURCE } from '../kernel/tokens';
+import { exec, first, rows as sqlRows } from '../kernel/sql';
+import { DATA_SOURCE, READ_MODEL } from '../kernel/tokens';
 import { decodeCursor, encodeCursor, type Page } from '../kernel/pagination';
 import { reportHeader, type ReportHeader } from '../kernel/report-header';
 import { betIdOfTransactionId, expectedTransactions, type LedgerBet, type LedgerBetRevision, type LedgerTransaction } from '../kernel/as-of/wallet-transactions';
@@ -77,21 +79,21 @@ const ITEM_COLUMNS = `seq, status, transaction_id, type, bet_id, round_id, accou
 
 /**
  * Wallet matching (docs/reports.md §4): reads an uploaded wallet file, computes the ledger's
- * transactions of its scope from the read model (`bet_settlements` + `bet_settlement_revisions`,
+ * transactions of its scope from the settlements read model (`readModel.settlements.walletBets`,
  * which the projector builds from the events), matches them and stores the run and its items in
- * one transaction (all or nothing). Runs are read back with their report header.
+ * the API's own tables (`wallet_match_runs`, `wallet_match_items`) in one transaction (all or
+ * nothing). Runs are read back with their report header.
  */
 @Injectable()
 export class WalletService {
-  private readonly S: string;
   private readonly day: GamingDayConfig;
   readonly maxBytes: number;
 
   constructor(
     @Inject(DATA_SOURCE) private readonly ds: DataSource,
+    @Inject(READ_MODEL) private readonly readModel: ReadModel,
     config: ConfigService<LedgerApiEnv, true>,
   ) {
-    this.S = config.get('PROJECTIONS_SCHEMA', { infer: true });
     this.day = { timeZone: config.get('GAMING_DAY_TZ', { infer: true }), cutoffHour: config.get('GAMING_DAY_CUTOFF_HOUR', { infer: true }) };
     this.maxBytes = config.get('WALLET_FILE_MAX_BYTES', { infer: true });
   }
@@ -145,7 +147,8 @@ export class WalletService {
     const days = scope.kind === 'days' ? [scope.fromDay, scope.toDay] : [null, null];
     const period = scope.kind === 'period' ? [scope.from, scope.to] : [null, null];
     await this.ds.transaction(async (tx) => {
-      await tx.query(
+      await exec(
+        tx,
         `INSERT INTO wallet_match_runs (run_id, actor_id, actor_role, format, file_sha256, file_bytes, file_rows, column_map, from_day, to_day, period_from, period_to, scope_source, totals, summary, zero_not_in_file, item_count, correlation_id)
          VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18)`,
         [runId, u.actor.id, u.actor.role, u.format, hash.digest('hex'), file.bytes, file.rows.length, JSON.stringify(u.map), days[0], days[1], period[0], period[1], source, JSON.stringify(result.totals), JSON.stringify(summary), result.zeroNotInFile, result.items.length, u.correlationId ?? null],
@@ -167,7 +170,8 @@ export class WalletService {
           wallet_time: it.walletTime,
           differences: it.differences.join(','),
         }));
-        await tx.query(
+        await exec(
+          tx,
           `INSERT INTO wallet_match_items (run_id, seq, status, transaction_id, type, bet_id, round_id, account_id, currency, gaming_day, ledger_amount, wallet_amount, wallet_line, wallet_time, differences)
            SELECT $1, x.seq, x.status, x.transaction_id, x.type, x.bet_id, x.round_id, x.account_id, x.currency, x.gaming_day, x.ledger_amount, x.wallet_amount, x.wallet_line, x.wallet_time,
                   CASE WHEN x.differences = '' THEN '{}'::text[] ELSE string_to_array(x.differences, ',') END
@@ -210,22 +214,9 @@ export class WalletService {
    * @throws ApiError 413 `WALLET.SCOPE_TOO_LARGE` past {@link MAX_SCOPE_BETS} bets
    */
   async ledgerTransactions(scope: MatchScope, betIds: readonly string[]): Promise<LedgerTransaction[]> {
-    const inScope =
-      scope.kind === 'days'
-        ? `b.gaming_day BETWEEN $1::date AND $2::date`
-        : `((b.placed_at >= $1::timestamptz AND b.placed_at < $2::timestamptz)
-            OR EXISTS (SELECT 1 FROM ${this.S}.bet_settlement_revisions x WHERE x.bet_id = b.bet_id AND x.occurred_at >= $1::timestamptz AND x.occurred_at < $2::timestamptz))`;
-    const bounds = scope.kind === 'days' ? [scope.fromDay, scope.toDay] : [scope.from, scope.to];
-    const [{ n }] = await this.ds.query(`SELECT count(*)::int AS n FROM ${this.S}.bet_settlements b WHERE ${inScope}`, bounds);
+    const n = await this.readModel.settlements.walletScopeCount(scope);
     if (n + betIds.length > MAX_SCOPE_BETS) throw ApiError.of('WALLET.SCOPE_TOO_LARGE', { limit: MAX_SCOPE_BETS });
-    const rows: Record<string, unknown>[] = await this.ds.query(
-      `SELECT b.bet_id, b.round_id, b.table_id, b.account_id, b.currency, b.gaming_day::text AS gaming_day, b.stake::text AS stake, b.placed_at,
-              r.seq, r.kind, r.revision, r.payout::text AS payout, r.occurred_at, r.event_id
-         FROM ${this.S}.bet_settlements b LEFT JOIN ${this.S}.bet_settlement_revisions r ON r.bet_id = b.bet_id
-        WHERE ${inScope} OR b.bet_id = ANY($3::text[])
-        ORDER BY b.bet_id, r.seq`,
-      [...bounds, betIds],
-    );
+    const rows = await this.readModel.settlements.walletBets(scope, betIds);
     const out: LedgerTransaction[] = [];
     let bet: { base: Omit<LedgerBet, 'history'>; history: LedgerBetRevision[] } | null = null;
     const flush = () => {
@@ -236,20 +227,20 @@ export class WalletService {
         flush();
         bet = {
           base: {
-            betId: r.bet_id as string,
-            roundId: r.round_id as string,
-            tableId: r.table_id as string,
-            accountId: r.account_id as string,
-            currency: r.currency as string,
-            gamingDay: r.gaming_day as string,
-            stake: BigInt(r.stake as string),
+            betId: r.bet_id,
+            roundId: r.round_id,
+            tableId: r.table_id,
+            accountId: r.account_id,
+            currency: r.currency,
+            gamingDay: r.gaming_day,
+            stake: BigInt(r.stake),
             placedAt: iso(r.placed_at),
           },
           history: [],
         };
       }
       if (r.seq !== null && r.seq !== undefined) {
-        bet.history.push({ kind: r.kind as LedgerBetRevision['kind'], revision: Number(r.revision), payout: r.payout === null ? null : BigInt(r.payout as string), occurredAt: iso(r.occurred_at), eventId: r.event_id as string });
+        bet.history.push({ kind: r.kind as LedgerBetRevision['kind'], revision: Number(r.revision), payout: r.payout === null ? null : BigInt(r.payout), occurredAt: iso(r.occurred_at), eventId: r.event_id as string });
       }
     }
     flush();
@@ -259,7 +250,8 @@ export class WalletService {
   /** The runs, newest first; keyset pagination (the cursor names the last run of the page). */
   async runs(limit: number, cursor?: string): Promise<Page<WalletRunView>> {
     const after = decodeRunCursor(cursor);
-    const rows = await this.ds.query(
+    const rows = await sqlRows<RunRow>(
+      this.ds,
       `SELECT ${RUN_COLUMNS} FROM wallet_match_runs
         WHERE ($1::uuid IS NULL OR (created_at, run_id) < (SELECT c.created_at, c.run_id FROM wallet_match_runs c WHERE c.run_id = $1::uuid))
         ORDER BY created_at DESC, run_id DESC LIMIT $2`,
@@ -273,7 +265,7 @@ export class WalletService {
 
   /** One run with its report header. @throws ApiError 404 `WALLET.RUN_NOT_FOUND` */
   async run(runId: string): Promise<WalletRunReport> {
-    const [row] = isUuid(runId) ? await this.ds.query(`SELECT ${RUN_COLUMNS} FROM wallet_match_runs WHERE run_id = $1`, [runId]) : [];
+    const row = isUuid(runId) ? await first<RunRow>(this.ds, `SELECT ${RUN_COLUMNS} FROM wallet_match_runs WHERE run_id = $1`, [runId]) : undefined;
     if (!row) throw ApiError.of('WALLET.RUN_NOT_FOUND', { runId });
     const v = runView(row);
     const filters: Record<string, unknown> = { format: v.file.format, fileSha256: v.file.sha256, scope: v.scope.source, runId: v.runId };
@@ -290,7 +282,8 @@ export class WalletService {
   async items(runId: string, status: MatchStatus | null, limit: number, cursor?: string): Promise<Page<WalletItemView>> {
     await this.run(runId);
     const after = decodeSeqCursor(cursor);
-    const rows = await this.ds.query(
+    const rows = await sqlRows<ItemRow>(
+      this.ds,
       `SELECT ${ITEM_COLUMNS} FROM wallet_match_items WHERE run_id = $1 AND ($2::text IS NULL OR status = $2) AND seq > $3 ORDER BY seq LIMIT $4`,
       [runId, status, after, limit + 1],
     );
@@ -304,7 +297,7 @@ export class WalletService {
     await this.run(runId);
     let after = 0;
     for (;;) {
-      const rows = await this.ds.query(`SELECT ${ITEM_COLUMNS} FROM wallet_match_items WHERE run_id = $1 AND ($2::text IS NULL OR status = $2) AND seq > $3 ORDER BY seq LIMIT 5000`, [runId, status, after]);
+      const rows = await sqlRows<ItemRow>(this.ds, `SELECT ${ITEM_COLUMNS} FROM wallet_match_items WHERE run_id = $1 AND ($2::text IS NULL OR status = $2) AND seq > $3 ORDER BY seq LIMIT 5000`, [runId, status, after]);
       for (const r of rows) yield itemView(r);
       if (rows.length < 5000) return;
       after = rows[rows.length - 1].seq;
@@ -315,7 +308,47 @@ export class WalletService {
 const iso = (v: unknown): string => (v instanceof Date ? v.toISOString() : new Date(String(v)).toISOString());
 const isUuid = (v: string) => /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(v);
 
-function runView(r: Record<string, any>): WalletRunView { // eslint-disable-line @typescript-eslint/no-explicit-any -- a database row
+/** A row of `wallet_match_runs` as {@link RUN_COLUMNS} selects it (the file size a decimal string; jsonb parsed). */
+type RunRow = {
+  run_id: string;
+  created_at: Date;
+  actor_id: string;
+  actor_role: string;
+  format: string;
+  file_sha256: string;
+  file_bytes: string;
+  file_rows: number;
+  column_map: Record<string, string>;
+  from_day: string | null;
+  to_day: string | null;
+  period_from: Date | null;
+  period_to: Date | null;
+  scope_source: 'file' | 'explicit' | 'period';
+  totals: Record<MatchStatus, number>;
+  summary: WalletRunView['summary'];
+  zero_not_in_file: number;
+  item_count: number;
+};
+
+/** A row of `wallet_match_items` as {@link ITEM_COLUMNS} selects it (amounts decimal strings). */
+type ItemRow = {
+  seq: number;
+  status: MatchStatus;
+  transaction_id: string;
+  type: string;
+  bet_id: string | null;
+  round_id: string | null;
+  account_id: string | null;
+  currency: string;
+  gaming_day: string;
+  ledger_amount: string | null;
+  wallet_amount: string | null;
+  wallet_line: number | null;
+  wallet_time: Date | null;
+  differences: string[] | null;
+};
+
+function runView(r: RunRow): WalletRunView {
   return {
     runId: r.run_id,
     createdAt: iso(r.created_at),
@@ -331,7 +364,7 @@ function runView(r: Record<string, any>): WalletRunView { // eslint-disable-line
   };
 }
 
-function itemView(r: Record<string, any>): WalletItemView { // eslint-disable-line @typescript-eslint/no-explicit-any -- a database row
+function itemView(r: ItemRow): WalletItemView {
   return {
     seq: r.seq,
     status: r.status,

@@ -2,8 +2,10 @@ import { Inject, Injectable } from '@nestjs/common';
 import { ConfigService } from '@nestjs/config';
 import type { DataSource } from 'typeorm';
 import { DEFAULT_EVENTS_TOPIC, type LedgerApiEnv } from '@ledger/config';
+import type { ReadModel } from '@ledger/read-model';
 import { ApiError } from '../api-error';
-import { DATA_SOURCE } from '../tokens';
+import { first } from '../sql';
+import { DATA_SOURCE, READ_MODEL } from '../tokens';
 import type { AsOf } from './as-of';
 
 /** The relay's row of `outbox_progress` (`RELAY_PROGRESS_NAME` of `@ledger/event-store`). */
@@ -23,16 +25,15 @@ const RELAY_PROGRESS = 'ledger-relay';
  */
 @Injectable()
 export class AsOfPositionService {
-  private readonly schema: string;
   private readonly topic: string;
   /** Every position ≤ it is known projected (found by an earlier check of this process). */
   private projectedThrough = 0n;
 
   constructor(
     @Inject(DATA_SOURCE) private readonly ds: DataSource,
+    @Inject(READ_MODEL) private readonly readModel: ReadModel,
     config: ConfigService<LedgerApiEnv, true>,
   ) {
-    this.schema = config.get('PROJECTIONS_SCHEMA', { infer: true });
     this.topic = config.get('LEDGER_EVENTS_TOPIC', { infer: true });
   }
 
@@ -48,7 +49,7 @@ export class AsOfPositionService {
 
   /** The greatest global position recorded at or before `at` (ISO-8601); 0 when none. */
   async positionAt(at: string): Promise<bigint> {
-    const [row] = await this.ds.query(`SELECT global_position::text AS p FROM events WHERE recorded_at <= $1::timestamptz ORDER BY global_position DESC LIMIT 1`, [at]);
+    const row = await first<{ p: string }>(this.ds, `SELECT global_position::text AS p FROM events WHERE recorded_at <= $1::timestamptz ORDER BY global_position DESC LIMIT 1`, [at]);
     return row ? BigInt(row.p) : 0n;
   }
 
@@ -59,7 +60,8 @@ export class AsOfPositionService {
    */
   async lastRecordedBefore(at: string): Promise<bigint> {
     const own = this.topic === DEFAULT_EVENTS_TOPIC ? '' : `AND EXISTS (SELECT 1 FROM outbox o WHERE o.global_position = e.global_position AND o.topic = $2)`;
-    const [row] = await this.ds.query(
+    const row = await first<{ p: string }>(
+      this.ds,
       `SELECT e.global_position::text AS p FROM events e WHERE e.recorded_at < $1::timestamptz ${own} ORDER BY e.global_position DESC LIMIT 1`,
       own ? [at, this.topic] : [at],
     );
@@ -72,13 +74,8 @@ export class AsOfPositionService {
    */
   async latestProjected(): Promise<bigint> {
     const horizon = await this.relayHorizon();
-    const [row] = await this.ds.query(
-      `SELECT min(o.global_position)::text AS p FROM outbox o
-        WHERE o.topic = $1 AND o.global_position > $2::bigint AND o.global_position <= $3::bigint
-          AND NOT EXISTS (SELECT 1 FROM ${this.schema}.applied_events a WHERE a.global_position = o.global_position)`,
-      [this.topic, this.projectedThrough.toString(), horizon.toString()],
-    );
-    const through = row?.p ? BigInt(row.p) - 1n : horizon;
+    const missing = await this.readModel.health.firstUnapplied(this.topic, this.projectedThrough, horizon);
+    const through = missing !== null ? missing - 1n : horizon;
     if (through > this.projectedThrough) this.projectedThrough = through;
     return through;
   }
@@ -90,19 +87,18 @@ export class AsOfPositionService {
     if (position <= this.projectedThrough) return;
     const horizon = await this.relayHorizon();
     if (horizon < position) throw this.notProjected(position, `the relay has published through ${horizon}`);
-    const [missing] = await this.ds.query(
-      `SELECT o.global_position::text AS p FROM outbox o
-        WHERE o.topic = $1 AND o.global_position > $2::bigint AND o.global_position <= $3::bigint
-          AND NOT EXISTS (SELECT 1 FROM ${this.schema}.applied_events a WHERE a.global_position = o.global_position)
-        ORDER BY o.global_position LIMIT 1`,
-      [this.topic, this.projectedThrough.toString(), position.toString()],
-    );
-    if (missing) throw this.notProjected(position, `event ${missing.p} is not applied yet`);
+    const missing = await this.readModel.health.firstUnapplied(this.topic, this.projectedThrough, position);
+    if (missing !== null) throw this.notProjected(position, `event ${missing} is not applied yet`);
     this.projectedThrough = position;
   }
 
   private async relayHorizon(): Promise<bigint> {
-    const [row] = await this.ds.query(`SELECT through_position::text AS p FROM outbox_progress WHERE name = $1`, [RELAY_PROGRESS]);
+    // capped at the highest recorded event: a progress marker pushed beyond it answers for nothing (docs/guarantees.md §5)
+    const row = await first<{ p: string }>(
+      this.ds,
+      `SELECT least(through_position, coalesce((SELECT max(global_position) FROM events), 0))::text AS p FROM outbox_progress WHERE name = $1`,
+      [RELAY_PROGRESS],
+    );
     return row ? BigInt(row.p) : 0n;
   }
 

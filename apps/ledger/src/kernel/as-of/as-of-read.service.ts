@@ -1,14 +1,11 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { ConfigService } from '@nestjs/config';
-import type { DataSource } from 'typeorm';
-import type { LedgerApiEnv } from '@ledger/config';
+import type { ReadModel, SettlementPageFilters } from '@ledger/read-model';
 import { ApiError } from '../api-error';
-import { DATA_SOURCE } from '../tokens';
+import { READ_MODEL } from '../tokens';
 import { decodeIdCursor, encodeCursor, type Page } from '../pagination';
 import type { AsOf } from './as-of';
 import { AsOfPositionService } from './as-of-position.service';
-import { reconciliationFigures, type ReconciliationFigures, type ReconciliationScope } from './reconciliation-sql';
-import { settlementAsOf, settlementsAsOf, type SettlementAsOfFilters } from './settlements-as-of';
+import { toFigures, type ReconciliationFigures, type ReconciliationScope } from './reconciliation-sql';
 import { withBetTransaction, withWalletTransactions } from './wallet-transactions';
 
 /** snake_case row → camelCase, times as ISO strings. */
@@ -18,30 +15,30 @@ function camel(row: Record<string, unknown>): Record<string, unknown> {
   return out;
 }
 
+/** Filters of `GET /settlements?asOf=` (those of the live list; `status` is the status then). */
+export type SettlementAsOfFilters = Omit<SettlementPageFilters, 'afterBetId' | 'take'> & { limit: number; cursor?: string | null };
+
 /**
  * The reads "as the ledger knew it at time T" (docs/reports.md §3): the reconciliation report (the
  * position-stamped entries at or below the position), the settlement list and one settlement (the
- * projections' revision rows at the global position of `asOf`), never from a second copy. Recall is cut by `recallAsOf`.
+ * projections' revision rows at the global position of `asOf`), never from a second copy; all through
+ * the read model (`READ_MODEL`). Recall is cut by `recallAsOf`.
  * Every method first resolves and checks the position ({@link AsOfPositionService.resolve}).
  */
 @Injectable()
 export class AsOfReadService {
-  private readonly S: string;
-
   constructor(
-    @Inject(DATA_SOURCE) private readonly ds: DataSource,
+    @Inject(READ_MODEL) private readonly readModel: ReadModel,
     private readonly positions: AsOfPositionService,
-    config: ConfigService<LedgerApiEnv, true>,
-  ) {
-    this.S = config.get('PROJECTIONS_SCHEMA', { infer: true });
-  }
+  ) {}
 
   /**
    * The reconciliation report at `position` (null: live): the sum of the `ledger_entries` at or below it.
    * @returns rows as `GET /reports/reconciliation` answers them
    */
-  reconciliationAt(scope: ReconciliationScope, position: bigint | null): Promise<ReconciliationFigures[]> {
-    return reconciliationFigures(this.ds, this.S, scope, position);
+  async reconciliationAt(scope: ReconciliationScope, position: bigint | null): Promise<ReconciliationFigures[]> {
+    const r = this.readModel.reconciliation;
+    return (position === null ? await r.live(scope) : await r.asOf(position, scope)).map(toFigures);
   }
 
   /** The reconciliation report as of `asOf`, with the position it was computed at. @throws ApiError 409 `ASOF.NOT_PROJECTED` */
@@ -54,11 +51,12 @@ export class AsOfReadService {
    * `GET /settlements?asOf=`: bets placed by then, each in the state it had then; keyset pages by bet id.
    * @throws ApiError 409 `ASOF.NOT_PROJECTED`; 400 `VALIDATION.FAILED` for a foreign cursor
    */
-  async settlements(f: Omit<SettlementAsOfFilters, 'afterBetId'> & { cursor?: string | null }, asOf: AsOf): Promise<Page<Record<string, unknown>>> {
+  async settlements(f: SettlementAsOfFilters, asOf: AsOf): Promise<Page<Record<string, unknown>>> {
     const position = await this.positions.resolve(asOf);
-    const rows = await settlementsAsOf(this.ds, this.S, position, { ...f, afterBetId: decodeIdCursor(f.cursor) });
-    const more = rows.length > f.limit;
-    const items = rows.slice(0, f.limit);
+    const { limit, cursor, ...filters } = f;
+    const rows = await this.readModel.settlements.pageAsOf(position, { ...filters, afterBetId: decodeIdCursor(cursor), take: limit + 1 });
+    const more = rows.length > limit;
+    const items = rows.slice(0, limit);
     return { items: items.map((r) => withBetTransaction(camel(r))), nextCursor: more ? encodeCursor(items[items.length - 1].bet_id) : null };
   }
 
@@ -68,7 +66,7 @@ export class AsOfReadService {
    */
   async settlement(betId: string, asOf: AsOf) {
     const position = await this.positions.resolve(asOf);
-    const found = await settlementAsOf(this.ds, this.S, position, betId);
+    const found = await this.readModel.settlements.oneAsOf(position, betId);
     if (!found) throw new ApiError('BET.NOT_FOUND', `no bet ${betId} at global position ${position}`, { betId });
     const bet = camel(found.bet);
     // the wallet transactions as the live read gives them (docs/reports.md §4): derived from the history known then
