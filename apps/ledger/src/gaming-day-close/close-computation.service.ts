@@ -3,6 +3,7 @@ import { ConfigService } from '@nestjs/config';
 import type { DataSource } from 'typeorm';
 import type { LedgerApiEnv } from '@ledger/config';
 import { DATA_SOURCE } from '../kernel/tokens';
+import { first } from '../kernel/sql';
 import { reportHeader } from '../kernel/report-header';
 import { reconciliationFigures } from '../kernel/as-of/reconciliation-sql';
 import { AdjustmentsService } from '../kernel/closes/adjustments.service';
@@ -42,7 +43,8 @@ export class CloseComputation {
     const rows = await reconciliationFigures(q, this.S, { ...scope, groupBy: ['table', 'dealer', 'currency'] }, position);
     const totals = await reconciliationFigures(q, this.S, { ...scope, groupBy: ['currency'] }, position);
     const adjustments = await this.adjustments.at(position, { fromDay: day, toDay: day, tableIds: tables }, q);
-    const [last] = await this.ds.query(
+    const last = await first<{ at: string }>(
+      this.ds,
       `SELECT to_char(recorded_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') AS at FROM events WHERE global_position <= $1::bigint ORDER BY global_position DESC LIMIT 1`,
       [position.toString()],
     );

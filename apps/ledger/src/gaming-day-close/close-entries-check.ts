@@ -5,9 +5,10 @@ import { DEFAULT_EVENTS_TOPIC, type LedgerApiEnv } from '@ledger/config';
 import { PgEventStore } from '@ledger/event-store';
 import type { LedgerEvent } from '@ledger/events';
 import { gamingDay, type GamingDayConfig } from '@ledger/projections';
-import { foldEntries, type LedgerEntry } from '@ledger/read-model';
+import { foldEntries, type LedgerEntry, type LedgerEntryLine, type ReadModel } from '@ledger/read-model';
 import { ApiError } from '../kernel/api-error';
-import { DATA_SOURCE, EVENT_STORE } from '../kernel/tokens';
+import { DATA_SOURCE, EVENT_STORE, READ_MODEL } from '../kernel/tokens';
+import { exec, rows as sqlRows } from '../kernel/sql';
 import type { Adjustment } from '../kernel/closes/adjustments';
 
 /** Something SQL can be run on: the DataSource, or one transaction's manager (a snapshot). */
@@ -33,42 +34,6 @@ export interface CloseUnderCheck {
   readonly closes: readonly { readonly gamingDay: string; readonly tableIds: readonly string[]; readonly throughPosition: bigint }[];
   readonly adjustments: readonly Adjustment[];
 }
-
-/** The `ledger_entries` columns as the check reads them, typed at the boundary (amounts as decimal text). */
-interface EntryRow {
-  global_position: string;
-  entry_no: number;
-  event_id: string;
-  event_type: string;
-  recorded_at: string;
-  gaming_day: string;
-  table_id: string;
-  shoe_id: string;
-  round_id: string;
-  bet_id: string | null;
-  dealer_id: string;
-  currency: string;
-  turnover: string;
-  payouts: string;
-  correction_payout_delta: string;
-  voided_stakes: string;
-  bets_settled: string;
-  bets_refunded: string;
-  bets_resettled: string;
-  rounds_resulted: string;
-  rounds_voided: string;
-  corrections: string;
-  dropped_num: string;
-  dropped_den: string;
-}
-
-// qualified (e.): an ORDER BY of the bare names would sort by these text aliases
-const ENTRY_COLUMNS = `e.global_position::text AS global_position, entry_no, event_id, event_type,
-  to_char(recorded_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') AS recorded_at, gaming_day::text AS gaming_day, table_id, shoe_id,
-  round_id, bet_id, dealer_id, currency, turnover::text AS turnover, payouts::text AS payouts, correction_payout_delta::text AS correction_payout_delta,
-  voided_stakes::text AS voided_stakes, bets_settled::text AS bets_settled, bets_refunded::text AS bets_refunded, bets_resettled::text AS bets_resettled,
-  rounds_resulted::text AS rounds_resulted, rounds_voided::text AS rounds_voided, corrections::text AS corrections,
-  dropped_num::text AS dropped_num, dropped_den::text AS dropped_den`;
 
 /** An entry as one comparable line (the fold's and the row's give the same line when they agree). */
 function entryLine(e: LedgerEntry): string {
@@ -100,7 +65,7 @@ function entryLine(e: LedgerEntry): string {
   ].join('|');
 }
 
-function rowLine(r: EntryRow): string {
+function rowLine(r: LedgerEntryLine): string {
   return [
     r.global_position,
     r.entry_no,
@@ -158,7 +123,6 @@ function gcd(a: bigint, b: bigint): bigint {
 @Injectable()
 export class CloseEntriesCheck {
   private readonly logger = new Logger('CloseEntriesCheck');
-  private readonly S: string;
   private readonly dayRule: GamingDayConfig;
   /** This ledger's events topic where it is not the database's only ledger (not the default topic), else null. */
   private readonly scope: string | null;
@@ -166,9 +130,9 @@ export class CloseEntriesCheck {
   constructor(
     @Inject(DATA_SOURCE) private readonly ds: DataSource,
     @Inject(EVENT_STORE) private readonly store: PgEventStore,
+    @Inject(READ_MODEL) private readonly readModel: ReadModel,
     config: ConfigService<LedgerApiEnv, true>,
   ) {
-    this.S = config.get('PROJECTIONS_SCHEMA', { infer: true });
     const topic = config.get('LEDGER_EVENTS_TOPIC', { infer: true });
     this.scope = topic === DEFAULT_EVENTS_TOPIC ? null : topic;
     this.dayRule = { timeZone: config.get('GAMING_DAY_TZ', { infer: true }), cutoffHour: config.get('GAMING_DAY_CUTOFF_HOUR', { infer: true }) };
@@ -199,7 +163,7 @@ export class CloseEntriesCheck {
     if (problems.length === 0) return;
     const first = problems[0];
     const details = { day: close.day, tableIds: close.tableIds.join(','), throughPosition: close.position.toString(), kind: first.kind, streamId: first.streamId, problems: problems.length };
-    await this.ds.query(`INSERT INTO integrity_incidents (kind, code, subject, details) VALUES ('READ_MODEL_DIVERGED', 'GAMING_DAY.READ_MODEL_DIVERGED', $1, $2::jsonb)`, [
+    await exec(this.ds, `INSERT INTO integrity_incidents (kind, code, subject, details) VALUES ('READ_MODEL_DIVERGED', 'GAMING_DAY.READ_MODEL_DIVERGED', $1, $2::jsonb)`, [
       `gaming-day ${close.day} ${close.tableIds.join(',')}`,
       JSON.stringify({ ...details, found: problems }),
     ]);
@@ -222,23 +186,18 @@ export class CloseEntriesCheck {
     const [y, m, d] = c.day.split('-').map(Number);
     const from = new Date(Date.UTC(y, m - 1, d - 2)).toISOString();
     const to = new Date(Date.UTC(y, m - 1, d + 3)).toISOString();
-    const opened: { stream_id: string; recorded_at: string }[] = await this.ds.query(
+    const opened = await sqlRows<{ stream_id: string; recorded_at: string }>(
+      this.ds,
       `SELECT e.stream_id, to_char(e.recorded_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') AS recorded_at FROM events e
         WHERE e.type = 'RoundOpened' AND e.table_id = ANY($1::text[]) AND e.recorded_at >= $2::timestamptz AND e.recorded_at < $3::timestamptz AND e.global_position <= $4::bigint ${own}`,
       [tables, from, to, p],
     );
     // every entry the report may sum: the day's, and those after the close of an earlier closed day (adjustments)
     const closed = c.closes.flatMap((x) => x.tableIds.filter((t) => tables.includes(t)).map((t) => ({ gaming_day: x.gamingDay, table_id: t, through: x.throughPosition.toString() })));
-    const claimed: { shoe_id: string }[] = await q.query(
-      `SELECT DISTINCT e.shoe_id FROM ${this.S}.ledger_entries e WHERE e.table_id = ANY($1::text[]) AND e.gaming_day = $2::date AND e.global_position <= $3::bigint
-       UNION
-       SELECT DISTINCT e.shoe_id FROM jsonb_to_recordset($4::jsonb) AS k(gaming_day text, table_id text, through text)
-         JOIN ${this.S}.ledger_entries e ON e.gaming_day = k.gaming_day::date AND e.table_id = k.table_id AND e.global_position > k.through::bigint AND e.global_position <= $3::bigint`,
-      [tables, c.day, p, JSON.stringify(closed)],
-    );
+    const claimed = await this.readModel.on(q).reconciliation.shoesWithEntries(tables, c.day, c.position, closed);
     const streams = new Set<string>();
     for (const r of opened) if (gamingDay(r.recorded_at, this.dayRule) === c.day) streams.add(r.stream_id);
-    for (const r of claimed) streams.add(`shoe-${r.shoe_id}`);
+    for (const shoeId of claimed) streams.add(`shoe-${shoeId}`);
     return [...streams].sort();
   }
 
@@ -250,10 +209,7 @@ export class CloseEntriesCheck {
     }
     const events: LedgerEvent[] = (await this.store.readStream(streamId)).filter((e) => BigInt(e.globalPosition) <= position);
     const expected = [...foldEntries(events, this.dayRule)].map(entryLine);
-    const rows: EntryRow[] = await q.query(`SELECT ${ENTRY_COLUMNS} FROM ${this.S}.ledger_entries e WHERE e.shoe_id = $1 AND e.global_position <= $2::bigint ORDER BY e.global_position, e.entry_no`, [
-      streamId.slice('shoe-'.length),
-      position.toString(),
-    ]);
+    const rows = await this.readModel.on(q).reconciliation.entriesOfShoe(streamId.slice('shoe-'.length), position);
     const actual = rows.map(rowLine);
     for (let i = 0; i < Math.max(expected.length, actual.length); i++) {
       if (expected[i] === actual[i]) continue;
@@ -268,7 +224,8 @@ export class CloseEntriesCheck {
   private async checkAdjustments(adjustments: readonly Adjustment[]): Promise<EntryProblem[]> {
     if (adjustments.length === 0) return [];
     const ids = [...new Set(adjustments.map((a) => a.eventId))];
-    const rows: { event_id: string; stream_id: string; global_position: string; data: unknown }[] = await this.ds.query(
+    const rows = await sqlRows<{ event_id: string; stream_id: string; global_position: string; data: unknown }>(
+      this.ds,
       `SELECT event_id::text AS event_id, stream_id, global_position::text AS global_position, data FROM events WHERE event_id::text = ANY($1::text[])`,
       [ids],
     );

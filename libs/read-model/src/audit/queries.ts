@@ -1,5 +1,5 @@
 import { first, rows, tablesIn, type Queryable } from '../sql';
-import { AUDIT_DECISION_TYPES, type AuditEventRow } from './tables';
+import { AUDIT_EVENTS_TABLE, AUDIT_DECISION_TYPES, type AuditEventRow } from './tables';
 
 /**
  * The audit read model's queries (docs/reports.md §1, §5, §6): every event as the projector copied
@@ -8,8 +8,8 @@ import { AUDIT_DECISION_TYPES, type AuditEventRow } from './tables';
  * statistics computed from the events. Global positions come back as decimal strings; times as `Date`.
  */
 
-/** The audit read model's tables (until `tables.ts` of this folder holds them). */
-export const AUDIT_TABLES = { events: 'audit_events' } as const;
+/** The audit read model's tables (their names are declared in `tables.ts`). */
+export const AUDIT_TABLES = { events: AUDIT_EVENTS_TABLE } as const;
 
 /** An event of `GET /audit/events` (before camelCase): every column of `audit_events` but `prev_hash`. */
 export type AuditEventPageRow = Omit<AuditEventRow, 'prev_hash'>;

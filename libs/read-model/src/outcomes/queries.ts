@@ -1,4 +1,5 @@
 import { first, rows, tablesIn, type Queryable } from '../sql';
+import { HAND_OUTCOMES_TABLE, HAND_OUTCOME_REVISIONS_TABLE } from './tables';
 import { AUDIT_TABLES } from '../audit/queries';
 
 /**
@@ -8,8 +9,8 @@ import { AUDIT_TABLES } from '../audit/queries';
  * revisions for the adjustments.
  */
 
-/** The hand-outcomes read model's tables (until `tables.ts` of this folder holds them). */
-export const OUTCOME_TABLES = { outcomes: 'hand_outcomes', revisions: 'hand_outcome_revisions' } as const;
+/** The hand-outcomes read model's tables (their names are declared in `tables.ts`). */
+export const OUTCOME_TABLES = { outcomes: HAND_OUTCOMES_TABLE, revisions: HAND_OUTCOME_REVISIONS_TABLE } as const;
 
 /** Every column of `hand_outcomes` (`Round` before camelCase), the gaming day `YYYY-MM-DD`, cards as their codes. */
 export type RoundRow = {

@@ -1,5 +1,5 @@
 import { rows, tablesIn, type Queryable } from '../sql';
-import type { LedgerEntryRow } from './tables';
+import { LEDGER_ENTRIES_TABLE, RECONCILIATION_REPORT_VIEW, RECONCILIATION_TABLE, type LedgerEntryRow } from './tables';
 
 /**
  * The reconciliation read model's queries (docs/domain-rules.md §4, docs/reports.md §2, §3): the
@@ -10,8 +10,8 @@ import type { LedgerEntryRow } from './tables';
  * compares with the events. Amounts (numeric minor units) come back as decimal strings.
  */
 
-/** The reconciliation read model's tables (until `tables.ts` of this folder holds them). */
-export const RECONCILIATION_TABLES = { entries: 'ledger_entries', reconciliation: 'reconciliation', report: 'reconciliation_report' } as const;
+/** The reconciliation read model's tables (their names are declared in `tables.ts`). */
+export const RECONCILIATION_TABLES = { entries: LEDGER_ENTRIES_TABLE, reconciliation: RECONCILIATION_TABLE, report: RECONCILIATION_REPORT_VIEW } as const;
 
 /** A dimension the reconciliation can be grouped by. */
 export type ReconciliationDimension = 'table' | 'shoe' | 'dealer' | 'day' | 'currency';
@@ -115,7 +115,14 @@ function where(a: string): string {
       AND ($8::text[] IS NULL OR ${a}.table_id = ANY($8::text[])) AND ($9::text IS NULL OR ${a}.round_id = $9)`;
 }
 
-/** The columns of {@link LedgerEntryRow}, from `e`. */
+/**
+ * A `ledger_entries` row as {@link ReconciliationReads.entriesOfShoe} reads it: the columns of
+ * {@link LedgerEntryRow}, with `recorded_at` as ISO-8601 UTC text (milliseconds) and `gaming_day` as
+ * `YYYY-MM-DD`, so that it compares as text with the entries folded from the events.
+ */
+export type LedgerEntryLine = Omit<LedgerEntryRow, 'recorded_at' | 'gaming_day'> & { readonly recorded_at: string; readonly gaming_day: string };
+
+/** The columns of {@link LedgerEntryLine}, from `e`. */
 const ENTRY_COLUMNS = `e.global_position::text AS global_position, entry_no, event_id, event_type,
   to_char(recorded_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') AS recorded_at, gaming_day::text AS gaming_day, table_id, shoe_id,
   round_id, bet_id, dealer_id, currency, turnover::text AS turnover, payouts::text AS payouts, correction_payout_delta::text AS correction_payout_delta,
@@ -246,8 +253,8 @@ export class ReconciliationReads {
   }
 
   /** A shoe's entries up to `position`, in global order then entry number. */
-  entriesOfShoe(shoeId: string, position: bigint): Promise<LedgerEntryRow[]> {
-    return rows<LedgerEntryRow>(this.q, `SELECT ${ENTRY_COLUMNS} FROM ${this.t.entries} e WHERE e.shoe_id = $1 AND e.global_position <= $2::bigint ORDER BY e.global_position, e.entry_no`, [
+  entriesOfShoe(shoeId: string, position: bigint): Promise<LedgerEntryLine[]> {
+    return rows<LedgerEntryLine>(this.q, `SELECT ${ENTRY_COLUMNS} FROM ${this.t.entries} e WHERE e.shoe_id = $1 AND e.global_position <= $2::bigint ORDER BY e.global_position, e.entry_no`, [
       shoeId,
       position.toString(),
     ]);

@@ -1,13 +1,13 @@
 import { first, rows, tablesIn, type Queryable } from '../sql';
-import type { RoadsRow } from './tables';
+import { ROADS_TABLE, type RoadsRow } from './tables';
 
 /**
  * The roads read model's queries (docs/architecture.md §7): a shoe's scoreboards (bead plate, big
  * road and the derived roads, `libs/projections/src/roads/roads.ts`), whole or for the tables page.
  */
 
-/** The roads read model's tables (until `tables.ts` of this folder holds them). */
-export const ROAD_TABLES = { roads: 'roads' } as const;
+/** The roads read model's tables (their names are declared in `tables.ts`). */
+export const ROAD_TABLES = { roads: ROADS_TABLE } as const;
 
 
 /** What the tables page shows of a shoe's roads. */

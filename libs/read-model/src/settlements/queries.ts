@@ -1,4 +1,5 @@
 import { rows, first, tablesIn, type Queryable } from '../sql';
+import { BET_SETTLEMENTS_TABLE, BET_SETTLEMENT_REVISIONS_TABLE } from './tables';
 
 /**
  * The settlements read model's queries (docs/reports.md §3, §4, §5): a bet as it stands (live) and
@@ -7,8 +8,8 @@ import { rows, first, tablesIn, type Queryable } from '../sql';
  * decimal strings, never as numbers; times as `Date`.
  */
 
-/** The settlements' tables (until `tables.ts` of this folder holds them). */
-export const SETTLEMENT_TABLES = { settlements: 'bet_settlements', revisions: 'bet_settlement_revisions' } as const;
+/** The settlements' tables (their names are declared in `tables.ts`). */
+export const SETTLEMENT_TABLES = { settlements: BET_SETTLEMENTS_TABLE, revisions: BET_SETTLEMENT_REVISIONS_TABLE } as const;
 
 /** A bet's row as the API answers it (`Settlement` of docs/openapi.json before camelCase): amounts decimal strings, the gaming day `YYYY-MM-DD`. */
 export type SettlementRow = {

@@ -1,13 +1,13 @@
 import { first, rows, tablesIn, type Queryable } from '../sql';
-import type { ShoeStateRow } from './tables';
+import { SHOE_STATE_TABLE, type ShoeStateRow } from './tables';
 
 /**
  * The shoe-state read model's queries (docs/architecture.md §7): a shoe's projected state, the shoe
  * list newest first, and each table's latest shoe for the console's tables page.
  */
 
-/** The shoe-state read model's tables (until `tables.ts` of this folder holds them). */
-export const SHOE_STATE_TABLES = { shoes: 'shoe_state' } as const;
+/** The shoe-state read model's tables (their names are declared in `tables.ts`). */
+export const SHOE_STATE_TABLES = { shoes: SHOE_STATE_TABLE } as const;
 
 
 /** A shoe in a list (`ShoeSummary` before camelCase). */

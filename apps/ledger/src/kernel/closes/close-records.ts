@@ -9,6 +9,7 @@ import { DEFAULT_EVENTS_TOPIC, type LedgerApiEnv } from '@ledger/config';
 import { PgEventStore } from '@ledger/event-store';
 import { gamingDayStreamId, type EarlyCloseApproval, type GamingDayClosedData, type LedgerEvent } from '@ledger/events';
 import { DATA_SOURCE, EVENT_STORE } from '../tokens';
+import { exec, rows as sqlRows } from '../sql';
 import { canonicalReportBytes, type CloseReportBody } from './close-report';
 import { ReportSigningKey } from './report-signing-key';
 
@@ -159,7 +160,8 @@ export class CloseRecords {
 
   /** Stores the report bytes of a close beside its event (idempotent by event id). */
   async storeReport(close: StoredClose, bytes: string): Promise<void> {
-    await this.ds.query(
+    await exec(
+      this.ds,
       `INSERT INTO gaming_day_closes (scope, gaming_day, table_ids, through_position, report, report_sha256, signature, key_id, trigger, closed_by, closed_by_role, event_id)
        VALUES ($1, $2::date, $3::text[], $4::bigint, $5, $6, $7, $8, $9, $10, $11, $12) ON CONFLICT (event_id) DO NOTHING`,
       [this.scope, close.gamingDay, close.tableIds, close.throughPosition, bytes, close.sha256, close.signature, close.keyId, close.trigger, close.closedBy, close.closedByRole, close.eventId],
@@ -232,7 +234,7 @@ export class CloseRecords {
 
   /** The stored bytes of each close, and those computed again for closes stored without them (see {@link check}). */
   private async bytesOf(closes: readonly LedgerEvent<'GamingDayClosed'>[]): Promise<Map<string, string>> {
-    const rows: ReportRow[] = await this.ds.query(`SELECT event_id, report FROM gaming_day_closes WHERE event_id = ANY($1::text[])`, [closes.map((e) => e.eventId)]);
+    const rows = await sqlRows<ReportRow>(this.ds, `SELECT event_id, report FROM gaming_day_closes WHERE event_id = ANY($1::text[])`, [closes.map((e) => e.eventId)]);
     const bytes = new Map(rows.map((r) => [r.event_id, r.report]));
     let budget = RECOMPUTES_PER_READ;
     for (const e of closes) {
