@@ -75,9 +75,7 @@ module.exports = {
     },
     {
       name: 'kernel-imports-no-feature',
-      comment:
-        'apps/ledger/src/kernel/ (principal, errors, paging, period DTOs, report header, tables, as-of, closes, injection tokens) ' +
-        'imports only itself and libraries: no feature, no wiring, no root file.',
+      comment: 'apps/ledger/src/kernel/ (principal, errors, paging, period DTOs, report header, tables, as-of, closes, injection tokens) ' + 'imports only itself and libraries: no feature, no wiring, no root file.',
       severity: 'error',
       from: { path: '^apps/ledger/src/kernel/' },
       to: { path: '^apps/ledger/src/', pathNot: '^apps/ledger/src/kernel/' },

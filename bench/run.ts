@@ -169,13 +169,7 @@ async function cpuMeter(pg: Pg, services: () => Service[]) {
 }
 
 async function startApi(topic: string, label: string): Promise<Service> {
-  const api = startNodeService(
-    label,
-    'apps/ledger/src/main.js',
-    { PORT: String(PORT), HOST: '127.0.0.1', DATABASE_URL, LEDGER_EVENTS_TOPIC: topic, READ_SCHEMA, LOG_LEVEL: 'warn' },
-    LOG_DIR,
-    nodeArgs(label),
-  );
+  const api = startNodeService(label, 'apps/ledger/src/main.js', { PORT: String(PORT), HOST: '127.0.0.1', DATABASE_URL, LEDGER_EVENTS_TOPIC: topic, READ_SCHEMA, LOG_LEVEL: 'warn' }, LOG_DIR, nodeArgs(label));
   await waitFor(
     'the API to answer /health',
     async () => {
@@ -214,7 +208,10 @@ async function main(): Promise<void> {
   const postmasterStart = async () => String((await pg.query('SELECT pg_postmaster_start_time()::text AS t')).rows[0].t);
   const pgStartedAt = await postmasterStart();
   const settings = Object.fromEntries(
-    (await pg.query(`SELECT name, setting FROM pg_settings WHERE name IN ('synchronous_commit','fsync','shared_buffers','wal_level','commit_delay','max_wal_size')`)).rows.map((r: { name: string; setting: string }) => [r.name, r.setting]),
+    (await pg.query(`SELECT name, setting FROM pg_settings WHERE name IN ('synchronous_commit','fsync','shared_buffers','wal_level','commit_delay','max_wal_size')`)).rows.map((r: { name: string; setting: string }) => [
+      r.name,
+      r.setting,
+    ]),
   );
   results.environment = {
     run: RUN,
@@ -320,19 +317,29 @@ async function main(): Promise<void> {
         nodeArgs('projector'),
       );
       await sleep(1000);
-      await waitFor('the projector to join its group', async () => {
-        if (projector!.exitCode !== null) throw new Error(`projector exited; see ${projector!.logFile}`);
-        const { rows } = await pg.query(`SELECT count(*)::int AS n FROM pg_stat_activity WHERE application_name LIKE 'ledger-projector:%' AND datname = $1`, [DB_NAME]);
-        return rows[0].n > 0;
-      }, 60_000, 200);
+      await waitFor(
+        'the projector to join its group',
+        async () => {
+          if (projector!.exitCode !== null) throw new Error(`projector exited; see ${projector!.logFile}`);
+          const { rows } = await pg.query(`SELECT count(*)::int AS n FROM pg_stat_activity WHERE application_name LIKE 'ledger-projector:%' AND datname = $1`, [DB_NAME]);
+          return rows[0].n > 0;
+        },
+        60_000,
+        200,
+      );
       // warm-up of the live path: a few rounds, and wait until projected
       await warmUp(client, `${RUN}lw`);
       const hw = await admin.fetchTopicOffsets(TOPICS.live);
-      await waitFor('the warm-up to be projected', async () => {
-        const { rows } = await pg.query(`SELECT partition, next_offset::text AS o FROM "${READ_SCHEMA}".checkpoints WHERE topic = $1`, [TOPICS.live]).catch(() => ({ rows: [] }));
-        const cps = new Map(rows.map((r: { partition: number; o: string }) => [r.partition, BigInt(r.o)]));
-        return hw.every((h) => BigInt(h.high) === 0n || (cps.get(h.partition) ?? 0n) >= BigInt(h.high));
-      }, 120_000, 100);
+      await waitFor(
+        'the warm-up to be projected',
+        async () => {
+          const { rows } = await pg.query(`SELECT partition, next_offset::text AS o FROM "${READ_SCHEMA}".checkpoints WHERE topic = $1`, [TOPICS.live]).catch(() => ({ rows: [] }));
+          const cps = new Map(rows.map((r: { partition: number; o: string }) => [r.partition, BigInt(r.o)]));
+          return hw.every((h) => BigInt(h.high) === 0n || (cps.get(h.partition) ?? 0n) >= BigInt(h.high));
+        },
+        120_000,
+        100,
+      );
 
       if (want('lag')) {
         const c0 = await pgCounters(pg, DB_NAME);
@@ -376,7 +383,14 @@ async function main(): Promise<void> {
       if (recordSample) {
         ceilings.producer = await headerProducer({ name: 'header-producer', topic: TOPICS.perf, records: P.producer.records, throughput: -1, samples: recordSample, tmpDir: TMP_DIR, logDir: LOG_DIR });
         ceilings.producerAt1000 = await headerProducer({ name: 'header-producer-1000', topic: TOPICS.perf, records: 1000 * P.producer.latencySeconds, throughput: 1000, samples: recordSample, tmpDir: TMP_DIR, logDir: LOG_DIR });
-        ceilings.producerPerformanceNoHeaders = await producerPerformance({ name: 'kafka-producer-perf', topic: TOPICS.perf, records: P.producer.records, recordBytes: recordSample.meanValueBytes, throughput: -1, logDir: LOG_DIR });
+        ceilings.producerPerformanceNoHeaders = await producerPerformance({
+          name: 'kafka-producer-perf',
+          topic: TOPICS.perf,
+          records: P.producer.records,
+          recordBytes: recordSample.meanValueBytes,
+          throughput: -1,
+          logDir: LOG_DIR,
+        });
       }
       results.ceilings = ceilings;
     }
@@ -465,7 +479,9 @@ async function main(): Promise<void> {
   const seconds = round((nowMs() - t0) / 1000, 1)!;
   results.runSeconds = seconds;
   if (load1() > cpus().length || (results.environment as { loadAverageAtStart: number }).loadAverageAtStart > cpus().length) {
-    warnings.push(`the machine was busy with other work (1-minute load ${(results.environment as { loadAverageAtStart: number }).loadAverageAtStart} at start, ${load1()} at the end, on ${cpus().length} cores): figures are lower than on a quiet machine`);
+    warnings.push(
+      `the machine was busy with other work (1-minute load ${(results.environment as { loadAverageAtStart: number }).loadAverageAtStart} at start, ${load1()} at the end, on ${cpus().length} cores): figures are lower than on a quiet machine`,
+    );
   }
   if (retries.count > 0) warnings.push(`${retries.count} request(s) answered 5xx or lost their connection and were sent again (last: ${retries.last})`);
   results.retriedRequests = retries.count;
@@ -489,7 +505,11 @@ async function main(): Promise<void> {
     process.stdout.write(`lag stages (one wall clock; boundaries made monotone, ${lagResult.stageClockInversions} raised; sources: ${lagResult.stageSources.join('; ')}):\n`);
     for (const [k, v] of Object.entries(lagResult.stageMeaning)) process.stdout.write(`  ${k}: ${v}\n`);
   }
-  process.stdout.write(`peak RSS (VmHWM), MiB: ${Object.entries(memory).map(([k, v]) => `${k} ${v.peakMiB}`).join(', ')}\n`);
+  process.stdout.write(
+    `peak RSS (VmHWM), MiB: ${Object.entries(memory)
+      .map(([k, v]) => `${k} ${v.peakMiB}`)
+      .join(', ')}\n`,
+  );
   for (const w of warnings) process.stdout.write(`WARNING: ${w}\n`);
   process.stdout.write(`full results: bench/results/latest.json, bench/results/${stamp}${QUICK ? '-quick' : ''}.json\n`);
 }

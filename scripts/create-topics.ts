@@ -10,7 +10,10 @@ import { createKafka } from '@ledger/kafka';
 import { ensureTopics, LEDGER_TOPICS } from '../libs/infra/src/kafka/topics';
 
 async function main(): Promise<void> {
-  const brokers = (process.env.KAFKA_BROKERS ?? '127.0.0.1:9092').split(',').map((b) => b.trim()).filter(Boolean);
+  const brokers = (process.env.KAFKA_BROKERS ?? '127.0.0.1:9092')
+    .split(',')
+    .map((b) => b.trim())
+    .filter(Boolean);
   const kafka = createKafka({ clientId: 'stack-create-topics', brokers, logLevel: 'error' });
   const admin = kafka.admin();
   await admin.connect();

@@ -81,9 +81,7 @@ async function main(): Promise<void> {
   for (const table of tables) {
     for (let i = 1; i <= shoesPerTable; i++) {
       const shoeId = `demo-${runTag}-${table.tableId}-${i}`;
-      scripts.push(
-        generateShoeScript(table, `${seed}/${table.tableId}/${i}`, { ...DEMO_SHOE_OPTIONS, shoeId, dealerId: `dealer-${table.variant}-${i}` }),
-      );
+      scripts.push(generateShoeScript(table, `${seed}/${table.tableId}/${i}`, { ...DEMO_SHOE_OPTIONS, shoeId, dealerId: `dealer-${table.variant}-${i}` }));
     }
   }
 
@@ -104,7 +102,13 @@ async function main(): Promise<void> {
   const stats = await Promise.all(
     tables.map(async (table) => {
       const mine = scripts.filter((s) => s.table.tableId === table.tableId);
-      const bar = process.stderr.isTTY ? bars.create(mine.reduce((n, s) => n + s.actions.length, 0), 0, { table: table.tableId.padEnd(13) }) : null;
+      const bar = process.stderr.isTTY
+        ? bars.create(
+            mine.reduce((n, s) => n + s.actions.length, 0),
+            0,
+            { table: table.tableId.padEnd(13) },
+          )
+        : null;
       let done = 0;
       const totals = { requests: 0, events: 0, bets: 0, rounds: 0, voids: 0, corrections: 0, approvals: 0 };
       for (const s of mine) {
@@ -187,7 +191,13 @@ async function main(): Promise<void> {
   out('table          rounds  voided  corrected      turnover       payouts           GGR     hold   voided stakes  agrees');
   let allAgree = true;
   for (const table of tables) {
-    let turnover = 0n, payouts = 0n, ggr = 0n, voidedStakes = 0n, rounds = 0n, voided = 0n, corrections = 0n;
+    let turnover = 0n,
+      payouts = 0n,
+      ggr = 0n,
+      voidedStakes = 0n,
+      rounds = 0n,
+      voided = 0n,
+      corrections = 0n;
     const shoeIds = [...scripts.filter((x) => x.table.tableId === table.tableId).map((x) => x.shoeId), ...(recorded.shoesByTable.get(table.tableId) ?? [])];
     for (const shoeId of shoeIds) {
       const rec = await client.get('auditor', 'demo-auditor', `/reports/reconciliation?groupBy=shoe&shoeId=${shoeId}`);
@@ -314,7 +324,14 @@ async function walletMatch(runTag: string, bets: readonly SimSettlement[], perio
   const sub = 'demo-wallet';
   const lines: WalletLine[] = [];
   const line = (b: SimSettlement, transactionId: string, type: WalletLine['type'], amount: string, time: string): WalletLine => ({
-    transactionId, roundId: b.roundId, betId: b.betId, accountId: b.accountId, type, amount, currency: b.currency, time,
+    transactionId,
+    roundId: b.roundId,
+    betId: b.betId,
+    accountId: b.accountId,
+    type,
+    amount,
+    currency: b.currency,
+    time,
   });
   // the history of bets that were resettled or refunded, from the recall of their rounds
   const rounds = [...new Set(bets.filter((b) => b.status === 'RESETTLED' || b.status === 'REFUNDED').map((b) => `${b.shoeId}|${b.roundId}`))].sort();
@@ -366,7 +383,9 @@ async function walletMatch(runTag: string, bets: readonly SimSettlement[], perio
     return false;
   }
   const t = run.totals;
-  out(`  run ${run.runId} over ${period.from} .. ${period.to}: ${t.MATCHED} matched, ${t.MISSING_IN_WALLET} missing in the wallet, ${t.MISSING_IN_LEDGER} missing in the ledger, ${t.AMOUNT_DIFFERS} amount differs, ${t.FIELDS_DIFFER} fields differ, ${t.DUPLICATED} duplicated`);
+  out(
+    `  run ${run.runId} over ${period.from} .. ${period.to}: ${t.MATCHED} matched, ${t.MISSING_IN_WALLET} missing in the wallet, ${t.MISSING_IN_LEDGER} missing in the ledger, ${t.AMOUNT_DIFFERS} amount differs, ${t.FIELDS_DIFFER} fields differ, ${t.DUPLICATED} duplicated`,
+  );
   for (const sRow of run.summary) out(`    ${sRow.currency} ${sRow.gamingDay}: ledger ${formatMinor(BigInt(sRow.ledgerAmount))}, wallet ${formatMinor(BigInt(sRow.walletAmount))}`);
   const findings: { status: string; transactionId: string; ledgerAmount: string | null; walletAmount: string | null }[] = [];
   for (let cursor: string | null = null, first = true; first || cursor; first = false) {
@@ -521,15 +540,18 @@ async function replayRecordedHands(runTag: string, hands: number): Promise<{ ok:
   const tableOfShoe = new Map<string, string>();
   for (const [t, ids] of shoesByTable) for (const id of ids) tableOfShoe.set(id, t);
   const settlements = existsSync(file)
-    ? readFileSync(file, 'utf8').split('\n').filter(Boolean).map((l) => {
-        const s = JSON.parse(l);
-        return { tableId: tableOfShoe.get(s.shoeId) ?? s.tableId, stake: s.stake, payout: s.payout, status: s.status };
-      })
+    ? readFileSync(file, 'utf8')
+        .split('\n')
+        .filter(Boolean)
+        .map((l) => {
+          const s = JSON.parse(l);
+          return { tableId: tableOfShoe.get(s.shoeId) ?? s.tableId, stake: s.stake, payout: s.payout, status: s.status };
+        })
     : [];
   return { ok: rep.status === 0, file, settlements, shoesByTable };
 }
 
 main().catch((e) => {
-  process.stderr.write(`demo failed: ${e instanceof Error ? e.stack ?? e.message : String(e)}\n`);
+  process.stderr.write(`demo failed: ${e instanceof Error ? (e.stack ?? e.message) : String(e)}\n`);
   process.exit(1);
 });

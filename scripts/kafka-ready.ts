@@ -22,7 +22,10 @@ interface Options {
 
 function parseArgs(argv: string[]): Options {
   const opts: Options = {
-    brokers: (process.env.KAFKA_BROKERS ?? '127.0.0.1:9092').split(',').map((b) => b.trim()).filter(Boolean),
+    brokers: (process.env.KAFKA_BROKERS ?? '127.0.0.1:9092')
+      .split(',')
+      .map((b) => b.trim())
+      .filter(Boolean),
     timeoutMs: Number(process.env.KAFKA_READY_TIMEOUT_MS ?? 60_000),
     sinceMs: Date.now(),
     logs: [],

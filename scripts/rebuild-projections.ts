@@ -35,17 +35,7 @@ import { loadConfig, ProjectorEnv } from '@ledger/config';
 import { databaseSessionSettings } from '@ledger/infra';
 import { recordSigningKey } from '@ledger/event-store';
 import { createKafka } from '@ledger/kafka';
-import {
-  assertSchemaName,
-  createProjectionDataSource,
-  diffChecksums,
-  ProjectionChecksums,
-  projectionChecksums,
-  ProjectionError,
-  projectorConfig,
-  rebuildProjections,
-  dropProjectionSchema,
-} from '../libs/projections/src';
+import { assertSchemaName, createProjectionDataSource, diffChecksums, ProjectionChecksums, projectionChecksums, ProjectionError, projectorConfig, rebuildProjections, dropProjectionSchema } from '../libs/projections/src';
 import { ALL_PROJECTIONS, READ_MODEL_MIGRATIONS } from '@ledger/read-model';
 
 interface Options {
@@ -158,10 +148,10 @@ async function run(argv: string[]): Promise<number> {
       const positions = async (schema: string) =>
         Object.fromEntries(
           (
-            (await ds.query(`SELECT partition, next_offset::text AS o FROM "${schema}".checkpoints WHERE consumer_group = $1 AND topic = $2 AND next_offset > 0 ORDER BY partition`, [
-              group,
-              topic,
-            ])) as { partition: number; o: string }[]
+            (await ds.query(`SELECT partition, next_offset::text AS o FROM "${schema}".checkpoints WHERE consumer_group = $1 AND topic = $2 AND next_offset > 0 ORDER BY partition`, [group, topic])) as {
+              partition: number;
+              o: string;
+            }[]
           ).map((r) => [String(r.partition), r.o]),
         );
       const pos = { [target]: await positions(target), [other]: await positions(other).catch(() => ({})) };

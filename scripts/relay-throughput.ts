@@ -68,7 +68,16 @@ async function main() {
     ...kafka,
     producer: () => {
       const p = kafka.producer();
-      return { connect: () => p.connect(), disconnect: () => p.disconnect(), send: async (t: string, m: never[]) => { const a = performance.now(); await p.send(t, m); timing.sendMs += performance.now() - a; timing.sends++; } };
+      return {
+        connect: () => p.connect(),
+        disconnect: () => p.disconnect(),
+        send: async (t: string, m: never[]) => {
+          const a = performance.now();
+          await p.send(t, m);
+          timing.sendMs += performance.now() - a;
+          timing.sends++;
+        },
+      };
     },
   };
   const relay = new OutboxRelay({
@@ -83,7 +92,8 @@ async function main() {
   await pg.query(`UPDATE outbox SET published_at = now() WHERE global_position > 2000`);
   await relay.runOnce();
   await pg.query(`UPDATE outbox SET published_at = NULL WHERE global_position > 2000`);
-  timing.sendMs = 0; timing.sends = 0;
+  timing.sendMs = 0;
+  timing.sends = 0;
   const cpu0 = process.cpuUsage();
   const t0 = performance.now();
   const r = await relay.runOnce();
@@ -91,8 +101,23 @@ async function main() {
   const cpu = process.cpuUsage(cpu0);
   await relay.stop();
   const n = r.published;
-  console.log(JSON.stringify({ backlog: backlog - 2000, published: n, batches: r.batches, seconds: +(ms / 1000).toFixed(2), evPerSec: Math.round(n / (ms / 1000)),
-    cpuUsPerEvent: +((cpu.user + cpu.system) / n).toFixed(1), userUs: +(cpu.user / n).toFixed(1), sysUs: +(cpu.system / n).toFixed(1), sendMs: Math.round(timing.sendMs), sends: timing.sends }));
+  console.log(
+    JSON.stringify({
+      backlog: backlog - 2000,
+      published: n,
+      batches: r.batches,
+      seconds: +(ms / 1000).toFixed(2),
+      evPerSec: Math.round(n / (ms / 1000)),
+      cpuUsPerEvent: +((cpu.user + cpu.system) / n).toFixed(1),
+      userUs: +(cpu.user / n).toFixed(1),
+      sysUs: +(cpu.system / n).toFixed(1),
+      sendMs: Math.round(timing.sendMs),
+      sends: timing.sends,
+    }),
+  );
   await pg.end();
 }
-main().catch((e) => { console.error(e); process.exit(1); });
+main().catch((e) => {
+  console.error(e);
+  process.exit(1);
+});

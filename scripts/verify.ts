@@ -21,15 +21,7 @@ import { Client } from 'pg';
 import { parseBrokers } from '@ledger/event-store';
 import { ConfigError, loadConfig, VerifyEnv } from '@ledger/config';
 import { configureDatabaseSessions, pgClientConfig } from '@ledger/infra';
-import {
-  anchorVerifySettings,
-  DEFAULT_VERIFY_GRACE_MS,
-  formatReport,
-  kafkaClient,
-  pgSession,
-  readPublicKeys,
-  verifyLedger,
-} from '@ledger/anchors';
+import { anchorVerifySettings, DEFAULT_VERIFY_GRACE_MS, formatReport, kafkaClient, pgSession, readPublicKeys, verifyLedger } from '@ledger/anchors';
 
 interface Options {
   databaseUrl: string;

@@ -9,6 +9,8 @@ import * as ts from 'typescript';
  * to its last, nested functions included). Today's offenders are on a short, named allow-list, each
  * at its size today and with the reason it waits: an entry fails the spec when its offender grows
  * past the recorded size or comes under the limit (then the entry goes), so the list only shrinks.
+ * Sizes are of the code as Prettier formats it (`npm run format:check` in `.ci/run`): they were
+ * measured again once, in the commit that first applied the formatter.
  * The last block proves each rule bites, on generated sources.
  */
 const ROOT = path.resolve(__dirname, '..');
@@ -26,23 +28,27 @@ export interface Allowance {
 
 /** Production files over {@link FILE_LINES_MAX} lines, until split (repository-relative path → allowance). */
 export const LONG_FILES: Readonly<Record<string, Allowance>> = {
-  'libs/projections/src/runner.ts': { lines: 646, why: 'the projector loop, its incidents and its halts in one file, until split' },
+  'libs/projections/src/runner.ts': { lines: 650, why: 'the projector loop, its incidents and its halts in one file, until split' },
 };
 
 /** Production functions over {@link FUNCTION_LINES_MAX} lines, until split (`path#qualified name` → allowance). */
 export const LONG_FUNCTIONS: Readonly<Record<string, Allowance>> = {
+  'apps/console/src/pages/StaffPage.tsx#StaffTable': { lines: 105, why: 'over the limit once formatted (the formatter commit), until split' },
+  'apps/ledger/src/common/openapi-operational.ts#withOperationalAnswers': { lines: 86, why: 'over the limit once formatted (the formatter commit), until split' },
+  'apps/ledger/src/wallet/wallet-match.ts#matchWallet': { lines: 92, why: 'over the limit once formatted (the formatter commit), until split' },
+  'apps/ledger/src/wallet/wallet.service.ts#WalletService.upload': { lines: 95, why: 'over the limit once formatted (the formatter commit), until split' },
   'apps/console/src/pages/ApprovalsPage.tsx#ApprovalsPage': { lines: 109, why: 'a page with its list and its request form inline, until split into components' },
-  'apps/console/src/pages/ApprovalsPage.tsx#DecisionCard': { lines: 98, why: 'a decision card with its approve and reject forms inline, until split' },
+  'apps/console/src/pages/ApprovalsPage.tsx#DecisionCard': { lines: 101, why: 'a decision card with its approve and reject forms inline, until split' },
   'apps/console/src/pages/AuditPage.tsx#ChainTab': { lines: 99, why: 'a tab with its verification run and its results inline, until split' },
   'apps/console/src/pages/ReconciliationPage.tsx#ReconciliationPage': { lines: 99, why: 'a page with its query form inline, until split into components' },
-  'apps/console/src/pages/ReconciliationPage.tsx#ReportView': { lines: 113, why: 'a report with all its tables inline, until split into components' },
+  'apps/console/src/pages/ReconciliationPage.tsx#ReportView': { lines: 132, why: 'a report with all its tables inline, until split into components' },
   'apps/console/src/pages/StaffPage.tsx#StaffPage': { lines: 91, why: 'a page with its filters and its table inline, until split into components' },
   'apps/console/src/pages/WalletPage.tsx#WalletPage': { lines: 94, why: 'a page with its upload form and its run list inline, until split' },
-  'apps/console/src/pages/WalletPage.tsx#RunView': { lines: 113, why: 'a run with its summary and its findings inline, until split into components' },
-  'apps/console/src/pages/WalletPage.tsx#RunView>(arrow in <QueryState>)': { lines: 99, why: 'the render of RunView (above), until split with it' },
+  'apps/console/src/pages/WalletPage.tsx#RunView': { lines: 129, why: 'a run with its summary and its findings inline, until split into components' },
+  'apps/console/src/pages/WalletPage.tsx#RunView>(arrow in <QueryState>)': { lines: 115, why: 'the render of RunView (above), until split with it' },
   'apps/projector/src/main.ts#main': { lines: 104, why: 'the process wiring in one function, until split into setup steps' },
   'apps/replayer/src/post-lines.ts#postTableLog': { lines: 104, why: 'the replay loop with its retries inline, until split' },
-  'libs/anchors/src/verify-ledger.ts#walkEvents': { lines: 111, why: 'the walk and every check on it in one loop, until split' },
+  'libs/anchors/src/verify-ledger.ts#walkEvents': { lines: 144, why: 'the walk and every check on it in one loop, until split' },
   'libs/config/src/schemas/edge.ts#WithEdgeLimits': { lines: 123, why: 'a mixin class of decorated settings, until split by concern' },
   'libs/event-store/src/append-request.ts#prepareAppend': { lines: 89, why: 'every check of an append request in one pass, until split' },
   'libs/event-store/src/verification.ts#ChainVerifier.verifyStream': { lines: 81, why: 'the hash-chain walk and its findings in one method, until split' },

@@ -39,7 +39,7 @@ describe('layer rules (dependency-cruiser)', () => {
       'libs/widgets/src/testing/fixture.ts': 'export const f = 1;\n',
       'libs/widgets/src/uses-it.ts': "import { f } from './testing/fixture';\nexport const u = f;\n",
       'apps/api/src/main.ts': "import { t } from '../../tool/src/main';\nexport const a = t;\n",
-      'apps/tool/src/main.ts': "export const t = 1;\n",
+      'apps/tool/src/main.ts': 'export const t = 1;\n',
       // the projector engine and the read model (docs/architecture.md §7)
       'libs/projections/src/applier.ts': "import { ALL_PROJECTIONS } from '@ledger/read-model';\nexport const applier = ALL_PROJECTIONS;\n",
       'libs/projections/src/applier.unit.spec.ts': "import { ALL_PROJECTIONS } from '@ledger/read-model';\nexport const spec = ALL_PROJECTIONS;\n",
@@ -48,7 +48,8 @@ describe('layer rules (dependency-cruiser)', () => {
       // apps/ledger/src: features, the kernel and the wiring (docs/architecture.md §1)
       'apps/ledger/src/kernel/principal.ts': "import { recall } from '../recall/recall';\nexport const principal = () => recall;\n",
       'apps/ledger/src/kernel/paging.ts': 'export const paging = 1;\n',
-      'apps/ledger/src/recall/recall.ts': "import { audit } from '../audit/audit';\nimport { paging } from '../kernel/paging';\nimport { wiring } from '../common/wiring';\nimport { helper } from './helper';\nexport const recall = [audit, paging, wiring, helper];\n",
+      'apps/ledger/src/recall/recall.ts':
+        "import { audit } from '../audit/audit';\nimport { paging } from '../kernel/paging';\nimport { wiring } from '../common/wiring';\nimport { helper } from './helper';\nexport const recall = [audit, paging, wiring, helper];\n",
       'apps/ledger/src/recall/helper.ts': 'export const helper = 1;\n',
       'apps/ledger/src/audit/audit.ts': "import { root } from '../app.module';\nexport const audit = root;\n",
       'apps/ledger/src/app.module.ts': 'export const root = 1;\n',
@@ -73,8 +74,7 @@ describe('layer rules (dependency-cruiser)', () => {
     }, 120_000);
     afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
-    const has = (rule: string, from: string, to: RegExp) =>
-      found.some((v) => v.rule.name === rule && v.from === from && to.test(v.to));
+    const has = (rule: string, from: string, to: RegExp) => found.some((v) => v.rule.name === rule && v.from === from && to.test(v.to));
 
     it('When the rules run, Then libs/rules importing Node I/O or another library is refused', () => {
       expect(has('rules-imports-only-itself', 'libs/rules/src/index.ts', /^(node:)?fs$/)).toBe(true);
@@ -107,7 +107,7 @@ describe('layer rules (dependency-cruiser)', () => {
       expect(has('engine-imports-no-read-model', 'libs/projections/src/applier.ts', /^libs\/read-model\//)).toBe(true);
       expect(found.filter((v) => v.from === 'libs/projections/src/applier.unit.spec.ts')).toEqual([]);
     });
-    it('When the rules run, Then a read model\'s tables.ts imported outside libs/read-model is refused; inside it, and the library through its alias, are not', () => {
+    it("When the rules run, Then a read model's tables.ts imported outside libs/read-model is refused; inside it, and the library through its alias, are not", () => {
       expect(has('read-model-tables-private', 'apps/ledger/src/kernel/peek.ts', /^libs\/read-model\/src\/bets\/tables\.ts$/)).toBe(true);
       expect(found.filter((v) => v.rule.name === 'read-model-tables-private' && v.from !== 'apps/ledger/src/kernel/peek.ts')).toEqual([]);
       expect(found.filter((v) => v.from === 'apps/ledger/src/kernel/peek.ts' && !/tables\.ts$/.test(v.to))).toEqual([]);

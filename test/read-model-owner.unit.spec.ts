@@ -126,20 +126,32 @@ describe('house rule: the read model owns its tables (docs/architecture.md §7)'
   const files = appFiles();
   const read = (rel: string) => readFileSync(path.join(ROOT, rel), 'utf8');
 
-  it('knows the projections\' tables and finds the apps\' production files', () => {
-    expect(READ_MODEL_TABLE_NAMES).toEqual(expect.arrayContaining(['audit_events', 'shoe_state', 'hand_outcomes', 'hand_outcome_revisions', 'bet_settlements', 'bet_settlement_revisions', 'reconciliation', 'ledger_entries', 'roads']));
+  it("knows the projections' tables and finds the apps' production files", () => {
+    expect(READ_MODEL_TABLE_NAMES).toEqual(
+      expect.arrayContaining(['audit_events', 'shoe_state', 'hand_outcomes', 'hand_outcome_revisions', 'bet_settlements', 'bet_settlement_revisions', 'reconciliation', 'ledger_entries', 'roads']),
+    );
     expect(READ_MODEL_TABLE_NAMES).toEqual(expect.arrayContaining(['checkpoints', 'applied_events', 'stream_heads', 'quarantine', 'projection_incidents', 'outbox_leases', 'analytics_outbox']));
     expect(files).toContain('apps/ledger/src/queries/read-model.service.ts');
     expect(files).toContain('apps/projector/src/main.ts');
     expect(files.some((f) => /\.spec\.ts$|\/migrations\//.test(f))).toBe(false);
   });
 
-  it('no production SQL in apps/ names a table of the projections\' schema (but the allow-listed files)', () => {
-    expect(judge(files.flatMap((f) => sqlNamingTables(f, read(f), READ_MODEL_TABLE_NAMES)), new Set())).toEqual([]);
+  it("no production SQL in apps/ names a table of the projections' schema (but the allow-listed files)", () => {
+    expect(
+      judge(
+        files.flatMap((f) => sqlNamingTables(f, read(f), READ_MODEL_TABLE_NAMES)),
+        new Set(),
+      ),
+    ).toEqual([]);
   });
 
   it('no production code of the API (apps/ledger/) calls .query( itself (but the allow-listed files)', () => {
-    expect(judge(files.filter((f) => f.startsWith('apps/ledger/')).flatMap((f) => queryCalls(f, read(f))), new Set())).toEqual([]);
+    expect(
+      judge(
+        files.filter((f) => f.startsWith('apps/ledger/')).flatMap((f) => queryCalls(f, read(f))),
+        new Set(),
+      ),
+    ).toEqual([]);
   });
 });
 

@@ -33,17 +33,13 @@ export interface ScheduledStep<S> {
  * @returns per shoe, its scheduled requests in order; `expected` = events offered in the window;
  *   `exhausted` = shoes whose requests ran out inside the window (the offer then falls short)
  */
-export function buildSchedule<S extends { readonly expectedEvents: number }>(
-  perShoe: readonly (readonly S[])[],
-  rate: number,
-  seconds: number,
-): { schedule: ScheduledStep<S>[][]; expected: number; exhausted: number[] } {
+export function buildSchedule<S extends { readonly expectedEvents: number }>(perShoe: readonly (readonly S[])[], rate: number, seconds: number): { schedule: ScheduledStep<S>[][]; expected: number; exhausted: number[] } {
   if (!(rate > 0) || !(seconds > 0)) throw new Error(`buildSchedule: rate and seconds must be > 0 (got ${rate}, ${seconds})`);
   const horizon = seconds * 1000;
   const schedule: ScheduledStep<S>[][] = perShoe.map(() => []);
   const cursor = perShoe.map(() => 0);
   let expected = 0;
-  for (let progressed = true; progressed; ) {
+  for (let progressed = true; progressed;) {
     progressed = false;
     for (let i = 0; i < perShoe.length; i++) {
       const step = perShoe[i][cursor[i]];

@@ -31,12 +31,7 @@ export interface PgCounters {
 }
 
 export async function pgCounters(c: Pg, db: string): Promise<PgCounters> {
-  const d = (
-    await c.query(
-      `SELECT xact_commit::float8 AS c, tup_inserted::float8 AS i, tup_updated::float8 AS u, blks_read::float8 AS r FROM pg_stat_database WHERE datname = $1`,
-      [db],
-    )
-  ).rows[0];
+  const d = (await c.query(`SELECT xact_commit::float8 AS c, tup_inserted::float8 AS i, tup_updated::float8 AS u, blks_read::float8 AS r FROM pg_stat_database WHERE datname = $1`, [db])).rows[0];
   const w = (await c.query(`SELECT wal_records::float8 AS r, wal_bytes::float8 AS b, wal_sync::float8 AS s FROM pg_stat_wal`)).rows[0];
   return { at: Date.now(), xactCommit: d.c, tupInserted: d.i, tupUpdated: d.u, blksRead: d.r, walRecords: w.r, walBytes: w.b, walSync: w.s };
 }

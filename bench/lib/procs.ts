@@ -43,7 +43,13 @@ export function startNodeService(name: string, script: string, env: Record<strin
 }
 
 /** Starts any command (java, psql, pgbench) with its output captured in memory and in `<logDir>/<name>.log`. */
-export function runCommand(name: string, cmd: string, args: string[], logDir: string, opts: { env?: Record<string, string>; input?: string; timeoutMs: number }): Promise<{ code: number | null; out: string; peakMiB: number; ms: number }> {
+export function runCommand(
+  name: string,
+  cmd: string,
+  args: string[],
+  logDir: string,
+  opts: { env?: Record<string, string>; input?: string; timeoutMs: number },
+): Promise<{ code: number | null; out: string; peakMiB: number; ms: number }> {
   mkdirSync(logDir, { recursive: true });
   const logFile = join(logDir, `${name}.log`);
   const started = performance.now();

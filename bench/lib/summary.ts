@@ -71,22 +71,26 @@ export function targetInputs(r: Results, quick: boolean): TargetInputs {
   const aud = r.audit as AuditFigures | undefined;
   const peak = (k: string) => (mem?.[k] && Number.isFinite(mem[k].peakMiB) && mem[k].peakMiB > 0 ? mem[k].peakMiB : null);
   return {
-    batched: best
-      ? { clientEventsPerSecond: best.f.clientEventsPerSecond ?? 0, clientEvents: best.f.clientEvents, copySeconds: ce.copyIngest?.[`ingest${best.size}`]?.seconds ?? null, batchSize: Number(best.size) }
-      : null,
+    batched: best ? { clientEventsPerSecond: best.f.clientEventsPerSecond ?? 0, clientEvents: best.f.clientEvents, copySeconds: ce.copyIngest?.[`ingest${best.size}`]?.seconds ?? null, batchSize: Number(best.size) } : null,
     unbatched: ing?.unbatched
       ? { requestsPerSecond: ing.unbatched.requestsPerSecond ?? 0, p99Ms: ing.unbatched.latencyMs.all.p99, clients: ing.unbatched.clients, commitsPerSecond: ce.commits?.independentCommitsPerSecond ?? null }
       : null,
     lag: lag
-      ? { offeredEventsPerSecond: lag.offeredEventsPerSecond, achievedEventsPerSecond: lag.achievedEventsPerSecond, sustained: lag.sustained, p99Ms: lag.lagMs?.p99 ?? null, unprojected: lag.unprojected, floorMs: lagFloor(ce), seconds: lag.seconds }
+      ? {
+          offeredEventsPerSecond: lag.offeredEventsPerSecond,
+          achievedEventsPerSecond: lag.achievedEventsPerSecond,
+          sustained: lag.sustained,
+          p99Ms: lag.lagMs?.p99 ?? null,
+          unprojected: lag.unprojected,
+          floorMs: lagFloor(ce),
+          seconds: lag.seconds,
+        }
       : null,
     round: rnd ? { bets: rnd.bets, msMax: rnd.projectedMsMax, floorMs: roundFloor(ce, rnd.bets) } : null,
     relay: rel ? { eventsPerSecond: rel.eventsPerSecond, producerRecordsPerSecond: ce.producer?.recordsPerSecond ?? null, producerHasHeaders: (ce.producer?.meanHeaders ?? 0) > 0, backlog: rel.backlog } : null,
     rebuild: reb ? { events: reb.events, eventsPerSecond: reb.eventsPerSecond, copyEventsPerSecond: rebuildCopyRate(ce) } : null,
     memory: mem ? { api: peak('api'), relay: peak('relay'), projector: peak('projector'), quick } : null,
-    append: app
-      ? { shortEvents: app.shortEvents, longEvents: app.longEvents, shortP50: app.short.p50, longP50: app.long.p50, shortP99: app.short.p99, longP99: app.long.p99, samples: app.samples }
-      : null,
+    append: app ? { shortEvents: app.shortEvents, longEvents: app.longEvents, shortP50: app.short.p50, longP50: app.long.p50, shortP99: app.short.p99, longP99: app.long.p99, samples: app.samples } : null,
     audit: aud ? { rows: aud.rows, p99Ms: aud.pageMs.p99, requests: aud.requests, failed: aud.failed } : null,
   };
 }
@@ -130,9 +134,7 @@ export function detailRows(r: Results): Row[] {
     rows.push({
       figure: `relay → Kafka (backlog ${fmtInt(rel.backlog)}, ${rel.records?.meanValueBytes} B + ${rel.records?.meanHeaders} headers)`,
       ours: `${fmtInt(rel.eventsPerSecond)} ev/s`,
-      ceiling: ce.producer
-        ? `${fmtInt(ce.producer.recordsPerSecond)} rec/s (Java producer, same records and headers; ProducerPerformance without headers ${fmtInt(ce.producerPerformanceNoHeaders?.recordsPerSecond)})`
-        : '–',
+      ceiling: ce.producer ? `${fmtInt(ce.producer.recordsPerSecond)} rec/s (Java producer, same records and headers; ProducerPerformance without headers ${fmtInt(ce.producerPerformanceNoHeaders?.recordsPerSecond)})` : '–',
       ratio: ratio(rel.eventsPerSecond, ce.producer?.recordsPerSecond),
     });
   }

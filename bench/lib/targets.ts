@@ -59,7 +59,15 @@ export interface TargetInputs {
   readonly rebuild: { readonly events: number; readonly eventsPerSecond: number | null; readonly copyEventsPerSecond: number | null } | null;
   /** Peak RSS (MiB) of each process under the bench; a missing process is null. */
   readonly memory: { readonly api: number | null; readonly relay: number | null; readonly projector: number | null; readonly quick: boolean } | null;
-  readonly append: { readonly shortEvents: number; readonly longEvents: number; readonly shortP50: number | null; readonly longP50: number | null; readonly shortP99: number | null; readonly longP99: number | null; readonly samples: number } | null;
+  readonly append: {
+    readonly shortEvents: number;
+    readonly longEvents: number;
+    readonly shortP50: number | null;
+    readonly longP50: number | null;
+    readonly shortP99: number | null;
+    readonly longP99: number | null;
+    readonly samples: number;
+  } | null;
   readonly audit: { readonly rows: number; readonly p99Ms: number | null; readonly requests: number; readonly failed: number } | null;
 }
 

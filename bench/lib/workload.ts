@@ -67,9 +67,7 @@ export function shoeSteps(o: ShoeStepsOptions): Step[] {
     if (a.kind === 'bets') {
       betsInRound.set(a.roundId, (betsInRound.get(a.roundId) ?? 0) + a.bets.length);
       if (o.betMode === 'single') {
-        a.bets.forEach((bet, k) =>
-          steps.push({ kind: 'bet', role: 'betting-platform', sub: ACTORS.platform, path: `${s}/rounds/${a.roundId}/bets`, body: { bet }, idempotencyKey: `${key}:${k}`, expectedEvents: 1 }),
-        );
+        a.bets.forEach((bet, k) => steps.push({ kind: 'bet', role: 'betting-platform', sub: ACTORS.platform, path: `${s}/rounds/${a.roundId}/bets`, body: { bet }, idempotencyKey: `${key}:${k}`, expectedEvents: 1 }));
       } else {
         const size = o.batchSize ?? a.bets.length;
         for (let k = 0; k < a.bets.length; k += size) {

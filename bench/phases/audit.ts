@@ -79,10 +79,7 @@ async function seed(pg: Pg, url: string, schema: string, rows: number, logDir: s
   const kind = (await pg.query(`SELECT table_type FROM information_schema.tables WHERE table_schema = $1 AND table_name = 'audit_events'`, [schema])).rows[0]?.table_type;
   if (kind !== 'BASE TABLE') throw new Error(`${schema}.audit_events is not a table (${kind ?? 'missing'}): the audit seed cannot write it`);
   const cols = (
-    await pg.query(
-      `SELECT column_name, data_type, is_nullable, column_default, is_generated FROM information_schema.columns WHERE table_schema = $1 AND table_name = 'audit_events' ORDER BY ordinal_position`,
-      [schema],
-    )
+    await pg.query(`SELECT column_name, data_type, is_nullable, column_default, is_generated FROM information_schema.columns WHERE table_schema = $1 AND table_name = 'audit_events' ORDER BY ordinal_position`, [schema])
   ).rows as { column_name: string; data_type: string; is_nullable: string; column_default: string | null; is_generated: string }[];
   const ex = expressions(Object.fromEntries(cols.map((c) => [c.column_name, c.data_type])));
   const use: string[] = [];
@@ -146,7 +143,9 @@ export function auditQueries(rows: number, values: number): { name: string; path
 
 export async function measureAudit(client: LedgerClient, pg: Pg, url: string, o: { schema: string; rows: number; values: number; pages: number; logDir: string }): Promise<AuditFigures> {
   const s = await seed(pg, url, o.schema, o.rows, o.logDir);
-  const indexes = (await pg.query(`SELECT indexdef FROM pg_indexes WHERE schemaname = $1 AND tablename = 'audit_events' ORDER BY indexname`, [o.schema])).rows.map((r: { indexdef: string }) => r.indexdef.replace(/^CREATE (UNIQUE )?INDEX /, '$1'));
+  const indexes = (await pg.query(`SELECT indexdef FROM pg_indexes WHERE schemaname = $1 AND tablename = 'audit_events' ORDER BY indexname`, [o.schema])).rows.map((r: { indexdef: string }) =>
+    r.indexdef.replace(/^CREATE (UNIQUE )?INDEX /, '$1'),
+  );
   const queries = auditQueries(o.rows, o.values);
   say(`audit: ${new Set(queries.map((q) => q.name)).size} filter sets × ${o.values} values × up to ${o.pages} pages over ${s.total} rows`);
   const all: number[] = [];

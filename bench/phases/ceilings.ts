@@ -66,19 +66,15 @@ async function psql(name: string, url: string, script: string, logDir: string, t
 
 /** Columns of a table that COPY may write (generated columns excluded). */
 async function copyColumns(pg: Pg, schema: string, table: string): Promise<string[]> {
-  const { rows } = await pg.query(
-    `SELECT column_name FROM information_schema.columns WHERE table_schema = $1 AND table_name = $2 AND is_generated = 'NEVER' ORDER BY ordinal_position`,
-    [schema, table],
-  );
+  const { rows } = await pg.query(`SELECT column_name FROM information_schema.columns WHERE table_schema = $1 AND table_name = $2 AND is_generated = 'NEVER' ORDER BY ordinal_position`, [schema, table]);
   return rows.map((r: { column_name: string }) => `"${r.column_name}"`);
 }
 
 /** Exact row counts of every base table of `schema` (but `migrations`). */
 export async function tableCounts(pg: Pg, schema: string): Promise<Record<string, number>> {
-  const { rows } = await pg.query(
-    `SELECT table_name FROM information_schema.tables WHERE table_schema = $1 AND table_type = 'BASE TABLE' AND table_name NOT IN ('migrations') AND table_name NOT LIKE 'bench\\_%' ORDER BY 1`,
-    [schema],
-  );
+  const { rows } = await pg.query(`SELECT table_name FROM information_schema.tables WHERE table_schema = $1 AND table_type = 'BASE TABLE' AND table_name NOT IN ('migrations') AND table_name NOT LIKE 'bench\\_%' ORDER BY 1`, [
+    schema,
+  ]);
   const out: Record<string, number> = {};
   for (const r of rows as { table_name: string }[]) out[r.table_name] = (await pg.query(`SELECT count(*)::int AS n FROM "${schema}"."${r.table_name}"`)).rows[0].n;
   return out;
@@ -257,7 +253,22 @@ export async function producerPerformance(o: { topic: string; records: number; r
   const r = await runCommand(
     o.name,
     'java',
-    [...JVM, '-cp', KAFKA_CP(), 'org.apache.kafka.tools.ProducerPerformance', '--topic', o.topic, '--num-records', String(o.records), '--record-size', String(o.recordBytes), '--throughput', String(o.throughput), '--producer-props', ...props],
+    [
+      ...JVM,
+      '-cp',
+      KAFKA_CP(),
+      'org.apache.kafka.tools.ProducerPerformance',
+      '--topic',
+      o.topic,
+      '--num-records',
+      String(o.records),
+      '--record-size',
+      String(o.recordBytes),
+      '--throughput',
+      String(o.throughput),
+      '--producer-props',
+      ...props,
+    ],
     o.logDir,
     { timeoutMs: 600_000 },
   );
@@ -390,7 +401,9 @@ export async function headerProducer(o: { name: string; topic: string; records: 
     const c = await runCommand('javac-header-producer', 'javac', ['-nowarn', '-cp', `${libs}/*`, '-d', classes, 'bench/kafka/HeaderProducerPerf.java'], o.logDir, { timeoutMs: 120_000 });
     if (c.code !== 0) throw new Error(`javac failed: ${c.out.slice(-2000)}`);
   }
-  say(`ceiling: Java producer with the relay's records (${o.samples.meanValueBytes} B values, ${o.samples.meanHeaders} headers, ${o.samples.meanHeaderBytes} B of headers), ${o.records} records, throughput ${o.throughput === -1 ? 'max' : o.throughput + '/s'}`);
+  say(
+    `ceiling: Java producer with the relay's records (${o.samples.meanValueBytes} B values, ${o.samples.meanHeaders} headers, ${o.samples.meanHeaderBytes} B of headers), ${o.records} records, throughput ${o.throughput === -1 ? 'max' : o.throughput + '/s'}`,
+  );
   const r = await runCommand(o.name, 'java', [...JVM, '-cp', `${classes}:${libs}/*`, 'HeaderProducerPerf', '127.0.0.1:9092', o.topic, String(o.records), String(o.throughput), o.samples.file], o.logDir, { timeoutMs: 600_000 });
   const m = /RESULT records=(\d+) seconds=([\d.]+) rps=([\d.]+) p50=([\d.]+) p99=([\d.]+) max=([\d.]+) avg=([\d.]+)/.exec(r.out);
   if (r.code !== 0 || !m) throw new Error(`${o.name} failed: ${r.out.slice(-2000)}`);

@@ -97,9 +97,7 @@ export async function ingestBatched(client: LedgerClient, o: { prefix: string; c
   say(`ingest batched: ${o.clients} clients × ${roundsEach} rounds of ${o.batchSize} bets in one request (then close, deal, settle)`);
   // every request is prepared before the clock starts (a 10,000-bet body is a few MB of JSON to build)
   const plans = Array.from({ length: o.clients }, (_, c) => {
-    const next = shoeSupply(`${o.prefix}-b${o.batchSize}`, c, (table, shoeId, seed) =>
-      shoeSteps({ table, shoeId, seed, rounds: roundsEach, betsPerRound: o.batchSize, betMode: 'batch', batchSize: o.batchSize }),
-    );
+    const next = shoeSupply(`${o.prefix}-b${o.batchSize}`, c, (table, shoeId, seed) => shoeSteps({ table, shoeId, seed, rounds: roundsEach, betsPerRound: o.batchSize, betMode: 'batch', batchSize: o.batchSize }));
     const steps: Step[] = [];
     let rounds = 0;
     while (rounds < roundsEach) {

@@ -85,9 +85,7 @@ export async function measureLag(
   // a shoe hopelessly behind its schedule stops sending: the run is not sustained anyway, and the phase stays bounded
   const abandonAfterMs = o.abandonAfterMs ?? Math.max(10_000, o.seconds * 1000);
   const tables = benchTables();
-  const perShoe: Step[][] = Array.from({ length: o.shoes }, (_, i) =>
-    shoeSteps({ table: tables[i % tables.length], shoeId: `${o.prefix}-lag-${i}`, seed: `${o.prefix}-lag-${i}`, rounds: 200, betMode: 'batch' }),
-  );
+  const perShoe: Step[][] = Array.from({ length: o.shoes }, (_, i) => shoeSteps({ table: tables[i % tables.length], shoeId: `${o.prefix}-lag-${i}`, seed: `${o.prefix}-lag-${i}`, rounds: 200, betMode: 'batch' }));
   const { schedule, expected, exhausted } = buildSchedule(perShoe, o.rate, o.seconds);
   const totalRequests = schedule.reduce((n, s) => n + s.length, 0);
   const perShoeIntervalMs = totalRequests > 0 ? round((o.seconds * 1000 * o.shoes) / totalRequests, 1) : null;

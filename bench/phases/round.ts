@@ -62,10 +62,9 @@ export async function measureRound(client: LedgerClient, pg: Pg, o: { prefix: st
     let settlements = last.events.filter((e) => e.type === 'BetSettled');
     if (settlements.length !== o.bets) {
       // an answer that does not list every event it recorded: read the settlements from the shoe's stream
-      const { rows } = await pg.query(
-        `SELECT event_id::text AS "eventId", type, global_position::text AS "globalPosition" FROM events WHERE stream_id = $1 AND type = 'BetSettled' ORDER BY stream_version`,
-        [`shoe-${o.prefix}-round${r}`],
-      );
+      const { rows } = await pg.query(`SELECT event_id::text AS "eventId", type, global_position::text AS "globalPosition" FROM events WHERE stream_id = $1 AND type = 'BetSettled' ORDER BY stream_version`, [
+        `shoe-${o.prefix}-round${r}`,
+      ]);
       settlements = rows;
     }
     if (settlements.length !== o.bets) throw new Error(`round: the last card settled ${settlements.length} bets, expected ${o.bets}`);

@@ -11,9 +11,7 @@ import { Kafka, logLevel } from 'kafkajs';
 import Ajv from 'ajv';
 import addFormats from 'ajv-formats';
 
-const args = Object.fromEntries(
-  process.argv.slice(2).reduce((acc, a, i, all) => (a.startsWith('--') ? [...acc, [a.slice(2), all[i + 1]?.startsWith('--') || all[i + 1] === undefined ? 'true' : all[i + 1]]] : acc), []),
-);
+const args = Object.fromEntries(process.argv.slice(2).reduce((acc, a, i, all) => (a.startsWith('--') ? [...acc, [a.slice(2), all[i + 1]?.startsWith('--') || all[i + 1] === undefined ? 'true' : all[i + 1]]] : acc), []));
 const brokers = (args.brokers ?? '127.0.0.1:9092').split(',');
 const topic = args.topic ?? 'baccarat.analytics.settlements.v1';
 const schemasUrl = args['schemas-url']; // e.g. http://127.0.0.1:3000/schemas

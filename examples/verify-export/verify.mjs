@@ -45,7 +45,9 @@ export function canonicalJson(v) {
       return JSON.stringify(v);
     case 'object': {
       if (Array.isArray(v)) return `[${v.map((x) => canonicalJson(x)).join(',')}]`;
-      const keys = Object.keys(v).filter((k) => v[k] !== undefined).sort();
+      const keys = Object.keys(v)
+        .filter((k) => v[k] !== undefined)
+        .sort();
       return `{${keys.map((k) => `${JSON.stringify(k)}:${canonicalJson(v[k])}`).join(',')}}`;
     }
     default:
@@ -74,7 +76,10 @@ export function hashedFields(e) {
 
 /** hash = hex(SHA-256(prevHash ‖ canonical JSON of the hashed fields)), UTF-8. */
 export function eventHash(e) {
-  return createHash('sha256').update(e.prevHash, 'utf8').update(canonicalJson(hashedFields(e)), 'utf8').digest('hex');
+  return createHash('sha256')
+    .update(e.prevHash, 'utf8')
+    .update(canonicalJson(hashedFields(e)), 'utf8')
+    .digest('hex');
 }
 
 /** RFC 6962 Merkle Tree Hash over raw leaf data: leaf H(0x00‖d), node H(0x01‖l‖r), split at the largest power of two below n. */
@@ -102,19 +107,54 @@ export function parseCsv(text) {
     const c = text[i];
     if (quoted) {
       if (c === '"') {
-        if (text[i + 1] === '"') { field += '"'; i += 2; continue; }
-        quoted = false; i++; continue;
+        if (text[i + 1] === '"') {
+          field += '"';
+          i += 2;
+          continue;
+        }
+        quoted = false;
+        i++;
+        continue;
       }
-      field += c; i++; continue;
+      field += c;
+      i++;
+      continue;
     }
-    if (c === '"' && field === '' && !fieldStarted) { quoted = true; fieldStarted = true; i++; continue; }
-    if (c === ',') { record.push(field); field = ''; fieldStarted = false; i++; continue; }
-    if (c === '\r' && text[i + 1] === '\n') { i++; continue; }
-    if (c === '\n') { record.push(field); records.push(record); record = []; field = ''; fieldStarted = false; i++; continue; }
-    field += c; fieldStarted = true; i++;
+    if (c === '"' && field === '' && !fieldStarted) {
+      quoted = true;
+      fieldStarted = true;
+      i++;
+      continue;
+    }
+    if (c === ',') {
+      record.push(field);
+      field = '';
+      fieldStarted = false;
+      i++;
+      continue;
+    }
+    if (c === '\r' && text[i + 1] === '\n') {
+      i++;
+      continue;
+    }
+    if (c === '\n') {
+      record.push(field);
+      records.push(record);
+      record = [];
+      field = '';
+      fieldStarted = false;
+      i++;
+      continue;
+    }
+    field += c;
+    fieldStarted = true;
+    i++;
   }
   if (quoted) throw new Error('the CSV ends inside a quoted field');
-  if (field !== '' || fieldStarted || record.length > 0) { record.push(field); records.push(record); }
+  if (field !== '' || fieldStarted || record.length > 0) {
+    record.push(field);
+    records.push(record);
+  }
   return records;
 }
 
@@ -196,7 +236,10 @@ export function verifyBundle(dir, options = {}) {
   const contents = new Map();
   for (const f of manifest.files ?? []) {
     const path = join(dir, f.name);
-    if (f.name.includes('/') || f.name.includes('\\') || !existsSync(path)) { fail('FILE_MISSING', `${f.name}: listed in the manifest, not in the bundle`); continue; }
+    if (f.name.includes('/') || f.name.includes('\\') || !existsSync(path)) {
+      fail('FILE_MISSING', `${f.name}: listed in the manifest, not in the bundle`);
+      continue;
+    }
     const bytes = readFileSync(path);
     const sha = sha256hex(bytes);
     if (sha !== f.sha256) fail('FILE_HASH_MISMATCH', `${f.name}: SHA-256 ${sha}, the manifest says ${f.sha256} (the file was changed, truncated or replaced)`);
@@ -205,7 +248,10 @@ export function verifyBundle(dir, options = {}) {
     try {
       parsed = readRows(bytes.toString('utf8'), f.format, f.name);
     } catch (err) {
-      if (err instanceof Failure) { fail(err.code, err.message); continue; }
+      if (err instanceof Failure) {
+        fail(err.code, err.message);
+        continue;
+      }
       fail('PARSE_ERROR', `${f.name}: ${err.message}`);
       continue;
     }
@@ -323,7 +369,10 @@ export function verifyBundle(dir, options = {}) {
     anchors.forEach((a, i) => {
       const c = a.checkpoint;
       const gp = BigInt(c.globalPosition);
-      if (gp > through) { beyond++; return; }
+      if (gp > through) {
+        beyond++;
+        return;
+      }
       const prevGp = i > 0 ? BigInt(anchors[i - 1].checkpoint.globalPosition) : null;
       for (const h of c.streams) {
         const s = streams.get(h.streamId);
@@ -336,12 +385,16 @@ export function verifyBundle(dir, options = {}) {
           const r = s.hashes.get(h.version);
           if (r.hash !== h.headHash) {
             const after = s.maxSigned ?? s.firstVersion - 1;
-            fail('HEAD_MISMATCH', `stream ${h.streamId} version ${h.version} (event ${r.eventId}): the chain recomputed from the export gives ${r.hash}, checkpoint #${c.seq} signed ${h.headHash}: an event among versions ${after + 1}..${h.version} was altered, removed or inserted`);
+            fail(
+              'HEAD_MISMATCH',
+              `stream ${h.streamId} version ${h.version} (event ${r.eventId}): the chain recomputed from the export gives ${r.hash}, checkpoint #${c.seq} signed ${h.headHash}: an event among versions ${after + 1}..${h.version} was altered, removed or inserted`,
+            );
           }
           if (s.maxSigned === null || h.version > s.maxSigned) s.maxSigned = h.version;
         } else if (h.version === s.firstVersion - 1) {
           headsChecked++;
-          if (s.firstPrevHash !== h.headHash) fail('HEAD_MISMATCH', `stream ${h.streamId}: its first exported event (version ${s.firstVersion}) chains onto ${s.firstPrevHash}, checkpoint #${c.seq} signed ${h.headHash} for version ${h.version}`);
+          if (s.firstPrevHash !== h.headHash)
+            fail('HEAD_MISMATCH', `stream ${h.streamId}: its first exported event (version ${s.firstVersion}) chains onto ${s.firstPrevHash}, checkpoint #${c.seq} signed ${h.headHash} for version ${h.version}`);
         } else if (h.version > s.lastVersion && gp >= first) {
           fail('ANCHORED_VERSION_MISSING', `stream ${h.streamId}: checkpoint #${c.seq} signed version ${h.version}, the export ends at version ${s.lastVersion} (events were removed from its end)`);
         }
@@ -364,7 +417,10 @@ export function verifyBundle(dir, options = {}) {
   }
 
   // 6. settlements and decisions name events of the export
-  for (const [kind, types] of [['settlements', ['BetSettled', 'BetResettled', 'BetRefunded']], ['decisions', null]]) {
+  for (const [kind, types] of [
+    ['settlements', ['BetSettled', 'BetResettled', 'BetRefunded']],
+    ['decisions', null],
+  ]) {
     const f = contents.get(kind);
     if (!f || !ev) continue;
     for (const { line, value } of f.rows) {

@@ -18,17 +18,7 @@
  * record. Counters and caches that carry no record (the former `event_position`, `stream_snapshots`,
  * `outbox_leases`) are not among them.
  */
-export const LEDGER_TABLES: ReadonlySet<string> = new Set([
-  'events',
-  'streams',
-  'outbox',
-  'outbox_progress',
-  'position_gaps',
-  'idempotency_keys',
-  'rejections',
-  'ledger_references',
-  'query_log',
-]);
+export const LEDGER_TABLES: ReadonlySet<string> = new Set(['events', 'streams', 'outbox', 'outbox_progress', 'position_gaps', 'idempotency_keys', 'rejections', 'ledger_references', 'query_log']);
 
 /** One refused statement of a migration file. */
 export interface MigrationViolation {

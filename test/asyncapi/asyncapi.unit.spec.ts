@@ -7,17 +7,7 @@ import { EVENT_TYPES, type LedgerEvent } from '@ledger/events';
 import { LEDGER_RECORD_HEADERS, toKafkaMessage } from '../../libs/event-store/src/relay-record';
 import { envelopeToRow } from '../../libs/event-store/src/rows';
 import { LEDGER_TOPICS } from '@ledger/infra';
-import {
-  ANALYTICS_ID_NAMESPACE,
-  ANALYTICS_RECORD_KINDS,
-  ANALYTICS_RECORD_TYPES,
-  AnalyticsRecord,
-  analyticsRecordId,
-  analyticsRecordsOfEvents,
-  DEFAULT_ANALYTICS_TOPICS,
-  SCHEMA_ID_BASE,
-  uuidV5,
-} from '@ledger/read-model';
+import { ANALYTICS_ID_NAMESPACE, ANALYTICS_RECORD_KINDS, ANALYTICS_RECORD_TYPES, AnalyticsRecord, analyticsRecordId, analyticsRecordsOfEvents, DEFAULT_ANALYTICS_TOPICS, SCHEMA_ID_BASE, uuidV5 } from '@ledger/read-model';
 import { smallShoe } from '../../libs/projections/src/testing/small-shoe.fixture';
 import { syntheticLedger } from '../../libs/projections/src/testing/synthetic-shoes';
 import { BET_CODES, VARIANTS } from '@ledger/rules';
@@ -46,7 +36,12 @@ function newAjv(): Ajv {
 /** The parser annotates schemas with `x-parser-*` keys; JSON Schema validators must not see them. */
 function stripParserKeys<T>(v: T): T {
   if (Array.isArray(v)) return v.map(stripParserKeys) as T;
-  if (v && typeof v === 'object') return Object.fromEntries(Object.entries(v).filter(([k]) => !k.startsWith('x-parser-')).map(([k, x]) => [k, stripParserKeys(x)])) as T;
+  if (v && typeof v === 'object')
+    return Object.fromEntries(
+      Object.entries(v)
+        .filter(([k]) => !k.startsWith('x-parser-'))
+        .map(([k, x]) => [k, stripParserKeys(x)]),
+    ) as T;
   return v;
 }
 
@@ -120,14 +115,7 @@ describe('AsyncAPI document', () => {
 describe('JSON Schemas (docs/asyncapi/schemas)', () => {
   it('every file is a valid draft-07 JSON Schema with a unique $id named after the file', () => {
     expect(schemaFiles.sort()).toEqual(
-      [
-        'analytics-headers.v1.schema.json',
-        'ledger-event-headers.v1.schema.json',
-        'ledger-event.v1.schema.json',
-        'roads.v1.schema.json',
-        'round-outcome.v1.schema.json',
-        'settlement.v1.schema.json',
-      ].sort(),
+      ['analytics-headers.v1.schema.json', 'ledger-event-headers.v1.schema.json', 'ledger-event.v1.schema.json', 'roads.v1.schema.json', 'round-outcome.v1.schema.json', 'settlement.v1.schema.json'].sort(),
     );
     const ids = new Set<string>();
     for (const f of schemaFiles) {

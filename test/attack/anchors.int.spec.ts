@@ -37,16 +37,7 @@ import {
   type VerificationReport,
   type VerifyLedgerOptions,
 } from '@ledger/anchors';
-import {
-  DEVICE,
-  TEST_ADMIN_DATABASE_URL,
-  TEST_DATABASE_URL,
-  TEST_KAFKA_BROKERS,
-  collectingLogger,
-  dealerChanges,
-  eventually,
-  kafkaAdmin,
-} from '../../libs/event-store/src/testing/int-support';
+import { DEVICE, TEST_ADMIN_DATABASE_URL, TEST_DATABASE_URL, TEST_KAFKA_BROKERS, collectingLogger, dealerChanges, eventually, kafkaAdmin } from '../../libs/event-store/src/testing/int-support';
 import { AnchorsController } from '../../apps/ledger/src/anchors/anchors.controller';
 
 jest.setTimeout(180_000);
@@ -113,7 +104,11 @@ beforeAll(async () => {
   writeFileSync(privateKeyFile, pair.privateKey.export({ type: 'pkcs8', format: 'pem' }), { mode: 0o600 });
   writeFileSync(publicKeyFile, pair.publicKey.export({ type: 'spki', format: 'pem' }));
 
-  for (const [name, table] of [['A', 'T-1'], ['B', 'T-1'], ['C', 'T-2']] as const) {
+  for (const [name, table] of [
+    ['A', 'T-1'],
+    ['B', 'T-1'],
+    ['C', 'T-2'],
+  ] as const) {
     streams[name] = { streamId: `shoe-attack-${name}-${randomUUID()}`, tableId: `${table}-${randomUUID().slice(0, 6)}`, events: [] };
   }
 });
@@ -218,9 +213,7 @@ describe('anchors outside PostgreSQL against a superuser who rewrites history (d
     const first = await anchorOnce();
     expect(first.checkpoint.seq).toBe(1);
     expect(first.checkpoint.streams).toEqual(
-      [A, B, C]
-        .map((s) => ({ streamId: s.streamId, version: s.events.length, headHash: s.events[s.events.length - 1].hash }))
-        .sort((x, y) => Buffer.compare(Buffer.from(x.streamId), Buffer.from(y.streamId))),
+      [A, B, C].map((s) => ({ streamId: s.streamId, version: s.events.length, headHash: s.events[s.events.length - 1].hash })).sort((x, y) => Buffer.compare(Buffer.from(x.streamId), Buffer.from(y.streamId))),
     );
     expect(first.checkpoint.globalPosition).toBe(C.events[2].globalPosition);
     expect(first.checkpoint.globalPosition).toBe('11');

@@ -17,39 +17,12 @@
 import { randomUUID } from 'node:crypto';
 import { Client } from 'pg';
 import type { DataSource } from 'typeorm';
-import {
-  createDataSource,
-  DEFAULT_DATABASE_URL,
-  GrantRuntimeRoles1795950000100,
-  OUTBOX_LEASE_GRANTS,
-  APPEND_GRANTS,
-  MARK_PROGRESS_GRANTS,
-  OutboxRelay,
-  PgEventStore,
-  runMigrations,
-} from '@ledger/event-store';
+import { createDataSource, DEFAULT_DATABASE_URL, GrantRuntimeRoles1795950000100, OUTBOX_LEASE_GRANTS, APPEND_GRANTS, MARK_PROGRESS_GRANTS, OutboxRelay, PgEventStore, runMigrations } from '@ledger/event-store';
 import { resolveDatabaseUrls } from '@ledger/infra';
-import {
-  createProjectionDataSource,
-  DEFAULT_DATABASE_URL as PROJECTOR_DEFAULT_DATABASE_URL,
-  grantOutboxLeasesSql,
-  grantReadModelSql,
-  projectorConfigFromEnv,
-  runProjectionMigrations,
-} from '@ledger/projections';
+import { createProjectionDataSource, DEFAULT_DATABASE_URL as PROJECTOR_DEFAULT_DATABASE_URL, grantOutboxLeasesSql, grantReadModelSql, projectorConfigFromEnv, runProjectionMigrations } from '@ledger/projections';
 import { CreateQueryLog1733100000000 } from '../../apps/ledger/src/persistence/migrations/1733100000000-create-query-log';
 import { GrantQueryLog1733100000001 } from '../../apps/ledger/src/persistence/migrations/1733100000001-grant-query-log';
-import {
-  collectingLogger,
-  dealerChanges,
-  DEVICE,
-  ensureTestTopic,
-  ids,
-  TEST_ADMIN_DATABASE_URL,
-  TEST_DATABASE_URL,
-  TEST_EVENTS_TOPIC,
-  TEST_KAFKA_BROKERS,
-} from '../../libs/event-store/src/testing/int-support';
+import { collectingLogger, dealerChanges, DEVICE, ensureTestTopic, ids, TEST_ADMIN_DATABASE_URL, TEST_DATABASE_URL, TEST_EVENTS_TOPIC, TEST_KAFKA_BROKERS } from '../../libs/event-store/src/testing/int-support';
 import { ledgerEntriesGrantsSql, READ_MODEL_MIGRATIONS } from '@ledger/read-model';
 
 jest.setTimeout(120_000);
@@ -160,10 +133,7 @@ const REWRITE_HISTORY: ReadonlyArray<readonly [string, string]> = [
   ['add a column to events', `ALTER TABLE events ADD COLUMN forged text`],
   ['create a trigger on events', `CREATE TRIGGER forged BEFORE INSERT ON events FOR EACH ROW EXECUTE FUNCTION ledger_refuse_change()`],
   ['create a rule on events', `CREATE RULE forged AS ON UPDATE TO events DO INSTEAD NOTHING`],
-  [
-    'replace the append-only function with a no-op',
-    `CREATE OR REPLACE FUNCTION ledger_refuse_change() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN RETURN NEW; END $$`,
-  ],
+  ['replace the append-only function with a no-op', `CREATE OR REPLACE FUNCTION ledger_refuse_change() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN RETURN NEW; END $$`],
   ['take events over', `ALTER TABLE events OWNER TO CURRENT_USER`],
   ['become the owner', `SET ROLE ledger_owner`],
   ['switch the triggers off by replication mode', `SET session_replication_role = replica`],
@@ -194,12 +164,7 @@ describe('what the runtime roles are', () => {
     expect(user(DEFAULT_DATABASE_URL)).toBe('ledger_app');
     expect(user(PROJECTOR_DEFAULT_DATABASE_URL)).toBe('ledger_projector');
     const urls = resolveDatabaseUrls({});
-    expect([user(urls.app), user(urls.relay), user(urls.projector), user(urls.migrations)]).toEqual([
-      'ledger_app',
-      'ledger_relay',
-      'ledger_projector',
-      'ledger_owner',
-    ]);
+    expect([user(urls.app), user(urls.relay), user(urls.projector), user(urls.migrations)]).toEqual(['ledger_app', 'ledger_relay', 'ledger_projector', 'ledger_owner']);
     const projector = projectorConfigFromEnv({});
     expect([user(projector.databaseUrl), user(projector.migrationsDatabaseUrl)]).toEqual(['ledger_projector', 'ledger_owner']);
     // one database for all, named by DATABASE_URL: a test never migrates or relays another one
@@ -262,9 +227,7 @@ describe('the relay may mark outbox rows published and prune published ones, not
     // the seeded events' outbox rows; one made surely unpublished inside the attempt's (rolled back) transaction
     const [{ n }] = (await clients.owner.query(`SELECT count(*)::int AS n FROM outbox`)).rows;
     expect(n).toBeGreaterThan(0);
-    expect(await attempt('relay', `UPDATE outbox SET published_at = NULL WHERE global_position = (SELECT min(global_position) FROM outbox); DELETE FROM outbox`)).toMatch(
-      /^LA001 ledger: outbox row \d+ is not published yet/,
-    );
+    expect(await attempt('relay', `UPDATE outbox SET published_at = NULL WHERE global_position = (SELECT min(global_position) FROM outbox); DELETE FROM outbox`)).toMatch(/^LA001 ledger: outbox row \d+ is not published yet/);
     // a published one may go (the pruning); rolled back too
     expect(await attempt('relay', `UPDATE outbox SET published_at = now(); DELETE FROM outbox`)).toBe('succeeded');
   });
@@ -316,7 +279,10 @@ describe('the API may not touch the outbox rows, the projections or the access l
     ['move the relay progress (the anchors would sign what is not published)', `UPDATE outbox_progress SET through_position = through_position + 1000`],
     ['mark outbox rows published (so Kafka never gets them)', `UPDATE outbox SET published_at = now()`],
     ['rewrite a projection', `UPDATE read.bet_settlements SET payout = 0`],
-    ['add a position-stamped entry', `INSERT INTO read.ledger_entries (global_position, entry_no, event_id, event_type, recorded_at, gaming_day, table_id, shoe_id, round_id, dealer_id, currency) VALUES (1, 0, 'e', 'BetSettled', now(), '2026-01-01', 'T', 'S', 'R', 'D', 'EUR')`],
+    [
+      'add a position-stamped entry',
+      `INSERT INTO read.ledger_entries (global_position, entry_no, event_id, event_type, recorded_at, gaming_day, table_id, shoe_id, round_id, dealer_id, currency) VALUES (1, 0, 'e', 'BetSettled', now(), '2026-01-01', 'T', 'S', 'R', 'D', 'EUR')`,
+    ],
     ['forge a checkpoint', `INSERT INTO read.checkpoints (consumer_group, topic, partition, next_offset) VALUES ('g', 't', 0, 0)`],
     ['rewrite the access log', `UPDATE query_log SET actor_id = 'nobody'`],
     ['rewrite a refusal', `UPDATE rejections SET code = 'forged'`],

@@ -163,12 +163,7 @@ describe('(b) heavy reads never hold what a write waits for; (d) bodies over the
     await holder.connect();
     await holder.query('BEGIN');
     await holder.query('LOCK TABLE query_log IN ACCESS EXCLUSIVE MODE');
-    const waitingOnQueryLog = async () =>
-      (
-        await h.ds.query(
-          `SELECT count(*)::int AS n FROM pg_locks l JOIN pg_class c ON c.oid = l.relation WHERE c.relname = 'query_log' AND NOT l.granted`,
-        )
-      )[0].n as number;
+    const waitingOnQueryLog = async () => (await h.ds.query(`SELECT count(*)::int AS n FROM pg_locks l JOIN pg_class c ON c.oid = l.relation WHERE c.relname = 'query_log' AND NOT l.granted`))[0].n as number;
     let released = false;
     const answers: Answer[] = [];
     try {

@@ -151,10 +151,9 @@ describe('attack: forged records on the ledger topic (docs/guarantees.md §8)', 
   });
 
   const quarantined = async (shoeId: string) =>
-    q<{ reason: string; authentic: boolean; stream_version: number; event_id: string }>(
-      `SELECT reason, authentic, stream_version, event_id FROM ${SCHEMA}.quarantine WHERE stream_id = $1 ORDER BY kafka_offset`,
-      [`shoe-${shoeId}`],
-    );
+    q<{ reason: string; authentic: boolean; stream_version: number; event_id: string }>(`SELECT reason, authentic, stream_version, event_id FROM ${SCHEMA}.quarantine WHERE stream_id = $1 ORDER BY kafka_offset`, [
+      `shoe-${shoeId}`,
+    ]);
 
   it('(a) a made-up hash is quarantined: unsigned as SIGNATURE_INVALID, signed with the real key as HASH_MISMATCH', async () => {
     expect((await quarantined('atk-forged-a')).map((r) => r.reason)).toEqual(forgedA.map(() => 'SIGNATURE_INVALID'));
@@ -168,9 +167,7 @@ describe('attack: forged records on the ledger topic (docs/guarantees.md §8)', 
   });
 
   it('(c) a legitimate record tampered in one byte is quarantined as SIGNATURE_INVALID', async () => {
-    const rows = await q<{ event_id: string; reason: string }>(`SELECT event_id, reason FROM ${SCHEMA}.quarantine WHERE stream_id = ANY($1) ORDER BY kafka_offset`, [
-      [legitA.events[0].streamId, legitC.events[0].streamId],
-    ]);
+    const rows = await q<{ event_id: string; reason: string }>(`SELECT event_id, reason FROM ${SCHEMA}.quarantine WHERE stream_id = ANY($1) ORDER BY kafka_offset`, [[legitA.events[0].streamId, legitC.events[0].streamId]]);
     expect(rows).toEqual([
       { event_id: settledA.eventId, reason: 'SIGNATURE_INVALID' },
       { event_id: legitC.events[cSettled].eventId, reason: 'SIGNATURE_INVALID' },
@@ -202,9 +199,7 @@ describe('attack: forged records on the ledger topic (docs/guarantees.md §8)', 
     expect(copies).toHaveLength(all.length);
     const header = (h: unknown) => (h === undefined ? undefined : String(Array.isArray(h) ? h[0] : h));
     const byOffset = new Map(copies.map((c) => [header(c.headers?.dlq_source_offset), c]));
-    const rows = await q<{ kafka_offset: string; reason: string; value: Buffer; value_bytes: number }>(
-      `SELECT kafka_offset::text, reason, value, value_bytes FROM ${SCHEMA}.quarantine ORDER BY kafka_offset`,
-    );
+    const rows = await q<{ kafka_offset: string; reason: string; value: Buffer; value_bytes: number }>(`SELECT kafka_offset::text, reason, value, value_bytes FROM ${SCHEMA}.quarantine ORDER BY kafka_offset`);
     for (const r of rows) {
       const copy = byOffset.get(r.kafka_offset)!;
       expect(copy).toBeDefined();

@@ -43,7 +43,7 @@ describe('shoe snapshots: a miss folds from a genuine snapshot, never from a for
     const streamId = `shoe-${shoeId}`;
     // written off the request's path: wait until one is there and no newer one follows
     let last = -1;
-    for (const deadline = Date.now() + 20_000; Date.now() < deadline; ) {
+    for (const deadline = Date.now() + 20_000; Date.now() < deadline;) {
       const [row] = await rows(insider, `SELECT version FROM stream_snapshots WHERE stream_id = $1`, [streamId]);
       if (row && row.version > 20 && row.version === last) return streamId;
       last = row?.version ?? -1;

@@ -39,7 +39,12 @@ async function resultedRound(h: LedgerHarness, shoeId: string, roundId: string, 
     bet: { betId: `${roundId}-B1`, accountId: 'acct-1', betCode: 'PLAYER', stake: '1000', currency: 'EUR' },
   });
   await dev(`/shoes/${shoeId}/rounds/${roundId}/close-betting`);
-  for (const [position, card] of [['P1', '9S'], ['B1', '2H'], ['P2', 'KD'], ['B2', '3C']]) {
+  for (const [position, card] of [
+    ['P1', '9S'],
+    ['B1', '2H'],
+    ['P2', 'KD'],
+    ['B2', '3C'],
+  ]) {
     await dev(`/shoes/${shoeId}/rounds/${roundId}/cards`, { position, card });
   }
 }
@@ -177,9 +182,7 @@ describe('four eyes: a management decision needs a second, authenticated pit man
       await new Promise((r) => setTimeout(r, 200));
     }
     const recall = await h.client.get('auditor', 'aud-1', `/shoes/${shoeId}/rounds/${roundId}/recall`);
-    expect(recall.decisions).toEqual([
-      expect.objectContaining({ decisionId, kind: 'VOID_ROUND', status: 'APPROVED', requestedBy: 'pm-1', decidedBy: 'pm-2', reason: REASON, decisionReason: 'video reviewed' }),
-    ]);
+    expect(recall.decisions).toEqual([expect.objectContaining({ decisionId, kind: 'VOID_ROUND', status: 'APPROVED', requestedBy: 'pm-1', decidedBy: 'pm-2', reason: REASON, decisionReason: 'video reviewed' })]);
     const types = recall.events.map((e: { type: string }) => e.type);
     expect(types.indexOf('DecisionRequested')).toBeGreaterThan(-1);
     expect(types.indexOf('DecisionApproved')).toBeGreaterThan(types.indexOf('DecisionRequested'));

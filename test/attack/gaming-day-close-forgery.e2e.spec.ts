@@ -169,9 +169,19 @@ describe('gaming-day closes: forged, replayed and suppressed closes with the API
     const got = await call('GET', `/gaming-days/${genuine.gamingDay}/close?tableId=${table.tableId}`);
     expect(got.status).toBe(200);
     expect(got.body.closes.map((c: any) => c.eventId)).toEqual([genuine.eventId]);
-    expect(got.body.refused.map((r: any) => [r.eventId, r.problem])).toEqual(expect.arrayContaining([[copy, 'DUPLICATE'], [asSweeper, 'REPLAYED']]));
+    expect(got.body.refused.map((r: any) => [r.eventId, r.problem])).toEqual(
+      expect.arrayContaining([
+        [copy, 'DUPLICATE'],
+        [asSweeper, 'REPLAYED'],
+      ]),
+    );
     const divergences = await closeDivergences();
-    expect(divergences.filter((d) => d.eventId === copy || d.eventId === asSweeper).map((d) => d.reason.split(':')[0]).sort()).toEqual(['DUPLICATE', 'REPLAYED']);
+    expect(
+      divergences
+        .filter((d) => d.eventId === copy || d.eventId === asSweeper)
+        .map((d) => d.reason.split(':')[0])
+        .sort(),
+    ).toEqual(['DUPLICATE', 'REPLAYED']);
     expect(divergences.filter((d) => d.eventId === genuine.eventId)).toEqual([]);
   });
 

@@ -49,8 +49,7 @@ describe('attacks at the write edge', () => {
     return { status: res.status, body: text ? JSON.parse(text) : null, correlationId };
   };
   const version = (shoeId: string) => h.store.streamVersion(`shoe-${shoeId}`);
-  const rejectionOf = async (correlationId: string) =>
-    h.ds.query(`SELECT code, http_status, actor_id, actor_role, table_id, route FROM rejections WHERE correlation_id = $1`, [correlationId]);
+  const rejectionOf = async (correlationId: string) => h.ds.query(`SELECT code, http_status, actor_id, actor_role, table_id, route FROM rejections WHERE correlation_id = $1`, [correlationId]);
 
   beforeAll(async () => {
     h = await startLedger();
@@ -69,9 +68,7 @@ describe('attacks at the write edge', () => {
       expect({ status: r.status, code: r.body?.error?.code }).toEqual({ status: 403, code: 'AUTH.TABLE_NOT_ALLOWED' });
       expect(r.body.error.details).toEqual({ tableId: TIGER, allowedTables: [CLASSIC] });
       expect(await version(shoeId)).toBe(0);
-      expect(await rejectionOf(r.correlationId)).toEqual([
-        { code: 'AUTH.TABLE_NOT_ALLOWED', http_status: 403, actor_id: 'device-a', actor_role: 'table-device', table_id: TIGER, route: `POST /tables/${TIGER}/shoes` },
-      ]);
+      expect(await rejectionOf(r.correlationId)).toEqual([{ code: 'AUTH.TABLE_NOT_ALLOWED', http_status: 403, actor_id: 'device-a', actor_role: 'table-device', table_id: TIGER, route: `POST /tables/${TIGER}/shoes` }]);
       // the same device on its own table is served
       expect((await send(deviceA, 'POST', `/tables/${CLASSIC}/shoes`, { shoeId: runId('atk-own'), dealerId: 'dealer-1' })).status).toBe(201);
     });

@@ -86,7 +86,18 @@ test('the report, its totals, the URL filters, and the CSV and XLSX exports equa
   const values = (n: number) => (sheet!.getRow(n).values as unknown[]).slice(1);
   const header = values(1) as string[];
   const col = (heading: RegExp) => header.findIndex((h) => heading.test(h));
-  const idx = { table: col(/^Table$/), day: col(/^Gaming day$/), currency: col(/^Currency$/), turnover: col(/^Turnover/), payouts: col(/^Payouts/), ggr: col(/^GGR/), hold: col(/^Hold/), voidedStakes: col(/^Voided stakes/), correctionPayoutDelta: col(/^Correction payout delta/), betsSettled: col(/^Bets settled/) };
+  const idx = {
+    table: col(/^Table$/),
+    day: col(/^Gaming day$/),
+    currency: col(/^Currency$/),
+    turnover: col(/^Turnover/),
+    payouts: col(/^Payouts/),
+    ggr: col(/^GGR/),
+    hold: col(/^Hold/),
+    voidedStakes: col(/^Voided stakes/),
+    correctionPayoutDelta: col(/^Correction payout delta/),
+    betsSettled: col(/^Bets settled/),
+  };
   for (const [k, i] of Object.entries(idx)) expect(i, `column ${k}`).toBeGreaterThanOrEqual(0);
   const dataRows: Row[] = [];
   const totalRows = new Map<string, Record<string, bigint>>();
@@ -99,7 +110,15 @@ test('the report, its totals, the URL filters, and the CSV and XLSX exports equa
     };
     const row: Row = { currency: String(v[idx.currency]) };
     for (const f of ['turnover', 'payouts', 'ggr', 'voidedStakes', 'correctionPayoutDelta', 'betsSettled'] as const) row[f] = figures(f);
-    if (String(v[0]).startsWith('Total ')) totalRows.set(String(row.currency), Object.fromEntries(Object.entries(row).filter(([k]) => k !== 'currency').map(([k, x]) => [k, BigInt(String(x))])));
+    if (String(v[0]).startsWith('Total '))
+      totalRows.set(
+        String(row.currency),
+        Object.fromEntries(
+          Object.entries(row)
+            .filter(([k]) => k !== 'currency')
+            .map(([k, x]) => [k, BigInt(String(x))]),
+        ),
+      );
     else dataRows.push({ ...row, tableId: String(v[idx.table]), gamingDay: String(v[idx.day]), hold: v[idx.hold] === undefined ? null : String(v[idx.hold]) });
   }
   expect(dataRows.length).toBe(rows.length);
@@ -108,8 +127,7 @@ test('the report, its totals, the URL filters, and the CSV and XLSX exports equa
       expect(dataRows[i][f], `XLSX row ${i + 1} ${f}`).toBe(rows[i][f] ?? null);
   }
   expect([...totalRows.keys()].sort()).toEqual([...totals.keys()].sort());
-  for (const [currency, t] of totalRows)
-    for (const f of ['turnover', 'payouts', 'ggr', 'voidedStakes', 'correctionPayoutDelta', 'betsSettled'] as const) expect(t[f], `XLSX total ${currency} ${f}`).toBe(totals.get(currency)![f]);
+  for (const [currency, t] of totalRows) for (const f of ['turnover', 'payouts', 'ggr', 'voidedStakes', 'correctionPayoutDelta', 'betsSettled'] as const) expect(t[f], `XLSX total ${currency} ${f}`).toBe(totals.get(currency)![f]);
 });
 
 test('the filters are in the URL: group by and a table filter give a shareable address with the API rows', async ({ page, signIn }) => {

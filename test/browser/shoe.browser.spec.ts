@@ -37,7 +37,15 @@ test('a pit manager sees the roads, the rounds card by card and the card account
 
   const state = await (await api.get(`/shoes/${shoeId}/state`)).json();
   const acct = page.getByTestId('card-accounting');
-  for (const [key, field] of [['dealt', 'cardsDealt'], ['burned', 'cardsBurned'], ['unneeded', 'cardsUnneeded'], ['exposed', 'cardsExposed'], ['dropped', 'cardsDropped'], ['out', 'cardsOut'], ['remaining', 'cardsRemaining']] as const)
+  for (const [key, field] of [
+    ['dealt', 'cardsDealt'],
+    ['burned', 'cardsBurned'],
+    ['unneeded', 'cardsUnneeded'],
+    ['exposed', 'cardsExposed'],
+    ['dropped', 'cardsDropped'],
+    ['out', 'cardsOut'],
+    ['remaining', 'cardsRemaining'],
+  ] as const)
     await expect(acct.locator(`[data-count="${key}"]`), key).toHaveText(String(state[field]));
   for (const rank of ['A', '2', '3', '4', '5', '6', '7', '8', '9', 'T', 'J', 'Q', 'K']) {
     const row = page.locator(`[data-testid="by-rank"] tr[data-rank="${rank}"]`);

@@ -62,7 +62,9 @@ test('uploads a wallet file and sees the summary and the findings', async ({ pag
   await screenshotPage(page, 'wallet');
 
   // a decimal amount: refused with its line, nothing stored
-  await page.getByLabel('Wallet file (CSV or JSONL)').setInputFiles({ name: 'bad.csv', mimeType: 'text/csv', buffer: Buffer.from(`transactionId,type,amount,currency,time\n${good.betTransactionId},bet,10.50,EUR,${good.placedAt}\n`) });
+  await page
+    .getByLabel('Wallet file (CSV or JSONL)')
+    .setInputFiles({ name: 'bad.csv', mimeType: 'text/csv', buffer: Buffer.from(`transactionId,type,amount,currency,time\n${good.betTransactionId},bet,10.50,EUR,${good.placedAt}\n`) });
   await page.getByRole('button', { name: 'Upload and match' }).click();
   await expect(page.getByTestId('upload-error')).toContainText('WALLET.FILE_INVALID');
   await expect(page.getByTestId('upload-error')).toContainText('line 2');

@@ -47,7 +47,11 @@ describe('AsyncAPI document ready to draw', () => {
       const o = node as Record<string, unknown>;
       if (typeof o.$ref === 'string' && !o.$ref.startsWith('#')) {
         const rebase = (n: unknown): unknown =>
-          Array.isArray(n) ? n.map(rebase) : n && typeof n === 'object' ? Object.fromEntries(Object.entries(n).map(([k, v]) => [k, k === '$ref' && typeof v === 'string' && v.startsWith('#/') ? `#${at}${v.slice(1)}` : rebase(v)])) : n;
+          Array.isArray(n)
+            ? n.map(rebase)
+            : n && typeof n === 'object'
+              ? Object.fromEntries(Object.entries(n).map(([k, v]) => [k, k === '$ref' && typeof v === 'string' && v.startsWith('#/') ? `#${at}${v.slice(1)}` : rebase(v)]))
+              : n;
         return inline(rebase(JSON.parse(readFileSync(resolve(dir, o.$ref), 'utf8'))), at);
       }
       return Object.fromEntries(Object.entries(o).map(([k, v]) => [k, inline(v, `${at}/${k.replace(/~/g, '~0').replace(/\//g, '~1')}`)]));

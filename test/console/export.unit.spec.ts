@@ -3,9 +3,54 @@ import { downloadBlob, exactCell, exportColumns, exportFilename, reconciliationW
 import type { ReportRowLike } from '../../apps/console/src/lib/report';
 
 const rows: ReportRowLike[] = [
-  { tableId: 'T-CLASSIC-01', currency: 'EUR', turnover: '3322000', payouts: '3586220', ggr: '-264220', hold: '-0.079536', voidedStakes: '33400', correctionPayoutDelta: '-38590', betsSettled: '1332', betsRefunded: '11', betsResettled: '20', roundsResulted: '179', roundsVoided: '1', corrections: '2' },
-  { tableId: 'T-FAB4-01', currency: 'EUR', turnover: '2802000', payouts: '2449250', ggr: '352750', hold: '0.125892', voidedStakes: '204600', correctionPayoutDelta: '0', betsSettled: '1119', betsRefunded: '73', betsResettled: '7', roundsResulted: '132', roundsVoided: '6', corrections: '1' },
-  { tableId: 'T-BIG', currency: 'JPY', turnover: '9007199254740993', payouts: '0', ggr: '9007199254740993', hold: '1.000000', voidedStakes: '0', correctionPayoutDelta: '0', betsSettled: '1', betsRefunded: '0', betsResettled: '0', roundsResulted: '1', roundsVoided: '0', corrections: '0' },
+  {
+    tableId: 'T-CLASSIC-01',
+    currency: 'EUR',
+    turnover: '3322000',
+    payouts: '3586220',
+    ggr: '-264220',
+    hold: '-0.079536',
+    voidedStakes: '33400',
+    correctionPayoutDelta: '-38590',
+    betsSettled: '1332',
+    betsRefunded: '11',
+    betsResettled: '20',
+    roundsResulted: '179',
+    roundsVoided: '1',
+    corrections: '2',
+  },
+  {
+    tableId: 'T-FAB4-01',
+    currency: 'EUR',
+    turnover: '2802000',
+    payouts: '2449250',
+    ggr: '352750',
+    hold: '0.125892',
+    voidedStakes: '204600',
+    correctionPayoutDelta: '0',
+    betsSettled: '1119',
+    betsRefunded: '73',
+    betsResettled: '7',
+    roundsResulted: '132',
+    roundsVoided: '6',
+    corrections: '1',
+  },
+  {
+    tableId: 'T-BIG',
+    currency: 'JPY',
+    turnover: '9007199254740993',
+    payouts: '0',
+    ggr: '9007199254740993',
+    hold: '1.000000',
+    voidedStakes: '0',
+    correctionPayoutDelta: '0',
+    betsSettled: '1',
+    betsRefunded: '0',
+    betsResettled: '0',
+    roundsResulted: '1',
+    roundsVoided: '0',
+    corrections: '0',
+  },
 ];
 
 describe('exactCell', () => {
@@ -27,7 +72,22 @@ describe('reconciliationWorkbook', () => {
     await wb.xlsx.load(Buffer.from(bytes) as unknown as ExcelJS.Buffer);
     const sheet = wb.getWorksheet('Reconciliation')!;
     const header = (sheet.getRow(1).values as unknown[]).slice(1);
-    expect(header).toEqual(['Table', 'Currency', 'Turnover (minor units)', 'Payouts (minor units)', 'GGR (minor units)', 'Hold (GGR / turnover)', 'Voided stakes (minor units)', 'Correction payout delta (minor units)', 'Bets settled', 'Bets refunded', 'Bets resettled', 'Rounds resulted', 'Rounds voided', 'Corrections']);
+    expect(header).toEqual([
+      'Table',
+      'Currency',
+      'Turnover (minor units)',
+      'Payouts (minor units)',
+      'GGR (minor units)',
+      'Hold (GGR / turnover)',
+      'Voided stakes (minor units)',
+      'Correction payout delta (minor units)',
+      'Bets settled',
+      'Bets refunded',
+      'Bets resettled',
+      'Rounds resulted',
+      'Rounds voided',
+      'Corrections',
+    ]);
     const values = (n: number) => (sheet.getRow(n).values as unknown[]).slice(1);
     expect(values(2)).toEqual(['T-CLASSIC-01', 'EUR', 3322000, 3586220, -264220, '-0.079536', 33400, -38590, 1332, 11, 20, 179, 1, 2]);
     expect(values(4)[2]).toBe('9007199254740993');

@@ -25,8 +25,21 @@ describe('roads layout (apps/console/src/lib/roads-layout.ts)', () => {
   it('turns the next column early when its next cell is taken by an earlier tail', () => {
     const l = layoutColumns([streak(8, 'B'), streak(7, 'P'), streak(1, 'B')]);
     expect(places(l)).toEqual([
-      '0,0', '0,1', '0,2', '0,3', '0,4', '0,5', '1,5', '2,5', // B tail along row 5
-      '1,0', '1,1', '1,2', '1,3', '1,4', '2,4', '3,4', // P blocked at (1,5): turns at row 4
+      '0,0',
+      '0,1',
+      '0,2',
+      '0,3',
+      '0,4',
+      '0,5',
+      '1,5',
+      '2,5', // B tail along row 5
+      '1,0',
+      '1,1',
+      '1,2',
+      '1,3',
+      '1,4',
+      '2,4',
+      '3,4', // P blocked at (1,5): turns at row 4
       '2,0', // the next column starts right of the previous column's start
     ]);
     expect(new Set(places(l)).size).toBe(l.cells.length); // no two cells on one place
@@ -63,7 +76,7 @@ describe('roads layout (apps/console/src/lib/roads-layout.ts)', () => {
   });
 
   it('keeps the last columns of a wide road for a miniature', () => {
-    const l = layoutColumns([streak(8, "B"), streak(1, "P"), streak(2, "B")]);
+    const l = layoutColumns([streak(8, 'B'), streak(1, 'P'), streak(2, 'B')]);
     expect(places(l)).toEqual(['0,0', '0,1', '0,2', '0,3', '0,4', '0,5', '1,5', '2,5', '1,0', '2,0', '2,1']);
     const w = lastColumns(l, 2);
     expect(w.columns).toBe(2);

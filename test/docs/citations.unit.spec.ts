@@ -74,10 +74,7 @@ interface Cite {
 
 const SECTION = String.raw`§\d+(?:\.\d+)*`;
 /** `docs/<name>.md` followed by one or more sections, separated by , and or – - (also across a comment line break). */
-const CITATION = new RegExp(
-  String.raw`docs/([a-z0-9-]+)\.md((?:(?:\s|\*|//|#)*(?:,|and|or|to|–|—|-)?(?:\s|\*|//|#)*${SECTION})+)`,
-  'g',
-);
+const CITATION = new RegExp(String.raw`docs/([a-z0-9-]+)\.md((?:(?:\s|\*|//|#)*(?:,|and|or|to|–|—|-)?(?:\s|\*|//|#)*${SECTION})+)`, 'g');
 
 /** Every citation of a text: explicit ones of a docs file, and bare §N (domain rules). */
 export function citationsIn(file: string, text: string): Cite[] {
@@ -225,20 +222,8 @@ describe('the checks can fail', () => {
   });
 
   it('citationsIn finds lists, ranges, line breaks and bare §, and skips other standards', () => {
-    const text = [
-      ' * (docs/guarantees.md §1–§5, §8 and §11) and docs/domain-rules.md §3.2',
-      ' * exactly once (docs/guarantees.md',
-      ' * §6): per call; bare §5.4; RFC 8785 §3.2 is not ours',
-    ].join('\n');
-    expect(citationsIn('x.ts', text).map((c) => `${c.line}:${c.doc ?? '-'}:${c.section}`)).toEqual([
-      '1:guarantees:1',
-      '1:guarantees:5',
-      '1:guarantees:8',
-      '1:guarantees:11',
-      '1:domain-rules:3.2',
-      '3:guarantees:6',
-      '3:-:5.4',
-    ]);
+    const text = [' * (docs/guarantees.md §1–§5, §8 and §11) and docs/domain-rules.md §3.2', ' * exactly once (docs/guarantees.md', ' * §6): per call; bare §5.4; RFC 8785 §3.2 is not ours'].join('\n');
+    expect(citationsIn('x.ts', text).map((c) => `${c.line}:${c.doc ?? '-'}:${c.section}`)).toEqual(['1:guarantees:1', '1:guarantees:5', '1:guarantees:8', '1:guarantees:11', '1:domain-rules:3.2', '3:guarantees:6', '3:-:5.4']);
   });
 
   it('findLeftovers names each old form', () => {

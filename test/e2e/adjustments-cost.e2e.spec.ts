@@ -56,7 +56,7 @@ describe('reconciliation report time with ~1,000 adjustments after an early clos
     let last = 0n;
     for (const events of streams) {
       let version = 0;
-      for (let i = 0; i < events.length; ) {
+      for (let i = 0; i < events.length;) {
         const actor: Actor = events[i].actor;
         let j = i;
         while (j < events.length && events[j].actor.id === actor.id && events[j].actor.role === actor.role && j - i < 5000) j++;
@@ -136,7 +136,10 @@ describe('reconciliation report time with ~1,000 adjustments after an early clos
     }
     adjTimes.sort((a, b) => a - b);
     const rounds = later.flat().filter((e) => e.type === 'RoundOpened').length;
-    const resulted = later.flat().filter((e) => e.type === 'RoundResulted' || e.type === 'RoundVoided').map((e) => (e.data as { roundId: string }).roundId);
+    const resulted = later
+      .flat()
+      .filter((e) => e.type === 'RoundResulted' || e.type === 'RoundVoided')
+      .map((e) => (e.data as { roundId: string }).roundId);
     // rounds opened after the close on the closed day: each with a result or void is adjusted (unless the day turned meanwhile)
     const adjusted = new Set((await get('/reports/reconciliation')).adjustments.filter((a: any) => a.closedDay === day).map((a: any) => a.roundId));
     if (gamingDay(new Date().toISOString()) === day) expect(new Set(resulted).size).toBe([...new Set(resulted)].filter((r) => adjusted.has(r)).length);

@@ -120,7 +120,11 @@ describe('authorization matrix: every endpoint × every role (docs/guarantees.md
     const res = await fetch(`${h.baseUrl}/docs-json`);
     expect(res.status).toBe(200);
     doc = (await res.json()) as typeof doc;
-    documented = Object.entries(doc.paths).flatMap(([path, ops]) => Object.keys(ops).filter((m) => METHODS.includes(m)).map((m) => `${m.toUpperCase()} ${path}`));
+    documented = Object.entries(doc.paths).flatMap(([path, ops]) =>
+      Object.keys(ops)
+        .filter((m) => METHODS.includes(m))
+        .map((m) => `${m.toUpperCase()} ${path}`),
+    );
   });
   afterAll(async () => {
     await h?.close();
@@ -143,7 +147,11 @@ describe('authorization matrix: every endpoint × every role (docs/guarantees.md
   });
 
   it('only /health (and its probes /health/live, /health/ready) and /metrics are public; every other endpoint documents bearer auth; auditors are never allowed a POST', () => {
-    expect(Object.entries(ALLOWED).filter(([, r]) => r === 'public').map(([e]) => e)).toEqual(['GET /health', 'GET /health/live', 'GET /health/ready', 'GET /metrics']);
+    expect(
+      Object.entries(ALLOWED)
+        .filter(([, r]) => r === 'public')
+        .map(([e]) => e),
+    ).toEqual(['GET /health', 'GET /health/live', 'GET /health/ready', 'GET /metrics']);
     expect(Object.entries(ALLOWED).filter(([e, r]) => e.startsWith('POST ') && r !== 'public' && r.includes('auditor'))).toEqual([]);
     expect(Object.entries(ALLOWED).filter(([e, r]) => !e.startsWith('GET ') && r === 'public')).toEqual([]);
     for (const e of documented) {
@@ -217,10 +225,12 @@ describe('authorization matrix: every endpoint × every role (docs/guarantees.md
     const width = Math.max(...documented.map((e) => e.length));
     const lines = [`${'endpoint'.padEnd(width)}  ${CALLERS.map((c) => c.padEnd(18)).join('')}`];
     for (const endpoint of documented) {
-      lines.push(`${endpoint.padEnd(width)}  ${CALLERS.map((c) => {
-        const cell = cells.find((x) => x.endpoint === endpoint && x.caller === c)!;
-        return `${cell.status}${cell.ok ? '' : '!'}`.padEnd(18);
-      }).join('')}`);
+      lines.push(
+        `${endpoint.padEnd(width)}  ${CALLERS.map((c) => {
+          const cell = cells.find((x) => x.endpoint === endpoint && x.caller === c)!;
+          return `${cell.status}${cell.ok ? '' : '!'}`.padEnd(18);
+        }).join('')}`,
+      );
     }
     const byStatus: Record<string, number> = {};
     for (const c of cells) byStatus[c.status] = (byStatus[c.status] ?? 0) + 1;
@@ -235,10 +245,7 @@ describe('authorization matrix: every endpoint × every role (docs/guarantees.md
     const [{ n: recorded }] = await h.ds.query(`SELECT count(*)::int AS n FROM events WHERE correlation_id LIKE $1`, [`${run}-%`]);
     expect(recorded).toBe(0);
     expect(await h.store.streamVersion(`shoe-${params.shoeId}`)).toBe(0);
-    const logged: Array<{ correlation_id: string; http_status: number; code: string }> = await h.ds.query(
-      `SELECT correlation_id, http_status, code FROM rejections WHERE correlation_id LIKE $1`,
-      [`${run}-%`],
-    );
+    const logged: Array<{ correlation_id: string; http_status: number; code: string }> = await h.ds.query(`SELECT correlation_id, http_status, code FROM rejections WHERE correlation_id LIKE $1`, [`${run}-%`]);
     const shouldLog = cells.filter((c) => c.status === 401 || c.status === 403 || (c.endpoint.startsWith('POST ') && c.status >= 400 && c.status < 500));
     expect(logged).toHaveLength(shouldLog.length);
     const count = (xs: Array<{ status: number; code: string | null }>) => {

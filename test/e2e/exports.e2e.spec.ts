@@ -105,7 +105,11 @@ describe('exports for regulators: a bundle verifies with the standalone script a
     const script = shoeWithDecisions(tables.find((t) => t.tableId === 'T-CLASSIC-01') ?? tables[0], shoeId);
     await runShoeScript(script, h.client);
     // a refusal (the rejection log) and an audited read (the access log) inside the period
-    const refused = await fetch(`${h.baseUrl}/shoes/${shoeId}/burns`, { method: 'POST', headers: { 'content-type': 'application/json', authorization: `Bearer ${h.client.token('table-device', 'device-x')}` }, body: '{"cards":"nope"}' });
+    const refused = await fetch(`${h.baseUrl}/shoes/${shoeId}/burns`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', authorization: `Bearer ${h.client.token('table-device', 'device-x')}` },
+      body: '{"cards":"nope"}',
+    });
     expect(refused.status).toBeGreaterThanOrEqual(400);
     await h.client.get('auditor', 'aud-1', `/settlements?shoeId=${shoeId}`);
     const stored = await h.store.readStream(`shoe-${shoeId}`);
@@ -163,7 +167,11 @@ describe('exports for regulators: a bundle verifies with the standalone script a
     expect(readFileSync(join(bundle, 'anchor-public.pem'), 'utf8')).toBe(m.publicKey.pem);
 
     // the events file holds exactly the events of the exported positions, and every event of the shoe, as stored
-    const events = readFileSync(join(bundle, 'events.jsonl'), 'utf8').trimEnd().split('\n').slice(1, -1).map((l) => JSON.parse(l));
+    const events = readFileSync(join(bundle, 'events.jsonl'), 'utf8')
+      .trimEnd()
+      .split('\n')
+      .slice(1, -1)
+      .map((l) => JSON.parse(l));
     const [{ n }] = await h.ds.query(`SELECT count(*)::int AS n FROM events WHERE global_position BETWEEN $1 AND $2`, [m.positions.first, m.positions.through]);
     expect(events.length).toBe(n);
     const stored = await h.store.readStream(`shoe-${shoeId}`);
@@ -270,7 +278,9 @@ describe('exports for regulators: a bundle verifies with the standalone script a
     expect(r.stdout).toMatch(/OK: the export verifies/);
     expect(r.code).toBe(0);
     const m = JSON.parse(readFileSync(join(csv, 'manifest.json'), 'utf8'));
-    expect(readFileSync(join(csv, 'events.csv'), 'utf8').split('\n')[0]).toBe('globalPosition,eventId,type,schemaVersion,streamId,streamVersion,tableId,occurredAt,recordedAt,actorId,actorRole,correlationId,causationId,prevHash,hash,data');
+    expect(readFileSync(join(csv, 'events.csv'), 'utf8').split('\n')[0]).toBe(
+      'globalPosition,eventId,type,schemaVersion,streamId,streamVersion,tableId,occurredAt,recordedAt,actorId,actorRole,correlationId,causationId,prevHash,hash,data',
+    );
     const sig = m.anchors[m.anchors.length - 1].signature as string;
     m.anchors[m.anchors.length - 1].signature = (sig[0] === 'A' ? 'B' : 'A') + sig.slice(1);
     writeFileSync(join(csv, 'manifest.json'), JSON.stringify(m));
@@ -290,7 +300,10 @@ describe('exports for regulators: a bundle verifies with the standalone script a
     expect(body.trimEnd().split('\n').length).toBe(Number(res.headers.get('ledger-export-count')) + 1);
 
     const empty = await fetch(`${h.baseUrl}/exports/events?from=2001-01-01T00:00:00Z&to=2001-01-02T00:00:00Z`, { headers: auth });
-    const lines = (await empty.text()).trimEnd().split('\n').map((l) => JSON.parse(l));
+    const lines = (await empty.text())
+      .trimEnd()
+      .split('\n')
+      .map((l) => JSON.parse(l));
     expect(lines).toEqual([{ header: expect.objectContaining({ noActivity: true, report: 'export.events' }), positions: { first: null, periodLast: null, through: null } }, { trailer: { rows: 0 } }]);
 
     const bad = await fetch(`${h.baseUrl}/exports/events?from=${encodeURIComponent(to)}&to=${encodeURIComponent(from)}`, { headers: auth });

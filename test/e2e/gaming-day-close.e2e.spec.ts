@@ -93,7 +93,13 @@ describe('gaming-day close: frozen signed report, adjustments in the next day, a
     const res = await call('POST', `/gaming-days/${day}/close-requests/${request.requestId}/approve`, 'pit-manager', undefined, 'pm-2');
     expect(res.status).toBe(201);
     close = await res.json();
-    expect(close).toMatchObject({ gamingDay: day, tableIds: [table.tableId], trigger: 'MANAGER', closedBy: 'pm-2', early: { requestId: request.requestId, reason: 'table closes for maintenance', requestedBy: 'pm-1', approvedBy: 'pm-2' } });
+    expect(close).toMatchObject({
+      gamingDay: day,
+      tableIds: [table.tableId],
+      trigger: 'MANAGER',
+      closedBy: 'pm-2',
+      early: { requestId: request.requestId, reason: 'table closes for maintenance', requestedBy: 'pm-1', approvedBy: 'pm-2' },
+    });
     const done = (await (await call('GET', `/gaming-days/${day}/close-requests`, 'auditor')).json()) as any;
     expect(done.items).toEqual([expect.objectContaining({ requestId: request.requestId, status: 'APPROVED', approvedBy: 'pm-2', closeEventId: close.eventId })]);
     const again = await call('POST', `/gaming-days/${day}/close-requests/${request.requestId}/approve`, 'pit-manager', undefined, 'pm-3');

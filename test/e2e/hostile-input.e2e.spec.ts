@@ -236,7 +236,13 @@ async function buildShoe(h: LedgerHarness, key: ShoeKey, shoeId: string, idempot
     await dev(`${s}/exposed-cards`, { card: '5C' });
   }
   await dev(`${s}/rounds`, { roundId: `${shoeId}.r1` }, idempotencyKey ? { 'idempotency-key': idempotencyKey } : {});
-  await h.client.post('betting-platform', 'platform-1', `${s}/rounds/${shoeId}.r1/bets`, { bet: { betId: `${shoeId}.b-existing`, accountId: 'a1', betCode: 'PLAYER', stake: '1000', currency: 'EUR' } }, idempotencyKey ? { 'idempotency-key': idempotencyKey } : {});
+  await h.client.post(
+    'betting-platform',
+    'platform-1',
+    `${s}/rounds/${shoeId}.r1/bets`,
+    { bet: { betId: `${shoeId}.b-existing`, accountId: 'a1', betCode: 'PLAYER', stake: '1000', currency: 'EUR' } },
+    idempotencyKey ? { 'idempotency-key': idempotencyKey } : {},
+  );
   if (key === 'BET') return;
   if (key === 'VOIDED') {
     const { decisionId } = await h.client.post('pit-manager', 'pm-1', `${s}/void`, { reason: 'shoe replaced' });
@@ -248,7 +254,13 @@ async function buildShoe(h: LedgerHarness, key: ShoeKey, shoeId: string, idempot
     await dev(`${s}/rounds/${shoeId}.r1/cards`, { position: 'P1', card: '2S' });
     return;
   }
-  for (const [position, card] of [['P1', '9S'], ['B1', '4S'], ['P2', 'KD'], ['B2', '3D']]) await dev(`${s}/rounds/${shoeId}.r1/cards`, { position, card });
+  for (const [position, card] of [
+    ['P1', '9S'],
+    ['B1', '4S'],
+    ['P2', 'KD'],
+    ['B2', '3D'],
+  ])
+    await dev(`${s}/rounds/${shoeId}.r1/cards`, { position, card });
   if (key === 'CLOSED') await dev(`${s}/close`, {});
   if (key === 'PENDING') {
     const requested = await h.client.post('pit-manager', 'pm-1', `${s}/rounds/${shoeId}.r1/void`, { reason: 'card flashed on camera 2' });
@@ -302,9 +314,43 @@ function validBases(w: World): Cmd[] {
 // ------------------------------------------------------------------------------------------------
 
 const HOSTILE_TEXT = [
-  '', ' ', '\u0000', 'a\u0000b', '\ud800', '\udfff', 'x\ud83d', 'ab\udc00', '\u202etxt', 'a\u200bb', '\ufeffabc', '🂡', 'ΩΩΩ', 'é', '\t', '\n', '\r\n', '\u0007',
-  '\u001b[31mred', '\u0085', '\u2028', "'; DROP TABLE events; --", '" OR 1=1 --', '../../etc/passwd', '%00', '${jndi:ldap://127.0.0.1/a}', '<script>x</script>',
-  '{{7*7}}', 'a b', 'a/b', 'a?b', 'a#b', 'Ｐ1', '١٢٣', 'x'.repeat(65), 'x'.repeat(1000), 'y'.repeat(70_000),
+  '',
+  ' ',
+  '\u0000',
+  'a\u0000b',
+  '\ud800',
+  '\udfff',
+  'x\ud83d',
+  'ab\udc00',
+  '\u202etxt',
+  'a\u200bb',
+  '\ufeffabc',
+  '🂡',
+  'ΩΩΩ',
+  'é',
+  '\t',
+  '\n',
+  '\r\n',
+  '\u0007',
+  '\u001b[31mred',
+  '\u0085',
+  '\u2028',
+  "'; DROP TABLE events; --",
+  '" OR 1=1 --',
+  '../../etc/passwd',
+  '%00',
+  '${jndi:ldap://127.0.0.1/a}',
+  '<script>x</script>',
+  '{{7*7}}',
+  'a b',
+  'a/b',
+  'a?b',
+  'a#b',
+  'Ｐ1',
+  '١٢٣',
+  'x'.repeat(65),
+  'x'.repeat(1000),
+  'y'.repeat(70_000),
 ];
 const textArb = fc.oneof(
   fc.constantFrom(...HOSTILE_TEXT),
@@ -313,9 +359,16 @@ const textArb = fc.oneof(
   fc.integer({ min: 65, max: 5000 }).map((n) => 'z'.repeat(n)),
 );
 const nonStringArb = fc.constantFrom<Json>(0, 1, -1, 1.5, true, false, [], {}, ['KH'], { v: 'KH' }, new Raw('1e400'), new Raw('-0'), 2 ** 53, 2 ** 63);
-const badIdArb = fc.oneof(textArb.filter((s) => !ID.test(s)), nonStringArb, fc.constant<Json>(null));
+const badIdArb = fc.oneof(
+  textArb.filter((s) => !ID.test(s)),
+  nonStringArb,
+  fc.constant<Json>(null),
+);
 const MALFORMED_CARDS = ['1S', 'ZZ', '10', 'KX', '', ' ', 'K', 'KHH', '11H', '0S', '1OH', 'KH ', ' KH', 'k h', '10 H', 'AS,KH', '♠A', 'A♠', 'KH\u0000', 'KH\n', '\ud800', '１S', 'TEN', '10HH', 'XS', '99'];
-const malformedCardArb = fc.oneof(fc.constantFrom(...MALFORMED_CARDS), textArb.filter((s) => !CARD.test(s)));
+const malformedCardArb = fc.oneof(
+  fc.constantFrom(...MALFORMED_CARDS),
+  textArb.filter((s) => !CARD.test(s)),
+);
 const badCardArb = fc.oneof(malformedCardArb, nonStringArb, fc.constant<Json>(null));
 const badCardOrNullArb = fc.oneof(malformedCardArb, nonStringArb);
 const badPositionArb = fc.oneof(
@@ -330,22 +383,24 @@ const badReasonArb = fc.oneof(
 );
 const badPhaseExposeArb = fc.constantFrom<Json>('shuffle', 'DEALING', 'SCOOPING', 'BETTING_OPEN', '', 'SHUFFLE ', 1, true, [], {});
 const badPhaseDropArb = fc.constantFrom<Json>('shuffle', 'DEALING', 'BETWEEN_ROUNDS', 'BURNING', '', 'SCOOPING\u0000', 1, false, [], {});
-const badCardsArb = fc.oneof(
-  fc.constantFrom<Json>([], ['9S'], ['9S', '4S', 'KD'], ['9S', '4S', 'KD', '3D', '2C', '2H', '2S'], 'KH,QH,2C,3C', null, 4, {}),
-  fc.array(badCardArb, { minLength: 4, maxLength: 6 }),
+const badCardsArb = fc.oneof(fc.constantFrom<Json>([], ['9S'], ['9S', '4S', 'KD'], ['9S', '4S', 'KD', '3D', '2C', '2H', '2S'], 'KH,QH,2C,3C', null, 4, {}), fc.array(badCardArb, { minLength: 4, maxLength: 6 }));
+const badCurrencyArb = fc.oneof(
+  fc.constantFrom<Json>('eur', 'EURO', 'EU', '', 'E1R', '€', 'EUR ', null, 978, true),
+  textArb.filter((s) => !/^[A-Z]{3}$/.test(s)),
 );
-const badCurrencyArb = fc.oneof(fc.constantFrom<Json>('eur', 'EURO', 'EU', '', 'E1R', '€', 'EUR ', null, 978, true), textArb.filter((s) => !/^[A-Z]{3}$/.test(s)));
-const badBetCodeArb = fc.oneof(fc.constantFrom<Json>('player', 'PLAYER-PAIR', '', 'B'.repeat(33), 'PLAYER ', null, 1), textArb.filter((s) => !BET_CODE.test(s)));
+const badBetCodeArb = fc.oneof(
+  fc.constantFrom<Json>('player', 'PLAYER-PAIR', '', 'B'.repeat(33), 'PLAYER ', null, 1),
+  textArb.filter((s) => !BET_CODE.test(s)),
+);
 /** Stakes class-validator refuses (`IsMinorUnits`): not digits, not a safe non-negative integer. */
 const dtoBadStakeArb = fc.oneof(
   fc.constantFrom<Json>('-1', '1.5', '1e5', ' 100', '100 ', '0x64', '+100', '', 'NaN', 'Infinity', '-0', '1_000', '１００', '1'.repeat(31), null, true, [], {}, -1, 1.5, 2 ** 53, 2 ** 63, 1e21),
   fc.constantFrom(new Raw('1E21'), new Raw('-1e3'), new Raw('1e-2'), new Raw('100.5'), new Raw('9007199254740993'), new Raw('1e400'), new Raw('-1')),
   fc.double({ noNaN: true, noDefaultInfinity: true }).filter((d) => !(Number.isSafeInteger(d) && d >= 0)),
 );
-const badOccurredAtArb = fc.oneof(
-  fc.constantFrom<Json>('yesterday', '2026-13-01T00:00:00Z', '2026-11-29T25:00:00Z', '2026-02-30', 'T12:00', '', 1700000000000, true, [], {}),
-  textArb,
-).filter((v) => !(typeof v === 'string' && isISO8601(v, { strict: true })));
+const badOccurredAtArb = fc
+  .oneof(fc.constantFrom<Json>('yesterday', '2026-13-01T00:00:00Z', '2026-11-29T25:00:00Z', '2026-02-30', 'T12:00', '', 1700000000000, true, [], {}), textArb)
+  .filter((v) => !(typeof v === 'string' && isISO8601(v, { strict: true })));
 const badExpectedVersionArb = fc.constantFrom<Json>(-1, -0.5, 1.5, '3', '0', true, [], {}, 'NaN', new Raw('1e-3'), new Raw('1e400'), new Raw('-1e400'));
 
 function badValueFor(kind: Kind): fc.Arbitrary<Json> {
@@ -460,10 +515,36 @@ function withShoe(cmd: Cmd, encodedId: string): string {
   return cmd.path.replace(/^\/shoes\/[^/]+/, `/shoes/${encodedId}`);
 }
 
-const HOSTILE_PATH_IDS = ['%00', 'a%00b', '%FF', '%ED%A0%80', '%C0%AF', '%', '%G1', '%2F', 'a%2Fb', '%20', 'a%20b', '%27%3B%20DROP%20TABLE%20events%3B--', '%F0%9F%82%A1', '%E2%80%AE', '%EF%BB%BF', '%0A', '%09', 'x'.repeat(129), 'y'.repeat(3000), '%2e%2e', '..', '.'];
+const HOSTILE_PATH_IDS = [
+  '%00',
+  'a%00b',
+  '%FF',
+  '%ED%A0%80',
+  '%C0%AF',
+  '%',
+  '%G1',
+  '%2F',
+  'a%2Fb',
+  '%20',
+  'a%20b',
+  '%27%3B%20DROP%20TABLE%20events%3B--',
+  '%F0%9F%82%A1',
+  '%E2%80%AE',
+  '%EF%BB%BF',
+  '%0A',
+  '%09',
+  'x'.repeat(129),
+  'y'.repeat(3000),
+  '%2e%2e',
+  '..',
+  '.',
+];
 const pathIdArb = fc.oneof(
   fc.constantFrom(...HOSTILE_PATH_IDS),
-  fc.string({ unit: 'grapheme', minLength: 1, maxLength: 20 }).filter((s) => !/^[A-Za-z0-9_.:@-]{1,128}$/.test(s)).map(encodeURIComponent),
+  fc
+    .string({ unit: 'grapheme', minLength: 1, maxLength: 20 })
+    .filter((s) => !/^[A-Za-z0-9_.:@-]{1,128}$/.test(s))
+    .map(encodeURIComponent),
 );
 const unknownIdArb = fc.stringMatching(/^[A-Za-z0-9_.:-]{1,40}$/).map((s) => `nx-${s}`);
 
@@ -473,7 +554,12 @@ function fieldDefect(cmd: Cmd): fc.Arbitrary<[string, Record<string, Json>]> {
   const options: Array<fc.Arbitrary<[string, Record<string, Json>]>> = [];
   const fields = { ...ep.required, ...ep.optional };
   const known = new Set([...Object.keys(fields), 'occurredAt', 'expectedVersion']);
-  const extraKeyArb = fc.oneof(fc.constantFrom('foo', 'roundID', 'Card', 'actor', 'role', 'tableId', 'principal', 'stake', 'shoeId', '__proto__', 'constructor', 'prototype', '\u0000', '', ' ', 'card ', 'globalPosition', 'approverId', 'approvedBy'), fc.string({ maxLength: 10 })).filter((k) => !known.has(k));
+  const extraKeyArb = fc
+    .oneof(
+      fc.constantFrom('foo', 'roundID', 'Card', 'actor', 'role', 'tableId', 'principal', 'stake', 'shoeId', '__proto__', 'constructor', 'prototype', '\u0000', '', ' ', 'card ', 'globalPosition', 'approverId', 'approvedBy'),
+      fc.string({ maxLength: 10 }),
+    )
+    .filter((k) => !known.has(k));
   options.push(fc.tuple(extraKeyArb, fc.oneof(textArb as fc.Arbitrary<Json>, nonStringArb, fc.constant<Json>(null))).map(([k, v]) => [`extra field`, withKey(cmd.body, k, v)]));
   for (const [name, kind] of Object.entries(fields)) {
     // an optional field set to null counts as absent (class-validator's IsOptional): not a defect there
@@ -547,17 +633,22 @@ function hostileArb(ctx: Ctx): fc.Arbitrary<Hostile> {
 
   // ---- state-independent defects wrapped around valid commands ----------------------------------
   const wrap: Array<fc.Arbitrary<Hostile>> = [
-    fc.tuple(baseArb, fc.constantFrom(...ctx.auths)).map(([cmd, [defect, auth]]) =>
-      request('auth', defect, cmd, ctx, { headers: { authorization: auth as string }, expect: E([401], ['AUTH.UNAUTHENTICATED']) }),
-    ),
+    fc.tuple(baseArb, fc.constantFrom(...ctx.auths)).map(([cmd, [defect, auth]]) => request('auth', defect, cmd, ctx, { headers: { authorization: auth as string }, expect: E([401], ['AUTH.UNAUTHENTICATED']) })),
     baseArb.chain((cmd) =>
-      fc.tuple(fc.constantFrom(...ROLES.filter((r) => r !== cmd.role)), fc.constantFrom('x', 'pm-1', DEALER)).map(([role, sub]) =>
-        request('role', `${role} on a ${cmd.role} route`, cmd, ctx, { headers: { authorization: `Bearer ${ctx.token(role, sub)}` }, expect: E([403], ['AUTH.FORBIDDEN']) }),
-      ),
+      fc
+        .tuple(fc.constantFrom(...ROLES.filter((r) => r !== cmd.role)), fc.constantFrom('x', 'pm-1', DEALER))
+        .map(([role, sub]) => request('role', `${role} on a ${cmd.role} route`, cmd, ctx, { headers: { authorization: `Bearer ${ctx.token(role, sub)}` }, expect: E([403], ['AUTH.FORBIDDEN']) })),
     ),
-    fc.tuple(baseArb, fc.oneof(fc.constant(''), fc.constant('   '), fc.integer({ min: 129, max: 2000 }).chain((n) => fc.string({ minLength: n, maxLength: n, unit: fc.constantFrom(...'abcXYZ019-_:!~') })))).map(
-      ([cmd, key]) => request('idempotency', key.trim() === '' ? 'empty Idempotency-Key' : 'Idempotency-Key over 128 characters', cmd, ctx, { headers: { 'idempotency-key': key }, expect: E([400], ['VALIDATION.FAILED']) }),
-    ),
+    fc
+      .tuple(
+        baseArb,
+        fc.oneof(
+          fc.constant(''),
+          fc.constant('   '),
+          fc.integer({ min: 129, max: 2000 }).chain((n) => fc.string({ minLength: n, maxLength: n, unit: fc.constantFrom(...'abcXYZ019-_:!~') })),
+        ),
+      )
+      .map(([cmd, key]) => request('idempotency', key.trim() === '' ? 'empty Idempotency-Key' : 'Idempotency-Key over 128 characters', cmd, ctx, { headers: { 'idempotency-key': key }, expect: E([400], ['VALIDATION.FAILED']) })),
     // keys are the caller's own (docs/guarantees.md §3): SETUP_KEY is taken for device-1 and platform-1 only
     fc
       .constantFrom(...bases.filter((b) => SETUP_KEY_CALLERS.includes(`${b.role}:${b.sub}`)))
@@ -571,34 +662,38 @@ function hostileArb(ctx: Ctx): fc.Arbitrary<Hostile> {
     baseArb.chain((cmd) => fieldDefect(cmd).map(([defect, body]) => request('field', defect, { ...cmd, body }, ctx, { expect: fieldExpectation(cmd, body) }))),
     baseArb.chain((cmd) => malformedJson(toJson(cmd.body)).map(([defect, text]) => request('json', defect, cmd, ctx, { bodyText: text, expect: E([400], ['REQUEST.MALFORMED']) }))),
     baseArb.map((cmd) => request('json', 'body is a JSON array', cmd, ctx, { bodyText: `[${toJson(cmd.body)}]`, expect: E([400]) })),
-    fc.tuple(fc.constantFrom(...withRequired), fc.constantFrom('text/plain', 'application/xml', 'multipart/form-data; boundary=x', 'application/octet-stream', 'application/jsonx')).map(([cmd, ct]) =>
-      request('transport', `content-type ${ct}`, cmd, ctx, { headers: { 'content-type': ct }, expect: E([400]) }),
-    ),
-    fc.tuple(fc.constantFrom(...withRequired), fc.constantFrom('a=1&b=2', '__proto__[x]=1', 'constructor[prototype][x]=1', '')).map(([cmd, form]) =>
-      request('transport', 'urlencoded body without the fields', cmd, ctx, { headers: { 'content-type': 'application/x-www-form-urlencoded' }, bodyText: form, expect: E([400]) }),
-    ),
-    fc.tuple(baseArb, fc.constantFrom('latin1', 'iso-8859-1', 'ascii', 'koi8-r', 'x-unknown', 'binary')).map(([cmd, cs]) =>
-      request('transport', `charset ${cs}`, cmd, ctx, { headers: { 'content-type': `application/json; charset=${cs}` }, expect: E([415], ['REQUEST.UNSUPPORTED_MEDIA_TYPE']) }),
-    ),
+    fc
+      .tuple(fc.constantFrom(...withRequired), fc.constantFrom('text/plain', 'application/xml', 'multipart/form-data; boundary=x', 'application/octet-stream', 'application/jsonx'))
+      .map(([cmd, ct]) => request('transport', `content-type ${ct}`, cmd, ctx, { headers: { 'content-type': ct }, expect: E([400]) })),
+    fc
+      .tuple(fc.constantFrom(...withRequired), fc.constantFrom('a=1&b=2', '__proto__[x]=1', 'constructor[prototype][x]=1', ''))
+      .map(([cmd, form]) => request('transport', 'urlencoded body without the fields', cmd, ctx, { headers: { 'content-type': 'application/x-www-form-urlencoded' }, bodyText: form, expect: E([400]) })),
+    fc
+      .tuple(baseArb, fc.constantFrom('latin1', 'iso-8859-1', 'ascii', 'koi8-r', 'x-unknown', 'binary'))
+      .map(([cmd, cs]) => request('transport', `charset ${cs}`, cmd, ctx, { headers: { 'content-type': `application/json; charset=${cs}` }, expect: E([415], ['REQUEST.UNSUPPORTED_MEDIA_TYPE']) })),
     fc.tuple(baseArb, fc.constantFrom('gzip', 'deflate', 'br')).map(([cmd, enc]) =>
       // a compressed body is never inflated (the body limits count bytes on the wire): 415 whatever it holds
       request('transport', `content-encoding ${enc} on a plain body`, cmd, ctx, { headers: { 'content-encoding': enc }, expect: E([415], ['REQUEST.UNSUPPORTED_MEDIA_TYPE']) }),
     ),
-    fc.tuple(baseArb, fc.constantFrom('zstd', 'compress', 'x-gzip', 'gzip, zstd', 'bogus')).map(([cmd, enc]) =>
-      request('transport', `content-encoding ${enc}`, cmd, ctx, { headers: { 'content-encoding': enc }, expect: E([415], ['REQUEST.UNSUPPORTED_MEDIA_TYPE']) }),
-    ),
+    fc
+      .tuple(baseArb, fc.constantFrom('zstd', 'compress', 'x-gzip', 'gzip, zstd', 'bogus'))
+      .map(([cmd, enc]) => request('transport', `content-encoding ${enc}`, cmd, ctx, { headers: { 'content-encoding': enc }, expect: E([415], ['REQUEST.UNSUPPORTED_MEDIA_TYPE']) })),
     fc.tuple(baseArb, fc.integer({ min: 1, max: 40 })).map(([cmd, cut]) => {
       const gz = gzipSync(Buffer.from(toJson(cmd.body)));
       return request('transport', 'truncated gzip body', cmd, ctx, { headers: { 'content-encoding': 'gzip' }, body: gz.subarray(0, Math.max(1, gz.length - cut)), expect: E([415], ['REQUEST.UNSUPPORTED_MEDIA_TYPE']) });
     }),
     fc.tuple(baseArb, pathIdArb).map(([cmd, id]) => request('path', 'hostile path id', cmd, ctx, { path: withShoe(cmd, id), expect: E([400, 404], ['VALIDATION.FAILED', 'REQUEST.MALFORMED', 'ROUTE.NOT_FOUND']) })),
-    fc.tuple(baseArb, unknownIdArb).map(([cmd, id]) =>
-      cmd.ep === 'openShoe'
-        ? request('state', 'unknown table', cmd, ctx, { path: withShoe(cmd, id), expect: E([404], ['TABLE.UNKNOWN']) })
-        : request('state', 'unknown shoe', cmd, ctx, { path: withShoe(cmd, id), expect: E([404], ['SHOE.NOT_FOUND']) }),
-    ),
+    fc
+      .tuple(baseArb, unknownIdArb)
+      .map(([cmd, id]) =>
+        cmd.ep === 'openShoe'
+          ? request('state', 'unknown table', cmd, ctx, { path: withShoe(cmd, id), expect: E([404], ['TABLE.UNKNOWN']) })
+          : request('state', 'unknown shoe', cmd, ctx, { path: withShoe(cmd, id), expect: E([404], ['SHOE.NOT_FOUND']) }),
+      ),
     fc.tuple(baseArb, fc.constantFrom('PUT', 'PATCH', 'DELETE')).map(([cmd, m]) => request('path', `method ${m}`, cmd, ctx, { method: m, expect: E([404], ['ROUTE.NOT_FOUND']) })),
-    fc.tuple(baseArb, fc.constantFrom('/x', '/..%2Fvoid', '/batch/x', '/%00', '/events')).map(([cmd, suffix]) => request('path', 'unknown route', cmd, ctx, { path: cmd.path + suffix, expect: E([400, 404], ['ROUTE.NOT_FOUND', 'VALIDATION.FAILED']) })),
+    fc
+      .tuple(baseArb, fc.constantFrom('/x', '/..%2Fvoid', '/batch/x', '/%00', '/events'))
+      .map(([cmd, suffix]) => request('path', 'unknown route', cmd, ctx, { path: cmd.path + suffix, expect: E([400, 404], ['ROUTE.NOT_FOUND', 'VALIDATION.FAILED']) })),
   ];
 
   // ---- impossible facts: DTO-valid commands that the shoe's state refuses ------------------------
@@ -623,7 +718,10 @@ function hostileArb(ctx: Ctx): fc.Arbitrary<Hostile> {
   );
   /** An act on the PENDING shoe's decision (or on `decisionId`) by `sub`. */
   const act = (ep: 'approve' | 'reject', sub: string, body: Record<string, Json>, decisionId = w.pendingDecision): Cmd => ({ ep, role: 'pit-manager', sub, path: pathOf(ep, decisionId), body, shoe: 'PENDING' });
-  const remark = fc.oneof(fc.constant<Record<string, Json>>({}), reason.map((r) => ({ reason: r })));
+  const remark = fc.oneof(
+    fc.constant<Record<string, Json>>({}),
+    reason.map((r) => ({ reason: r })),
+  );
   /** An approval or rejection the rules refuse: by the requester (pm-1), by the dealer of the round, a blank rejection. */
   const badAct = fc.oneof(
     remark.map((b) => ({ cmd: act('approve', 'pm-1', b), defect: 'approval: MANAGEMENT.SAME_APPROVER', code: 'MANAGEMENT.SAME_APPROVER' })),
@@ -635,17 +733,22 @@ function hostileArb(ctx: Ctx): fc.Arbitrary<Hostile> {
     betId: newId,
     accountId: fc.constantFrom('v-acct-1', 'v-acct-2', 'v-acct-3'),
     betCode: fc.constantFrom('PLAYER', 'BANKER', 'TIE'),
-    stake: fc.oneof(fc.integer({ min: 100, max: 1000 }).map((n) => String(n)), fc.integer({ min: 100, max: 1000 })),
+    stake: fc.oneof(
+      fc.integer({ min: 100, max: 1000 }).map((n) => String(n)),
+      fc.integer({ min: 100, max: 1000 }),
+    ),
     currency: fc.constant('EUR'),
   });
   const classicCode = fc.constantFrom(...CLASSIC_CODES);
   /** One bet with exactly one state defect, and the code that refuses it (decide's check order). */
   const badBet: fc.Arbitrary<{ bet: Record<string, Json>; code: string; defect: string }> = fc.oneof(
-    fc.tuple(newId, fc.constantFrom('PLAYER', 'BANKER', 'TIE'), fc.oneof(fc.integer({ min: 1, max: 99 }), fc.integer({ min: 1, max: 99 }).map(String), fc.constant(new Raw('1.0')), fc.constant(new Raw('1.5e1')))).map(([id, code, stake]) => ({
-      bet: { betId: id, accountId: 'lim-acct', betCode: code, stake, currency: 'EUR' },
-      code: 'BET.BELOW_MINIMUM',
-      defect: 'stake below the table minimum',
-    })),
+    fc
+      .tuple(newId, fc.constantFrom('PLAYER', 'BANKER', 'TIE'), fc.oneof(fc.integer({ min: 1, max: 99 }), fc.integer({ min: 1, max: 99 }).map(String), fc.constant(new Raw('1.0')), fc.constant(new Raw('1.5e1'))))
+      .map(([id, code, stake]) => ({
+        bet: { betId: id, accountId: 'lim-acct', betCode: code, stake, currency: 'EUR' },
+        code: 'BET.BELOW_MINIMUM',
+        defect: 'stake below the table minimum',
+      })),
     fc.tuple(newId, classicCode, fc.bigInt({ min: 0n, max: MAX_SAFE - 1000001n })).map(([id, code, extra]) => ({
       bet: { betId: id, accountId: 'lim-acct', betCode: code, stake: (CLASSIC_MAX[code] + 1n + extra).toString(), currency: 'EUR' },
       code: 'BET.ABOVE_MAXIMUM',
@@ -706,104 +809,312 @@ function hostileArb(ctx: Ctx): fc.Arbitrary<Hostile> {
 
   const state: Array<fc.Arbitrary<Hostile>> = [
     // betting open (BET)
-    st('bet outside limits, currency, code, pair rule or id', betsWith(badBet).map((b) => bp('BET', b.bets, 'r1', b.single)), [
-      'BET.BELOW_MINIMUM', 'BET.ABOVE_MAXIMUM', 'MONEY.INVALID_STAKE', 'BET.CURRENCY_MISMATCH', 'BET.UNKNOWN_CODE', 'BET.PAIR_NEEDS_MAIN_BET', 'BET.DUPLICATE_ID',
-    ]),
+    st(
+      'bet outside limits, currency, code, pair rule or id',
+      betsWith(badBet).map((b) => bp('BET', b.bets, 'r1', b.single)),
+      ['BET.BELOW_MINIMUM', 'BET.ABOVE_MAXIMUM', 'MONEY.INVALID_STAKE', 'BET.CURRENCY_MISMATCH', 'BET.UNKNOWN_CODE', 'BET.PAIR_NEEDS_MAIN_BET', 'BET.DUPLICATE_ID'],
+    ),
     betsWith(badBet).map((b) => request('state', b.defect, bp('BET', b.bets, 'r1', b.single), ctx, { expect: E([409, 422], [b.code]) })),
     fc.tuple(validBet, validBet).map(([a, b]) => request('state', 'same bet id twice in a batch', bp('BET', [a, { ...b, betId: a.betId }]), ctx, { expect: E([409, 422], ['BET.DUPLICATE_ID']) })),
-    st('bet on a voided earlier round', validBet.map((b) => bp('BET', [b], 'r0')), 'ROUND.NOT_CURRENT', 409),
-    st('bet on an unknown round', fc.tuple(validBet, newId).map(([b, r]) => bp('BET', [b], r)), 'ROUND.NOT_FOUND', 404),
-    st('card while bets are open', fc.tuple(pos, card).map(([p, c]) => dev('deal', 'BET', { position: p, card: c })), 'ROUND.BETTING_OPEN', 409),
-    st('second commencement card', card.map((c) => dev('commence', 'BET', { card: c })), 'COMMENCEMENT.ALREADY_DRAWN', 409),
-    st('burn beyond the commencement count', cardOrNull.map((c) => dev('burn', 'BET', { card: c })), 'COMMENCEMENT.BURN_COUNT_EXCEEDED', 422),
-    st('round while a round is open', newId.map((id) => dev('openRound', 'BET', { roundId: id })), 'ROUND.IN_PROGRESS', 409),
+    st(
+      'bet on a voided earlier round',
+      validBet.map((b) => bp('BET', [b], 'r0')),
+      'ROUND.NOT_CURRENT',
+      409,
+    ),
+    st(
+      'bet on an unknown round',
+      fc.tuple(validBet, newId).map(([b, r]) => bp('BET', [b], r)),
+      'ROUND.NOT_FOUND',
+      404,
+    ),
+    st(
+      'card while bets are open',
+      fc.tuple(pos, card).map(([p, c]) => dev('deal', 'BET', { position: p, card: c })),
+      'ROUND.BETTING_OPEN',
+      409,
+    ),
+    st(
+      'second commencement card',
+      card.map((c) => dev('commence', 'BET', { card: c })),
+      'COMMENCEMENT.ALREADY_DRAWN',
+      409,
+    ),
+    st(
+      'burn beyond the commencement count',
+      cardOrNull.map((c) => dev('burn', 'BET', { card: c })),
+      'COMMENCEMENT.BURN_COUNT_EXCEEDED',
+      422,
+    ),
+    st(
+      'round while a round is open',
+      newId.map((id) => dev('openRound', 'BET', { roundId: id })),
+      'ROUND.IN_PROGRESS',
+      409,
+    ),
     st('close betting of an earlier round', fc.constant(dev('closeBetting', 'BET', {}, 'r0')), 'ROUND.NOT_CURRENT', 409),
-    st('unneeded card while bets are open', card.map((c) => dev('unneeded', 'BET', { card: c })), 'ROUND.NOT_DEALING', 409),
+    st(
+      'unneeded card while bets are open',
+      card.map((c) => dev('unneeded', 'BET', { card: c })),
+      'ROUND.NOT_DEALING',
+      409,
+    ),
     st('a ninth KH exposed', fc.constant(dev('expose', 'BET', { card: GONE })), 'SHOE.CARD_EXCEEDS_DECKS', 422),
-    st('card exposed in shuffle after commencement', card.map((c) => dev('expose', 'BET', { card: c, phase: 'SHUFFLE' })), 'CARD.WRONG_PHASE', 409),
-    st('dropped card while bets are open, no scooping', fc.tuple(cardOrNull, fc.boolean(), any(undefined, 'SHUFFLE')).map(([c, e, p]) => dev('drop', 'BET', p ? { card: c, exposedBeforeLeavingView: e, phase: p } : { card: c, exposedBeforeLeavingView: e })), 'CARD.WRONG_PHASE', 409),
+    st(
+      'card exposed in shuffle after commencement',
+      card.map((c) => dev('expose', 'BET', { card: c, phase: 'SHUFFLE' })),
+      'CARD.WRONG_PHASE',
+      409,
+    ),
+    st(
+      'dropped card while bets are open, no scooping',
+      fc.tuple(cardOrNull, fc.boolean(), any(undefined, 'SHUFFLE')).map(([c, e, p]) => dev('drop', 'BET', p ? { card: c, exposedBeforeLeavingView: e, phase: p } : { card: c, exposedBeforeLeavingView: e })),
+      'CARD.WRONG_PHASE',
+      409,
+    ),
     st('dealer changed to the same dealer', fc.constant(dev('dealer', 'BET', { dealerId: DEALER })), 'DEALER.UNCHANGED', 409),
     st('shoe closed while a round is open', fc.constant(dev('close', 'BET', {})), 'ROUND.IN_PROGRESS', 409),
     badDecision.map((d) => request('state', `void: ${d.code}`, pm('voidRound', 'BET', d.body, 'r1', d.sub), ctx, { expect: E([422], [d.code]) })),
     badDecision.map((d) => request('state', `shoe void: ${d.code}`, pm('voidShoe', 'BET', d.body, 'r1', d.sub), ctx, { expect: E([422], [d.code]) })),
-    st('void of a round already voided', goodDecision.map((d) => pm('voidRound', 'BET', d, 'r0')), 'ROUND.ALREADY_VOIDED', 409),
-    st('void of an unknown round', fc.tuple(goodDecision, newId).map(([d, r]) => pm('voidRound', 'BET', d, r)), 'ROUND.NOT_FOUND', 404),
-    st('correction of a round without a result', fc.tuple(goodDecision, fc.array(cardNotGone, { minLength: 4, maxLength: 6 })).map(([d, cs]) => pm('correct', 'BET', { ...d, cards: cs })), 'ROUND.NOT_RESULTED', 409),
-    st('commencement correction with a blank reason', card.map((c) => pm('correctCommencement', 'BET', { card: c, reason: '    ' })), ['COMMENCEMENT.REASON_REQUIRED', 'MANAGEMENT.REASON_REQUIRED'], 422),
+    st(
+      'void of a round already voided',
+      goodDecision.map((d) => pm('voidRound', 'BET', d, 'r0')),
+      'ROUND.ALREADY_VOIDED',
+      409,
+    ),
+    st(
+      'void of an unknown round',
+      fc.tuple(goodDecision, newId).map(([d, r]) => pm('voidRound', 'BET', d, r)),
+      'ROUND.NOT_FOUND',
+      404,
+    ),
+    st(
+      'correction of a round without a result',
+      fc.tuple(goodDecision, fc.array(cardNotGone, { minLength: 4, maxLength: 6 })).map(([d, cs]) => pm('correct', 'BET', { ...d, cards: cs })),
+      'ROUND.NOT_RESULTED',
+      409,
+    ),
+    st(
+      'commencement correction with a blank reason',
+      card.map((c) => pm('correctCommencement', 'BET', { card: c, reason: '    ' })),
+      ['COMMENCEMENT.REASON_REQUIRED', 'MANAGEMENT.REASON_REQUIRED'],
+      422,
+    ),
     // dealing (DEAL): B1 is next, KH is gone
-    st('card at a position the tableau forbids', fc.tuple(any('P1', 'P2', 'B2', 'P3', 'B3'), card).map(([p, c]) => dev('deal', 'DEAL', { position: p, card: c })), 'TABLEAU.VIOLATION', 422),
+    st(
+      'card at a position the tableau forbids',
+      fc.tuple(any('P1', 'P2', 'B2', 'P3', 'B3'), card).map(([p, c]) => dev('deal', 'DEAL', { position: p, card: c })),
+      'TABLEAU.VIOLATION',
+      422,
+    ),
     st('a ninth KH dealt', fc.constant(dev('deal', 'DEAL', { position: 'B1', card: GONE })), 'SHOE.CARD_EXCEEDS_DECKS', 422),
     st('a ninth KH drawn unneeded', fc.constant(dev('unneeded', 'DEAL', { card: GONE })), 'SHOE.CARD_EXCEEDS_DECKS', 422),
     st('a ninth KH exposed while dealing', fc.constant(dev('expose', 'DEAL', { card: GONE })), 'SHOE.CARD_EXCEEDS_DECKS', 422),
     st('a ninth KH dropped unseen while dealing', fc.constant(dev('drop', 'DEAL', { card: GONE, exposedBeforeLeavingView: false })), 'SHOE.CARD_EXCEEDS_DECKS', 422),
-    st('dropped card in a phase it cannot be in', fc.tuple(cardOrNull, fc.boolean(), any('SHUFFLE', 'SCOOPING')).map(([c, e, p]) => dev('drop', 'DEAL', { card: c, exposedBeforeLeavingView: e, phase: p })), 'CARD.WRONG_PHASE', 409),
-    st('bet after betting closed', validBet.map((b) => bp('DEAL', [b], 'r1', true)), 'ROUND.BETTING_CLOSED', 409),
-    st('batch after betting closed', fc.array(validBet, { minLength: 1, maxLength: 5 }).map((bs) => bp('DEAL', bs.map((b, i) => ({ ...b, betId: `c${i}-${b.betId}`.slice(0, 64) })))), 'ROUND.BETTING_CLOSED', 409),
+    st(
+      'dropped card in a phase it cannot be in',
+      fc.tuple(cardOrNull, fc.boolean(), any('SHUFFLE', 'SCOOPING')).map(([c, e, p]) => dev('drop', 'DEAL', { card: c, exposedBeforeLeavingView: e, phase: p })),
+      'CARD.WRONG_PHASE',
+      409,
+    ),
+    st(
+      'bet after betting closed',
+      validBet.map((b) => bp('DEAL', [b], 'r1', true)),
+      'ROUND.BETTING_CLOSED',
+      409,
+    ),
+    st(
+      'batch after betting closed',
+      fc.array(validBet, { minLength: 1, maxLength: 5 }).map((bs) =>
+        bp(
+          'DEAL',
+          bs.map((b, i) => ({ ...b, betId: `c${i}-${b.betId}`.slice(0, 64) })),
+        ),
+      ),
+      'ROUND.BETTING_CLOSED',
+      409,
+    ),
     st('betting closed twice', fc.constant(dev('closeBetting', 'DEAL', {})), 'ROUND.BETTING_CLOSED', 409),
-    st('dealer change mid-dealing', newId.map((id) => dev('dealer', 'DEAL', { dealerId: id })), 'DEALER.CHANGE_MID_DEALING', 409),
-    st('commencement corrected after the first hand', fc.tuple(card, reason).map(([c, r]) => pm('correctCommencement', 'DEAL', { card: c, reason: r })), 'COMMENCEMENT.TOO_LATE', 409),
-    st('round opened while dealing', newId.map((id) => dev('openRound', 'DEAL', { roundId: id })), 'ROUND.IN_PROGRESS', 409),
+    st(
+      'dealer change mid-dealing',
+      newId.map((id) => dev('dealer', 'DEAL', { dealerId: id })),
+      'DEALER.CHANGE_MID_DEALING',
+      409,
+    ),
+    st(
+      'commencement corrected after the first hand',
+      fc.tuple(card, reason).map(([c, r]) => pm('correctCommencement', 'DEAL', { card: c, reason: r })),
+      'COMMENCEMENT.TOO_LATE',
+      409,
+    ),
+    st(
+      'round opened while dealing',
+      newId.map((id) => dev('openRound', 'DEAL', { roundId: id })),
+      'ROUND.IN_PROGRESS',
+      409,
+    ),
     badDecision.map((d) => request('state', `void while dealing: ${d.code}`, pm('voidRound', 'DEAL', d.body, 'r1', d.sub), ctx, { expect: E([422], [d.code]) })),
     // between rounds (IDLE): r1 resulted with a natural
-    st('card after the round is resulted', fc.tuple(pos, card).map(([p, c]) => dev('deal', 'IDLE', { position: p, card: c })), 'TABLEAU.VIOLATION', 422),
-    st('bet on a resulted round', validBet.map((b) => bp('IDLE', [b], 'r1', true)), 'ROUND.BETTING_CLOSED', 409),
+    st(
+      'card after the round is resulted',
+      fc.tuple(pos, card).map(([p, c]) => dev('deal', 'IDLE', { position: p, card: c })),
+      'TABLEAU.VIOLATION',
+      422,
+    ),
+    st(
+      'bet on a resulted round',
+      validBet.map((b) => bp('IDLE', [b], 'r1', true)),
+      'ROUND.BETTING_CLOSED',
+      409,
+    ),
     st('a ninth KH drawn after the result', fc.constant(dev('unneeded', 'IDLE', { card: GONE })), 'SHOE.CARD_EXCEEDS_DECKS', 422),
     st('reused round id', fc.constant(dev('openRound', 'IDLE', { roundId: `${S.IDLE}.r1` })), 'ROUND.DUPLICATE_ID', 409),
     // closed shoe: every table fact and bet refused; decisions only with a defect
     st('table fact on a closed shoe', tableFacts('CLOSED'), 'SHOE.CLOSED', 409),
-    st('bet on a closed shoe', validBet.map((b) => bp('CLOSED', [b])), 'SHOE.CLOSED', 409),
-    st('commencement corrected on a closed shoe', fc.tuple(card, reason).map(([c, r]) => pm('correctCommencement', 'CLOSED', { card: c, reason: r })), 'SHOE.CLOSED', 409),
+    st(
+      'bet on a closed shoe',
+      validBet.map((b) => bp('CLOSED', [b])),
+      'SHOE.CLOSED',
+      409,
+    ),
+    st(
+      'commencement corrected on a closed shoe',
+      fc.tuple(card, reason).map(([c, r]) => pm('correctCommencement', 'CLOSED', { card: c, reason: r })),
+      'SHOE.CLOSED',
+      409,
+    ),
     badDecision.map((d) => request('state', `correction: ${d.code}`, pm('correct', 'CLOSED', { ...d.body, cards: ['8S', '4S', 'KD', '3D'] }, 'r1', d.sub), ctx, { expect: E([422], [d.code]) })),
     badDecision.map((d) => request('state', `void of a closed shoe: ${d.code}`, pm('voidShoe', 'CLOSED', d.body, 'r1', d.sub), ctx, { expect: E([422], [d.code]) })),
-    st('correction to the cards already in force', goodDecision.map((d) => pm('correct', 'CLOSED', { ...d, cards: ['9S', '4S', 'KD', '3D'] })), 'RESULT.UNCHANGED', 409),
-    st('correction with a ninth KH', goodDecision.map((d) => pm('correct', 'CLOSED', { ...d, cards: ['9S', '4S', GONE, '3D'] })), 'SHOE.CARD_EXCEEDS_DECKS', 422),
-    st('correction with cards the tableau forbids', fc.tuple(goodDecision, any(['9S', '4S', 'KD', '3D', '5C'], ['2S', '3S', '2H', '3H'], ['9S', '9H', 'KD', 'KS', '2C', '2D'])).map(([d, cs]) => pm('correct', 'CLOSED', { ...d, cards: cs })), ['TABLEAU.VIOLATION', 'TABLEAU.INSUFFICIENT_CARDS'], 422),
+    st(
+      'correction to the cards already in force',
+      goodDecision.map((d) => pm('correct', 'CLOSED', { ...d, cards: ['9S', '4S', 'KD', '3D'] })),
+      'RESULT.UNCHANGED',
+      409,
+    ),
+    st(
+      'correction with a ninth KH',
+      goodDecision.map((d) => pm('correct', 'CLOSED', { ...d, cards: ['9S', '4S', GONE, '3D'] })),
+      'SHOE.CARD_EXCEEDS_DECKS',
+      422,
+    ),
+    st(
+      'correction with cards the tableau forbids',
+      fc.tuple(goodDecision, any(['9S', '4S', 'KD', '3D', '5C'], ['2S', '3S', '2H', '3H'], ['9S', '9H', 'KD', 'KS', '2C', '2D'])).map(([d, cs]) => pm('correct', 'CLOSED', { ...d, cards: cs })),
+      ['TABLEAU.VIOLATION', 'TABLEAU.INSUFFICIENT_CARDS'],
+      422,
+    ),
     // voided shoe: even valid decisions are refused
     st('table fact on a voided shoe', tableFacts('VOIDED'), 'SHOE.VOIDED', 409),
-    st('bet on a voided shoe', validBet.map((b) => bp('VOIDED', [b], 'r1', true)), 'SHOE.VOIDED', 409),
-    st('shoe voided twice', goodDecision.map((d) => pm('voidShoe', 'VOIDED', d)), 'SHOE.ALREADY_VOIDED', 409),
-    st('round voided twice', goodDecision.map((d) => pm('voidRound', 'VOIDED', d)), 'ROUND.ALREADY_VOIDED', 409),
-    st('correction of a voided round', goodDecision.map((d) => pm('correct', 'VOIDED', { ...d, cards: ['8S', '4S', 'KD', '3D'] })), 'ROUND.ALREADY_VOIDED', 409),
+    st(
+      'bet on a voided shoe',
+      validBet.map((b) => bp('VOIDED', [b], 'r1', true)),
+      'SHOE.VOIDED',
+      409,
+    ),
+    st(
+      'shoe voided twice',
+      goodDecision.map((d) => pm('voidShoe', 'VOIDED', d)),
+      'SHOE.ALREADY_VOIDED',
+      409,
+    ),
+    st(
+      'round voided twice',
+      goodDecision.map((d) => pm('voidRound', 'VOIDED', d)),
+      'ROUND.ALREADY_VOIDED',
+      409,
+    ),
+    st(
+      'correction of a voided round',
+      goodDecision.map((d) => pm('correct', 'VOIDED', { ...d, cards: ['8S', '4S', 'KD', '3D'] })),
+      'ROUND.ALREADY_VOIDED',
+      409,
+    ),
     // the second pair of eyes: a pending decision approved or rejected by someone who may not, or an unknown one
     badAct.map((b) => request('state', b.defect, b.cmd, ctx, { expect: E([422], [b.code]) })),
-    fc.tuple(fc.constantFrom<'approve' | 'reject'>('approve', 'reject'), unknownIdArb, reason).map(([ep, id, r]) =>
-      request('state', `${ep === 'approve' ? 'approval' : 'rejection'} of an unknown decision`, act(ep, 'pm-2', { reason: r }, id), ctx, { expect: E([404], ['DECISION.NOT_FOUND']) }),
-    ),
+    fc
+      .tuple(fc.constantFrom<'approve' | 'reject'>('approve', 'reject'), unknownIdArb, reason)
+      .map(([ep, id, r]) => request('state', `${ep === 'approve' ? 'approval' : 'rejection'} of an unknown decision`, act(ep, 'pm-2', { reason: r }, id), ctx, { expect: E([404], ['DECISION.NOT_FOUND']) })),
     // a request of the pending decision's target again: one decision at a time
     goodDecision.map((d) => request('state', 'void of a round whose void awaits approval', pm('voidRound', 'PENDING', d, 'r1', 'pm-3'), ctx, { expect: E([409, 422], ['DECISION.ALREADY_PENDING']) })),
     // side bets past their window (hand 61 of non-virtual shoes)
-    st('Tiger side bet outside its window', fc.tuple(newId, any(...TIGER_WINDOW), fc.integer({ min: 100, max: 20000 })).map(([id, c, s]) => bp('TIGER', [{ betId: id, accountId: 'a1', betCode: c, stake: String(s), currency: 'EUR' }], 'r61', true)), 'BET.OUTSIDE_WINDOW', 422),
-    st('Fabulous Pair outside its window', fc.tuple(newId, any(...FAB4_WINDOW), fc.integer({ min: 100, max: 20000 })).map(([id, c, s]) => bp('FAB4', [{ betId: id, accountId: 'a1', betCode: c, stake: s, currency: 'EUR' }], 'r61')), 'BET.OUTSIDE_WINDOW', 422),
-    st('classic pair bet on a Tiger table', fc.tuple(newId, any('PLAYER_PAIR', 'EITHER_PAIR', 'PLAYER_FABULOUS_4')).map(([id, c]) => bp('TIGER', [{ betId: id, accountId: 'a1', betCode: c, stake: '500', currency: 'EUR' }], 'r61', true)), 'BET.UNKNOWN_CODE', 422),
+    st(
+      'Tiger side bet outside its window',
+      fc.tuple(newId, any(...TIGER_WINDOW), fc.integer({ min: 100, max: 20000 })).map(([id, c, s]) => bp('TIGER', [{ betId: id, accountId: 'a1', betCode: c, stake: String(s), currency: 'EUR' }], 'r61', true)),
+      'BET.OUTSIDE_WINDOW',
+      422,
+    ),
+    st(
+      'Fabulous Pair outside its window',
+      fc.tuple(newId, any(...FAB4_WINDOW), fc.integer({ min: 100, max: 20000 })).map(([id, c, s]) => bp('FAB4', [{ betId: id, accountId: 'a1', betCode: c, stake: s, currency: 'EUR' }], 'r61')),
+      'BET.OUTSIDE_WINDOW',
+      422,
+    ),
+    st(
+      'classic pair bet on a Tiger table',
+      fc.tuple(newId, any('PLAYER_PAIR', 'EITHER_PAIR', 'PLAYER_FABULOUS_4')).map(([id, c]) => bp('TIGER', [{ betId: id, accountId: 'a1', betCode: c, stake: '500', currency: 'EUR' }], 'r61', true)),
+      'BET.UNKNOWN_CODE',
+      422,
+    ),
     // unknown shoe, unknown table, a shoe id already taken
     fc.tuple(tableFacts('BET'), unknownIdArb).map(([cmd, id]) => request('state', 'table fact on an unknown shoe', cmd, ctx, { path: withShoe(cmd, id), expect: E([404], ['SHOE.NOT_FOUND']) })),
-    fc.tuple(newId, unknownIdArb.map((t) => t.toUpperCase()), any('t-classic-01', 'T-CLASSIC-1', 'T-CLASSIC-01 ', 'T-CLASSIC-02', 'T-TIGER-V02')).map(([id, t, lookalike]) =>
-      request('state', 'shoe on an unknown table', { ep: 'openShoe', role: 'table-device', sub: 'device-1', path: `/tables/${encodeURIComponent(id.length % 2 ? t : lookalike)}/shoes`, body: { shoeId: id, dealerId: DEALER }, shoe: 'fresh' }, ctx, {
-        expect: E([400, 404], ['TABLE.UNKNOWN', 'VALIDATION.FAILED']),
+    fc
+      .tuple(
+        newId,
+        unknownIdArb.map((t) => t.toUpperCase()),
+        any('t-classic-01', 'T-CLASSIC-1', 'T-CLASSIC-01 ', 'T-CLASSIC-02', 'T-TIGER-V02'),
+      )
+      .map(([id, t, lookalike]) =>
+        request(
+          'state',
+          'shoe on an unknown table',
+          { ep: 'openShoe', role: 'table-device', sub: 'device-1', path: `/tables/${encodeURIComponent(id.length % 2 ? t : lookalike)}/shoes`, body: { shoeId: id, dealerId: DEALER }, shoe: 'fresh' },
+          ctx,
+          {
+            expect: E([400, 404], ['TABLE.UNKNOWN', 'VALIDATION.FAILED']),
+          },
+        ),
+      ),
+    any<ShoeKey>('BET', 'DEAL', 'IDLE', 'CLOSED', 'VOIDED').map((k) =>
+      request('state', 'shoe id already opened', { ep: 'openShoe', role: 'table-device', sub: 'device-1', path: '/tables/T-CLASSIC-01/shoes', body: { shoeId: S[k], dealerId: DEALER }, shoe: k }, ctx, {
+        expect: E([409], ['SHOE.ALREADY_OPENED']),
       }),
     ),
-    any<ShoeKey>('BET', 'DEAL', 'IDLE', 'CLOSED', 'VOIDED').map((k) =>
-      request('state', 'shoe id already opened', { ep: 'openShoe', role: 'table-device', sub: 'device-1', path: '/tables/T-CLASSIC-01/shoes', body: { shoeId: S[k], dealerId: DEALER }, shoe: k }, ctx, { expect: E([409], ['SHOE.ALREADY_OPENED']) }),
-    ),
     any<ShoeKey>('TIGER', 'FAB4', 'BET').map((k) =>
-      request('state', 'shoe id of another table', { ep: 'openShoe', role: 'table-device', sub: 'device-1', path: `/tables/${k === 'BET' ? 'T-TIGER-01' : 'T-CLASSIC-01'}/shoes`, body: { shoeId: S[k], dealerId: DEALER }, shoe: k }, ctx, { expect: E([404], ['SHOE.NOT_FOUND']) }),
+      request(
+        'state',
+        'shoe id of another table',
+        { ep: 'openShoe', role: 'table-device', sub: 'device-1', path: `/tables/${k === 'BET' ? 'T-TIGER-01' : 'T-CLASSIC-01'}/shoes`, body: { shoeId: S[k], dealerId: DEALER }, shoe: k },
+        ctx,
+        { expect: E([404], ['SHOE.NOT_FOUND']) },
+      ),
     ),
   ];
 
   // field defects on commands that would be refused by state anyway: still 400 first
-  const stateCmds = fc.oneof(tableFacts('BET'), tableFacts('DEAL'), tableFacts('CLOSED'), tableFacts('VOIDED'), validBet.map((b) => bp('BET', [b], 'r1', true)), validBet.map((b) => bp('DEAL', [b])), goodDecision.map((d) => pm('voidShoe', 'VOIDED', d)));
+  const stateCmds = fc.oneof(
+    tableFacts('BET'),
+    tableFacts('DEAL'),
+    tableFacts('CLOSED'),
+    tableFacts('VOIDED'),
+    validBet.map((b) => bp('BET', [b], 'r1', true)),
+    validBet.map((b) => bp('DEAL', [b])),
+    goodDecision.map((d) => pm('voidShoe', 'VOIDED', d)),
+  );
   // approvals and rejections of the pending decision by its requester: a field defect must refuse them first (the domain would too)
-  const actCmds = fc.oneof(remark.map((b) => act('approve', 'pm-1', b)), reason.map((r) => act('reject', 'pm-1', { reason: r })));
+  const actCmds = fc.oneof(
+    remark.map((b) => act('approve', 'pm-1', b)),
+    reason.map((r) => act('reject', 'pm-1', { reason: r })),
+  );
   const fieldOnState = fc.oneof(stateCmds, actCmds).chain((cmd) => fieldDefect(cmd).map(([defect, body]) => request('field', defect, { ...cmd, body }, ctx, { expect: fieldExpectation(cmd, body) })));
   // the approver named in a body, as one manager alone once could: refused as a field, on the request and on the approval
   const decisionBases = ctx.bases.filter((b) => b.role === 'pit-manager');
   const approverInBody = fc.oneof(
-    fc.tuple(fc.constantFrom(...decisionBases), fc.constantFrom('pm-2', 'nobody-at-all', 'PM-1', DEALER)).map(([cmd, who]) =>
-      request('field', 'approverId in the body of a decision request', { ...cmd, body: { ...cmd.body, approverId: who } }, ctx, { expect: E([400], ['VALIDATION.FAILED']) }),
-    ),
-    fc.tuple(remark, fc.constantFrom('pm-2', 'pm-3', 'nobody-at-all')).map(([b, who]) =>
-      request('field', 'approverId in the body of an approval', act('approve', 'pm-1', { ...b, approverId: who }), ctx, { expect: E([400], ['VALIDATION.FAILED']) }),
-    ),
+    fc
+      .tuple(fc.constantFrom(...decisionBases), fc.constantFrom('pm-2', 'nobody-at-all', 'PM-1', DEALER))
+      .map(([cmd, who]) => request('field', 'approverId in the body of a decision request', { ...cmd, body: { ...cmd.body, approverId: who } }, ctx, { expect: E([400], ['VALIDATION.FAILED']) })),
+    fc
+      .tuple(remark, fc.constantFrom('pm-2', 'pm-3', 'nobody-at-all'))
+      .map(([b, who]) => request('field', 'approverId in the body of an approval', act('approve', 'pm-1', { ...b, approverId: who }), ctx, { expect: E([400], ['VALIDATION.FAILED']) })),
   );
 
   // auth, roles and field defects weigh more: they are the most varied
@@ -993,10 +1304,7 @@ describe('hostile input through the HTTP API (docs/guarantees.md §11 and §12)'
     const done = outcomes.filter(Boolean);
     const after = await snapshot(h, w);
     const chainsAfter = await Promise.all(SHOE_KEYS.map((k) => h.store.verifyChain(`shoe-${w.ids[k]}`)));
-    const logged: Array<{ code: string; http_status: number; n: number }> = await h.ds.query(
-      `SELECT code, http_status, count(*)::int AS n FROM rejections WHERE id > $1 GROUP BY code, http_status`,
-      [before.rejectionMaxId],
-    );
+    const logged: Array<{ code: string; http_status: number; n: number }> = await h.ds.query(`SELECT code, http_status, count(*)::int AS n FROM rejections WHERE id > $1 GROUP BY code, http_status`, [before.rejectionMaxId]);
 
     const reached = done.filter((o) => o.status > 0);
     const summary = {
@@ -1010,17 +1318,38 @@ describe('hostile input through the HTTP API (docs/guarantees.md §11 and §12)'
       rejectionsLogged: after.rejections - before.rejections,
     };
     process.stdout.write(`\nhostile-input summary ${JSON.stringify(summary, null, 2)}\n`);
-    process.stdout.write(`hostile-input defects ${JSON.stringify(tally(done, (o) => `${o.r.family}: ${o.r.defect}`), null, 1)}\n`);
+    process.stdout.write(
+      `hostile-input defects ${JSON.stringify(
+        tally(done, (o) => `${o.r.family}: ${o.r.defect}`),
+        null,
+        1,
+      )}\n`,
+    );
 
     expect(timedOut).toBe(false);
     expect(done.length).toBe(requests.length);
     expect(done.length).toBeGreaterThanOrEqual(Math.min(10_000, RUNS));
     // every request reached the API and was answered
-    expect(done.filter((o) => o.status === 0).map(describeRequest).slice(0, 20)).toEqual([]);
+    expect(
+      done
+        .filter((o) => o.status === 0)
+        .map(describeRequest)
+        .slice(0, 20),
+    ).toEqual([]);
     // none accepted, no 5xx
-    expect(reached.filter((o) => o.status < 400 || o.status >= 500).map(describeRequest).slice(0, 20)).toEqual([]);
+    expect(
+      reached
+        .filter((o) => o.status < 400 || o.status >= 500)
+        .map(describeRequest)
+        .slice(0, 20),
+    ).toEqual([]);
     // every answer is `{ error: { code } }` with an AREA.REASON code
-    expect(reached.filter((o) => !o.code || !CODE.test(o.code)).map(describeRequest).slice(0, 20)).toEqual([]);
+    expect(
+      reached
+        .filter((o) => !o.code || !CODE.test(o.code))
+        .map(describeRequest)
+        .slice(0, 20),
+    ).toEqual([]);
     // the status and code each defect calls for
     const unexpected = reached.filter((o) => (o.r.expect?.status && !o.r.expect.status.includes(o.status)) || (o.r.expect?.code && !o.r.expect.code.includes(o.code ?? '')));
     expect(unexpected.map(describeRequest).slice(0, 20)).toEqual([]);
@@ -1050,15 +1379,45 @@ describe('hostile input through the HTTP API (docs/guarantees.md §11 and §12)'
     const families = tally(done, (o) => o.r.family);
     for (const f of ['auth', 'role', 'idempotency', 'expectedVersion', 'field', 'json', 'transport', 'path', 'state']) expect(families[f] ?? 0).toBeGreaterThanOrEqual(100);
     for (const d of [
-      'auth: no token', 'auth: garbage', 'auth: wrong secret', 'auth: expired', 'auth: alg none', 'auth: missing role', 'auth: unknown role',
-      'state: a ninth KH dealt', 'state: card at a position the tableau forbids', 'state: bet after betting closed', 'state: Tiger side bet outside its window',
-      'state: Fabulous Pair outside its window', 'state: stake above the table maximum', 'state: stake below the table minimum', 'state: wrong currency',
-      'state: unknown bet code', 'state: unknown shoe', 'state: unknown table', 'state: approval: MANAGEMENT.SAME_APPROVER', 'state: void: MANAGEMENT.DEALER_CANNOT_DECIDE',
-      'state: approval: MANAGEMENT.DEALER_CANNOT_DECIDE', 'state: rejection: MANAGEMENT.SAME_APPROVER', 'state: approval of an unknown decision', 'state: void of a round whose void awaits approval',
-      'field: approverId in the body of a decision request', 'field: approverId in the body of an approval',
-      'state: stake zero or beyond 2^53-1 (2^63 included)', 'state: exponent or huge stake above the maximum', 'field: bet stake refused by the DTO', 'field: bad card (card)',
-      'field: extra field', 'field: nested too deep', 'idempotency: Idempotency-Key over 128 characters', 'idempotency: Idempotency-Key reused for another request',
-      'expectedVersion: stale or future expectedVersion', 'field: bad expectedVersion type', 'transport: body over 5 MB', 'field: batch of 10,001 bets', 'path: hostile path id',
+      'auth: no token',
+      'auth: garbage',
+      'auth: wrong secret',
+      'auth: expired',
+      'auth: alg none',
+      'auth: missing role',
+      'auth: unknown role',
+      'state: a ninth KH dealt',
+      'state: card at a position the tableau forbids',
+      'state: bet after betting closed',
+      'state: Tiger side bet outside its window',
+      'state: Fabulous Pair outside its window',
+      'state: stake above the table maximum',
+      'state: stake below the table minimum',
+      'state: wrong currency',
+      'state: unknown bet code',
+      'state: unknown shoe',
+      'state: unknown table',
+      'state: approval: MANAGEMENT.SAME_APPROVER',
+      'state: void: MANAGEMENT.DEALER_CANNOT_DECIDE',
+      'state: approval: MANAGEMENT.DEALER_CANNOT_DECIDE',
+      'state: rejection: MANAGEMENT.SAME_APPROVER',
+      'state: approval of an unknown decision',
+      'state: void of a round whose void awaits approval',
+      'field: approverId in the body of a decision request',
+      'field: approverId in the body of an approval',
+      'state: stake zero or beyond 2^53-1 (2^63 included)',
+      'state: exponent or huge stake above the maximum',
+      'field: bet stake refused by the DTO',
+      'field: bad card (card)',
+      'field: extra field',
+      'field: nested too deep',
+      'idempotency: Idempotency-Key over 128 characters',
+      'idempotency: Idempotency-Key reused for another request',
+      'expectedVersion: stale or future expectedVersion',
+      'field: bad expectedVersion type',
+      'transport: body over 5 MB',
+      'field: batch of 10,001 bets',
+      'path: hostile path id',
     ]) {
       expect([d, defects.has(d)]).toEqual([d, true]);
     }

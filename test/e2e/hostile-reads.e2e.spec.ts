@@ -103,83 +103,83 @@ const b64 = (s: string) => Buffer.from(s).toString('base64url');
  * parser with a bare 431 before the application sees it).
  */
 const FIXED: Array<[string, string]> = [
-    ...PROTO_KEYS.map((k): [string, string] => [`prototype key ${k}`, encodeURIComponent(k)]),
-    ['prototype key in a list', encodeURIComponent('table,constructor')],
-    ['prototype key in a list', encodeURIComponent('__proto__,currency')],
-    ['list of empties', encodeURIComponent(',,,')],
-    ['repeated dimension', encodeURIComponent('table,table,day')],
-    ['huge number', '99999999999999999999999999'],
-    ['huge number', '1e309'],
-    ['huge number', '9007199254740993'],
-    ['huge number', '-9223372036854775809'],
-    ['negative', '-1'],
-    ['negative zero', '-0'],
-    ['NaN', 'NaN'],
-    ['Infinity', 'Infinity'],
-    ['hex number', '0x10'],
-    ['fraction', '1.5'],
-    ['exponent', '1e3'],
-    ['empty', ''],
-    ['blank', '%20%20'],
-    ['NUL', '%00'],
-    ['NUL inside', 'abc%00def'],
-    ['control characters', '%01%02%1B%7F'],
-    ['newline', 'a%0D%0Ab'],
-    ['lone surrogate (CESU)', '%ED%A0%80'],
-    ['invalid UTF-8', '%C3%28'],
-    ['invalid percent-encoding', '%E0%A4%A'],
-    ['bad percent', '%zz'],
-    ['unicode', encodeURIComponent('ẞhoe-Ω-🂡')],
-    ['right-to-left override', encodeURIComponent('\u202Eabc')],
-    ['SQL text', encodeURIComponent("' OR 1=1 --")],
-    ['SQL text', encodeURIComponent('1; DROP TABLE events; --')],
-    ['SQL text', encodeURIComponent('table_id) FROM pg_shadow --')],
-    ['SQL text', encodeURIComponent('$1')],
-    ['SQL identifier', encodeURIComponent('"table_id"')],
-    ['very long', 'a'.repeat(2_000)],
-    ['very long', '9'.repeat(1_000)],
-    ['very long list', encodeURIComponent(Array(300).fill('table').join(','))],
-    ['bad UUID', '00000000-0000-0000-0000-00000000000g'],
-    ['bad UUID', 'zzzzzzzz-zzzz-zzzz-zzzz-zzzzzzzzzzzz'],
-    ['bad UUID', '------------------------------------'],
-    ['bad UUID', '00000000000000000000000000000000'],
-    ['bad date', '2026-13-45'],
-    ['bad date', '2026-02-30'],
-    ['bad date', '0000-00-00'],
-    ['bad date', '99999-01-01'],
-    ['bad date', '-000001-01-01'],
-    ['bad date', encodeURIComponent('+275760-09-13T00:00:00.001Z')],
-    ['bad date', encodeURIComponent('-271821-04-20T00:00:00.000Z')],
-    ['bad date', '2026-12-02T25:61:61Z'],
-    ['bad date', encodeURIComponent('0001-01-01T00:00:00+23:59')],
-    ['bad date', encodeURIComponent('9999-12-31T23:59:59-23:59')],
-    ['bad date', 'yesterday'],
-    ['bad date', '1'],
-    ['date-like number', '20261202'],
-    ['boolean', 'true'],
-    ['boolean', 'TRUE'],
-    ['boolean', 'yes'],
-    ['null', 'null'],
-    ['undefined', 'undefined'],
-    ['JSON', encodeURIComponent('{"a":1}')],
-    ['JSON', encodeURIComponent('[1,2]')],
-    ['cursor not made here', b64('"abc"')],
-    ['cursor not made here', b64('{"a":1}')],
-    ['cursor not made here', b64('[1,2]')],
-    ['cursor not made here', b64('1e400')],
-    ['cursor not made here', b64('-5')],
-    ['cursor not made here', b64('99999999999999999999999')],
-    ['cursor not made here', b64('"\\u0000"')],
-    ['cursor not made here', b64('true')],
-    ['cursor not made here', b64('null')],
-    ['cursor not made here', b64('"1.5"')],
-    ['cursor not made here', 'not-base64-!!'],
-    ['status-like', 'OPEN%00'],
-    ['lower-case enum', 'open'],
-    ['enum with space', 'OPEN%20'],
-    ['currency-like', 'eur'],
-    ['currency-like', 'EURO'],
-    ['type-like', 'RoundVoided%27'],
+  ...PROTO_KEYS.map((k): [string, string] => [`prototype key ${k}`, encodeURIComponent(k)]),
+  ['prototype key in a list', encodeURIComponent('table,constructor')],
+  ['prototype key in a list', encodeURIComponent('__proto__,currency')],
+  ['list of empties', encodeURIComponent(',,,')],
+  ['repeated dimension', encodeURIComponent('table,table,day')],
+  ['huge number', '99999999999999999999999999'],
+  ['huge number', '1e309'],
+  ['huge number', '9007199254740993'],
+  ['huge number', '-9223372036854775809'],
+  ['negative', '-1'],
+  ['negative zero', '-0'],
+  ['NaN', 'NaN'],
+  ['Infinity', 'Infinity'],
+  ['hex number', '0x10'],
+  ['fraction', '1.5'],
+  ['exponent', '1e3'],
+  ['empty', ''],
+  ['blank', '%20%20'],
+  ['NUL', '%00'],
+  ['NUL inside', 'abc%00def'],
+  ['control characters', '%01%02%1B%7F'],
+  ['newline', 'a%0D%0Ab'],
+  ['lone surrogate (CESU)', '%ED%A0%80'],
+  ['invalid UTF-8', '%C3%28'],
+  ['invalid percent-encoding', '%E0%A4%A'],
+  ['bad percent', '%zz'],
+  ['unicode', encodeURIComponent('ẞhoe-Ω-🂡')],
+  ['right-to-left override', encodeURIComponent('\u202Eabc')],
+  ['SQL text', encodeURIComponent("' OR 1=1 --")],
+  ['SQL text', encodeURIComponent('1; DROP TABLE events; --')],
+  ['SQL text', encodeURIComponent('table_id) FROM pg_shadow --')],
+  ['SQL text', encodeURIComponent('$1')],
+  ['SQL identifier', encodeURIComponent('"table_id"')],
+  ['very long', 'a'.repeat(2_000)],
+  ['very long', '9'.repeat(1_000)],
+  ['very long list', encodeURIComponent(Array(300).fill('table').join(','))],
+  ['bad UUID', '00000000-0000-0000-0000-00000000000g'],
+  ['bad UUID', 'zzzzzzzz-zzzz-zzzz-zzzz-zzzzzzzzzzzz'],
+  ['bad UUID', '------------------------------------'],
+  ['bad UUID', '00000000000000000000000000000000'],
+  ['bad date', '2026-13-45'],
+  ['bad date', '2026-02-30'],
+  ['bad date', '0000-00-00'],
+  ['bad date', '99999-01-01'],
+  ['bad date', '-000001-01-01'],
+  ['bad date', encodeURIComponent('+275760-09-13T00:00:00.001Z')],
+  ['bad date', encodeURIComponent('-271821-04-20T00:00:00.000Z')],
+  ['bad date', '2026-12-02T25:61:61Z'],
+  ['bad date', encodeURIComponent('0001-01-01T00:00:00+23:59')],
+  ['bad date', encodeURIComponent('9999-12-31T23:59:59-23:59')],
+  ['bad date', 'yesterday'],
+  ['bad date', '1'],
+  ['date-like number', '20261202'],
+  ['boolean', 'true'],
+  ['boolean', 'TRUE'],
+  ['boolean', 'yes'],
+  ['null', 'null'],
+  ['undefined', 'undefined'],
+  ['JSON', encodeURIComponent('{"a":1}')],
+  ['JSON', encodeURIComponent('[1,2]')],
+  ['cursor not made here', b64('"abc"')],
+  ['cursor not made here', b64('{"a":1}')],
+  ['cursor not made here', b64('[1,2]')],
+  ['cursor not made here', b64('1e400')],
+  ['cursor not made here', b64('-5')],
+  ['cursor not made here', b64('99999999999999999999999')],
+  ['cursor not made here', b64('"\\u0000"')],
+  ['cursor not made here', b64('true')],
+  ['cursor not made here', b64('null')],
+  ['cursor not made here', b64('"1.5"')],
+  ['cursor not made here', 'not-base64-!!'],
+  ['status-like', 'OPEN%00'],
+  ['lower-case enum', 'open'],
+  ['enum with space', 'OPEN%20'],
+  ['currency-like', 'eur'],
+  ['currency-like', 'EURO'],
+  ['type-like', 'RoundVoided%27'],
 ];
 
 function hostileValues(): fc.Arbitrary<[string, string]> {
@@ -191,7 +191,9 @@ function hostileValues(): fc.Arbitrary<[string, string]> {
     fc.string({ unit: 'binary', maxLength: 30 }).map((s): [string, string] => ['random unicode', encodeURIComponent(s)]),
     fc.uuid().map((s): [string, string] => ['random UUID', s]),
     fc.date({ min: new Date(-8.64e15), max: new Date(8.64e15) }).map((d): [string, string] => ['random date', encodeURIComponent(Number.isNaN(d.getTime()) ? 'Invalid Date' : d.toISOString())]),
-    fc.array(fc.constantFrom('table', 'shoe', 'dealer', 'day', 'currency', 'constructor', '__proto__', 'toString', '', 'x'), { maxLength: 6 }).map((a): [string, string] => ['random dimension list', encodeURIComponent(a.join(','))]),
+    fc
+      .array(fc.constantFrom('table', 'shoe', 'dealer', 'day', 'currency', 'constructor', '__proto__', 'toString', '', 'x'), { maxLength: 6 })
+      .map((a): [string, string] => ['random dimension list', encodeURIComponent(a.join(','))]),
   ];
   return fc.oneof({ weight: 3, arbitrary: fc.constantFrom(...fixed) }, { weight: 1, arbitrary: fc.oneof(...generated) });
 }
@@ -519,7 +521,9 @@ describe('hostile input on every read route (docs/guarantees.md §11)', () => {
     const served = (express.router ?? express._router)!.stack
       // ... and the console's static files and the topics' JSON Schemas (public files, no data:
       // test/e2e/console-static.e2e.spec.ts, test/e2e/schemas.e2e.spec.ts)
-      .filter((l) => l.route && l.route.methods?.get && !String(l.route.path).startsWith('/docs') && !String(l.route.path).startsWith('/console') && !String(l.route.path).startsWith('/schemas') && !String(l.route.path).includes('{*'))
+      .filter(
+        (l) => l.route && l.route.methods?.get && !String(l.route.path).startsWith('/docs') && !String(l.route.path).startsWith('/console') && !String(l.route.path).startsWith('/schemas') && !String(l.route.path).includes('{*'),
+      )
       .map((l) => String(l.route.path).replace(/:(\w+)/g, '{$1}'));
     expect(served.length).toBeGreaterThan(0);
     expect([...new Set(served)].sort()).toEqual([...paths].sort());
@@ -566,12 +570,23 @@ describe('hostile input on every read route (docs/guarantees.md §11)', () => {
     };
     process.stdout.write(`\nhostile-reads summary ${JSON.stringify(summary, null, 2)}\n`);
     // every answer, for a closer look (env HOSTILE_READS_OUT=<file>)
-    if (process.env.HOSTILE_READS_OUT) writeFileSync(process.env.HOSTILE_READS_OUT, outcomes.map((o) => JSON.stringify({ route: o.r.route, defect: o.r.defect, url: o.r.url.slice(0, 300), status: o.status, code: o.code })).join('\n'));
+    if (process.env.HOSTILE_READS_OUT)
+      writeFileSync(process.env.HOSTILE_READS_OUT, outcomes.map((o) => JSON.stringify({ route: o.r.route, defect: o.r.defect, url: o.r.url.slice(0, 300), status: o.status, code: o.code })).join('\n'));
 
     // every request was answered
-    expect(outcomes.filter((o) => o.status === 0).map(describe_).slice(0, 10)).toEqual([]);
+    expect(
+      outcomes
+        .filter((o) => o.status === 0)
+        .map(describe_)
+        .slice(0, 10),
+    ).toEqual([]);
     // no 5xx
-    expect(outcomes.filter((o) => o.status >= 500).map(describe_).slice(0, 30)).toEqual([]);
+    expect(
+      outcomes
+        .filter((o) => o.status >= 500)
+        .map(describe_)
+        .slice(0, 30),
+    ).toEqual([]);
     // every 4xx names a code of the error table, with the table's status
     const codeProblems = outcomes.filter((o) => o.status >= 400 && (!isErrorCode(o.code) || ERROR_TABLE[o.code].status !== o.status));
     expect(codeProblems.map(describe_).slice(0, 20)).toEqual([]);
@@ -579,10 +594,7 @@ describe('hostile input on every read route (docs/guarantees.md §11)', () => {
     // (or, for a well-formed asOf, an answer as of that position: AS_OF_ANSWERS); a value the route accepts may meet the
     // heavy-read limit (429 RATE.HEAVY_READ_BUSY: the workers share two callers, and a heavy read is one at a time per caller)
     const queryRefusals = outcomes.filter(
-      (o) =>
-        o.r.inQuery &&
-        o.status >= 400 &&
-        !(o.code === 'VALIDATION.FAILED' || o.code === 'ANCHORS.VERIFY_RUNNING' || o.code === 'RATE.HEAVY_READ_BUSY' || (o.r.asOfAccepted && AS_OF_ANSWERS.has(o.code ?? ''))),
+      (o) => o.r.inQuery && o.status >= 400 && !(o.code === 'VALIDATION.FAILED' || o.code === 'ANCHORS.VERIFY_RUNNING' || o.code === 'RATE.HEAVY_READ_BUSY' || (o.r.asOfAccepted && AS_OF_ANSWERS.has(o.code ?? ''))),
     );
     expect(queryRefusals.map(describe_).slice(0, 20)).toEqual([]);
     // an unknown, repeated or bracketed parameter, or one the route does not take, is always refused

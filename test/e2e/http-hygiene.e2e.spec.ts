@@ -57,7 +57,10 @@ describe('security headers, /v1 and request ids (in-process API)', () => {
     expect(ready.status).toBe(200);
     const body = await json(ready);
     expect(Object.keys(body.details).sort()).toEqual(['kafka', 'migrations', 'postgres', 'projections']);
-    expect(body).toMatchObject({ error: {}, details: { postgres: { status: 'up', latencyMs: expect.any(Number) }, migrations: { status: 'up' }, kafka: { status: 'up', brokers: expect.any(Number) }, projections: { status: 'up' } } });
+    expect(body).toMatchObject({
+      error: {},
+      details: { postgres: { status: 'up', latencyMs: expect.any(Number) }, migrations: { status: 'up' }, kafka: { status: 'up', brokers: expect.any(Number) }, projections: { status: 'up' } },
+    });
     expect(body.details.kafka.degraded).toBeUndefined();
     expect(body.info).toEqual(body.details);
     // top-level `degraded` exactly when a check is up but degraded (a projection incident another spec left open)
@@ -182,7 +185,10 @@ async function startApiProcess(schema: string): Promise<ApiProcess> {
   const deadline = Date.now() + 90_000;
   for (;;) {
     if (child.exitCode !== null) throw new Error(`the API exited early:\n${p.output}`);
-    const up = await fetch(`http://127.0.0.1:${port}/health`).then((r) => r.status === 200, () => false);
+    const up = await fetch(`http://127.0.0.1:${port}/health`).then(
+      (r) => r.status === 200,
+      () => false,
+    );
     if (up) return p;
     if (Date.now() > deadline) throw new Error(`the API did not start:\n${p.output}`);
     await new Promise((r) => setTimeout(r, 250));

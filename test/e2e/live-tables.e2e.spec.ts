@@ -189,7 +189,13 @@ describe('GET /live/tables: server-sent events after each projection commit', ()
     } finally {
       await app.destroy();
     }
-    const announced = () => new Set(live.items.slice(before).filter((e) => e.event === 'table' && JSON.parse(e.data!).shoeId === null).map((e) => JSON.parse(e.data!).tableId));
+    const announced = () =>
+      new Set(
+        live.items
+          .slice(before)
+          .filter((e) => e.event === 'table' && JSON.parse(e.data!).shoeId === null)
+          .map((e) => JSON.parse(e.data!).tableId),
+      );
     const lastTable = tables[tables.length - 1].tableId;
     await live.next((e) => e.event === 'table' && live.items.indexOf(e) >= before && JSON.parse(e.data!).shoeId === null && JSON.parse(e.data!).tableId === lastTable, 30_000);
     expect(announced()).toEqual(new Set(tables.map((t) => t.tableId)));

@@ -19,8 +19,7 @@ describe('refused input through the HTTP API', () => {
   });
 
   const dev = (path: string, body: unknown = {}, headers: Record<string, string> = {}) => h.client.post('table-device', 'device-1', path, body, headers);
-  const bet = (shoe: string, round: string, bets: unknown[]) =>
-    h.client.post('betting-platform', 'platform-1', `/shoes/${shoe}/rounds/${round}/bets/batch`, { bets });
+  const bet = (shoe: string, round: string, bets: unknown[]) => h.client.post('betting-platform', 'platform-1', `/shoes/${shoe}/rounds/${round}/bets/batch`, { bets });
 
   /** Opens a shoe, commences with `first` and burns the given cards. */
   async function openShoe(tableId: string, first = '2C', burns: string[] = ['3C', '4C']) {
@@ -60,7 +59,13 @@ describe('refused input through the HTTP API', () => {
     await dev(`/shoes/${shoeId}/rounds`, { roundId: `${shoeId}-r1` });
     await dev(`/shoes/${shoeId}/rounds/${shoeId}-r1/close-betting`);
     // Player 6 (stands), Banker 7 (stands): the round is complete after four cards
-    for (const [position, card] of [['P1', '3S'], ['B1', '4S'], ['P2', '3H'], ['B2', '3D']]) await dev(`/shoes/${shoeId}/rounds/${shoeId}-r1/cards`, { position, card });
+    for (const [position, card] of [
+      ['P1', '3S'],
+      ['B1', '4S'],
+      ['P2', '3H'],
+      ['B2', '3D'],
+    ])
+      await dev(`/shoes/${shoeId}/rounds/${shoeId}-r1/cards`, { position, card });
     const err = await expectRefused(shoeId, () => dev(`/shoes/${shoeId}/rounds/${shoeId}-r1/cards`, { position: 'B3', card: '5S' }), 422, 'TABLEAU.VIOLATION');
     expect((err.body as any).error.details.violation).toBeDefined();
   });
@@ -126,7 +131,13 @@ describe('refused input through the HTTP API', () => {
     await dev(`/shoes/${shoeId}/rounds`, { roundId: `${shoeId}-r1` });
     await bet(shoeId, `${shoeId}-r1`, [{ betId: 'b1', accountId: 'a1', betCode: 'BANKER', stake: '1000', currency: 'EUR' }]);
     await dev(`/shoes/${shoeId}/rounds/${shoeId}-r1/close-betting`);
-    for (const [position, card] of [['P1', '9S'], ['B1', '4S'], ['P2', 'KH'], ['B2', '3D']]) await dev(`/shoes/${shoeId}/rounds/${shoeId}-r1/cards`, { position, card });
+    for (const [position, card] of [
+      ['P1', '9S'],
+      ['B1', '4S'],
+      ['P2', 'KH'],
+      ['B2', '3D'],
+    ])
+      await dev(`/shoes/${shoeId}/rounds/${shoeId}-r1/cards`, { position, card });
     const pm = (sub: string, body: unknown) => h.client.post('pit-manager', sub, `/shoes/${shoeId}/rounds/${shoeId}-r1/void`, body);
     const approve = (sub: string, decisionId: string) => h.client.post('pit-manager', sub, `/decisions/${decisionId}/approve`, {});
     /** A pit manager's POST with its HTTP status (the client keeps only the body). */
@@ -170,10 +181,7 @@ describe('refused input through the HTTP API', () => {
   it('answers 409 to a write at a stale expected version, and of two concurrent ones exactly one wins', async () => {
     const shoeId = await openShoe('T-CLASSIC-01');
     const v = await h.store.streamVersion(`shoe-${shoeId}`);
-    const results = await Promise.allSettled([
-      dev(`/shoes/${shoeId}/rounds`, { roundId: `${shoeId}-ra`, expectedVersion: v }),
-      dev(`/shoes/${shoeId}/rounds`, { roundId: `${shoeId}-rb`, expectedVersion: v }),
-    ]);
+    const results = await Promise.allSettled([dev(`/shoes/${shoeId}/rounds`, { roundId: `${shoeId}-ra`, expectedVersion: v }), dev(`/shoes/${shoeId}/rounds`, { roundId: `${shoeId}-rb`, expectedVersion: v })]);
     expect(results.filter((r) => r.status === 'fulfilled')).toHaveLength(1);
     const lost = results.find((r) => r.status === 'rejected') as PromiseRejectedResult;
     expect(lost.reason).toMatchObject({ status: 409, code: 'STREAM.VERSION_CONFLICT' });

@@ -149,7 +149,10 @@ describe('GET /schemas: the topics JSON Schemas, resolvable by $id', () => {
     try {
       const producer = kafka.producer();
       await producer.connect();
-      await producer.send(topic, records.map((r) => ({ key: r.key, value: r.value, headers: { ...r.headers } })));
+      await producer.send(
+        topic,
+        records.map((r) => ({ key: r.key, value: r.value, headers: { ...r.headers } })),
+      );
       await producer.disconnect();
       const example = join(__dirname, '../../examples/outcome-consumer/consume.mjs');
       const out = await new Promise<string>((resolve, reject) => {
@@ -161,7 +164,12 @@ describe('GET /schemas: the topics JSON Schemas, resolvable by $id', () => {
         child.on('error', reject);
         child.on('exit', (code) => (code === 0 ? resolve(stdout) : reject(new Error(`exit ${code}: ${stderr}`))));
       });
-      const final = JSON.parse(out.split('\n').find((l) => l.startsWith('FINAL '))!.slice('FINAL '.length)) as { records: number; duplicates: number; invalid: number };
+      const final = JSON.parse(
+        out
+          .split('\n')
+          .find((l) => l.startsWith('FINAL '))!
+          .slice('FINAL '.length),
+      ) as { records: number; duplicates: number; invalid: number };
       expect(final).toMatchObject({ records: records.length, duplicates: 0, invalid: 0 });
     } finally {
       await deleteTopics(kafka, [topic]);

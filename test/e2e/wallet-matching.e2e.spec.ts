@@ -65,13 +65,15 @@ describe('wallet matching', () => {
 
   // eslint-disable-next-line @typescript-eslint/no-explicit-any -- an answer the contract check validates
   const json = async (r: Response): Promise<any> => r.json();
-  const upload = (body: string, query: string, contentType = 'text/csv') =>
-    fetch(`${h.baseUrl}/reconciliation/wallet-files${query}`, { method: 'POST', headers: { ...pm, 'content-type': contentType }, body });
+  const upload = (body: string, query: string, contentType = 'text/csv') => fetch(`${h.baseUrl}/reconciliation/wallet-files${query}`, { method: 'POST', headers: { ...pm, 'content-type': contentType }, body });
   const runCount = async () => Number((await h.ds.query(`SELECT count(*)::int AS n FROM wallet_match_runs`))[0].n);
 
   it('finds exactly the injected faults, matches the rest, and serves the run as JSON and CSV', async () => {
     const shoeId = runId('wallet');
-    const script = shoeWithRefunds(tables.find((t) => t.tableId === 'T-CLASSIC-01')!, shoeId);
+    const script = shoeWithRefunds(
+      tables.find((t) => t.tableId === 'T-CLASSIC-01')!,
+      shoeId,
+    );
     const t0 = new Date().toISOString();
     await runShoeScript(script, h.client);
     const t1 = new Date(Date.now() + 1).toISOString();
@@ -107,7 +109,9 @@ describe('wallet matching', () => {
     expect(run.scope.fromDay).toBe(run.scope.toDay);
 
     const page = await h.client.get('auditor', 'aud-w', `/reconciliation/wallet-files/${run.runId}/items?limit=1000`);
-    const findings = page.items.filter((i: { status: string }) => i.status !== 'MATCHED').map((i: { status: string; transactionId: string; ledgerAmount: string | null; walletAmount: string | null }) => [i.status, i.transactionId, i.ledgerAmount, i.walletAmount]);
+    const findings = page.items
+      .filter((i: { status: string }) => i.status !== 'MATCHED')
+      .map((i: { status: string; transactionId: string; ledgerAmount: string | null; walletAmount: string | null }) => [i.status, i.transactionId, i.ledgerAmount, i.walletAmount]);
     expect(findings).toHaveLength(4);
     expect(findings).toEqual(
       expect.arrayContaining([
@@ -144,7 +148,12 @@ describe('wallet matching', () => {
     expect(JSON.parse(csvRes.headers.get('ledger-report-header')!)).toMatchObject({ report: 'wallet-match' });
     const csvRows: Record<string, string>[] = parse(await csvRes.text(), { columns: true });
     expect(csvRows).toHaveLength(run.itemCount);
-    expect(csvRows.filter((r) => r.status !== 'MATCHED').map((r) => r.transactionId).sort()).toEqual([win.txn_id, refund.txn_id, offByOne.txn_id, ghost.txn_id].sort());
+    expect(
+      csvRows
+        .filter((r) => r.status !== 'MATCHED')
+        .map((r) => r.transactionId)
+        .sort(),
+    ).toEqual([win.txn_id, refund.txn_id, offByOne.txn_id, ghost.txn_id].sort());
     const onlyMissing = await h.client.get('auditor', 'aud-w', `/reconciliation/wallet-files/${run.runId}/items?status=MISSING_IN_WALLET`);
     expect(onlyMissing.items.map((i: { transactionId: string }) => i.transactionId)).toEqual([win.txn_id]);
 
@@ -157,12 +166,7 @@ describe('wallet matching', () => {
 
   it('refuses a bad file with the line of each bad row and stores no run', async () => {
     const before = await runCount();
-    const bad = [
-      'transactionId,type,amount,currency,time',
-      'x:bet,bet,1000,EUR,2026-01-05T10:00:00Z',
-      'y:bet,bet,1e3,EUR,2026-01-05T10:00:00Z',
-      'z:win:1,win,10.50,EUR,2026-01-05T10:00:00Z',
-    ].join('\n');
+    const bad = ['transactionId,type,amount,currency,time', 'x:bet,bet,1000,EUR,2026-01-05T10:00:00Z', 'y:bet,bet,1e3,EUR,2026-01-05T10:00:00Z', 'z:win:1,win,10.50,EUR,2026-01-05T10:00:00Z'].join('\n');
     const res = await upload(bad, '');
     const body = await json(res);
     expect(res.status).toBe(400);

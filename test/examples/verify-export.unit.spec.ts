@@ -13,7 +13,11 @@ import { join, resolve } from 'node:path';
 const ROOT = resolve(__dirname, '../..');
 const SCRIPT = join(ROOT, 'examples/verify-export/verify.mjs');
 
-interface EventFixture { envelope: Record<string, unknown> & { hash: string }; canonicalHex: string; hash: string }
+interface EventFixture {
+  envelope: Record<string, unknown> & { hash: string };
+  canonicalHex: string;
+  hash: string;
+}
 const events = JSON.parse(readFileSync(join(ROOT, 'libs/event-store/src/known-answers.json'), 'utf8')) as { events: EventFixture[]; canonical: { name: string; json: string; canonicalHex: string }[] };
 const anchors = JSON.parse(readFileSync(join(ROOT, 'libs/anchors/src/known-answers.json'), 'utf8')) as { merkle: { leavesHex: string[]; root: string }[]; raw: { leavesHex: string[]; root: string }[] };
 
@@ -46,13 +50,19 @@ describe('verify.mjs agrees with the known answers (docs/reports.md §5)', () =>
   });
 
   it('every canonical JSON case (key order by UTF-16 units, unicode, escapes, numbers, literals)', () => {
-    const got = inScript<string[]>(`console.log(JSON.stringify(input.map((j) => Buffer.from(v.canonicalJson(JSON.parse(j)), 'utf8').toString('hex'))));`, events.canonical.map((c) => c.json));
+    const got = inScript<string[]>(
+      `console.log(JSON.stringify(input.map((j) => Buffer.from(v.canonicalJson(JSON.parse(j)), 'utf8').toString('hex'))));`,
+      events.canonical.map((c) => c.json),
+    );
     expect(got).toEqual(events.canonical.map((c) => c.canonicalHex));
   });
 
   it('every stored Merkle root (RFC 6962)', () => {
     const cases = [...anchors.merkle, ...anchors.raw];
-    const got = inScript<string[]>(`console.log(JSON.stringify(input.map((l) => v.merkleRoot(l.map((h) => Buffer.from(h, 'hex'))))));`, cases.map((c) => c.leavesHex));
+    const got = inScript<string[]>(
+      `console.log(JSON.stringify(input.map((l) => v.merkleRoot(l.map((h) => Buffer.from(h, 'hex'))))));`,
+      cases.map((c) => c.leavesHex),
+    );
     expect(got).toEqual(cases.map((c) => c.root));
   });
 
@@ -66,7 +76,11 @@ describe('verify.mjs agrees with the known answers (docs/reports.md §5)', () =>
   it('parses RFC 4180 CSV: quotes, doubled quotes, commas and newlines inside fields, CRLF', () => {
     const text = 'a,b,c\r\n"x,1","say ""hi""","line1\nline2"\n,,\n';
     const got = inScript<string[][]>(`console.log(JSON.stringify(v.parseCsv(input)));`, text);
-    expect(got).toEqual([['a', 'b', 'c'], ['x,1', 'say "hi"', 'line1\nline2'], ['', '', '']]);
+    expect(got).toEqual([
+      ['a', 'b', 'c'],
+      ['x,1', 'say "hi"', 'line1\nline2'],
+      ['', '', ''],
+    ]);
   });
 
   it('refuses a bundle without a manifest with exit 2', () => {

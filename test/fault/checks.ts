@@ -65,15 +65,7 @@ interface PgEventRow {
 }
 
 /** The whole check (see the file comment); read-only except the scratch schema of the rebuild. */
-export async function verifyAfterDrain(ctx: {
-  ds: DataSource;
-  kafka: KafkaClient;
-  topic: string;
-  schema: string;
-  group: string;
-  scripts: readonly ShoeScript[];
-  driver: ShoeDriver;
-}): Promise<CheckReport> {
+export async function verifyAfterDrain(ctx: { ds: DataSource; kafka: KafkaClient; topic: string; schema: string; group: string; scripts: readonly ShoeScript[]; driver: ShoeDriver }): Promise<CheckReport> {
   const { ds, kafka, topic, schema, group, scripts, driver } = ctx;
   const mismatches: string[] = [];
   let mismatchCount = 0;
@@ -206,9 +198,7 @@ export async function verifyAfterDrain(ctx: {
     if (r.type === 'BetPlaced') placed.set(r.data.betId, r);
     if (settlementTypes.has(r.type)) storeSettlements.set(r.data.betId, [...(storeSettlements.get(r.data.betId) ?? []), r]);
   }
-  const revRows: { bet_id: string; seq: number; kind: string; event_id: string }[] = await ds.query(
-    `SELECT bet_id, seq, kind, event_id FROM "${schema}".bet_settlement_revisions ORDER BY bet_id, seq`,
-  );
+  const revRows: { bet_id: string; seq: number; kind: string; event_id: string }[] = await ds.query(`SELECT bet_id, seq, kind, event_id FROM "${schema}".bet_settlement_revisions ORDER BY bet_id, seq`);
   const readRevisions = new Map<string, { seq: number; kind: string; event_id: string }[]>();
   const revisionEventCount = new Map<string, number>();
   for (const r of revRows) {
@@ -341,7 +331,20 @@ export function recomputeReconciliation(rows: readonly PgEventRow[]): Map<string
   const acc = (shoe: string) => {
     let v = out.get(shoe);
     if (!v) {
-      v = { turnover: 0n, payouts: 0n, ggr: 0n, correction_payout_delta: 0n, voided_stakes: 0n, bets_settled: 0n, bets_refunded: 0n, bets_resettled: 0n, rounds_resulted: 0n, rounds_voided: 0n, corrections: 0n, dropped: [0n, 1n] as Fraction };
+      v = {
+        turnover: 0n,
+        payouts: 0n,
+        ggr: 0n,
+        correction_payout_delta: 0n,
+        voided_stakes: 0n,
+        bets_settled: 0n,
+        bets_refunded: 0n,
+        bets_resettled: 0n,
+        rounds_resulted: 0n,
+        rounds_voided: 0n,
+        corrections: 0n,
+        dropped: [0n, 1n] as Fraction,
+      };
       out.set(shoe, v);
     }
     return v;

@@ -366,7 +366,11 @@ export function postgresBinDir(env: NodeJS.ProcessEnv = process.env): string {
   const preferred = '/usr/lib/postgresql/15/bin';
   if (existsSync(join(preferred, 'initdb'))) return preferred;
   const base = '/usr/lib/postgresql';
-  const versions = existsSync(base) ? readdirSync(base).filter((v) => existsSync(join(base, v, 'bin', 'initdb'))).sort((a, b) => Number(a) - Number(b)) : [];
+  const versions = existsSync(base)
+    ? readdirSync(base)
+        .filter((v) => existsSync(join(base, v, 'bin', 'initdb')))
+        .sort((a, b) => Number(a) - Number(b))
+    : [];
   if (!versions.length) throw new Error('no PostgreSQL server binaries (initdb) in /usr/lib/postgresql/*/bin; install the postgresql package or set FAULT_PG_BIN');
   return join(base, versions[versions.length - 1], 'bin');
 }

@@ -169,8 +169,7 @@ describe('database hygiene: timeouts on every connection, no connection leaked o
   it('the relay leader, idle between batches holding its lease, outlives the idle-in-transaction timeout (1 s here)', async () => {
     const client = await relaySession();
     const pid = (await client.query<{ pid: number }>('SELECT pg_backend_pid() AS pid')).rows[0].pid;
-    const lease = async () =>
-      (await owner.query<{ holder_pid: number; generation: string }>(`SELECT holder_pid, generation FROM outbox_leases WHERE name = 'ledger-relay'`)).rows[0];
+    const lease = async () => (await owner.query<{ holder_pid: number; generation: string }>(`SELECT holder_pid, generation FROM outbox_leases WHERE name = 'ledger-relay'`)).rows[0];
     const before = await lease();
     expect(before).toMatchObject({ holder_pid: pid });
     // three times the idle-in-transaction timeout with nothing to publish
@@ -199,7 +198,10 @@ describe('database hygiene: timeouts on every connection, no connection leaked o
     // domain refusals
     await run('unknown shoe', dev(`/shoes/${runId('none')}/burns`, { card: '5C' }));
     expect((await dev(`/shoes/${shoeId}/rounds/${shoeId}.r1/close-betting`, {})).status).toBe(201);
-    await run('bet after betting closed', send('POST', 'betting-platform', 'platform-1', `/shoes/${shoeId}/rounds/${shoeId}.r1/bets`, { bet: { betId: `${shoeId}.b1`, accountId: 'a1', betCode: 'PLAYER', stake: '1000', currency: 'EUR' } }));
+    await run(
+      'bet after betting closed',
+      send('POST', 'betting-platform', 'platform-1', `/shoes/${shoeId}/rounds/${shoeId}.r1/bets`, { bet: { betId: `${shoeId}.b1`, accountId: 'a1', betCode: 'PLAYER', stake: '1000', currency: 'EUR' } }),
+    );
     await run('card at a position the tableau forbids', dev(`/shoes/${shoeId}/rounds/${shoeId}.r1/cards`, { position: 'P3', card: '5C' }));
     // bad input
     await run('not JSON', send('POST', 'table-device', 'device-1', `/shoes/${shoeId}/burns`, '{"card":'));
@@ -234,9 +236,15 @@ describe('database hygiene: timeouts on every connection, no connection leaked o
     type PgPool = { totalCount: number; idleCount: number; waitingCount: number };
     const pools = [DATA_SOURCE, HEAVY_READ_DATA_SOURCE].map((t) => (h.app.get<DataSource>(t).driver as unknown as { master: PgPool }).master);
     const pool = {
-      get totalCount() { return pools.reduce((n, p) => n + p.totalCount, 0); },
-      get idleCount() { return pools.reduce((n, p) => n + p.idleCount, 0); },
-      get waitingCount() { return pools.reduce((n, p) => n + p.waitingCount, 0); },
+      get totalCount() {
+        return pools.reduce((n, p) => n + p.totalCount, 0);
+      },
+      get idleCount() {
+        return pools.reduce((n, p) => n + p.idleCount, 0);
+      },
+      get waitingCount() {
+        return pools.reduce((n, p) => n + p.waitingCount, 0);
+      },
     };
     let seen: Record<string, unknown> = {};
     for (let i = 0; i < 10; i++) {
@@ -254,10 +262,7 @@ describe('database hygiene: timeouts on every connection, no connection leaked o
     expect(total).toBeLessThanOrEqual(20);
     expect(seen).toEqual({ sessions: total > 0 ? { idle: total } : {}, pool: { total, idle: total, waiting: 0 } });
     // the LISTEN session: at most one, and never in a transaction
-    const { rows: listen } = await owner.query<{ state: string | null }>(
-      `SELECT state FROM pg_stat_activity WHERE datname = current_database() AND usename = 'ledger_app' AND application_name = $1`,
-      [LISTEN_APPLICATION_NAME],
-    );
+    const { rows: listen } = await owner.query<{ state: string | null }>(`SELECT state FROM pg_stat_activity WHERE datname = current_database() AND usename = 'ledger_app' AND application_name = $1`, [LISTEN_APPLICATION_NAME]);
     expect(listen.length).toBeLessThanOrEqual(1);
     expect(listen.every((r) => r.state === 'idle')).toBe(true);
   });

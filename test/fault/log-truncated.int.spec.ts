@@ -10,17 +10,7 @@
  * Real PostgreSQL and Kafka, a private topic; the projector in-process with a 1 s incident poll.
  */
 import type { KafkaClient, KafkaProducer } from '@ledger/kafka';
-import {
-  createProjectionDataSource,
-  diffChecksums,
-  dropProjectionSchema,
-  openIncidents,
-  projectionChecksums,
-  ProjectionRunner,
-  rebuildProjections,
-  resumePartitions,
-  runProjectionMigrations,
-} from '@ledger/projections';
+import { createProjectionDataSource, diffChecksums, dropProjectionSchema, openIncidents, projectionChecksums, ProjectionRunner, rebuildProjections, resumePartitions, runProjectionMigrations } from '@ledger/projections';
 import type { DataSource } from 'typeorm';
 import { until } from './until';
 import { createTopic, deleteTopics, highWatermarks, produce, storedCheckpoints, TEST_DATABASE_URL, testKafka, uniqueTopic, waitForCatchUp } from '../../libs/projections/src/testing/kafka-kit';
@@ -33,7 +23,6 @@ jest.setTimeout(300_000);
 
 const SCHEMA = 'read_it_log_truncated';
 const SCRATCH = 'read_it_log_truncated_rebuild';
-
 
 describe('records deleted below the checkpoint, offsets gone backwards', () => {
   let ds: DataSource;
@@ -91,7 +80,10 @@ describe('records deleted below the checkpoint, offsets gone backwards', () => {
     const checkpoints = await storedCheckpoints(ds, SCHEMA, group, topic);
     await produce(producer, topic, events.slice(a, b));
     const hw = await highWatermarks(kafka, topic);
-    const lost = [...hw].filter(([p, o]) => o > (checkpoints.get(p) ?? 0n)).map(([p]) => p).sort();
+    const lost = [...hw]
+      .filter(([p, o]) => o > (checkpoints.get(p) ?? 0n))
+      .map(([p]) => p)
+      .sort();
     expect(lost.length).toBeGreaterThan(0);
     await deleteRecordsBefore(TEST_BROKERS, topic, hw);
     await produce(producer, topic, events.slice(b));

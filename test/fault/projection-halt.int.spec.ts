@@ -24,7 +24,6 @@ import { ALL_PROJECTIONS, ANALYTICS_OUTBOX_EFFECT } from '@ledger/read-model';
 
 jest.setTimeout(240_000);
 
-
 describe('a halted projection is an incident, not a log line', () => {
   let h: LedgerHarness;
   let ds: DataSource;
@@ -41,7 +40,18 @@ describe('a halted projection is an incident, not a log line', () => {
     await ds.initialize();
     producer = h.kafka.producer();
     await producer.connect();
-    runner = new ProjectionRunner({ projections: ALL_PROJECTIONS, effects: [ANALYTICS_OUTBOX_EFFECT], kafka: h.kafka, ds, topic: h.topic, schema: h.readSchema, groupId: group, holdSchemaLock: false, incidentPollMs: 1000, onHalt: (i) => halts.push(i) });
+    runner = new ProjectionRunner({
+      projections: ALL_PROJECTIONS,
+      effects: [ANALYTICS_OUTBOX_EFFECT],
+      kafka: h.kafka,
+      ds,
+      topic: h.topic,
+      schema: h.readSchema,
+      groupId: group,
+      holdSchemaLock: false,
+      incidentPollMs: 1000,
+      onHalt: (i) => halts.push(i),
+    });
     runner.failed.catch((e) => (failed = e));
     await runner.start();
   });
@@ -96,8 +106,7 @@ describe('a halted projection is an incident, not a log line', () => {
     expect(failed).toBeNull(); // the runner did not give up: the process would not exit
 
     // the API shows it: the status route (back office, regulator), /health (no token), the gauge
-    const call = (role: 'auditor' | 'table-device') =>
-      fetch(`${h.baseUrl}/projections/status`, { headers: { authorization: `Bearer ${h.client.token(role, `${role}-halt-test`)}` } });
+    const call = (role: 'auditor' | 'table-device') => fetch(`${h.baseUrl}/projections/status`, { headers: { authorization: `Bearer ${h.client.token(role, `${role}-halt-test`)}` } });
     const answer = await call('auditor');
     expect(answer.status).toBe(200);
     const status = { body: (await answer.json()) as ProjectionStatus };

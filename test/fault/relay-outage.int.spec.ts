@@ -14,13 +14,7 @@ import type { DataSource } from 'typeorm';
 import type { LedgerEvent } from '@ledger/events';
 import { createKafka, type KafkaClient } from '@ledger/kafka';
 import { PgEventStore, OutboxRelay } from '@ledger/event-store';
-import {
-  TEST_KAFKA_BROKERS,
-  TEST_RELAY_DATABASE_URL,
-  collectingLogger,
-  openTestDataSource,
-  pgClient,
-} from '../../libs/event-store/src/testing/int-support';
+import { TEST_KAFKA_BROKERS, TEST_RELAY_DATABASE_URL, collectingLogger, openTestDataSource, pgClient } from '../../libs/event-store/src/testing/int-support';
 import { assertBuilt, freePort, PrivateKafka, sleep } from './cluster';
 import { appendEvents, checkTopic, ensureTopic, readWholeTopic, relayProcess, runDir, within } from './relay-support';
 
@@ -60,9 +54,7 @@ afterAll(async () => {
 }, 120_000);
 
 async function unpublished(events: readonly LedgerEvent[]): Promise<number> {
-  const { rows } = await db.query(`SELECT count(*)::int AS n FROM outbox WHERE global_position = ANY($1::bigint[]) AND published_at IS NULL`, [
-    events.map((e) => e.globalPosition),
-  ]);
+  const { rows } = await db.query(`SELECT count(*)::int AS n FROM outbox WHERE global_position = ANY($1::bigint[]) AND published_at IS NULL`, [events.map((e) => e.globalPosition)]);
   return rows[0].n;
 }
 

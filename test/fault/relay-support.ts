@@ -11,15 +11,7 @@ import type { LedgerEvent } from '@ledger/events';
 import type { KafkaClient } from '@ledger/kafka';
 import { PgEventStore } from '@ledger/event-store';
 import { ensureTopics } from '@ledger/infra';
-import {
-  DEVICE,
-  TEST_DATABASE_URL,
-  TEST_RELAY_DATABASE_URL,
-  dealerChanges,
-  ids,
-  readRange,
-  type ReadRecord,
-} from '../../libs/event-store/src/testing/int-support';
+import { DEVICE, TEST_DATABASE_URL, TEST_RELAY_DATABASE_URL, dealerChanges, ids, readRange, type ReadRecord } from '../../libs/event-store/src/testing/int-support';
 import { ServiceProcess, sleep } from './cluster';
 
 /** Polls `check` once a second until it is true. @returns whether it became true within `timeoutMs` */

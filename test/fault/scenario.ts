@@ -98,7 +98,7 @@ function intEnv(env: NodeJS.ProcessEnv, name: string, fallback: number, min: num
 export function faultOptionsFromEnv(env: NodeJS.ProcessEnv = process.env): FaultOptions {
   const dbName = env.FAULT_DB_NAME || 'ledger_fault';
   if (!/^[a-z_][a-z0-9_]*$/.test(dbName) || dbName === 'ledger' || dbName === 'ledger_test') throw new Error('FAULT_DB_NAME must be a plain lower-case name other than ledger and ledger_test');
-  if (env.FAULT_SKIP_PG_RESTART) throw new Error('FAULT_SKIP_PG_RESTART is gone: the fault run crashes its own PostgreSQL cluster, never the machine\'s');
+  if (env.FAULT_SKIP_PG_RESTART) throw new Error("FAULT_SKIP_PG_RESTART is gone: the fault run crashes its own PostgreSQL cluster, never the machine's");
   const hardSteps = env.FAULT_SKIP_HARD_STEPS !== '1';
   return {
     seed: env.FAULT_SEED || SeededRandom.newSeed(),
@@ -341,7 +341,18 @@ async function runLocked(o: FaultOptions, log: FaultLog): Promise<FaultReport> {
     // answer to the driver, and a close is the ledger's own event
     api: new ServiceProcess(
       'api',
-      { ...common, PORT: String(apiPort), HOST: '127.0.0.1', LEDGER_EVENTS_TOPIC: topic, READ_SCHEMA: schema, PROJECTIONS_SCHEMA: schema, JWT_SECRET: jwtSecret, RUN_MIGRATIONS: 'true', TABLES_FILE: join(REPO_ROOT, 'config/tables.json'), GAMING_DAY_CLOSE_SWEEP_MS: '0' },
+      {
+        ...common,
+        PORT: String(apiPort),
+        HOST: '127.0.0.1',
+        LEDGER_EVENTS_TOPIC: topic,
+        READ_SCHEMA: schema,
+        PROJECTIONS_SCHEMA: schema,
+        JWT_SECRET: jwtSecret,
+        RUN_MIGRATIONS: 'true',
+        TABLES_FILE: join(REPO_ROOT, 'config/tables.json'),
+        GAMING_DAY_CLOSE_SWEEP_MS: '0',
+      },
       join(logDir, 'api.log'),
       log,
       { onUnexpectedExit },
@@ -404,7 +415,10 @@ async function runLocked(o: FaultOptions, log: FaultLog): Promise<FaultReport> {
         // a broker just started may answer metadata for a new topic before it hosts its partitions
         for (let attempt = 1; ; attempt++) {
           try {
-            await ensureTopics(admin, names.map((name) => ({ name, partitions: 6, configs })));
+            await ensureTopics(
+              admin,
+              names.map((name) => ({ name, partitions: 6, configs })),
+            );
             break;
           } catch (e) {
             if (attempt >= 20) throw e;
@@ -434,10 +448,7 @@ async function runLocked(o: FaultOptions, log: FaultLog): Promise<FaultReport> {
       await a.connect();
       try {
         const hw = await a.fetchTopicOffsets(topic);
-        const cps: { partition: number; next_offset: string }[] = await dsq.query(
-          `SELECT partition, next_offset::text AS next_offset FROM "${schema}".checkpoints WHERE consumer_group = $1 AND topic = $2`,
-          [group, topic],
-        );
+        const cps: { partition: number; next_offset: string }[] = await dsq.query(`SELECT partition, next_offset::text AS next_offset FROM "${schema}".checkpoints WHERE consumer_group = $1 AND topic = $2`, [group, topic]);
         const cp = new Map(cps.map((c) => [c.partition, BigInt(c.next_offset)]));
         return hw.reduce((n, x) => n + Number(BigInt(x.high) - (cp.get(x.partition) ?? 0n)), 0);
       } finally {
@@ -655,15 +666,7 @@ async function runLocked(o: FaultOptions, log: FaultLog): Promise<FaultReport> {
       const a2 = k.admin();
       await a2.connect();
       const withData = (await a2.fetchTopicOffsets(topic).finally(() => a2.disconnect())).filter((x) => BigInt(x.high) > 0n).length;
-      const halted = async () =>
-        Number(
-          (
-            await dsq.query(`SELECT count(DISTINCT partition)::int AS n FROM "${schema}".projection_incidents WHERE resolved_at IS NULL AND consumer_group = $1 AND topic = $2`, [
-              group,
-              topic,
-            ])
-          )[0].n,
-        );
+      const halted = async () => Number((await dsq.query(`SELECT count(DISTINCT partition)::int AS n FROM "${schema}".projection_incidents WHERE resolved_at IS NULL AND consumer_group = $1 AND topic = $2`, [group, topic]))[0].n);
       if (!(await waitFor(async () => (await halted()) >= withData, 60_000, 500))) {
         return fail(`the projector did not halt the ${withData} partition(s) of the re-created topic within 60 s (open incidents: ${await halted().catch(() => 'no incident table')})`);
       }
@@ -760,8 +763,7 @@ async function runLocked(o: FaultOptions, log: FaultLog): Promise<FaultReport> {
   if (failures(report).length === 0 && !o.keepRunDir && existsSync(runDir)) {
     rmSync(runDir, { recursive: true, force: true });
     rmSync(pg.dir, { recursive: true, force: true });
-  }
-  else {
+  } else {
     for (const heavy of [join(runDir, 'stack', 'kafka', 'data'), pg.dataDir]) if (existsSync(heavy)) rmSync(heavy, { recursive: true, force: true });
   }
   return report;
@@ -831,7 +833,9 @@ export function formatReport(r: FaultReport): string {
   const h = headlineFigures(r);
   const lines = [
     `fault run ${r.runTag}  seed ${r.options.seed}`,
-    `  duration ${s(r.durationMs)} (${Object.entries(r.phasesMs).map(([k, v]) => `${k} ${s(v)}`).join(', ')})`,
+    `  duration ${s(r.durationMs)} (${Object.entries(r.phasesMs)
+      .map(([k, v]) => `${k} ${s(v)}`)
+      .join(', ')})`,
     `  service kills ${totalKills}: ${SERVICES.map((x) => `${x} ${r.kills[x]}`).join(', ')} (API kills with requests in flight: ${r.apiKillsInFlight}); restarts after those kills: ${SERVICES.map((x) => `${x} ${r.restarts[x]}`).join(', ')}`,
     `  infrastructure: Kafka clean restarts ${r.kafkaRestarts}, Kafka SIGKILLs ${r.kafkaKills}, PostgreSQL postmaster SIGKILLs ${r.pgKills} (crash recoveries in its log ${r.pgCrashRecoveries}); outage Kafka ${s(r.outageMs.kafka)}, PostgreSQL ${s(r.outageMs.postgres)}${r.outageMs.relayFrozen ? `, relay leader frozen ${s(r.outageMs.relayFrozen)}` : ''}`,
     `  machine's PostgreSQL started at ${r.machinePg.before ?? '(not answering)'} before, ${r.machinePg.after ?? '(not answering)'} after: ${r.machinePg.before === r.machinePg.after ? 'untouched' : 'RESTARTED'}`,

@@ -35,7 +35,6 @@ jest.setTimeout(300_000);
 const SCHEMA = 'read_it_topic_loss';
 const SCRATCH = 'read_it_topic_loss_rebuild';
 
-
 /** Deletes the topic and creates it again under the same name (the broker deletes asynchronously: retried). */
 async function recreate(kafka: KafkaClient, topic: string): Promise<void> {
   const admin = kafka.admin();
@@ -90,7 +89,10 @@ describe('a deleted and re-created topic', () => {
     await produce(producer, topic, events.slice(0, before));
     await waitForCatchUp(kafka, ds, SCHEMA, group, topic);
     const checkpoints = await storedCheckpoints(ds, SCHEMA, group, topic);
-    const used = [...checkpoints].filter(([, o]) => o > 0n).map(([p]) => p).sort();
+    const used = [...checkpoints]
+      .filter(([, o]) => o > 0n)
+      .map(([p]) => p)
+      .sort();
     expect(used.length).toBeGreaterThan(0);
 
     await recreate(kafka, topic);

@@ -70,11 +70,13 @@ describe('migration check (scripts/check-migrations.ts)', () => {
     const root = join(__dirname, '..', '..');
     const files = migrationFiles(root);
     const rel = files.map((f) => relative(root, f));
-    expect(rel).toEqual(expect.arrayContaining([
-      'libs/event-store/src/migrations/1795950000000-CreateEvents.ts',
-      'libs/projections/src/migrations/1733000000000-create-read-model.ts',
-      'apps/ledger/src/persistence/migrations/1733100000000-create-query-log.ts',
-    ]));
+    expect(rel).toEqual(
+      expect.arrayContaining([
+        'libs/event-store/src/migrations/1795950000000-CreateEvents.ts',
+        'libs/projections/src/migrations/1733000000000-create-read-model.ts',
+        'apps/ledger/src/persistence/migrations/1733100000000-create-query-log.ts',
+      ]),
+    );
     expect(files.length).toBeGreaterThanOrEqual(20);
     expect(files.flatMap((f) => checkMigrationSource(f, readFileSync(f, 'utf8')))).toEqual([]);
   });

@@ -82,11 +82,21 @@ describe('readiness follows PostgreSQL, Kafka and projection halts', () => {
     ports.api = await freePort();
     ports.relay = await freePort();
     ports.projector = await freePort();
-    const api = new ServiceProcess('api', { ...common, PORT: String(ports.api), HOST: '127.0.0.1', READ_SCHEMA: schema, JWT_SECRET: jwtSecret, RUN_MIGRATIONS: 'true', TABLES_FILE: join(REPO_ROOT, 'config/tables.json') }, join(runDir, 'api.log'), noop);
+    const api = new ServiceProcess(
+      'api',
+      { ...common, PORT: String(ports.api), HOST: '127.0.0.1', READ_SCHEMA: schema, JWT_SECRET: jwtSecret, RUN_MIGRATIONS: 'true', TABLES_FILE: join(REPO_ROOT, 'config/tables.json') },
+      join(runDir, 'api.log'),
+      noop,
+    );
     services.push(api);
     api.start();
     expect(await waitFor(async () => (await probe(`http://127.0.0.1:${ports.api}/health`)).status === 200, 90_000)).toBe(true);
-    const relay = new ServiceProcess('relay', { ...common, RELAY_HTTP_PORT: String(ports.relay), RELAY_POLL_INTERVAL_MS: '100', ANCHOR_FILE: join(runDir, 'anchors.jsonl'), ANCHOR_TOPIC: `health.anchors.${tag}` }, join(runDir, 'relay.log'), noop);
+    const relay = new ServiceProcess(
+      'relay',
+      { ...common, RELAY_HTTP_PORT: String(ports.relay), RELAY_POLL_INTERVAL_MS: '100', ANCHOR_FILE: join(runDir, 'anchors.jsonl'), ANCHOR_TOPIC: `health.anchors.${tag}` },
+      join(runDir, 'relay.log'),
+      noop,
+    );
     const projector = new ServiceProcess(
       'projector',
       { ...common, PROJECTOR_HTTP_PORT: String(ports.projector), PROJECTOR_GROUP: `health-${tag}`, RUN_MIGRATIONS: 'true', PROJECTOR_INCIDENT_POLL_MS: '1000', ANALYTICS_PUBLISH: 'false' },
@@ -112,11 +122,13 @@ describe('readiness follows PostgreSQL, Kafka and projection halts', () => {
     while (reached.size < all.length) {
       if (performance.now() - t0 > timeoutMs) throw new Error(`not reached within ${timeoutMs} ms: ${all.filter((s) => !reached.has(s)).join(', ')}`);
       await Promise.all(
-        all.filter((s) => !reached.has(s)).map(async (s) => {
-          const p = await probe(ready(s));
-          if (p.ms > 2500) slow.push(`${s} ${Math.round(p.ms)} ms`);
-          if (p.status === want(s)) reached.set(s, Math.round(performance.now() - t0));
-        }),
+        all
+          .filter((s) => !reached.has(s))
+          .map(async (s) => {
+            const p = await probe(ready(s));
+            if (p.ms > 2500) slow.push(`${s} ${Math.round(p.ms)} ms`);
+            if (p.status === want(s)) reached.set(s, Math.round(performance.now() - t0));
+          }),
       );
       await new Promise((r) => setTimeout(r, 200));
     }

@@ -88,8 +88,34 @@ describe('service metrics after records flow (docs/architecture.md §8)', () => 
     const log = () => undefined;
     services = [
       new ServiceProcess('api', { ...common, PORT: String(apiPort), HOST: '127.0.0.1', READ_SCHEMA: schema, RUN_MIGRATIONS: 'true', TABLES_FILE: join(__dirname, '../../config/tables.json') }, join(dir, 'api.log'), log),
-      new ServiceProcess('relay', { ...common, RELAY_DATABASE_URL: TEST_SERVICE_DATABASE_URLS.relay, RELAY_POLL_INTERVAL_MS: '100', RELAY_HTTP_PORT: String(relayPort), RELAY_HTTP_HOST: '127.0.0.1', ANCHOR_FILE: join(dir, 'anchors.jsonl'), ANCHOR_TOPIC: `test.metrics.anchors.${tag}` }, join(dir, 'relay.log'), log),
-      new ServiceProcess('projector', { ...common, PROJECTOR_DATABASE_URL: TEST_SERVICE_DATABASE_URLS.projector, PROJECTOR_GROUP: `metrics-${tag}`, RUN_MIGRATIONS: 'true', ANALYTICS_PUBLISH: 'false', PROJECTOR_HTTP_PORT: String(projectorPort), PROJECTOR_HTTP_HOST: '127.0.0.1' }, join(dir, 'projector.log'), log),
+      new ServiceProcess(
+        'relay',
+        {
+          ...common,
+          RELAY_DATABASE_URL: TEST_SERVICE_DATABASE_URLS.relay,
+          RELAY_POLL_INTERVAL_MS: '100',
+          RELAY_HTTP_PORT: String(relayPort),
+          RELAY_HTTP_HOST: '127.0.0.1',
+          ANCHOR_FILE: join(dir, 'anchors.jsonl'),
+          ANCHOR_TOPIC: `test.metrics.anchors.${tag}`,
+        },
+        join(dir, 'relay.log'),
+        log,
+      ),
+      new ServiceProcess(
+        'projector',
+        {
+          ...common,
+          PROJECTOR_DATABASE_URL: TEST_SERVICE_DATABASE_URLS.projector,
+          PROJECTOR_GROUP: `metrics-${tag}`,
+          RUN_MIGRATIONS: 'true',
+          ANALYTICS_PUBLISH: 'false',
+          PROJECTOR_HTTP_PORT: String(projectorPort),
+          PROJECTOR_HTTP_HOST: '127.0.0.1',
+        },
+        join(dir, 'projector.log'),
+        log,
+      ),
     ];
     for (const s of services) s.start();
     api = `http://127.0.0.1:${apiPort}`;
@@ -131,12 +157,18 @@ describe('service metrics after records flow (docs/architecture.md §8)', () => 
     expect(await total(projector, 'ledger_projector_quarantined_records_total')).toBe(0);
     // one series per partition that has applied a batch; caught up: 0 records behind. The shoes'
     // keys spread over both partitions only by chance, so wait for the ones that got records.
-    const withRecords = (await owner.query<{ partition: number }>(`SELECT partition FROM ${schema}.checkpoints WHERE topic = $1 AND consumer_group = $2 AND next_offset > 0`, [topic, `metrics-${tag}`])).rows.map((r) => String(r.partition));
+    const withRecords = (await owner.query<{ partition: number }>(`SELECT partition FROM ${schema}.checkpoints WHERE topic = $1 AND consumer_group = $2 AND next_offset > 0`, [topic, `metrics-${tag}`])).rows.map((r) =>
+      String(r.partition),
+    );
     expect(withRecords.length).toBeGreaterThan(0);
-    const lagged = await waitFor(async () => {
-      const lag = await scrape(projector, 'ledger_projector_lag_records');
-      return lag.length > 0 && lag.every((s) => s.labels.topic === topic && s.value === 0) && withRecords.every((p) => lag.some((s) => s.labels.partition === p));
-    }, 15_000, 500);
+    const lagged = await waitFor(
+      async () => {
+        const lag = await scrape(projector, 'ledger_projector_lag_records');
+        return lag.length > 0 && lag.every((s) => s.labels.topic === topic && s.value === 0) && withRecords.every((p) => lag.some((s) => s.labels.partition === p));
+      },
+      15_000,
+      500,
+    );
     expect(lagged).toBe(true);
     const lag = await scrape(projector, 'ledger_projector_lag_records');
     expect(lag.map((s) => s.labels.partition).every((p) => p === '0' || p === '1')).toBe(true);

@@ -81,7 +81,12 @@ export class ResponseContract {
   readonly counts: Record<ContractVerdict['kind'], number> = { json: 0, csv: 0, sse: 0, text: 0, 'error-unrouted': 0, outside: 0 };
 
   private constructor(private readonly doc: Document) {
-    this.api = new OpenAPIBackend({ definition: strict(doc) as Document, strict: false, quick: true, validate: true, ajvOpts: { strict: false, allErrors: true },
+    this.api = new OpenAPIBackend({
+      definition: strict(doc) as Document,
+      strict: false,
+      quick: true,
+      validate: true,
+      ajvOpts: { strict: false, allErrors: true },
       // formats (date-time, date, uuid, …) are checked, not ignored
       customizeAjv: (ajv) => {
         addFormats(ajv as unknown as Parameters<typeof addFormats>[0]);

@@ -60,8 +60,7 @@ function otlpReceiver(): Promise<{ server: Server; url: string; posts: string[];
         for (const rs of body.resourceSpans ?? []) {
           const service = rs.resource?.attributes?.find((a) => a.key === 'service.name')?.value.stringValue ?? '';
           for (const ss of rs.scopeSpans ?? [])
-            for (const s of ss.spans ?? [])
-              spans.push({ service, traceId: hexId(s.traceId), spanId: hexId(s.spanId), parentSpanId: hexId(s.parentSpanId), name: String(s.name), kind: Number(s.kind) });
+            for (const s of ss.spans ?? []) spans.push({ service, traceId: hexId(s.traceId), spanId: hexId(s.spanId), parentSpanId: hexId(s.parentSpanId), name: String(s.name), kind: Number(s.kind) });
         }
       }
       res.writeHead(200, { 'content-type': 'application/json' });
@@ -112,8 +111,18 @@ describe('tracing: one trace from the HTTP request to the projector (docs/archit
     const log = () => undefined;
     services = [
       new ServiceProcess('api', { ...common, PORT: String(port), HOST: '127.0.0.1', READ_SCHEMA: schema, RUN_MIGRATIONS: 'true', TABLES_FILE: join(__dirname, '../../config/tables.json') }, join(dir, `${label}-api.log`), log),
-      new ServiceProcess('relay', { ...common, RELAY_DATABASE_URL: TEST_SERVICE_DATABASE_URLS.relay, RELAY_POLL_INTERVAL_MS: '100', ANCHOR_FILE: join(dir, 'anchors.jsonl'), ANCHOR_TOPIC: `test.tracing.anchors.${tag}` }, join(dir, `${label}-relay.log`), log),
-      new ServiceProcess('projector', { ...common, PROJECTOR_DATABASE_URL: TEST_SERVICE_DATABASE_URLS.projector, PROJECTOR_GROUP: `tracing-${tag}`, RUN_MIGRATIONS: 'true', ANALYTICS_PUBLISH: 'false' }, join(dir, `${label}-projector.log`), log),
+      new ServiceProcess(
+        'relay',
+        { ...common, RELAY_DATABASE_URL: TEST_SERVICE_DATABASE_URLS.relay, RELAY_POLL_INTERVAL_MS: '100', ANCHOR_FILE: join(dir, 'anchors.jsonl'), ANCHOR_TOPIC: `test.tracing.anchors.${tag}` },
+        join(dir, `${label}-relay.log`),
+        log,
+      ),
+      new ServiceProcess(
+        'projector',
+        { ...common, PROJECTOR_DATABASE_URL: TEST_SERVICE_DATABASE_URLS.projector, PROJECTOR_GROUP: `tracing-${tag}`, RUN_MIGRATIONS: 'true', ANALYTICS_PUBLISH: 'false' },
+        join(dir, `${label}-projector.log`),
+        log,
+      ),
     ];
     for (const s of services) s.start();
     const baseUrl = `http://127.0.0.1:${port}`;

@@ -1,20 +1,7 @@
 import { createInterface } from 'node:readline';
 import { Command, Option } from 'commander';
 import { roundOutcomeData } from '@ledger/events';
-import {
-  builtInPaytable,
-  Card,
-  defaultPaytable,
-  evaluateRound,
-  netPerUnit,
-  parseCard,
-  parseVariant,
-  Paytable,
-  RulesError,
-  Variant,
-  VARIANTS,
-  Winner,
-} from '@ledger/rules';
+import { builtInPaytable, Card, defaultPaytable, evaluateRound, netPerUnit, parseCard, parseVariant, Paytable, RulesError, Variant, VARIANTS, Winner } from '@ledger/rules';
 
 /**
  * `baccarat evaluate --variant classic|tiger|fabulous4 [--paytable id@version]`
@@ -107,7 +94,7 @@ export function evaluateLine(text: string, line: number, paytable: Paytable): Ev
     return failure(line, 'INPUT.NO_CARDS', 'expected an object {"cards": [...]} with an array of card codes');
   }
   try {
-    const cards: Card[] = ((input as { cards: unknown[] }).cards).map(parseCard);
+    const cards: Card[] = (input as { cards: unknown[] }).cards.map(parseCard);
     const { outcome, payoffs } = evaluateRound(paytable, cards);
     const net: Record<string, string> = {};
     for (const [bet, payoff] of payoffs) net[bet] = netPerUnit(payoff);
@@ -194,7 +181,7 @@ export function registerEvaluateCommand(program: Command): Command {
     .command('evaluate')
     .description('deal rounds from JSON lines {"cards": [...]} on stdin; one JSON result line per input line')
     .addOption(new Option('--variant <variant>', 'game variant').choices([...VARIANTS]).makeOptionMandatory())
-    .option('--paytable <ref>', 'paytable id@version (default: the variant\'s standard paytable)')
+    .option('--paytable <ref>', "paytable id@version (default: the variant's standard paytable)")
     .action(async (opts: { variant: string; paytable?: string }) => {
       let paytable: Paytable;
       try {

@@ -46,7 +46,7 @@ describe('evaluate: one input line → one output object', () => {
       expect([o.playerPair, o.player.length, o.net.PLAYER_PAIR, o.net.EITHER_PAIR]).toEqual([true, 3, '11', '5']);
     });
 
-    it.each(['classic', 'tiger', 'fabulous4'] as Variant[])('Given a %s table, When a line is evaluated, Then net has exactly the variant\'s bet codes in order', (variant) => {
+    it.each(['classic', 'tiger', 'fabulous4'] as Variant[])("Given a %s table, When a line is evaluated, Then net has exactly the variant's bet codes in order", (variant) => {
       const o = ok(evaluateLine(line({ cards: ['KS', '4H', '2D', '2C', 'AS', '9C'] }), 1, defaultPaytable(variant)));
       expect(Object.keys(o.net)).toEqual([...BET_CODES[variant]]);
       for (const v of Object.values(o.net)) expect(v).toMatch(/^-?\d+(\.\d+)?$/);
@@ -82,12 +82,9 @@ describe('evaluate: one input line → one output object', () => {
       expect(err(evaluateLine(text, 4, classic))).toMatchObject({ code: 'INPUT.BAD_JSON', line: 4 });
     });
 
-    it.each(['5', 'null', '[]', '"2S KC"', '{}', '{"cards": "2S KC 3H 6D"}', '{"cards": null}', '{"Cards": ["2S"]}', '[{"cards": []}]'])(
-      'Given %s (no cards array), When evaluated, Then INPUT.NO_CARDS',
-      (text) => {
-        expect(err(evaluateLine(text, 5, classic))).toMatchObject({ code: 'INPUT.NO_CARDS', line: 5 });
-      },
-    );
+    it.each(['5', 'null', '[]', '"2S KC"', '{}', '{"cards": "2S KC 3H 6D"}', '{"cards": null}', '{"Cards": ["2S"]}', '[{"cards": []}]'])('Given %s (no cards array), When evaluated, Then INPUT.NO_CARDS', (text) => {
+      expect(err(evaluateLine(text, 5, classic))).toMatchObject({ code: 'INPUT.NO_CARDS', line: 5 });
+    });
 
     it.each<[string, unknown[]]>([
       ['1S', ['1S', 'KC', '3H', '6D']],
@@ -115,13 +112,7 @@ describe('evaluate: one input line → one output object', () => {
     it('Given a stream of lines, When each is evaluated with its number, Then errors carry the right line numbers and blank lines count', () => {
       const input = ['{"cards":["9S","2H","KD","3C"]}', '', 'garbage', '{"cards":["2S"]}', '{"cards":["2H","9S","3C","KD"]}'];
       const out = input.map((t, i) => evaluateLine(t, i + 1, classic));
-      expect(out.map((o) => (o === null ? null : 'error' in o ? `${o.line}:${o.error.code}` : `${o.line}:${o.winner}`))).toEqual([
-        '1:PLAYER',
-        null,
-        '3:INPUT.BAD_JSON',
-        '4:TABLEAU.INSUFFICIENT_CARDS',
-        '5:BANKER',
-      ]);
+      expect(out.map((o) => (o === null ? null : 'error' in o ? `${o.line}:${o.error.code}` : `${o.line}:${o.winner}`))).toEqual(['1:PLAYER', null, '3:INPUT.BAD_JSON', '4:TABLEAU.INSUFFICIENT_CARDS', '5:BANKER']);
     });
   });
 

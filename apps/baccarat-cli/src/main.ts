@@ -14,10 +14,7 @@ import { registerReplayHandsCommand } from './replay-hands.command';
 
 /** Builds the program with every subcommand registered; usage errors throw `CommanderError`. */
 export function buildProgram(): Command {
-  const program = new Command('baccarat')
-    .description('baccarat round ledger: rules engine tools')
-    .exitOverride()
-    .showHelpAfterError();
+  const program = new Command('baccarat').description('baccarat round ledger: rules engine tools').exitOverride().showHelpAfterError();
   registerEvaluateCommand(program);
   registerReplayHandsCommand(program);
   registerParCommand(program);

@@ -1,15 +1,5 @@
 import { Command } from 'commander';
-import {
-  builtInPaytable,
-  computeParSheet,
-  defaultPaytable,
-  MAX_DECKS,
-  ParSheet,
-  Paytable,
-  RulesError,
-  Variant,
-  VARIANTS,
-} from '@ledger/rules';
+import { builtInPaytable, computeParSheet, defaultPaytable, MAX_DECKS, ParSheet, Paytable, RulesError, Variant, VARIANTS } from '@ledger/rules';
 
 /**
  * `baccarat par --variant <classic|tiger|fabulous4> --decks <n> [--json] [--paytable <id@version>]`
@@ -127,14 +117,7 @@ export function formatParSheet(sheet: ParSheet): string {
   const table: string[][] = [];
   for (const b of sheet.bets) {
     b.rows.forEach((r, i) => {
-      table.push([
-        i === 0 ? b.bet : '',
-        i === 0 ? pct(b.houseEdge) : '',
-        r.row,
-        r.payoff,
-        r.probability.toFixed(8),
-        (r.contribution >= 0 ? '+' : '') + r.contribution.toFixed(8),
-      ]);
+      table.push([i === 0 ? b.bet : '', i === 0 ? pct(b.houseEdge) : '', r.row, r.payoff, r.probability.toFixed(8), (r.contribution >= 0 ? '+' : '') + r.contribution.toFixed(8)]);
     });
   }
   const widths = header.map((h, c) => Math.max(h.length, ...table.map((row) => row[c].length)));

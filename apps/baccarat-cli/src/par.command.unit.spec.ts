@@ -5,9 +5,7 @@ import { registerParCommand } from './par.command';
 async function run(args: string[]): Promise<{ out: string; err: string; exitCode: number }> {
   let out = '';
   let err = '';
-  const program = new Command('baccarat')
-    .exitOverride()
-    .configureOutput({ writeOut: (s) => (out += s), writeErr: (s) => (err += s) });
+  const program = new Command('baccarat').exitOverride().configureOutput({ writeOut: (s) => (out += s), writeErr: (s) => (err += s) });
   registerParCommand(program);
   try {
     await program.parseAsync(['node', 'baccarat', 'par', ...args]);

@@ -1,14 +1,7 @@
 import { existsSync } from 'node:fs';
 import { Command } from 'commander';
 import { SingleBar } from 'cli-progress';
-import {
-  DisagreementReport,
-  isTarXz,
-  PUBLISHED_MILLION_HANDS,
-  PUBLISHED_MILLION_TOTALS,
-  replayHandHistoryFile,
-  ReplaySummary,
-} from '@ledger/hand-history';
+import { DisagreementReport, isTarXz, PUBLISHED_MILLION_HANDS, PUBLISHED_MILLION_TOTALS, replayHandHistoryFile, ReplaySummary } from '@ledger/hand-history';
 
 /**
  * `baccarat replay-hands --file <path> [--json] [--max-report N]`

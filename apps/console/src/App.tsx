@@ -85,13 +85,62 @@ export function App() {
         <Route element={<Layout />}>
           <Route index element={<Navigate to="/tables" replace />} />
           <Route path="/tables" element={<TablesPage />} />
-          <Route path="/shoes/:shoeId" element={<Guard allow={CAN.readAudit}><ShoePage /></Guard>} />
-          <Route path="/shoes/:shoeId/rounds/:roundId" element={<Guard allow={CAN.readAudit}><RecallPage /></Guard>} />
-          <Route path="/approvals" element={<Guard allow={CAN.readAudit}><ApprovalsPage /></Guard>} />
-          <Route path="/reconciliation" element={<Guard allow={CAN.readAudit}><ReconciliationPage /></Guard>} />
-          <Route path="/staff" element={<Guard allow={CAN.readAudit}><StaffPage /></Guard>} />
-          <Route path="/wallet" element={<Guard allow={CAN.readAudit}><WalletPage /></Guard>} />
-          <Route path="/audit" element={<Guard allow={CAN.readAudit}><AuditPage /></Guard>} />
+          <Route
+            path="/shoes/:shoeId"
+            element={
+              <Guard allow={CAN.readAudit}>
+                <ShoePage />
+              </Guard>
+            }
+          />
+          <Route
+            path="/shoes/:shoeId/rounds/:roundId"
+            element={
+              <Guard allow={CAN.readAudit}>
+                <RecallPage />
+              </Guard>
+            }
+          />
+          <Route
+            path="/approvals"
+            element={
+              <Guard allow={CAN.readAudit}>
+                <ApprovalsPage />
+              </Guard>
+            }
+          />
+          <Route
+            path="/reconciliation"
+            element={
+              <Guard allow={CAN.readAudit}>
+                <ReconciliationPage />
+              </Guard>
+            }
+          />
+          <Route
+            path="/staff"
+            element={
+              <Guard allow={CAN.readAudit}>
+                <StaffPage />
+              </Guard>
+            }
+          />
+          <Route
+            path="/wallet"
+            element={
+              <Guard allow={CAN.readAudit}>
+                <WalletPage />
+              </Guard>
+            }
+          />
+          <Route
+            path="/audit"
+            element={
+              <Guard allow={CAN.readAudit}>
+                <AuditPage />
+              </Guard>
+            }
+          />
           <Route path="/topics" element={<TopicsPage />} />
           <Route path="*" element={<p className="state">No such page.</p>} />
         </Route>

@@ -96,12 +96,7 @@ export class HealthController implements OnModuleDestroy {
   @Get('ready')
   async ready(@Query() _q: NoQuery, @Res({ passthrough: true }) res: Response): Promise<ProbeAnswer> {
     try {
-      const report = await this.terminus.check([
-        () => this.upOrDown('postgres', this.postgres),
-        () => this.upOrDown('migrations', this.migrations),
-        () => this.kafkaIndicator(),
-        () => this.projectionsIndicator(),
-      ]);
+      const report = await this.terminus.check([() => this.upOrDown('postgres', this.postgres), () => this.upOrDown('migrations', this.migrations), () => this.kafkaIndicator(), () => this.projectionsIndicator()]);
       const degraded = Object.values(report.details).some((d) => (d as Record<string, unknown>).degraded === true);
       return { ...report, status: degraded ? 'degraded' : report.status };
     } catch (err) {

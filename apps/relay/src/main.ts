@@ -112,9 +112,7 @@ const RELAY_RELATIONS = ['public.events', 'public.outbox', 'public.outbox_leases
  * @returns `{ unpublished: 0, oldestUnpublishedAgeMs: null }` when the outbox is drained
  */
 async function outboxBacklog(query: ProbeQuery): Promise<{ unpublished: number; oldestUnpublishedAgeMs: number | null }> {
-  const [row] = await query<{ n: string; age_ms: string | null }>(
-    `SELECT count(*) AS n, (extract(epoch FROM now() - min(enqueued_at)) * 1000)::bigint AS age_ms FROM outbox WHERE published_at IS NULL`,
-  );
+  const [row] = await query<{ n: string; age_ms: string | null }>(`SELECT count(*) AS n, (extract(epoch FROM now() - min(enqueued_at)) * 1000)::bigint AS age_ms FROM outbox WHERE published_at IS NULL`);
   return { unpublished: Number(row.n), oldestUnpublishedAgeMs: row.age_ms === null ? null : Number(row.age_ms) };
 }
 
@@ -135,7 +133,12 @@ async function serveRelayHttp(config: RelayEnv, relay: OutboxRelay, logger: Retu
     this.set(relay.isLeader ? 1 : 0);
   });
   gauge('ledger_outbox_unpublished_rows', 'outbox rows not yet published to Kafka (all relays); -1 when the count failed', [], async function () {
-    this.set(await outboxBacklog(pg.query).then((b) => b.unpublished, () => -1));
+    this.set(
+      await outboxBacklog(pg.query).then(
+        (b) => b.unpublished,
+        () => -1,
+      ),
+    );
   });
   const probeKafka = createKafka({ clientId: `ledger-relay-probe-${process.pid}`, brokers: config.KAFKA_BROKERS, logLevel: 'nothing', retries: 0, connectionTimeoutMs: 1000, requestTimeoutMs: 1500 });
   const ready = healthRunner({

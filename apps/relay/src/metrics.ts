@@ -21,9 +21,7 @@ export function registerRelayMetrics(config: RelayEnv): void {
         await c.connect();
         session = c;
       }
-      const { rows } = await session.query<{ age: string | null }>(
-        'SELECT extract(epoch FROM now() - min(enqueued_at)) AS age FROM outbox WHERE published_at IS NULL',
-      );
+      const { rows } = await session.query<{ age: string | null }>('SELECT extract(epoch FROM now() - min(enqueued_at)) AS age FROM outbox WHERE published_at IS NULL');
       this.set(rows[0].age === null ? 0 : Math.max(0, Number(rows[0].age)));
     } catch {
       session = null;

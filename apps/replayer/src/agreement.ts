@@ -78,12 +78,7 @@ export async function readExpected(file: string): Promise<ExpectedRound[]> {
     } catch (err) {
       throw new Error(`${file} line ${n}: not JSON (${(err as Error).message})`);
     }
-    const ok =
-      typeof e?.shoeId === 'string' &&
-      typeof e.roundId === 'string' &&
-      ['PLAYER', 'BANKER', 'TIE'].includes(e.winner) &&
-      Array.isArray(e.player) &&
-      Array.isArray(e.banker);
+    const ok = typeof e?.shoeId === 'string' && typeof e.roundId === 'string' && ['PLAYER', 'BANKER', 'TIE'].includes(e.winner) && Array.isArray(e.player) && Array.isArray(e.banker);
     if (!ok) throw new Error(`${file} line ${n}: expected { shoeId, roundId, winner, player: [cards], banker: [cards] }`);
     out.push(e);
   }

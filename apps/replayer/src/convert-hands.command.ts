@@ -69,7 +69,13 @@ export function registerConvertHandsCommand(program: Command): Command {
         return;
       }
       try {
-        const tables = loadTables(o.tables.split(',').map((t) => t.trim()).filter(Boolean), o.tablesConfig);
+        const tables = loadTables(
+          o.tables
+            .split(',')
+            .map((t) => t.trim())
+            .filter(Boolean),
+          o.tablesConfig,
+        );
         const report = await convertHandsFile({
           file: o.file,
           out: o.out,

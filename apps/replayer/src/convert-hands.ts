@@ -1,20 +1,7 @@
 import { createWriteStream, existsSync, readFileSync, WriteStream } from 'node:fs';
 import { once } from 'node:events';
 import * as path from 'node:path';
-import {
-  BET_CODES,
-  BetCode,
-  builtInPaytable,
-  Card,
-  card,
-  commencementBurnCount,
-  isBetOffered,
-  MAIN_BETS,
-  Paytable,
-  Position,
-  Rank,
-  SUITS,
-} from '@ledger/rules';
+import { BET_CODES, BetCode, builtInPaytable, Card, card, commencementBurnCount, isBetOffered, MAIN_BETS, Paytable, Position, Rank, SUITS } from '@ledger/rules';
 import { fullShoe, SeededRandom, SimTable } from '@ledger/simulator';
 import { formatTableLogLine, TABLE_LOG_ID, TableLogBet, TableLogLine } from '@ledger/table-log';
 import { HandRecord, openHandHistoryLines, parseHandLine } from '@ledger/hand-history';
@@ -272,9 +259,7 @@ export class HandsToTableLog {
   }
 
   private roundBets(rng: SeededRandom, table: SimTable, paytable: Paytable, handInShoe: number, roundId: string): TableLogBet[] {
-    const sides = (BET_CODES[table.variant] as readonly BetCode[]).filter(
-      (c) => !MAIN_BETS.includes(c) && table.limits[c] !== undefined && isBetOffered(paytable, c, handInShoe, table.virtualTable),
-    );
+    const sides = (BET_CODES[table.variant] as readonly BetCode[]).filter((c) => !MAIN_BETS.includes(c) && table.limits[c] !== undefined && isBetOffered(paytable, c, handInShoe, table.virtualTable));
     const mains: Array<[string, BetCode]> = [];
     const extras: Array<[string, BetCode]> = [];
     for (let a = 0; a < this.accounts; a++) {

@@ -1,36 +1,13 @@
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import {
-  BET_CODES,
-  BetCode,
-  builtInPaytable,
-  commencementBurnCount,
-  dealRound,
-  isBetOffered,
-  MAIN_BETS,
-  nextPosition,
-  PAIR_BETS,
-  parseCard,
-  Rank,
-  RANKS,
-} from '@ledger/rules';
+import { BET_CODES, BetCode, builtInPaytable, commencementBurnCount, dealRound, isBetOffered, MAIN_BETS, nextPosition, PAIR_BETS, parseCard, Rank, RANKS } from '@ledger/rules';
 import { fullShoe, SeededRandom, SimTable } from '@ledger/simulator';
 import { parseTableLog, TableLogLine, TableLogLineOf } from '@ledger/table-log';
 import { PureLedger } from '../../../libs/table-log/src/pure-ledger.spec';
 import type { HandRecord } from '@ledger/hand-history';
 import type { ExpectedRound } from './agreement';
-import {
-  convertHandsFile,
-  dealOrderOf,
-  expectedPathOf,
-  HandsToTableLog,
-  handsOf,
-  loadTables,
-  MAX_COMMENCEMENT_CARDS,
-  MIN_CARDS_BEHIND_CUT,
-  NumberedHand,
-} from './convert-hands';
+import { convertHandsFile, dealOrderOf, expectedPathOf, HandsToTableLog, handsOf, loadTables, MAX_COMMENCEMENT_CARDS, MIN_CARDS_BEHIND_CUT, NumberedHand } from './convert-hands';
 
 jest.setTimeout(60_000);
 
@@ -155,7 +132,10 @@ describe('convert-hands (third-party hands → table log)', () => {
   it('Then a shoe ends only when the next hand would break the rule (8 copies, or fewer than 60 cards behind the cut card)', () => {
     const ids = [...shoes.keys()];
     for (let s = 0; s < ids.length - 1; s++) {
-      const dealt = shoes.get(ids[s])!.filter((l): l is TableLogLineOf<'deal'> => l.kind === 'deal').map((l) => parseCard(l.card).rank);
+      const dealt = shoes
+        .get(ids[s])!
+        .filter((l): l is TableLogLineOf<'deal'> => l.kind === 'deal')
+        .map((l) => parseCard(l.card).rank);
       const next = shoes.get(ids[s + 1])!.find((l): l is TableLogLineOf<'openRound'> => l.kind === 'openRound')!;
       const e = run.expected.find((x) => x.roundId === next.roundId)!;
       const nextRanks = [...e.player, ...e.banker].map((c) => parseCard(c).rank);
@@ -202,23 +182,20 @@ describe('convert-hands (third-party hands → table log)', () => {
     expect(c.expected.map((e) => e.winner)).toEqual(a.expected.map((e) => e.winner));
   });
 
-  it.each(ALL_TABLES.map((t) => [t.tableId]))(
-    'Given shoes for %s, When the log is decided line by line by the ledger state machine, Then every line is accepted and each round results as the file says',
-    (tableId) => {
-      const tables = ALL_TABLES.filter((t) => t.tableId === tableId);
-      const slice = hands.slice(0, 300);
-      const { lines, expected } = convert(slice, { tables, betLines: tableId === 'T-FAB4-01' ? 'single' : 'batch', accounts: 5 });
-      const ledger = new PureLedger(ALL_TABLES);
-      for (const l of lines) ledger.apply(l);
-      const resulted = new Map<string, { winner: string; player: readonly string[]; banker: readonly string[] }>();
-      for (const evs of ledger.events.values()) {
-        for (const e of evs) if (e.type === 'RoundResulted') resulted.set(e.data.roundId, e.data.outcome);
-        expect(evs.filter((e) => e.type === 'BetSettled').length).toBeGreaterThan(0);
-        expect(evs[evs.length - 1].type).toBe('ShoeClosed');
-      }
-      for (const e of expected) expect(resulted.get(e.roundId)).toMatchObject({ winner: e.winner, player: e.player, banker: e.banker });
-    },
-  );
+  it.each(ALL_TABLES.map((t) => [t.tableId]))('Given shoes for %s, When the log is decided line by line by the ledger state machine, Then every line is accepted and each round results as the file says', (tableId) => {
+    const tables = ALL_TABLES.filter((t) => t.tableId === tableId);
+    const slice = hands.slice(0, 300);
+    const { lines, expected } = convert(slice, { tables, betLines: tableId === 'T-FAB4-01' ? 'single' : 'batch', accounts: 5 });
+    const ledger = new PureLedger(ALL_TABLES);
+    for (const l of lines) ledger.apply(l);
+    const resulted = new Map<string, { winner: string; player: readonly string[]; banker: readonly string[] }>();
+    for (const evs of ledger.events.values()) {
+      for (const e of evs) if (e.type === 'RoundResulted') resulted.set(e.data.roundId, e.data.outcome);
+      expect(evs.filter((e) => e.type === 'BetSettled').length).toBeGreaterThan(0);
+      expect(evs[evs.length - 1].type).toBe('ShoeClosed');
+    }
+    for (const e of expected) expect(resulted.get(e.roundId)).toMatchObject({ winner: e.winner, player: e.player, banker: e.banker });
+  });
 
   it('Given several tables, Then shoes go to them in turn', () => {
     const { lines } = convert(hands.slice(0, 400), { tables: ALL_TABLES.slice(0, 3) });
@@ -243,7 +220,10 @@ describe('convert-hands (third-party hands → table log)', () => {
       expect(expectedPathOf(out)).toBe(join(dir, 'slice.expected.jsonl'));
       const parsed = parseTableLog(readFileSync(out, 'utf8'));
       expect(parsed.errors).toEqual([]);
-      const expected: ExpectedRound[] = readFileSync(report.expectedOut, 'utf8').trim().split('\n').map((l) => JSON.parse(l));
+      const expected: ExpectedRound[] = readFileSync(report.expectedOut, 'utf8')
+        .trim()
+        .split('\n')
+        .map((l) => JSON.parse(l));
       expect(expected.map((e) => e.hand)).toEqual(Array.from({ length: 120 }, (_, i) => 1001 + i));
       expect(parsed.lines.filter((l) => l.value.kind === 'openRound').map((l) => (l.value as TableLogLineOf<'openRound'>).roundId)).toEqual(expected.map((e) => e.roundId));
       expect(parsed.lines[0].value).toMatchObject({ kind: 'openShoe', shoeId: 'MH-h0001001' });

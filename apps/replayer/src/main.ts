@@ -18,10 +18,7 @@ import { registerReplayCommand } from './replay.command';
 
 /** Builds the program with every subcommand; usage errors throw `CommanderError`. */
 export function buildProgram(): Command {
-  const program = new Command('replayer')
-    .description('baccarat round ledger: replay table logs through the HTTP API; convert hand histories to table logs')
-    .exitOverride()
-    .showHelpAfterError();
+  const program = new Command('replayer').description('baccarat round ledger: replay table logs through the HTTP API; convert hand histories to table logs').exitOverride().showHelpAfterError();
   registerReplayCommand(program);
   registerConvertHandsCommand(program);
   return program;

@@ -137,7 +137,7 @@ describe('postTableLog (management decisions: two pit managers, two requests)', 
       { kind: 'closeShoe', shoeId: 'S1' },
     ]);
 
-  it('Given decision lines, Then each is requested by its actor, then approved by its approverId (else the default) with the answer\'s decision and its own key', async () => {
+  it("Given decision lines, Then each is requested by its actor, then approved by its approverId (else the default) with the answer's decision and its own key", async () => {
     const api = new FakeApi();
     const summary = await postTableLog(decisionLog(), api.asClient(), { hashPrefix: 'h' });
     expect(api.calls.map((c) => [c.sub, c.path, c.key])).toEqual([
@@ -157,9 +157,7 @@ describe('postTableLog (management decisions: two pit managers, two requests)', 
     const api = new FakeApi((path) => (path === '/decisions/dec-2/approve' ? same : 'ok'));
     const summary = await postTableLog(decisionLog(), api.asClient(), { hashPrefix: 'h' });
     expect(summary).toMatchObject({ lines: 4, accepted: 3, approvals: 1, refused: 1, refusedByCode: { 'MANAGEMENT.SAME_APPROVER': 1 } });
-    expect(summary.firstRefusals).toEqual([
-      { line: 2, shoeId: 'S1', kind: 'voidRound', step: 'approval', status: 422, code: 'MANAGEMENT.SAME_APPROVER', message: 'the approving manager must differ from the requesting one' },
-    ]);
+    expect(summary.firstRefusals).toEqual([{ line: 2, shoeId: 'S1', kind: 'voidRound', step: 'approval', status: 422, code: 'MANAGEMENT.SAME_APPROVER', message: 'the approving manager must differ from the requesting one' }]);
     expect(api.calls.at(-1)?.path).toBe('/shoes/S1/close');
   });
 

@@ -29,7 +29,13 @@ export function formatReplayReport(r: ReplayRunReport): string {
     out.push(
       `sent:           ${fmt(p.lines)} lines in ${fmt(p.shoes.length)} shoe(s), ${fmt(p.requests)} requests`,
       `accepted:       ${fmt(p.accepted)}${p.approvals ? `  (${fmt(p.approvals)} management decision(s): requested, then approved by a second pit manager)` : ''}`,
-      `refused:        ${fmt(p.refused)}${p.refused ? `  (${Object.entries(p.refusedByCode).map(([c, n]) => `${c} ${fmt(n)}`).join(', ')})` : ''}`,
+      `refused:        ${fmt(p.refused)}${
+        p.refused
+          ? `  (${Object.entries(p.refusedByCode)
+              .map(([c, n]) => `${c} ${fmt(n)}`)
+              .join(', ')})`
+          : ''
+      }`,
       `events:         ${fmt(p.events)} (rounds resulted: ${fmt(p.roundsResulted)})`,
       `time:           ${secs.toFixed(2)} s, ${fmt(Math.round(p.requests / secs))} requests/s, ${fmt(Math.round(p.roundsResulted / secs))} hands/s`,
     );

@@ -108,7 +108,11 @@ export async function runReplay(o: ReplayRunOptions, loaded?: LoadedTableLog): P
     } else {
       o.onStep?.('settlements');
       try {
-        const n = await writeSettlements(client, posted.shoes.map((s) => s.shoeId), o.settlementsOut);
+        const n = await writeSettlements(
+          client,
+          posted.shoes.map((s) => s.shoeId),
+          o.settlementsOut,
+        );
         settlements = { file: o.settlementsOut, lines: n };
       } catch (e) {
         settlementsError = `reading settlements failed: ${(e as Error).message}`;

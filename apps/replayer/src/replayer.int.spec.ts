@@ -137,7 +137,12 @@ describe('replayer through the ledger HTTP API', () => {
       { kind: 'openRound', shoeId, roundId },
       { kind: 'bet', shoeId, roundId, betId: `${roundId}-B1`, accountId: 'acct-1', betCode: 'PLAYER', stake: '1000', currency: 'EUR' },
       { kind: 'closeBetting', shoeId, roundId },
-      ...[['P1', '9S'], ['B1', '2H'], ['P2', 'KD'], ['B2', '3C']].map(([position, card]) => ({ kind: 'deal', shoeId, roundId, position, card })),
+      ...[
+        ['P1', '9S'],
+        ['B1', '2H'],
+        ['P2', 'KD'],
+        ['B2', '3C'],
+      ].map(([position, card]) => ({ kind: 'deal', shoeId, roundId, position, card })),
       { kind: 'voidRound', shoeId, roundId, reason: 'dealing procedure breach seen on camera review', approverId: 'pm-6', actor: 'pm-5' },
       { kind: 'closeShoe', shoeId },
     ];
@@ -177,7 +182,10 @@ describe('replayer through the ledger HTTP API', () => {
     expect(r.exitCode).toBe(0);
     const log = await loadTableLog(file);
     const bets = log.lines.flatMap((l) => (l.value.kind === 'bets' ? l.value.bets : []));
-    const lines: SettlementLine[] = readFileSync(out, 'utf8').trim().split('\n').map((l) => JSON.parse(l));
+    const lines: SettlementLine[] = readFileSync(out, 'utf8')
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l));
     expect(r.settlements).toEqual({ file: out, lines: bets.length });
     expect(new Set(lines.map((l) => l.betId))).toEqual(new Set(bets.map((b) => b.betId)));
     for (const l of lines) {

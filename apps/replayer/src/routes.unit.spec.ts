@@ -7,10 +7,11 @@ import { apiWriteOf, approvalWriteOf, approverOf, DEFAULT_REPLAY_ACTORS } from '
 const tables: SimTable[] = JSON.parse(readFileSync(resolve(__dirname, '../../../config/tables.json'), 'utf8')).tables;
 
 describe('apiWriteOf (a table-log line as an HTTP write)', () => {
-  it.each(tables.map((t) => [t.tableId]))(
-    'Given a busy simulated shoe of %s saved as a log, Then every line is sent exactly as the simulator runner sends its action',
-    (tableId) => {
-      const script = generateShoeScript(tables.find((t) => t.tableId === tableId)!, `routes-${tableId}`, {
+  it.each(tables.map((t) => [t.tableId]))('Given a busy simulated shoe of %s saved as a log, Then every line is sent exactly as the simulator runner sends its action', (tableId) => {
+    const script = generateShoeScript(
+      tables.find((t) => t.tableId === tableId)!,
+      `routes-${tableId}`,
+      {
         shoeId: `S-${tableId}`,
         dealerId: 'dealer-1',
         exposedCardChance: 0.05,
@@ -18,25 +19,25 @@ describe('apiWriteOf (a table-log line as an HTTP write)', () => {
         unneededCardChance: 0.1,
         managementVoidChance: 0.05,
         correctionChance: 0.05,
-      });
-      const lines = toTableLog(script);
-      const actors = DEFAULT_REPLAY_ACTORS;
-      const s = `/shoes/${encodeURIComponent(script.shoeId)}`;
-      let decisions = 0;
-      script.actions.forEach((a, i) => {
-        const [role, sub, path, body] = route(a, s, actors);
-        expect(apiWriteOf(lines[i])).toEqual({ kind: a.kind, method: 'POST', role, sub, path, body });
-        // the second step, as the runner sends it: the approval by the second pit manager
-        const approval = approvalWriteOf(lines[i], `d-${i}`);
-        if (a.kind === 'voidRound' || a.kind === 'correctResult') {
-          decisions++;
-          const [aRole, aSub, aPath, aBody] = approvalRoute(`d-${i}`, actors);
-          expect(approval).toEqual({ kind: 'approveDecision', method: 'POST', role: aRole, sub: aSub, path: aPath, body: aBody });
-        } else expect(approval).toBeNull();
-      });
-      expect(decisions).toBeGreaterThan(0);
-    },
-  );
+      },
+    );
+    const lines = toTableLog(script);
+    const actors = DEFAULT_REPLAY_ACTORS;
+    const s = `/shoes/${encodeURIComponent(script.shoeId)}`;
+    let decisions = 0;
+    script.actions.forEach((a, i) => {
+      const [role, sub, path, body] = route(a, s, actors);
+      expect(apiWriteOf(lines[i])).toEqual({ kind: a.kind, method: 'POST', role, sub, path, body });
+      // the second step, as the runner sends it: the approval by the second pit manager
+      const approval = approvalWriteOf(lines[i], `d-${i}`);
+      if (a.kind === 'voidRound' || a.kind === 'correctResult') {
+        decisions++;
+        const [aRole, aSub, aPath, aBody] = approvalRoute(`d-${i}`, actors);
+        expect(approval).toEqual({ kind: 'approveDecision', method: 'POST', role: aRole, sub: aSub, path: aPath, body: aBody });
+      } else expect(approval).toBeNull();
+    });
+    expect(decisions).toBeGreaterThan(0);
+  });
 
   it('Given occurredAt and actor, Then the time goes in the body and the actor becomes the token subject', () => {
     const w = apiWriteOf({ kind: 'deal', shoeId: 'S-1', roundId: 'R-1', position: 'P1', card: '9S', occurredAt: '2026-11-29T12:00:00Z', actor: 'dev-9' });
@@ -55,13 +56,22 @@ describe('apiWriteOf (a table-log line as an HTTP write)', () => {
       { kind: 'bet', shoeId: 'S-1', roundId: 'R-1', betId: 'b1', accountId: 'a1', betCode: 'TIE', stake: '500', currency: 'EUR' },
       { role: 'betting-platform', path: '/shoes/S-1/rounds/R-1/bets', body: { bet: { betId: 'b1', accountId: 'a1', betCode: 'TIE', stake: '500', currency: 'EUR' } } },
     ],
-    [{ kind: 'changeDealer', shoeId: 'S-1', dealerId: 'd2' }, { role: 'table-device', path: '/shoes/S-1/dealer', body: { dealerId: 'd2' } }],
-    [{ kind: 'expose', shoeId: 'S-1', card: 'KS', phase: 'SHUFFLE' }, { role: 'table-device', path: '/shoes/S-1/exposed-cards', body: { card: 'KS', phase: 'SHUFFLE' } }],
+    [
+      { kind: 'changeDealer', shoeId: 'S-1', dealerId: 'd2' },
+      { role: 'table-device', path: '/shoes/S-1/dealer', body: { dealerId: 'd2' } },
+    ],
+    [
+      { kind: 'expose', shoeId: 'S-1', card: 'KS', phase: 'SHUFFLE' },
+      { role: 'table-device', path: '/shoes/S-1/exposed-cards', body: { card: 'KS', phase: 'SHUFFLE' } },
+    ],
     [
       { kind: 'drop', shoeId: 'S-1', card: null, exposedBeforeLeavingView: true, phase: 'SCOOPING' },
       { role: 'table-device', path: '/shoes/S-1/dropped-cards', body: { card: null, exposedBeforeLeavingView: true, phase: 'SCOOPING' } },
     ],
-    [{ kind: 'voidShoe', shoeId: 'S-1', reason: 'tampered shoe', approverId: 'pm-2' }, { role: 'pit-manager', path: '/shoes/S-1/void', body: { reason: 'tampered shoe' } }],
+    [
+      { kind: 'voidShoe', shoeId: 'S-1', reason: 'tampered shoe', approverId: 'pm-2' },
+      { role: 'pit-manager', path: '/shoes/S-1/void', body: { reason: 'tampered shoe' } },
+    ],
     [
       { kind: 'correctCommencement', shoeId: 'S-1', card: '5H', reason: 'scanner misread' },
       { role: 'pit-manager', path: '/shoes/S-1/commencement/corrections', body: { card: '5H', reason: 'scanner misread' } },

@@ -29,11 +29,7 @@ export interface CatchUp {
  * polls `GET /projections/applied/{eventId}` (role auditor) until `applied` is true, or the
  * timeout passes. Shoes with no recorded event are skipped.
  */
-export async function waitForProjections(
-  client: LedgerClient,
-  shoes: readonly ShoeTail[],
-  options: { timeoutMs: number; pollMs?: number },
-): Promise<CatchUp> {
+export async function waitForProjections(client: LedgerClient, shoes: readonly ShoeTail[], options: { timeoutMs: number; pollMs?: number }): Promise<CatchUp> {
   const started = performance.now();
   const pending = new Map(shoes.filter((s) => s.lastEventId).map((s) => [s.shoeId, s.lastEventId!]));
   let lastError: string | null = null;

@@ -1,12 +1,5 @@
 import type { KeyObject } from 'node:crypto';
-import {
-  GENESIS_ANCHOR_HASH,
-  anchorHash,
-  anchorText,
-  parseAnchor,
-  verifyAnchorSignature,
-  type SignedAnchor,
-} from './checkpoint';
+import { GENESIS_ANCHOR_HASH, anchorHash, anchorText, parseAnchor, verifyAnchorSignature, type SignedAnchor } from './checkpoint';
 import { streamsMerkleRoot } from './merkle';
 import type { DivergenceList, DivergenceSource } from './report';
 
@@ -38,13 +31,7 @@ export interface CheckedAnchors {
  * Only well-formed, validly signed anchors are kept; the chain is checked over them.
  * @param keys public keys by key id (see `publicKeyId`)
  */
-export function checkAnchorCopy(
-  inputs: readonly AnchorInput[],
-  keys: ReadonlyMap<string, KeyObject>,
-  ledgerId: string,
-  source: Extract<DivergenceSource, 'anchor-file' | 'anchor-topic'>,
-  out: DivergenceList,
-): CheckedAnchors {
+export function checkAnchorCopy(inputs: readonly AnchorInput[], keys: ReadonlyMap<string, KeyObject>, ledgerId: string, source: Extract<DivergenceSource, 'anchor-file' | 'anchor-topic'>, out: DivergenceList): CheckedAnchors {
   const bySeq = new Map<number, SignedAnchor>();
   const textBySeq = new Map<number, string>();
   let otherLedgers = 0;
@@ -62,7 +49,12 @@ export function checkAnchorCopy(
     }
     const key = keys.get(a.keyId);
     if (!key) {
-      out.add({ source, kind: 'ANCHOR_KEY_UNKNOWN', anchorSeq: c.seq, reason: `${input.where}: checkpoint #${c.seq} is signed by key ${a.keyId}, which is not among the given public keys (${[...keys.keys()].join(', ') || 'none'})` });
+      out.add({
+        source,
+        kind: 'ANCHOR_KEY_UNKNOWN',
+        anchorSeq: c.seq,
+        reason: `${input.where}: checkpoint #${c.seq} is signed by key ${a.keyId}, which is not among the given public keys (${[...keys.keys()].join(', ') || 'none'})`,
+      });
       continue;
     }
     if (!verifyAnchorSignature(a, key)) {
@@ -116,13 +108,7 @@ function checkChain(anchors: readonly SignedAnchor[], source: DivergenceSource, 
  * the file by a failed send, which the publisher retries).
  * @returns the union of both, by seq (the file's copy where both have one)
  */
-export function mergeCopies(
-  file: CheckedAnchors | null,
-  topic: CheckedAnchors | null,
-  graceMs: number,
-  now: Date,
-  out: DivergenceList,
-): SignedAnchor[] {
+export function mergeCopies(file: CheckedAnchors | null, topic: CheckedAnchors | null, graceMs: number, now: Date, out: DivergenceList): SignedAnchor[] {
   const merged = new Map<number, SignedAnchor>();
   for (const a of topic?.anchors ?? []) merged.set(a.checkpoint.seq, a);
   for (const a of file?.anchors ?? []) merged.set(a.checkpoint.seq, a);

@@ -88,7 +88,7 @@ describe('checkAnchorCopy', () => {
     expect(check([{ text: '{"checkpoint":{"seq":1', where: 'line 1' }]).divergences.map((d) => d.kind)).toEqual(['ANCHOR_MALFORMED']);
   });
 
-  it('skips and counts another ledger\'s lines', () => {
+  it("skips and counts another ledger's lines", () => {
     const r = check([...lines(chain(2)), ...lines(chain(3, 'other@2'))]);
     expect(r.divergences).toEqual([]);
     expect(r.otherLedgers).toBe(3);

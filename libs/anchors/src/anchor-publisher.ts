@@ -297,10 +297,11 @@ export class AnchorPublisher {
   }
 
   private async shoeEnded(from: bigint, to: bigint): Promise<boolean> {
-    const [r] = await this.session!.query(
-      `SELECT EXISTS (SELECT 1 FROM events WHERE type = ANY($3::text[]) AND global_position > $1::bigint AND global_position <= $2::bigint) AS ended`,
-      [from.toString(), to.toString(), SHOE_END_TYPES],
-    );
+    const [r] = await this.session!.query(`SELECT EXISTS (SELECT 1 FROM events WHERE type = ANY($3::text[]) AND global_position > $1::bigint AND global_position <= $2::bigint) AS ended`, [
+      from.toString(),
+      to.toString(),
+      SHOE_END_TYPES,
+    ]);
     return r.ended === true;
   }
 
@@ -315,13 +316,12 @@ export class AnchorPublisher {
     let after = state.position;
     for (;;) {
       // (ordered by the bigint column: an output column named global_position would sort as text)
-      const rows: { position: string; event_id: string; stream_id: string; stream_version: number; prev_hash: string; hash: string }[] =
-        await this.session!.query(
-          `SELECT e.global_position::text AS position, e.event_id, e.stream_id, e.stream_version, e.prev_hash, e.hash
+      const rows: { position: string; event_id: string; stream_id: string; stream_version: number; prev_hash: string; hash: string }[] = await this.session!.query(
+        `SELECT e.global_position::text AS position, e.event_id, e.stream_id, e.stream_version, e.prev_hash, e.hash
              FROM events e WHERE e.global_position > $1::bigint AND e.global_position <= $2::bigint
             ORDER BY e.global_position LIMIT ${PAGE}`,
-          [after.toString(), to.toString()],
-        );
+        [after.toString(), to.toString()],
+      );
       for (const r of rows) {
         if (broken.has(r.stream_id)) continue;
         const head = heads.get(r.stream_id) ?? state.heads.get(r.stream_id) ?? null;

@@ -90,9 +90,7 @@ export interface CheckpointInput {
 
 /** A checkpoint with its streams sorted and its Merkle root computed. */
 export function buildCheckpoint(i: CheckpointInput): AnchorCheckpoint {
-  const streams = [...i.streams]
-    .sort((a, b) => compareStreamIds(a.streamId, b.streamId))
-    .map((s) => ({ streamId: s.streamId, version: s.version, headHash: s.headHash }));
+  const streams = [...i.streams].sort((a, b) => compareStreamIds(a.streamId, b.streamId)).map((s) => ({ streamId: s.streamId, version: s.version, headHash: s.headHash }));
   return {
     format: ANCHOR_FORMAT,
     ledgerId: i.ledgerId,

@@ -3,25 +3,13 @@
  * node:crypto (RFC 8032 known answer), signature verification, the key id, the line parser.
  */
 import { createHash, createPrivateKey, createPublicKey, generateKeyPairSync, sign } from 'node:crypto';
-import {
-  ANCHOR_FORMAT,
-  GENESIS_ANCHOR_HASH,
-  anchorHash,
-  anchorText,
-  buildCheckpoint,
-  checkpointBytes,
-  parseAnchor,
-  publicKeyId,
-  signCheckpoint,
-  verifyAnchorSignature,
-} from './checkpoint';
+import { ANCHOR_FORMAT, GENESIS_ANCHOR_HASH, anchorHash, anchorText, buildCheckpoint, checkpointBytes, parseAnchor, publicKeyId, signCheckpoint, verifyAnchorSignature } from './checkpoint';
 import { streamsMerkleRoot } from './merkle';
 
 // RFC 8032 §7.1, TEST 1
 const SEED = '9d61b19deffd5a60ba844af492ec2cc44449c5697b326919703bac031cae7f60';
 const PUBLIC = 'd75a980182b10ab7d54bfed3c964073a0ee172f3daa62325af021a68f707511a';
-const EMPTY_SIGNATURE =
-  'e5564300c360ac729086e2cc806e828a84877f1eb8e5d974d873e065224901555fb8821590a33bacc61e39701cf9b46bd25bf5f0595bbe24655141438e7a100b';
+const EMPTY_SIGNATURE = 'e5564300c360ac729086e2cc806e828a84877f1eb8e5d974d873e065224901555fb8821590a33bacc61e39701cf9b46bd25bf5f0595bbe24655141438e7a100b';
 const privateKey = createPrivateKey({ key: Buffer.concat([Buffer.from('302e020100300506032b657004220420', 'hex'), Buffer.from(SEED, 'hex')]), format: 'der', type: 'pkcs8' });
 const publicKey = createPublicKey(privateKey);
 const KEY_ID = publicKeyId(publicKey);
@@ -46,7 +34,13 @@ describe('Ed25519 through node:crypto', () => {
   });
 
   it('names a key by the first 16 hex of SHA-256 over its DER SubjectPublicKeyInfo', () => {
-    expect(KEY_ID).toBe('ed25519:' + createHash('sha256').update(publicKey.export({ type: 'spki', format: 'der' })).digest('hex').slice(0, 16));
+    expect(KEY_ID).toBe(
+      'ed25519:' +
+        createHash('sha256')
+          .update(publicKey.export({ type: 'spki', format: 'der' }))
+          .digest('hex')
+          .slice(0, 16),
+    );
     expect(publicKeyId(privateKey)).toBe(KEY_ID);
     expect(KEY_ID).toMatch(/^ed25519:[0-9a-f]{16}$/);
   });

@@ -1,12 +1,5 @@
 import { resolve } from 'node:path';
-import {
-  DEFAULT_ANCHOR_DIR,
-  DEFAULT_ANCHOR_FILE,
-  DEFAULT_ANCHOR_INTERVAL_MS,
-  DEFAULT_ANCHOR_PUBLIC_KEY_FILE,
-  DEFAULT_DEV_ANCHOR_PRIVATE_KEY_FILE,
-  type LedgerEnvironment,
-} from '@ledger/config';
+import { DEFAULT_ANCHOR_DIR, DEFAULT_ANCHOR_FILE, DEFAULT_ANCHOR_INTERVAL_MS, DEFAULT_ANCHOR_PUBLIC_KEY_FILE, DEFAULT_DEV_ANCHOR_PRIVATE_KEY_FILE, type LedgerEnvironment } from '@ledger/config';
 
 /**
  * The anchors' settings as options (docs/architecture.md §5): the variables (`ANCHOR_*`, `LEDGER_ID`)

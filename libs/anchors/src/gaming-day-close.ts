@@ -22,17 +22,7 @@ import { EARLY_CLOSE_TTL_MS, isGamingDayStreamOf, type EarlyCloseApproval, type 
  */
 
 /** Why a close is not genuine (a code in a field, never in a message). */
-export type CloseProblem =
-  | 'WRONG_STREAM'
-  | 'REPORT_MISSING'
-  | 'SHA_MISMATCH'
-  | 'KEY_UNKNOWN'
-  | 'BAD_SIGNATURE'
-  | 'REPLAYED'
-  | 'MALFORMED'
-  | 'DUPLICATE'
-  | 'WRONG_ACTOR'
-  | 'EARLY_NOT_APPROVED';
+export type CloseProblem = 'WRONG_STREAM' | 'REPORT_MISSING' | 'SHA_MISMATCH' | 'KEY_UNKNOWN' | 'BAD_SIGNATURE' | 'REPLAYED' | 'MALFORMED' | 'DUPLICATE' | 'WRONG_ACTOR' | 'EARLY_NOT_APPROVED';
 
 /** The result of {@link checkGamingDayClose}: `problem` null when the close is genuine. */
 export interface CloseCheck {

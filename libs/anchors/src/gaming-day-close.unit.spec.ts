@@ -61,24 +61,32 @@ describe('checkDayStream: a close holds in its day stream too', () => {
     return { bytes, data: { gamingDay: day, tableIds, throughPosition: '42', reportSha256: sha256OfText(bytes), signature, keyId, trigger, ...(early ? { early } : {}) } };
   };
   let n = 0;
-  const ev = (type: string, data: unknown, actor: [string, string], recordedAt = '2026-03-01T10:00:00.000Z'): DayStreamEvent => ({ eventId: `e${++n}`, streamId: stream, type, data, actor: { id: actor[0], role: actor[1] }, recordedAt });
+  const ev = (type: string, data: unknown, actor: [string, string], recordedAt = '2026-03-01T10:00:00.000Z'): DayStreamEvent => ({
+    eventId: `e${++n}`,
+    streamId: stream,
+    type,
+    data,
+    actor: { id: actor[0], role: actor[1] },
+    recordedAt,
+  });
   const problems = (events: DayStreamEvent[], bytes: Map<string, string>) => [...checkDayStream(events, (id) => bytes.get(id) ?? null, keys).values()].map((c) => c.problem);
 
   it('a genuine close appended again (an exact copy) is a duplicate; a close of another table is not', () => {
     const a = signedClose();
     const b = signedClose({ tableIds: ['T2'] });
     const events = [ev('GamingDayClosed', a.data, ['pm-1', 'pit-manager']), ev('GamingDayClosed', a.data, ['pm-1', 'pit-manager']), ev('GamingDayClosed', b.data, ['pm-1', 'pit-manager'])];
-    const bytes = new Map([[events[0].eventId, a.bytes], [events[1].eventId, a.bytes], [events[2].eventId, b.bytes]]);
+    const bytes = new Map([
+      [events[0].eventId, a.bytes],
+      [events[1].eventId, a.bytes],
+      [events[2].eventId, b.bytes],
+    ]);
     expect(problems(events, bytes)).toEqual([null, 'DUPLICATE', null]);
   });
 
   it('a genuine close whose event claims another trigger or approval is a replay; a sweeper close by a pit manager is the wrong actor', () => {
     const a = signedClose();
     const early = { requestId: 'r1', reason: 'storm', requestedBy: 'pm-1', approvedBy: 'pm-2' };
-    const events = [
-      ev('GamingDayClosed', { ...a.data, trigger: 'AUTOMATIC' }, ['system', 'system']),
-      ev('GamingDayClosed', { ...a.data, early }, ['pm-2', 'pit-manager']),
-    ];
+    const events = [ev('GamingDayClosed', { ...a.data, trigger: 'AUTOMATIC' }, ['system', 'system']), ev('GamingDayClosed', { ...a.data, early }, ['pm-2', 'pit-manager'])];
     const bytes = new Map(events.map((e) => [e.eventId, a.bytes]));
     expect(problems(events, bytes)).toEqual(['REPLAYED', 'REPLAYED']);
     const auto = signedClose({ trigger: 'AUTOMATIC' });

@@ -15,9 +15,7 @@ export function kafkaClient(brokers: readonly string[], clientId: string, logger
     clientId,
     brokers: [...brokers],
     logLevel: logger ? 'warn' : 'nothing',
-    logger: logger
-      ? { error: (f, m) => logger.error({ kafka: f }, m), warn: (f, m) => logger.warn({ kafka: f }, m), info: () => undefined, debug: () => undefined }
-      : undefined,
+    logger: logger ? { error: (f, m) => logger.error({ kafka: f }, m), warn: (f, m) => logger.warn({ kafka: f }, m), info: () => undefined, debug: () => undefined } : undefined,
   });
 }
 
@@ -88,12 +86,7 @@ export async function topicBounds(kafka: KafkaClient, topic: string): Promise<Ma
  * @returns how many records were read
  * @throws TopicMissingError when the topic does not exist; Error when the read stalls for `idleTimeoutMs`
  */
-export async function scanTopic(
-  kafka: KafkaClient,
-  topic: string,
-  onRecord: (r: ScannedRecord) => void,
-  options: ScanOptions = {},
-): Promise<number> {
+export async function scanTopic(kafka: KafkaClient, topic: string, onRecord: (r: ScannedRecord) => void, options: ScanOptions = {}): Promise<number> {
   const bounds = await topicBounds(kafka, topic);
   const start = new Map<number, bigint>();
   for (const [p, b] of bounds) {

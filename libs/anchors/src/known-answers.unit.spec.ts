@@ -31,7 +31,12 @@ describe('known answers: Merkle root of anchored streams (docs/guarantees.md §8
   it('the empty root is SHA-256 of nothing, one leaf is SHA-256(0x00 ‖ leaf), as stored', () => {
     expect(fx.merkle[0].root).toBe(createHash('sha256').digest('hex'));
     const one = fx.merkle[1];
-    expect(one.root).toBe(createHash('sha256').update(Buffer.from([0])).update(Buffer.from(one.leavesHex[0], 'hex')).digest('hex'));
+    expect(one.root).toBe(
+      createHash('sha256')
+        .update(Buffer.from([0]))
+        .update(Buffer.from(one.leavesHex[0], 'hex'))
+        .digest('hex'),
+    );
   });
 
   it.each(fx.raw.map((r) => [r.leavesHex.join(',') || '(none)', r] as const))('raw leaves %s: root as stored', (_n, r) => {

@@ -10,9 +10,7 @@ const sha = (...parts: Buffer[]) => createHash('sha256').update(Buffer.concat(pa
 describe('merkleRoot: the Merkle Tree Hash of RFC 6962', () => {
   // The test vectors of Certificate Transparency's reference implementation (merkle_tree_test):
   // leaf data "", 00, 10, 2021, 3031, 40414243, 5051525354555657, 606162636465666768696a6b6c6d6e6f.
-  const leaves = ['', '00', '10', '2021', '3031', '40414243', '5051525354555657', '606162636465666768696a6b6c6d6e6f'].map((h) =>
-    Buffer.from(h, 'hex'),
-  );
+  const leaves = ['', '00', '10', '2021', '3031', '40414243', '5051525354555657', '606162636465666768696a6b6c6d6e6f'].map((h) => Buffer.from(h, 'hex'));
   const roots = [
     'e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855',
     '6e340b9cffb37a989ca544e6bb780a2c78901d3fb33738768511a30617afa01d',
@@ -63,13 +61,7 @@ describe('stream leaves', () => {
   it('are sorted by the UTF-8 bytes of the stream id (not by locale, not by UTF-16 units)', () => {
     // U+FF5E (EF BD 9E in UTF-8) sorts before U+1F600 (F0 9F 98 80) in bytes, after it in UTF-16 units
     const ids = ['shoe-b', 'shoe-\u{1F600}', 'shoe-A', 'shoe-\uFF5E', 'shoe-a'];
-    expect(sortStreams(ids.map((streamId) => ({ ...s, streamId }))).map((x) => x.streamId)).toEqual([
-      'shoe-A',
-      'shoe-a',
-      'shoe-b',
-      'shoe-\uFF5E',
-      'shoe-\u{1F600}',
-    ]);
+    expect(sortStreams(ids.map((streamId) => ({ ...s, streamId }))).map((x) => x.streamId)).toEqual(['shoe-A', 'shoe-a', 'shoe-b', 'shoe-\uFF5E', 'shoe-\u{1F600}']);
     expect(compareStreamIds('a', 'a')).toBe(0);
   });
 });

@@ -22,8 +22,6 @@ export function pgSession(client: Client): SqlSession {
  * in production (a restore into a new database keeps its id then).
  */
 export async function databaseLedgerId(session: SqlSession): Promise<string> {
-  const [row] = await session.query(
-    `SELECT current_database() AS name, d.oid::text AS oid FROM pg_database d WHERE d.datname = current_database()`,
-  );
+  const [row] = await session.query(`SELECT current_database() AS name, d.oid::text AS oid FROM pg_database d WHERE d.datname = current_database()`);
   return `${row.name}@${row.oid}`;
 }

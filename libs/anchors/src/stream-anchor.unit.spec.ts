@@ -17,11 +17,30 @@ const dir = mkdtempSync(join(tmpdir(), 'stream-anchor-'));
 
 function anchors(): SignedAnchor[] {
   const a1 = signCheckpoint(
-    buildCheckpoint({ ledgerId: 'l', seq: 1, createdAt: new Date('2026-12-01T10:00:00Z'), globalPosition: 10n, streams: [{ streamId: 'shoe-A', version: 5, headHash: H('a') }, { streamId: 'shoe-B', version: 2, headHash: H('b') }], previousAnchorHash: GENESIS_ANCHOR_HASH, keyId: KEY_ID }),
+    buildCheckpoint({
+      ledgerId: 'l',
+      seq: 1,
+      createdAt: new Date('2026-12-01T10:00:00Z'),
+      globalPosition: 10n,
+      streams: [
+        { streamId: 'shoe-A', version: 5, headHash: H('a') },
+        { streamId: 'shoe-B', version: 2, headHash: H('b') },
+      ],
+      previousAnchorHash: GENESIS_ANCHOR_HASH,
+      keyId: KEY_ID,
+    }),
     privateKey,
   );
   const a2 = signCheckpoint(
-    buildCheckpoint({ ledgerId: 'l', seq: 2, createdAt: new Date('2026-12-01T10:01:00Z'), globalPosition: 20n, streams: [{ streamId: 'shoe-A', version: 9, headHash: H('c') }], previousAnchorHash: anchorHash(a1.checkpoint), keyId: KEY_ID }),
+    buildCheckpoint({
+      ledgerId: 'l',
+      seq: 2,
+      createdAt: new Date('2026-12-01T10:01:00Z'),
+      globalPosition: 20n,
+      streams: [{ streamId: 'shoe-A', version: 9, headHash: H('c') }],
+      previousAnchorHash: anchorHash(a1.checkpoint),
+      keyId: KEY_ID,
+    }),
     privateKey,
   );
   return [a1, a2];

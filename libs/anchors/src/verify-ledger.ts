@@ -105,7 +105,14 @@ export async function verifyLedger(o: VerifyLedgerOptions): Promise<Verification
   for (const [streamId, heads] of signed) {
     if (walk.streams.has(streamId)) continue;
     const h = heads[heads.length - 1];
-    out.add({ source: 'anchors', kind: 'ANCHORED_VERSION_MISSING', streamId, version: h.version, anchorSeq: h.seq, reason: `checkpoint #${h.seq} signed stream ${streamId} at version ${h.version}, but PostgreSQL has no such stream` });
+    out.add({
+      source: 'anchors',
+      kind: 'ANCHORED_VERSION_MISSING',
+      streamId,
+      version: h.version,
+      anchorSeq: h.seq,
+      reason: `checkpoint #${h.seq} signed stream ${streamId} at version ${h.version}, but PostgreSQL has no such stream`,
+    });
   }
   let otherRecords = 0;
   for (const [eventId, k] of copy?.byEventId ?? []) {
@@ -113,7 +120,15 @@ export async function verifyLedger(o: VerifyLedgerOptions): Promise<Verification
       otherRecords++;
       continue;
     }
-    out.add({ source: 'kafka', kind: 'KAFKA_EXTRA', streamId: k.streamId, version: k.streamVersion, eventId, globalPosition: k.globalPosition, reason: `event ${eventId} (partition ${k.partition} offset ${k.offset}) is on Kafka but not in PostgreSQL: removed or replaced` });
+    out.add({
+      source: 'kafka',
+      kind: 'KAFKA_EXTRA',
+      streamId: k.streamId,
+      version: k.streamVersion,
+      eventId,
+      globalPosition: k.globalPosition,
+      reason: `event ${eventId} (partition ${k.partition} offset ${k.offset}) is on Kafka but not in PostgreSQL: removed or replaced`,
+    });
   }
 
   // 4. the gaming-day closes (docs/reports.md §2)
@@ -191,7 +206,14 @@ async function walkEvents(session: SqlSession, c: WalkContext): Promise<{ stream
   const finish = (w: StreamWalk) => {
     for (; w.next < w.heads.length; w.next++) {
       const h = w.heads[w.next];
-      c.out.add({ source: 'anchors', kind: 'ANCHORED_VERSION_MISSING', streamId: w.streamId, version: h.version, anchorSeq: h.seq, reason: `checkpoint #${h.seq} signed version ${h.version}, but PostgreSQL's stream ends at version ${w.lastVersion}` });
+      c.out.add({
+        source: 'anchors',
+        kind: 'ANCHORED_VERSION_MISSING',
+        streamId: w.streamId,
+        version: h.version,
+        anchorSeq: h.seq,
+        reason: `checkpoint #${h.seq} signed version ${h.version}, but PostgreSQL's stream ends at version ${w.lastVersion}`,
+      });
     }
   };
   /** True the first time `kind` is reported for the stream (one finding of a kind per stream). */
@@ -241,10 +263,23 @@ async function walkEvents(session: SqlSession, c: WalkContext): Promise<{ stream
         for (; w.next < w.heads.length && w.heads[w.next].version <= e.streamVersion; w.next++) {
           const h = w.heads[w.next];
           if (h.version < e.streamVersion) {
-            c.out.add({ source: 'anchors', kind: 'ANCHORED_VERSION_MISSING', streamId: w.streamId, version: h.version, anchorSeq: h.seq, reason: `checkpoint #${h.seq} signed version ${h.version}, which PostgreSQL's stream does not have` });
+            c.out.add({
+              source: 'anchors',
+              kind: 'ANCHORED_VERSION_MISSING',
+              streamId: w.streamId,
+              version: h.version,
+              anchorSeq: h.seq,
+              reason: `checkpoint #${h.seq} signed version ${h.version}, which PostgreSQL's stream does not have`,
+            });
           } else if (h.headHash !== w.recomputed) {
             if (once(w, 'head')) {
-              c.out.add({ source: 'anchors', kind: 'HEAD_MISMATCH', ...at, anchorSeq: h.seq, reason: `the chain recomputed from PostgreSQL's rows gives ${w.recomputed} at version ${h.version}, but checkpoint #${h.seq} signed ${h.headHash}: an event among versions ${w.lastMatched + 1}..${h.version} was altered, removed or inserted` });
+              c.out.add({
+                source: 'anchors',
+                kind: 'HEAD_MISMATCH',
+                ...at,
+                anchorSeq: h.seq,
+                reason: `the chain recomputed from PostgreSQL's rows gives ${w.recomputed} at version ${h.version}, but checkpoint #${h.seq} signed ${h.headHash}: an event among versions ${w.lastMatched + 1}..${h.version} was altered, removed or inserted`,
+              });
             }
           } else if (!w.reported.has('head')) {
             w.lastMatched = h.version;
@@ -253,7 +288,12 @@ async function walkEvents(session: SqlSession, c: WalkContext): Promise<{ stream
         const signedMax = w.heads.length > 0 ? w.heads[w.heads.length - 1].version : 0;
         if (c.lastPosition !== null && position <= c.lastPosition) {
           if (signedMax < e.streamVersion && once(w, 'covered')) {
-            c.out.add({ source: 'anchors', kind: 'NOT_ANCHORED', ...at, reason: `position ${position} is covered by the checkpoints (up to ${c.lastPosition}), but no checkpoint signed this stream at version ${e.streamVersion} or later: inserted afterwards` });
+            c.out.add({
+              source: 'anchors',
+              kind: 'NOT_ANCHORED',
+              ...at,
+              reason: `position ${position} is covered by the checkpoints (up to ${c.lastPosition}), but no checkpoint signed this stream at version ${e.streamVersion} or later: inserted afterwards`,
+            });
           }
         } else if (Date.parse(e.recordedAt) < graceEdge) {
           const earlier = behind.first === null || position < BigInt(behind.first.globalPosition);
@@ -286,7 +326,15 @@ async function walkEvents(session: SqlSession, c: WalkContext): Promise<{ stream
   }
   if (behind.first) {
     const f = behind.first;
-    c.out.add({ source: 'anchors', kind: 'ANCHORS_BEHIND', streamId: f.streamId, version: f.streamVersion, eventId: f.eventId, globalPosition: f.globalPosition, reason: `${behind.count} events beyond the last checkpoint (${c.lastPosition ?? 'none'}) were recorded more than ${c.graceMs} ms ago: anchoring has stopped or never ran` });
+    c.out.add({
+      source: 'anchors',
+      kind: 'ANCHORS_BEHIND',
+      streamId: f.streamId,
+      version: f.streamVersion,
+      eventId: f.eventId,
+      globalPosition: f.globalPosition,
+      reason: `${behind.count} events beyond the last checkpoint (${c.lastPosition ?? 'none'}) were recorded more than ${c.graceMs} ms ago: anchoring has stopped or never ran`,
+    });
   }
   return { streams, events, pendingOnKafka };
 }
@@ -299,12 +347,13 @@ async function walkEvents(session: SqlSession, c: WalkContext): Promise<{ stream
 async function checkCloses(session: SqlSession, keys: ReadonlyMap<string, KeyObject>, out: DivergenceList): Promise<void> {
   const [t] = await session.query(`SELECT to_regclass('gaming_day_closes') IS NOT NULL AS present`);
   if (!t?.present) return;
-  const events: { event_id: string; stream_id: string; stream_version: number; global_position: string; type: string; data: any; actor_id: string; actor_role: string; recorded_at: string; report: string | null }[] = await session.query(
-    `SELECT e.event_id::text AS event_id, e.stream_id, e.stream_version, e.global_position::text AS global_position, e.type, e.data, e.actor_id, e.actor_role,
+  const events: { event_id: string; stream_id: string; stream_version: number; global_position: string; type: string; data: any; actor_id: string; actor_role: string; recorded_at: string; report: string | null }[] =
+    await session.query(
+      `SELECT e.event_id::text AS event_id, e.stream_id, e.stream_version, e.global_position::text AS global_position, e.type, e.data, e.actor_id, e.actor_role,
             to_char(e.recorded_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') AS recorded_at,
             (SELECT c.report FROM gaming_day_closes c WHERE c.event_id = e.event_id::text ORDER BY c.id LIMIT 1) AS report
        FROM events e WHERE e.type IN ('GamingDayCloseRequested', 'GamingDayClosed') ORDER BY e.stream_id, e.stream_version`,
-  );
+    );
   const byStream = new Map<string, typeof events>();
   for (const e of events) byStream.set(e.stream_id, [...(byStream.get(e.stream_id) ?? []), e]);
   for (const stream of byStream.values()) {
@@ -325,6 +374,15 @@ async function checkCloses(session: SqlSession, keys: ReadonlyMap<string, KeyObj
       WHERE c.event_id IS NULL OR NOT EXISTS (SELECT 1 FROM events e WHERE e.type = 'GamingDayClosed' AND e.event_id::text = c.event_id) ORDER BY c.id`,
   );
   for (const r of orphans) {
-    out.add({ source: 'closes', kind: 'CLOSE_WITHOUT_EVENT', streamId: null, version: null, eventId: r.event_id, globalPosition: null, anchorSeq: null, reason: `stored close #${r.id} of ${r.gaming_day} has no GamingDayClosed event: it is not a close of this ledger` });
+    out.add({
+      source: 'closes',
+      kind: 'CLOSE_WITHOUT_EVENT',
+      streamId: null,
+      version: null,
+      eventId: r.event_id,
+      globalPosition: null,
+      anchorSeq: null,
+      reason: `stored close #${r.id} of ${r.gaming_day} has no GamingDayClosed event: it is not a close of this ledger`,
+    });
   }
 }

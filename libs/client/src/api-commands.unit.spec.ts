@@ -1,17 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
-import {
-  API_COMMAND_KINDS,
-  API_COMMANDS,
-  API_DECISION_COMMAND_KINDS,
-  apiRequestOf,
-  commandFields,
-  commandKindsOf,
-  isApiCommandKind,
-  isDecisionCommandKind,
-  normalizeCommand,
-  type ApiCommand,
-} from './api-commands';
+import { API_COMMAND_KINDS, API_COMMANDS, API_DECISION_COMMAND_KINDS, apiRequestOf, commandFields, commandKindsOf, isApiCommandKind, isDecisionCommandKind, normalizeCommand, type ApiCommand } from './api-commands';
 import { API_DECISION_ACT_KINDS, API_DECISION_ACTS, approvalRequestOf, decisionActRequestOf, decisionPathOf, decisionsPathOf, pendingDecisionOf } from './decisions';
 
 /** One command of every kind, every field set (optional ones too), with ids that need encoding. */
@@ -46,7 +35,7 @@ describe('API_COMMANDS (the one definition of the client vocabulary)', () => {
     expect(isApiCommandKind('constructor')).toBe(false);
   });
 
-  it('names in each path template only the shoe and the command\'s own fields', () => {
+  it("names in each path template only the shoe and the command's own fields", () => {
     for (const kind of API_COMMAND_KINDS) {
       const names = [...API_COMMANDS[kind].path.matchAll(/\{(\w+)\}/g)].map((m) => m[1]);
       const fields = new Set(['shoeId', ...commandFields(kind).map(([f]) => f)]);

@@ -93,8 +93,7 @@ function envVar<T>(spec: VarSpec<T>): PropertyDecorator {
     ValidateBy({
       name: FORM_CONSTRAINT,
       validator: {
-        validate: (value: unknown) =>
-          value === undefined ? spec.optional === true || spec.derived !== undefined : value !== INVALID && (spec.check ? spec.check(value as T) : true),
+        validate: (value: unknown) => (value === undefined ? spec.optional === true || spec.derived !== undefined : value !== INVALID && (spec.check ? spec.check(value as T) : true)),
         defaultMessage: () => spec.expected,
       },
     })(target, name);

@@ -2,20 +2,7 @@ import { LEDGER_ANCHORS_TOPIC, LEDGER_EVENTS_TOPIC } from '@ledger/infra';
 import { DEFAULT_PROJECTOR_GROUP } from '@ledger/projections';
 import { DEFAULT_ANALYTICS_TOPICS } from '@ledger/read-model';
 import { DEFAULT_EVENTS_TOPIC as STORE_DEFAULT_TOPIC } from '@ledger/event-store';
-import {
-  CONFIG_SCHEMAS,
-  ConfigError,
-  DEFAULT_ANCHORS_TOPIC,
-  DEFAULT_EVENTS_TOPIC,
-  LedgerApiEnv,
-  loadConfig,
-  MigrationCliEnv,
-  ProjectorEnv,
-  RelayEnv,
-  TokenToolEnv,
-  VerifyEnv,
-  type EnvSource,
-} from '@ledger/config';
+import { CONFIG_SCHEMAS, ConfigError, DEFAULT_ANCHORS_TOPIC, DEFAULT_EVENTS_TOPIC, LedgerApiEnv, loadConfig, MigrationCliEnv, ProjectorEnv, RelayEnv, TokenToolEnv, VerifyEnv, type EnvSource } from '@ledger/config';
 
 /** The problems `loadConfig` refuses `env` with (fails the test when it accepts it). */
 function refusal(schema: new () => object, env: EnvSource): ConfigError {
@@ -170,9 +157,7 @@ describe('loadConfig (docs/architecture.md §5)', () => {
 
     it('refuses two keys at once and a key file that does not exist', () => {
       expect(refusal(LedgerApiEnv, { JWT_SECRET: SECRET, JWT_PUBLIC_KEY_FILE: 'package.json' }).problems.map((p) => p.variable)).toEqual(['JWT_PUBLIC_KEY_FILE']);
-      expect(refusal(LedgerApiEnv, { JWT_JWKS_FILE: 'no/such/jwks.json' }).problems).toEqual([
-        { variable: 'JWT_JWKS_FILE', message: 'expected the path of a JWKS (JSON) file, got "no/such/jwks.json"' },
-      ]);
+      expect(refusal(LedgerApiEnv, { JWT_JWKS_FILE: 'no/such/jwks.json' }).problems).toEqual([{ variable: 'JWT_JWKS_FILE', message: 'expected the path of a JWKS (JSON) file, got "no/such/jwks.json"' }]);
     });
 
     it('applies the same rule to npm run token', () => {

@@ -39,7 +39,7 @@ export function renderErrorTableMarkdown(): string {
   });
   return [
     'Generated from `libs/errors/src/table.ts` by `npx tsx scripts/gen-error-docs.ts`; do not edit by hand.',
-    '`{name}` in a message is a field of the error\'s `details`. A status in parentheses is never an HTTP',
+    "`{name}` in a message is a field of the error's `details`. A status in parentheses is never an HTTP",
     'answer (the projector stops on it, or the CLI prints it for one input line).',
     '',
     '| kind | HTTP | meaning |',
@@ -81,8 +81,12 @@ export function errorResponseSchema(): Record<string, unknown> {
           details: { type: 'object', additionalProperties: true, description: 'structured context (the offending bet id, card, limit, …)' },
         },
       },
-      correlationId: { type: 'string', description: 'the request\'s correlation id (also in the `X-Correlation-Id` header)' },
-      requestId: { type: 'string', pattern: '^[A-Za-z0-9._:-]{1,128}$', description: 'the id of this HTTP request (the caller\'s `X-Request-Id` or a new UUID; also in the `X-Request-Id` response header and in every log line of the request)' },
+      correlationId: { type: 'string', description: "the request's correlation id (also in the `X-Correlation-Id` header)" },
+      requestId: {
+        type: 'string',
+        pattern: '^[A-Za-z0-9._:-]{1,128}$',
+        description: "the id of this HTTP request (the caller's `X-Request-Id` or a new UUID; also in the `X-Request-Id` response header and in every log line of the request)",
+      },
     },
   };
 }

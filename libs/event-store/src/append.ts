@@ -142,10 +142,7 @@ export class EventAppender {
 
   /** The stream's head as committed now (no lock; `ledger_append` checks it again under the lock). */
   private async readHead(p: Prepared): Promise<StreamHead> {
-    const rows: { table_id: string; version: number; last_hash: string }[] = await this.ds.query(
-      `SELECT table_id, version, last_hash FROM streams WHERE stream_id = $1`,
-      [p.streamId],
-    );
+    const rows: { table_id: string; version: number; last_hash: string }[] = await this.ds.query(`SELECT table_id, version, last_hash FROM streams WHERE stream_id = $1`, [p.streamId]);
     return rows.length === 1 ? toHead(rows[0]) : { tableId: p.tableId, version: 0, lastHash: GENESIS_HASH };
   }
 
@@ -153,10 +150,7 @@ export class EventAppender {
    * Chains the hashes on `head` and runs `ledger_append` (one round trip, its own transaction).
    * @returns the result, or what the function found instead (the head moved, another table)
    */
-  private async callAppend(
-    p: Prepared,
-    head: StreamHead,
-  ): Promise<{ kind: 'APPENDED'; result: AppendResult } | { kind: 'VERSION'; version: number } | { kind: 'TABLE_MISMATCH'; tableId: string }> {
+  private async callAppend(p: Prepared, head: StreamHead): Promise<{ kind: 'APPENDED'; result: AppendResult } | { kind: 'VERSION'; version: number } | { kind: 'TABLE_MISMATCH'; tableId: string }> {
     let prevHash = head.lastHash;
     const chained = p.events.map((e, i) => {
       const envelope = {
@@ -178,8 +172,7 @@ export class EventAppender {
       prevHash = hash;
       return { ...envelope, hash };
     });
-    const refs = (type: string, field: string) =>
-      p.events.filter((e) => e.type === type).map((e) => String((e.data as Record<string, unknown>)[field]));
+    const refs = (type: string, field: string) => p.events.filter((e) => e.type === type).map((e) => String((e.data as Record<string, unknown>)[field]));
     const k = p.idempotency;
     const trace = activeTraceContext();
     const rows: { status: string; version: number; head_hash: string | null; table_id: string | null; positions: string[] | null }[] = await this.ds.query(
@@ -222,10 +215,7 @@ export class EventAppender {
     const positions = r.positions!;
     const events = chained.map((e, i) => ({ ...e, globalPosition: positions[i] }) as unknown as LedgerEvent);
     const lastVersion = head.version + p.events.length;
-    this.log.debug(
-      { streamId: p.streamId, correlationId: p.correlationId, count: events.length, lastVersion, lastPosition: positions[positions.length - 1] },
-      'events appended',
-    );
+    this.log.debug({ streamId: p.streamId, correlationId: p.correlationId, count: events.length, lastVersion, lastPosition: positions[positions.length - 1] }, 'events appended');
     const idempotent = k ? { statusCode: k.statusCode, response: k.response(events) } : undefined;
     return { kind: 'APPENDED', result: { events, lastVersion, outcome: 'APPENDED', idempotent } };
   }

@@ -16,15 +16,7 @@ import { errorSpec, type AssertErrorCodes, type ErrorKind, type ErrorStatus } fr
  */
 
 /** Stable error codes raised by the event store (each a code of the error table). */
-export type EventStoreErrorCode = AssertErrorCodes<
-  | 'STREAM.VERSION_CONFLICT'
-  | 'STREAM.TABLE_MISMATCH'
-  | 'EVENT.DUPLICATE_ID'
-  | 'IDEMPOTENCY.KEY_REUSED'
-  | 'APPEND.INVALID'
-  | 'ROUND.DUPLICATE_ID'
-  | 'BET.DUPLICATE_ID'
->;
+export type EventStoreErrorCode = AssertErrorCodes<'STREAM.VERSION_CONFLICT' | 'STREAM.TABLE_MISMATCH' | 'EVENT.DUPLICATE_ID' | 'IDEMPOTENCY.KEY_REUSED' | 'APPEND.INVALID' | 'ROUND.DUPLICATE_ID' | 'BET.DUPLICATE_ID'>;
 
 /**
  * SQLSTATE raised by the database triggers that keep `events` and `rejections` append-only
@@ -66,11 +58,7 @@ export class ConcurrencyError extends EventStoreError {
     public readonly expectedVersion: number,
     public readonly actualVersion: number,
   ) {
-    super(
-      'STREAM.VERSION_CONFLICT',
-      `stream ${streamId} is at version ${actualVersion}, the append expected ${expectedVersion}`,
-      { streamId, expectedVersion, actualVersion },
-    );
+    super('STREAM.VERSION_CONFLICT', `stream ${streamId} is at version ${actualVersion}, the append expected ${expectedVersion}`, { streamId, expectedVersion, actualVersion });
     this.name = 'ConcurrencyError';
   }
 }

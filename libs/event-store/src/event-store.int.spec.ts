@@ -191,9 +191,7 @@ describe('append and read (docs/guarantees.md §5, §8, §9)', () => {
   it('refuses a stream that belongs to another table', async () => {
     const { streamId, tableId } = ids();
     await store.append(request({ streamId, tableId }));
-    await expect(codeOf(store.append(request({ streamId, tableId: 'T-other', expectedVersion: 2 })))).resolves.toBe(
-      'STREAM.TABLE_MISMATCH',
-    );
+    await expect(codeOf(store.append(request({ streamId, tableId: 'T-other', expectedVersion: 2 })))).resolves.toBe('STREAM.TABLE_MISMATCH');
   });
 
   it.each([
@@ -207,9 +205,7 @@ describe('append and read (docs/guarantees.md §5, §8, §9)', () => {
     ['an invalid occurredAt', { metadata: { actor: DEVICE, correlationId: 'c', occurredAt: 'yesterday' } }],
   ])('refuses a malformed append (%s) with APPEND.INVALID and writes nothing', async (_name, over) => {
     const { streamId, tableId } = ids();
-    await expect(codeOf(store.append(request({ streamId, tableId, ...(over as Partial<AppendRequest>) })))).resolves.toBe(
-      'APPEND.INVALID',
-    );
+    await expect(codeOf(store.append(request({ streamId, tableId, ...(over as Partial<AppendRequest>) })))).resolves.toBe('APPEND.INVALID');
     await expect(store.streamVersion(streamId)).resolves.toBe(0);
   });
 });
@@ -217,10 +213,7 @@ describe('append and read (docs/guarantees.md §5, §8, §9)', () => {
 describe('optimistic concurrency (docs/guarantees.md §2)', () => {
   it('two concurrent appends creating a stream: exactly one wins, the other gets STREAM.VERSION_CONFLICT', async () => {
     const { streamId, tableId } = ids();
-    const results = await Promise.allSettled([
-      store.append(request({ streamId, tableId, events: dealerChanges(2, 'a') })),
-      store.append(request({ streamId, tableId, events: dealerChanges(2, 'b') })),
-    ]);
+    const results = await Promise.allSettled([store.append(request({ streamId, tableId, events: dealerChanges(2, 'a') })), store.append(request({ streamId, tableId, events: dealerChanges(2, 'b') }))]);
     const won = results.filter((r) => r.status === 'fulfilled');
     const lost = results.filter((r): r is PromiseRejectedResult => r.status === 'rejected');
     expect(won).toHaveLength(1);
@@ -232,22 +225,16 @@ describe('optimistic concurrency (docs/guarantees.md §2)', () => {
     });
     // the winner's events and nothing else
     const stored = await store.readStream(streamId);
-    expect(stored.map((e) => e.eventId)).toEqual(
-      (won[0] as PromiseFulfilledResult<{ events: LedgerEvent[] }>).value.events.map((e) => e.eventId),
-    );
+    expect(stored.map((e) => e.eventId)).toEqual((won[0] as PromiseFulfilledResult<{ events: LedgerEvent[] }>).value.events.map((e) => e.eventId));
   });
 
   it('eight writers at the same version: one wins, seven conflict, no silent overwrite', async () => {
     const { streamId, tableId } = ids();
     await store.append(request({ streamId, tableId }));
-    const attempts = Array.from({ length: 8 }, (_, i) =>
-      store.append(request({ streamId, tableId, expectedVersion: 2, events: dealerChanges(1, `w${i}-`) })),
-    );
+    const attempts = Array.from({ length: 8 }, (_, i) => store.append(request({ streamId, tableId, expectedVersion: 2, events: dealerChanges(1, `w${i}-`) })));
     const results = await Promise.allSettled(attempts);
     const won = results.filter((r) => r.status === 'fulfilled');
-    const codes = results
-      .filter((r): r is PromiseRejectedResult => r.status === 'rejected')
-      .map((r) => (r.reason as EventStoreError).code);
+    const codes = results.filter((r): r is PromiseRejectedResult => r.status === 'rejected').map((r) => (r.reason as EventStoreError).code);
     expect(won).toHaveLength(1);
     expect(codes).toEqual(Array(7).fill('STREAM.VERSION_CONFLICT'));
     await expect(store.streamVersion(streamId)).resolves.toBe(3);
@@ -259,12 +246,8 @@ describe('optimistic concurrency (docs/guarantees.md §2)', () => {
     await store.append(request({ streamId, tableId }));
     await store.append(request({ streamId, tableId, expectedVersion: 2 }));
     const stale = dealerChanges(1);
-    await expect(codeOf(store.append(request({ streamId, tableId, expectedVersion: 2, events: stale })))).resolves.toBe(
-      'STREAM.VERSION_CONFLICT',
-    );
-    await expect(codeOf(store.append(request({ streamId, tableId, expectedVersion: 9 })))).resolves.toBe(
-      'STREAM.VERSION_CONFLICT',
-    );
+    await expect(codeOf(store.append(request({ streamId, tableId, expectedVersion: 2, events: stale })))).resolves.toBe('STREAM.VERSION_CONFLICT');
+    await expect(codeOf(store.append(request({ streamId, tableId, expectedVersion: 9 })))).resolves.toBe('STREAM.VERSION_CONFLICT');
     await expect(countEvents(stale.map((e) => e.eventId))).resolves.toBe(0);
     await expect(store.streamVersion(streamId)).resolves.toBe(4);
   });
@@ -314,9 +297,7 @@ describe('idempotent ingestion (docs/guarantees.md §3)', () => {
     const e3 = await store.append(request({ ...other, events })).catch((e) => e);
     expect(e3).toMatchObject({ code: 'EVENT.DUPLICATE_ID', details: { reason: 'DIFFERENT_CONTENT' } });
     // one id twice in one request
-    const e4 = await store
-      .append(request({ ...ids(), events: [events[0], events[0]] as typeof events }))
-      .catch((e) => e);
+    const e4 = await store.append(request({ ...ids(), events: [events[0], events[0]] as typeof events })).catch((e) => e);
     expect(e4).toMatchObject({ code: 'EVENT.DUPLICATE_ID', details: { reason: 'REPEATED_IN_REQUEST' } });
     await expect(store.streamVersion(streamId)).resolves.toBe(2);
     await expect(store.streamVersion(other.streamId)).resolves.toBe(0);
@@ -326,9 +307,7 @@ describe('idempotent ingestion (docs/guarantees.md §3)', () => {
     const { streamId, tableId } = ids();
     const key = `idem-${randomUUID()}`;
     const respond = (events: LedgerEvent[]) => ({ accepted: events.map((e) => e.eventId), at: events[0].globalPosition });
-    const first = await store.append(
-      request({ streamId, tableId, idempotency: { caller: CALLER, key, requestHash: 'h1', statusCode: 201, response: respond } }),
-    );
+    const first = await store.append(request({ streamId, tableId, idempotency: { caller: CALLER, key, requestHash: 'h1', statusCode: 201, response: respond } }));
     // A retry decides again, so it carries new event ids; it may even find the version it expects.
     const retryEvents = dealerChanges(2, 'retry');
     const retry = await store.append(
@@ -349,9 +328,7 @@ describe('idempotent ingestion (docs/guarantees.md §3)', () => {
     await expect(countEvents(retryEvents.map((e) => e.eventId))).resolves.toBe(0);
     await expect(store.streamVersion(streamId)).resolves.toBe(2);
     // and again, at a stale version
-    const third = await store.append(
-      request({ streamId, tableId, idempotency: { caller: CALLER, key, requestHash: 'h1', statusCode: 201, response: respond } }),
-    );
+    const third = await store.append(request({ streamId, tableId, idempotency: { caller: CALLER, key, requestHash: 'h1', statusCode: 201, response: respond } }));
     expect(third.idempotent).toEqual(first.idempotent);
     await expect(store.findIdempotent(CALLER, key)).resolves.toMatchObject({
       key,
@@ -374,10 +351,7 @@ describe('idempotent ingestion (docs/guarantees.md §3)', () => {
     const s1 = ids();
     const s2 = ids();
     const idempotency = { caller: CALLER, key, requestHash: 'h', statusCode: 201, response: (ev: LedgerEvent[]) => ev.length };
-    const [a, b] = await Promise.all([
-      store.append(request({ ...s1, idempotency })),
-      store.append(request({ ...s2, idempotency })),
-    ]);
+    const [a, b] = await Promise.all([store.append(request({ ...s1, idempotency })), store.append(request({ ...s2, idempotency }))]);
     expect([a.outcome, b.outcome].sort()).toEqual(['APPENDED', 'IDEMPOTENT_REPLAY']);
     expect(a.events).toEqual(b.events);
     expect(a.idempotent).toEqual(b.idempotent);
@@ -389,13 +363,7 @@ describe('idempotent ingestion (docs/guarantees.md §3)', () => {
     const { streamId, tableId } = ids();
     const key = `idem-${randomUUID()}`;
     await store.append(request({ streamId, tableId, idempotency: { caller: CALLER, key, requestHash: 'A', statusCode: 201, response: () => 1 } }));
-    await expect(
-      codeOf(
-        store.append(
-          request({ ...ids(), idempotency: { caller: CALLER, key, requestHash: 'B', statusCode: 201, response: () => 2 } }),
-        ),
-      ),
-    ).resolves.toBe('IDEMPOTENCY.KEY_REUSED');
+    await expect(codeOf(store.append(request({ ...ids(), idempotency: { caller: CALLER, key, requestHash: 'B', statusCode: 201, response: () => 2 } })))).resolves.toBe('IDEMPOTENCY.KEY_REUSED');
   });
 
   it('keys are scoped per caller: two callers with one key each get their own append and answer', async () => {
@@ -464,16 +432,16 @@ describe('idempotent ingestion (docs/guarantees.md §3)', () => {
       await expect(qr.query(`SELECT caller, key, request_hash FROM idempotency_keys`)).resolves.toEqual([{ caller: 'legacy:', key: 'k-old', request_hash: 'h' }]);
       // another caller may now hold the same key; the same caller may not hold it twice
       await qr.query(`INSERT INTO idempotency_keys (caller, key, request_hash, status_code, response, stream_id, event_ids, last_version) VALUES ('table-device:d', 'k-old', 'h2', 201, '2', 's2', '{}', 1)`);
-      await expect(codeOf(qr.query(`INSERT INTO idempotency_keys (caller, key, request_hash, status_code, response, stream_id, event_ids, last_version) VALUES ('legacy:', 'k-old', 'h3', 201, '3', 's3', '{}', 1)`))).resolves.toBe('23505');
+      await expect(codeOf(qr.query(`INSERT INTO idempotency_keys (caller, key, request_hash, status_code, response, stream_id, event_ids, last_version) VALUES ('legacy:', 'k-old', 'h3', 201, '3', 's3', '{}', 1)`))).resolves.toBe(
+        '23505',
+      );
     } finally {
       await qr.query(`SET search_path TO DEFAULT`).catch(() => undefined);
       await qr.query(`DROP SCHEMA IF EXISTS ${schema} CASCADE`).catch(() => undefined);
       await qr.release();
     }
     // and the live table has no default caller: every stored key names its caller
-    const { rows } = await ledger.query(
-      `SELECT column_name, is_nullable, column_default FROM information_schema.columns WHERE table_schema = 'public' AND table_name = 'idempotency_keys' AND column_name = 'caller'`,
-    );
+    const { rows } = await ledger.query(`SELECT column_name, is_nullable, column_default FROM information_schema.columns WHERE table_schema = 'public' AND table_name = 'idempotency_keys' AND column_name = 'caller'`);
     expect(rows).toEqual([{ column_name: 'caller', is_nullable: 'NO', column_default: null }]);
   });
 });
@@ -523,15 +491,11 @@ describe('append-only (docs/guarantees.md §1): the database refuses changes', (
     expect(rows).toEqual([{ code: 'X.TEST' }]);
   });
 
-  it('the API\'s login can neither rewind the position sequence nor record a hole', async () => {
+  it("the API's login can neither rewind the position sequence nor record a hole", async () => {
     const app = new Client({ connectionString: TEST_APP_DATABASE_URL });
     await app.connect();
     try {
-      for (const sql of [
-        `SELECT setval('events_global_position_seq', 1)`,
-      `INSERT INTO position_gaps (from_position, to_position) VALUES (1, 1)`,
-        `UPDATE outbox_progress SET through_position = through_position + 1`,
-      ]) {
+      for (const sql of [`SELECT setval('events_global_position_seq', 1)`, `INSERT INTO position_gaps (from_position, to_position) VALUES (1, 1)`, `UPDATE outbox_progress SET through_position = through_position + 1`]) {
         await expect(app.query(sql)).rejects.toMatchObject({ code: '42501' });
       }
     } finally {
@@ -690,10 +654,7 @@ describe('global positions without a ledger-wide lock (docs/guarantees.md §5)',
     const firstB = BigInt(b.events[0].globalPosition);
     expect(firstB - lastA).toBeGreaterThanOrEqual(3n); // the two positions of the rolled-back append
     await relayOnce();
-    const { rows } = await ledger.query(
-      `SELECT count(*)::int AS n FROM position_gaps WHERE from_position > $1::bigint AND to_position < $2::bigint`,
-      [lastA.toString(), firstB.toString()],
-    );
+    const { rows } = await ledger.query(`SELECT count(*)::int AS n FROM position_gaps WHERE from_position > $1::bigint AND to_position < $2::bigint`, [lastA.toString(), firstB.toString()]);
     expect(rows[0].n).toBeGreaterThanOrEqual(1);
     await assertPositionsAccountedFor();
     const v = await store.verifyAll();
@@ -752,9 +713,7 @@ describe('tamper evidence (docs/guarantees.md §8): the verifier names the alter
     const victim = events[2];
     await tamper(`UPDATE events SET data = jsonb_set(data, '{dealerId}', '"mallory"') WHERE event_id = $1`, [victim.eventId]);
     try {
-      const expected = [
-        expect.objectContaining({ streamId, streamVersion: 3, eventId: victim.eventId, kind: 'HASH_MISMATCH' }),
-      ];
+      const expected = [expect.objectContaining({ streamId, streamVersion: 3, eventId: victim.eventId, kind: 'HASH_MISMATCH' })];
       const byStream = await store.verifyChain(streamId);
       expect(byStream.ok).toBe(false);
       expect(byStream.problems).toEqual(expected);
@@ -782,23 +741,13 @@ describe('tamper evidence (docs/guarantees.md §8): the verifier names the alter
     const { streamId, events } = await chain(4);
     const victim = events[1];
     const forged = { ...victim, data: { previousDealerId: 'x', dealerId: 'mallory' } };
-    await tamper(`UPDATE events SET data = $2::jsonb, hash = $3 WHERE event_id = $1`, [
-      victim.eventId,
-      JSON.stringify(forged.data),
-      computeEventHash(forged),
-    ]);
+    await tamper(`UPDATE events SET data = $2::jsonb, hash = $3 WHERE event_id = $1`, [victim.eventId, JSON.stringify(forged.data), computeEventHash(forged)]);
     try {
       const v = await store.verifyChain(streamId);
       expect(v.ok).toBe(false);
-      expect(v.problems).toEqual([
-        expect.objectContaining({ streamVersion: 3, eventId: events[2].eventId, kind: 'PREV_HASH_MISMATCH' }),
-      ]);
+      expect(v.problems).toEqual([expect.objectContaining({ streamVersion: 3, eventId: events[2].eventId, kind: 'PREV_HASH_MISMATCH' })]);
     } finally {
-      await tamper(`UPDATE events SET data = $2::jsonb, hash = $3 WHERE event_id = $1`, [
-        victim.eventId,
-        JSON.stringify(victim.data),
-        victim.hash,
-      ]);
+      await tamper(`UPDATE events SET data = $2::jsonb, hash = $3 WHERE event_id = $1`, [victim.eventId, JSON.stringify(victim.data), victim.hash]);
     }
     await expect(store.verifyChain(streamId)).resolves.toMatchObject({ ok: true });
   });
@@ -839,9 +788,7 @@ describe('tamper evidence (docs/guarantees.md §8): the verifier names the alter
     await tamper(`DELETE FROM events WHERE event_id = $1`, [victim.eventId]);
     try {
       const v = await store.verifyChain(streamId);
-      expect(v.problems).toEqual([
-        expect.objectContaining({ streamId, streamVersion: 3, eventId: null, kind: 'VERSION_GAP' }),
-      ]);
+      expect(v.problems).toEqual([expect.objectContaining({ streamId, streamVersion: 3, eventId: null, kind: 'VERSION_GAP' })]);
     } finally {
       await tamper(`INSERT INTO events SELECT * FROM saved_events`, []);
     }
@@ -883,11 +830,7 @@ describe('the refusal log (docs/guarantees.md §11)', () => {
     await closed.destroy();
     const lines = collectingLogger();
     const s = new PgEventStore(closed, { logger: lines, topic: TEST_EVENTS_TOPIC });
-    await expect(
-      s.recordRejection({ code: 'X.Y', message: 'm', httpStatus: 400, correlationId: 'lost-1' }),
-    ).resolves.toBeUndefined();
-    expect(lines.lines).toContainEqual(
-      expect.objectContaining({ level: 'error', msg: 'could not record a rejection', fields: expect.objectContaining({ correlationId: 'lost-1' }) }),
-    );
+    await expect(s.recordRejection({ code: 'X.Y', message: 'm', httpStatus: 400, correlationId: 'lost-1' })).resolves.toBeUndefined();
+    expect(lines.lines).toContainEqual(expect.objectContaining({ level: 'error', msg: 'could not record a rejection', fields: expect.objectContaining({ correlationId: 'lost-1' }) }));
   });
 });

@@ -7,15 +7,7 @@ import { EventReader } from './read';
 import { IdempotencyStore } from './idempotency';
 import { ChainVerifier, type IncrementalChainVerification, type VerifiedHead } from './verification';
 import { RejectionLog } from './rejections';
-import {
-  DEFAULT_IDEMPOTENCY_RETENTION_MS,
-  type AppendRequest,
-  type AppendResult,
-  type ChainVerification,
-  type PgEventStoreOptions,
-  type RejectionInput,
-  type StoredIdempotentResponse,
-} from './types';
+import { DEFAULT_IDEMPOTENCY_RETENTION_MS, type AppendRequest, type AppendResult, type ChainVerification, type PgEventStoreOptions, type RejectionInput, type StoredIdempotentResponse } from './types';
 
 export * from './types';
 

@@ -87,9 +87,6 @@ async function takeCandidate(client: Client): Promise<{ last: bigint; xids: stri
 /** Whether every transaction in `xids` (64-bit ids) has ended (`pg_xact_status`: a commit-log lookup). */
 async function allEnded(client: Client, xids: readonly string[]): Promise<boolean> {
   if (xids.length === 0) return true;
-  const { rows } = await client.query<{ pending: number }>(
-    `SELECT count(*)::int AS pending FROM unnest($1::xid8[]) x WHERE pg_xact_status(x) = 'in progress'`,
-    [xids],
-  );
+  const { rows } = await client.query<{ pending: number }>(`SELECT count(*)::int AS pending FROM unnest($1::xid8[]) x WHERE pg_xact_status(x) = 'in progress'`, [xids]);
   return rows[0].pending === 0;
 }

@@ -8,10 +8,7 @@ import type { EventReader } from './read';
 import { DEFAULT_IDEMPOTENCY_RETENTION_MS, type AppendResult, type StoredIdempotentResponse } from './types';
 
 /** Why the append transaction did not commit, when that is resolved by looking at what is stored. */
-export type Refusal =
-  | { readonly kind: 'VERSION'; readonly actual: number }
-  | { readonly kind: 'UNIQUE'; readonly error: unknown }
-  | { readonly kind: 'IDEMPOTENCY_KEY_TAKEN' };
+export type Refusal = { readonly kind: 'VERSION'; readonly actual: number } | { readonly kind: 'UNIQUE'; readonly error: unknown } | { readonly kind: 'IDEMPOTENCY_KEY_TAKEN' };
 
 /**
  * Idempotent ingestion (docs/guarantees.md §3): the same event ids or the same idempotency key
@@ -103,10 +100,7 @@ export class IdempotencyStore {
     const cutoff = this.cutoff();
     let total = 0;
     for (;;) {
-      const rows: unknown[] = await this.ds.query(
-        `DELETE FROM idempotency_keys WHERE ctid IN (SELECT ctid FROM idempotency_keys WHERE created_at < $1::timestamptz LIMIT $2) RETURNING 1 AS x`,
-        [cutoff, batchSize],
-      );
+      const rows: unknown[] = await this.ds.query(`DELETE FROM idempotency_keys WHERE ctid IN (SELECT ctid FROM idempotency_keys WHERE created_at < $1::timestamptz LIMIT $2) RETURNING 1 AS x`, [cutoff, batchSize]);
       total += rows.length;
       if (rows.length < batchSize) return total;
     }
@@ -128,10 +122,7 @@ export class IdempotencyStore {
       if (stored) {
         if (stored.requestHash !== p.idempotency.requestHash) throw new IdempotencyKeyReuseError(stored.key);
         const events = await this.storedEvents(stored);
-        this.log.info(
-          { streamId: p.streamId, idempotencyKey: stored.key, caller: stored.caller, correlationId: p.correlationId },
-          'idempotent replay',
-        );
+        this.log.info({ streamId: p.streamId, idempotencyKey: stored.key, caller: stored.caller, correlationId: p.correlationId }, 'idempotent replay');
         return {
           events,
           lastVersion: stored.lastVersion,
@@ -169,9 +160,7 @@ export class IdempotencyStore {
         events,
         lastVersion: Math.max(...events.map((e) => e.streamVersion)),
         outcome: 'DUPLICATE',
-        idempotent: p.idempotency
-          ? { statusCode: p.idempotency.statusCode, response: p.idempotency.response(events) }
-          : undefined,
+        idempotent: p.idempotency ? { statusCode: p.idempotency.statusCode, response: p.idempotency.response(events) } : undefined,
       };
     }
 

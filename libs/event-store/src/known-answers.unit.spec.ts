@@ -30,7 +30,12 @@ const hexOf = (s: string) => Buffer.from(s, 'utf8').toString('hex');
 /** `v` with every object's keys in reverse insertion order (a key-order variant, same JSON value). */
 function reversedKeys(v: unknown): unknown {
   if (Array.isArray(v)) return v.map(reversedKeys);
-  if (v && typeof v === 'object') return Object.fromEntries(Object.entries(v).reverse().map(([k, x]) => [k, reversedKeys(x)]));
+  if (v && typeof v === 'object')
+    return Object.fromEntries(
+      Object.entries(v)
+        .reverse()
+        .map(([k, x]) => [k, reversedKeys(x)]),
+    );
   return v;
 }
 

@@ -15,19 +15,7 @@ import { ensureTopics, Lease, LeaseLostError } from '@ledger/infra';
 import type { KafkaAdmin } from '@ledger/kafka';
 import { PgEventStore } from './event-store';
 import { OUTBOX_LEASE_TABLE, OutboxRelay } from './outbox-relay';
-import {
-  DEVICE,
-  TEST_DATABASE_URL,
-  TEST_EVENTS_TOPIC,
-  TEST_KAFKA_BROKERS,
-  TEST_RELAY_DATABASE_URL,
-  collectingLogger,
-  dealerChanges,
-  ids,
-  kafkaAdmin,
-  openTestDataSource,
-  pgClient,
-} from './testing/int-support';
+import { DEVICE, TEST_DATABASE_URL, TEST_EVENTS_TOPIC, TEST_KAFKA_BROKERS, TEST_RELAY_DATABASE_URL, collectingLogger, dealerChanges, ids, kafkaAdmin, openTestDataSource, pgClient } from './testing/int-support';
 
 jest.setTimeout(60_000);
 
@@ -126,16 +114,13 @@ describe('fencing of the relay', () => {
   }
 
   async function unpublished(events: readonly LedgerEvent[]): Promise<number> {
-    const { rows } = await db.query(`SELECT count(*)::int AS n FROM outbox WHERE global_position = ANY($1::bigint[]) AND published_at IS NULL`, [
-      events.map((e) => e.globalPosition),
-    ]);
+    const { rows } = await db.query(`SELECT count(*)::int AS n FROM outbox WHERE global_position = ANY($1::bigint[]) AND published_at IS NULL`, [events.map((e) => e.globalPosition)]);
     return rows[0].n;
   }
 
   it('a relay deposed between its send and its mark cannot mark the batch (the rows stay for the new leader)', async () => {
     const leaseName = `test-relay-${randomUUID()}`;
-    const relay = (over: Partial<ConstructorParameters<typeof OutboxRelay>[0]> = {}) =>
-      new OutboxRelay({ databaseUrl: TEST_RELAY_DATABASE_URL, brokers: TEST_KAFKA_BROKERS, logger: collectingLogger(), leaseName, ...over });
+    const relay = (over: Partial<ConstructorParameters<typeof OutboxRelay>[0]> = {}) => new OutboxRelay({ databaseUrl: TEST_RELAY_DATABASE_URL, brokers: TEST_KAFKA_BROKERS, logger: collectingLogger(), leaseName, ...over });
     // whatever other suites left unpublished goes first, so that the next batch is this test's
     const drain = relay();
     await drain.runOnce();
@@ -152,7 +137,13 @@ describe('fencing of the relay', () => {
       exit: () => {
         const r = spawnSync(
           'psql',
-          [TEST_DATABASE_URL, '-v', 'ON_ERROR_STOP=1', '-qAtc', `UPDATE outbox_leases SET holder = 'intruder', generation = generation + 1, expires_at = clock_timestamp() + interval '1 minute', holder_pid = ${Number(me.pid)}, holder_session_start = '${me.started}' WHERE name = '${leaseName}'`],
+          [
+            TEST_DATABASE_URL,
+            '-v',
+            'ON_ERROR_STOP=1',
+            '-qAtc',
+            `UPDATE outbox_leases SET holder = 'intruder', generation = generation + 1, expires_at = clock_timestamp() + interval '1 minute', holder_pid = ${Number(me.pid)}, holder_session_start = '${me.started}' WHERE name = '${leaseName}'`,
+          ],
           { encoding: 'utf8', timeout: 20_000 },
         );
         deposed = r.status === 0;

@@ -11,18 +11,7 @@ import { ensureTopics } from '@ledger/infra';
 import type { KafkaAdmin } from '@ledger/kafka';
 import { PgEventStore } from './event-store';
 import { OutboxRelay, pruneOutbox } from './outbox-relay';
-import {
-  DEVICE,
-  TEST_EVENTS_TOPIC,
-  TEST_KAFKA_BROKERS,
-  TEST_RELAY_DATABASE_URL,
-  collectingLogger,
-  dealerChanges,
-  ids,
-  kafkaAdmin,
-  openTestDataSource,
-  pgClient,
-} from './testing/int-support';
+import { DEVICE, TEST_EVENTS_TOPIC, TEST_KAFKA_BROKERS, TEST_RELAY_DATABASE_URL, collectingLogger, dealerChanges, ids, kafkaAdmin, openTestDataSource, pgClient } from './testing/int-support';
 import { Client as PgClient } from 'pg';
 
 jest.setTimeout(60_000);

@@ -105,10 +105,7 @@ async function appendInterleaved(tables: number, rounds: number): Promise<Ledger
 }
 
 async function unpublished(events: readonly LedgerEvent[]): Promise<number> {
-  const { rows } = await db.query(
-    `SELECT count(*)::int AS n FROM outbox WHERE global_position = ANY($1::bigint[]) AND published_at IS NULL`,
-    [events.map((e) => e.globalPosition)],
-  );
+  const { rows } = await db.query(`SELECT count(*)::int AS n FROM outbox WHERE global_position = ANY($1::bigint[]) AND published_at IS NULL`, [events.map((e) => e.globalPosition)]);
   return rows[0].n;
 }
 
@@ -137,9 +134,7 @@ function spawnRelay(crashPoint?: RelayCrashPoint, extraEnv: Record<string, strin
   let out = '';
   child.stdout.on('data', (d) => (out += d));
   child.stderr.on('data', (d) => (out += d));
-  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((res) =>
-    child.on('exit', (code, signal) => res({ code, signal })),
-  );
+  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((res) => child.on('exit', (code, signal) => res({ code, signal })));
   return { exited, kill: (s) => child.kill(s), output: () => out };
 }
 
@@ -246,8 +241,7 @@ describe('no dual-write loss (docs/guarantees.md §4): the relay process dies', 
     const victim = spawnRelay(undefined, { RELAY_BATCH_SIZE: '2' });
     try {
       await eventually(async () => (await unpublished(before)) === 0, 60_000, 'the batches before the held row');
-      const waiting = async () =>
-        (await db.query(`SELECT 1 FROM pg_stat_activity WHERE application_name = 'ledger-relay' AND wait_event_type = 'Lock' AND datname = current_database()`)).rows.length > 0;
+      const waiting = async () => (await db.query(`SELECT 1 FROM pg_stat_activity WHERE application_name = 'ledger-relay' AND wait_event_type = 'Lock' AND datname = current_database()`)).rows.length > 0;
       await eventually(waiting, 60_000, 'the relay waiting on the held row');
       victim.kill('SIGKILL');
       expect((await victim.exited).signal).toBe('SIGKILL');
@@ -299,9 +293,7 @@ describe('per-table order (docs/guarantees.md §5) and the record layout', () =>
       const inKafka = records.filter((rec) => rec.key === tableId);
       // one partition per table, and in it the store's global order for that table
       expect(new Set(inKafka.map((rec) => rec.partition)).size).toBe(1);
-      expect(inKafka.map((rec) => rec.headers.ce_id)).toEqual(
-        events.filter((e) => e.tableId === tableId).map((e) => e.eventId),
-      );
+      expect(inKafka.map((rec) => rec.headers.ce_id)).toEqual(events.filter((e) => e.tableId === tableId).map((e) => e.eventId));
       // and each stream's versions 1..n in order
       const envelopes = inKafka.map((rec) => JSON.parse(rec.value) as EventEnvelope);
       for (const streamId of new Set(envelopes.map((v) => v.streamId))) {

@@ -229,16 +229,9 @@ export class OutboxRelay {
           for (const row of rows) publishSpans.get(row)?.end();
           publishedRows.inc(rows.length);
           publishBatches.inc();
-          this.log.debug(
-            { count: rows.length, firstPosition: rows[0].global_position, lastPosition: rows[rows.length - 1].global_position, ms },
-            'outbox batch published',
-          );
+          this.log.debug({ count: rows.length, firstPosition: rows[0].global_position, lastPosition: rows[rows.length - 1].global_position, ms }, 'outbox batch published');
         },
-        onCrashPoint: (point, rows) =>
-          this.log.warn(
-            { crashPoint: point, firstPosition: rows[0].global_position, count: rows.length },
-            'RELAY_CRASH_POINT reached: exiting with 137 (test hook)',
-          ),
+        onCrashPoint: (point, rows) => this.log.warn({ crashPoint: point, firstPosition: rows[0].global_position, count: rows.length }, 'RELAY_CRASH_POINT reached: exiting with 137 (test hook)'),
         afterLoopDrain: async (client) => {
           if (retentionMs === null || performance.now() - lastPrune < pruneIntervalMs) return;
           lastPrune = performance.now();
@@ -353,9 +346,7 @@ async function claimOutboxRows(client: Client, limit: number, horizon: bigint): 
  * @param through a position ≤ the horizon of the claim; every unpublished row ≤ it is in `rows`
  */
 async function markOutboxRowsPublished(client: Client, rows: readonly OutboxRow[], through: bigint): Promise<void> {
-  await client.query(`UPDATE outbox SET published_at = clock_timestamp() WHERE global_position = ANY($1::bigint[])`, [
-    rows.map((r) => r.global_position),
-  ]);
+  await client.query(`UPDATE outbox SET published_at = clock_timestamp() WHERE global_position = ANY($1::bigint[])`, [rows.map((r) => r.global_position)]);
   // holes and progress through the guarded function (migration 1799100000000): never beyond the last
   // assigned position, never past an unpublished event, holes only where no event is
   await client.query(`SELECT ledger_mark_progress($1, $2::bigint)`, [RELAY_PROGRESS_NAME, through.toString()]);

@@ -40,10 +40,7 @@ export class EventReader {
   async readAll(fromPosition: string | bigint = '1', limit = 1000): Promise<LedgerEvent[]> {
     const from = BigInt(fromPosition);
     if (!Number.isInteger(limit) || limit < 1 || limit > 10_000) throw new RangeError('limit must be 1..10000');
-    const rows: EventRow[] = await this.ds.query(
-      `SELECT ${EVENT_COLUMNS} FROM events e WHERE e.global_position >= $1::bigint ORDER BY e.global_position LIMIT $2`,
-      [from.toString(), limit],
-    );
+    const rows: EventRow[] = await this.ds.query(`SELECT ${EVENT_COLUMNS} FROM events e WHERE e.global_position >= $1::bigint ORDER BY e.global_position LIMIT $2`, [from.toString(), limit]);
     return rows.map((r) => upcast(rowToEnvelope(r)));
   }
 
@@ -62,20 +59,14 @@ export class EventReader {
   async readByTypes(types: readonly string[], where?: { readonly field: string; readonly value: string }, limit = 10_000): Promise<LedgerEvent[]> {
     if (!Number.isInteger(limit) || limit < 1 || limit > 10_000) throw new RangeError('limit must be 1..10000');
     const rows: EventRow[] = where
-      ? await this.ds.query(
-          `SELECT ${EVENT_COLUMNS} FROM events e WHERE e.type = ANY($1::text[]) AND e.data ->> $2 = $3 ORDER BY e.global_position LIMIT $4`,
-          [types, where.field, where.value, limit],
-        )
+      ? await this.ds.query(`SELECT ${EVENT_COLUMNS} FROM events e WHERE e.type = ANY($1::text[]) AND e.data ->> $2 = $3 ORDER BY e.global_position LIMIT $4`, [types, where.field, where.value, limit])
       : await this.ds.query(`SELECT ${EVENT_COLUMNS} FROM events e WHERE e.type = ANY($1::text[]) ORDER BY e.global_position LIMIT $2`, [types, limit]);
     return rows.map((r) => upcast(rowToEnvelope(r)));
   }
 
   /** Stored envelopes (not upcast) of the given ids, in global order. */
   async eventsByIds(ids: readonly string[]): Promise<EventEnvelope<string, unknown>[]> {
-    const rows: EventRow[] = await this.ds.query(
-      `SELECT ${EVENT_COLUMNS} FROM events e WHERE e.event_id = ANY($1::uuid[]) ORDER BY e.global_position`,
-      [ids],
-    );
+    const rows: EventRow[] = await this.ds.query(`SELECT ${EVENT_COLUMNS} FROM events e WHERE e.event_id = ANY($1::uuid[]) ORDER BY e.global_position`, [ids]);
     return rows.map(rowToEnvelope);
   }
 }

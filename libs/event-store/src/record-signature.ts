@@ -80,10 +80,7 @@ export function recordSigningKey(config: { readonly LEDGER_ENV: LedgerEnvironmen
   const configured = config.RECORD_SIGNING_KEY;
   if (configured !== undefined && configured !== '') {
     if (!development && configured === DEV_RECORD_SIGNING_KEY) {
-      throw new ConfigError(
-        [{ variable: 'RECORD_SIGNING_KEY', message: 'is the public development key from the repository: outside development mode set a key of your own (openssl rand -base64 48)' }],
-        'record signing',
-      );
+      throw new ConfigError([{ variable: 'RECORD_SIGNING_KEY', message: 'is the public development key from the repository: outside development mode set a key of your own (openssl rand -base64 48)' }], 'record signing');
     }
     return { key: configured, developmentKey: false };
   }

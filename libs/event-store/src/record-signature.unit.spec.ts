@@ -81,9 +81,7 @@ describe('the record signing key of a process', () => {
 
   it('outside development mode refuses a missing key and the development key, naming the variable', () => {
     expect(refused({ LEDGER_ENV: 'production' })).toEqual([{ variable: 'RECORD_SIGNING_KEY', message: expect.stringMatching(/required outside development mode/) }]);
-    expect(refused({ LEDGER_ENV: 'production', RECORD_SIGNING_KEY: DEV_RECORD_SIGNING_KEY })).toEqual([
-      { variable: 'RECORD_SIGNING_KEY', message: expect.stringMatching(/public development key/) },
-    ]);
+    expect(refused({ LEDGER_ENV: 'production', RECORD_SIGNING_KEY: DEV_RECORD_SIGNING_KEY })).toEqual([{ variable: 'RECORD_SIGNING_KEY', message: expect.stringMatching(/public development key/) }]);
   });
 });
 

@@ -31,18 +31,7 @@ export class RejectionLog {
         `INSERT INTO rejections (received_at, code, message, http_status, actor_id, actor_role, route, table_id,
                                  correlation_id, raw_payload)
          VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10::jsonb)`,
-        [
-          receivedAt.toISOString(),
-          r.code,
-          r.message,
-          r.httpStatus,
-          r.actorId ?? null,
-          r.actorRole ?? null,
-          r.route ?? null,
-          r.tableId ?? null,
-          r.correlationId ?? null,
-          payloadJson(r.rawPayload),
-        ],
+        [receivedAt.toISOString(), r.code, r.message, r.httpStatus, r.actorId ?? null, r.actorRole ?? null, r.route ?? null, r.tableId ?? null, r.correlationId ?? null, payloadJson(r.rawPayload)],
       );
     } catch (err) {
       this.log.error(
@@ -64,9 +53,7 @@ function payloadJson(payload: unknown): string | null {
   const MAX = 1024 * 1024;
   let json: string | undefined;
   try {
-    json = JSON.stringify(payload, (_k, v) =>
-      typeof v === 'bigint' ? v.toString() : typeof v === 'string' ? v.replace(/\u0000/g, '\\u0000') : v,
-    );
+    json = JSON.stringify(payload, (_k, v) => (typeof v === 'bigint' ? v.toString() : typeof v === 'string' ? v.replace(/\u0000/g, '\\u0000') : v));
   } catch (err) {
     return JSON.stringify({ unserialisable: String((err as Error).message) });
   }

@@ -117,7 +117,12 @@ export async function republishLedger(options: RepublishOptions): Promise<Republ
       );
       if (rows.length === 0) break;
       await lease.renew(client); // still ours (else LeaseLostError: another republish took it)
-      await sendInOrder(producer, options.topic, rows.map((r) => builder.build({ ...r, key: r.table_id })), maxRequestBytes);
+      await sendInOrder(
+        producer,
+        options.topic,
+        rows.map((r) => builder.build({ ...r, key: r.table_id })),
+        maxRequestBytes,
+      );
       records += rows.length;
       after = BigInt(rows[rows.length - 1].global_position);
       options.onBatch?.(records, after);

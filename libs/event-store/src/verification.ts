@@ -31,7 +31,6 @@ export class ChainVerifier {
     }
   }
 
-
   /**
    * Recomputes the hash chain of one stream, or of every stream of a table, from the stored rows
    * (docs/guarantees.md §8), in one read-only snapshot. Finds altered events (`HASH_MISMATCH`), events whose
@@ -63,9 +62,7 @@ export class ChainVerifier {
    */
   async verifyAll(): Promise<ChainVerification> {
     return this.inSnapshot(async (qr) => {
-      const streamIds = (
-        await qr.query(`SELECT stream_id FROM streams UNION SELECT DISTINCT stream_id FROM events ORDER BY 1`)
-      ).map((r: { stream_id: string }) => r.stream_id);
+      const streamIds = (await qr.query(`SELECT stream_id FROM streams UNION SELECT DISTINCT stream_id FROM events ORDER BY 1`)).map((r: { stream_id: string }) => r.stream_id);
       const problems = await this.positionProblems(qr);
       return this.verifyStreams(qr, streamIds, problems);
     });
@@ -91,10 +88,7 @@ export class ChainVerifier {
       const problems: ChainProblem[] = [];
       let start: WalkStart = GENESIS_START;
       if (since !== null && since.version > 0) {
-        const [at] = await qr.query(
-          `SELECT hash, global_position::text AS global_position FROM events WHERE stream_id = $1 AND stream_version = $2`,
-          [streamId, since.version],
-        );
+        const [at] = await qr.query(`SELECT hash, global_position::text AS global_position FROM events WHERE stream_id = $1 AND stream_version = $2`, [streamId, since.version]);
         if (at && at.hash === since.hash) {
           start = { version: since.version, hash: since.hash, position: BigInt(at.global_position) };
         } else {
@@ -103,9 +97,7 @@ export class ChainVerifier {
             streamVersion: since.version,
             eventId: null,
             kind: 'HASH_MISMATCH',
-            detail: at
-              ? `the event at version ${since.version} now carries hash ${at.hash}, but ${since.hash} was verified there`
-              : `the event at version ${since.version}, verified with hash ${since.hash}, is gone`,
+            detail: at ? `the event at version ${since.version} now carries hash ${at.hash}, but ${since.hash} was verified there` : `the event at version ${since.version}, verified with hash ${since.hash}, is gone`,
           });
         }
       }
@@ -141,11 +133,7 @@ export class ChainVerifier {
     }
   }
 
-  private async verifyStreams(
-    qr: QueryRunner,
-    streamIds: readonly string[],
-    problems: ChainProblem[],
-  ): Promise<ChainVerification> {
+  private async verifyStreams(qr: QueryRunner, streamIds: readonly string[], problems: ChainProblem[]): Promise<ChainVerification> {
     let eventsChecked = 0;
     for (const streamId of streamIds) eventsChecked += (await this.verifyStream(qr, streamId, problems)).count;
     if (problems.length > 0) {

@@ -425,14 +425,7 @@ export type LedgerEvent<T extends LedgerEventType = LedgerEventType> = {
 }[T];
 
 /** Events that only the management roles may cause (compensating events). */
-export const COMPENSATING_TYPES: readonly LedgerEventType[] = [
-  'CommencementCorrected',
-  'RoundVoided',
-  'BetRefunded',
-  'ResultCorrected',
-  'BetResettled',
-  'ShoeVoided',
-];
+export const COMPENSATING_TYPES: readonly LedgerEventType[] = ['CommencementCorrected', 'RoundVoided', 'BetRefunded', 'ResultCorrected', 'BetResettled', 'ShoeVoided'];
 
 /**
  * The table facts that may carry {@link Evidence} (docs/reports.md §7): what a table device reports
@@ -440,12 +433,4 @@ export const COMPENSATING_TYPES: readonly LedgerEventType[] = [
  * events the ledger derives from it (RoundResulted, BetSettled, an automatic RoundVoided: those
  * name the fact by `causedBy` or follow it in the same append).
  */
-export const EVIDENCE_FACT_TYPES: readonly LedgerEventType[] = [
-  'CommencementCardDrawn',
-  'CardBurned',
-  'CardDealt',
-  'CardExposed',
-  'CardDropped',
-  'UnneededCardDrawn',
-  'CutCardDrawn',
-];
+export const EVIDENCE_FACT_TYPES: readonly LedgerEventType[] = ['CommencementCardDrawn', 'CardBurned', 'CardDealt', 'CardExposed', 'CardDropped', 'UnneededCardDrawn', 'CutCardDrawn'];

@@ -1,16 +1,6 @@
 import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
-import {
-  HandRecord,
-  parseHandLine,
-  PUBLISHED_MILLION_HANDS,
-  PUBLISHED_MILLION_TOTALS,
-  replayHand,
-  replayHandHistoryFile,
-  ReplaySummary,
-  ReplayTally,
-  shoeSequenceOf,
-} from './hand-history';
+import { HandRecord, parseHandLine, PUBLISHED_MILLION_HANDS, PUBLISHED_MILLION_TOTALS, replayHand, replayHandHistoryFile, ReplaySummary, ReplayTally, shoeSequenceOf } from './hand-history';
 
 /**
  * Data tier: the one million third-party hands (outside the repository; format in `hand-history.ts`),
@@ -47,9 +37,7 @@ describe('third-party hand history replay', () => {
 
     it('Given header, blank, malformed and hand lines, When tallied, Then each is counted in its place with line numbers', () => {
       const tally = new ReplayTally(5);
-      ['PHand - BHand - Outcome', 'K,6 - 3,2,3 - BANKER', '', 'K,6 - 3,2 - BANKER', 'A,B - 2,3 - TIE', '9,Q - K,5 - PLAYER\r'].forEach((t, i) =>
-        tally.addLine(t, i + 1),
-      );
+      ['PHand - BHand - Outcome', 'K,6 - 3,2,3 - BANKER', '', 'K,6 - 3,2 - BANKER', 'A,B - 2,3 - TIE', '9,Q - K,5 - PLAYER\r'].forEach((t, i) => tally.addLine(t, i + 1));
       const s = tally.summary();
       expect(s).toMatchObject({ hands: 3, agree: 2, disagree: 1, malformed: 1 });
       expect(s.engineTotals).toEqual({ BANKER: 1, PLAYER: 2, TIE: 0 });

@@ -58,10 +58,7 @@ export interface HandRecord {
 }
 
 /** Result of parsing one line: a hand, a line to skip (header, blank) or a malformed line. */
-export type ParsedHandLine =
-  | { readonly kind: 'hand'; readonly hand: HandRecord }
-  | { readonly kind: 'skip' }
-  | { readonly kind: 'malformed'; readonly line: number; readonly text: string; readonly message: string };
+export type ParsedHandLine = { readonly kind: 'hand'; readonly hand: HandRecord } | { readonly kind: 'skip' } | { readonly kind: 'malformed'; readonly line: number; readonly text: string; readonly message: string };
 
 const OUTCOMES: readonly Winner[] = ['PLAYER', 'BANKER', 'TIE'];
 
@@ -396,10 +393,7 @@ export interface ReplayFileOptions {
  * `totalBytes`) before the first line is read.
  * @throws Error when the file cannot be opened or `tar` fails
  */
-export async function replayHandHistoryFile(
-  file: string,
-  options: ReplayFileOptions & { readonly onOpen?: (source: HandHistorySource) => void } = {},
-): Promise<ReplaySummary> {
+export async function replayHandHistoryFile(file: string, options: ReplayFileOptions & { readonly onOpen?: (source: HandHistorySource) => void } = {}): Promise<ReplaySummary> {
   const source = openHandHistoryLines(file);
   options.onOpen?.(source);
   const tally = new ReplayTally(options.maxReported ?? 10);

@@ -29,12 +29,26 @@ const BATCH_BUCKETS = [1, 2, 5, 10, 20, 50, 100, 200, 500] as const;
 /** The catalogue, keyed for code. */
 export const METRICS = {
   httpRequests: { name: 'ledger_http_requests_total', type: 'counter', help: 'HTTP requests answered, by method, route template and status code', labels: ['method', 'route', 'status'], services: ['ledger'] },
-  httpDuration: { name: 'ledger_http_request_duration_seconds', type: 'histogram', help: 'HTTP request latency from arrival to the end of the response, seconds, by method, route template and status code', labels: ['method', 'route', 'status'], services: ['ledger'], buckets: LATENCY_BUCKETS_S },
+  httpDuration: {
+    name: 'ledger_http_request_duration_seconds',
+    type: 'histogram',
+    help: 'HTTP request latency from arrival to the end of the response, seconds, by method, route template and status code',
+    labels: ['method', 'route', 'status'],
+    services: ['ledger'],
+    buckets: LATENCY_BUCKETS_S,
+  },
   refusals: { name: 'ledger_refusals_total', type: 'counter', help: 'refused requests, by code (reason) and whether the caller had a valid token', labels: ['reason', 'authenticated'], services: ['ledger'] },
   rejectionsDropped: { name: 'ledger_rejections_dropped_total', type: 'counter', help: 'refusals only counted, not stored: the caller spent its rejection-log budget of the minute', labels: ['reason'], services: ['ledger'] },
   heavyReads: { name: 'ledger_heavy_reads_in_flight', type: 'gauge', help: 'heavy reads (chain and anchor verification, recall) running now', labels: [], services: ['ledger'] },
   projectionHalted: { name: 'ledger_projection_halted_partitions', type: 'gauge', help: 'projection partitions halted by an open incident (read from projection_incidents at scrape)', labels: [], services: ['ledger'] },
-  appendDuration: { name: 'ledger_append_duration_seconds', type: 'histogram', help: 'event-store append latency (one call: head read, append statement, refusal handling), seconds, by outcome', labels: ['outcome'], services: ['ledger'], buckets: LATENCY_BUCKETS_S },
+  appendDuration: {
+    name: 'ledger_append_duration_seconds',
+    type: 'histogram',
+    help: 'event-store append latency (one call: head read, append statement, refusal handling), seconds, by outcome',
+    labels: ['outcome'],
+    services: ['ledger'],
+    buckets: LATENCY_BUCKETS_S,
+  },
   appendBatchSize: { name: 'ledger_append_batch_events', type: 'histogram', help: 'events per event-store append call', labels: [], services: ['ledger'], buckets: BATCH_BUCKETS },
   relayLeader: { name: 'ledger_relay_leader', type: 'gauge', help: '1 while this relay holds the lease and publishes, else 0', labels: [], services: ['relay'] },
   outboxUnpublished: { name: 'ledger_outbox_unpublished_rows', type: 'gauge', help: 'outbox rows not yet published to Kafka (all relays); -1 when the count failed', labels: [], services: ['relay'] },
@@ -43,13 +57,44 @@ export const METRICS = {
   outboxPruned: { name: 'ledger_outbox_pruned_total', type: 'counter', help: 'published outbox rows deleted after their retention by this process', labels: [], services: ['relay', 'projector'] },
   projectorHalted: { name: 'ledger_projector_halted_partitions', type: 'gauge', help: 'partitions this projector process holds halted (open incidents)', labels: [], services: ['projector'] },
   projectionHalts: { name: 'ledger_projection_halts_total', type: 'counter', help: 'partitions this projector process halted (a projection incident opened), by error code', labels: ['code'], services: ['projector'] },
-  projectorLag: { name: 'ledger_projector_lag_records', type: 'gauge', help: 'records of the events topic not yet applied, per assigned partition: high watermark minus the next offset to apply (read at scrape; absent before the first applied batch or when the offsets read failed)', labels: ['topic', 'partition'], services: ['projector'] },
-  projectorApplyDuration: { name: 'ledger_projector_apply_duration_seconds', type: 'histogram', help: 'projector apply latency of one committed read-model transaction (a chunk of one Kafka batch), seconds', labels: [], services: ['projector'], buckets: LATENCY_BUCKETS_S },
+  projectorLag: {
+    name: 'ledger_projector_lag_records',
+    type: 'gauge',
+    help: 'records of the events topic not yet applied, per assigned partition: high watermark minus the next offset to apply (read at scrape; absent before the first applied batch or when the offsets read failed)',
+    labels: ['topic', 'partition'],
+    services: ['projector'],
+  },
+  projectorApplyDuration: {
+    name: 'ledger_projector_apply_duration_seconds',
+    type: 'histogram',
+    help: 'projector apply latency of one committed read-model transaction (a chunk of one Kafka batch), seconds',
+    labels: [],
+    services: ['projector'],
+    buckets: LATENCY_BUCKETS_S,
+  },
   projectorApplied: { name: 'ledger_projector_applied_events_total', type: 'counter', help: 'events this projector process applied to the read model (committed)', labels: [], services: ['projector'] },
-  projectorQuarantined: { name: 'ledger_projector_quarantined_records_total', type: 'counter', help: 'records this projector process quarantined (never applied), by quarantine reason', labels: ['reason'], services: ['projector'] },
+  projectorQuarantined: {
+    name: 'ledger_projector_quarantined_records_total',
+    type: 'counter',
+    help: 'records this projector process quarantined (never applied), by quarantine reason',
+    labels: ['reason'],
+    services: ['projector'],
+  },
   relayPublishBatches: { name: 'ledger_relay_publish_batches_total', type: 'counter', help: 'outbox batches this relay published to Kafka (one transactional send each)', labels: [], services: ['relay'] },
-  verifications: { name: 'ledger_verifications_total', type: 'counter', help: 'chain and anchor verifications the API ran, by kind (chain, anchor, stream_anchor) and result (ok, mismatch, error)', labels: ['kind', 'result'], services: ['ledger'] },
-  lastAnchorSigned: { name: 'ledger_anchor_last_signed_timestamp_seconds', type: 'gauge', help: 'unix time (seconds) of the last signed checkpoint (anchor) this process wrote; absent before the first', labels: [], services: ['projector'] },
+  verifications: {
+    name: 'ledger_verifications_total',
+    type: 'counter',
+    help: 'chain and anchor verifications the API ran, by kind (chain, anchor, stream_anchor) and result (ok, mismatch, error)',
+    labels: ['kind', 'result'],
+    services: ['ledger'],
+  },
+  lastAnchorSigned: {
+    name: 'ledger_anchor_last_signed_timestamp_seconds',
+    type: 'gauge',
+    help: 'unix time (seconds) of the last signed checkpoint (anchor) this process wrote; absent before the first',
+    labels: [],
+    services: ['projector'],
+  },
 } as const satisfies Record<string, MetricSpec>;
 
 /** A catalogue key. */
@@ -69,15 +114,11 @@ export function catalogueNames(): string[] {
  */
 export function inCatalogue(name: string): boolean {
   if (name.startsWith(PROCESS_METRIC_PREFIX)) return true;
-  return Object.values(METRICS).some(
-    (m: MetricSpec) => m.name === name || (m.type === 'histogram' && ['_bucket', '_sum', '_count'].some((s) => name === m.name + s)),
-  );
+  return Object.values(METRICS).some((m: MetricSpec) => m.name === name || (m.type === 'histogram' && ['_bucket', '_sum', '_count'].some((s) => name === m.name + s)));
 }
 
 /** The catalogue as a Markdown table (docs/architecture.md §8 is generated from it). */
 export function catalogueMarkdown(): string {
-  const rows = Object.values(METRICS).map(
-    (m: MetricSpec) => `| \`${m.name}\` | ${m.type} | ${m.labels.map((l) => `\`${l}\``).join(', ') || '—'} | ${m.services.join(', ')} | ${m.help} |`,
-  );
+  const rows = Object.values(METRICS).map((m: MetricSpec) => `| \`${m.name}\` | ${m.type} | ${m.labels.map((l) => `\`${l}\``).join(', ') || '—'} | ${m.services.join(', ')} | ${m.help} |`);
   return ['| Metric | Type | Labels | Services | Help |', '|---|---|---|---|---|', ...rows].join('\n');
 }

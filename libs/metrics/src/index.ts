@@ -44,12 +44,7 @@ export function counter<L extends string>(name: string, help: string, labelNames
  * at each scrape to set the value (e.g. read a table).
  * @throws Error when `name` is already a metric of another type
  */
-export function gauge<L extends string>(
-  name: string,
-  help: string,
-  labelNames: readonly L[] = [],
-  collect?: (this: Gauge<L>) => void | Promise<void>,
-): Gauge<L> {
+export function gauge<L extends string>(name: string, help: string, labelNames: readonly L[] = [], collect?: (this: Gauge<L>) => void | Promise<void>): Gauge<L> {
   const existing = registry.getSingleMetric(name);
   if (existing) {
     if (!(existing instanceof Gauge)) throw new Error(`metric ${name} exists and is not a gauge`);
@@ -102,8 +97,7 @@ export async function metricValue(name: string, labels?: Record<string, string>)
   const metric = registry.getSingleMetric(name);
   if (!metric) return 0;
   const { values } = await metric.get();
-  const match = (v: { labels: Partial<Record<string, string | number>> }) =>
-    !labels || Object.entries(labels).every(([k, val]) => String(v.labels[k]) === val);
+  const match = (v: { labels: Partial<Record<string, string | number>> }) => !labels || Object.entries(labels).every(([k, val]) => String(v.labels[k]) === val);
   return values.filter(match).reduce((sum, v) => sum + v.value, 0);
 }
 

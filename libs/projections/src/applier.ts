@@ -190,12 +190,7 @@ export class ProjectionApplier {
    * @throws ProjectionError `PROJECTION.TOPIC_RECREATED` when `topicId` differs from the stored one
    *   (nothing is written: the records belong to another topic than the checkpoint)
    */
-  async applyBatch(
-    topic: string,
-    partition: number,
-    records: readonly EventRecord[],
-    options: { onGap?: 'apply' | 'report'; topicId?: string | null } = {},
-  ): Promise<ApplyBatchResult> {
+  async applyBatch(topic: string, partition: number, records: readonly EventRecord[], options: { onGap?: 'apply' | 'report'; topicId?: string | null } = {}): Promise<ApplyBatchResult> {
     const qr = this.ds.createQueryRunner();
     const client = (await qr.connect()) as SqlClient;
     const cp = qualified(this.schema, 'checkpoints');
@@ -203,25 +198,14 @@ export class ProjectionApplier {
     try {
       await client.query(this.begin);
       begun = true;
-      await client.query(`INSERT INTO ${cp} (consumer_group, topic, partition, next_offset) VALUES ($1,$2,$3,0) ON CONFLICT DO NOTHING`, [
-        this.checkpointGroup,
-        topic,
-        partition,
-      ]);
-      const locked = await client.query(`SELECT next_offset::text AS next_offset, topic_id FROM ${cp} WHERE consumer_group = $1 AND topic = $2 AND partition = $3 FOR UPDATE`, [
-        this.checkpointGroup,
-        topic,
-        partition,
-      ]);
+      await client.query(`INSERT INTO ${cp} (consumer_group, topic, partition, next_offset) VALUES ($1,$2,$3,0) ON CONFLICT DO NOTHING`, [this.checkpointGroup, topic, partition]);
+      const locked = await client.query(`SELECT next_offset::text AS next_offset, topic_id FROM ${cp} WHERE consumer_group = $1 AND topic = $2 AND partition = $3 FOR UPDATE`, [this.checkpointGroup, topic, partition]);
       const checkpointBefore = BigInt(locked.rows[0].next_offset);
       let storedTopicId: string | null = locked.rows[0].topic_id;
       if (options.topicId && storedTopicId === null) {
         // a partition without a topic id of its own (it never had a record): the topic's id is the
         // one the other partitions' checkpoints were taken on (a topic id is per topic, not per partition)
-        const other = await client.query(
-          `SELECT topic_id FROM ${cp} WHERE consumer_group = $1 AND topic = $2 AND topic_id IS NOT NULL AND topic_id <> $3 LIMIT 1`,
-          [this.checkpointGroup, topic, options.topicId],
-        );
+        const other = await client.query(`SELECT topic_id FROM ${cp} WHERE consumer_group = $1 AND topic = $2 AND topic_id IS NOT NULL AND topic_id <> $3 LIMIT 1`, [this.checkpointGroup, topic, options.topicId]);
         if (other.rows.length > 0) storedTopicId = other.rows[0].topic_id;
       }
       if (options.topicId && storedTopicId && options.topicId !== storedTopicId) {
@@ -252,9 +236,7 @@ export class ProjectionApplier {
           if (h !== undefined) seen.set(e.eventId, h);
         }
       } else {
-        const known = await client.query(`SELECT event_id, hash FROM ${qualified(this.schema, 'applied_events')} WHERE event_id = ANY($1::text[])`, [
-          authentic.map((e) => e.eventId),
-        ]);
+        const known = await client.query(`SELECT event_id, hash FROM ${qualified(this.schema, 'applied_events')} WHERE event_id = ANY($1::text[])`, [authentic.map((e) => e.eventId)]);
         for (const r of known.rows as { event_id: string; hash: string }[]) seen.set(r.event_id, r.hash);
       }
       const heads = await this.streamHeads(client, [...new Set(authentic.map((e) => e.streamId))]);
@@ -269,53 +251,53 @@ export class ProjectionApplier {
       let lastPosition: string | null = null;
       for (const { record, check } of checked) {
         try {
-        if (!check.ok) {
-          await this.quarantine(tx, record, check.refusal);
-          quarantined++;
-          quarantinedByReason.set(check.refusal.reason, (quarantinedByReason.get(check.refusal.reason) ?? 0) + 1);
-          continue;
-        }
-        const event = check.event;
-        const refuse = async (reason: QuarantineReason, detail: string) => {
-          await this.quarantine(tx, record, { reason, detail, authentic: true, eventId: event.eventId, streamId: event.streamId, streamVersion: event.streamVersion });
-          quarantined++;
-          quarantinedByReason.set(reason, (quarantinedByReason.get(reason) ?? 0) + 1);
-        };
-        const appliedHash = seen.get(event.eventId);
-        if (appliedHash === event.hash) {
-          skippedDuplicates++;
-          this.logger.debug({ eventId: event.eventId, offset: record.offset, partition }, 'duplicate event skipped');
-          continue;
-        }
-        if (appliedHash !== undefined) {
-          await refuse('EVENT_ID_CONFLICT', `event id ${event.eventId} is applied with hash ${appliedHash}; this record carries ${event.hash}`);
-          continue;
-        }
-        const head = heads.get(event.streamId);
-        const broken = checkLink(head, event);
-        if (broken) {
-          const held = broken.reason === 'VERSION_GAP' && (await this.predecessorQuarantined(tx, event.streamId, head?.version ?? 0, event.streamVersion));
-          await refuse(held ? 'PREDECESSOR_QUARANTINED' : broken.reason, held ? `${broken.detail}; a record of the stream in between is in quarantine` : broken.detail);
-          continue;
-        }
-        seen.set(event.eventId, event.hash);
-        await this.applyEvent(event, tx);
-        if (lastPosition === null || BigInt(event.globalPosition) > BigInt(lastPosition)) lastPosition = event.globalPosition;
-        for (const effect of this.effects) await effect.apply(event, tx);
-        heads.set(event.streamId, { version: event.streamVersion, hash: event.hash });
-        if (this.notify) changed.push({ tableId: event.tableId, shoeId: event.streamId.startsWith('shoe-') ? event.streamId.slice(5) : event.streamId, globalPosition: event.globalPosition });
-        moved.set(event.streamId, { version: event.streamVersion, hash: event.hash, eventId: event.eventId, position: event.globalPosition });
-        tx.append('applied_events', {
-          event_id: event.eventId,
-          global_position: event.globalPosition,
-          stream_id: event.streamId,
-          stream_version: event.streamVersion,
-          hash: event.hash,
-          topic,
-          partition,
-          kafka_offset: record.offset,
-        });
-        applied++;
+          if (!check.ok) {
+            await this.quarantine(tx, record, check.refusal);
+            quarantined++;
+            quarantinedByReason.set(check.refusal.reason, (quarantinedByReason.get(check.refusal.reason) ?? 0) + 1);
+            continue;
+          }
+          const event = check.event;
+          const refuse = async (reason: QuarantineReason, detail: string) => {
+            await this.quarantine(tx, record, { reason, detail, authentic: true, eventId: event.eventId, streamId: event.streamId, streamVersion: event.streamVersion });
+            quarantined++;
+            quarantinedByReason.set(reason, (quarantinedByReason.get(reason) ?? 0) + 1);
+          };
+          const appliedHash = seen.get(event.eventId);
+          if (appliedHash === event.hash) {
+            skippedDuplicates++;
+            this.logger.debug({ eventId: event.eventId, offset: record.offset, partition }, 'duplicate event skipped');
+            continue;
+          }
+          if (appliedHash !== undefined) {
+            await refuse('EVENT_ID_CONFLICT', `event id ${event.eventId} is applied with hash ${appliedHash}; this record carries ${event.hash}`);
+            continue;
+          }
+          const head = heads.get(event.streamId);
+          const broken = checkLink(head, event);
+          if (broken) {
+            const held = broken.reason === 'VERSION_GAP' && (await this.predecessorQuarantined(tx, event.streamId, head?.version ?? 0, event.streamVersion));
+            await refuse(held ? 'PREDECESSOR_QUARANTINED' : broken.reason, held ? `${broken.detail}; a record of the stream in between is in quarantine` : broken.detail);
+            continue;
+          }
+          seen.set(event.eventId, event.hash);
+          await this.applyEvent(event, tx);
+          if (lastPosition === null || BigInt(event.globalPosition) > BigInt(lastPosition)) lastPosition = event.globalPosition;
+          for (const effect of this.effects) await effect.apply(event, tx);
+          heads.set(event.streamId, { version: event.streamVersion, hash: event.hash });
+          if (this.notify) changed.push({ tableId: event.tableId, shoeId: event.streamId.startsWith('shoe-') ? event.streamId.slice(5) : event.streamId, globalPosition: event.globalPosition });
+          moved.set(event.streamId, { version: event.streamVersion, hash: event.hash, eventId: event.eventId, position: event.globalPosition });
+          tx.append('applied_events', {
+            event_id: event.eventId,
+            global_position: event.globalPosition,
+            stream_id: event.streamId,
+            stream_version: event.streamVersion,
+            hash: event.hash,
+            topic,
+            partition,
+            kafka_offset: record.offset,
+          });
+          applied++;
         } catch (err) {
           // where the partition stopped, for the incident (docs/guarantees.md §6)
           if (err instanceof ProjectionError) {
@@ -395,28 +377,32 @@ export class ProjectionApplier {
     for (const { projection: p, scopes } of this.projections) {
       prepared.push(
         p.prepare
-          ? await tx.scoped(scopes.prepare, () => p.prepare!(event, tx)).catch((err) => {
-              if (err instanceof ProjectionError) (err.details as Record<string, unknown>).projection ??= p.name;
-              throw err;
-            })
+          ? await tx
+              .scoped(scopes.prepare, () => p.prepare!(event, tx))
+              .catch((err) => {
+                if (err instanceof ProjectionError) (err.details as Record<string, unknown>).projection ??= p.name;
+                throw err;
+              })
           : undefined,
       );
     }
     for (let i = 0; i < this.projections.length; i++) {
       const { projection: p, scopes } = this.projections[i];
-      await tx.scoped(scopes.apply, () => p.apply(event, tx, prepared[i])).catch((err) => {
-        if (err instanceof ProjectionError) (err.details as Record<string, unknown>).projection ??= p.name;
-        throw err;
-      });
+      await tx
+        .scoped(scopes.apply, () => p.apply(event, tx, prepared[i]))
+        .catch((err) => {
+          if (err instanceof ProjectionError) (err.details as Record<string, unknown>).projection ??= p.name;
+          throw err;
+        });
     }
   }
 
   /** Reads the stored checkpoints of a topic for this applier's group: partition → next offset. */
   async checkpoints(topic: string): Promise<Map<number, bigint>> {
-    const rows: { partition: number; next_offset: string }[] = await this.ds.query(
-      `SELECT partition, next_offset::text AS next_offset FROM ${qualified(this.schema, 'checkpoints')} WHERE consumer_group = $1 AND topic = $2`,
-      [this.checkpointGroup, topic],
-    );
+    const rows: { partition: number; next_offset: string }[] = await this.ds.query(`SELECT partition, next_offset::text AS next_offset FROM ${qualified(this.schema, 'checkpoints')} WHERE consumer_group = $1 AND topic = $2`, [
+      this.checkpointGroup,
+      topic,
+    ]);
     return new Map(rows.map((r) => [r.partition, BigInt(r.next_offset)]));
   }
 
@@ -429,11 +415,7 @@ export class ProjectionApplier {
 
   /** Whether an authentic record of `streamId` with a version in (`after`, `before`) is in quarantine. */
   private async predecessorQuarantined(tx: ProjectionTx, streamId: string, after: number, before: number): Promise<boolean> {
-    const rows = await tx.query(`SELECT 1 FROM ${tx.t('quarantine')} WHERE stream_id = $1 AND authentic AND stream_version > $2 AND stream_version < $3 LIMIT 1`, [
-      streamId,
-      after,
-      before,
-    ]);
+    const rows = await tx.query(`SELECT 1 FROM ${tx.t('quarantine')} WHERE stream_id = $1 AND authentic AND stream_version > $2 AND stream_version < $3 LIMIT 1`, [streamId, after, before]);
     return rows.length > 0;
   }
 

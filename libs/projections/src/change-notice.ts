@@ -65,9 +65,7 @@ export function parseChangeNotice(payload: string | undefined): ProjectionChange
     if (typeof v.schema !== 'string') return null;
     if (v.all === true) return { schema: v.schema, globalPosition: typeof v.globalPosition === 'string' ? v.globalPosition : null, all: true };
     if (typeof v.globalPosition !== 'string' || !Array.isArray(v.tables)) return null;
-    const tables = v.tables.filter(
-      (t): t is TableChange => !!t && typeof t === 'object' && typeof t.tableId === 'string' && typeof t.shoeId === 'string' && typeof t.globalPosition === 'string',
-    );
+    const tables = v.tables.filter((t): t is TableChange => !!t && typeof t === 'object' && typeof t.tableId === 'string' && typeof t.shoeId === 'string' && typeof t.globalPosition === 'string');
     return { schema: v.schema, globalPosition: v.globalPosition, tables };
   } catch {
     return null;

@@ -46,10 +46,7 @@ export async function projectionChecksums(ds: DataSource, schema: string, projec
       const hash = createHash('sha256');
       let rows = 0;
       for (const t of p.tables) {
-        const cols: { column_name: string }[] = await qr.query(
-          `SELECT column_name FROM information_schema.columns WHERE table_schema = $1 AND table_name = $2 ORDER BY ordinal_position`,
-          [schema, t.name],
-        );
+        const cols: { column_name: string }[] = await qr.query(`SELECT column_name FROM information_schema.columns WHERE table_schema = $1 AND table_name = $2 ORDER BY ordinal_position`, [schema, t.name]);
         const included = cols.map((c) => c.column_name).filter((c) => !(t.excludeColumns ?? []).includes(c));
         hash.update(`# ${t.name} (${included.join(',')})\n`);
         await qr.query(`DECLARE checksum_cursor NO SCROLL CURSOR FOR SELECT ROW(${included.map((c) => `"${c}"`).join(',')})::text AS r FROM ${qualified(schema, t.name)} ORDER BY ${t.orderBy}`);

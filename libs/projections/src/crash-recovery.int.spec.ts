@@ -89,9 +89,7 @@ describe('projector killed mid-transaction', () => {
     });
     // 2. wait until the projector is inside its NEXT transaction, then kill it
     await until('an open projector transaction', async () => {
-      const rows = await ds.query(`SELECT 1 FROM pg_stat_activity WHERE application_name = $1 AND state = 'idle in transaction' AND datname = current_database()`, [
-        applicationName,
-      ]);
+      const rows = await ds.query(`SELECT 1 FROM pg_stat_activity WHERE application_name = $1 AND state = 'idle in transaction' AND datname = current_database()`, [applicationName]);
       return rows.length > 0;
     });
     const beforeKill = await committed();

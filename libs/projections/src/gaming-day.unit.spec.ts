@@ -79,7 +79,10 @@ describe('gamingDayEnd: the first instant of the next gaming day', () => {
     // Europe/Malta leaves winter time on 2025-03-30 at 02:00 local: the 06:00 cut-off of 03-30 is 04:00Z
     expect(gamingDayEnd('2025-03-29', { timeZone: 'Europe/Malta', cutoffHour: 6 })).toBe('2025-03-30T04:00:00.000Z');
     expect(gamingDayEnd('2025-03-30', { timeZone: 'Europe/Malta', cutoffHour: 6 })).toBe('2025-03-31T04:00:00.000Z');
-    for (const [day, cfg] of [['2025-10-26', { timeZone: 'Europe/Malta', cutoffHour: 6 }], ['2025-06-01', { timeZone: 'Asia/Macau', cutoffHour: 0 }]] as const) {
+    for (const [day, cfg] of [
+      ['2025-10-26', { timeZone: 'Europe/Malta', cutoffHour: 6 }],
+      ['2025-06-01', { timeZone: 'Asia/Macau', cutoffHour: 0 }],
+    ] as const) {
       const end = Date.parse(gamingDayEnd(day, cfg));
       expect(gamingDay(new Date(end - 1).toISOString(), cfg)).toBe(day);
       expect(gamingDay(new Date(end).toISOString(), cfg) > day).toBe(true);

@@ -192,11 +192,7 @@ export async function resolveIncidents(ds: DataSource, schema: string, o: Resolv
       }
       const note = o.resetTo ? `${o.resolution} (checkpoint reset to offset ${o.resetTo.offsets.get(incident.partition)} of topic id ${o.resetTo.topicId})` : o.resolution;
       // TypeORM answers an UPDATE … RETURNING as [rows, affected]
-      const answer = await qr.query(`UPDATE ${qualified(s, 'projection_incidents')} SET resolved_at = now(), resolved_by = $2, resolution = $3 WHERE id = $1 RETURNING ${COLUMNS}`, [
-        incident.id,
-        text(o.by, 200),
-        text(note, 2000),
-      ]);
+      const answer = await qr.query(`UPDATE ${qualified(s, 'projection_incidents')} SET resolved_at = now(), resolved_by = $2, resolution = $3 WHERE id = $1 RETURNING ${COLUMNS}`, [incident.id, text(o.by, 200), text(note, 2000)]);
       const rows = (Array.isArray(answer[0]) ? answer[0] : answer) as Record<string, any>[];
       resolved.push(toIncident(rows[0]));
     }
@@ -245,9 +241,7 @@ export async function projectionStatus(ds: DataSource, schema: string = DEFAULT_
        FROM ${qualified(s, 'checkpoints')} ORDER BY consumer_group, topic, partition`,
   );
   const open = await openIncidents(ds, s);
-  const resolved: Record<string, any>[] = await ds.query(
-    `SELECT ${COLUMNS} FROM ${qualified(s, 'projection_incidents')} WHERE resolved_at IS NOT NULL ORDER BY resolved_at DESC, id DESC LIMIT 20`,
-  );
+  const resolved: Record<string, any>[] = await ds.query(`SELECT ${COLUMNS} FROM ${qualified(s, 'projection_incidents')} WHERE resolved_at IS NOT NULL ORDER BY resolved_at DESC, id DESC LIMIT 20`);
   const key = (g: string, t: string, p: number) => JSON.stringify([g, t, p]);
   const byKey = new Map<string, PartitionStatus>();
   for (const c of checkpoints) {

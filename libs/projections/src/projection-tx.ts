@@ -135,7 +135,11 @@ export class ProjectionTx {
     readonly gamingDayConfig: GamingDayConfig,
     private readonly caches: TxCaches = { facts: new Map() },
   ) {
-    this.fold = new RowFold(client, (target) => this.columnTypes(target), () => this.statements++);
+    this.fold = new RowFold(
+      client,
+      (target) => this.columnTypes(target),
+      () => this.statements++,
+    );
   }
 
   /**
@@ -394,10 +398,7 @@ export class ProjectionTx {
     let types = COLUMN_TYPES.get(target);
     if (!types) {
       this.statements++;
-      const { rows } = await this.client.query(
-        `SELECT attname, format_type(atttypid, atttypmod) AS type FROM pg_attribute WHERE attrelid = $1::regclass AND attnum > 0 AND NOT attisdropped`,
-        [target],
-      );
+      const { rows } = await this.client.query(`SELECT attname, format_type(atttypid, atttypmod) AS type FROM pg_attribute WHERE attrelid = $1::regclass AND attnum > 0 AND NOT attisdropped`, [target]);
       types = new Map(rows.map((r: { attname: string; type: string }) => [r.attname, r.type]));
       if (types.size === 0) return types;
       if (COLUMN_TYPES.size < 1000) COLUMN_TYPES.set(target, types);
@@ -418,10 +419,7 @@ export class ProjectionTx {
       const lcmDen = (f: { den: string }) => `lcm(x.${f.den}, EXCLUDED.${f.den})`;
       const sets = [
         ...table.sums.map((c) => `${c} = x.${c} + EXCLUDED.${c}`),
-        ...fractions.flatMap((f) => [
-          `${f.num} = x.${f.num} * div(${lcmDen(f)}, x.${f.den}) + EXCLUDED.${f.num} * div(${lcmDen(f)}, EXCLUDED.${f.den})`,
-          `${f.den} = ${lcmDen(f)}`,
-        ]),
+        ...fractions.flatMap((f) => [`${f.num} = x.${f.num} * div(${lcmDen(f)}, x.${f.den}) + EXCLUDED.${f.num} * div(${lcmDen(f)}, EXCLUDED.${f.den})`, `${f.den} = ${lcmDen(f)}`]),
       ];
       for (let i = 0; i < accs.length; i += perStatement) {
         const params: unknown[] = [];

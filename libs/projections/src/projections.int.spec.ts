@@ -286,9 +286,7 @@ describe('projections (PostgreSQL + Kafka)', () => {
               corrections::text, dropped_num::text, dropped_den::text
          FROM read.ledger_entries e ORDER BY e.global_position, e.entry_no`,
     );
-    const folded = [...foldEntries([...shoe1.events, ...shoe2.events])]
-      .sort((a, b) => (a.globalPosition < b.globalPosition ? -1 : a.globalPosition > b.globalPosition ? 1 : a.entryNo - b.entryNo))
-      .map(entryRow);
+    const folded = [...foldEntries([...shoe1.events, ...shoe2.events])].sort((a, b) => (a.globalPosition < b.globalPosition ? -1 : a.globalPosition > b.globalPosition ? 1 : a.entryNo - b.entryNo)).map(entryRow);
     expect(rows).toEqual(folded);
     const types = new Set(rows.map((r) => r.event_type));
     for (const t of ['BetSettled', 'RoundVoided', 'BetRefunded', 'ResultCorrected', 'BetResettled']) expect(types).toContain(t);
@@ -308,7 +306,16 @@ describe('projections (PostgreSQL + Kafka)', () => {
     const byKey = new Map<string, Record<string, string>>();
     for (const x of entries) {
       const k = [x.table_id, x.shoe_id, x.dealer_id, x.gaming_day, x.currency].join('|');
-      const a: Record<string, string> = byKey.get(k) ?? { table_id: x.table_id, shoe_id: x.shoe_id, dealer_id: x.dealer_id, gaming_day: x.gaming_day, currency: x.currency, ...Object.fromEntries(sums.map((c) => [c, '0'])), dropped_num: '0', dropped_den: '1' };
+      const a: Record<string, string> = byKey.get(k) ?? {
+        table_id: x.table_id,
+        shoe_id: x.shoe_id,
+        dealer_id: x.dealer_id,
+        gaming_day: x.gaming_day,
+        currency: x.currency,
+        ...Object.fromEntries(sums.map((c) => [c, '0'])),
+        dropped_num: '0',
+        dropped_den: '1',
+      };
       for (const c of sums) a[c] = (BigInt(a[c]) + BigInt(x[c])).toString();
       const d = addOverLcm({ num: BigInt(a.dropped_num), den: BigInt(a.dropped_den) }, { num: BigInt(x.dropped_num), den: BigInt(x.dropped_den) });
       [a.dropped_num, a.dropped_den] = [d.num.toString(), d.den.toString()];
@@ -382,13 +389,30 @@ describe('projections (PostgreSQL + Kafka)', () => {
       const probe = new ProjectionApplier({ projections: ALL_PROJECTIONS, effects: [ANALYTICS_OUTBOX_EFFECT], ds, schema: SCHEMA, checkpointGroup: 'probe-topic-id' });
       try {
         // the first partition is checkpointed on topic id A…
-        await probe.applyBatch(topic, parts[0], records.filter((r) => r.partition === parts[0]), { topicId: 'topic-id-A' });
+        await probe.applyBatch(
+          topic,
+          parts[0],
+          records.filter((r) => r.partition === parts[0]),
+          { topicId: 'topic-id-A' },
+        );
         // …so records of another partition fetched from a topic with id B (re-created) are refused, not applied
-        await expect(probe.applyBatch(topic, parts[1], records.filter((r) => r.partition === parts[1]), { topicId: 'topic-id-B' })).rejects.toMatchObject({
+        await expect(
+          probe.applyBatch(
+            topic,
+            parts[1],
+            records.filter((r) => r.partition === parts[1]),
+            { topicId: 'topic-id-B' },
+          ),
+        ).rejects.toMatchObject({
           code: 'PROJECTION.TOPIC_RECREATED',
         });
         // with the same id it goes on
-        const same = await probe.applyBatch(topic, parts[1], records.filter((r) => r.partition === parts[1]), { topicId: 'topic-id-A' });
+        const same = await probe.applyBatch(
+          topic,
+          parts[1],
+          records.filter((r) => r.partition === parts[1]),
+          { topicId: 'topic-id-A' },
+        );
         expect(same.applied).toBe(0);
       } finally {
         await q(`DELETE FROM read.checkpoints WHERE consumer_group = 'probe-topic-id'`);

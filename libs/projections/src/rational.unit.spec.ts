@@ -11,7 +11,7 @@ describe('dropped fractions', () => {
     for (const bad of ['1.5', '1e3', ' 1', 12]) expect(() => parseMinor(bad)).toThrow(expect.objectContaining({ code: 'PROJECTION.BAD_AMOUNT' }));
   });
 
-  it('reads a settlement\'s dropped text back into the rules\' Ratio that settle computed', () => {
+  it("reads a settlement's dropped text back into the rules' Ratio that settle computed", () => {
     for (const [stake, odds] of [
       [15n, '0.95:1'],
       [5n, '1:2'],

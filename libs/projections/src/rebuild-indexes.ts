@@ -77,12 +77,7 @@ export async function deferSecondaryIndexes(ds: DataSource, schema: string): Pro
  * @param options.concurrency sessions building at once. @default 2
  * @param options.maintenanceWorkMem per session. @default '128MB'
  */
-export async function createDeferredIndexes(
-  ds: DataSource,
-  schema: string,
-  deferred: readonly DeferredIndex[],
-  options: { concurrency?: number; maintenanceWorkMem?: string } = {},
-): Promise<void> {
+export async function createDeferredIndexes(ds: DataSource, schema: string, deferred: readonly DeferredIndex[], options: { concurrency?: number; maintenanceWorkMem?: string } = {}): Promise<void> {
   assertSchemaName(schema);
   const mem = options.maintenanceWorkMem ?? '128MB';
   if (!/^\d+(kB|MB|GB)$/.test(mem)) throw new Error(`maintenanceWorkMem ${mem}: expected e.g. 128MB`);

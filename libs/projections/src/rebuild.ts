@@ -116,11 +116,7 @@ export async function rebuildProjections(options: RebuildOptions): Promise<Rebui
     if (!options.discardUnpublishedAnalytics) {
       const pending = await unpublishedAnalytics(ds, schema);
       if (pending > 0) {
-        throw new ProjectionError(
-          'PROJECTION.SCHEMA_IN_USE',
-          `schema ${schema} holds ${pending} unpublished analytics record(s); run the projector until its publisher has sent them, then rebuild`,
-          { schema, pending },
-        );
+        throw new ProjectionError('PROJECTION.SCHEMA_IN_USE', `schema ${schema} holds ${pending} unpublished analytics record(s); run the projector until its publisher has sent them, then rebuild`, { schema, pending });
       }
     }
     await ds.query(`DROP SCHEMA IF EXISTS "${schema}" CASCADE`);

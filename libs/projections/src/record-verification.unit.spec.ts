@@ -124,16 +124,6 @@ describe('verifying a ledger record', () => {
   });
 
   it('names every reason the read model accepts', () => {
-    expect(QUARANTINE_REASONS).toEqual([
-      'SIGNATURE_INVALID',
-      'MALFORMED',
-      'UNKNOWN_TYPE',
-      'HASH_MISMATCH',
-      'EVENT_ID_CONFLICT',
-      'VERSION_CONFLICT',
-      'VERSION_GAP',
-      'PREV_HASH_MISMATCH',
-      'PREDECESSOR_QUARANTINED',
-    ]);
+    expect(QUARANTINE_REASONS).toEqual(['SIGNATURE_INVALID', 'MALFORMED', 'UNKNOWN_TYPE', 'HASH_MISMATCH', 'EVENT_ID_CONFLICT', 'VERSION_CONFLICT', 'VERSION_GAP', 'PREV_HASH_MISMATCH', 'PREDECESSOR_QUARANTINED']);
   });
 });

@@ -50,11 +50,7 @@ export async function resumePartitions(o: ResumeOptions): Promise<ProjectionInci
   }
   const loss = open.filter((i) => (TOPIC_LOSS_CODES as readonly string[]).includes(i.code));
   if (loss.length > 0 && !o.resetOffsets) {
-    throw new ProjectionError(
-      'PROJECTION.BAD_CONFIG',
-      `partition(s) ${loss.map((i) => `${i.partition} (${i.code})`).join(', ')} lost their topic: republish it, then resume with --reset-offsets`,
-      { name: 'resetOffsets' },
-    );
+    throw new ProjectionError('PROJECTION.BAD_CONFIG', `partition(s) ${loss.map((i) => `${i.partition} (${i.code})`).join(', ')} lost their topic: republish it, then resume with --reset-offsets`, { name: 'resetOffsets' });
   }
   let resetTo: { topicId: string | null; offsets: Map<number, bigint> } | undefined;
   if (o.resetOffsets) {

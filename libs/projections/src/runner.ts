@@ -443,10 +443,14 @@ export class ProjectionRunner {
   private async checkLogStart(partition: number, checkpoint: bigint, firstOffset: string): Promise<void> {
     const o = (await this.admin!.fetchTopicOffsets(this.topic)).find((x) => x.partition === partition);
     if (o && BigInt(o.low) > checkpoint) {
-      throw new ProjectionError('PROJECTION.LOG_TRUNCATED',
-        `partition ${partition} of ${this.topic} starts at offset ${o.low}, beyond its checkpoint ${checkpoint}: records never applied were deleted`,
-        { topic: this.topic, partition, checkpoint: checkpoint.toString(), highWatermark: o.high, logStart: o.low, firstOffset },
-      );
+      throw new ProjectionError('PROJECTION.LOG_TRUNCATED', `partition ${partition} of ${this.topic} starts at offset ${o.low}, beyond its checkpoint ${checkpoint}: records never applied were deleted`, {
+        topic: this.topic,
+        partition,
+        checkpoint: checkpoint.toString(),
+        highWatermark: o.high,
+        logStart: o.low,
+        firstOffset,
+      });
     }
   }
 

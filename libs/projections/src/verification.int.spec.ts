@@ -50,7 +50,11 @@ describe('verification of the records applied (PostgreSQL + Kafka)', () => {
   const S = s.events;
   const T = t.events;
   const q = <R = any>(sql: string, params: unknown[] = []): Promise<R[]> => ds.query(sql, params);
-  const send = (events: LedgerEvent[]) => producer.send(topic, events.map((e) => toMessage(e)));
+  const send = (events: LedgerEvent[]) =>
+    producer.send(
+      topic,
+      events.map((e) => toMessage(e)),
+    );
   const caughtUp = () => Promise.race([waitForCatchUp(kafka, ds, SCHEMA, group, topic), runner.failed]);
   const start = async () => {
     runner = new ProjectionRunner({ projections: ALL_PROJECTIONS, effects: [ANALYTICS_OUTBOX_EFFECT], kafka, ds, topic, groupId: group, schema: SCHEMA, maxRecordsPerTransaction: 5 });
@@ -105,10 +109,7 @@ describe('verification of the records applied (PostgreSQL + Kafka)', () => {
     }
   });
 
-  const quarantine = () =>
-    q<{ reason: string; event_id: string; stream_version: number; authentic: boolean }>(
-      `SELECT reason, event_id, stream_version, authentic FROM ${SCHEMA}.quarantine ORDER BY kafka_offset`,
-    );
+  const quarantine = () => q<{ reason: string; event_id: string; stream_version: number; authentic: boolean }>(`SELECT reason, event_id, stream_version, authentic FROM ${SCHEMA}.quarantine ORDER BY kafka_offset`);
 
   it('quarantines, in order, each record that does not link to its stream head, and only those', async () => {
     expect((await quarantine()).map((r) => [r.reason, r.event_id, r.stream_version, r.authentic])).toEqual([
@@ -132,9 +133,7 @@ describe('verification of the records applied (PostgreSQL + Kafka)', () => {
       const [row] = await q(`SELECT status, stream_version FROM ${SCHEMA}.shoe_state WHERE shoe_id = $1`, [shoe.shoeId]);
       expect(row).toEqual({ status: 'CLOSED', stream_version: shoe.events.length });
       const last = shoe.events[shoe.events.length - 1];
-      expect(await q(`SELECT version, hash, event_id FROM ${SCHEMA}.stream_heads WHERE stream_id = $1`, [last.streamId])).toEqual([
-        { version: last.streamVersion, hash: last.hash, event_id: last.eventId },
-      ]);
+      expect(await q(`SELECT version, hash, event_id FROM ${SCHEMA}.stream_heads WHERE stream_id = $1`, [last.streamId])).toEqual([{ version: last.streamVersion, hash: last.hash, event_id: last.eventId }]);
       const [r] = await q(`SELECT sum(turnover)::text AS turnover, sum(payouts)::text AS payouts FROM ${SCHEMA}.reconciliation WHERE shoe_id = $1`, [shoe.shoeId]);
       expect(r).toEqual({ turnover: '5305', payouts: '7029' });
     }

@@ -13,11 +13,4 @@ import { shoeStateProjection } from './shoe-state/projection';
  * `projection.ts`), and the order-independence spec runs them in other orders to prove it; this one
  * is the order of the checksums report.
  */
-export const ALL_PROJECTIONS: readonly Projection[] = [
-  auditEventsProjection,
-  shoeStateProjection,
-  reconciliationProjection,
-  handOutcomesProjection,
-  betSettlementsProjection,
-  roadsProjection,
-];
+export const ALL_PROJECTIONS: readonly Projection[] = [auditEventsProjection, shoeStateProjection, reconciliationProjection, handOutcomesProjection, betSettlementsProjection, roadsProjection];

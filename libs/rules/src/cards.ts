@@ -55,7 +55,10 @@ export function card(rank: Rank, suit: Suit): Card {
 
 /** Parses a space- or comma-separated list of cards (`"2S KC 3H"`). @throws RulesError `CARD.MALFORMED` */
 export function parseCards(text: string): Card[] {
-  return text.split(/[\s,]+/).filter(Boolean).map(parseCard);
+  return text
+    .split(/[\s,]+/)
+    .filter(Boolean)
+    .map(parseCard);
 }
 
 /**

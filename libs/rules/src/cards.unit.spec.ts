@@ -1,16 +1,4 @@
-import {
-  card,
-  commencementBurnCount,
-  handTotal,
-  isPair,
-  parseCard,
-  parseCards,
-  pointValue,
-  Rank,
-  RANKS,
-  RulesError,
-  SUITS,
-} from '@ledger/rules';
+import { card, commencementBurnCount, handTotal, isPair, parseCard, parseCards, pointValue, Rank, RANKS, RulesError, SUITS } from '@ledger/rules';
 
 /** Runs `fn` and returns the RulesError it throws (fails the test when it does not throw one). */
 function rulesErrorOf(fn: () => unknown): RulesError {

@@ -203,8 +203,7 @@ function computeJoint(decks: number): Joint {
           let split = patternSplit.get(pkey);
           if (!split) patternSplit.set(pkey, (split = suitSplit(labels, decks)));
           const vp = ((VALUE_OF_RANK[r1] * 10 + VALUE_OF_RANK[r2]) * 10 + VALUE_OF_RANK[r3]) * 10 + VALUE_OF_RANK[r4];
-          const pairs =
-            (r1 === r3 ? A_PLAYER_PAIR : 0) | (r2 === r4 ? A_BANKER_PAIR : 0) | (r1 === r3 && r2 === r4 && r1 === r2 ? A_TWIN : 0);
+          const pairs = (r1 === r3 ? A_PLAYER_PAIR : 0) | (r2 === r4 ? A_BANKER_PAIR : 0) | (r1 === r3 && r2 === r4 && r1 === r2 ? A_TWIN : 0);
           for (let s = 0; s < 4; s++) {
             if (split[s] === 0) continue;
             const a = pairs | (s & 1 ? A_PLAYER_SUITED : 0) | (s & 2 ? A_BANKER_SUITED : 0);
@@ -253,9 +252,7 @@ function computeJoint(decks: number): Joint {
         const c5 = counts[v5];
         if (c5 <= 0) continue;
         if (!plan.bankerDrawsAfter[v5]) push(plan.classOf[(v5 + 1) * 11], c5 * r5, v5, NO_CARD);
-        else
-          for (let v6 = 0; v6 < 10; v6++)
-            push(plan.classOf[(v5 + 1) * 11 + v6 + 1], c5 * (counts[v6] - (v6 === v5 ? 1 : 0)), v5, v6);
+        else for (let v6 = 0; v6 < 10; v6++) push(plan.classOf[(v5 + 1) * 11 + v6 + 1], c5 * (counts[v6] - (v6 === v5 ? 1 : 0)), v5, v6);
       }
     }
     for (let a = 0; a < ATTRS; a++) {
@@ -292,12 +289,7 @@ function computeJoint(decks: number): Joint {
     const a = k % ATTRS;
     const prefix = rep[k * 3];
     const rk = (i: number): Rank => RANKS[Math.floor(prefix / 13 ** (3 - i)) % 13];
-    const dealt: Card[] = [
-      card(rk(0), 'S'),
-      card(rk(1), 'D'),
-      card(rk(2), a & A_PLAYER_SUITED ? 'S' : 'H'),
-      card(rk(3), a & A_BANKER_SUITED ? 'D' : 'C'),
-    ];
+    const dealt: Card[] = [card(rk(0), 'S'), card(rk(1), 'D'), card(rk(2), a & A_PLAYER_SUITED ? 'S' : 'H'), card(rk(3), a & A_BANKER_SUITED ? 'D' : 'C')];
     if (rep[k * 3 + 1] !== NO_CARD) dealt.push(card(RANK_OF_VALUE[rep[k * 3 + 1]], 'H'));
     if (rep[k * 3 + 2] !== NO_CARD) dealt.push(card(RANK_OF_VALUE[rep[k * 3 + 2]], 'C'));
     const outcome = resultRound(dealt);
@@ -369,7 +361,7 @@ export function computeParSheet(paytable: Paytable, decks: number): ParSheet {
       const payoff = payoffFor(paytable, bet, cls.outcome);
       const defined = paytable.payoffs.get(bet)!;
       const row = matchingRows(bet, cls.outcome).find((k) => defined.has(k)) ?? 'LOSE';
-      if ((row === 'LOSE' ? payoff.kind !== 'LOSE' : defined.get(row) !== payoff)) {
+      if (row === 'LOSE' ? payoff.kind !== 'LOSE' : defined.get(row) !== payoff) {
         throw new Error(`PAR sheet: row ${row} of ${bet} disagrees with payoffFor`);
       }
       const m = rowWeights[i];

@@ -16,8 +16,7 @@ const bet = (s: ParSheet, code: BetCode): ParSheetBet => {
   return b;
 };
 /** Equal when rounded to `places` decimals (published figures are rounded, not truncated). */
-const expectRounded = (actual: number, published: number, places: number) =>
-  expect(Math.abs(actual - published)).toBeLessThanOrEqual(0.5 * 10 ** -places + 1e-12);
+const expectRounded = (actual: number, published: number, places: number) => expect(Math.abs(actual - published)).toBeLessThanOrEqual(0.5 * 10 ** -places + 1e-12);
 
 // -----------------------------------------------------------------------------------------------
 // An independent brute force, written from docs/domain-rules.md §2–§3 directly (not the engine): every
@@ -406,12 +405,7 @@ describe('computeParSheet — against an independent brute force written from th
         for (const ref of REFS) {
           for (const code of BET_CODES[pt(ref).variant] as readonly BetCode[]) {
             const engine = Number(netPerUnit(payoffFor(pt(ref), code, outcome)));
-            const spec =
-              code === 'PLAYER_FABULOUS_PAIR'
-                ? specFabNet(six[0], six[2])
-                : code === 'BANKER_FABULOUS_PAIR'
-                  ? specFabNet(six[1], six[3])
-                  : specNet(ref, code, r);
+            const spec = code === 'PLAYER_FABULOUS_PAIR' ? specFabNet(six[0], six[2]) : code === 'BANKER_FABULOUS_PAIR' ? specFabNet(six[1], six[3]) : specNet(ref, code, r);
             if (engine !== spec) throw new Error(`${ref} ${code} on ${six.map((c) => c.code).join(' ')}: engine ${engine}, spec ${spec}`);
             seen.add(`${code}:${spec}`);
           }

@@ -107,12 +107,7 @@ export const FABULOUS4_STANDARD_V1: PaytableDefinition = {
 };
 
 /** Every paytable shipped with the ledger. */
-export const BUILT_IN_PAYTABLES: readonly PaytableDefinition[] = [
-  CLASSIC_STANDARD_V1,
-  CLASSIC_NO_COMMISSION_V1,
-  TIGER_STANDARD_V1,
-  FABULOUS4_STANDARD_V1,
-];
+export const BUILT_IN_PAYTABLES: readonly PaytableDefinition[] = [CLASSIC_STANDARD_V1, CLASSIC_NO_COMMISSION_V1, TIGER_STANDARD_V1, FABULOUS4_STANDARD_V1];
 
 /** The default paytable of each variant (docs/domain-rules.md §3). */
 export const DEFAULT_PAYTABLE: Record<Variant, PaytableDefinition> = {

@@ -215,7 +215,7 @@ describe('paytables (docs/domain-rules.md §3)', () => {
       expect(isBetOffered(defaultPaytable(variant), bet, 61, false)).toBe(true);
     });
 
-    it("Given a classic paytable, When a Tiger bet is asked, Then it is not offered (not in the paytable)", () => {
+    it('Given a classic paytable, When a Tiger bet is asked, Then it is not offered (not in the paytable)', () => {
       expect(isBetOffered(defaultPaytable('classic'), 'TIGER_PAIR', 1, false)).toBe(false);
     });
   });

@@ -48,11 +48,7 @@ export function remainingTotal(shoe: ShoeCount): number {
 export function takeCard(shoe: ShoeCount, card: Card): ShoeCount {
   const used = shoe.used[card.code] ?? 0;
   if (used >= shoe.decks) {
-    throw new RulesError(
-      'SHOE.CARD_EXCEEDS_DECKS',
-      `${card.code} would be copy ${used + 1} in a ${shoe.decks}-deck shoe, which holds ${shoe.decks}`,
-      { card: card.code, decks: shoe.decks, alreadyUsed: used },
-    );
+    throw new RulesError('SHOE.CARD_EXCEEDS_DECKS', `${card.code} would be copy ${used + 1} in a ${shoe.decks}-deck shoe, which holds ${shoe.decks}`, { card: card.code, decks: shoe.decks, alreadyUsed: used });
   }
   return { decks: shoe.decks, used: { ...shoe.used, [card.code]: used + 1 }, usedTotal: shoe.usedTotal + 1 };
 }

@@ -1,15 +1,4 @@
-import {
-  MAX_DECKS,
-  newShoeCount,
-  parseCard,
-  parseCards,
-  remainingByRank,
-  remainingOf,
-  remainingTotal,
-  RulesError,
-  takeCard,
-  takeCards,
-} from '@ledger/rules';
+import { MAX_DECKS, newShoeCount, parseCard, parseCards, remainingByRank, remainingOf, remainingTotal, RulesError, takeCard, takeCards } from '@ledger/rules';
 
 function rulesErrorOf(fn: () => unknown): RulesError {
   try {

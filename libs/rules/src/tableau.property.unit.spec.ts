@@ -1,22 +1,5 @@
 import fc from 'fast-check';
-import {
-  assertNextPosition,
-  BUILT_IN_PAYTABLES,
-  Card,
-  card,
-  dealRound,
-  handTotal,
-  MAX_STAKE_MINOR,
-  nextPosition,
-  parseOdds,
-  Payoff,
-  Position,
-  RANKS,
-  ratio,
-  resultRound,
-  settle,
-  SUITS,
-} from '@ledger/rules';
+import { assertNextPosition, BUILT_IN_PAYTABLES, Card, card, dealRound, handTotal, MAX_STAKE_MINOR, nextPosition, parseOdds, Payoff, Position, RANKS, ratio, resultRound, settle, SUITS } from '@ledger/rules';
 
 /** Any of the 52 cards. */
 const anyCard: fc.Arbitrary<Card> = fc.tuple(fc.constantFrom(...RANKS), fc.constantFrom(...SUITS)).map(([r, s]) => card(r, s));
@@ -25,9 +8,7 @@ const shoePrefix = fc.array(anyCard, { minLength: 6, maxLength: 12 });
 /** A stake in minor units, 1..2^53 − 1. */
 const stake = fc.bigInt({ min: 1n, max: MAX_STAKE_MINOR });
 /** Every odds value of the built-in paytables (0.95:1, 1:2, 0.5:1, 8:1, 100:1, …). */
-const BUILT_IN_ODDS = [
-  ...new Set(BUILT_IN_PAYTABLES.flatMap((d) => Object.values(d.rows).flatMap((r) => Object.values(r))).filter((v) => v !== 'push')),
-].map(parseOdds);
+const BUILT_IN_ODDS = [...new Set(BUILT_IN_PAYTABLES.flatMap((d) => Object.values(d.rows).flatMap((r) => Object.values(r))).filter((v) => v !== 'push'))].map(parseOdds);
 /** Paytable odds num/den (profit per unit): the built-in ones, or any rational up to 100,000:1 with denominators to 10,000. */
 const odds = fc.oneof(
   fc.constantFrom(...BUILT_IN_ODDS),

@@ -207,11 +207,7 @@ export function dealRound(shoeCards: readonly Card[]): RoundOutcome {
   const dealt: Card[] = [];
   while (nextPosition(dealt) !== null) {
     if (dealt.length >= shoeCards.length) {
-      throw new RulesError(
-        'TABLEAU.INSUFFICIENT_CARDS',
-        `round needs more than the ${shoeCards.length} card(s) given`,
-        { given: shoeCards.length, position: nextPosition(dealt) },
-      );
+      throw new RulesError('TABLEAU.INSUFFICIENT_CARDS', `round needs more than the ${shoeCards.length} card(s) given`, { given: shoeCards.length, position: nextPosition(dealt) });
     }
     dealt.push(shoeCards[dealt.length]);
   }

@@ -51,18 +51,15 @@ describe('tableau (docs/domain-rules.md §2)', () => {
     const cells: Array<[number, number, boolean]> = [];
     for (let bt = 0; bt <= 7; bt++) for (let v = 0; v <= 9; v++) cells.push([bt, v, BANKER_DRAWS_ON[bt].includes(v)]);
 
-    it.each(cells)(
-      'Given a Banker two-card total of %i and a Player third card worth %i, When the round is dealt, Then the Banker draws: %s',
-      (bt, v, draws) => {
-        expect(bankerDraws(bt, v)).toBe(draws);
-        // Player K+2 = 2 draws; Banker K + x = bt; the Player's third card is worth v; 9C 8C follow.
-        const shoe = parseCards(`KS KD 2H ${rankOf(bt)}C ${rankOf(v)}S 9C 8C`);
-        const o = dealRound(shoe);
-        expect(o.player).toHaveLength(3);
-        expect(o.banker.map((c) => c.code)).toEqual(draws ? [shoe[1].code, shoe[3].code, '9C'] : [shoe[1].code, shoe[3].code]);
-        expect(o.cardsConsumed).toBe(draws ? 6 : 5);
-      },
-    );
+    it.each(cells)('Given a Banker two-card total of %i and a Player third card worth %i, When the round is dealt, Then the Banker draws: %s', (bt, v, draws) => {
+      expect(bankerDraws(bt, v)).toBe(draws);
+      // Player K+2 = 2 draws; Banker K + x = bt; the Player's third card is worth v; 9C 8C follow.
+      const shoe = parseCards(`KS KD 2H ${rankOf(bt)}C ${rankOf(v)}S 9C 8C`);
+      const o = dealRound(shoe);
+      expect(o.player).toHaveLength(3);
+      expect(o.banker.map((c) => c.code)).toEqual(draws ? [shoe[1].code, shoe[3].code, '9C'] : [shoe[1].code, shoe[3].code]);
+      expect(o.cardsConsumed).toBe(draws ? 6 : 5);
+    });
   });
 
   describe("the Banker's rule when the Player stood", () => {
@@ -208,9 +205,7 @@ describe('tableau (docs/domain-rules.md §2)', () => {
 
     it('Given every kind, When the cases above are gathered, Then each TableauViolationKind is produced at least once', () => {
       const kinds = new Set(cases.map((c) => tableauViolation(parseCards(c[1]), c[2])));
-      expect([...kinds].sort()).toEqual(
-        ['BANKER_MUST_STAND', 'NATURAL_NO_DRAW', 'OUT_OF_ORDER', 'PLAYER_MUST_DRAW', 'PLAYER_MUST_STAND', 'ROUND_COMPLETE'].sort(),
-      );
+      expect([...kinds].sort()).toEqual(['BANKER_MUST_STAND', 'NATURAL_NO_DRAW', 'OUT_OF_ORDER', 'PLAYER_MUST_DRAW', 'PLAYER_MUST_STAND', 'ROUND_COMPLETE'].sort());
     });
 
     it.each([

@@ -15,15 +15,7 @@ export type Variant = (typeof VARIANTS)[number];
 export const BET_CODES = {
   classic: ['PLAYER', 'BANKER', 'TIE', 'PLAYER_PAIR', 'BANKER_PAIR', 'EITHER_PAIR'],
   tiger: ['PLAYER', 'BANKER', 'TIE', 'TIGER_TIE', 'TIGER_PAIR', 'TIGER', 'BIG_TIGER', 'SMALL_TIGER'],
-  fabulous4: [
-    'PLAYER',
-    'BANKER',
-    'TIE',
-    'PLAYER_FABULOUS_PAIR',
-    'BANKER_FABULOUS_PAIR',
-    'PLAYER_FABULOUS_4',
-    'BANKER_FABULOUS_4',
-  ],
+  fabulous4: ['PLAYER', 'BANKER', 'TIE', 'PLAYER_FABULOUS_PAIR', 'BANKER_FABULOUS_PAIR', 'PLAYER_FABULOUS_4', 'BANKER_FABULOUS_4'],
 } as const satisfies Record<Variant, readonly string[]>;
 
 export type BetCode = (typeof BET_CODES)[Variant][number];

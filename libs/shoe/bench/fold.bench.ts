@@ -25,8 +25,5 @@ for (const [rounds, bets] of [
   const events = busyShoeEvents(rounds, bets);
   fold(events); // warm-up
   const { best, median } = time(() => fold(events), 7);
-  process.stdout.write(
-    `${rounds} rounds × ${bets} bets: ${events.length} events folded in best ${best.toFixed(1)} ms, median ${median.toFixed(1)} ms ` +
-      `(${((events.length / median) * 1000).toFixed(0)} events/s)\n`,
-  );
+  process.stdout.write(`${rounds} rounds × ${bets} bets: ${events.length} events folded in best ${best.toFixed(1)} ms, median ${median.toFixed(1)} ms ` + `(${((events.length / median) * 1000).toFixed(0)} events/s)\n`);
 }

@@ -4,15 +4,7 @@ import { newAccounting, putBack, takeOut, type CardAccounting } from './accounti
 import { DomainError } from './errors';
 import { emptyLog, logAppend, logGet, logHas, type KeyedLog } from './keyed-log';
 import { decisionClosed, decisionRequested } from './decisions/evolve-decisions';
-import {
-  commencementComplete,
-  initialState,
-  type BetLimits,
-  type BetSettlementRecord,
-  type RoundState,
-  type ShoeState,
-  type ShoeStatus,
-} from './state';
+import { commencementComplete, initialState, type BetLimits, type BetSettlementRecord, type RoundState, type ShoeState, type ShoeStatus } from './state';
 
 /**
  * `evolve(state, event)`: folds one recorded event into the shoe's state. Events are facts:
@@ -161,12 +153,7 @@ const HANDLERS: { [K in ShoeEventType]: Handler<K> } = {
   BetPlaced(n, d, eventId) {
     const stake = BigInt(d.stake);
     const r = editRound(n, d.roundId);
-    r.bets = appendUnique(
-      r.bets,
-      d.betId,
-      { betId: d.betId, roundId: d.roundId, accountId: d.accountId, betCode: d.betCode, stake, currency: d.currency, placedEventId: eventId },
-      'bet placed twice in its round',
-    );
+    r.bets = appendUnique(r.bets, d.betId, { betId: d.betId, roundId: d.roundId, accountId: d.accountId, betCode: d.betCode, stake, currency: d.currency, placedEventId: eventId }, 'bet placed twice in its round');
     r.totalStake += stake;
     n.betIndex = appendUnique(n.betIndex, d.betId, d.roundId, 'bet placed twice in the shoe');
   },

@@ -168,4 +168,3 @@ export function shuffledShoe(decks: number, seed: number): Card[] {
   }
   return cards;
 }
-

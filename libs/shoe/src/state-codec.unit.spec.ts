@@ -64,8 +64,6 @@ describe('estimateStateBytes', () => {
     const s = t.state;
     const settled = s.rounds.reduce((n, r) => n + r.settlements.size, 0);
     expect(settled).toBe(3);
-    expect(estimateStateBytes(s)).toBe(
-      STATE_BYTES.base + 3 * STATE_BYTES.perRound + 4 * STATE_BYTES.perBet + 3 * STATE_BYTES.perSettlement,
-    );
+    expect(estimateStateBytes(s)).toBe(STATE_BYTES.base + 3 * STATE_BYTES.perRound + 4 * STATE_BYTES.perBet + 3 * STATE_BYTES.perSettlement);
   });
 });

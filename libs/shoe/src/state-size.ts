@@ -28,11 +28,5 @@ export const STATE_BYTES = {
 export function estimateStateBytes(state: ShoeState): number {
   let settlements = 0;
   for (const r of state.rounds) settlements += r.settlements.size;
-  return (
-    STATE_BYTES.base +
-    state.rounds.length * STATE_BYTES.perRound +
-    state.betIndex.size * STATE_BYTES.perBet +
-    settlements * STATE_BYTES.perSettlement +
-    state.decisions.length * STATE_BYTES.perDecision
-  );
+  return STATE_BYTES.base + state.rounds.length * STATE_BYTES.perRound + state.betIndex.size * STATE_BYTES.perBet + settlements * STATE_BYTES.perSettlement + state.decisions.length * STATE_BYTES.perDecision;
 }

@@ -15,21 +15,7 @@ export interface SimBet extends ApiBet {
 }
 
 /** The commands a generated shoe uses. */
-export type SimActionKind =
-  | 'openShoe'
-  | 'commencement'
-  | 'burn'
-  | 'openRound'
-  | 'bets'
-  | 'closeBetting'
-  | 'deal'
-  | 'unneeded'
-  | 'expose'
-  | 'drop'
-  | 'cutCard'
-  | 'voidRound'
-  | 'correctResult'
-  | 'closeShoe';
+export type SimActionKind = 'openShoe' | 'commencement' | 'burn' | 'openRound' | 'bets' | 'closeBetting' | 'deal' | 'unneeded' | 'expose' | 'drop' | 'cutCard' | 'voidRound' | 'correctResult' | 'closeShoe';
 
 /** The mutable copy of a command's fields (scripts are built step by step). */
 type Fields<K extends SimActionKind> = { -readonly [F in keyof ApiCommandFields[K]]: ApiCommandFields[K][F] };

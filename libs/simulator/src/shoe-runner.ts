@@ -46,12 +46,7 @@ export const APPROVAL_KEY_SUFFIX = ':approve';
  * @throws Error when `actors.manager` and `actors.approver` are the same (the ledger would refuse every decision)
  * @throws LedgerHttpError on the first refused request (a generated shoe should have none)
  */
-export async function runShoeScript(
-  script: ShoeScript,
-  client: LedgerClient,
-  actors: RunnerActors = DEFAULT_RUNNER_ACTORS,
-  onProgress?: (done: number, total: number) => void,
-): Promise<RunStats> {
+export async function runShoeScript(script: ShoeScript, client: LedgerClient, actors: RunnerActors = DEFAULT_RUNNER_ACTORS, onProgress?: (done: number, total: number) => void): Promise<RunStats> {
   if (actors.manager === actors.approver) throw new Error(`the approving pit manager must differ from the requesting one (both ${actors.manager})`);
   const stats: RunStats = { requests: 0, events: 0, bets: 0, rounds: 0, voids: 0, corrections: 0, approvals: 0 };
   for (let i = 0; i < script.actions.length; i++) {

@@ -62,9 +62,7 @@ describe('runShoeScript (a generated shoe through the two-step API)', () => {
     }
     // every other write: its action's route and key, in order
     const s = `/shoes/${script.shoeId}`;
-    expect(api.calls.filter((c) => !c.path.startsWith('/decisions/')).map((c) => [c.role, c.sub, c.path, c.body, c.key])).toEqual(
-      script.actions.map((a, i) => [...route(a, s, DEFAULT_RUNNER_ACTORS), `${script.shoeId}:${i}`]),
-    );
+    expect(api.calls.filter((c) => !c.path.startsWith('/decisions/')).map((c) => [c.role, c.sub, c.path, c.body, c.key])).toEqual(script.actions.map((a, i) => [...route(a, s, DEFAULT_RUNNER_ACTORS), `${script.shoeId}:${i}`]));
   });
 
   it('Given a ledger that answers a management command at once (no pending decision), Then nothing is approved', async () => {

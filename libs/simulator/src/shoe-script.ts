@@ -1,20 +1,4 @@
-import {
-  BET_CODES,
-  BetCode,
-  Card,
-  card as makeCard,
-  builtInPaytable,
-  commencementBurnCount,
-  dealRound,
-  isBetOffered,
-  MAIN_BETS,
-  nextPosition,
-  PAIR_BETS,
-  Position,
-  RANKS,
-  SUITS,
-  Variant,
-} from '@ledger/rules';
+import { BET_CODES, BetCode, Card, card as makeCard, builtInPaytable, commencementBurnCount, dealRound, isBetOffered, MAIN_BETS, nextPosition, PAIR_BETS, Position, RANKS, SUITS, Variant } from '@ledger/rules';
 import type { SimBet, TableAction } from './actions';
 import { SeededRandom } from './seeded-random';
 
@@ -173,15 +157,7 @@ function correctedCards(dealt: Card[]): string[] | null {
   return null;
 }
 
-function roundBets(
-  rng: SeededRandom,
-  table: SimTable,
-  paytable: ReturnType<typeof builtInPaytable>,
-  hand: number,
-  accounts: number,
-  betChance: number,
-  nextId: () => string,
-): SimBet[] {
+function roundBets(rng: SeededRandom, table: SimTable, paytable: ReturnType<typeof builtInPaytable>, hand: number, accounts: number, betChance: number, nextId: () => string): SimBet[] {
   const codes = (BET_CODES[table.variant] as readonly BetCode[]).filter((c) => isBetOffered(paytable, c, hand, table.virtualTable));
   const sides = codes.filter((c) => !MAIN_BETS.includes(c));
   const bets: SimBet[] = [];

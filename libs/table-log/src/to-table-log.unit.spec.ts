@@ -76,22 +76,17 @@ describe('toTableLog (a simulated shoe as table-log lines)', () => {
   it("Given single bet lines, Then each bet is its own line, in the batch's order, and nothing else changes", () => {
     const batch = toTableLog(script);
     const single = toTableLog(script, { betLines: 'single' });
-    const flattened = batch.flatMap((l): TableLogLine[] =>
-      l.kind === 'bets' ? l.bets.map((b) => ({ kind: 'bet', shoeId: l.shoeId, roundId: l.roundId, ...b })) : [l],
-    );
+    const flattened = batch.flatMap((l): TableLogLine[] => (l.kind === 'bets' ? l.bets.map((b) => ({ kind: 'bet', shoeId: l.shoeId, roundId: l.roundId, ...b })) : [l]));
     expect(single).toEqual(flattened);
   });
 
-  it.each(tables.map((t) => [t.tableId]))(
-    'Given a shoe of %s, When its log is decided line by line by the ledger state machine, Then every line is accepted and every round ends resulted or voided',
-    (tableId) => {
-      const s = busyShoe(tableId, `pure-${tableId}`);
-      const ledger = new PureLedger(tables);
-      for (const l of toTableLog(s, { betLines: 'single' })) ledger.apply(l);
-      const state = ledger.state(s.shoeId)!;
-      expect(state.status).toBe('CLOSED');
-      expect(state.rounds.length).toBe(s.rounds);
-      expect(state.rounds.every((r) => r.phase === 'RESULTED' || r.phase === 'VOIDED')).toBe(true);
-    },
-  );
+  it.each(tables.map((t) => [t.tableId]))('Given a shoe of %s, When its log is decided line by line by the ledger state machine, Then every line is accepted and every round ends resulted or voided', (tableId) => {
+    const s = busyShoe(tableId, `pure-${tableId}`);
+    const ledger = new PureLedger(tables);
+    for (const l of toTableLog(s, { betLines: 'single' })) ledger.apply(l);
+    const state = ledger.state(s.shoeId)!;
+    expect(state.status).toBe('CLOSED');
+    expect(state.rounds.length).toBe(s.rounds);
+    expect(state.rounds.every((r) => r.phase === 'RESULTED' || r.phase === 'VOIDED')).toBe(true);
+  });
 });

@@ -60,8 +60,7 @@ const show = (v: unknown): string => {
 const id: Check = (v) => (typeof v === 'string' && TABLE_LOG_ID.test(v) ? null : `must be an id of 1–64 characters A–Z a–z 0–9 _ . : -, got ${show(v)}`);
 const cardCheck: Check = (v) => (typeof v === 'string' && TABLE_LOG_CARD.test(v) ? null : `must be a card like "9S", "TH" or "10H", got ${show(v)}`);
 const cardOrNull: Check = (v) => (v === null ? null : cardCheck(v));
-const reason: Check = (v) =>
-  typeof v === 'string' && TABLE_LOG_REASON.test(v) ? null : `must be a reason of 3–500 characters, no control characters but tab and line breaks, got ${show(v)}`;
+const reason: Check = (v) => (typeof v === 'string' && TABLE_LOG_REASON.test(v) ? null : `must be a reason of 3–500 characters, no control characters but tab and line breaks, got ${show(v)}`);
 const bool: Check = (v) => (typeof v === 'boolean' ? null : `must be true or false, got ${show(v)}`);
 const oneOf =
   (values: readonly string[]): Check =>
@@ -69,13 +68,9 @@ const oneOf =
     typeof v === 'string' && values.includes(v) ? null : `must be one of ${values.join(', ')}, got ${show(v)}`;
 const position = oneOf(POSITIONS);
 const betCode: Check = (v) => (typeof v === 'string' && TABLE_LOG_BET_CODE.test(v) ? null : `must be a bet code like "BANKER", got ${show(v)}`);
-const stake: Check = (v) =>
-  typeof v === 'string' && TABLE_LOG_STAKE.test(v) ? null : `must be minor units as a string of digits, e.g. "2500" for 25.00, got ${show(v)}`;
+const stake: Check = (v) => (typeof v === 'string' && TABLE_LOG_STAKE.test(v) ? null : `must be minor units as a string of digits, e.g. "2500" for 25.00, got ${show(v)}`);
 const currency: Check = (v) => (typeof v === 'string' && TABLE_LOG_CURRENCY.test(v) ? null : `must be an ISO 4217 code like "EUR", got ${show(v)}`);
-const timestamp: Check = (v) =>
-  typeof v === 'string' && TIMESTAMP.test(v) && isISO8601(v, { strict: true })
-    ? null
-    : `must be an ISO-8601 timestamp with a zone, e.g. "2026-11-29T12:00:00.000Z", got ${show(v)}`;
+const timestamp: Check = (v) => (typeof v === 'string' && TIMESTAMP.test(v) && isISO8601(v, { strict: true }) ? null : `must be an ISO-8601 timestamp with a zone, e.g. "2026-11-29T12:00:00.000Z", got ${show(v)}`);
 
 /** The check of each value type a command's field may have. */
 const CHECKS: Record<Exclude<ApiFieldType, object | 'bets' | 'cards'>, Check> = {

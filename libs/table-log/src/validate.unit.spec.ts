@@ -167,15 +167,7 @@ describe('table-log validator', () => {
   });
 
   it('Given a file with blank and bad lines, When parsed, Then line numbers are physical lines and the good lines keep their order', () => {
-    const text = [
-      JSON.stringify(VALID.openShoe),
-      '',
-      JSON.stringify(VALID.commencement),
-      JSON.stringify({ ...VALID.deal, position: 'P9' }),
-      'not json',
-      JSON.stringify(VALID.burn),
-      '',
-    ].join('\n');
+    const text = [JSON.stringify(VALID.openShoe), '', JSON.stringify(VALID.commencement), JSON.stringify({ ...VALID.deal, position: 'P9' }), 'not json', JSON.stringify(VALID.burn), ''].join('\n');
     const parsed = parseTableLog(text);
     expect(parsed.lines.map((l) => [l.line, l.value.kind])).toEqual([
       [1, 'openShoe'],
@@ -183,10 +175,7 @@ describe('table-log validator', () => {
       [6, 'burn'],
     ]);
     expect(parsed.badLines).toBe(2);
-    expect(parsed.errors.map(formatTableLogError)).toEqual([
-      'line 4 (deal): position: must be one of P1, B1, P2, B2, P3, B3, got "P9"',
-      expect.stringMatching(/^line 5: is not valid JSON/),
-    ]);
+    expect(parsed.errors.map(formatTableLogError)).toEqual(['line 4 (deal): position: must be one of P1, B1, P2, B2, P3, B3, got "P9"', expect.stringMatching(/^line 5: is not valid JSON/)]);
   });
 
   it('Given valid lines, When formatted and parsed again, Then they round-trip', () => {
@@ -210,7 +199,7 @@ describe('table-log validator', () => {
       }
     });
 
-    it("has an example whose every line is valid", () => {
+    it('has an example whose every line is valid', () => {
       const block = /```jsonl\n([\s\S]*?)```/.exec(doc)![1];
       const parsed = parseTableLog(block);
       expect(parsed.errors).toEqual([]);

@@ -1,19 +1,7 @@
 import { generateKeyPairSync, type KeyObject } from 'node:crypto';
 import { sign, type SignOptions } from 'jsonwebtoken';
 import { ConfigError } from '@ledger/config';
-import {
-  DEV_JWT_SECRET,
-  hs256Key,
-  jwtSecret,
-  loadSigningKey,
-  loadVerificationKeys,
-  mintToken,
-  parseJwks,
-  TokenRejectedError,
-  TokenVerifier,
-  type TokenPolicy,
-  type VerificationKey,
-} from '@ledger/tokens';
+import { DEV_JWT_SECRET, hs256Key, jwtSecret, loadSigningKey, loadVerificationKeys, mintToken, parseJwks, TokenRejectedError, TokenVerifier, type TokenPolicy, type VerificationKey } from '@ledger/tokens';
 
 const NOW = Date.parse('2026-11-29T12:00:00Z');
 const now = Math.floor(NOW / 1000);
@@ -96,7 +84,12 @@ describe('TokenVerifier (docs/architecture.md §10)', () => {
   it('picks the JWKS key named by kid, and refuses a token naming none or an unknown one', () => {
     const a = rsa();
     const b = rsa();
-    const jwks = JSON.stringify({ keys: [{ ...a.publicKey.export({ format: 'jwk' }), kid: 'k-a', use: 'sig', alg: 'RS256' }, { ...b.publicKey.export({ format: 'jwk' }), kid: 'k-b' }] });
+    const jwks = JSON.stringify({
+      keys: [
+        { ...a.publicKey.export({ format: 'jwk' }), kid: 'k-a', use: 'sig', alg: 'RS256' },
+        { ...b.publicKey.export({ format: 'jwk' }), kid: 'k-b' },
+      ],
+    });
     const keys: VerificationKey[] = parseJwks(jwks);
     const v = new TokenVerifier(keys, POLICY, () => NOW);
     expect(v.verify(sign(CLAIMS, b.privateKey, { algorithm: 'RS256', keyid: 'k-b' })).sub).toBe('pm-1');
@@ -145,7 +138,18 @@ describe('the keys (docs/architecture.md §10)', () => {
     const jwk = rsa().publicKey.export({ format: 'jwk' });
     const priv = rsa().privateKey.export({ format: 'jwk' });
     expect(refusal(() => parseJwks(JSON.stringify({ keys: [{ ...priv, kid: 'a' }] }))).problems[0].message).toMatch(/private key material/);
-    expect(refusal(() => parseJwks(JSON.stringify({ keys: [{ ...jwk, kid: 'a' }, { ...jwk, kid: 'a' }] }))).problems[0].message).toMatch(/unique/);
+    expect(
+      refusal(() =>
+        parseJwks(
+          JSON.stringify({
+            keys: [
+              { ...jwk, kid: 'a' },
+              { ...jwk, kid: 'a' },
+            ],
+          }),
+        ),
+      ).problems[0].message,
+    ).toMatch(/unique/);
     expect(refusal(() => parseJwks(JSON.stringify({ keys: [jwk] }))).problems[0].message).toMatch(/unique non-empty "kid"/);
     expect(refusal(() => parseJwks(JSON.stringify({ keys: [{ ...generateKeyPairSync('ed25519').publicKey.export({ format: 'jwk' }), kid: 'e' }] }))).problems[0].message).toMatch(/kty "OKP"/);
     expect(refusal(() => parseJwks('{"keys":[]}')).problems[0].variable).toBe('JWT_JWKS_FILE');

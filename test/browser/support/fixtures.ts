@@ -94,7 +94,15 @@ export async function expectNoSeriousA11yViolations(page: Page, options: A11yOpt
   const results = await builder.analyze();
   const serious = results.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
   const described = (vs: typeof results.violations) =>
-    vs.map((v) => `${v.impact} ${v.id}: ${v.help} (${v.helpUrl})\n    ${v.nodes.slice(0, 5).map((n) => n.target.join(' ')).join('\n    ')}`).join('\n');
+    vs
+      .map(
+        (v) =>
+          `${v.impact} ${v.id}: ${v.help} (${v.helpUrl})\n    ${v.nodes
+            .slice(0, 5)
+            .map((n) => n.target.join(' '))
+            .join('\n    ')}`,
+      )
+      .join('\n');
   const info = test.info();
   if (results.violations.length) await info.attach(`axe ${new URL(page.url()).pathname}`, { body: described(results.violations), contentType: 'text/plain' });
   expect(serious, `serious or critical accessibility violations on ${page.url()}:\n${described(serious)}`).toEqual([]);

@@ -80,7 +80,10 @@ export default async function globalSetup(): Promise<() => Promise<void>> {
   await admin.connect();
   try {
     const configs = { 'retention.ms': '-1', 'cleanup.policy': 'delete' };
-    await infraLib().ensureTopics(admin, [eventsTopic, ...analytics].map((name) => ({ name, partitions: 3, configs })));
+    await infraLib().ensureTopics(
+      admin,
+      [eventsTopic, ...analytics].map((name) => ({ name, partitions: 3, configs })),
+    );
   } finally {
     await admin.disconnect();
   }

@@ -31,8 +31,7 @@ function AnswerView({ answer }: { answer: Answer }) {
     <div className="panel" role="status" data-testid="decision-answer">
       <p>
         Decision <code>{answer.decisionId}</code>: <span className="badge pending">{answer.status}</span>
-        {answer.expiresAt ? <span className="muted tiny"> · expires {formatInstant(answer.expiresAt, gamingDay.timeZone)}</span> : null}. A second pit manager approves it on the{' '}
-        <Link to="/approvals">Approvals</Link> page.
+        {answer.expiresAt ? <span className="muted tiny"> · expires {formatInstant(answer.expiresAt, gamingDay.timeZone)}</span> : null}. A second pit manager approves it on the <Link to="/approvals">Approvals</Link> page.
       </p>
       <QueryState query={view} what="the bets it would change">
         {(d) =>
@@ -95,9 +94,7 @@ export function Requests({ shoeId, roundId, cards }: { shoeId: string; roundId: 
     mutationFn: () => {
       const given = codes.map((c) => c.trim().toUpperCase());
       while (given.length && !given[given.length - 1]) given.pop();
-      return unwrap(
-        api.POST('/shoes/{shoeId}/rounds/{roundId}/result-corrections', { params: { path: { shoeId, roundId } }, body: { reason: fixReason.trim(), cards: given } }),
-      );
+      return unwrap(api.POST('/shoes/{shoeId}/rounds/{roundId}/result-corrections', { params: { path: { shoeId, roundId } }, body: { reason: fixReason.trim(), cards: given } }));
     },
     onSuccess: done,
   });

@@ -48,4 +48,3 @@ export function LiveIndicator({ status }: { status: LiveStatus }) {
     </span>
   );
 }
-

@@ -14,8 +14,12 @@ export function PlayingCard({ code, size = 'md' }: { code: string; size?: 'sm' |
     );
   return (
     <span className={`card card-${size} ${f.red ? 'card-red' : 'card-black'}`} role="img" aria-label={f.label} title={f.label} data-card={f.code}>
-      <span aria-hidden="true" className="card-rank">{f.rank}</span>
-      <span aria-hidden="true" className="card-suit">{f.symbol}</span>
+      <span aria-hidden="true" className="card-rank">
+        {f.rank}
+      </span>
+      <span aria-hidden="true" className="card-suit">
+        {f.symbol}
+      </span>
     </span>
   );
 }

@@ -51,20 +51,13 @@ function Board({ title, desc, columns, cell, testId, children }: FrameProps) {
   for (let c = 0; c <= columns; c++) lines.push(<line key={`v${c}`} x1={c * cell + 0.5} y1={0} x2={c * cell + 0.5} y2={h} />);
   for (let r = 0; r <= ROAD_ROWS; r++) lines.push(<line key={`h${r}`} x1={0} y1={r * cell + 0.5} x2={w} y2={r * cell + 0.5} />);
   return (
-    <svg
-      className="road"
-      role="img"
-      aria-labelledby={`${id}-t ${id}-d`}
-      width={w}
-      height={h}
-      viewBox={`0 0 ${w} ${h}`}
-      data-testid={testId}
-      data-columns={columns}
-    >
+    <svg className="road" role="img" aria-labelledby={`${id}-t ${id}-d`} width={w} height={h} viewBox={`0 0 ${w} ${h}`} data-testid={testId} data-columns={columns}>
       <title id={`${id}-t`}>{title}</title>
       <desc id={`${id}-d`}>{desc}</desc>
       <rect x={0} y={0} width={w} height={h} fill="#fff" />
-      <g stroke="#d0d7de" strokeWidth={1}>{lines}</g>
+      <g stroke="#d0d7de" strokeWidth={1}>
+        {lines}
+      </g>
       {children}
     </svg>
   );
@@ -103,9 +96,7 @@ export function BeadPlate({ beads, size = 'full' }: { beads: readonly BeadLike[]
   const s = cellSize(size, 24);
   const columns = Math.max(layout.columns, minColumns(size));
   const title = `Bead plate: ${beads.length} rounds`;
-  const desc = beads.length
-    ? `${tally(beads.map((b) => b.result))}. Last: ${WORD[beads[beads.length - 1].result] ?? beads[beads.length - 1].result} (hand ${beads[beads.length - 1].handNumber}).`
-    : 'No counted round yet.';
+  const desc = beads.length ? `${tally(beads.map((b) => b.result))}. Last: ${WORD[beads[beads.length - 1].result] ?? beads[beads.length - 1].result} (hand ${beads[beads.length - 1].handNumber}).` : 'No counted round yet.';
   return (
     <Board title={title} desc={desc} columns={columns} cell={s} testId="road-bead-plate">
       {layout.cells.map(({ col, row, item }) => {
@@ -155,14 +146,7 @@ export function BigRoad({ columns, leadingTies, size = 'full' }: { columns: read
         const shownTies = item.ties + (logicalColumn === 0 && indexInColumn === 0 ? leadingTies : 0);
         return (
           <g key={item.handNumber} data-result={item.result} data-ties={item.ties}>
-            <circle
-              cx={x + s / 2 + 0.5}
-              cy={y + s / 2 + 0.5}
-              r={s / 2 - (size === 'mini' ? 2 : 3)}
-              fill="none"
-              stroke={COLOUR[item.result] ?? '#57606a'}
-              strokeWidth={size === 'mini' ? 2 : 3}
-            />
+            <circle cx={x + s / 2 + 0.5} cy={y + s / 2 + 0.5} r={s / 2 - (size === 'mini' ? 2 : 3)} fill="none" stroke={COLOUR[item.result] ?? '#57606a'} strokeWidth={size === 'mini' ? 2 : 3} />
             {shownTies > 0 ? <TieMark x={x} y={y} s={s} n={shownTies} size={size} /> : null}
             <Pairs x={x} y={y} s={s} banker={item.bankerPair} player={item.playerPair} />
           </g>
@@ -209,9 +193,7 @@ export function DerivedRoadView({ kind, columns, size = 'full' }: { kind: Derive
   const entries = columns.flat();
   const red = entries.filter((e) => e === 'RED').length;
   const last = columns[columns.length - 1];
-  const desc = last
-    ? `${entries.length} entries: red ${red}, blue ${entries.length - red}. Current: ${WORD[last[0]] ?? last[0]} ×${last.length}.`
-    : 'No entry yet (too early in the shoe).';
+  const desc = last ? `${entries.length} entries: red ${red}, blue ${entries.length - red}. Current: ${WORD[last[0]] ?? last[0]} ×${last.length}.` : 'No entry yet (too early in the shoe).';
   return (
     <Board title={`${name}: ${columns.length} columns`} desc={desc} columns={width} cell={s} testId={`road-${kind}`}>
       {layout.cells.map(({ col, row, item, logicalColumn, indexInColumn }) => {
@@ -219,8 +201,7 @@ export function DerivedRoadView({ kind, columns, size = 'full' }: { kind: Derive
         const y = row * s;
         const c = COLOUR[item] ?? '#57606a';
         const key = `${logicalColumn}-${indexInColumn}`;
-        if (mark === 'ring')
-          return <circle key={key} data-colour={item} cx={x + s / 2 + 0.5} cy={y + s / 2 + 0.5} r={s / 2 - 2.5} fill="none" stroke={c} strokeWidth={2} />;
+        if (mark === 'ring') return <circle key={key} data-colour={item} cx={x + s / 2 + 0.5} cy={y + s / 2 + 0.5} r={s / 2 - 2.5} fill="none" stroke={c} strokeWidth={2} />;
         if (mark === 'dot') return <circle key={key} data-colour={item} cx={x + s / 2 + 0.5} cy={y + s / 2 + 0.5} r={s / 2 - 2} fill={c} />;
         return <line key={key} data-colour={item} x1={x + s - 2.5} y1={y + 2.5} x2={x + 2.5} y2={y + s - 2.5} stroke={c} strokeWidth={2.5} strokeLinecap="round" />;
       })}

@@ -75,7 +75,11 @@ function SchemaNode({ schema: s, name, required, depth, seen }: { schema: Obj; n
         </span>
       ) : null}
       {typeof s.title === 'string' ? <strong> {s.title}</strong> : null}
-      {typeof s.description === 'string' ? <div className="muted" style={{ whiteSpace: 'pre-wrap' }}>{s.description}</div> : null}
+      {typeof s.description === 'string' ? (
+        <div className="muted" style={{ whiteSpace: 'pre-wrap' }}>
+          {s.description}
+        </div>
+      ) : null}
       {props.length || Object.keys(items).length || combos.length || defs.length || (extra && typeof extra === 'object') ? (
         <ul>
           {props.map(([k, v]) => (
@@ -83,9 +87,7 @@ function SchemaNode({ schema: s, name, required, depth, seen }: { schema: Obj; n
           ))}
           {Object.keys(items).length ? <SchemaNode schema={items} name="[items]" required={false} depth={depth + 1} seen={inner} /> : null}
           {extra && typeof extra === 'object' ? <SchemaNode schema={obj(extra)} name="[other keys]" required={false} depth={depth + 1} seen={inner} /> : null}
-          {combos.map((k) =>
-            (s[k] as unknown[]).map((v, i) => <SchemaNode key={`${k}${i}`} schema={obj(v)} name={`${k}[${i}]`} required={false} depth={depth + 1} seen={inner} />),
-          )}
+          {combos.map((k) => (s[k] as unknown[]).map((v, i) => <SchemaNode key={`${k}${i}`} schema={obj(v)} name={`${k}[${i}]`} required={false} depth={depth + 1} seen={inner} />))}
           {defs.length ? (
             <li>
               <details>

@@ -60,16 +60,7 @@ export const COLUMN_HEADINGS: Readonly<Record<string, string>> = {
 
 /** The columns of an exported row, in order: the grouping columns asked for, then the figures. */
 export function exportColumns(groupBy: ReportQuery['groupBy']): string[] {
-  return [
-    ...DIMENSIONS.filter((d) => groupBy.includes(d.key)).map((d) => d.field),
-    'turnover',
-    'payouts',
-    'ggr',
-    'hold',
-    'voidedStakes',
-    'correctionPayoutDelta',
-    ...COUNT_COLUMNS,
-  ];
+  return [...DIMENSIONS.filter((d) => groupBy.includes(d.key)).map((d) => d.field), 'turnover', 'payouts', 'ggr', 'hold', 'voidedStakes', 'correctionPayoutDelta', ...COUNT_COLUMNS];
 }
 
 const NUMERIC = new Set<string>([...AMOUNT_COLUMNS, ...COUNT_COLUMNS]);

@@ -214,7 +214,12 @@ export function parseReportQuery(search: string | URLSearchParams): ReportQuery 
  */
 export function reportQueryString(q: ReportQuery, extra: Readonly<Record<string, string>> = {}): string {
   const p = new URLSearchParams();
-  p.set('groupBy', DIMENSIONS.map((d) => d.key).filter((k) => k === 'currency' || q.groupBy.includes(k)).join(','));
+  p.set(
+    'groupBy',
+    DIMENSIONS.map((d) => d.key)
+      .filter((k) => k === 'currency' || q.groupBy.includes(k))
+      .join(','),
+  );
   for (const k of FILTER_KEYS) {
     const v = q[k];
     if (v) p.set(k, v);

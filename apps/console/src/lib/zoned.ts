@@ -18,7 +18,11 @@ function fmt(timeZone: string): Intl.DateTimeFormat {
 
 /** The zone's offset from UTC at instant `ms`, in milliseconds (Malta in winter: +3 600 000). */
 export function zoneOffsetMs(ms: number, timeZone: string): number {
-  const p = Object.fromEntries(fmt(timeZone).formatToParts(new Date(ms)).map((x) => [x.type, x.value]));
+  const p = Object.fromEntries(
+    fmt(timeZone)
+      .formatToParts(new Date(ms))
+      .map((x) => [x.type, x.value]),
+  );
   const asUtc = Date.UTC(Number(p.year), Number(p.month) - 1, Number(p.day), Number(p.hour) % 24, Number(p.minute), Number(p.second));
   return asUtc - Math.floor(ms / 1000) * 1000;
 }

@@ -145,8 +145,7 @@ export function ApprovalsPage() {
         {(page) => {
           const list = page.decisions.filter((d) => (tab === 'pending' ? d.status === 'PENDING_APPROVAL' : d.status !== 'PENDING_APPROVAL'));
           const ordered = tab === 'pending' ? list : [...list].reverse();
-          if (!ordered.length)
-            return <Empty>{tab === 'pending' ? 'No decision is waiting for approval.' : 'No decided decision matches these filters.'}</Empty>;
+          if (!ordered.length) return <Empty>{tab === 'pending' ? 'No decision is waiting for approval.' : 'No decided decision matches these filters.'}</Empty>;
           return (
             <div className="cards" data-testid="decisions">
               <p className="muted" role="status">
@@ -176,8 +175,7 @@ function OutcomeMessage({ outcome, onDismiss }: { outcome: Outcome; onDismiss: (
         </>
       ) : (
         <p className="notice" role="status">
-          Decision <code>{outcome.decisionId}</code> is now <strong>{outcome.answer?.status}</strong>; the ledger recorded{' '}
-          {countTypes(outcome.answer?.events ?? [])}.
+          Decision <code>{outcome.decisionId}</code> is now <strong>{outcome.answer?.status}</strong>; the ledger recorded {countTypes(outcome.answer?.events ?? [])}.
         </p>
       )}
       <button type="button" onClick={onDismiss}>
@@ -295,7 +293,10 @@ function DecisionCard({ decision: d, principal, onOutcome }: { decision: Decisio
         <details className="bets">
           <summary>
             Bets it {d.status === 'APPROVED' ? 'changed' : 'would have changed'} ({d.affectedBets.length}
-            {affectedTotals(d.affectedBets).map((t) => `; stakes ${formatMinor(t.stake, t.currency, true)}`).join('')})
+            {affectedTotals(d.affectedBets)
+              .map((t) => `; stakes ${formatMinor(t.stake, t.currency, true)}`)
+              .join('')}
+            )
           </summary>
           <AffectedBets bets={d.affectedBets} caption={`Bets of decision ${d.decisionId}`} />
         </details>

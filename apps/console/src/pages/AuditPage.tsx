@@ -18,10 +18,31 @@ type ChainVerification = components['schemas']['ChainVerification'];
 
 /** The event types of the catalogue (libs/events/src/catalogue.ts), offered as suggestions of the `type` filter. */
 const EVENT_TYPES = [
-  'ShoeOpened', 'CommencementCardDrawn', 'CommencementCorrected', 'CardBurned', 'RoundOpened', 'BetPlaced', 'BettingClosed', 'CardDealt',
-  'CardExposed', 'CardDropped', 'UnneededCardDrawn', 'CutCardDrawn', 'RoundResulted', 'BetSettled', 'RoundVoided', 'BetRefunded',
-  'ResultCorrected', 'BetResettled', 'ShoeVoided', 'ShoeClosed', 'DealerChanged', 'DecisionRequested', 'DecisionApproved',
-  'DecisionRejected', 'DecisionExpired',
+  'ShoeOpened',
+  'CommencementCardDrawn',
+  'CommencementCorrected',
+  'CardBurned',
+  'RoundOpened',
+  'BetPlaced',
+  'BettingClosed',
+  'CardDealt',
+  'CardExposed',
+  'CardDropped',
+  'UnneededCardDrawn',
+  'CutCardDrawn',
+  'RoundResulted',
+  'BetSettled',
+  'RoundVoided',
+  'BetRefunded',
+  'ResultCorrected',
+  'BetResettled',
+  'ShoeVoided',
+  'ShoeClosed',
+  'DealerChanged',
+  'DecisionRequested',
+  'DecisionApproved',
+  'DecisionRejected',
+  'DecisionExpired',
 ] as const;
 
 const TABS = [
@@ -243,8 +264,7 @@ function EventsTab({ kind }: { kind: 'events' | 'decisions' }) {
   type R = AuditEvent | AuditDecision;
   const list = useQuery({
     queryKey: ['audit', kind, query],
-    queryFn: (): Promise<{ items: R[]; nextCursor: string | null }> =>
-      kind === 'events' ? unwrap(api.GET('/audit/events', { params: { query } })) : unwrap(api.GET('/audit/decisions', { params: { query } })),
+    queryFn: (): Promise<{ items: R[]; nextCursor: string | null }> => (kind === 'events' ? unwrap(api.GET('/audit/events', { params: { query } })) : unwrap(api.GET('/audit/decisions', { params: { query } }))),
   });
   const [open, toggle] = useExpanded();
   const columns = useMemo(() => {
@@ -268,9 +288,7 @@ function EventsTab({ kind }: { kind: 'events' | 'decisions' }) {
   return (
     <>
       <p className="muted">
-        {kind === 'events'
-          ? 'Every recorded event, in global order (filters match GET /audit/events).'
-          : 'Voids (management and automatic), result corrections, shoe voids and commencement corrections, in global order.'}
+        {kind === 'events' ? 'Every recorded event, in global order (filters match GET /audit/events).' : 'Voids (management and automatic), result corrections, shoe voids and commencement corrections, in global order.'}
       </p>
       <FilterForm fields={EVENT_FIELDS} label={kind === 'events' ? 'Search events' : 'Search decisions'} />
       {list.isPending ? (
@@ -295,7 +313,17 @@ function EventsTab({ kind }: { kind: 'events' | 'decisions' }) {
             expanded={open}
             renderDetail={(r) => (
               <pre className="json" aria-label={`Event ${r.eventId}`}>
-                {JSON.stringify({ eventId: r.eventId, recordedAt: formatInstant(r.recordedAt, tz), compensates: r.compensates, ...('hash' in r ? { streamId: r.streamId, streamVersion: r.streamVersion, correlationId: r.correlationId, causationId: r.causationId, hash: r.hash } : {}), data: r.data }, null, 2)}
+                {JSON.stringify(
+                  {
+                    eventId: r.eventId,
+                    recordedAt: formatInstant(r.recordedAt, tz),
+                    compensates: r.compensates,
+                    ...('hash' in r ? { streamId: r.streamId, streamVersion: r.streamVersion, correlationId: r.correlationId, causationId: r.causationId, hash: r.hash } : {}),
+                    data: r.data,
+                  },
+                  null,
+                  2,
+                )}
               </pre>
             )}
           />
@@ -353,9 +381,7 @@ function ChainTab() {
   const idField = useId();
   const verify = useMutation({
     mutationFn: (v: { scope: 'shoe' | 'table'; id: string }): Promise<ChainVerification> =>
-      v.scope === 'shoe'
-        ? unwrap(api.GET('/shoes/{shoeId}/chain', { params: { path: { shoeId: v.id } } }))
-        : unwrap(api.GET('/tables/{tableId}/chain', { params: { path: { tableId: v.id } } })),
+      v.scope === 'shoe' ? unwrap(api.GET('/shoes/{shoeId}/chain', { params: { path: { shoeId: v.id } } })) : unwrap(api.GET('/tables/{tableId}/chain', { params: { path: { tableId: v.id } } })),
   });
   const tables = useQuery({ queryKey: ['tables'], queryFn: () => unwrap(api.GET('/tables')) });
   return (
@@ -376,14 +402,7 @@ function ChainTab() {
           <legend>Chain of</legend>
           {(['shoe', 'table'] as const).map((s) => (
             <label key={s}>
-              <input
-                type="radio"
-                name="scope"
-                value={s}
-                checked={scope === s}
-                onChange={() => setParams(new URLSearchParams({ tab: 'chain', scope: s, ...(target ? { id: target } : {}) }))}
-              />
-              a {s}
+              <input type="radio" name="scope" value={s} checked={scope === s} onChange={() => setParams(new URLSearchParams({ tab: 'chain', scope: s, ...(target ? { id: target } : {}) }))} />a {s}
             </label>
           ))}
         </fieldset>
@@ -405,8 +424,8 @@ function ChainTab() {
       {verify.data ? (
         <div className="panel" data-testid="chain-result" role="status">
           <p style={{ marginTop: 0 }}>
-            {verify.data.ok ? <span className="ok">Chain intact</span> : <span className="bad">Chain broken</span>} —{' '}
-            {verify.data.streamsChecked} stream{verify.data.streamsChecked === 1 ? '' : 's'}, {verify.data.eventsChecked} events checked
+            {verify.data.ok ? <span className="ok">Chain intact</span> : <span className="bad">Chain broken</span>} — {verify.data.streamsChecked} stream{verify.data.streamsChecked === 1 ? '' : 's'}, {verify.data.eventsChecked}{' '}
+            events checked
             {verify.variables ? ` (${verify.variables.scope} ${verify.variables.id})` : ''}.
           </p>
           {verify.data.problems.length ? (
@@ -417,7 +436,9 @@ function ChainTab() {
                   <tr>
                     <th scope="col">Kind</th>
                     <th scope="col">Stream</th>
-                    <th scope="col" className="num">Version</th>
+                    <th scope="col" className="num">
+                      Version
+                    </th>
                     <th scope="col">Event</th>
                     <th scope="col">Detail</th>
                   </tr>

@@ -43,7 +43,6 @@ export function Evidence({ evidence }: { evidence: EvidenceView | null | undefin
   );
 }
 
-
 /** An amount of minor units or a dash (a settlement's null winnings before it is settled). */
 function money(minor: string | null | undefined, currency: string): string {
   return minor === null || minor === undefined ? '–' : formatMinor(minor, currency);
@@ -318,8 +317,7 @@ function Chain({ recall }: { recall: Recall }) {
   return (
     <div className="panel" data-testid="chain" data-ok={String(c.ok)}>
       <p>
-        Hash chain: {c.ok ? <span className="ok">ok</span> : <span className="bad">{c.problems.length} problem(s)</span>} · {c.eventsChecked} events checked since version{' '}
-        {c.verifiedFrom} · head version {c.headVersion}
+        Hash chain: {c.ok ? <span className="ok">ok</span> : <span className="bad">{c.problems.length} problem(s)</span>} · {c.eventsChecked} events checked since version {c.verifiedFrom} · head version {c.headVersion}
       </p>
       {c.problems.length ? (
         <ul>
@@ -331,8 +329,7 @@ function Chain({ recall }: { recall: Recall }) {
         </ul>
       ) : null}
       <p data-testid="anchor" data-status={a.status}>
-        Anchor:{' '}
-        <span className={a.status === 'ANCHORED' ? 'ok' : a.status === 'NOT_YET_ANCHORED' ? 'muted' : 'bad'}>{ANCHOR_WORDS[a.status] ?? a.status}</span>
+        Anchor: <span className={a.status === 'ANCHORED' ? 'ok' : a.status === 'NOT_YET_ANCHORED' ? 'muted' : 'bad'}>{ANCHOR_WORDS[a.status] ?? a.status}</span>
         {a.seq !== null ? (
           <>
             {' '}
@@ -397,8 +394,7 @@ export function RecallPage() {
                   <>voided ({r.voidCause ?? '–'})</>
                 ) : (
                   <>
-                    <Hand cards={r.playerCards} label="Player's cards in force" size="sm" /> {r.playerTotal ?? '–'} –{' '}
-                    <Hand cards={r.bankerCards} label="Banker's cards in force" size="sm" /> {r.bankerTotal ?? '–'}{' '}
+                    <Hand cards={r.playerCards} label="Player's cards in force" size="sm" /> {r.playerTotal ?? '–'} – <Hand cards={r.bankerCards} label="Banker's cards in force" size="sm" /> {r.bankerTotal ?? '–'}{' '}
                     <span className={r.winner ? `winner-${r.winner}` : ''}>{r.winner ?? ''}</span>
                   </>
                 )}

@@ -37,8 +37,11 @@ function count(key: 'betsSettled' | 'betsRefunded' | 'betsResettled' | 'roundsRe
 }
 
 /** The table's columns: the groups asked for, then play, then voids and corrections apart. */
-function columnsFor(groupBy: readonly Dimension[]): ColumnDef<Row, any>[] { // eslint-disable-line @typescript-eslint/no-explicit-any -- mixed column value types
-  const dims = DIMENSIONS.filter((d) => groupBy.includes(d.key)).map((d) => help.accessor((r) => (r as Record<string, unknown>)[d.field] as string | undefined, { id: d.field, header: d.label, meta: { className: 'nowrap' }, cell: (c) => c.getValue() ?? '–' }));
+function columnsFor(groupBy: readonly Dimension[]): ColumnDef<Row, any>[] {
+  // eslint-disable-line @typescript-eslint/no-explicit-any -- mixed column value types
+  const dims = DIMENSIONS.filter((d) => groupBy.includes(d.key)).map((d) =>
+    help.accessor((r) => (r as Record<string, unknown>)[d.field] as string | undefined, { id: d.field, header: d.label, meta: { className: 'nowrap' }, cell: (c) => c.getValue() ?? '–' }),
+  );
   return [
     ...(dims.length ? [help.group({ id: 'g-groups', header: 'Group', meta: { className: 'group' }, columns: dims })] : []),
     help.group({
@@ -49,7 +52,16 @@ function columnsFor(groupBy: readonly Dimension[]): ColumnDef<Row, any>[] { // e
         amount('turnover', 'Turnover'),
         amount('payouts', 'Payouts'),
         amount('ggr', 'GGR'),
-        help.accessor('hold', { header: 'Hold', sortingFn: ((a: { original: Row }, b: { original: Row }) => { const x = holdMillionths(a.original.hold), y = holdMillionths(b.original.hold); return x < y ? -1 : x > y ? 1 : 0; }) as never, meta: { numeric: true }, cell: (c) => formatRatioPercent(c.getValue()) }),
+        help.accessor('hold', {
+          header: 'Hold',
+          sortingFn: ((a: { original: Row }, b: { original: Row }) => {
+            const x = holdMillionths(a.original.hold),
+              y = holdMillionths(b.original.hold);
+            return x < y ? -1 : x > y ? 1 : 0;
+          }) as never,
+          meta: { numeric: true },
+          cell: (c) => formatRatioPercent(c.getValue()),
+        }),
         count('betsSettled', 'Bets settled'),
         count('roundsResulted', 'Rounds resulted'),
       ],
@@ -132,14 +144,7 @@ export function ReconciliationPage() {
           <legend>Group by</legend>
           {DIMENSIONS.map((d) => (
             <label key={d.key}>
-              <input
-                type="checkbox"
-                name="groupBy"
-                value={d.key}
-                defaultChecked={q.groupBy.includes(d.key)}
-                disabled={d.key === 'currency'}
-                aria-describedby={d.key === 'currency' ? 'currency-always' : undefined}
-              />
+              <input type="checkbox" name="groupBy" value={d.key} defaultChecked={q.groupBy.includes(d.key)} disabled={d.key === 'currency'} aria-describedby={d.key === 'currency' ? 'currency-always' : undefined} />
               {d.label}
             </label>
           ))}
@@ -247,16 +252,26 @@ function ReportView({ report, query, currencyRows }: { report: Report; query: Re
       <th scope="row" colSpan={Math.max(dims.length, 1)}>
         Total {t.currency} ({t.rows} row{t.rows === 1 ? '' : 's'})
       </th>
-      <td className="num" data-col="turnover">{formatMinor(t.turnover, t.currency)}</td>
-      <td className="num" data-col="payouts">{formatMinor(t.payouts, t.currency)}</td>
-      <td className="num" data-col="ggr">{formatMinor(t.ggr, t.currency)}</td>
+      <td className="num" data-col="turnover">
+        {formatMinor(t.turnover, t.currency)}
+      </td>
+      <td className="num" data-col="payouts">
+        {formatMinor(t.payouts, t.currency)}
+      </td>
+      <td className="num" data-col="ggr">
+        {formatMinor(t.ggr, t.currency)}
+      </td>
       <td className="num">{formatRatioPercent(t.hold)}</td>
       <td className="num">{t.betsSettled}</td>
       <td className="num">{t.roundsResulted}</td>
-      <td className="num apart" data-col="voidedStakes">{formatMinor(t.voidedStakes, t.currency)}</td>
+      <td className="num apart" data-col="voidedStakes">
+        {formatMinor(t.voidedStakes, t.currency)}
+      </td>
       <td className="num apart">{t.betsRefunded}</td>
       <td className="num apart">{t.roundsVoided}</td>
-      <td className="num apart" data-col="correctionPayoutDelta">{formatMinor(t.correctionPayoutDelta, t.currency)}</td>
+      <td className="num apart" data-col="correctionPayoutDelta">
+        {formatMinor(t.correctionPayoutDelta, t.currency)}
+      </td>
       <td className="num apart">{t.betsResettled}</td>
       <td className="num apart">{t.corrections}</td>
     </tr>
@@ -291,12 +306,24 @@ function ReportView({ report, query, currencyRows }: { report: Report; query: Re
           <thead>
             <tr>
               <th scope="col">Currency</th>
-              <th scope="col" className="num">Voided stakes (refunded)</th>
-              <th scope="col" className="num">Bets refunded</th>
-              <th scope="col" className="num">Rounds voided</th>
-              <th scope="col" className="num">Correction payout delta</th>
-              <th scope="col" className="num">Bets resettled</th>
-              <th scope="col" className="num">Corrections</th>
+              <th scope="col" className="num">
+                Voided stakes (refunded)
+              </th>
+              <th scope="col" className="num">
+                Bets refunded
+              </th>
+              <th scope="col" className="num">
+                Rounds voided
+              </th>
+              <th scope="col" className="num">
+                Correction payout delta
+              </th>
+              <th scope="col" className="num">
+                Bets resettled
+              </th>
+              <th scope="col" className="num">
+                Corrections
+              </th>
             </tr>
           </thead>
           <tbody>
@@ -314,10 +341,7 @@ function ReportView({ report, query, currencyRows }: { report: Report; query: Re
           </tbody>
         </table>
       </div>
-      <p className="muted">
-        Voided stakes were refunded and are not in turnover; a correction’s payout delta is the change of payouts its re-settlement made
-        (already in payouts).
-      </p>
+      <p className="muted">Voided stakes were refunded and are not in turnover; a correction’s payout delta is the change of payouts its re-settlement made (already in payouts).</p>
     </>
   );
 }
@@ -390,10 +414,18 @@ function DailyChart({ rows }: { rows: readonly Row[] }) {
             <thead>
               <tr>
                 <th scope="col">Gaming day</th>
-                <th scope="col" className="num">Turnover</th>
-                <th scope="col" className="num">Payouts</th>
-                <th scope="col" className="num">GGR</th>
-                <th scope="col" className="num">Hold</th>
+                <th scope="col" className="num">
+                  Turnover
+                </th>
+                <th scope="col" className="num">
+                  Payouts
+                </th>
+                <th scope="col" className="num">
+                  GGR
+                </th>
+                <th scope="col" className="num">
+                  Hold
+                </th>
               </tr>
             </thead>
             <tbody>

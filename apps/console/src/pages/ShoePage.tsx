@@ -44,8 +44,8 @@ function RoadsSection({ roads }: { roads: Roads }) {
     <section aria-labelledby="roads-h">
       <h2 id="roads-h">Roads</h2>
       <p className="muted tiny">
-        {roads.roundsCounted} rounds counted (voided rounds do not count; corrected ones count with their corrected result).
-        Pairs: red dot top left = banker pair, blue dot bottom right = player pair; a green slash on the big road = tie.
+        {roads.roundsCounted} rounds counted (voided rounds do not count; corrected ones count with their corrected result). Pairs: red dot top left = banker pair, blue dot bottom right = player pair; a green slash on the big road
+        = tie.
       </p>
       <div className="roads">
         <figure>

@@ -61,16 +61,36 @@ function StaffTable({ rows, groupBy, timeZone }: { rows: readonly Row[]; groupBy
             {groupBy !== 'table' ? <th scope="col">Dealer</th> : null}
             {groupBy !== 'dealer' ? <th scope="col">Table</th> : null}
             {groupBy === 'shift' ? <th scope="col">Shift</th> : null}
-            <th scope="col" className="num">Rounds</th>
-            <th scope="col" className="num">Voids</th>
-            <th scope="col" className="num">Void rate</th>
-            <th scope="col" className="num">Corrections</th>
-            <th scope="col" className="num">Exposed</th>
-            <th scope="col" className="num">Dropped</th>
-            <th scope="col" className="num">Unneeded</th>
-            <th scope="col" className="num">Tableau refusals</th>
-            <th scope="col" className="num">Refusal rate</th>
-            <th scope="col" className="num">Round time median / mean</th>
+            <th scope="col" className="num">
+              Rounds
+            </th>
+            <th scope="col" className="num">
+              Voids
+            </th>
+            <th scope="col" className="num">
+              Void rate
+            </th>
+            <th scope="col" className="num">
+              Corrections
+            </th>
+            <th scope="col" className="num">
+              Exposed
+            </th>
+            <th scope="col" className="num">
+              Dropped
+            </th>
+            <th scope="col" className="num">
+              Unneeded
+            </th>
+            <th scope="col" className="num">
+              Tableau refusals
+            </th>
+            <th scope="col" className="num">
+              Refusal rate
+            </th>
+            <th scope="col" className="num">
+              Round time median / mean
+            </th>
             {groupBy === 'dealer' ? <th scope="col">Voids vs peers</th> : null}
             {groupBy === 'dealer' ? <th scope="col">Refusals vs peers</th> : null}
           </tr>
@@ -88,15 +108,33 @@ function StaffTable({ rows, groupBy, timeZone }: { rows: readonly Row[]; groupBy
                   </div>
                 </td>
               ) : null}
-              <td className="num" data-col="rounds">{r.rounds}</td>
-              <td className="num" data-col="voids">{r.voids}</td>
-              <td className="num" data-col="voidRate">{percent(r.voidRate)}</td>
-              <td className="num" data-col="corrections">{r.corrections}</td>
-              <td className="num" data-col="exposedCards">{r.exposedCards}</td>
-              <td className="num" data-col="droppedCards">{r.droppedCards}</td>
-              <td className="num" data-col="unneededCards">{r.unneededCards}</td>
-              <td className="num" data-col="refusals">{r.refusals}</td>
-              <td className="num" data-col="refusalRate">{percent(r.refusalRate)}</td>
+              <td className="num" data-col="rounds">
+                {r.rounds}
+              </td>
+              <td className="num" data-col="voids">
+                {r.voids}
+              </td>
+              <td className="num" data-col="voidRate">
+                {percent(r.voidRate)}
+              </td>
+              <td className="num" data-col="corrections">
+                {r.corrections}
+              </td>
+              <td className="num" data-col="exposedCards">
+                {r.exposedCards}
+              </td>
+              <td className="num" data-col="droppedCards">
+                {r.droppedCards}
+              </td>
+              <td className="num" data-col="unneededCards">
+                {r.unneededCards}
+              </td>
+              <td className="num" data-col="refusals">
+                {r.refusals}
+              </td>
+              <td className="num" data-col="refusalRate">
+                {percent(r.refusalRate)}
+              </td>
               <td className="num nowrap" data-col="roundTime">
                 {r.roundTimeMs.median === null ? '–' : `${(r.roundTimeMs.median / 1000).toFixed(1)} s`} / {r.roundTimeMs.mean === null ? '–' : `${(r.roundTimeMs.mean / 1000).toFixed(1)} s`}
               </td>
@@ -127,13 +165,27 @@ function PitManagerTable({ rows }: { rows: readonly PitManager[] }) {
         <thead>
           <tr>
             <th scope="col">Pit manager</th>
-            <th scope="col" className="num">Requested</th>
-            <th scope="col" className="num">Approved</th>
-            <th scope="col" className="num">Rejected</th>
-            <th scope="col" className="num">Expired</th>
-            <th scope="col" className="num">Voids requested / approved</th>
-            <th scope="col" className="num">Corrections requested / approved</th>
-            <th scope="col" className="num">Shoe voids requested / approved</th>
+            <th scope="col" className="num">
+              Requested
+            </th>
+            <th scope="col" className="num">
+              Approved
+            </th>
+            <th scope="col" className="num">
+              Rejected
+            </th>
+            <th scope="col" className="num">
+              Expired
+            </th>
+            <th scope="col" className="num">
+              Voids requested / approved
+            </th>
+            <th scope="col" className="num">
+              Corrections requested / approved
+            </th>
+            <th scope="col" className="num">
+              Shoe voids requested / approved
+            </th>
           </tr>
         </thead>
         <tbody>
@@ -237,8 +289,8 @@ export function StaffPage() {
         {(r) => (
           <>
             <p className="muted" data-testid="flag-rule">
-              Flag: {r.flagRule.test}, z ≥ {r.flagRule.zThreshold} with at least {r.flagRule.minRounds} rounds for the dealer and for the peers. Generated{' '}
-              {formatInstant(r.header.generatedAt, timeZone)} by {r.header.software.name} {r.header.software.version}
+              Flag: {r.flagRule.test}, z ≥ {r.flagRule.zThreshold} with at least {r.flagRule.minRounds} rounds for the dealer and for the peers. Generated {formatInstant(r.header.generatedAt, timeZone)} by {r.header.software.name}{' '}
+              {r.header.software.version}
               {r.header.noActivity ? ' · no activity in this period' : ''}.
             </p>
             {groupBy === 'dealer' ? (

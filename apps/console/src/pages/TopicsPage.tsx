@@ -88,7 +88,9 @@ function AsyncApiDocument({ document: raw }: { document: unknown }) {
         {str(info.description) ? (
           <details>
             <summary>About these topics (keys, partitions, order, CloudEvents headers, signatures)</summary>
-            <pre className="json" style={{ maxHeight: 'none' }}>{String(info.description)}</pre>
+            <pre className="json" style={{ maxHeight: 'none' }}>
+              {String(info.description)}
+            </pre>
           </details>
         ) : null}
         {servers.length ? (
@@ -130,14 +132,21 @@ function Channel({ id, channel: c, operations }: { id: string; channel: Obj; ope
       </h2>
       {str(c.summary) ? <p className="muted">{String(c.summary)}</p> : null}
       <Prose text={c.description} />
-      {list(c.tags).length ? <p>Tags: {list(c.tags).map((t) => str(obj(t).name)).filter(Boolean).join(', ')}</p> : null}
+      {list(c.tags).length ? (
+        <p>
+          Tags:{' '}
+          {list(c.tags)
+            .map((t) => str(obj(t).name))
+            .filter(Boolean)
+            .join(', ')}
+        </p>
+      ) : null}
       <h3>Operations</h3>
       {operations.length ? (
         <ul>
           {operations.map(([oid, o]) => (
             <li key={oid}>
-              <span className={`badge ${o.action === 'send' ? 'resulted' : 'pending'}`}>{String(o.action ?? '?').toUpperCase()}</span> <strong>{str(o.title) ?? oid}</strong>{' '}
-              <code className="muted">{oid}</code>
+              <span className={`badge ${o.action === 'send' ? 'resulted' : 'pending'}`}>{String(o.action ?? '?').toUpperCase()}</span> <strong>{str(o.title) ?? oid}</strong> <code className="muted">{oid}</code>
               {str(o.summary) ? <> — {String(o.summary)}</> : null}
             </li>
           ))}

@@ -106,32 +106,32 @@ export function WalletPage() {
       <h1 id="wallet-h">Wallet matching</h1>
       {canUpload ? null : <p className="muted">Uploading a wallet file is a pit manager&apos;s act (it stores a run); you can open the runs below.</p>}
       {canUpload ? (
-      <form className="filters" onSubmit={(e) => void submit(e)} aria-label="Upload a wallet file">
-        <div>
-          <label htmlFor="w-file">Wallet file (CSV or JSONL)</label>
-          <input id="w-file" name="file" type="file" accept=".csv,.jsonl,.ndjson,text/csv,application/x-ndjson" />
-        </div>
-        <div>
-          <label htmlFor="w-from">From gaming day</label>
-          <input id="w-from" name="fromDay" type="date" />
-        </div>
-        <div>
-          <label htmlFor="w-to">To gaming day</label>
-          <input id="w-to" name="toDay" type="date" />
-        </div>
-        <details>
-          <summary>Column names (if the file&apos;s differ)</summary>
-          {FIELDS.map((field) => (
-            <div key={field}>
-              <label htmlFor={`w-map-${field}`}>{field}</label>
-              <input id={`w-map-${field}`} name={`map.${field}`} placeholder={field} size={14} maxLength={64} />
-            </div>
-          ))}
-        </details>
-        <button type="submit" className="primary" disabled={busy}>
-          {busy ? 'Matching…' : 'Upload and match'}
-        </button>
-      </form>
+        <form className="filters" onSubmit={(e) => void submit(e)} aria-label="Upload a wallet file">
+          <div>
+            <label htmlFor="w-file">Wallet file (CSV or JSONL)</label>
+            <input id="w-file" name="file" type="file" accept=".csv,.jsonl,.ndjson,text/csv,application/x-ndjson" />
+          </div>
+          <div>
+            <label htmlFor="w-from">From gaming day</label>
+            <input id="w-from" name="fromDay" type="date" />
+          </div>
+          <div>
+            <label htmlFor="w-to">To gaming day</label>
+            <input id="w-to" name="toDay" type="date" />
+          </div>
+          <details>
+            <summary>Column names (if the file&apos;s differ)</summary>
+            {FIELDS.map((field) => (
+              <div key={field}>
+                <label htmlFor={`w-map-${field}`}>{field}</label>
+                <input id={`w-map-${field}`} name={`map.${field}`} placeholder={field} size={14} maxLength={64} />
+              </div>
+            ))}
+          </details>
+          <button type="submit" className="primary" disabled={busy}>
+            {busy ? 'Matching…' : 'Upload and match'}
+          </button>
+        </form>
       ) : null}
       {error ? <UploadError error={error} /> : null}
       {runId ? <RunView runId={runId} /> : <p className="muted">Upload a file to match it against the ledger, or open an earlier run below.</p>}
@@ -220,10 +220,18 @@ function RunView({ runId }: { runId: string }) {
                 <tr>
                   <th scope="col">Currency</th>
                   <th scope="col">Gaming day</th>
-                  <th scope="col" className="num">Matched</th>
-                  <th scope="col" className="num">Findings</th>
-                  <th scope="col" className="num">Ledger amount</th>
-                  <th scope="col" className="num">Wallet amount</th>
+                  <th scope="col" className="num">
+                    Matched
+                  </th>
+                  <th scope="col" className="num">
+                    Findings
+                  </th>
+                  <th scope="col" className="num">
+                    Ledger amount
+                  </th>
+                  <th scope="col" className="num">
+                    Wallet amount
+                  </th>
                 </tr>
               </thead>
               <tbody>
@@ -254,8 +262,12 @@ function RunView({ runId }: { runId: string }) {
                         <th scope="col">Type</th>
                         <th scope="col">Account</th>
                         <th scope="col">Gaming day</th>
-                        <th scope="col" className="num">Ledger</th>
-                        <th scope="col" className="num">Wallet</th>
+                        <th scope="col" className="num">
+                          Ledger
+                        </th>
+                        <th scope="col" className="num">
+                          Wallet
+                        </th>
                         <th scope="col">Line</th>
                         <th scope="col">Differs in</th>
                       </tr>
@@ -268,8 +280,12 @@ function RunView({ runId }: { runId: string }) {
                           <td>{i.type}</td>
                           <td>{i.accountId ?? '–'}</td>
                           <td>{i.gamingDay}</td>
-                          <td className="num" data-col="ledger">{i.ledgerAmount === null ? '–' : formatMinor(i.ledgerAmount, i.currency, true)}</td>
-                          <td className="num" data-col="wallet">{i.walletAmount === null ? '–' : formatMinor(i.walletAmount, i.currency, true)}</td>
+                          <td className="num" data-col="ledger">
+                            {i.ledgerAmount === null ? '–' : formatMinor(i.ledgerAmount, i.currency, true)}
+                          </td>
+                          <td className="num" data-col="wallet">
+                            {i.walletAmount === null ? '–' : formatMinor(i.walletAmount, i.currency, true)}
+                          </td>
                           <td>{i.walletLine ?? '–'}</td>
                           <td>{i.differences.join(', ') || '–'}</td>
                         </tr>

@@ -116,9 +116,7 @@ class ProbeController {
 }
 
 /** Every (code, thrower) pair the table implies: each code as every error type that raises it. */
-const CASES: Array<[ErrorCode, Thrower]> = ERROR_CODES.flatMap((code) =>
-  [...new Set(ERROR_TABLE[code].raisedBy.flatMap((source) => THROWERS_OF[source]))].map((t): [ErrorCode, Thrower] => [code, t]),
-);
+const CASES: Array<[ErrorCode, Thrower]> = ERROR_CODES.flatMap((code) => [...new Set(ERROR_TABLE[code].raisedBy.flatMap((source) => THROWERS_OF[source]))].map((t): [ErrorCode, Thrower] => [code, t]));
 
 describe('every code of the error table answers its status through the real exception filter', () => {
   let app: NestExpressApplication;
@@ -128,7 +126,10 @@ describe('every code of the error table answers its status through the real exce
   beforeAll(async () => {
     const moduleRef = await Test.createTestingModule({
       controllers: [ProbeController],
-      providers: [{ provide: APP_FILTER, useClass: LedgerExceptionFilter }, { provide: REJECTION_LOG, useValue: log }],
+      providers: [
+        { provide: APP_FILTER, useClass: LedgerExceptionFilter },
+        { provide: REJECTION_LOG, useValue: log },
+      ],
     }).compile();
     app = moduleRef.createNestApplication<NestExpressApplication>({ logger: false });
     applyHttpWiring(app);
@@ -161,7 +162,9 @@ describe('every code of the error table answers its status through the real exce
     const e = STORE_ERRORS[name]() as EventStoreError;
     expect(e.status).toBe(errorSpec(e.code).status);
     expect(e.kind).toBe(errorSpec(e.code).kind);
-    const res = await request(app.getHttpServer()).post(`/probe/store/${encodeURIComponent(name)}`).send({});
+    const res = await request(app.getHttpServer())
+      .post(`/probe/store/${encodeURIComponent(name)}`)
+      .send({});
     expect({ status: res.status, code: res.body.error.code }).toEqual({ status: errorSpec(e.code).status, code: e.code });
   });
 
@@ -175,14 +178,18 @@ describe('every code of the error table answers its status through the real exce
   });
 
   describe('refusals of the framework and the body parser get the code of their status, and the status of that code', () => {
-    const expectAnswer = (res: request.Response, code: ErrorCode) =>
-      expect({ status: res.status, code: res.body?.error?.code }).toEqual({ status: errorSpec(code).status, code });
+    const expectAnswer = (res: request.Response, code: ErrorCode) => expect({ status: res.status, code: res.body?.error?.code }).toEqual({ status: errorSpec(code).status, code });
 
     it('a body that is not JSON: REQUEST.MALFORMED', async () => {
       expectAnswer(await request(app.getHttpServer()).post('/probe/name').set('content-type', 'application/json').send('{"name":'), 'REQUEST.MALFORMED');
     });
     it('a body over the limit: REQUEST.TOO_LARGE', async () => {
-      expectAnswer(await request(app.getHttpServer()).post('/probe/name').send({ name: 'x'.repeat(5 * 1024 * 1024 + 1) }), 'REQUEST.TOO_LARGE');
+      expectAnswer(
+        await request(app.getHttpServer())
+          .post('/probe/name')
+          .send({ name: 'x'.repeat(5 * 1024 * 1024 + 1) }),
+        'REQUEST.TOO_LARGE',
+      );
     });
     it('an unsupported charset: REQUEST.UNSUPPORTED_MEDIA_TYPE', async () => {
       expectAnswer(await request(app.getHttpServer()).post('/probe/name').set('content-type', 'application/json; charset=koi8-r').send('{"name":"a"}'), 'REQUEST.UNSUPPORTED_MEDIA_TYPE');
@@ -228,13 +235,19 @@ describe('every code of the error table answers its status through the real exce
     }
     // the probe routes are POST without a token: the write statuses too, 404 where the path has a parameter
     for (const [path, item] of Object.entries(doc.paths)) {
-      const statuses = Object.keys((item.post as { responses: Record<string, unknown> }).responses).filter((k) => !k.startsWith('2')).sort();
+      const statuses = Object.keys((item.post as { responses: Record<string, unknown> }).responses)
+        .filter((k) => !k.startsWith('2'))
+        .sort();
       expect([path, statuses]).toEqual([path, ['400', ...(path.includes('{') ? ['404'] : []), '409', '413', '415', '422', '500', '503']]);
     }
     // each shared response: the one error body, an example of each code of its status answered over HTTP
     const responses = doc.components!.responses as unknown as Record<string, { content: { 'application/json': { schema: unknown; examples: Record<string, { value: { error: { code: string } } }> } } }>;
     const httpCodes = ERROR_CODES.filter((c) => !ERROR_TABLE[c].raisedBy.every((r) => r === 'projections' || r === 'cli' || r === 'config'));
-    expect(Object.values(responses).flatMap((r) => Object.keys(r.content['application/json'].examples)).sort()).toEqual([...httpCodes].sort());
+    expect(
+      Object.values(responses)
+        .flatMap((r) => Object.keys(r.content['application/json'].examples))
+        .sort(),
+    ).toEqual([...httpCodes].sort());
     for (const [name, r] of Object.entries(responses)) {
       expect(r.content['application/json'].schema).toEqual({ $ref: '#/components/schemas/ErrorResponse' });
       for (const [code, ex] of Object.entries(r.content['application/json'].examples)) {

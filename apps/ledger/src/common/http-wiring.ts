@@ -28,9 +28,6 @@ export function applyHttpWiring(app: NestExpressApplication, edge?: EdgeWiring):
   // inflate: false: a compressed body is refused (415), never inflated: the limits above count the
   // bytes on the wire, and a small gzip body could inflate to megabytes (docs/architecture.md §10)
   app.useBodyParser('json', { limit: edge ? edge.limits.BODY_LIMIT_BETS_BATCH_BYTES : BODY_LIMIT, inflate: false });
-  app.useGlobalPipes(
-    new RequestShapePipe(),
-    new LedgerValidationPipe(),
-  );
+  app.useGlobalPipes(new RequestShapePipe(), new LedgerValidationPipe());
   return app;
 }

@@ -103,13 +103,9 @@ export class LedgerExceptionFilter implements ExceptionFilter {
         route: storable(sampled ? route.slice(0, SAMPLED_TEXT_MAX) : route),
         tableId: refusedTableId(req.params?.tableId, body.error.details),
         correlationId: req.correlationId ?? null,
-        rawPayload: sampled
-          ? this.budget.cap(storablePayload(req.body ?? notRead(req)), contentLength(req))
-          : boundedPayload(storablePayload(req.body ?? null), 65_536),
+        rawPayload: sampled ? this.budget.cap(storablePayload(req.body ?? notRead(req)), contentLength(req)) : boundedPayload(storablePayload(req.body ?? null), 65_536),
       };
-      const cost = sampled
-        ? ROW_OVERHEAD_BYTES + Buffer.byteLength(record.message) + Buffer.byteLength(record.route) + Buffer.byteLength(JSON.stringify(record.rawPayload) ?? '')
-        : 0;
+      const cost = sampled ? ROW_OVERHEAD_BYTES + Buffer.byteLength(record.message) + Buffer.byteLength(record.route) + Buffer.byteLength(JSON.stringify(record.rawPayload) ?? '') : 0;
       if (sampled && !this.budget.take(caller ? `sub:${caller.role}:${caller.id}` : `addr:${req.ip ?? req.socket?.remoteAddress ?? 'unknown'}`, cost)) {
         droppedRejections.inc({ reason: code });
       } else {

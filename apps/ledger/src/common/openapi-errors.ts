@@ -36,9 +36,7 @@ function errorResponses(): Record<string, ResponseObject> {
       content: {
         'application/json': {
           schema: { $ref: `#/components/schemas/${ERROR_RESPONSE_SCHEMA}` },
-          examples: Object.fromEntries(
-            entries.map((e) => [e.code, { summary: e.kind, value: { error: { code: e.code, message: e.message, details: {} }, correlationId: '0b7c9a2e-5d41-4b8e-9f3a-2c6d8e1f4a70' } }]),
-          ),
+          examples: Object.fromEntries(entries.map((e) => [e.code, { summary: e.kind, value: { error: { code: e.code, message: e.message, details: {} }, correlationId: '0b7c9a2e-5d41-4b8e-9f3a-2c6d8e1f4a70' } }])),
         },
       },
     };

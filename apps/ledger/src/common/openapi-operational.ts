@@ -74,7 +74,12 @@ export function withOperationalAnswers(doc: OpenAPIObject): OpenAPIObject {
         error: { ...checks, description: 'the checks down' },
         details: { ...checks, description: 'every check' },
       },
-      example: { status: 'degraded', info: { postgres: { status: 'up', latencyMs: 1 }, kafka: { status: 'up', degraded: true, reachable: false, message: 'Connection error' } }, error: {}, details: { postgres: { status: 'up', latencyMs: 1 }, kafka: { status: 'up', degraded: true, reachable: false, message: 'Connection error' } } },
+      example: {
+        status: 'degraded',
+        info: { postgres: { status: 'up', latencyMs: 1 }, kafka: { status: 'up', degraded: true, reachable: false, message: 'Connection error' } },
+        error: {},
+        details: { postgres: { status: 'up', latencyMs: 1 }, kafka: { status: 'up', degraded: true, reachable: false, message: 'Connection error' } },
+      },
     };
     const probe = (description: string) => ({ description, content: { 'application/json': { schema: { $ref: `#/components/schemas/${PROBE_SCHEMA}` } } } });
     live.responses = { ...live.responses, 200: probe('the process answers (liveness)') };
@@ -86,7 +91,12 @@ export function withOperationalAnswers(doc: OpenAPIObject): OpenAPIObject {
       ...metrics.responses,
       200: {
         description: 'the metrics in the Prometheus text exposition format 0.0.4',
-        content: { 'text/plain': { schema: { type: 'string' }, example: '# HELP ledger_refusals_total refused requests\n# TYPE ledger_refusals_total counter\nledger_refusals_total{reason="AUTH.UNAUTHENTICATED",authenticated="false"} 3\n' } },
+        content: {
+          'text/plain': {
+            schema: { type: 'string' },
+            example: '# HELP ledger_refusals_total refused requests\n# TYPE ledger_refusals_total counter\nledger_refusals_total{reason="AUTH.UNAUTHENTICATED",authenticated="false"} 3\n',
+          },
+        },
       },
     };
   }

@@ -43,8 +43,7 @@ export function IsMinorUnits(options?: ValidationOptions) {
       propertyName,
       options: { message: `${propertyName} must be integer minor units, as a string of digits or a safe integer`, ...options },
       validator: {
-        validate: (v: unknown) =>
-          (typeof v === 'string' && /^\d{1,30}$/.test(v)) || (typeof v === 'number' && Number.isSafeInteger(v) && v >= 0),
+        validate: (v: unknown) => (typeof v === 'string' && /^\d{1,30}$/.test(v)) || (typeof v === 'number' && Number.isSafeInteger(v) && v >= 0),
       },
     });
 }

@@ -5,7 +5,11 @@ import { buildManifest, MANIFEST_FORMAT, selectAnchors, type ManifestFile } from
 
 /** The pure parts of the exports (docs/reports.md §5): the checkpoints a period verifies against, the manifest, CSV records, the header as an HTTP header. */
 const anchor = (seq: number, globalPosition: string): SignedAnchor =>
-  ({ checkpoint: { format: 'baccarat-ledger-anchor/1', ledgerId: 'l@1', seq, createdAt: '2026-12-01T00:00:00.000Z', globalPosition, streams: [], merkleRoot: '0'.repeat(64), previousAnchorHash: '0'.repeat(64), keyId: 'ed25519:x' }, keyId: 'ed25519:x', signature: 's' }) as SignedAnchor;
+  ({
+    checkpoint: { format: 'baccarat-ledger-anchor/1', ledgerId: 'l@1', seq, createdAt: '2026-12-01T00:00:00.000Z', globalPosition, streams: [], merkleRoot: '0'.repeat(64), previousAnchorHash: '0'.repeat(64), keyId: 'ed25519:x' },
+    keyId: 'ed25519:x',
+    signature: 's',
+  }) as SignedAnchor;
 
 describe('selectAnchors', () => {
   const all = [anchor(1, '10'), anchor(2, '20'), anchor(3, '30'), anchor(4, '40'), anchor(5, '50')];
@@ -46,7 +50,10 @@ describe('buildManifest', () => {
   it('lists the files, the checkpoints and the key; no activity only when every file is empty', () => {
     const m = buildManifest({ header, ledgerId: 'l@1', positions, files: [file('a', 2), file('b', 0)], anchors: [anchor(1, '3')], publicKey: { keyId: 'ed25519:x', pem: 'P' } });
     expect(m.format).toBe(MANIFEST_FORMAT);
-    expect(m.files.map((f) => [f.name, f.rows])).toEqual([['a', 2], ['b', 0]]);
+    expect(m.files.map((f) => [f.name, f.rows])).toEqual([
+      ['a', 2],
+      ['b', 0],
+    ]);
     expect(m.header.noActivity).toBe(false);
     expect(m.anchors).toHaveLength(1);
     expect(buildManifest({ header, ledgerId: 'l', positions, files: [file('a', 0), file('b', 0)], anchors: [], publicKey: null }).header.noActivity).toBe(true);

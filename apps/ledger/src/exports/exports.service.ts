@@ -181,7 +181,11 @@ export class ExportsService {
     let closed = false;
     sink.once('close', () => (closed = true));
     const write = async (s: string) => {
-      if (!sink.write(s)) await new Promise<void>((r) => { sink.once('drain', r); sink.once('close', r); });
+      if (!sink.write(s))
+        await new Promise<void>((r) => {
+          sink.once('drain', r);
+          sink.once('close', r);
+        });
     };
     if (format === 'jsonl') await write(`${JSON.stringify({ header: head.header, positions: head.positions })}\n`);
     else await write(stringify([spec.columns as string[]]));

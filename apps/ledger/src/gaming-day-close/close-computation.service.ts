@@ -43,11 +43,9 @@ export class CloseComputation {
     const rows = await reconciliationFigures(q, this.S, { ...scope, groupBy: ['table', 'dealer', 'currency'] }, position);
     const totals = await reconciliationFigures(q, this.S, { ...scope, groupBy: ['currency'] }, position);
     const adjustments = await this.adjustments.at(position, { fromDay: day, toDay: day, tableIds: tables }, q);
-    const last = await first<{ at: string }>(
-      this.ds,
-      `SELECT to_char(recorded_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') AS at FROM events WHERE global_position <= $1::bigint ORDER BY global_position DESC LIMIT 1`,
-      [position.toString()],
-    );
+    const last = await first<{ at: string }>(this.ds, `SELECT to_char(recorded_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') AS at FROM events WHERE global_position <= $1::bigint ORDER BY global_position DESC LIMIT 1`, [
+      position.toString(),
+    ]);
     const asOf = new Date(last?.at ?? '1970-01-01T00:00:00.000Z');
     const header = reportHeader(
       'Gaming-day close',

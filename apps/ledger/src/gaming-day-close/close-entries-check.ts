@@ -247,7 +247,12 @@ export class CloseEntriesCheck {
         : null;
       const actual = { globalPosition: a.globalPosition, decisionId: a.decisionId, reason: a.reason, actingManagerId: a.actingManagerId, approverId: a.approverId, compensates: a.compensates };
       if (!expected || JSON.stringify(expected) !== JSON.stringify(actual)) {
-        out.push({ kind: 'ADJUSTMENT_MISMATCH', streamId: e?.streamId ?? null, globalPosition: a.globalPosition, detail: `adjustment of round ${a.roundId}: event ${JSON.stringify(expected)} / report ${JSON.stringify(actual)}`.slice(0, 600) });
+        out.push({
+          kind: 'ADJUSTMENT_MISMATCH',
+          streamId: e?.streamId ?? null,
+          globalPosition: a.globalPosition,
+          detail: `adjustment of round ${a.roundId}: event ${JSON.stringify(expected)} / report ${JSON.stringify(actual)}`.slice(0, 600),
+        });
       }
     }
     return out;

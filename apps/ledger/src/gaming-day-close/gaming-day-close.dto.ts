@@ -17,8 +17,7 @@ export class CloseDayBody {
   tableIds?: string[];
 
   @ApiPropertyOptional({
-    description:
-      'true: close the current gaming day before it ends (docs/reports.md §2): records a request (202) that a second pit manager approves at POST /gaming-days/{day}/close-requests/{requestId}/approve; needs a reason',
+    description: 'true: close the current gaming day before it ends (docs/reports.md §2): records a request (202) that a second pit manager approves at POST /gaming-days/{day}/close-requests/{requestId}/approve; needs a reason',
   })
   @IsOptional()
   @IsBoolean()

@@ -173,7 +173,18 @@ export class GamingDayCloseService {
         const expiresAt = new Date(Math.min(Date.parse(r.expiresAt), Date.parse(e.recordedAt) + EARLY_CLOSE_TTL_MS)).toISOString();
         const close = stream.genuine.find((c) => c.early?.requestId === r.requestId) ?? null;
         const status = close ? 'APPROVED' : now.toISOString() > expiresAt ? 'EXPIRED' : 'PENDING_APPROVAL';
-        return { requestId: r.requestId, gamingDay: r.gamingDay, tableIds: r.tableIds ? [...r.tableIds] : null, reason: r.reason, requestedBy: r.requestedBy, requestedAt: e.recordedAt, expiresAt, status, approvedBy: close?.early?.approvedBy ?? null, closeEventId: close?.eventId ?? null };
+        return {
+          requestId: r.requestId,
+          gamingDay: r.gamingDay,
+          tableIds: r.tableIds ? [...r.tableIds] : null,
+          reason: r.reason,
+          requestedBy: r.requestedBy,
+          requestedAt: e.recordedAt,
+          expiresAt,
+          status,
+          approvedBy: close?.early?.approvedBy ?? null,
+          closeEventId: close?.eventId ?? null,
+        };
       });
   }
 
@@ -286,11 +297,7 @@ export class GamingDayCloseService {
    * Appends the event `decide` returns to the stream of `day`, at the version it read; on a lost race
    * (another close or request of the day appended first) reads the stream again and decides again.
    */
-  private async appendToDay(
-    day: string,
-    actor: { id: string; role: Role },
-    decide: (stream: Awaited<ReturnType<CloseRecords['dayStream']>>) => Promise<NewEvent>,
-  ): Promise<LedgerEvent> {
+  private async appendToDay(day: string, actor: { id: string; role: Role }, decide: (stream: Awaited<ReturnType<CloseRecords['dayStream']>>) => Promise<NewEvent>): Promise<LedgerEvent> {
     for (let attempt = 1; ; attempt++) {
       const stream = await this.records.dayStream(day);
       const event = await decide(stream);

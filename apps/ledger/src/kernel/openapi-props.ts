@@ -54,5 +54,4 @@ export const NJson = (o?: Opts | string) => ApiProperty({ type: 'object', additi
 /** An object of integer counts by key (e.g. cards by rank `A`, `2`..`9`, `T`, `J`, `Q`, `K`). */
 export const Counts = (o?: Opts | string) => ApiProperty({ type: 'object', additionalProperties: { type: 'integer' }, ...d(o) } as ApiPropertyOptions);
 /** A list of lists of `type` (road columns); `type` must be in `@ApiExtraModels`. */
-export const Columns = (type: Function, o?: Opts | string) =>
-  ApiProperty({ type: 'array', items: { type: 'array', items: { $ref: getSchemaPath(type) } }, ...d(o) });
+export const Columns = (type: Function, o?: Opts | string) => ApiProperty({ type: 'array', items: { type: 'array', items: { $ref: getSchemaPath(type) } }, ...d(o) });

@@ -73,8 +73,7 @@ export function isIntegerText(v: unknown, min: number, max: number): v is string
 }
 
 function check(name: string, message: string, test: (v: unknown) => boolean, options?: ValidationOptions) {
-  return (object: object, propertyName: string) =>
-    registerDecorator({ name, target: object.constructor, propertyName, options: { message: `${propertyName} ${message}`, ...options }, validator: { validate: test } });
+  return (object: object, propertyName: string) => registerDecorator({ name, target: object.constructor, propertyName, options: { message: `${propertyName} ${message}`, ...options }, validator: { validate: test } });
 }
 
 /** An ISO-8601 time (see {@link isIsoTime}). */

@@ -62,8 +62,7 @@ export class LiveTablesController {
 
   @Get('tables')
   @ApiOperation({
-    summary:
-      'Server-sent events: `event: table` with data {"tableId","shoeId","globalPosition"} after each projection commit that changed the table; `: keep-alive` every 15 s; at most 4 streams per caller',
+    summary: 'Server-sent events: `event: table` with data {"tableId","shoeId","globalPosition"} after each projection commit that changed the table; `: keep-alive` every 15 s; at most 4 streams per caller',
   })
   @ApiProduces('text/event-stream')
   @ApiOkResponse({

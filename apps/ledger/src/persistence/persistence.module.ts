@@ -12,7 +12,9 @@ import { REJECTION_LOG, RejectionLog, RejectionRecord } from '../kernel/rejectio
 import { IdempotencyPruner } from './idempotency-pruner';
 
 /** The database-session variables of the API's configuration (`WithDatabase`). */
-const SESSION_VARIABLES = ['DB_STATEMENT_TIMEOUT_MS', 'DB_MIGRATIONS_STATEMENT_TIMEOUT_MS', 'DB_IDLE_IN_TRANSACTION_TIMEOUT_MS', 'DB_CONNECT_TIMEOUT_MS', 'DB_KEEPALIVE_IDLE_MS'] as const satisfies ReadonlyArray<keyof LedgerApiEnv & keyof DatabaseSessionEnv>;
+const SESSION_VARIABLES = ['DB_STATEMENT_TIMEOUT_MS', 'DB_MIGRATIONS_STATEMENT_TIMEOUT_MS', 'DB_IDLE_IN_TRANSACTION_TIMEOUT_MS', 'DB_CONNECT_TIMEOUT_MS', 'DB_KEEPALIVE_IDLE_MS'] as const satisfies ReadonlyArray<
+  keyof LedgerApiEnv & keyof DatabaseSessionEnv
+>;
 
 // the injection tokens are the kernel's (features inject them without importing the persistence wiring)
 export { DATA_SOURCE, EVENT_STORE, HEAVY_READ_DATA_SOURCE, HEAVY_READ_STORE, READ_MODEL };

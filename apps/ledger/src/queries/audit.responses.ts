@@ -11,7 +11,7 @@ import { EventCore } from './recall.responses';
 export class AuditEvent extends EventCore {
   @Str() streamId!: string;
   @Int() streamVersion!: number;
-  @Str('the table; `*` for a ledger-wide event (a gaming day\'s close, docs/reports.md §2)') tableId!: string;
+  @Str("the table; `*` for a ledger-wide event (a gaming day's close, docs/reports.md §2)") tableId!: string;
   @NStr('null for a ledger-wide event (stream gaming-day-<day>)') shoeId!: string | null;
   @NStr() roundId!: string | null;
   @NStr() betId!: string | null;

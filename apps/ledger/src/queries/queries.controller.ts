@@ -153,8 +153,14 @@ export class QueriesController {
     const at = asOf ? await this.asOf.reconciliation(scope, asOf) : null;
     const rows = at ? at.rows : await this.read.reconciliation(scope);
     // the report header (docs/reports.md §1): in the JSON body as `header`, and for both formats as the response header Ledger-Report-Header
-    const header = reportHeader('Reconciliation report', 'reconciliation', RECONCILIATION_REPORT_VERSION, { from: q.fromDay ?? null, to: q.toDay ?? null },
-      { groupBy: groupBy.join(','), tableId: q.tableId, shoeId: q.shoeId, dealerId: q.dealerId, currency: q.currency, asOf: q.asOf, format }, rows.length === 0);
+    const header = reportHeader(
+      'Reconciliation report',
+      'reconciliation',
+      RECONCILIATION_REPORT_VERSION,
+      { from: q.fromDay ?? null, to: q.toDay ?? null },
+      { groupBy: groupBy.join(','), tableId: q.tableId, shoeId: q.shoeId, dealerId: q.dealerId, currency: q.currency, asOf: q.asOf, format },
+      rows.length === 0,
+    );
     res.setHeader(REPORT_HEADER_HTTP, headerValue(header));
     if (format === 'csv') {
       res.setHeader('content-type', 'text/csv; charset=utf-8');
@@ -190,7 +196,7 @@ export class QueriesController {
 
   @Get('tables/:tableId/chain')
   @HeavyRead()
-  @ApiOperation({ summary: "Verify the hash chain of every shoe of a table" })
+  @ApiOperation({ summary: 'Verify the hash chain of every shoe of a table' })
   @ApiOkResponse({ type: ChainVerification })
   tableChain(@Param('tableId') tableId: string, @Query() _q: NoQuery, @Req() req: HeavyReadRequest) {
     return this.heavy.run(req, () => countVerification('chain', () => this.store.verifyChain({ tableId })));

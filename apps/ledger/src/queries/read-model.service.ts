@@ -18,14 +18,12 @@ import { decisionChains, evidenceView } from './recall-chains';
 import { withBetTransaction, withWalletTransactions } from '../kernel/as-of/wallet-transactions';
 import { toFigures, type ReconciliationFigures } from '../kernel/as-of/reconciliation-sql';
 
-
 /** snake_case row → camelCase object (values unchanged; amounts arrive as strings). */
 export function camel<T = Record<string, unknown>>(row: object): T {
   const out: Record<string, unknown> = {};
   for (const [k, v] of Object.entries(row)) out[k.replace(/_([a-z])/g, (_, c: string) => c.toUpperCase())] = v instanceof Date ? v.toISOString() : v;
   return out as T;
 }
-
 
 /** Filters of the event search. Times ISO-8601. */
 export interface EventFilters {
@@ -200,7 +198,14 @@ export class ReadModelService {
     const bet = await this.readModel.settlements.one(betId);
     if (!bet) throw new ApiError('BET.NOT_FOUND', `no bet ${betId} (or not projected yet)`);
     const history = await this.readModel.settlements.history(betId);
-    return { ...withBetTransaction(camel(bet)), history: withWalletTransactions(betId, bet.stake, history.map((h) => camel<{ kind: string; revision: number; payout: string | null }>(h))) };
+    return {
+      ...withBetTransaction(camel(bet)),
+      history: withWalletTransactions(
+        betId,
+        bet.stake,
+        history.map((h) => camel<{ kind: string; revision: number; payout: string | null }>(h)),
+      ),
+    };
   }
 
   /**

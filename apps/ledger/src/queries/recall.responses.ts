@@ -65,7 +65,7 @@ export class EvidenceView {
 
 /** An event of a round as the recall shows it (from `audit_events`). */
 export class RecallEvent extends EventCore {
-  @NOne(() => EvidenceView, 'the evidence recorded with the event (a table fact\'s, a decision step\'s, or the decision a compensating event carries out); null when none') evidence!: EvidenceView | null;
+  @NOne(() => EvidenceView, "the evidence recorded with the event (a table fact's, a decision step's, or the decision a compensating event carries out); null when none") evidence!: EvidenceView | null;
   @Int() streamVersion!: number;
   @Str() correlationId!: string;
   @Str() causationId!: string;

@@ -10,11 +10,5 @@ import { Roles } from '../kernel/auth/roles.decorator';
  * @param tag OpenAPI tag: `table facts`, `bets` or `management`
  */
 export function WriteController(tag: 'table facts' | 'bets' | 'management', role: Exclude<Role, 'auditor' | 'system'>): ClassDecorator {
-  return applyDecorators(
-    ApiTags(tag),
-    ApiBearerAuth(),
-    ApiHeader({ name: 'Idempotency-Key', required: false, description: 'a retry with the same key gets the first answer' }),
-    Roles(role),
-    Controller(),
-  );
+  return applyDecorators(ApiTags(tag), ApiBearerAuth(), ApiHeader({ name: 'Idempotency-Key', required: false, description: 'a retry with the same key gets the first answer' }), Roles(role), Controller());
 }

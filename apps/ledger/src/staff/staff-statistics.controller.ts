@@ -104,7 +104,19 @@ const CAST = { boolean: (v: boolean) => String(v) };
  */
 export function staffCsv(a: StaffStatisticsAnswer): string {
   if (a.groupBy === 'pitManager') {
-    const columns = ['managerId', 'decisionsRequested', 'decisionsApproved', 'decisionsRejected', 'decisionsExpired', 'voidsRequested', 'voidsApproved', 'correctionsRequested', 'correctionsApproved', 'shoeVoidsRequested', 'shoeVoidsApproved'];
+    const columns = [
+      'managerId',
+      'decisionsRequested',
+      'decisionsApproved',
+      'decisionsRejected',
+      'decisionsExpired',
+      'voidsRequested',
+      'voidsApproved',
+      'correctionsRequested',
+      'correctionsApproved',
+      'shoeVoidsRequested',
+      'shoeVoidsApproved',
+    ];
     return stringify(a.pitManagers as unknown as Record<string, unknown>[], { header: true, columns, cast: CAST });
   }
   const rows = a.items.map((r) => {
@@ -113,6 +125,29 @@ export function staffCsv(a: StaffStatisticsAnswer): string {
     const refusalTest = tests.find((t) => t.metric === 'REFUSAL_RATE');
     return { ...rest, roundTimeMedianMs: roundTimeMs.median, roundTimeMeanMs: roundTimeMs.mean, voidZ: voidTest?.z ?? null, refusalZ: refusalTest?.z ?? null };
   });
-  const columns = ['dealerId', 'tableId', 'shoeId', 'shiftStartVersion', 'shiftStartedAt', 'shiftEndedAt', 'rounds', 'roundsResulted', 'voids', 'corrections', 'exposedCards', 'droppedCards', 'unneededCards', 'refusals', 'roundsWithRefusal', 'roundTimeMedianMs', 'roundTimeMeanMs', 'voidRate', 'refusalRate', 'voidZ', 'refusalZ', 'flagged'];
+  const columns = [
+    'dealerId',
+    'tableId',
+    'shoeId',
+    'shiftStartVersion',
+    'shiftStartedAt',
+    'shiftEndedAt',
+    'rounds',
+    'roundsResulted',
+    'voids',
+    'corrections',
+    'exposedCards',
+    'droppedCards',
+    'unneededCards',
+    'refusals',
+    'roundsWithRefusal',
+    'roundTimeMedianMs',
+    'roundTimeMeanMs',
+    'voidRate',
+    'refusalRate',
+    'voidZ',
+    'refusalZ',
+    'flagged',
+  ];
   return stringify(rows, { header: true, columns, cast: CAST });
 }

@@ -42,9 +42,7 @@ export function inlineFileRefs(node: unknown, dir: string, at = ''): unknown {
 function rebase(node: unknown, at: string): unknown {
   if (Array.isArray(node)) return node.map((v) => rebase(v, at));
   if (!node || typeof node !== 'object') return node;
-  return Object.fromEntries(
-    Object.entries(node as Record<string, unknown>).map(([k, v]) => [k, k === '$ref' && typeof v === 'string' && v.startsWith('#/') ? `#${at}${v.slice(1)}` : rebase(v, at)]),
-  );
+  return Object.fromEntries(Object.entries(node as Record<string, unknown>).map(([k, v]) => [k, k === '$ref' && typeof v === 'string' && v.startsWith('#/') ? `#${at}${v.slice(1)}` : rebase(v, at)]));
 }
 
 /**

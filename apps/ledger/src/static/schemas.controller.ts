@@ -33,7 +33,9 @@ export interface ServedSchema {
  */
 export function loadServedSchemas(dir: string): Map<string, ServedSchema> {
   const out = new Map<string, ServedSchema>();
-  for (const file of readdirSync(dir).filter((f) => f.endsWith('.schema.json')).sort()) {
+  for (const file of readdirSync(dir)
+    .filter((f) => f.endsWith('.schema.json'))
+    .sort()) {
     const body = readFileSync(join(dir, file));
     const id = (JSON.parse(body.toString('utf8')) as { $id?: unknown }).$id;
     const path = typeof id === 'string' ? schemaServedPath(id) : null;

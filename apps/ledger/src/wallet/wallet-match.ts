@@ -119,7 +119,19 @@ export function matchWallet(rows: readonly WalletRow[], ledger: readonly LedgerT
     }
     seen.add(r.transactionId);
     if (!l) {
-      items.push({ status: 'MISSING_IN_LEDGER', transactionId: r.transactionId, type: r.type, betId: r.betId, roundId: r.roundId, accountId: r.accountId, currency: r.currency, gamingDay: dayOf(r.time), ledgerAmount: null, ...wallet, differences: [] });
+      items.push({
+        status: 'MISSING_IN_LEDGER',
+        transactionId: r.transactionId,
+        type: r.type,
+        betId: r.betId,
+        roundId: r.roundId,
+        accountId: r.accountId,
+        currency: r.currency,
+        gamingDay: dayOf(r.time),
+        ledgerAmount: null,
+        ...wallet,
+        differences: [],
+      });
       continue;
     }
     const differences: string[] = [];
@@ -140,7 +152,21 @@ export function matchWallet(rows: readonly WalletRow[], ledger: readonly LedgerT
       zeroNotInFile++;
       continue;
     }
-    items.push({ status: 'MISSING_IN_WALLET', transactionId: l.transactionId, type: l.type, betId: l.betId, roundId: l.roundId, accountId: l.accountId, currency: l.currency, gamingDay: l.gamingDay, ledgerAmount: l.amount, walletAmount: null, walletLine: null, walletTime: null, differences: [] });
+    items.push({
+      status: 'MISSING_IN_WALLET',
+      transactionId: l.transactionId,
+      type: l.type,
+      betId: l.betId,
+      roundId: l.roundId,
+      accountId: l.accountId,
+      currency: l.currency,
+      gamingDay: l.gamingDay,
+      ledgerAmount: l.amount,
+      walletAmount: null,
+      walletLine: null,
+      walletTime: null,
+      differences: [],
+    });
   }
   const cmp = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
   items.sort((a, b) => cmp(a.gamingDay, b.gamingDay) || cmp(a.currency, b.currency) || cmp(a.transactionId, b.transactionId) || (a.walletLine ?? 0) - (b.walletLine ?? 0));

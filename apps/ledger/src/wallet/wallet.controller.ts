@@ -43,7 +43,10 @@ export class WalletController {
       'Upload a wallet transaction file (CSV with a header line, or JSONL; raw body) and match it against the ledger: matched, missing in the wallet, missing in the ledger, amount differs, fields differ, duplicated; stored as a run',
   })
   @ApiConsumes('text/csv', 'application/x-ndjson')
-  @ApiBody({ description: 'the file: columns/keys transactionId, roundId, betId, accountId, type (bet|win|refund), amount (integer minor units), currency, time (ISO-8601 with offset); renamed with map.<field>', schema: { type: 'string' } })
+  @ApiBody({
+    description: 'the file: columns/keys transactionId, roundId, betId, accountId, type (bet|win|refund), amount (integer minor units), currency, time (ISO-8601 with offset); renamed with map.<field>',
+    schema: { type: 'string' },
+  })
   @ApiCreatedResponse({ type: WalletRunReport })
   async upload(@Query() q: WalletUploadQuery, @Req() req: Request & { correlationId?: string }, @CurrentPrincipal() who: Principal, @Res({ passthrough: true }) res: Response) {
     const contentType = req.headers['content-type'];
@@ -57,7 +60,17 @@ export class WalletController {
     const { map, problems } = columnMap(overrides);
     if (problems.length) throw new ApiError('VALIDATION.FAILED', `the request is invalid: ${problems.join('; ')}`, { problems });
     try {
-      return await this.wallet.upload(req as Readable, { format, map, mapGiven: overrides, fromDay: q.fromDay ?? null, toDay: q.toDay ?? null, from: q.from ?? null, to: q.to ?? null, actor: { id: who.id, role: who.role }, correlationId: req.correlationId ?? null });
+      return await this.wallet.upload(req as Readable, {
+        format,
+        map,
+        mapGiven: overrides,
+        fromDay: q.fromDay ?? null,
+        toDay: q.toDay ?? null,
+        from: q.from ?? null,
+        to: q.to ?? null,
+        actor: { id: who.id, role: who.role },
+        correlationId: req.correlationId ?? null,
+      });
     } catch (e) {
       // the rest of an over-long body is never read
       if (e instanceof ApiError && e.code === 'REQUEST.TOO_LARGE') res.setHeader('Connection', 'close');

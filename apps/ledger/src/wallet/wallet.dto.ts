@@ -9,8 +9,7 @@ import { COLUMN_NAME } from './wallet-file';
  * parameter per field, `map.<field>=<column>` (e.g. `map.transactionId=txn_id`): the file's CSV
  * column or JSONL key of the field; unmapped fields use their own name.
  */
-const col = (field: string) =>
-  ApiPropertyOptional({ name: `map.${field}`, description: `the file's column (CSV) or key (JSONL) of ${field}; default ${field}`, pattern: COLUMN_NAME.source });
+const col = (field: string) => ApiPropertyOptional({ name: `map.${field}`, description: `the file's column (CSV) or key (JSONL) of ${field}; default ${field}`, pattern: COLUMN_NAME.source });
 const colCheck = (field: string) => Matches(COLUMN_NAME, { message: `map.${field} must be a column name of 1..64 of A-Z a-z 0-9 space _ . -` });
 
 /** Query of `POST /reconciliation/wallet-files`. */

@@ -72,7 +72,7 @@ export class WalletRunsPage {
 export class WalletItem {
   @Int() seq!: number;
   @Enum(MATCH_STATUSES) status!: string;
-  @Str('<betId>:bet, <betId>:win:<revision> or <betId>:refund:<revision> for the ledger\'s') transactionId!: string;
+  @Str("<betId>:bet, <betId>:win:<revision> or <betId>:refund:<revision> for the ledger's") transactionId!: string;
   @Enum(WALLET_TXN_TYPES) type!: string;
   @NStr() betId!: string | null;
   @NStr() roundId!: string | null;

@@ -151,7 +151,26 @@ export class WalletService {
         tx,
         `INSERT INTO wallet_match_runs (run_id, actor_id, actor_role, format, file_sha256, file_bytes, file_rows, column_map, from_day, to_day, period_from, period_to, scope_source, totals, summary, zero_not_in_file, item_count, correlation_id)
          VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18)`,
-        [runId, u.actor.id, u.actor.role, u.format, hash.digest('hex'), file.bytes, file.rows.length, JSON.stringify(u.map), days[0], days[1], period[0], period[1], source, JSON.stringify(result.totals), JSON.stringify(summary), result.zeroNotInFile, result.items.length, u.correlationId ?? null],
+        [
+          runId,
+          u.actor.id,
+          u.actor.role,
+          u.format,
+          hash.digest('hex'),
+          file.bytes,
+          file.rows.length,
+          JSON.stringify(u.map),
+          days[0],
+          days[1],
+          period[0],
+          period[1],
+          source,
+          JSON.stringify(result.totals),
+          JSON.stringify(summary),
+          result.zeroNotInFile,
+          result.items.length,
+          u.correlationId ?? null,
+        ],
       );
       for (let i = 0; i < result.items.length; i += INSERT_CHUNK) {
         const chunk = result.items.slice(i, i + INSERT_CHUNK).map((it, k) => ({
@@ -282,11 +301,7 @@ export class WalletService {
   async items(runId: string, status: MatchStatus | null, limit: number, cursor?: string): Promise<Page<WalletItemView>> {
     await this.run(runId);
     const after = decodeSeqCursor(cursor);
-    const rows = await sqlRows<ItemRow>(
-      this.ds,
-      `SELECT ${ITEM_COLUMNS} FROM wallet_match_items WHERE run_id = $1 AND ($2::text IS NULL OR status = $2) AND seq > $3 ORDER BY seq LIMIT $4`,
-      [runId, status, after, limit + 1],
-    );
+    const rows = await sqlRows<ItemRow>(this.ds, `SELECT ${ITEM_COLUMNS} FROM wallet_match_items WHERE run_id = $1 AND ($2::text IS NULL OR status = $2) AND seq > $3 ORDER BY seq LIMIT $4`, [runId, status, after, limit + 1]);
     const more = rows.length > limit;
     const items = rows.slice(0, limit).map(itemView);
     return { items, nextCursor: more ? encodeCursor(items[items.length - 1].seq) : null };

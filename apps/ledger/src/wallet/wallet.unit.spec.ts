@@ -154,12 +154,14 @@ describe('matching (docs/reports.md §4)', () => {
     const r = matchWallet(rows, ledger, scope, day);
     const found = r.items.filter((i) => i.status !== 'MATCHED').map((i) => [i.status, i.transactionId, i.ledgerAmount, i.walletAmount]);
     // items in order of gaming day, currency, transaction id
-    expect(found).toEqual([
-      ['MISSING_IN_LEDGER', 'ghost:bet', null, 500n],
-      ['AMOUNT_DIFFERS', 'void:win:1', 2000n, 2001n],
-      ['DUPLICATED', 'void:refund:1', -1000n, -1000n],
-      ['MISSING_IN_WALLET', 'won:win:1', 2000n, null],
-    ].sort((x, y) => (String(x[1]) < String(y[1]) ? -1 : 1)));
+    expect(found).toEqual(
+      [
+        ['MISSING_IN_LEDGER', 'ghost:bet', null, 500n],
+        ['AMOUNT_DIFFERS', 'void:win:1', 2000n, 2001n],
+        ['DUPLICATED', 'void:refund:1', -1000n, -1000n],
+        ['MISSING_IN_WALLET', 'won:win:1', 2000n, null],
+      ].sort((x, y) => (String(x[1]) < String(y[1]) ? -1 : 1)),
+    );
     expect(found).toHaveLength(4);
     expect(r.totals).toEqual({ MATCHED: 5, MISSING_IN_WALLET: 1, MISSING_IN_LEDGER: 1, AMOUNT_DIFFERS: 1, FIELDS_DIFFER: 0, DUPLICATED: 1 });
     // lost:win:1 (0) is not expected from the wallet

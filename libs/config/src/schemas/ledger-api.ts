@@ -11,15 +11,15 @@ import { WithGamingDayClose } from './gaming-day-close';
  * `main.ts` (or the tests' harness) and served to the Nest app by `@nestjs/config`'s `ConfigService`.
  * The anchors' variables and `KAFKA_BROKERS` serve `GET /audit/anchors/verify` (docs/architecture.md §10).
  */
-export class LedgerApiEnv extends WithGamingDayClose(WithTracing(WithGamingDay(WithEdgeLimits(WithAnchorVerification(
-  WithAnchors(
-    WithKafka(
-      WithTokenVerification(
-        WithSigningSecret(WithTokenPolicy(WithMigrations(WithReadModel(WithEventsTopic(WithMigrationsDatabase(WithDatabase(WithLogging(CommonEnv)))))))),
+export class LedgerApiEnv extends WithGamingDayClose(
+  WithTracing(
+    WithGamingDay(
+      WithEdgeLimits(
+        WithAnchorVerification(WithAnchors(WithKafka(WithTokenVerification(WithSigningSecret(WithTokenPolicy(WithMigrations(WithReadModel(WithEventsTopic(WithMigrationsDatabase(WithDatabase(WithLogging(CommonEnv)))))))))))),
       ),
     ),
   ),
-))))) {
+) {
   /**
    * Rows an export (`GET /exports/{kind}`, docs/reports.md §5) reads from PostgreSQL per batch
    * (keyset cursor): the most rows of an export the API holds in memory at once.

@@ -1,19 +1,6 @@
 import { WithTracing } from './tracing';
 import { BoolVar, IntVar, OneOfVar, TextVar } from '../env-var';
-import {
-  CommonEnv,
-  TOPIC_NAME,
-  WithDatabase,
-  WithEventsTopic,
-  WithGamingDay,
-  WithKafka,
-  WithLogging,
-  WithProjectorHttp,
-  WithMigrations,
-  WithMigrationsDatabase,
-  WithProjectorDatabase,
-  WithReadModel,
-} from './common';
+import { CommonEnv, TOPIC_NAME, WithDatabase, WithEventsTopic, WithGamingDay, WithKafka, WithLogging, WithProjectorHttp, WithMigrations, WithMigrationsDatabase, WithProjectorDatabase, WithReadModel } from './common';
 import { WithDeadLetterTopic, WithRecordSigningKey } from './record-signing';
 import { CRASH_POINTS, type CrashPointName } from './relay';
 
@@ -23,9 +10,9 @@ const TOPIC_FORM = 'a Kafka topic name ([A-Za-z0-9._-], 1..249)';
  * The projector's configuration (`apps/projector`, also `npm run projections:rebuild`;
  * docs/architecture.md §5), read once at start.
  */
-export class ProjectorEnv extends WithTracing(WithGamingDay(WithProjectorHttp(WithMigrations(
-  WithReadModel(WithRecordSigningKey(WithDeadLetterTopic(WithEventsTopic(WithKafka(WithMigrationsDatabase(WithProjectorDatabase(WithDatabase(WithLogging(CommonEnv))))))))),
-)))) {
+export class ProjectorEnv extends WithTracing(
+  WithGamingDay(WithProjectorHttp(WithMigrations(WithReadModel(WithRecordSigningKey(WithDeadLetterTopic(WithEventsTopic(WithKafka(WithMigrationsDatabase(WithProjectorDatabase(WithDatabase(WithLogging(CommonEnv)))))))))))),
+) {
   /**
    * Kafka consumer group of the projector, also the owner of its checkpoints.
    * @default ledger-projector

@@ -15,8 +15,7 @@ import { createDataSource, runMigrations } from '../data-source';
 import type { LedgerLogger } from '../logger';
 
 /** The test database, as the owner role `ledger_owner` (setup, migrations, checks). */
-export const TEST_DATABASE_URL =
-  process.env.TEST_DATABASE_URL ?? 'postgres://ledger_owner:ledger_owner@127.0.0.1:5432/ledger_test';
+export const TEST_DATABASE_URL = process.env.TEST_DATABASE_URL ?? 'postgres://ledger_owner:ledger_owner@127.0.0.1:5432/ledger_test';
 /** {@link TEST_DATABASE_URL} by the name the role specs use. */
 export const TEST_OWNER_DATABASE_URL = process.env.TEST_OWNER_DATABASE_URL ?? TEST_DATABASE_URL;
 /** The test database as the API's runtime role (docs/architecture.md §10). */
@@ -24,11 +23,9 @@ export const TEST_APP_DATABASE_URL = process.env.TEST_APP_DATABASE_URL ?? databa
 /** The test database as the relay's runtime role. */
 export const TEST_RELAY_DATABASE_URL = process.env.TEST_RELAY_DATABASE_URL ?? databaseUrlForRole(TEST_DATABASE_URL, 'ledger_relay');
 /** The test database as the projector's runtime role. */
-export const TEST_PROJECTOR_DATABASE_URL =
-  process.env.TEST_PROJECTOR_DATABASE_URL ?? databaseUrlForRole(TEST_DATABASE_URL, 'ledger_projector');
+export const TEST_PROJECTOR_DATABASE_URL = process.env.TEST_PROJECTOR_DATABASE_URL ?? databaseUrlForRole(TEST_DATABASE_URL, 'ledger_projector');
 /** The test database as superuser `postgres` (trust auth on loopback): used only to simulate tampering. */
-export const TEST_ADMIN_DATABASE_URL =
-  process.env.TEST_ADMIN_DATABASE_URL ?? `postgres://postgres@127.0.0.1:5432/${process.env.TEST_DB_NAME ?? 'ledger_test'}`;
+export const TEST_ADMIN_DATABASE_URL = process.env.TEST_ADMIN_DATABASE_URL ?? `postgres://postgres@127.0.0.1:5432/${process.env.TEST_DB_NAME ?? 'ledger_test'}`;
 /**
  * The topic the integration specs' outbox rows name. Never the production topic: a relay started
  * by a later spec on the same test database publishes every unpublished row, and must not put test
@@ -128,13 +125,7 @@ export interface ReadRecord {
  * Reads every record of `topic` between `from` (inclusive) and `to` (exclusive) offsets per
  * partition, in partition order, with a throw-away consumer group.
  */
-export async function readRange(
-  kafka: KafkaClient,
-  topic: string,
-  from: Offsets,
-  to: Offsets,
-  timeoutMs = 30_000,
-): Promise<ReadRecord[]> {
+export async function readRange(kafka: KafkaClient, topic: string, from: Offsets, to: Offsets, timeoutMs = 30_000): Promise<ReadRecord[]> {
   const wanted = [...to].filter(([p, end]) => end > (from.get(p) ?? 0n));
   const records: ReadRecord[] = [];
   if (wanted.length === 0) return records;
@@ -166,10 +157,7 @@ export async function readRange(
     for (const [p] of wanted) await seekOnceJoined(consumer, { topic, partition: p, offset: String(from.get(p) ?? 0n) });
     let timer: NodeJS.Timeout | undefined;
     const timeout = new Promise<never>((_, reject) => {
-      timer = setTimeout(
-        () => reject(new Error(`Kafka read timed out; reached ${JSON.stringify([...reached].map(String))}`)),
-        timeoutMs,
-      );
+      timer = setTimeout(() => reject(new Error(`Kafka read timed out; reached ${JSON.stringify([...reached].map(String))}`)), timeoutMs);
     });
     try {
       await Promise.race([finished, timeout]);

@@ -53,9 +53,7 @@ const RETAINED_FOREVER: Readonly<Record<string, string>> = {
  * The three analytics topics (keyed by table id, JSON values, CloudEvents binary-mode headers):
  * 6 partitions, retained forever, delete policy.
  */
-export const ANALYTICS_TOPICS: readonly LedgerTopic[] = [ANALYTICS_ROUND_OUTCOMES_TOPIC, ANALYTICS_SETTLEMENTS_TOPIC, ANALYTICS_ROADS_TOPIC].map(
-  (name) => ({ name, partitions: 6, configs: RETAINED_FOREVER }),
-);
+export const ANALYTICS_TOPICS: readonly LedgerTopic[] = [ANALYTICS_ROUND_OUTCOMES_TOPIC, ANALYTICS_SETTLEMENTS_TOPIC, ANALYTICS_ROADS_TOPIC].map((name) => ({ name, partitions: 6, configs: RETAINED_FOREVER }));
 
 /**
  * Every topic the ledger needs: the event stream (a replayable copy of the event store) and the
@@ -79,9 +77,7 @@ async function withMetadataRetry<T>(fn: () => Promise<T>): Promise<T> {
     try {
       return await fn();
     } catch (e) {
-      const transient = /does not host this topic-partition|UNKNOWN_TOPIC_OR_PARTITION|LEADER_NOT_AVAILABLE/i.test(
-        `${(e as Error).message} ${(e as { type?: string }).type ?? ''}`,
-      );
+      const transient = /does not host this topic-partition|UNKNOWN_TOPIC_OR_PARTITION|LEADER_NOT_AVAILABLE/i.test(`${(e as Error).message} ${(e as { type?: string }).type ?? ''}`);
       if (!transient || attempt >= 20) throw e;
       await new Promise((r) => setTimeout(r, 250));
     }
@@ -107,10 +103,7 @@ export interface EnsureTopicsResult {
  * @throws Error naming the topic when an existing topic's partition count differs from the declared one
  *   (partitions are never changed here: that would move keys between partitions and break per-stream order).
  */
-export async function ensureTopics(
-  admin: KafkaAdmin,
-  topics: readonly LedgerTopic[] = LEDGER_TOPICS,
-): Promise<EnsureTopicsResult> {
+export async function ensureTopics(admin: KafkaAdmin, topics: readonly LedgerTopic[] = LEDGER_TOPICS): Promise<EnsureTopicsResult> {
   const present = new Set(await admin.listTopics());
   const missing = topics.filter((t) => !present.has(t.name));
 
@@ -122,13 +115,9 @@ export async function ensureTopics(
 
   const metadata = await withMetadataRetry(() => admin.fetchTopicMetadata(topics.map((t) => t.name)));
   const actual = new Map(metadata.map((m) => [m.name, m.partitions.length]));
-  const mismatches = topics
-    .filter((t) => actual.get(t.name) !== t.partitions)
-    .map((t) => `${t.name}: declared ${t.partitions} partitions, broker has ${actual.get(t.name) ?? 'none'}`);
+  const mismatches = topics.filter((t) => actual.get(t.name) !== t.partitions).map((t) => `${t.name}: declared ${t.partitions} partitions, broker has ${actual.get(t.name) ?? 'none'}`);
   if (mismatches.length > 0) {
-    throw new Error(
-      `Kafka topics do not match their declarations (libs/infra/src/kafka/topics.ts): ${mismatches.join('; ')}`,
-    );
+    throw new Error(`Kafka topics do not match their declarations (libs/infra/src/kafka/topics.ts): ${mismatches.join('; ')}`);
   }
 
   const createdNames = new Set(missing.map((t) => t.name));

@@ -159,13 +159,7 @@ export class Lease {
     const gen = this.gen;
     this.gen = null;
     if (gen === null || client === null) return;
-    await client
-      .query(`UPDATE ${this.table} SET expires_at = clock_timestamp() WHERE name = $1 AND holder = $2 AND generation = $3::bigint`, [
-        this.name,
-        this.holder,
-        gen,
-      ])
-      .catch(() => undefined);
+    await client.query(`UPDATE ${this.table} SET expires_at = clock_timestamp() WHERE name = $1 AND holder = $2 AND generation = $3::bigint`, [this.name, this.holder, gen]).catch(() => undefined);
   }
 
   /** The lease's row, or null when it was never taken (monitoring, tests). */

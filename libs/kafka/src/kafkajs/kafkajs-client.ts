@@ -1,23 +1,7 @@
-import {
-  Kafka,
-  logLevel,
-  Partitioners,
-  type Admin,
-  type Consumer,
-  type KafkaConfig,
-  type LogEntry,
-  type Producer,
-} from 'kafkajs';
+import { Kafka, logLevel, Partitioners, type Admin, type Consumer, type KafkaConfig, type LogEntry, type Producer } from 'kafkajs';
 import type { KafkaAdmin, NewTopic, PartitionOffsets, TopicMetadata } from '../admin';
 import type { KafkaClient, KafkaClientOptions, KafkaLogger, KafkaLogLevel } from '../client';
-import type {
-  BatchRunOptions,
-  ConsumerCrash,
-  ConsumerOptions,
-  KafkaConsumer,
-  MessageRunOptions,
-  TopicPartitionOffset,
-} from '../consumer';
+import type { BatchRunOptions, ConsumerCrash, ConsumerOptions, KafkaConsumer, MessageRunOptions, TopicPartitionOffset } from '../consumer';
 import type { KafkaProducer, OutgoingMessage } from '../producer';
 import { TopicIdClient } from './topic-ids';
 

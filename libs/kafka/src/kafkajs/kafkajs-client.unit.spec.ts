@@ -131,7 +131,13 @@ describe('createKafka (kafkajs adapter)', () => {
     expect(committed).toEqual([
       {
         topics: [
-          { topic: 't', partitions: [{ partition: 1, offset: '5' }, { partition: 2, offset: '9' }] },
+          {
+            topic: 't',
+            partitions: [
+              { partition: 1, offset: '5' },
+              { partition: 2, offset: '9' },
+            ],
+          },
           { topic: 'u', partitions: [{ partition: 0, offset: '2' }] },
         ],
       },

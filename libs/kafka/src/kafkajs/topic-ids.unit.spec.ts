@@ -3,8 +3,16 @@ import { decodeMetadataResponse, encodeMetadataRequest } from './topic-ids';
 /** A Metadata v12 answer built by hand, field by field as the protocol writes it. */
 function answer(correlationId: number, topics: { name: string; error: number; id: Buffer }[]): Buffer {
   const u = (n: number) => Buffer.from([n]); // uvarints below 128
-  const i16 = (n: number) => { const b = Buffer.alloc(2); b.writeInt16BE(n); return b; };
-  const i32 = (n: number) => { const b = Buffer.alloc(4); b.writeInt32BE(n); return b; };
+  const i16 = (n: number) => {
+    const b = Buffer.alloc(2);
+    b.writeInt16BE(n);
+    return b;
+  };
+  const i32 = (n: number) => {
+    const b = Buffer.alloc(4);
+    b.writeInt32BE(n);
+    return b;
+  };
   const str = (s: string) => Buffer.concat([u(Buffer.byteLength(s) + 1), Buffer.from(s)]);
   const parts = [i32(correlationId), u(0), i32(0)];
   parts.push(u(2), i32(1), str('broker-1'), i32(9092), u(0), u(0)); // one broker, rack null
@@ -30,7 +38,12 @@ describe('topic ids over Metadata v12', () => {
 
   it('reads names, error codes and ids (base64url, null when all zero)', () => {
     const id = Buffer.from('00112233445566778899aabbccddeeff', 'hex');
-    const r = decodeMetadataResponse(answer(7, [{ name: 'a', error: 0, id }, { name: 'b', error: 3, id: Buffer.alloc(16) }]));
+    const r = decodeMetadataResponse(
+      answer(7, [
+        { name: 'a', error: 0, id },
+        { name: 'b', error: 3, id: Buffer.alloc(16) },
+      ]),
+    );
     expect(r.correlationId).toBe(7);
     expect(r.topics).toEqual([
       { name: 'a', errorCode: 0, topicId: id.toString('base64url') },

@@ -94,10 +94,7 @@ export interface ProjectionMigrationsResult {
  * @param options.migrations the read model's migrations (`READ_MODEL_MIGRATIONS` of `@ledger/read-model`); the engine's own always run too
  * @throws ProjectionError `PROJECTION.BAD_SCHEMA_NAME`, `PROJECTION.BAD_CONFIG`; database errors roll everything back
  */
-export async function runProjectionMigrations(
-  ds: DataSource,
-  options: { readonly schema?: string; readonly migrations: readonly ProjectionMigrationClass[] },
-): Promise<ProjectionMigrationsResult> {
+export async function runProjectionMigrations(ds: DataSource, options: { readonly schema?: string; readonly migrations: readonly ProjectionMigrationClass[] }): Promise<ProjectionMigrationsResult> {
   const schema = assertSchemaName(options.schema ?? DEFAULT_READ_SCHEMA);
   const migrations = projectionMigrations(options.migrations);
   const q = ds.createQueryRunner();

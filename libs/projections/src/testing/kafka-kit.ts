@@ -46,13 +46,18 @@ export async function deleteTopics(kafka: KafkaClient, topics: string[]): Promis
  * @param signingKey the key of the `ledger-sig` header; `null` sends none @default the development key
  */
 export function toMessage(e: LedgerEvent, signingKey: string | null = DEV_RECORD_SIGNING_KEY): OutgoingMessage {
-  return signedMessage(e.tableId, JSON.stringify(e), {
-    ce_specversion: '1.0',
-    ce_id: e.eventId,
-    ce_source: `/tables/${e.tableId}`,
-    ce_type: `baccarat.ledger.${e.type}.v${e.schemaVersion}`,
-    'content-type': 'application/json',
-  }, signingKey);
+  return signedMessage(
+    e.tableId,
+    JSON.stringify(e),
+    {
+      ce_specversion: '1.0',
+      ce_id: e.eventId,
+      ce_source: `/tables/${e.tableId}`,
+      ce_type: `baccarat.ledger.${e.type}.v${e.schemaVersion}`,
+      'content-type': 'application/json',
+    },
+    signingKey,
+  );
 }
 
 /**
@@ -66,7 +71,10 @@ export function signedMessage(key: string, value: string | Buffer, headers: Reco
 /** Produces events in order (per-key order preserved), in chunks, signed with the development key. */
 export async function produce(producer: KafkaProducer, topic: string, events: readonly LedgerEvent[], chunk = 500): Promise<void> {
   for (let i = 0; i < events.length; i += chunk) {
-    await producer.send(topic, events.slice(i, i + chunk).map((e) => toMessage(e)));
+    await producer.send(
+      topic,
+      events.slice(i, i + chunk).map((e) => toMessage(e)),
+    );
   }
 }
 
@@ -83,10 +91,7 @@ export async function highWatermarks(kafka: KafkaClient, topic: string): Promise
 
 /** The stored checkpoints of a group on a topic: partition → next offset. */
 export async function storedCheckpoints(ds: DataSource, schema: string, group: string, topic: string): Promise<Map<number, bigint>> {
-  const rows: { partition: number; next_offset: string }[] = await ds.query(
-    `SELECT partition, next_offset::text AS next_offset FROM ${qualified(schema, 'checkpoints')} WHERE consumer_group = $1 AND topic = $2`,
-    [group, topic],
-  );
+  const rows: { partition: number; next_offset: string }[] = await ds.query(`SELECT partition, next_offset::text AS next_offset FROM ${qualified(schema, 'checkpoints')} WHERE consumer_group = $1 AND topic = $2`, [group, topic]);
   return new Map(rows.map((r) => [r.partition, BigInt(r.next_offset)]));
 }
 

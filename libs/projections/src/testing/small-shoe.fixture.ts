@@ -91,16 +91,10 @@ export function smallShoe(options: { shoeId?: string; tableId?: string; position
     payout: string,
     net: string,
     dropped = '0',
-  ) =>
-    s.add(
-      'BetSettled',
-      { betId: bid(round, k), roundId: rid(round), accountId, betCode, currency: 'EUR', result, stake, winnings, payout, net, dropped, paytableRef: 'classic-standard@1', revision: 1 },
-      dev(),
-    );
+  ) => s.add('BetSettled', { betId: bid(round, k), roundId: rid(round), accountId, betCode, currency: 'EUR', result, stake, winnings, payout, net, dropped, paytableRef: 'classic-standard@1', revision: 1 }, dev());
   const bet = (round: number, k: number, accountId: string, betCode: 'PLAYER' | 'BANKER' | 'TIE' | 'PLAYER_PAIR' | 'BANKER_PAIR', stake: string) =>
     s.add('BetPlaced', { betId: bid(round, k), roundId: rid(round), accountId, betCode, stake, currency: 'EUR' }, bp());
-  const deal = (round: number, cards: [string, string, string, string]) =>
-    (['P1', 'B1', 'P2', 'B2'] as const).forEach((position, i) => s.add('CardDealt', { roundId: rid(round), position, card: cards[i] }, dev()));
+  const deal = (round: number, cards: [string, string, string, string]) => (['P1', 'B1', 'P2', 'B2'] as const).forEach((position, i) => s.add('CardDealt', { roundId: rid(round), position, card: cards[i] }, dev()));
   const outcome = (o: RoundOutcomeData) => o;
 
   // ---- shoe, commencement: 3H calls for 3 burns
@@ -208,11 +202,7 @@ export function smallShoe(options: { shoeId?: string; tableId?: string; position
     [1, 'PLAYER', '500'],
     [2, 'PLAYER_PAIR', '100'],
   ] as const) {
-    s.add(
-      'BetRefunded',
-      { betId: bid(4, k), roundId: rid(4), accountId: 'ACC-1', betCode, currency: 'EUR', stake, compensates: r4Voided.eventId, revision: 1 },
-      { actor: CARLA, occurredAt: at() },
-    );
+    s.add('BetRefunded', { betId: bid(4, k), roundId: rid(4), accountId: 'ACC-1', betCode, currency: 'EUR', stake, compensates: r4Voided.eventId, revision: 1 }, { actor: CARLA, occurredAt: at() });
   }
 
   // ---- R5 (06:40): recorded P 8C KH = 8, B 6D QS = 6 → Player; corrected: P1/B1 were swapped:
@@ -255,11 +245,7 @@ export function smallShoe(options: { shoeId?: string; tableId?: string; position
   bet(6, 1, 'ACC-1', 'PLAYER', '100');
   const r6CutCard = s.add('CutCardDrawn', { roundId: rid(6), timing: 'BEFORE_DEALING' }, dev());
   const r6Voided = s.add('RoundVoided', { roundId: rid(6), cause: 'CUT_CARD', decision: null, causedBy: r6CutCard.eventId }, dev());
-  s.add(
-    'BetRefunded',
-    { betId: bid(6, 1), roundId: rid(6), accountId: 'ACC-1', betCode: 'PLAYER', currency: 'EUR', stake: '100', compensates: r6Voided.eventId, revision: 0 },
-    dev(),
-  );
+  s.add('BetRefunded', { betId: bid(6, 1), roundId: rid(6), accountId: 'ACC-1', betCode: 'PLAYER', currency: 'EUR', stake: '100', compensates: r6Voided.eventId, revision: 0 }, dev());
   // 416 cards − (commencement 1 + burns 3 + 5 rounds × 4 dealt) = 392
   s.add('ShoeClosed', { roundsPlayed: 4, cardsRemaining: 392 }, dev());
 

@@ -158,11 +158,7 @@ function generateShoe(index: number, startMs: number, rnd: () => number, o: Synt
     }
     const refundAll = (compensates: string, actor: Actor) => {
       for (const b of round.bets) {
-        s.add(
-          'BetRefunded',
-          { betId: b.betId, roundId, accountId: b.accountId, betCode: b.betCode, currency, stake: b.stake.toString(), compensates, revision: b.revision },
-          ev(actor, 50),
-        );
+        s.add('BetRefunded', { betId: b.betId, roundId, accountId: b.accountId, betCode: b.betCode, currency, stake: b.stake.toString(), compensates, revision: b.revision }, ev(actor, 50));
       }
       round.voided = true;
     };
@@ -252,11 +248,7 @@ function generateShoe(index: number, startMs: number, rnd: () => number, o: Synt
     for (const round of toVoid) {
       const voided = s.add('RoundVoided', { roundId: round.roundId, cause: 'SHOE_VOIDED', decision: null, causedBy: shoeVoided.eventId }, ev(manager, 50));
       for (const b of round.bets) {
-        s.add(
-          'BetRefunded',
-          { betId: b.betId, roundId: round.roundId, accountId: b.accountId, betCode: b.betCode, currency, stake: b.stake.toString(), compensates: voided.eventId, revision: b.revision },
-          ev(manager, 20),
-        );
+        s.add('BetRefunded', { betId: b.betId, roundId: round.roundId, accountId: b.accountId, betCode: b.betCode, currency, stake: b.stake.toString(), compensates: voided.eventId, revision: b.revision }, ev(manager, 20));
       }
       round.voided = true;
     }

@@ -124,10 +124,8 @@ export class AnalyticsPublisher {
         claim: (client, limit) => this.claim(client, limit),
         toRecord: (row) => ({ topic: this.topics[row.kind], message: { key: row.record_key, value: row.value, headers: { ...row.headers } } }),
         markPublished: (client, rows) => this.markPublished(client, rows),
-        onBatchPublished: (rows) =>
-          this.log.debug({ count: rows.length, first: rows[0].global_position, last: rows[rows.length - 1].global_position }, 'analytics batch published'),
-        onCrashPoint: (point, rows) =>
-          this.log.warn({ crashPoint: point, first: rows[0].global_position, count: rows.length }, 'ANALYTICS_PUBLISHER_CRASH_POINT reached: exiting with 137 (test hook)'),
+        onBatchPublished: (rows) => this.log.debug({ count: rows.length, first: rows[0].global_position, last: rows[rows.length - 1].global_position }, 'analytics batch published'),
+        onCrashPoint: (point, rows) => this.log.warn({ crashPoint: point, first: rows[0].global_position, count: rows.length }, 'ANALYTICS_PUBLISHER_CRASH_POINT reached: exiting with 137 (test hook)'),
         onDrained: ({ published }) => {
           this.totalPublished += published;
         },
@@ -220,10 +218,7 @@ export class AnalyticsPublisher {
   private async pruneIfDue(client: Client): Promise<void> {
     if (this.retainPublishedMs === null || Date.now() - this.lastPrune < PRUNE_EVERY_MS) return;
     this.lastPrune = Date.now();
-    const res = await client.query(
-      `DELETE FROM ${this.outbox} WHERE published_at IS NOT NULL AND published_at < now() - make_interval(secs => $1::double precision / 1000)`,
-      [this.retainPublishedMs],
-    );
+    const res = await client.query(`DELETE FROM ${this.outbox} WHERE published_at IS NOT NULL AND published_at < now() - make_interval(secs => $1::double precision / 1000)`, [this.retainPublishedMs]);
     if (res.rowCount) this.log.info({ deleted: res.rowCount }, 'analytics outbox: old published rows deleted');
   }
 }

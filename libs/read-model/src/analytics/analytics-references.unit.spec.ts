@@ -86,7 +86,11 @@ describe('analytics outbox references', () => {
   it('Given a settlement with a malformed amount or dropped fraction, Then the projector refuses it before writing a reference', () => {
     const e = shoe.events.find((x) => x.type === 'BetSettled') as LedgerEvent<'BetSettled'>;
     expect(settlementReferenceRow(e)).toMatchObject({ kind: 'settlement', value: null, headers: null, occurred_at: e.occurredAt });
-    for (const data of [{ ...e.data, payout: '12.5' }, { ...e.data, net: 7 as unknown as string }, { ...e.data, dropped: '1/0' }]) {
+    for (const data of [
+      { ...e.data, payout: '12.5' },
+      { ...e.data, net: 7 as unknown as string },
+      { ...e.data, dropped: '1/0' },
+    ]) {
       expect(() => settlementReferenceRow({ ...e, data } as LedgerEvent<'BetSettled'>)).toThrow(ProjectionError);
     }
   });

@@ -158,9 +158,7 @@ describe('analytics topics (PostgreSQL + Kafka)', () => {
     expect(rows.map((r) => [r.kind, r.record_key, r.value])).toEqual(expected.map((r) => [r.kind, r.key, r.value]));
     expect(rows.map((r) => r.headers)).toEqual(expected.map((r) => r.headers));
     expect(expected).toHaveLength(2 * (8 + 8 + 20));
-    const shapes = await q<{ kind: AnalyticsRecordKind; reference: boolean; n: number }>(
-      `SELECT kind, value IS NULL AS reference, count(*)::int AS n FROM ${SCHEMA}.analytics_outbox GROUP BY 1, 2 ORDER BY 1, 2`,
-    );
+    const shapes = await q<{ kind: AnalyticsRecordKind; reference: boolean; n: number }>(`SELECT kind, value IS NULL AS reference, count(*)::int AS n FROM ${SCHEMA}.analytics_outbox GROUP BY 1, 2 ORDER BY 1, 2`);
     const referenced = events.filter((e) => REFERENCED_SOURCE_TYPES.has(e.type)).length;
     expect(referenced).toBeGreaterThan(0);
     expect(shapes).toEqual(
@@ -351,7 +349,12 @@ function pointer(doc: unknown, ptr: string): unknown {
 /** Drops the `x-parser-*` annotations the AsyncAPI parser adds to schemas. */
 function plainSchema<T>(v: T): T {
   if (Array.isArray(v)) return v.map(plainSchema) as T;
-  if (v && typeof v === 'object') return Object.fromEntries(Object.entries(v).filter(([k]) => !k.startsWith('x-parser-')).map(([k, x]) => [k, plainSchema(x)])) as T;
+  if (v && typeof v === 'object')
+    return Object.fromEntries(
+      Object.entries(v)
+        .filter(([k]) => !k.startsWith('x-parser-'))
+        .map(([k, x]) => [k, plainSchema(x)]),
+    ) as T;
   return v;
 }
 

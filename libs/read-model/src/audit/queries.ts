@@ -149,11 +149,10 @@ export class AuditReads {
 
   /** How many decisions lie at global positions `first..last` (inclusive; decimal strings), for the decisions export. */
   async decisionsExportCount(firstPosition: string, lastPosition: string): Promise<number> {
-    const row = await first<{ n: string }>(
-      this.q,
-      `SELECT count(*)::text AS n FROM ${this.t.events} WHERE type IN (${DECISION_TYPES_SQL}) AND global_position >= $1::bigint AND global_position <= $2::bigint`,
-      [firstPosition, lastPosition],
-    );
+    const row = await first<{ n: string }>(this.q, `SELECT count(*)::text AS n FROM ${this.t.events} WHERE type IN (${DECISION_TYPES_SQL}) AND global_position >= $1::bigint AND global_position <= $2::bigint`, [
+      firstPosition,
+      lastPosition,
+    ]);
     return Number(row?.n ?? 0);
   }
 

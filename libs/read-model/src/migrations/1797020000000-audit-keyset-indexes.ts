@@ -76,15 +76,9 @@ export function auditKeysetIndexesSql(schema: string): string[] {
   const s = `"${assertSchemaName(schema)}"`;
   const decisionTypes = AUDIT_DECISION_TYPES.map((t) => `'${t}'`).join(', ');
   return [
-    ...[
-      'audit_events_table_time_idx',
-      'audit_events_shoe_idx',
-      'audit_events_type_time_idx',
-      'audit_events_actor_time_idx',
-      'audit_events_round_idx',
-      'audit_events_bet_idx',
-      'audit_events_correlation_idx',
-    ].map((name) => `DROP INDEX IF EXISTS ${s}.${name}`),
+    ...['audit_events_table_time_idx', 'audit_events_shoe_idx', 'audit_events_type_time_idx', 'audit_events_actor_time_idx', 'audit_events_round_idx', 'audit_events_bet_idx', 'audit_events_correlation_idx'].map(
+      (name) => `DROP INDEX IF EXISTS ${s}.${name}`,
+    ),
     `ALTER TABLE ${s}.audit_events DROP CONSTRAINT IF EXISTS audit_events_event_id_key`,
     `ALTER TABLE ${s}.audit_events DROP CONSTRAINT IF EXISTS audit_events_stream_id_stream_version_key`,
     `CREATE INDEX IF NOT EXISTS audit_events_table_pos_idx ON ${s}.audit_events (table_id, global_position)`,

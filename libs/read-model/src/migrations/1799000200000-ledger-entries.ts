@@ -86,9 +86,5 @@ export function ledgerEntriesSql(schema: string): string[] {
  */
 export function ledgerEntriesGrantsSql(schema: string): string[] {
   const s = `"${assertSchemaName(schema)}"`;
-  return [
-    `REVOKE ALL ON ${s}.ledger_entries FROM ledger_projector, ledger_app`,
-    `GRANT SELECT, INSERT ON ${s}.ledger_entries TO ledger_projector`,
-    `GRANT SELECT ON ${s}.ledger_entries TO ledger_app`,
-  ];
+  return [`REVOKE ALL ON ${s}.ledger_entries FROM ledger_projector, ledger_app`, `GRANT SELECT, INSERT ON ${s}.ledger_entries TO ledger_projector`, `GRANT SELECT ON ${s}.ledger_entries TO ledger_app`];
 }

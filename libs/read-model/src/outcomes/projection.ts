@@ -71,10 +71,7 @@ export const handOutcomesProjection: Projection<ShoeFacts | undefined> = {
         return change(tx, e, e.data.roundId, () => ({ betting_closed: true }));
       case 'DealerChanged':
         // the dealer who takes over while bets are open deals that round (rare: one UPDATE now)
-        await tx.query(`UPDATE ${h} SET dealing_dealer_id = $2 WHERE shoe_id = $1 AND status = 'OPEN' AND NOT betting_closed`, [
-          shoeIdOf(e),
-          e.data.dealerId,
-        ]);
+        await tx.query(`UPDATE ${h} SET dealing_dealer_id = $2 WHERE shoe_id = $1 AND status = 'OPEN' AND NOT betting_closed`, [shoeIdOf(e), e.data.dealerId]);
         return;
       case 'CardDealt':
         return change(tx, e, e.data.roundId, (r) => ({ cards: [...(r.cards as string[]), e.data.card] }));

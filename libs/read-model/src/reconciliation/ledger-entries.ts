@@ -79,18 +79,7 @@ export interface EntryDeltas {
 }
 
 /** The delta fields of {@link EntryDeltas} that are integers, in the column order of `ledger_entries` / `reconciliation`. */
-export const ENTRY_SUMS = [
-  'turnover',
-  'payouts',
-  'correctionPayoutDelta',
-  'voidedStakes',
-  'betsSettled',
-  'betsRefunded',
-  'betsResettled',
-  'roundsResulted',
-  'roundsVoided',
-  'corrections',
-] as const;
+export const ENTRY_SUMS = ['turnover', 'payouts', 'correctionPayoutDelta', 'voidedStakes', 'betsSettled', 'betsRefunded', 'betsResettled', 'roundsResulted', 'roundsVoided', 'corrections'] as const;
 
 /**
  * One money effect of one event: a row of `ledger_entries`. Stamped with the event (global position,

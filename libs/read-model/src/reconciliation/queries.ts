@@ -99,7 +99,6 @@ export type AdjustmentStepRow = EntrySums & {
   currency: string;
 };
 
-
 /** The sums over the entries of a group (numeric minor units → decimal text; hold exact, 6 decimals). */
 const SUMS = `sum(turnover)::text AS turnover, sum(payouts)::text AS payouts, sum(turnover - payouts)::text AS ggr,
   CASE WHEN sum(turnover) = 0 THEN NULL ELSE round(sum(turnover - payouts) / sum(turnover), 6)::text END AS hold,
@@ -254,9 +253,6 @@ export class ReconciliationReads {
 
   /** A shoe's entries up to `position`, in global order then entry number. */
   entriesOfShoe(shoeId: string, position: bigint): Promise<LedgerEntryLine[]> {
-    return rows<LedgerEntryLine>(this.q, `SELECT ${ENTRY_COLUMNS} FROM ${this.t.entries} e WHERE e.shoe_id = $1 AND e.global_position <= $2::bigint ORDER BY e.global_position, e.entry_no`, [
-      shoeId,
-      position.toString(),
-    ]);
+    return rows<LedgerEntryLine>(this.q, `SELECT ${ENTRY_COLUMNS} FROM ${this.t.entries} e WHERE e.shoe_id = $1 AND e.global_position <= $2::bigint ORDER BY e.global_position, e.entry_no`, [shoeId, position.toString()]);
   }
 }

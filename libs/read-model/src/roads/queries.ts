@@ -9,7 +9,6 @@ import { ROADS_TABLE, type RoadsRow } from './tables';
 /** The roads read model's tables (their names are declared in `tables.ts`). */
 export const ROAD_TABLES = { roads: ROADS_TABLE } as const;
 
-
 /** What the tables page shows of a shoe's roads. */
 export type RoadsSummaryRow = Pick<RoadsRow, 'shoe_id' | 'leading_ties' | 'bead_plate' | 'big_road'>;
 

@@ -205,16 +205,7 @@ function revisionBase(e: LedgerEvent, betId: string, seq: number, kind: string, 
   };
 }
 
-function appendRevision(
-  tx: ProjectionTx,
-  e: LedgerEvent,
-  betId: string,
-  seq: number,
-  kind: 'SETTLED' | 'RESETTLED',
-  d: BetSettlementData,
-  compensates: string | null,
-  decision: ManagementDecision | null,
-): void {
+function appendRevision(tx: ProjectionTx, e: LedgerEvent, betId: string, seq: number, kind: 'SETTLED' | 'RESETTLED', d: BetSettlementData, compensates: string | null, decision: ManagementDecision | null): void {
   const m = money(d);
   tx.append(BET_SETTLEMENT_REVISIONS_TABLE, {
     ...revisionBase(e, betId, seq, kind, d.revision, d.roundId),

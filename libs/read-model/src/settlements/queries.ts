@@ -241,11 +241,7 @@ export class SettlementReads {
   async oneAsOf(position: bigint, betId: string): Promise<{ bet: SettlementRow; history: SettlementRevisionRow[] } | undefined> {
     const bet = await first<SettlementRow>(this.q, `SELECT ${AS_OF_COLUMNS} ${this.asOfFrom()} WHERE b.bet_id = $2`, [position.toString(), betId]);
     if (!bet) return undefined;
-    const history = await rows<SettlementRevisionRow>(
-      this.q,
-      `SELECT ${REVISION_COLUMNS} FROM ${this.t.revisions} WHERE bet_id = $1 AND global_position <= $2::bigint ORDER BY seq`,
-      [betId, position.toString()],
-    );
+    const history = await rows<SettlementRevisionRow>(this.q, `SELECT ${REVISION_COLUMNS} FROM ${this.t.revisions} WHERE bet_id = $1 AND global_position <= $2::bigint ORDER BY seq`, [betId, position.toString()]);
     return { bet, history };
   }
 
@@ -284,10 +280,7 @@ export class SettlementReads {
 
   /** How many settlement revisions lie at global positions `first..last` (inclusive; decimal strings), for the settlements export. */
   async exportCount(firstPosition: string, lastPosition: string): Promise<number> {
-    const row = await first<{ n: string }>(this.q, `SELECT count(*)::text AS n FROM ${this.t.revisions} WHERE global_position >= $1::bigint AND global_position <= $2::bigint`, [
-      firstPosition,
-      lastPosition,
-    ]);
+    const row = await first<{ n: string }>(this.q, `SELECT count(*)::text AS n FROM ${this.t.revisions} WHERE global_position >= $1::bigint AND global_position <= $2::bigint`, [firstPosition, lastPosition]);
     return Number(row?.n ?? 0);
   }
 

@@ -282,22 +282,6 @@ async function openShoe(e: LedgerEvent<'ShoeOpened'>, tx: ProjectionTx): Promise
        opening_dealer_id, dealer_id, status, cards_remaining, cards_out_by_rank, cards_remaining_by_rank, opened_at,
        stream_version, last_event_id, last_global_position)
      VALUES ($1,$2,$3,$4,$5,$6,$7,$8,$9,$9,'OPEN',$10,'{}'::jsonb,$11::jsonb,$12::timestamptz,$13,$14,$15)`,
-    [
-      d.shoeId,
-      e.streamId,
-      d.tableId,
-      d.variant,
-      d.decks,
-      d.virtualTable,
-      d.paytableRef,
-      d.currency,
-      d.dealerId,
-      d.decks * 52,
-      JSON.stringify(perRank),
-      e.occurredAt,
-      e.streamVersion,
-      e.eventId,
-      e.globalPosition,
-    ],
+    [d.shoeId, e.streamId, d.tableId, d.variant, d.decks, d.virtualTable, d.paytableRef, d.currency, d.dealerId, d.decks * 52, JSON.stringify(perRank), e.occurredAt, e.streamVersion, e.eventId, e.globalPosition],
   );
 }

@@ -9,12 +9,8 @@ import { SHOE_STATE_TABLE, type ShoeStateRow } from './tables';
 /** The shoe-state read model's tables (their names are declared in `tables.ts`). */
 export const SHOE_STATE_TABLES = { shoes: SHOE_STATE_TABLE } as const;
 
-
 /** A shoe in a list (`ShoeSummary` before camelCase). */
-export type ShoeSummaryRow = Pick<
-  ShoeStateRow,
-  'shoe_id' | 'table_id' | 'variant' | 'status' | 'hand_number' | 'cards_remaining' | 'dealer_id' | 'opened_at' | 'closed_at' | 'voided' | 'rounds_played'
->;
+export type ShoeSummaryRow = Pick<ShoeStateRow, 'shoe_id' | 'table_id' | 'variant' | 'status' | 'hand_number' | 'cards_remaining' | 'dealer_id' | 'opened_at' | 'closed_at' | 'voided' | 'rounds_played'>;
 
 /** A shoe of the shoe list with its keyset key: `opened_at` as ISO-8601 UTC text with microseconds. */
 export type ShoePageRow = ShoeSummaryRow & { cursor_at: string };

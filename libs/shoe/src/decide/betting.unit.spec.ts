@@ -120,11 +120,7 @@ describe('PlaceBets (§3, §4)', () => {
     expect(err.details).toMatchObject({ accountTotal: '100001', max: '100000' });
     expectRefused(t.events, place('R1', bet('B2', 'PLAYER', 20000n), bet('B3', 'PLAYER', 20001n)), 'BET.ABOVE_MAXIMUM');
     // other accounts and other codes have their own totals
-    expect(types(when(t.events, place('R1', bet('B2', 'PLAYER', 40000n), bet('B3', 'PLAYER', 100000n, 'A2'), bet('B4', 'BANKER', 100000n))).events)).toEqual([
-      'BetPlaced',
-      'BetPlaced',
-      'BetPlaced',
-    ]);
+    expect(types(when(t.events, place('R1', bet('B2', 'PLAYER', 40000n), bet('B3', 'PLAYER', 100000n, 'A2'), bet('B4', 'BANKER', 100000n))).events)).toEqual(['BetPlaced', 'BetPlaced', 'BetPlaced']);
   });
 
   it('refuses a bet id already used in the shoe or twice in the batch (BET.DUPLICATE_ID)', () => {

@@ -75,12 +75,7 @@ describe('DealCard (§1, §2)', () => {
   });
 
   it('given the card that completes the round, then CardDealt + RoundResulted + BetSettled per bet (exact, rounded down, fraction recorded)', () => {
-    const t = readyTable().round('R1', [
-      bet('B1', 'PLAYER', 1000n, 'A1'),
-      bet('B2', 'BANKER', 105n, 'A2'),
-      bet('B3', 'TIE', 100n, 'A3'),
-      bet('B4', 'EITHER_PAIR', 200n, 'A4'),
-    ]);
+    const t = readyTable().round('R1', [bet('B1', 'PLAYER', 1000n, 'A1'), bet('B2', 'BANKER', 105n, 'A2'), bet('B3', 'TIE', 100n, 'A3'), bet('B4', 'EITHER_PAIR', 200n, 'A4')]);
     t.deal('R1', '2S 9H 3S');
     const { events, after } = when(t.events, deal('B2', 'KH'));
     expect(types(events)).toEqual(['CardDealt', 'RoundResulted', 'BetSettled', 'BetSettled', 'BetSettled', 'BetSettled']);

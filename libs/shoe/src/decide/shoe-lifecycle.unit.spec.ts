@@ -78,13 +78,7 @@ describe('CloseShoe and ChangeDealer', () => {
   it('given a closed shoe, table facts and bets are refused with SHOE.CLOSED', () => {
     const t = readyTable();
     t.run({ type: 'CloseShoe' });
-    for (const cmd of [
-      { type: 'OpenRound', roundId: 'R1' },
-      { type: 'DrawCutCard' },
-      { type: 'ExposeCard', card: 'AS' },
-      { type: 'ChangeDealer', dealerId: 'D2' },
-      { type: 'CloseShoe' },
-    ] as ShoeCommand[]) {
+    for (const cmd of [{ type: 'OpenRound', roundId: 'R1' }, { type: 'DrawCutCard' }, { type: 'ExposeCard', card: 'AS' }, { type: 'ChangeDealer', dealerId: 'D2' }, { type: 'CloseShoe' }] as ShoeCommand[]) {
       expectRefused(t.events, cmd, 'SHOE.CLOSED');
     }
   });

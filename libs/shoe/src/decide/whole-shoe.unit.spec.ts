@@ -26,10 +26,7 @@ function oracle(shoe: readonly Card[]): { used: number; player: Card[]; banker: 
       third = value(player[2]);
     }
     const b = total(banker);
-    const bankerDraws =
-      third === null
-        ? b <= 5
-        : b <= 2 || (b === 3 && third !== 8) || (b === 4 && third >= 2 && third <= 7) || (b === 5 && third >= 4 && third <= 7) || (b === 6 && (third === 6 || third === 7));
+    const bankerDraws = third === null ? b <= 5 : b <= 2 || (b === 3 && third !== 8) || (b === 4 && third >= 2 && third <= 7) || (b === 5 && third >= 4 && third <= 7) || (b === 6 && (third === 6 || third === 7));
     if (bankerDraws) banker.push(shoe[i++]);
   }
   return { used: i, player, banker };

@@ -1,14 +1,4 @@
-import type {
-  AffectedBet,
-  DecisionApprovedData,
-  DecisionExpiredData,
-  DecisionKind,
-  DecisionProposal,
-  DecisionRejectedData,
-  DecisionRequestedData,
-  Evidence,
-  NewEvent,
-} from '@ledger/events';
+import type { AffectedBet, DecisionApprovedData, DecisionExpiredData, DecisionKind, DecisionProposal, DecisionRejectedData, DecisionRequestedData, Evidence, NewEvent } from '@ledger/events';
 import { decide } from '../decide';
 import { DomainError } from '../errors';
 import type { DecideContext, ShoeCommand } from '../commands';

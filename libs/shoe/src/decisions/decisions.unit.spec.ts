@@ -67,7 +67,7 @@ describe('four-eyes decisions (docs/domain-rules.md §6)', () => {
     expect(findDecision(t.state, 'DEC1')?.status).toBe('PENDING_APPROVAL');
   });
 
-  it('evidence (docs/reports.md §7): the request\'s evidence is recorded on DecisionRequested and carried onto the void; the approver\'s on DecisionApproved; none given, no key', () => {
+  it("evidence (docs/reports.md §7): the request's evidence is recorded on DecisionRequested and carried onto the void; the approver's on DecisionApproved; none given, no key", () => {
     const evidence = { cameraId: 'CAM-07', timecode: '21:04:10:12' };
     const t = resulted();
     const [requested] = run(t, { ...(requestVoid() as Extract<DecisionCommand, { type: 'RequestDecision' }>), evidence });

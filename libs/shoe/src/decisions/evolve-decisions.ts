@@ -27,11 +27,6 @@ export function decisionRequested(list: readonly DecisionRecord[], d: DecisionRe
 }
 
 /** DecisionApproved / DecisionRejected / DecisionExpired: the decision's final status. */
-export function decisionClosed(
-  list: readonly DecisionRecord[],
-  d: DecisionApprovedData | DecisionRejectedData | DecisionExpiredData,
-  status: 'APPROVED' | 'REJECTED' | 'EXPIRED',
-  eventId: string,
-): readonly DecisionRecord[] {
+export function decisionClosed(list: readonly DecisionRecord[], d: DecisionApprovedData | DecisionRejectedData | DecisionExpiredData, status: 'APPROVED' | 'REJECTED' | 'EXPIRED', eventId: string): readonly DecisionRecord[] {
   return list.map((r) => (r.decisionId === d.decisionId ? { ...r, status, closedEventId: eventId } : r));
 }

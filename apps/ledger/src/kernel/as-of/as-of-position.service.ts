@@ -60,11 +60,7 @@ export class AsOfPositionService {
    */
   async lastRecordedBefore(at: string): Promise<bigint> {
     const own = this.topic === DEFAULT_EVENTS_TOPIC ? '' : `AND EXISTS (SELECT 1 FROM outbox o WHERE o.global_position = e.global_position AND o.topic = $2)`;
-    const row = await first<{ p: string }>(
-      this.ds,
-      `SELECT e.global_position::text AS p FROM events e WHERE e.recorded_at < $1::timestamptz ${own} ORDER BY e.global_position DESC LIMIT 1`,
-      own ? [at, this.topic] : [at],
-    );
+    const row = await first<{ p: string }>(this.ds, `SELECT e.global_position::text AS p FROM events e WHERE e.recorded_at < $1::timestamptz ${own} ORDER BY e.global_position DESC LIMIT 1`, own ? [at, this.topic] : [at]);
     return row ? BigInt(row.p) : 0n;
   }
 
@@ -94,11 +90,7 @@ export class AsOfPositionService {
 
   private async relayHorizon(): Promise<bigint> {
     // capped at the highest recorded event: a progress marker pushed beyond it answers for nothing (docs/guarantees.md §5)
-    const row = await first<{ p: string }>(
-      this.ds,
-      `SELECT least(through_position, coalesce((SELECT max(global_position) FROM events), 0))::text AS p FROM outbox_progress WHERE name = $1`,
-      [RELAY_PROGRESS],
-    );
+    const row = await first<{ p: string }>(this.ds, `SELECT least(through_position, coalesce((SELECT max(global_position) FROM events), 0))::text AS p FROM outbox_progress WHERE name = $1`, [RELAY_PROGRESS]);
     return row ? BigInt(row.p) : 0n;
   }
 

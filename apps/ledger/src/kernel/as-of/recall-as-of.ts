@@ -18,7 +18,14 @@ export function recallAsOf<R extends RecallLike>(recall: R, position: bigint, de
   const known = new Set(events.map((e) => e.eventId as string));
   const revisions = recall.revisions.filter((r) => known.has(r.eventId as string));
   const placed = new Set(events.filter((e) => e.type === 'BetPlaced').map((e) => (e.data as { betId?: string })?.betId));
-  const bets = recall.bets.filter((b) => placed.has(b.betId as string)).map((b) => betAsOf(b, (b.history as Row[]).filter((h) => known.has(h.eventId as string))));
+  const bets = recall.bets
+    .filter((b) => placed.has(b.betId as string))
+    .map((b) =>
+      betAsOf(
+        b,
+        (b.history as Row[]).filter((h) => known.has(h.eventId as string)),
+      ),
+    );
   const rawEvents = events.map((e) => ({ ...snake(e), data: e.data }));
   return { ...recall, round: roundAsOf(recall.round, revisions, events), revisions, events, decisions: decisionChains(rawEvents), bets };
 }

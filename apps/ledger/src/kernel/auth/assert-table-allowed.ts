@@ -10,9 +10,5 @@ import type { Principal } from './principal';
  */
 export function assertTableAllowed(principal: Principal, tableId: string): void {
   if (principal.tables === null || principal.tables.includes(tableId)) return;
-  throw new ApiError(
-    'AUTH.TABLE_NOT_ALLOWED',
-    `${principal.role} ${principal.id} may not act on table ${tableId} (its token names ${principal.tables.join(', ')})`,
-    { tableId, allowedTables: [...principal.tables] },
-  );
+  throw new ApiError('AUTH.TABLE_NOT_ALLOWED', `${principal.role} ${principal.id} may not act on table ${tableId} (its token names ${principal.tables.join(', ')})`, { tableId, allowedTables: [...principal.tables] });
 }

@@ -13,8 +13,6 @@ import { ROLES } from '../response-enums';
  * answer plain objects of these shapes. Amounts: strings of integer minor units. Times: ISO-8601 UTC.
  */
 
-
-
 /** The gaming day's settings (`GAMING_DAY_TZ`, `GAMING_DAY_CUTOFF_HOUR`; docs/domain-rules.md §4). */
 export class GamingDaySettings {
   @Str({ description: 'IANA time zone of the gaming day', example: 'Europe/Malta' }) timeZone!: string;

@@ -8,10 +8,7 @@ import type { Principal } from './principal';
 import { ApiError } from '../api-error';
 
 /** The settings of {@link rateLimits}. */
-export type RateLimitSettings = Pick<
-  LedgerApiEnv,
-  'RATE_LIMIT_WINDOW_MS' | 'RATE_LIMIT_PER_ADDRESS' | 'RATE_LIMIT_TABLE_DEVICE' | 'RATE_LIMIT_BETTING_PLATFORM' | 'RATE_LIMIT_PIT_MANAGER' | 'RATE_LIMIT_AUDITOR'
->;
+export type RateLimitSettings = Pick<LedgerApiEnv, 'RATE_LIMIT_WINDOW_MS' | 'RATE_LIMIT_PER_ADDRESS' | 'RATE_LIMIT_TABLE_DEVICE' | 'RATE_LIMIT_BETTING_PLATFORM' | 'RATE_LIMIT_PIT_MANAGER' | 'RATE_LIMIT_AUDITOR'>;
 
 /** The request budget of one caller of each role per window (the system role is never minted). */
 export function roleBudgets(s: RateLimitSettings): Readonly<Record<Role, number>> {
@@ -60,11 +57,7 @@ export function rateLimits(s: RateLimitSettings): ThrottlerModuleOptions {
  */
 @Injectable()
 export class RateLimitGuard extends ThrottlerGuard {
-  constructor(
-    @InjectThrottlerOptions() options: ThrottlerModuleOptions,
-    @InjectThrottlerStorage() storage: ThrottlerStorage,
-    reflector: Reflector,
-  ) {
+  constructor(@InjectThrottlerOptions() options: ThrottlerModuleOptions, @InjectThrottlerStorage() storage: ThrottlerStorage, reflector: Reflector) {
     super(options, storage, reflector);
   }
 

@@ -14,7 +14,7 @@ export class AdjustmentDto {
   @Enum(['CORRECTED', 'VOIDED', 'RESULTED', 'SETTLEMENT'], 'what changed') kind!: string;
   @Str('the event that made the change (the compensating ResultCorrected or RoundVoided, or the first settlement event)') eventId!: string;
   @Position('global position of that event') globalPosition!: string;
-  @Time("when the ledger recorded it") recordedAt!: string;
+  @Time('when the ledger recorded it') recordedAt!: string;
   @NStr('the four-eyes decision behind it') decisionId!: string | null;
   @NStr() reason!: string | null;
   @NStr() actingManagerId!: string | null;

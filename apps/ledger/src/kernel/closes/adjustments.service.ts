@@ -57,9 +57,7 @@ export class AdjustmentsService {
   async at(position: bigint, scope: AdjustmentScope = {}, q?: Queryable): Promise<Adjustment[]> {
     const reads = q ? this.readModel.on(q) : this.readModel;
     // the genuine closes only (their GamingDayClosed events, checked): a row written beside them is no close
-    const closes = (await this.closes.genuineBefore(position)).flatMap((c) =>
-      c.tableIds.map((t) => ({ gaming_day: c.gamingDay, table_id: t, through_position: c.throughPosition.toString(), close_id: c.closeId })),
-    );
+    const closes = (await this.closes.genuineBefore(position)).flatMap((c) => c.tableIds.map((t) => ({ gaming_day: c.gamingDay, table_id: t, through_position: c.throughPosition.toString(), close_id: c.closeId })));
     if (closes.length === 0) return [];
     const closedThrough = new Map(closes.map((c) => [`${c.gaming_day}|${c.table_id}`, BigInt(c.through_position)]));
     const lookup = (day: string, tableId: string) => closedThrough.get(`${day}|${tableId}`);

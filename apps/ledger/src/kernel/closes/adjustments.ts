@@ -46,19 +46,7 @@ export interface Adjustment {
 }
 
 /** The integer fields of a reconciliation row an adjustment carries the change of. */
-export const ADJUSTED_SUMS = [
-  'turnover',
-  'payouts',
-  'ggr',
-  'voidedStakes',
-  'correctionPayoutDelta',
-  'betsSettled',
-  'betsRefunded',
-  'betsResettled',
-  'roundsResulted',
-  'roundsVoided',
-  'corrections',
-] as const;
+export const ADJUSTED_SUMS = ['turnover', 'payouts', 'ggr', 'voidedStakes', 'correctionPayoutDelta', 'betsSettled', 'betsRefunded', 'betsResettled', 'roundsResulted', 'roundsVoided', 'corrections'] as const;
 
 /** A round's figures of one currency, zero when it had none. */
 export function zeroFigures(): Record<(typeof ADJUSTED_SUMS)[number] | 'dropped', string> {

@@ -21,9 +21,7 @@ export interface DecisionAnswer extends ShoeCommandResult {
  */
 export function decisionAnswer(decisionId: string, status: DecisionStatus, extra: { expiresAt?: string } = {}): (r: ShoeCommandResult) => DecisionAnswer {
   return (r) => {
-    const recorded = r.events.find((e) => typeof (e.data as { decisionId?: unknown } | null)?.decisionId === 'string')?.data as
-      | { decisionId: string; expiresAt?: string }
-      | undefined;
+    const recorded = r.events.find((e) => typeof (e.data as { decisionId?: unknown } | null)?.decisionId === 'string')?.data as { decisionId: string; expiresAt?: string } | undefined;
     const expiresAt = recorded?.expiresAt ?? extra.expiresAt;
     return { decisionId: recorded?.decisionId ?? decisionId, status, ...(expiresAt === undefined ? {} : { expiresAt }), ...r };
   };

@@ -27,11 +27,7 @@ export class DecisionsQuery {
   async list(filter: DecisionFilter = {}): Promise<DecisionView[]> {
     const views = foldDecisions(await this.store.readByTypes(DECISION_EVENT_TYPES), new Date().toISOString());
     return views.filter(
-      (v) =>
-        (!filter.status || v.status === filter.status) &&
-        (!filter.shoeId || v.shoeId === filter.shoeId) &&
-        (!filter.tableId || v.tableId === filter.tableId) &&
-        (!filter.requestedBy || v.requestedBy === filter.requestedBy),
+      (v) => (!filter.status || v.status === filter.status) && (!filter.shoeId || v.shoeId === filter.shoeId) && (!filter.tableId || v.tableId === filter.tableId) && (!filter.requestedBy || v.requestedBy === filter.requestedBy),
     );
   }
 

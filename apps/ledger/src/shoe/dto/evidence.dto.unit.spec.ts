@@ -46,7 +46,10 @@ describe('evidence DTO (docs/reports.md §7)', () => {
   beforeAll(async () => {
     const moduleRef = await Test.createTestingModule({
       controllers: [ProbeController],
-      providers: [{ provide: APP_FILTER, useClass: LedgerExceptionFilter }, { provide: REJECTION_LOG, useValue: log }],
+      providers: [
+        { provide: APP_FILTER, useClass: LedgerExceptionFilter },
+        { provide: REJECTION_LOG, useValue: log },
+      ],
     }).compile();
     app = moduleRef.createNestApplication<NestExpressApplication>({ logger: false });
     applyHttpWiring(app);
@@ -56,7 +59,10 @@ describe('evidence DTO (docs/reports.md §7)', () => {
     await app?.close();
   });
 
-  const post = (path: string, body: unknown) => request(app.getHttpServer()).post(`/probe/${path}`).send(body as object);
+  const post = (path: string, body: unknown) =>
+    request(app.getHttpServer())
+      .post(`/probe/${path}`)
+      .send(body as object);
 
   it.each([
     [{ cameraId: 'CAM-07' }],

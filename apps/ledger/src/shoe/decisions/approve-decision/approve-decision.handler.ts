@@ -23,10 +23,8 @@ export class ApproveDecisionHandler implements ICommandHandler<ApproveDecisionCo
   async execute({ request, decisionId, reason }: ApproveDecisionCommand): Promise<DecisionAnswer> {
     const now = new Date().toISOString();
     await this.requests.assertGenuine(request.shoeId, decisionId, now);
-    return this.stream.write(
-      request,
-      (shoe, ctx) => decideDecision(shoe, { type: 'ApproveDecision', decisionId, approvedBy: request.principal.id, reason, now, ...(request.evidence ? { evidence: request.evidence } : {}) }, ctx),
-      { shape: decisionAnswer(decisionId, 'APPROVED') },
-    );
+    return this.stream.write(request, (shoe, ctx) => decideDecision(shoe, { type: 'ApproveDecision', decisionId, approvedBy: request.principal.id, reason, now, ...(request.evidence ? { evidence: request.evidence } : {}) }, ctx), {
+      shape: decisionAnswer(decisionId, 'APPROVED'),
+    });
   }
 }
