@@ -16,7 +16,9 @@ export type DivergenceSource =
   /** PostgreSQL's stored chain disagrees with itself (stored hash or prev_hash ≠ recomputed) */
   | 'postgres'
   /** the gaming-day closes: their events against the stored signed reports (docs/reports.md §2) */
-  | 'closes';
+  | 'closes'
+  /** the global positions: every one up to the relay's progress an event or a recorded hole (docs/guarantees.md §5) */
+  | 'positions';
 
 /** What diverges. */
 export type DivergenceKind =
@@ -55,7 +57,15 @@ export type DivergenceKind =
   /** a GamingDayClosed event whose report is missing, does not hash or verify, or is another close's (replayed) */
   | 'CLOSE_NOT_GENUINE'
   /** a stored close report with no GamingDayClosed event of the ledger naming it (forged or orphaned) */
-  | 'CLOSE_WITHOUT_EVENT';
+  | 'CLOSE_WITHOUT_EVENT'
+  /** positions up to the relay's progress that hold no event and are no recorded hole (an event removed) */
+  | 'POSITION_UNACCOUNTED'
+  /** an event inside a recorded hole (a hole forged over it, or an event written after the relay passed) */
+  | 'EVENT_IN_HOLE'
+  /** the relay's progress beyond the last position the sequence assigned (a forged progress marker) */
+  | 'PROGRESS_AHEAD'
+  /** an event above the last position the sequence assigned (written around the append) */
+  | 'EVENT_BEYOND_SEQUENCE';
 
 /** One finding. Fields that do not apply are null. */
 export interface Divergence {

@@ -1,7 +1,7 @@
 import type { KeyObject } from 'node:crypto';
 import type { KafkaClient } from '@ledger/kafka';
 import { GENESIS_HASH, type EventEnvelope } from '@ledger/events';
-import { EVENT_COLUMNS, canonicalJson, computeEventHash, rowToEnvelope, type EventRow } from '@ledger/event-store';
+import { EVENT_COLUMNS, canonicalJson, checkGlobalPositions, computeEventHash, rowToEnvelope, type EventRow, type PositionProblemKind } from '@ledger/event-store';
 import { readAnchorLines } from './anchor-file';
 import { checkAnchorCopy, mergeCopies, type AnchorInput, type CheckedAnchors } from './anchor-log';
 import type { SignedAnchor } from './checkpoint';
@@ -9,7 +9,7 @@ import { DEFAULT_VERIFY_GRACE_MS } from './config';
 import { describeKafkaDifference, readKafkaCopy, sha256Hex, type KafkaCopyIndex } from './kafka-copy';
 import { TopicMissingError, scanTopic } from './kafka-io';
 import { checkDayStream } from './gaming-day-close';
-import { DivergenceList, type VerificationReport } from './report';
+import { DivergenceList, type DivergenceKind, type VerificationReport } from './report';
 import { databaseLedgerId, type SqlSession } from './sql';
 
 /**
@@ -26,6 +26,9 @@ import { databaseLedgerId, type SqlSession } from './sql';
  *     whose bytes hash to the event's `reportSha256`, verify under its key and name its day, tables,
  *     position, trigger and approval, and it holds in its day's stream — no duplicate, the right actor,
  *     an early close approved in time ({@link checkDayStream}); each stored report belongs to such an event.
+ *  5. The global positions (docs/guarantees.md §5, `checkGlobalPositions` of libs/event-store): up to the
+ *     relay's progress each is an event or a recorded hole, no event in a hole, the progress not beyond
+ *     the sequence (a forged marker), no event above it.
  *  3. Every event against its record on the ledger topic (read from the first offset to the end), by
  *     event id: the same bytes. An event missing from the topic diverges when a checkpoint covers it
  *     (checkpoints cover published events only) or when it is older than the grace period.
@@ -133,6 +136,11 @@ export async function verifyLedger(o: VerifyLedgerOptions): Promise<Verification
 
   // 4. the gaming-day closes (docs/reports.md §2)
   await checkCloses(o.session, o.publicKeys, out);
+
+  // 5. the global positions and the relay's progress marker (docs/guarantees.md §5)
+  for (const p of await checkGlobalPositions((sql, params) => o.session.query(sql, params))) {
+    out.add({ source: 'positions', kind: POSITION_KINDS[p.kind], streamId: p.streamId, version: p.streamVersion, eventId: p.eventId, globalPosition: p.globalPosition, anchorSeq: null, reason: p.detail });
+  }
 
   const divergences = out.sorted();
   return {
@@ -338,6 +346,14 @@ async function walkEvents(session: SqlSession, c: WalkContext): Promise<{ stream
   }
   return { streams, events, pendingOnKafka };
 }
+
+/** The divergence kind of each position problem (step 5). */
+const POSITION_KINDS: Readonly<Record<PositionProblemKind, DivergenceKind>> = {
+  UNACCOUNTED: 'POSITION_UNACCOUNTED',
+  EVENT_IN_HOLE: 'EVENT_IN_HOLE',
+  PROGRESS_AHEAD: 'PROGRESS_AHEAD',
+  EVENT_BEYOND_SEQUENCE: 'EVENT_BEYOND_SEQUENCE',
+};
 
 /**
  * Step 4 of {@link verifyLedger}: every `GamingDayClosed` event against its stored report, and every

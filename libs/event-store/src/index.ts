@@ -18,3 +18,4 @@ export * from './outbox-relay';
 export * from './relay-record';
 export * from './republish';
 export type { IncrementalChainVerification, VerifiedHead } from './verification';
+export { checkGlobalPositions, type PositionProblem, type PositionProblemKind, type RowQuery } from './position-check';

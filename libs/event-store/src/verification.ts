@@ -3,6 +3,7 @@ import { GENESIS_HASH } from '@ledger/events';
 import { computeEventHash } from './hash';
 import type { LedgerLogger } from './logger';
 import { EVENT_COLUMNS, rowToEnvelope, type EventRow } from './rows';
+import { checkGlobalPositions } from './position-check';
 import type { ChainProblem, ChainVerification } from './types';
 
 /** Rows read per query when the verifier walks a stream. */
@@ -228,81 +229,15 @@ export class ChainVerifier {
     return { count, version: lastVersionRead, hash: prevHash };
   }
 
-  /**
-   * Global positions (docs/guarantees.md §5): up to the relay's progress (`outbox_progress`), every
-   * position is an event or a hole the relay recorded (`position_gaps`: an append that rolled back
-   * after taking it); no event sits in a recorded hole; no event is above the sequence. Positions
-   * above the progress are not final yet and not judged.
-   */
+  /** The global-position check ({@link checkGlobalPositions}) as chain problems (`POSITION_GAP`). */
   private async positionProblems(qr: QueryRunner): Promise<ChainProblem[]> {
-    const problems: ChainProblem[] = [];
-    const [tail] = await qr.query(
-      `SELECT coalesce((SELECT through_position FROM outbox_progress WHERE name = 'ledger-relay'), 0)::text AS through,
-              (SELECT max(global_position)::text FROM events) AS max,
-              pg_sequence_last_value('events_global_position_seq')::text AS sequence`,
-    );
-    const through = BigInt(tail.through);
-    const holes = await qr.query(
-      `SELECT t.global_position::text AS global_position, t.prev::text AS prev, t.event_id, t.stream_id, t.stream_version
-         FROM (SELECT global_position, event_id, stream_id, stream_version,
-                      lag(global_position) OVER (ORDER BY global_position) AS prev
-                 FROM events WHERE global_position <= $1::bigint + 1
-               UNION ALL
-               SELECT $1::bigint + 1, NULL, NULL, NULL, (SELECT max(global_position) FROM events WHERE global_position <= $1::bigint)
-                WHERE NOT EXISTS (SELECT 1 FROM events WHERE global_position = $1::bigint + 1)) t
-        WHERE t.global_position <> coalesce(t.prev, 0) + 1
-          AND (SELECT coalesce(sum(least(g.to_position, t.global_position - 1) - greatest(g.from_position, coalesce(t.prev, 0) + 1) + 1), 0)
-                 FROM position_gaps g WHERE g.from_position <= t.global_position - 1 AND g.to_position >= coalesce(t.prev, 0) + 1)
-              <> t.global_position - 1 - coalesce(t.prev, 0)
-        LIMIT 1000`,
-      [through.toString()],
-    );
-    for (const h of holes) {
-      const from = h.prev === null ? 1n : BigInt(h.prev) + 1n;
-      const to = BigInt(h.global_position) - 1n;
-      if (from > through) continue;
-      problems.push({
-        streamId: h.stream_id,
-        streamVersion: h.stream_version,
-        eventId: h.event_id,
-        kind: 'POSITION_GAP',
-        detail: `global positions ${from}..${to} hold no event and are not a recorded hole (an event removed?)${h.event_id ? ' before this event' : ''}`,
-      });
-    }
-    const inHoles = await qr.query(
-      `SELECT e.global_position::text AS global_position, e.event_id, e.stream_id, e.stream_version
-         FROM position_gaps g JOIN events e ON e.global_position BETWEEN g.from_position AND g.to_position LIMIT 1000`,
-    );
-    for (const e of inHoles) {
-      problems.push({
-        streamId: e.stream_id,
-        streamVersion: e.stream_version,
-        eventId: e.event_id,
-        kind: 'POSITION_GAP',
-        detail: `event at global position ${e.global_position} sits in a recorded hole: it was written after the relay passed its position (published late, out of position order, or never)`,
-      });
-    }
-    const max = tail.max === null ? 0n : BigInt(tail.max);
-    const sequence = tail.sequence === null ? 0n : BigInt(tail.sequence);
-    if (through > sequence) {
-      problems.push({
-        streamId: null,
-        streamVersion: null,
-        eventId: null,
-        kind: 'POSITION_GAP',
-        detail: `the relay's progress (outbox_progress) is at ${through}, beyond the last position the sequence assigned (${sequence}): a forged progress marker`,
-      });
-    }
-    if (max > sequence) {
-      problems.push({
-        streamId: null,
-        streamVersion: null,
-        eventId: null,
-        kind: 'POSITION_GAP',
-        detail: `the last stored event is at ${max} but the position sequence only reached ${sequence} (an event written around the append)`,
-      });
-    }
-    return problems;
+    return (await checkGlobalPositions((sql, params) => qr.query(sql, params))).map((p) => ({
+      streamId: p.streamId,
+      streamVersion: p.streamVersion,
+      eventId: p.eventId,
+      kind: 'POSITION_GAP' as const,
+      detail: p.detail,
+    }));
   }
 }
 

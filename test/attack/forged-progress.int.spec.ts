@@ -1,0 +1,78 @@
+/**
+ * The relay's progress markers against an insider (issue: "progress markers no service login can
+ * push", docs/guarantees.md §5). `outbox_progress` and `position_gaps` move only through
+ * `ledger_mark_progress` (migration 1799100000000, `test/attack/database-roles.int.spec.ts` and
+ * `libs/event-store/src/event-store.int.spec.ts` prove the logins' refusals); here the owner of the
+ * database, whom no grant stops, forges them — the progress pushed to 10^15, a hole recorded over a
+ * real event — and `npm run -s verify` (verifyLedger step 5) names each on its own. Before step 5,
+ * verify reported 0 divergences for both.
+ *
+ * The forgeries are made inside a transaction that is rolled back (the shared test database keeps
+ * its state), and verify reads that transaction through its session.
+ */
+import { randomUUID } from 'node:crypto';
+import { Client } from 'pg';
+import { verifyLedger, type SqlSession } from '@ledger/anchors';
+import { createDataSource, PgEventStore, runMigrations } from '@ledger/event-store';
+import type { DataSource } from 'typeorm';
+import { TEST_DATABASE_URL } from '../support/ledger-harness';
+
+jest.setTimeout(60_000);
+
+/** The owner's session inside its open transaction: verify's own BEGIN and ROLLBACK become no-ops, so it reads the forgery. */
+function insideTransaction(client: Client): SqlSession {
+  return {
+    query: async (sql, params) => {
+      if (/^\s*(START TRANSACTION|BEGIN|ROLLBACK|COMMIT)/i.test(sql)) return [];
+      return (await client.query(sql, params as unknown[] | undefined)).rows;
+    },
+  };
+}
+
+describe('verify names a forged progress marker and a forged hole, each on its own', () => {
+  let ds: DataSource;
+  let owner: Client;
+  let position: string;
+
+  beforeAll(async () => {
+    ds = createDataSource(TEST_DATABASE_URL);
+    await ds.initialize();
+    await runMigrations(ds);
+    const store = new PgEventStore(ds, { topic: `test.forged-progress.${randomUUID()}` });
+    const appended = await store.append({
+      streamId: `shoe-${randomUUID()}`,
+      tableId: `T-${randomUUID().slice(0, 8)}`,
+      expectedVersion: 0,
+      events: [{ eventId: randomUUID(), type: 'DealerChanged', data: { dealerId: 'd-2', previousDealerId: 'd-1' } as never }],
+      metadata: { actor: { id: 'device-1', role: 'table-device' }, correlationId: randomUUID() },
+    });
+    position = appended.events[0].globalPosition;
+    owner = new Client({ connectionString: TEST_DATABASE_URL });
+    await owner.connect();
+  });
+  afterAll(async () => {
+    await owner?.end();
+    await ds?.destroy();
+  });
+
+  const positionsFound = async (forge: string, params: unknown[] = []) => {
+    await owner.query('BEGIN');
+    try {
+      await owner.query(forge, params);
+      const report = await verifyLedger({ session: insideTransaction(owner), publicKeys: new Map(), anchorFile: null, kafka: null, anchorsTopic: null, eventsTopic: null, maxDivergences: 100_000 });
+      return report.divergences.filter((d) => d.source === 'positions');
+    } finally {
+      await owner.query('ROLLBACK');
+    }
+  };
+
+  it('the progress pushed to 10^15: PROGRESS_AHEAD', async () => {
+    const found = await positionsFound(`UPDATE outbox_progress SET through_position = 1000000000000000 WHERE name = 'ledger-relay'`);
+    expect(found.filter((d) => d.kind === 'PROGRESS_AHEAD')).toEqual([expect.objectContaining({ globalPosition: '1000000000000000' })]);
+  });
+
+  it('a hole recorded over a real event: EVENT_IN_HOLE naming the event', async () => {
+    const found = await positionsFound(`INSERT INTO position_gaps (from_position, to_position) VALUES ($1::bigint, $1::bigint)`, [position]);
+    expect(found.filter((d) => d.kind === 'EVENT_IN_HOLE').map((d) => d.globalPosition)).toEqual([position]);
+  });
+});
