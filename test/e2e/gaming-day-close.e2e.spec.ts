@@ -243,7 +243,12 @@ describe('gaming-day close: frozen signed report, adjustments in the next day, a
     expect(csv).toContain(`adjustment,${target}`);
     expect(csv).toContain(roundId);
     const list = (await get('/gaming-days/closes')).items;
-    expect(list.map((c: any) => c.gamingDay)).toEqual([day, target]);
+    // day D itself was closed early for one table only: the sweeper closed its other tables once D had ended
+    expect(list.map((c: any) => c.gamingDay)).toEqual([day, day, target]);
+    expect(list.filter((c: any) => c.gamingDay === day).map((c: any) => [c.trigger, c.tableIds.includes(table.tableId)])).toEqual([
+      ['MANAGER', true],
+      ['AUTOMATIC', false],
+    ]);
   });
 
   it('two closes of the same day at once (two API instances): one close, the other 409; the table refuses changes', async () => {
@@ -259,5 +264,18 @@ describe('gaming-day close: frozen signed report, adjustments in the next day, a
     // the stored reports are append-only, even for the owner; the close events are the ledger's
     await expect(h.ds.query(`UPDATE gaming_day_closes SET closed_by = 'x' WHERE event_id = $1`, [close.eventId])).rejects.toThrow(/append-only/);
     await expect(h.ds.query(`DELETE FROM events WHERE event_id = $1`, [close.eventId])).rejects.toThrow();
+  });
+
+  it('a sweeper that missed days (an outage) closes every finished, unclosed day, oldest first', async () => {
+    const sweeper = h.app.get(GamingDayCloseSweeper);
+    const closedDays = (await get('/gaming-days/closes')).items.map((c: any) => c.gamingDay).sort();
+    const last = closedDays[closedDays.length - 1];
+    const [y, m, d] = last.split('-').map(Number);
+    const at = new Date(Date.UTC(y, m - 1, d + 4, 6, 31)); // three more days have ended since the last close
+    const missed = [1, 2, 3].map((k) => new Date(Date.UTC(y, m - 1, d + k)).toISOString().slice(0, 10));
+    expect((await sweeper.dueDays(at)).slice(-3)).toEqual(missed);
+    expect(await sweeper.sweep(at)).toBe(missed[2]);
+    for (const day of missed) expect((await get(`/gaming-days/${day}/close`)).closes.map((c: any) => c.trigger)).toEqual(['AUTOMATIC']);
+    expect(await sweeper.sweep(at)).toBeNull();
   });
 });

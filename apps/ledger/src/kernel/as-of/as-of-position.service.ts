@@ -2,6 +2,7 @@ import { Inject, Injectable } from '@nestjs/common';
 import { ConfigService } from '@nestjs/config';
 import type { DataSource } from 'typeorm';
 import { DEFAULT_EVENTS_TOPIC, type LedgerApiEnv } from '@ledger/config';
+import { LEDGER_WIDE_TABLE_ID } from '@ledger/events';
 import type { ReadModel } from '@ledger/read-model';
 import { ApiError } from '../api-error';
 import { first } from '../sql';
@@ -54,13 +55,18 @@ export class AsOfPositionService {
   }
 
   /**
-   * The greatest global position of this ledger's events recorded before `at` (ISO-8601, exclusive);
-   * 0 when none. Where several ledgers share the database (the test suites), only this API's events
-   * topic counts (by its outbox rows).
+   * The greatest global position of this ledger's table events recorded before `at` (ISO-8601,
+   * exclusive); 0 when none. Ledger-wide events (a gaming day's close requests and closes, table id
+   * `*`) carry no money and are left out. Where several ledgers share the database (the test suites),
+   * only this API's events topic counts (by its outbox rows).
    */
   async lastRecordedBefore(at: string): Promise<bigint> {
     const own = this.topic === DEFAULT_EVENTS_TOPIC ? '' : `AND EXISTS (SELECT 1 FROM outbox o WHERE o.global_position = e.global_position AND o.topic = $2)`;
-    const row = await first<{ p: string }>(this.ds, `SELECT e.global_position::text AS p FROM events e WHERE e.recorded_at < $1::timestamptz ${own} ORDER BY e.global_position DESC LIMIT 1`, own ? [at, this.topic] : [at]);
+    const row = await first<{ p: string }>(
+      this.ds,
+      `SELECT e.global_position::text AS p FROM events e WHERE e.recorded_at < $1::timestamptz AND e.table_id <> '${LEDGER_WIDE_TABLE_ID}' ${own} ORDER BY e.global_position DESC LIMIT 1`,
+      own ? [at, this.topic] : [at],
+    );
     return row ? BigInt(row.p) : 0n;
   }
 
