@@ -62,7 +62,7 @@ export function decodeIdCursor(raw: unknown): string | null {
 
 /**
  * An ISO-8601 time filter as the SQL parameter (UTC `toISOString`), or null when absent. Through HTTP
- * the DTO already checked the text (`isIsoTime`: years 1..9999, a real date and clock).
+ * the DTO already checked the text (`isIsoTime`: years 1000..9999, a real date and clock with its offset).
  * @throws ApiError 400 `VALIDATION.FAILED`
  */
 export function parseTime(raw: unknown, name: string): string | null {

@@ -21,11 +21,14 @@ export const SETTLEMENT_STATUSES = ['OPEN', 'SETTLED', 'RESETTLED', 'REFUNDED'] 
 /** The dimensions the reconciliation report groups by (docs/domain-rules.md §4). */
 export const RECONCILIATION_DIMENSION_NAMES: ReadonlySet<string> = new Set(['table', 'shoe', 'dealer', 'day', 'currency']);
 
-const ISO_TIME = /^(\d{4})-(\d{2})-(\d{2})(?:T(\d{2}):(\d{2})(?::(\d{2})(?:\.\d{1,9})?)?(?:Z|[+-]\d{2}:?\d{2})?)?$/;
+const ISO_TIME = /^(\d{4})-(\d{2})-(\d{2})(?:T(\d{2}):(\d{2})(?::(\d{2})(?:\.\d{1,9})?)?(?:Z|[+-]\d{2}:?\d{2}))?$/;
 
-/** Whether `y-m-d` is a real calendar date of years 1..9999 (what PostgreSQL's `date` takes without surprise). */
+/**
+ * Whether `y-m-d` is a real calendar date of a four-digit year, 1000..9999 (JavaScript's `Date.UTC`
+ * reads years 0..99 as 19xx, so a year 0001 became 1901 on its way to a signed close).
+ */
 function isCalendarDate(y: number, m: number, d: number): boolean {
-  if (y < 1 || m < 1 || m > 12 || d < 1) return false;
+  if (y < 1000 || y > 9999 || m < 1 || m > 12 || d < 1) return false;
   const leap = (y % 4 === 0 && y % 100 !== 0) || y % 400 === 0;
   const days = [31, leap ? 29 : 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31][m - 1];
   return d <= days;
@@ -38,7 +41,11 @@ export function isGamingDay(v: unknown): v is string {
   return !!m && isCalendarDate(Number(m[1]), Number(m[2]), Number(m[3]));
 }
 
-/** Whether `v` is an ISO-8601 time `YYYY-MM-DD[THH:MM[:SS[.f]][Z|±HH:MM]]` of years 1..9999 with a real date and clock. */
+/**
+ * Whether `v` is an ISO-8601 time `YYYY-MM-DD[THH:MM[:SS[.f]](Z|±HH:MM)]` of years 1000..9999 with a real
+ * date and clock. A time of day needs its offset (without one it would be read in the server's zone);
+ * a date alone is midnight UTC.
+ */
 export function isIsoTime(v: unknown): v is string {
   if (typeof v !== 'string') return false;
   const m = ISO_TIME.exec(v);
@@ -46,9 +53,9 @@ export function isIsoTime(v: unknown): v is string {
   if (m[4] !== undefined && (Number(m[4]) > 23 || Number(m[5]) > 59 || Number(m[6] ?? 0) > 59)) return false;
   const t = Date.parse(v);
   if (Number.isNaN(t)) return false;
-  // its UTC instant too (an offset can move 0001-01-01 into year 0, 9999-12-31 into 10000)
+  // its UTC instant too (an offset can move 1000-01-01 into year 999, 9999-12-31 into 10000)
   const y = new Date(t).getUTCFullYear();
-  return y >= 1 && y <= 9999;
+  return y >= 1000 && y <= 9999;
 }
 
 /** Largest global position an `asOf` may name (PostgreSQL `bigint`). */
@@ -77,7 +84,7 @@ function check(name: string, message: string, test: (v: unknown) => boolean, opt
 }
 
 /** An ISO-8601 time (see {@link isIsoTime}). */
-export const IsIsoTime = (o?: ValidationOptions) => check('isIsoTime', 'must be an ISO-8601 time (YYYY-MM-DDTHH:MM:SSZ, years 1..9999)', isIsoTime, o);
+export const IsIsoTime = (o?: ValidationOptions) => check('isIsoTime', 'must be an ISO-8601 time with its offset (YYYY-MM-DDTHH:MM:SSZ or ±HH:MM, years 1000..9999)', isIsoTime, o);
 /** A gaming day (see {@link isGamingDay}). */
 export const IsGamingDay = (o?: ValidationOptions) => check('isGamingDay', 'must be a date YYYY-MM-DD that exists', isGamingDay, o);
 /** A decimal integer in `min..max` (see {@link isIntegerText}). */

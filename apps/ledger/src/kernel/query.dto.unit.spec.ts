@@ -2,17 +2,33 @@ import { decodeIdCursor, decodePositionCursor, encodeCursor } from './pagination
 import { isGamingDay, isIntegerText, isIsoTime } from './query.dto';
 
 describe('read-side query checks (docs/guarantees.md §11)', () => {
-  it('gaming days must exist', () => {
-    expect(['2026-12-02', '2024-02-29', '0001-01-01', '9999-12-31'].map(isGamingDay)).toEqual([true, true, true, true]);
-    expect(['2026-13-45', '2026-02-30', '2025-02-29', '0000-00-00', '99999-01-01', '-000001-01-01', '2026-1-1', '', 'yesterday', '2026-12-02\u0000'].map(isGamingDay)).toEqual(Array(10).fill(false));
+  it('gaming days must exist, in a four-digit year (Date.UTC reads 0..99 as 19xx)', () => {
+    expect(['2026-12-02', '2024-02-29', '1000-01-01', '9999-12-31'].map(isGamingDay)).toEqual([true, true, true, true]);
+    expect(['2026-13-45', '2026-02-30', '2025-02-29', '0000-00-00', '99999-01-01', '-000001-01-01', '2026-1-1', '', 'yesterday', '2026-12-02\u0000', '0001-01-01', '0099-12-31', '0999-12-31'].map(isGamingDay)).toEqual(
+      Array(13).fill(false),
+    );
     expect(isGamingDay(['2026-12-02'])).toBe(false);
   });
 
-  it('times must be ISO-8601 of years 1..9999 with a real clock', () => {
+  it('times must be ISO-8601 of years 1000..9999 with a real clock and, with a clock, an offset', () => {
     expect(['2026-12-02T10:00:00Z', '2026-12-02T10:00:00.123Z', '2026-12-02T10:00+01:00', '2026-12-02'].map(isIsoTime)).toEqual([true, true, true, true]);
-    expect(['+275760-09-13T00:00:00.001Z', '99999-01-01', '2026-12-02T25:61:61Z', '2026-02-30T00:00:00Z', '1', '20261202', 'NaN', '', '0001-01-01T00:00:00+23:59', '9999-12-31T23:59:59-23:59'].map(isIsoTime)).toEqual(
-      Array(10).fill(false),
-    );
+    expect(
+      [
+        '+275760-09-13T00:00:00.001Z',
+        '99999-01-01',
+        '2026-12-02T25:61:61Z',
+        '2026-02-30T00:00:00Z',
+        '1',
+        '20261202',
+        'NaN',
+        '',
+        '1000-01-01T00:00:00+23:59',
+        '9999-12-31T23:59:59-23:59',
+        '2026-12-02T10:00:00',
+        '2026-12-02T10:00',
+        '0001-01-01T00:00:00Z',
+      ].map(isIsoTime),
+    ).toEqual(Array(13).fill(false));
   });
 
   it('integers are plain decimal text in range', () => {
