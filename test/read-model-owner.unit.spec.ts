@@ -131,7 +131,7 @@ describe('house rule: the read model owns its tables (docs/architecture.md §7)'
       expect.arrayContaining(['audit_events', 'shoe_state', 'hand_outcomes', 'hand_outcome_revisions', 'bet_settlements', 'bet_settlement_revisions', 'reconciliation', 'ledger_entries', 'roads']),
     );
     expect(READ_MODEL_TABLE_NAMES).toEqual(expect.arrayContaining(['checkpoints', 'applied_events', 'stream_heads', 'quarantine', 'projection_incidents', 'outbox_leases', 'analytics_outbox']));
-    expect(files).toContain('apps/ledger/src/queries/read-model.service.ts');
+    expect(files).toContain('apps/ledger/src/audit/audit.service.ts');
     expect(files).toContain('apps/projector/src/main.ts');
     expect(files.some((f) => /\.spec\.ts$|\/migrations\//.test(f))).toBe(false);
   });
@@ -196,7 +196,7 @@ describe('house rule: the read-model rule bites', () => {
   });
 
   it('leaves specs, declarations, migrations and fixtures out of the production files', () => {
-    expect(isAppSource('apps/ledger/src/queries/read-model.service.ts')).toBe(true);
+    expect(isAppSource('apps/ledger/src/audit/audit.service.ts')).toBe(true);
     expect(isAppSource('apps/console/src/main.tsx')).toBe(true);
     for (const rel of ['apps/ledger/src/x.unit.spec.ts', 'apps/ledger/src/persistence/migrations/1-x.ts', 'apps/console/src/api/schema.d.ts', 'libs/read-model/src/sql.ts', 'test/x.ts']) {
       expect(isAppSource(rel)).toBe(false);

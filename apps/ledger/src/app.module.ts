@@ -17,7 +17,13 @@ import { MeController } from './kernel/auth/me.controller';
 import { HealthController } from './health.controller';
 import { MetricsController } from './metrics.controller';
 import { PersistenceModule } from './persistence/persistence.module';
-import { QueriesModule } from './queries/queries.module';
+import { ConsoleReadsModule } from './console-reads/console-reads.module';
+import { RecallModule } from './recall/recall.module';
+import { AuditModule } from './audit/audit.module';
+import { SettlementsModule } from './settlements/settlements.module';
+import { ReconciliationModule } from './reconciliation/reconciliation.module';
+import { ShoeViewsModule } from './shoe-views/shoe-views.module';
+import { ChainModule } from './chain/chain.module';
 import { ProjectionsModule } from './projections/projections.module';
 import { AnchorsModule } from './anchors/anchors.module';
 import { ShoeModule } from './shoe/shoe.module';
@@ -68,8 +74,15 @@ export class AppModule implements NestModule {
         AuthModule.forRoot(auth),
         PersistenceModule,
         ShoeModule,
-        QueriesModule,
-        // the projections' status and the anchors' verification were the query module's last controllers: here, their routes keep their place in docs/openapi.json
+        // the reads, one module per use case, in the order their routes have in docs/openapi.json
+        ConsoleReadsModule,
+        RecallModule,
+        AuditModule,
+        SettlementsModule,
+        ReconciliationModule,
+        ShoeViewsModule,
+        ChainModule,
+        // the projections' status and the anchors' verification were the reads' last controllers: here, their routes keep their place in docs/openapi.json
         ProjectionsModule,
         AnchorsModule,
         DecisionsModule,

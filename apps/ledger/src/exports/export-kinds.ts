@@ -1,6 +1,7 @@
 import { AUDIT_DECISION_TYPES } from '@ledger/read-model';
 import { EVENT_COLUMNS, rowToEnvelope, canonicalJson, type EventRow } from '@ledger/event-store';
 import type { ReadModelView } from '@ledger/read-model';
+import { camel } from '../kernel/camel';
 import { first, rows, type Queryable } from '../kernel/sql';
 
 /**
@@ -64,13 +65,6 @@ export interface ExportKindSpec {
   key(row: Record<string, unknown>): string;
   /** The JSONL object of a row. */
   json(row: Record<string, unknown>): Record<string, unknown>;
-}
-
-/** snake_case row → camelCase object, times as ISO-8601 UTC with milliseconds. */
-function camel(row: Record<string, unknown>): Record<string, unknown> {
-  const out: Record<string, unknown> = {};
-  for (const [k, v] of Object.entries(row)) out[k.replace(/_([a-z])/g, (_, ch: string) => ch.toUpperCase())] = v instanceof Date ? v.toISOString() : v;
-  return out;
 }
 
 /** `count(*)::text AS n` of a statement: the count as a number. */

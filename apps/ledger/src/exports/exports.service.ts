@@ -6,6 +6,7 @@ import type { LedgerApiEnv } from '@ledger/config';
 import { anchorVerifySettings, databaseLedgerId, parseAnchor, publicKeyPem, readAnchorLines, readPublicKeys, type SignedAnchor } from '@ledger/anchors';
 import type { ReadModel } from '@ledger/read-model';
 import { ApiError } from '../kernel/api-error';
+import { attachment, CSV_CONTENT_TYPE } from '../kernel/csv';
 import { recordQueryLog } from '../kernel/query-log';
 import { first, rows, type Queryable } from '../kernel/sql';
 import { DATA_SOURCE, HEAVY_READ_DATA_SOURCE, READ_MODEL } from '../kernel/tokens';
@@ -43,7 +44,7 @@ export interface ExportAnchors {
 }
 
 /** Content types of the two formats. */
-export const EXPORT_CONTENT_TYPES = { jsonl: 'application/x-ndjson; charset=utf-8', csv: 'text/csv; charset=utf-8' } as const;
+export const EXPORT_CONTENT_TYPES = { jsonl: 'application/x-ndjson; charset=utf-8', csv: CSV_CONTENT_TYPE } as const;
 
 /**
  * The exports for regulators (docs/reports.md §5): events, settlements, decisions, rejections and the
@@ -140,8 +141,7 @@ export class ExportsService {
         const header = reportHeader(spec.title, `export.${kind}`, EXPORT_REPORT_VERSION, { from: o.from, to: o.to }, filters, count === 0, now);
         await recordQueryLog(this.ds, { actorId: caller.id, actorRole: caller.role, route: caller.route, params: JSON.stringify(caller.params), resultCount: count, correlationId: caller.correlationId });
 
-        sink.setHeader('content-type', EXPORT_CONTENT_TYPES[o.format]);
-        sink.setHeader('content-disposition', `attachment; filename="${kind}.${o.format}"`);
+        attachment(sink, EXPORT_CONTENT_TYPES[o.format], `${kind}.${o.format}`);
         sink.setHeader(REPORT_HEADER_HTTP, headerValue(header));
         sink.setHeader('ledger-export-count', String(count));
         sink.setHeader('ledger-export-positions', headerValue(positions));

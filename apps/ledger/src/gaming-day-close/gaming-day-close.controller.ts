@@ -1,11 +1,11 @@
 import { Body, Controller, Get, Param, Post, Query, Res, UseInterceptors } from '@nestjs/common';
 import { ApiAcceptedResponse, ApiBearerAuth, ApiCreatedResponse, ApiExtraModels, ApiOkResponse, ApiOperation, ApiProduces, ApiTags, getSchemaPath } from '@nestjs/swagger';
-import { stringify } from 'csv-stringify/sync';
 import type { Response } from 'express';
 import { CurrentPrincipal } from '../kernel/auth/current-principal.decorator';
 import type { Principal } from '../kernel/auth/principal';
 import { Roles } from '../kernel/auth/roles.decorator';
 import { ApiError } from '../kernel/api-error';
+import { csvAnswer } from '../kernel/csv';
 import { FILTER_ID, isGamingDay, NoQuery } from '../kernel/query.dto';
 import { QueryLogInterceptor } from '../kernel/query-log.interceptor';
 import { CLOSE_CSV_COLUMNS, closeCsvRecords, type CloseReportBody } from '../kernel/closes/close-report';
@@ -104,10 +104,8 @@ export class GamingDayCloseController {
       return undefined;
     }
     if (format === 'csv') {
-      res.setHeader('content-type', 'text/csv; charset=utf-8');
-      res.setHeader('content-disposition', `attachment; filename="gaming-day-close-${day}.csv"`);
       const records = closes.flatMap((c) => closeCsvRecords(JSON.parse(c.bytes) as CloseReportBody).map((r) => ({ closeId: c.closeId, ...r })));
-      return stringify(records, { header: true, columns: ['closeId', ...CLOSE_CSV_COLUMNS] });
+      return csvAnswer(res, `gaming-day-close-${day}.csv`, records, ['closeId', ...CLOSE_CSV_COLUMNS]);
     }
     return { gamingDay: day, closes: closes.map((c) => ({ ...c, report: JSON.parse(c.bytes) })), refused };
   }

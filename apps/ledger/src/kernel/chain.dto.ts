@@ -2,7 +2,7 @@ import { Bool, Enum, Int, List, NInt, NStr, Str } from './openapi-props';
 
 /**
  * The answer of a chain verification, shared by a shoe's stream (`shoe/`) and a table's chain
- * (`queries/`) (docs/openapi.json; the console's types are generated from it). Classes only describe;
+ * (`chain/`) (docs/openapi.json; the console's types are generated from it). Classes only describe;
  * the services answer plain objects of these shapes. Amounts: strings of integer minor units. Times:
  * ISO-8601 UTC.
  */

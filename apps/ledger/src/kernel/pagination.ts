@@ -1,10 +1,21 @@
 import { ApiError } from './api-error';
+import { camel } from './camel';
 import { isIsoTime } from './query.dto';
 
 /** A page of a list: `items`, and `nextCursor` to pass back for the next page (null at the end). */
 export interface Page<T> {
   items: T[];
   nextCursor: string | null;
+}
+
+/**
+ * A keyset page of read-model rows: the first `limit` rows camelCased ({@link camel}), and the
+ * cursor of the last one (`key` of that row) when the read fetched more (it asks for `limit + 1`).
+ */
+export function keysetPage<R extends Record<string, unknown>>(rows: R[], limit: number, key: (r: R) => unknown): Page<Record<string, unknown>> {
+  const more = rows.length > limit;
+  const items = rows.slice(0, limit);
+  return { items: items.map((r) => camel(r)), nextCursor: more ? encodeCursor(key(items[items.length - 1])) : null };
 }
 
 /**

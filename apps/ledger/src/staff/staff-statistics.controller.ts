@@ -1,9 +1,9 @@
 import { Controller, Get, Query, Req, Res, UseInterceptors } from '@nestjs/common';
 import { ApiBearerAuth, ApiExtraModels, ApiOkResponse, ApiOperation, ApiProduces, ApiTags, getSchemaPath } from '@nestjs/swagger';
-import { stringify } from 'csv-stringify/sync';
 import type { Response } from 'express';
 import { Roles } from '../kernel/auth/roles.decorator';
 import { ApiError } from '../kernel/api-error';
+import { csvAnswer, type HeaderSink } from '../kernel/csv';
 import { HeavyRead, HeavyReadLimiter, type HeavyReadRequest } from '../kernel/heavy-read';
 import { parseTime } from '../kernel/pagination';
 import { QueryLogInterceptor } from '../kernel/query-log.interceptor';
@@ -83,11 +83,9 @@ export class StaffStatisticsController {
       return { header, groupBy: f.groupBy, flagRule: { test: 'two-proportion z-test against the pool of the other dealers', zThreshold: Z_THRESHOLD.toString(), minRounds: f.minRounds }, items, pitManagers };
     });
     if ((q.format ?? 'json') === 'csv') {
-      res.setHeader('content-type', 'text/csv; charset=utf-8');
-      res.setHeader('content-disposition', `attachment; filename="staff-statistics-${f.groupBy}.csv"`);
       // the header as every CSV report carries it (docs/reports.md §1): a response header, no preamble line in the body
       res.setHeader(REPORT_HEADER_HTTP, headerValue(answer.header));
-      return staffCsv(answer);
+      return staffCsv(res, answer);
     }
     return answer;
   }
@@ -97,12 +95,13 @@ export class StaffStatisticsController {
 const CAST = { boolean: (v: boolean) => String(v) };
 
 /**
- * The report as CSV: one line of column names, then one line per row (the report header travels in
- * the `Ledger-Report-Header` response header, docs/reports.md §1)
- * (dealer/table/shift rows flattened: `roundTimeMedianMs`, `roundTimeMeanMs`, and for dealers
- * `voidZ`, `refusalZ`; pit managers as they are).
+ * The report as CSV, answered as the attachment `staff-statistics-<groupBy>.csv` ({@link csvAnswer}):
+ * one line of column names, then one line per row (the report header travels in the
+ * `Ledger-Report-Header` response header, docs/reports.md §1) (dealer/table/shift rows flattened:
+ * `roundTimeMedianMs`, `roundTimeMeanMs`, and for dealers `voidZ`, `refusalZ`; pit managers as they are).
  */
-export function staffCsv(a: StaffStatisticsAnswer): string {
+export function staffCsv(res: HeaderSink, a: StaffStatisticsAnswer): string {
+  const filename = `staff-statistics-${a.groupBy}.csv`;
   if (a.groupBy === 'pitManager') {
     const columns = [
       'managerId',
@@ -117,7 +116,7 @@ export function staffCsv(a: StaffStatisticsAnswer): string {
       'shoeVoidsRequested',
       'shoeVoidsApproved',
     ];
-    return stringify(a.pitManagers as unknown as Record<string, unknown>[], { header: true, columns, cast: CAST });
+    return csvAnswer(res, filename, a.pitManagers, columns, CAST);
   }
   const rows = a.items.map((r) => {
     const { roundTimeMs, tests, ...rest } = r;
@@ -149,5 +148,5 @@ export function staffCsv(a: StaffStatisticsAnswer): string {
     'refusalZ',
     'flagged',
   ];
-  return stringify(rows, { header: true, columns, cast: CAST });
+  return csvAnswer(res, filename, rows, columns, CAST);
 }

@@ -2,7 +2,7 @@ import type { MigrationInterface, QueryRunner } from 'typeorm';
 import { assertSchemaName, DEFAULT_READ_SCHEMA } from '@ledger/projections';
 
 /**
- * The types of the decisions page (`GET /audit/decisions`, `apps/ledger/src/queries/read-model.service.ts`):
+ * The types of the decisions page (`GET /audit/decisions`, `apps/ledger/src/audit/audit.service.ts`):
  * the partial index {@link auditKeysetIndexesSql} builds for it names exactly these, and the query
  * spells the same list out in its SQL so that PostgreSQL can prove it may use the index.
  */
@@ -82,7 +82,7 @@ export function auditKeysetIndexesSql(schema: string): string[] {
     `ALTER TABLE ${s}.audit_events DROP CONSTRAINT IF EXISTS audit_events_event_id_key`,
     `ALTER TABLE ${s}.audit_events DROP CONSTRAINT IF EXISTS audit_events_stream_id_stream_version_key`,
     `CREATE INDEX IF NOT EXISTS audit_events_table_pos_idx ON ${s}.audit_events (table_id, global_position)`,
-    // also recall's rows of one shoe (read-model.service.ts), in stream order = global order
+    // also recall's rows of one shoe (recall/recall.service.ts), in stream order = global order
     `CREATE INDEX IF NOT EXISTS audit_events_shoe_pos_idx ON ${s}.audit_events (shoe_id, global_position)`,
     `CREATE INDEX IF NOT EXISTS audit_events_round_pos_idx ON ${s}.audit_events (round_id, global_position) WHERE round_id IS NOT NULL`,
     `CREATE INDEX IF NOT EXISTS audit_events_type_pos_idx ON ${s}.audit_events (type, global_position)`,

@@ -1,19 +1,13 @@
 import { Inject, Injectable } from '@nestjs/common';
 import type { ReadModel, SettlementPageFilters } from '@ledger/read-model';
 import { ApiError } from '../api-error';
+import { camel } from '../camel';
 import { READ_MODEL } from '../tokens';
 import { decodeIdCursor, encodeCursor, type Page } from '../pagination';
 import type { AsOf } from './as-of';
 import { AsOfPositionService } from './as-of-position.service';
 import { toFigures, type ReconciliationFigures, type ReconciliationScope } from './reconciliation-sql';
 import { withBetTransaction, withWalletTransactions } from './wallet-transactions';
-
-/** snake_case row → camelCase, times as ISO strings. */
-function camel(row: Record<string, unknown>): Record<string, unknown> {
-  const out: Record<string, unknown> = {};
-  for (const [k, v] of Object.entries(row)) out[k.replace(/_([a-z])/g, (_, c: string) => c.toUpperCase())] = v instanceof Date ? v.toISOString() : v;
-  return out;
-}
 
 /** Filters of `GET /settlements?asOf=` (those of the live list; `status` is the status then). */
 export type SettlementAsOfFilters = Omit<SettlementPageFilters, 'afterBetId' | 'take'> & { limit: number; cursor?: string | null };

@@ -1,6 +1,6 @@
 /**
  * Game recall as the ledger knew it at a global position (docs/reports.md §3): the live recall
- * (`ReadModelService.recall`) cut at the position. Pure: everything comes from the recall's own rows,
+ * (`RecallService.recall`) cut at the position. Pure: everything comes from the recall's own rows,
  * each of which names its event — the round's events (`events`, with their global positions), the
  * outcome revisions and the bets' settlement histories (by `eventId`, all among the round's events).
  *

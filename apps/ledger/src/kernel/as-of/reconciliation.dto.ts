@@ -2,7 +2,7 @@ import { ApiProperty } from '@nestjs/swagger';
 import { Amount, Day, NStr, Position, Str } from '../openapi-props';
 
 /**
- * A reconciliation row, shared by the reconciliation report (`queries/`) and the gaming-day close
+ * A reconciliation row, shared by the reconciliation report (`reconciliation/`) and the gaming-day close
  * (`gaming-day-close/`) (docs/openapi.json; the console's types are generated from it). Classes only
  * describe; the services answer plain objects of these shapes. Amounts: strings of integer minor
  * units. Times: ISO-8601 UTC.

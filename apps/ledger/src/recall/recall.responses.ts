@@ -1,7 +1,8 @@
-import { Bool, Day, Enum, Int, Json, List, NBool, NEnum, NInt, NOne, NStr, NStrs, NTime, One, Position, Str, Strs, Time } from '../kernel/openapi-props';
+import { Bool, Day, Enum, Int, List, NBool, NEnum, NInt, NOne, NStr, NStrs, NTime, One, Position, Str, Strs, Time } from '../kernel/openapi-props';
 import { EVENT_ROLES, ROUND_STATUSES, WINNERS, DECISION_STATUSES, DECISION_KINDS } from '../kernel/response-enums';
 import { ChainProblem } from '../kernel/chain.dto';
-import { SettlementRevision, Settlement } from './settlements.responses';
+import { SettlementRevision, Settlement } from '../kernel/settlement.dto';
+import { EventCore } from '../kernel/event.dto';
 
 /**
  * The response schemas of a round's recall (docs/openapi.json; the console's types are generated from
@@ -38,22 +39,6 @@ export class RoundRevision {
   @NStr() compensates!: string | null;
   @Time() occurredAt!: string;
   @Time() recordedAt!: string;
-}
-
-/** The fields every read of an event shows (audit search, decisions, recall). */
-export class EventCore {
-  @Position() globalPosition!: string;
-  @Str() eventId!: string;
-  @Str() type!: string;
-  @Str() actorId!: string;
-  @Enum(EVENT_ROLES) actorRole!: string;
-  @Time() occurredAt!: string;
-  @Time() recordedAt!: string;
-  @NStr() reason!: string | null;
-  @NStr() actingManagerId!: string | null;
-  @NStr() approverId!: string | null;
-  @NStr() compensates!: string | null;
-  @Json() data!: Record<string, unknown>;
 }
 
 /** Video evidence of a table fact or a decision (docs/reports.md §7); a field not given is null. */
@@ -142,7 +127,6 @@ export class RecallRound {
   @NStr() voidEventId!: string | null;
 }
 
-/** `GET /shoes/{shoeId}/rounds/{roundId}/recall`: the game recall. */
 /** The anchor status of the round's stream (libs/anchors/src/stream-anchor.ts, docs/anchors.md). */
 export class RecallAnchor {
   @Enum(['ANCHORED', 'NOT_YET_ANCHORED', 'MISMATCH', 'UNVERIFIABLE'], 'ANCHORED: the latest signed checkpoint naming the stream verifies and the event store still has its head') status!: string;
@@ -156,6 +140,7 @@ export class RecallAnchor {
   @NStr('why MISMATCH or UNVERIFIABLE') problem!: string | null;
 }
 
+/** `GET /shoes/{shoeId}/rounds/{roundId}/recall`: the game recall. */
 export class RecallResponse {
   @One(() => RecallRound) round!: RecallRound;
   @List(() => RoundRevision, 'in revision order') revisions!: RoundRevision[];

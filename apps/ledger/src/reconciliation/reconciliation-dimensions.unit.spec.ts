@@ -1,5 +1,5 @@
 import { RECONCILIATION_DIMENSION_NAMES } from '../kernel/query.dto';
-import { isReconciliationDimension, RECONCILIATION_DIMENSIONS } from './read-model.service';
+import { isReconciliationDimension, RECONCILIATION_DIMENSIONS } from './reconciliation.service';
 
 // (was in kernel/query.dto.unit.spec.ts; the map is the reconciliation read's, in this feature)
 describe('reconciliation dimensions (docs/guarantees.md §11)', () => {

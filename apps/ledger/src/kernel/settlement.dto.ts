@@ -1,10 +1,11 @@
-import { Amount, Day, Enum, Int, List, NAmount, NEnum, NStr, NTime, Str, Time } from '../kernel/openapi-props';
-import { EVENT_ROLES, SETTLEMENT_STATUSES, BET_RESULTS } from '../kernel/response-enums';
+import { Amount, Day, Enum, Int, NAmount, NEnum, NStr, NTime, Str, Time } from './openapi-props';
+import { EVENT_ROLES, SETTLEMENT_STATUSES, BET_RESULTS } from './response-enums';
 
 /**
- * The response schemas of the settlements (docs/openapi.json; the console's types are generated from
- * it). Classes only describe; the services answer plain objects of these shapes. Amounts: strings of
- * integer minor units. Times: ISO-8601 UTC.
+ * The schemas of a bet's settlement, shared by the settlement reads (`settlements/`) and the recall
+ * (`recall/`) (docs/openapi.json; the console's types are generated from it). Classes only describe;
+ * the services answer plain objects of these shapes. Amounts: strings of integer minor units. Times:
+ * ISO-8601 UTC.
  */
 
 /** One step of a bet's settlement history. */
@@ -55,15 +56,4 @@ export class Settlement {
   @NTime() settledAt!: string | null;
   @NTime() refundedAt!: string | null;
   @Str('the wallet transaction of the stake debited: <betId>:bet (docs/reports.md §4)') betTransactionId!: string;
-}
-
-/** A bet's history entry as `GET /settlements/{betId}` shows it. */
-export class SettlementWithHistory extends Settlement {
-  @List(() => SettlementRevision) history!: SettlementRevision[];
-}
-
-/** `GET /settlements`: by bet id. */
-export class SettlementsPage {
-  @List(() => Settlement) items!: Settlement[];
-  @NStr() nextCursor!: string | null;
 }

@@ -5,8 +5,9 @@ import { TablesRegistry } from '../kernel/tables/tables.registry';
 import { parseLimit } from '../kernel/pagination';
 import { NoQuery, RoundsQuery, ShoesQuery } from '../kernel/query.dto';
 import { QueryLogInterceptor } from '../kernel/query-log.interceptor';
-import { ReadModelService } from './read-model.service';
-import { BigRoadCell, RoundsPage, ShoesPage, TablesOverviewResponse } from './console.responses';
+import { BigRoadCell } from '../kernel/roads.dto';
+import { RoundsPage, ShoesPage, TablesOverviewResponse } from './console.responses';
+import { ConsoleReadsService } from './console-reads.service';
 
 /**
  * The reads the back-office console's pages are built on (apps/console; docs/architecture.md §7):
@@ -22,7 +23,7 @@ import { BigRoadCell, RoundsPage, ShoesPage, TablesOverviewResponse } from './co
 @Controller()
 export class ConsoleReadsController {
   constructor(
-    private readonly read: ReadModelService,
+    private readonly read: ConsoleReadsService,
     private readonly tables: TablesRegistry,
   ) {}
 

@@ -1,5 +1,5 @@
 import { Int, Json, List, NInt, NStr, Position, Str, Time } from '../kernel/openapi-props';
-import { EventCore } from './recall.responses';
+import { EventCore } from '../kernel/event.dto';
 
 /**
  * The response schemas of the audit reads (events, decisions, access log) (docs/openapi.json; the

@@ -1,0 +1,59 @@
+import { Controller, Get, Query, UseInterceptors } from '@nestjs/common';
+import { ApiBearerAuth, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
+import { Roles } from '../kernel/auth/roles.decorator';
+import { parseLimit, parseTime } from '../kernel/pagination';
+import { AccessLogQuery, EventSearchQuery } from '../kernel/query.dto';
+import { QueryLogInterceptor } from '../kernel/query-log.interceptor';
+import { AccessLogPage, AuditDecisionsPage, AuditEventsPage } from './audit.responses';
+import { AuditService, type EventFilters } from './audit.service';
+
+/**
+ * The audit search for regulators and back office (docs/architecture.md §7): events, decisions and
+ * the access log. Read-only roles; every call is recorded in `query_log` (who looked at what). Every
+ * query string is checked by its DTO (`kernel/query.dto.ts`; unknown, repeated or malformed
+ * parameters: 400 `VALIDATION.FAILED`, docs/guarantees.md §11); the values reach SQL as parameters only.
+ */
+@ApiTags('audit and reconciliation')
+@ApiBearerAuth()
+@Roles('auditor', 'pit-manager')
+@UseInterceptors(QueryLogInterceptor)
+@Controller()
+export class AuditController {
+  constructor(private readonly read: AuditService) {}
+
+  @Get('audit/events')
+  @ApiOperation({ operationId: 'QueriesController_events', summary: 'Events by table, shoe, round, type, actor and time range (occurredAt), in global order' })
+  @ApiOkResponse({ type: AuditEventsPage })
+  events(@Query() q: EventSearchQuery) {
+    return this.read.events(eventFilters(q));
+  }
+
+  @Get('audit/decisions')
+  @ApiOperation({ operationId: 'QueriesController_decisions', summary: 'Voids (management and automatic), result corrections, shoe voids and commencement corrections' })
+  @ApiOkResponse({ type: AuditDecisionsPage })
+  decisions(@Query() q: EventSearchQuery) {
+    return this.read.decisions(eventFilters(q));
+  }
+
+  @Get('audit/access-log')
+  @ApiOperation({ operationId: 'QueriesController_accessLog', summary: 'Who looked at what: every audit read, with its filters' })
+  @ApiOkResponse({ type: AccessLogPage })
+  accessLog(@Query() q: AccessLogQuery) {
+    return this.read.accessLog({ actorId: q.actorId ?? null, from: parseTime(q.from, 'from'), to: parseTime(q.to, 'to'), limit: parseLimit(q.limit), cursor: q.cursor });
+  }
+}
+
+/** The filters of an event search's query string. @throws ApiError 400 `VALIDATION.FAILED` */
+function eventFilters(q: EventSearchQuery): EventFilters {
+  return {
+    tableId: q.tableId ?? null,
+    shoeId: q.shoeId ?? null,
+    roundId: q.roundId ?? null,
+    type: q.type ?? null,
+    actorId: q.actorId ?? null,
+    from: parseTime(q.from, 'from'),
+    to: parseTime(q.to, 'to'),
+    limit: parseLimit(q.limit),
+    cursor: q.cursor,
+  };
+}
