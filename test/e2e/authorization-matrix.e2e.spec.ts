@@ -102,6 +102,7 @@ const ALLOWED: Record<string, Role[] | 'public'> = {
   'POST /gaming-days/{day}/close-requests/{requestId}/approve': PIT,
   'GET /gaming-days/closes': AUDIT,
   'GET /gaming-days/{day}/close': AUDIT,
+  'GET /gaming-days/{day}/close-requests': AUDIT,
 };
 
 const METHODS = ['get', 'post', 'put', 'patch', 'delete'];

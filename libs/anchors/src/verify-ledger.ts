@@ -105,42 +105,13 @@ export async function verifyLedger(o: VerifyLedgerOptions): Promise<Verification
   const walk = await walkEvents(o.session, { signed, lastPosition, copy, eventsTopic: o.eventsTopic ?? null, graceMs, now, out });
 
   // what PostgreSQL lacks
-  for (const [streamId, heads] of signed) {
-    if (walk.streams.has(streamId)) continue;
-    const h = heads[heads.length - 1];
-    out.add({
-      source: 'anchors',
-      kind: 'ANCHORED_VERSION_MISSING',
-      streamId,
-      version: h.version,
-      anchorSeq: h.seq,
-      reason: `checkpoint #${h.seq} signed stream ${streamId} at version ${h.version}, but PostgreSQL has no such stream`,
-    });
-  }
-  let otherRecords = 0;
-  for (const [eventId, k] of copy?.byEventId ?? []) {
-    if (!walk.streams.has(k.streamId) && !signed.has(k.streamId)) {
-      otherRecords++;
-      continue;
-    }
-    out.add({
-      source: 'kafka',
-      kind: 'KAFKA_EXTRA',
-      streamId: k.streamId,
-      version: k.streamVersion,
-      eventId,
-      globalPosition: k.globalPosition,
-      reason: `event ${eventId} (partition ${k.partition} offset ${k.offset}) is on Kafka but not in PostgreSQL: removed or replaced`,
-    });
-  }
+  const otherRecords = reportMissingFromPostgres(signed, walk.streams, copy, out);
 
   // 4. the gaming-day closes (docs/reports.md §2)
   await checkCloses(o.session, o.publicKeys, out);
 
   // 5. the global positions and the relay's progress marker (docs/guarantees.md §5)
-  for (const p of await checkGlobalPositions((sql, params) => o.session.query(sql, params))) {
-    out.add({ source: 'positions', kind: POSITION_KINDS[p.kind], streamId: p.streamId, version: p.streamVersion, eventId: p.eventId, globalPosition: p.globalPosition, anchorSeq: null, reason: p.detail });
-  }
+  await checkPositions(o.session, out);
 
   const divergences = out.sorted();
   return {
@@ -158,6 +129,51 @@ export async function verifyLedger(o: VerifyLedgerOptions): Promise<Verification
     divergences,
     checkedAt: now.toISOString(),
   };
+}
+
+/**
+ * What PostgreSQL lacks: a stream a checkpoint signed that it does not hold (`ANCHORED_VERSION_MISSING`),
+ * and an event of a known stream on the Kafka copy that it does not hold (`KAFKA_EXTRA`).
+ * @returns the Kafka records of streams neither PostgreSQL nor the anchors know (another ledger's)
+ */
+function reportMissingFromPostgres(signed: Map<string, SignedHead[]>, walked: ReadonlySet<string>, copy: KafkaCopyIndex | null, out: DivergenceList): number {
+  for (const [streamId, heads] of signed) {
+    if (walked.has(streamId)) continue;
+    const h = heads[heads.length - 1];
+    out.add({
+      source: 'anchors',
+      kind: 'ANCHORED_VERSION_MISSING',
+      streamId,
+      version: h.version,
+      anchorSeq: h.seq,
+      reason: `checkpoint #${h.seq} signed stream ${streamId} at version ${h.version}, but PostgreSQL has no such stream`,
+    });
+  }
+  let otherRecords = 0;
+  for (const [eventId, k] of copy?.byEventId ?? []) {
+    if (!walked.has(k.streamId) && !signed.has(k.streamId)) {
+      otherRecords++;
+      continue;
+    }
+    out.add({
+      source: 'kafka',
+      kind: 'KAFKA_EXTRA',
+      streamId: k.streamId,
+      version: k.streamVersion,
+      eventId,
+      globalPosition: k.globalPosition,
+      reason: `event ${eventId} (partition ${k.partition} offset ${k.offset}) is on Kafka but not in PostgreSQL: removed or replaced`,
+    });
+  }
+
+  return otherRecords;
+}
+
+/** Step 5 of {@link verifyLedger}: the global positions ({@link checkGlobalPositions}) as divergences of source `positions`. */
+async function checkPositions(session: SqlSession, out: DivergenceList): Promise<void> {
+  for (const p of await checkGlobalPositions((sql, params) => session.query(sql, params))) {
+    out.add({ source: 'positions', kind: POSITION_KINDS[p.kind], streamId: p.streamId, version: p.streamVersion, eventId: p.eventId, globalPosition: p.globalPosition, anchorSeq: null, reason: p.detail });
+  }
 }
 
 function emptyIfMissing(err: unknown): number {
