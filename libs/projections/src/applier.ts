@@ -72,6 +72,12 @@ export interface ProjectionApplierOptions {
    * projector; `rebuildProjections` turns it off and notifies `all` once at its end. @default true
    */
   readonly notify?: boolean;
+  /**
+   * A scoped rebuild's filter (`scoped-rebuild.ts`): a record for which it returns false is passed
+   * over (not verified, not applied, not quarantined) and the checkpoint moves past it like past
+   * any other. Only for a replay into a scratch schema. @default every record
+   */
+  readonly accept?: (record: EventRecord) => boolean;
 }
 
 /** What one {@link ProjectionApplier.applyBatch} did. */
@@ -84,6 +90,8 @@ export interface ApplyBatchResult {
   readonly skippedDuplicates: number;
   /** Records refused and kept in `quarantine` (never applied; see `record-verification.ts`). */
   readonly quarantined: number;
+  /** Records passed over by {@link ProjectionApplierOptions.accept} (absent without it). */
+  readonly skippedOutOfScope?: number;
   /** The quarantined records of the transaction by reason (committed with it); absent when none. */
   readonly quarantinedByReason?: ReadonlyMap<QuarantineReason, number>;
   /** The checkpoint found (locked) at the start of the transaction. */
@@ -153,6 +161,7 @@ export class ProjectionApplier {
   /** `dedupe: 'memory'`: eventId → hash of every event this applier committed; null: `applied_events` is read. */
   private readonly appliedInMemory: Map<string, string> | null;
   private readonly begin: string;
+  private readonly accept: ((record: EventRecord) => boolean) | null;
 
   /** @throws ProjectionError `PROJECTION.BAD_CONFIG` when the projections do not form a consistent set (see `checkProjectionSet`) */
   constructor(options: ProjectionApplierOptions) {
@@ -167,6 +176,7 @@ export class ProjectionApplier {
     this.recordSigningKey = options.recordSigningKey ?? DEV_RECORD_SIGNING_KEY;
     this.deadLetter = options.deadLetter ?? true;
     this.appliedInMemory = options.dedupe === 'memory' ? new Map() : null;
+    this.accept = options.accept ?? null;
     this.begin = options.synchronousCommit === false ? 'BEGIN; SET LOCAL synchronous_commit TO off' : 'BEGIN';
     const projections = options.projections;
     const required: Record<string, string> = { shoe_state: 'the applier (stream bookkeeping)' };
@@ -226,7 +236,10 @@ export class ProjectionApplier {
         return { applied: 0, skippedBelowCheckpoint, skippedDuplicates: 0, quarantined: 0, checkpointBefore, nextOffset: checkpointBefore, gap: true, statements: 3 };
       }
 
-      const checked = fresh.map((r) => ({ record: r, check: checkRecord(r, this.recordSigningKey) }));
+      const accept = this.accept;
+      const inScope = accept ? fresh.filter((r) => accept(r)) : fresh;
+      const skippedOutOfScope = fresh.length - inScope.length;
+      const checked = inScope.map((r) => ({ record: r, check: checkRecord(r, this.recordSigningKey) }));
       const authentic = checked.flatMap((c) => (c.check.ok ? [c.check.event] : []));
       const memory = this.appliedInMemory;
       const seen = new Map<string, string>();
@@ -359,7 +372,18 @@ export class ProjectionApplier {
       begun = false;
       this.remember(tx);
       if (memory) for (const [id, hash] of seen) memory.set(id, hash);
-      return { applied, skippedBelowCheckpoint, skippedDuplicates, quarantined, quarantinedByReason, checkpointBefore, nextOffset, gap: false, statements: tx.statements + (memory ? 6 : 7) + (changed.length > 0 ? 1 : 0) };
+      return {
+        applied,
+        skippedBelowCheckpoint,
+        skippedDuplicates,
+        quarantined,
+        ...(accept ? { skippedOutOfScope } : {}),
+        quarantinedByReason,
+        checkpointBefore,
+        nextOffset,
+        gap: false,
+        statements: tx.statements + (memory ? 6 : 7) + (changed.length > 0 ? 1 : 0),
+      };
     } catch (err) {
       if (begun) await client.query('ROLLBACK').catch(() => undefined);
       throw err;
