@@ -4,7 +4,7 @@ import { DEFAULT_PROJECTOR_GROUP } from './applier';
 import { type RowScope, scopedChecksums, type ScopedTableChecksum } from './checksums';
 import { ProjectionError } from './errors';
 import type { EventRecord } from './event-record';
-import { DEFAULT_GAMING_DAY, gamingDay as gamingDayOf, type GamingDayConfig } from './gaming-day';
+import { DEFAULT_GAMING_DAY, type GamingDayConfig } from './gaming-day';
 import { type ProjectionLogger, SILENT_LOGGER } from './logger';
 import { dropProjectionSchema, type ProjectionMigrationClass, runProjectionMigrations } from './migrations';
 import type { Projection, ProjectionName } from './projection';
@@ -128,7 +128,7 @@ export async function scopedRebuild(options: ScopedRebuildOptions): Promise<Scop
   const gamingDay = options.gamingDay ?? DEFAULT_GAMING_DAY;
   const logger = options.logger ?? SILENT_LOGGER;
   const { ds, kafka, topic, scope } = options;
-  if (scope.gamingDay !== undefined && (!/^\d{4}-\d{2}-\d{2}$/.test(scope.gamingDay) || gamingDayOf(`${scope.gamingDay}T12:00:00Z`, { timeZone: 'UTC', cutoffHour: 0 }) !== scope.gamingDay)) {
+  if (scope.gamingDay !== undefined && !isCalendarDate(scope.gamingDay)) {
     throw new ProjectionError('PROJECTION.BAD_CONFIG', `gaming day ${JSON.stringify(scope.gamingDay)} is not a date YYYY-MM-DD`, { gamingDay: scope.gamingDay });
   }
   const { compared, replayed } = scopeProjections(options.projections, scope);
@@ -278,4 +278,10 @@ function compareTable(live: ScopedTableChecksum, rebuilt: ScopedTableChecksum): 
 function recordKey(r: EventRecord): string | null {
   if (r.key === undefined || r.key === null) return null;
   return typeof r.key === 'string' ? r.key : r.key.toString('utf8');
+}
+
+/** `YYYY-MM-DD` naming a real calendar date. */
+function isCalendarDate(day: string): boolean {
+  const t = Date.parse(`${day}T00:00:00Z`);
+  return /^\d{4}-\d{2}-\d{2}$/.test(day) && Number.isFinite(t) && new Date(t).toISOString().slice(0, 10) === day;
 }
