@@ -10,6 +10,7 @@ import { jsonRows, ProjectionTx, SqlClient } from './projection-tx';
 import type { AppliedEventEffect, Projection } from './projection';
 import { checkProjectionSet, type ProjectionScopes, projectionScopes } from './projection-set';
 import { writeQuarantine } from './quarantine';
+import { AppliedEventIndex } from './applied-index';
 import { checkLink, checkRecord, type QuarantineReason, type Refusal, type StreamHead } from './record-verification';
 import { assertSchemaName, DEFAULT_READ_SCHEMA, qualified } from './schema-name';
 
@@ -51,8 +52,9 @@ export interface ProjectionApplierOptions {
   readonly deadLetter?: boolean;
   /**
    * How a duplicate (an eventId already applied) is recognised: `'table'` looks the batch's ids up
-   * in `applied_events` (the live projector); `'memory'` remembers the ids (and hashes) this applier
-   * committed and never reads the table, which a rebuild into an empty schema loads without its key
+   * in `applied_events` (the live projector); `'memory'` remembers the positions, ids and hashes this
+   * applier committed in a compact index (`AppliedEventIndex`, ~50 bytes an event) and reads the table
+   * only for the rare ids it cannot clear (a reused id, a position holding another hash), which a rebuild into an empty schema loads without its key
    * and indexes them after the load (`rebuild.ts`). @default 'table'
    */
   readonly dedupe?: 'table' | 'memory';
@@ -158,8 +160,8 @@ export class ProjectionApplier {
   private readonly facts = new Map<string, Map<string, unknown>>();
   private readonly recordSigningKey: string;
   private readonly deadLetter: boolean;
-  /** `dedupe: 'memory'`: eventId → hash of every event this applier committed; null: `applied_events` is read. */
-  private readonly appliedInMemory: Map<string, string> | null;
+  /** `dedupe: 'memory'`: every event this applier committed, by position and id (applied-index.ts); null: `applied_events` is read. */
+  private readonly appliedInMemory: AppliedEventIndex | null;
   private readonly begin: string;
   private readonly accept: ((record: EventRecord) => boolean) | null;
 
@@ -175,7 +177,7 @@ export class ProjectionApplier {
     this.notify = options.notify ?? true;
     this.recordSigningKey = options.recordSigningKey ?? DEV_RECORD_SIGNING_KEY;
     this.deadLetter = options.deadLetter ?? true;
-    this.appliedInMemory = options.dedupe === 'memory' ? new Map() : null;
+    this.appliedInMemory = options.dedupe === 'memory' ? new AppliedEventIndex() : null;
     this.accept = options.accept ?? null;
     this.begin = options.synchronousCommit === false ? 'BEGIN; SET LOCAL synchronous_commit TO off' : 'BEGIN';
     const projections = options.projections;
@@ -242,16 +244,8 @@ export class ProjectionApplier {
       const checked = inScope.map((r) => ({ record: r, check: checkRecord(r, this.recordSigningKey) }));
       const authentic = checked.flatMap((c) => (c.check.ok ? [c.check.event] : []));
       const memory = this.appliedInMemory;
-      const seen = new Map<string, string>();
-      if (memory) {
-        for (const e of authentic) {
-          const h = memory.get(e.eventId);
-          if (h !== undefined) seen.set(e.eventId, h);
-        }
-      } else {
-        const known = await client.query(`SELECT event_id, hash FROM ${qualified(this.schema, 'applied_events')} WHERE event_id = ANY($1::text[])`, [authentic.map((e) => e.eventId)]);
-        for (const r of known.rows as { event_id: string; hash: string }[]) seen.set(r.event_id, r.hash);
-      }
+      const { seen, read } = await this.appliedBefore(client, authentic);
+      const committed: { position: string; eventId: string; hash: string }[] = [];
       const heads = await this.streamHeads(client, [...new Set(authentic.map((e) => e.streamId))]);
 
       const tx = new ProjectionTx(client, this.schema, this.gamingDay, { facts: this.facts });
@@ -294,6 +288,7 @@ export class ProjectionApplier {
             continue;
           }
           seen.set(event.eventId, event.hash);
+          if (memory) committed.push({ position: event.globalPosition, eventId: event.eventId, hash: event.hash });
           await this.applyEvent(event, tx);
           if (lastPosition === null || BigInt(event.globalPosition) > BigInt(lastPosition)) lastPosition = event.globalPosition;
           for (const effect of this.effects) await effect.apply(event, tx);
@@ -371,7 +366,7 @@ export class ProjectionApplier {
       await client.query('COMMIT');
       begun = false;
       this.remember(tx);
-      if (memory) for (const [id, hash] of seen) memory.set(id, hash);
+      if (memory) for (const c of committed) memory.add(c.position, c.eventId, c.hash);
       return {
         applied,
         skippedBelowCheckpoint,
@@ -382,7 +377,7 @@ export class ProjectionApplier {
         checkpointBefore,
         nextOffset,
         gap: false,
-        statements: tx.statements + (memory ? 6 : 7) + (changed.length > 0 ? 1 : 0),
+        statements: tx.statements + (read ? 7 : 6) + (changed.length > 0 ? 1 : 0),
       };
     } catch (err) {
       if (begun) await client.query('ROLLBACK').catch(() => undefined);
@@ -428,6 +423,26 @@ export class ProjectionApplier {
       topic,
     ]);
     return new Map(rows.map((r) => [r.partition, BigInt(r.next_offset)]));
+  }
+
+  /**
+   * The events of `authentic` already applied: eventId → the applied hash. `read`: whether
+   * `applied_events` was queried (always in the table mode; in the memory mode only for the ids
+   * the index cannot clear: a position holding another hash, a known id fingerprint).
+   */
+  private async appliedBefore(client: SqlClient, authentic: readonly LedgerEvent[]): Promise<{ seen: Map<string, string>; read: boolean }> {
+    const memory = this.appliedInMemory;
+    const seen = new Map<string, string>();
+    const toRead: LedgerEvent[] = [];
+    for (const e of authentic) {
+      const known = memory ? memory.lookup(e.globalPosition, e.eventId, e.hash) : 'check';
+      if (known === 'duplicate') seen.set(e.eventId, e.hash);
+      else if (known === 'check') toRead.push(e);
+    }
+    if (memory && toRead.length === 0) return { seen, read: false };
+    const known = await client.query(`SELECT event_id, hash FROM ${qualified(this.schema, 'applied_events')} WHERE event_id = ANY($1::text[])`, [toRead.map((e) => e.eventId)]);
+    for (const r of known.rows as { event_id: string; hash: string }[]) seen.set(r.event_id, r.hash);
+    return { seen, read: true };
   }
 
   /** The heads of `streamIds` (`stream_heads`), locked for the transaction. */

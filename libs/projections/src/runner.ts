@@ -196,9 +196,7 @@ export class ProjectionRunner {
       notify: options.notify ?? true,
       recordSigningKey: options.recordSigningKey,
       deadLetter: options.deadLetterTopic !== null,
-      dedupe: options.applierMode?.dedupe,
-      synchronousCommit: options.applierMode?.synchronousCommit,
-      accept: options.applierMode?.accept,
+      ...options.applierMode, // dedupe, synchronousCommit, accept
     });
     const dlqTopic = options.deadLetterTopic === undefined ? deadLetterTopicOf(options.topic) : options.deadLetterTopic;
     this.deadLetters = dlqTopic === null ? null : new DeadLetterPublisher({ kafka: options.kafka, ds: options.ds, topic: dlqTopic, schema: this.schema, logger: this.logger });

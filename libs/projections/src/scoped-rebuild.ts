@@ -125,9 +125,8 @@ export async function scopedRebuild(options: ScopedRebuildOptions): Promise<Scop
   const scratch = assertSchemaName(options.scratchSchema ?? `${live}_scoped`);
   if (scratch === live) throw new ProjectionError('PROJECTION.BAD_CONFIG', `the scratch schema must not be the live one (${live})`, { schema: scratch });
   const group = options.checkpointGroup ?? DEFAULT_PROJECTOR_GROUP;
-  const gamingDay = options.gamingDay ?? DEFAULT_GAMING_DAY;
   const logger = options.logger ?? SILENT_LOGGER;
-  const { ds, kafka, topic, scope } = options;
+  const { ds, topic, scope } = options;
   if (scope.gamingDay !== undefined && !isCalendarDate(scope.gamingDay)) {
     throw new ProjectionError('PROJECTION.BAD_CONFIG', `gaming day ${JSON.stringify(scope.gamingDay)} is not a date YYYY-MM-DD`, { gamingDay: scope.gamingDay });
   }
@@ -144,72 +143,9 @@ export async function scopedRebuild(options: ScopedRebuildOptions): Promise<Scop
     const liveSums = await scopedChecksums(ds, live, compared, rowScope, { group, topic });
     let checksumMs = Date.now() - checksumStart;
 
-    const admin = kafka.admin();
-    await admin.connect();
-    const groupId = `${group}-scoped-${scratch}-${Date.now()}-${process.pid}`;
-    let progress: RunnerProgress;
-    let stopAt: Map<number, bigint>;
-    let total = 0;
-    let durationMs: number;
-    try {
-      const offsets = await admin.fetchTopicOffsets(topic);
-      // every partition of the topic: one live never consumed stops at 0 (nothing replayed)
-      stopAt = new Map(offsets.map((o) => [o.partition, liveSums.checkpoints.get(o.partition) ?? 0n]));
-      const low = new Map(offsets.map((o) => [o.partition, BigInt(o.low)]));
-      for (const [p, stop] of stopAt) total += Math.max(0, Number(stop - (low.get(p) ?? 0n)));
-      logger.info({ topic, scratch, scope: rowScope, compared: compared.map((p) => p.name), total, groupId }, 'scoped rebuild: replaying');
-
-      await ds.query(`DROP SCHEMA IF EXISTS "${scratch}" CASCADE`);
-      await runProjectionMigrations(ds, { schema: scratch, migrations: options.migrations });
-
-      const tableKey = scope.tableId;
-      const started = Date.now();
-      const runner = new ProjectionRunner({
-        kafka,
-        ds,
-        topic,
-        groupId,
-        checkpointGroup: group,
-        schema: scratch,
-        gamingDay,
-        logger,
-        stopAt,
-        holdSchemaLock: false,
-        projections: replayed,
-        notify: false,
-        onDataError: 'fail',
-        checkLogStart: false,
-        deadLetterTopic: null,
-        recordSigningKey: options.recordSigningKey,
-        applierMode: { dedupe: 'memory', synchronousCommit: false, accept: tableKey === undefined ? undefined : (r: EventRecord) => recordKey(r) === tableKey },
-        partitionsConsumedConcurrently: options.partitionsConsumedConcurrently ?? 2,
-        maxRecordsPerTransaction: options.maxRecordsPerTransaction ?? 5000,
-        maxBytesPerPartition: 4 * 1_048_576,
-        onProgress: (p) => {
-          if (!options.onProgress) return;
-          let done = 0;
-          for (const [partition, next] of p.positions) done += Math.max(0, Number((next < (stopAt.get(partition) ?? 0n) ? next : (stopAt.get(partition) ?? 0n)) - (low.get(partition) ?? 0n)));
-          const elapsed = Date.now() - started;
-          const rate = elapsed > 0 ? (done * 1000) / elapsed : 0;
-          options.onProgress({ done, total, applied: p.applied, recordsPerSecond: Math.round(rate), etaSeconds: rate > 0 ? Math.max(0, total - done) / rate : null });
-        },
-      });
-      try {
-        await runner.start();
-        await Promise.race([runner.done, runner.failed]);
-        progress = runner.progress;
-      } finally {
-        await runner.stop();
-      }
-      durationMs = Date.now() - started;
-      await admin.deleteGroups([groupId]).catch((err) => logger.warn({ err: String(err), groupId }, 'scoped rebuild: could not delete the throw-away group'));
-      for (const [partition, stop] of stopAt) {
-        const reached = progress.positions.get(partition) ?? 0n;
-        if (stop > 0n && reached < stop) throw new ProjectionError('PROJECTION.REBUILD_INCOMPLETE', `partition ${partition} replayed to ${reached}, stop offset ${stop}`, { partition });
-      }
-    } finally {
-      await admin.disconnect();
-    }
+    await ds.query(`DROP SCHEMA IF EXISTS "${scratch}" CASCADE`);
+    await runProjectionMigrations(ds, { schema: scratch, migrations: options.migrations });
+    const { progress, stopAt, total, durationMs } = await replayScope(options, { scratch, group, logger, replayed, checkpoints: liveSums.checkpoints });
 
     const rebuiltStart = Date.now();
     const rebuiltSums = await scopedChecksums(ds, scratch, compared, rowScope);
@@ -235,6 +171,80 @@ export async function scopedRebuild(options: ScopedRebuildOptions): Promise<Scop
   } finally {
     await lock.query(schemaLockSql('pg_advisory_unlock'), [scratch]).catch(() => undefined);
     await lock.release();
+  }
+}
+
+/**
+ * Replays the topic from its log start up to the live `checkpoints` (every partition of the topic:
+ * one live never consumed stops at 0) into the scratch schema, with the scope's projections and,
+ * with a table scope, only that table's records; checks every partition reached its stop offset.
+ */
+async function replayScope(
+  options: ScopedRebuildOptions,
+  s: { scratch: string; group: string; logger: ProjectionLogger; replayed: readonly Projection[]; checkpoints: ReadonlyMap<number, bigint> },
+): Promise<{ progress: RunnerProgress; stopAt: Map<number, bigint>; total: number; durationMs: number }> {
+  const { ds, kafka, topic, scope } = options;
+  const admin = kafka.admin();
+  await admin.connect();
+  const groupId = `${s.group}-scoped-${s.scratch}-${Date.now()}-${process.pid}`;
+  try {
+    const offsets = await admin.fetchTopicOffsets(topic);
+    const stopAt = new Map(offsets.map((o) => [o.partition, s.checkpoints.get(o.partition) ?? 0n]));
+    const low = new Map(offsets.map((o) => [o.partition, BigInt(o.low)]));
+    let total = 0;
+    for (const [p, stop] of stopAt) total += Math.max(0, Number(stop - (low.get(p) ?? 0n)));
+    s.logger.info({ topic, scratch: s.scratch, scope, total, groupId }, 'scoped rebuild: replaying');
+    const tableKey = scope.tableId;
+    const started = Date.now();
+    const runner = new ProjectionRunner({
+      kafka,
+      ds,
+      topic,
+      groupId,
+      checkpointGroup: s.group,
+      schema: s.scratch,
+      gamingDay: options.gamingDay ?? DEFAULT_GAMING_DAY,
+      logger: s.logger,
+      stopAt,
+      holdSchemaLock: false,
+      projections: s.replayed,
+      notify: false,
+      onDataError: 'fail',
+      checkLogStart: false,
+      deadLetterTopic: null,
+      recordSigningKey: options.recordSigningKey,
+      applierMode: { dedupe: 'memory', synchronousCommit: false, accept: tableKey === undefined ? undefined : (r: EventRecord) => recordKey(r) === tableKey },
+      partitionsConsumedConcurrently: options.partitionsConsumedConcurrently ?? 2,
+      maxRecordsPerTransaction: options.maxRecordsPerTransaction ?? 5000,
+      maxBytesPerPartition: 4 * 1_048_576,
+      onProgress: (p) => {
+        if (!options.onProgress) return;
+        let done = 0;
+        for (const [partition, next] of p.positions) {
+          const stop = stopAt.get(partition) ?? 0n;
+          done += Math.max(0, Number((next < stop ? next : stop) - (low.get(partition) ?? 0n)));
+        }
+        const rate = (done * 1000) / Math.max(1, Date.now() - started);
+        options.onProgress({ done, total, applied: p.applied, recordsPerSecond: Math.round(rate), etaSeconds: rate > 0 ? Math.max(0, total - done) / rate : null });
+      },
+    });
+    let progress: RunnerProgress;
+    try {
+      await runner.start();
+      await Promise.race([runner.done, runner.failed]);
+      progress = runner.progress;
+    } finally {
+      await runner.stop();
+    }
+    const durationMs = Date.now() - started;
+    await admin.deleteGroups([groupId]).catch((err) => s.logger.warn({ err: String(err), groupId }, 'scoped rebuild: could not delete the throw-away group'));
+    for (const [partition, stop] of stopAt) {
+      const reached = progress.positions.get(partition) ?? 0n;
+      if (stop > 0n && reached < stop) throw new ProjectionError('PROJECTION.REBUILD_INCOMPLETE', `partition ${partition} replayed to ${reached}, stop offset ${stop}`, { partition });
+    }
+    return { progress, stopAt, total, durationMs };
+  } finally {
+    await admin.disconnect();
   }
 }
 
