@@ -10,6 +10,7 @@ import { jsonRows, ProjectionTx, SqlClient } from './projection-tx';
 import type { AppliedEventEffect, Projection } from './projection';
 import { checkProjectionSet, type ProjectionScopes, projectionScopes } from './projection-set';
 import { writeQuarantine } from './quarantine';
+import { AppliedEventIndex } from './applied-index';
 import { checkLink, checkRecord, type QuarantineReason, type Refusal, type StreamHead } from './record-verification';
 import { assertSchemaName, DEFAULT_READ_SCHEMA, qualified } from './schema-name';
 
@@ -51,8 +52,9 @@ export interface ProjectionApplierOptions {
   readonly deadLetter?: boolean;
   /**
    * How a duplicate (an eventId already applied) is recognised: `'table'` looks the batch's ids up
-   * in `applied_events` (the live projector); `'memory'` remembers the ids (and hashes) this applier
-   * committed and never reads the table, which a rebuild into an empty schema loads without its key
+   * in `applied_events` (the live projector); `'memory'` remembers the positions, ids and hashes this
+   * applier committed in a compact index (`AppliedEventIndex`, ~50 bytes an event) and reads the table
+   * only for the rare ids it cannot clear (a reused id, a position holding another hash), which a rebuild into an empty schema loads without its key
    * and indexes them after the load (`rebuild.ts`). @default 'table'
    */
   readonly dedupe?: 'table' | 'memory';
@@ -72,6 +74,12 @@ export interface ProjectionApplierOptions {
    * projector; `rebuildProjections` turns it off and notifies `all` once at its end. @default true
    */
   readonly notify?: boolean;
+  /**
+   * A scoped rebuild's filter (`scoped-rebuild.ts`): a record for which it returns false is passed
+   * over (not verified, not applied, not quarantined) and the checkpoint moves past it like past
+   * any other. Only for a replay into a scratch schema. @default every record
+   */
+  readonly accept?: (record: EventRecord) => boolean;
 }
 
 /** What one {@link ProjectionApplier.applyBatch} did. */
@@ -84,6 +92,8 @@ export interface ApplyBatchResult {
   readonly skippedDuplicates: number;
   /** Records refused and kept in `quarantine` (never applied; see `record-verification.ts`). */
   readonly quarantined: number;
+  /** Records passed over by {@link ProjectionApplierOptions.accept} (absent without it). */
+  readonly skippedOutOfScope?: number;
   /** The quarantined records of the transaction by reason (committed with it); absent when none. */
   readonly quarantinedByReason?: ReadonlyMap<QuarantineReason, number>;
   /** The checkpoint found (locked) at the start of the transaction. */
@@ -150,9 +160,10 @@ export class ProjectionApplier {
   private readonly facts = new Map<string, Map<string, unknown>>();
   private readonly recordSigningKey: string;
   private readonly deadLetter: boolean;
-  /** `dedupe: 'memory'`: eventId → hash of every event this applier committed; null: `applied_events` is read. */
-  private readonly appliedInMemory: Map<string, string> | null;
+  /** `dedupe: 'memory'`: every event this applier committed, by position and id (applied-index.ts); null: `applied_events` is read. */
+  private readonly appliedInMemory: AppliedEventIndex | null;
   private readonly begin: string;
+  private readonly accept: ((record: EventRecord) => boolean) | null;
 
   /** @throws ProjectionError `PROJECTION.BAD_CONFIG` when the projections do not form a consistent set (see `checkProjectionSet`) */
   constructor(options: ProjectionApplierOptions) {
@@ -166,7 +177,8 @@ export class ProjectionApplier {
     this.notify = options.notify ?? true;
     this.recordSigningKey = options.recordSigningKey ?? DEV_RECORD_SIGNING_KEY;
     this.deadLetter = options.deadLetter ?? true;
-    this.appliedInMemory = options.dedupe === 'memory' ? new Map() : null;
+    this.appliedInMemory = options.dedupe === 'memory' ? new AppliedEventIndex() : null;
+    this.accept = options.accept ?? null;
     this.begin = options.synchronousCommit === false ? 'BEGIN; SET LOCAL synchronous_commit TO off' : 'BEGIN';
     const projections = options.projections;
     const required: Record<string, string> = { shoe_state: 'the applier (stream bookkeeping)' };
@@ -226,19 +238,14 @@ export class ProjectionApplier {
         return { applied: 0, skippedBelowCheckpoint, skippedDuplicates: 0, quarantined: 0, checkpointBefore, nextOffset: checkpointBefore, gap: true, statements: 3 };
       }
 
-      const checked = fresh.map((r) => ({ record: r, check: checkRecord(r, this.recordSigningKey) }));
+      const accept = this.accept;
+      const inScope = accept ? fresh.filter((r) => accept(r)) : fresh;
+      const skippedOutOfScope = fresh.length - inScope.length;
+      const checked = inScope.map((r) => ({ record: r, check: checkRecord(r, this.recordSigningKey) }));
       const authentic = checked.flatMap((c) => (c.check.ok ? [c.check.event] : []));
       const memory = this.appliedInMemory;
-      const seen = new Map<string, string>();
-      if (memory) {
-        for (const e of authentic) {
-          const h = memory.get(e.eventId);
-          if (h !== undefined) seen.set(e.eventId, h);
-        }
-      } else {
-        const known = await client.query(`SELECT event_id, hash FROM ${qualified(this.schema, 'applied_events')} WHERE event_id = ANY($1::text[])`, [authentic.map((e) => e.eventId)]);
-        for (const r of known.rows as { event_id: string; hash: string }[]) seen.set(r.event_id, r.hash);
-      }
+      const { seen, read } = await this.appliedBefore(client, authentic);
+      const committed: { position: string; eventId: string; hash: string }[] = [];
       const heads = await this.streamHeads(client, [...new Set(authentic.map((e) => e.streamId))]);
 
       const tx = new ProjectionTx(client, this.schema, this.gamingDay, { facts: this.facts });
@@ -281,6 +288,7 @@ export class ProjectionApplier {
             continue;
           }
           seen.set(event.eventId, event.hash);
+          if (memory) committed.push({ position: event.globalPosition, eventId: event.eventId, hash: event.hash });
           await this.applyEvent(event, tx);
           if (lastPosition === null || BigInt(event.globalPosition) > BigInt(lastPosition)) lastPosition = event.globalPosition;
           for (const effect of this.effects) await effect.apply(event, tx);
@@ -358,8 +366,19 @@ export class ProjectionApplier {
       await client.query('COMMIT');
       begun = false;
       this.remember(tx);
-      if (memory) for (const [id, hash] of seen) memory.set(id, hash);
-      return { applied, skippedBelowCheckpoint, skippedDuplicates, quarantined, quarantinedByReason, checkpointBefore, nextOffset, gap: false, statements: tx.statements + (memory ? 6 : 7) + (changed.length > 0 ? 1 : 0) };
+      if (memory) for (const c of committed) memory.add(c.position, c.eventId, c.hash);
+      return {
+        applied,
+        skippedBelowCheckpoint,
+        skippedDuplicates,
+        quarantined,
+        ...(accept ? { skippedOutOfScope } : {}),
+        quarantinedByReason,
+        checkpointBefore,
+        nextOffset,
+        gap: false,
+        statements: tx.statements + (read ? 7 : 6) + (changed.length > 0 ? 1 : 0),
+      };
     } catch (err) {
       if (begun) await client.query('ROLLBACK').catch(() => undefined);
       throw err;
@@ -404,6 +423,26 @@ export class ProjectionApplier {
       topic,
     ]);
     return new Map(rows.map((r) => [r.partition, BigInt(r.next_offset)]));
+  }
+
+  /**
+   * The events of `authentic` already applied: eventId → the applied hash. `read`: whether
+   * `applied_events` was queried (always in the table mode; in the memory mode only for the ids
+   * the index cannot clear: a position holding another hash, a known id fingerprint).
+   */
+  private async appliedBefore(client: SqlClient, authentic: readonly LedgerEvent[]): Promise<{ seen: Map<string, string>; read: boolean }> {
+    const memory = this.appliedInMemory;
+    const seen = new Map<string, string>();
+    const toRead: LedgerEvent[] = [];
+    for (const e of authentic) {
+      const known = memory ? memory.lookup(e.globalPosition, e.eventId, e.hash) : 'check';
+      if (known === 'duplicate') seen.set(e.eventId, e.hash);
+      else if (known === 'check') toRead.push(e);
+    }
+    if (memory && toRead.length === 0) return { seen, read: false };
+    const known = await client.query(`SELECT event_id, hash FROM ${qualified(this.schema, 'applied_events')} WHERE event_id = ANY($1::text[])`, [toRead.map((e) => e.eventId)]);
+    for (const r of known.rows as { event_id: string; hash: string }[]) seen.set(r.event_id, r.hash);
+    return { seen, read: true };
   }
 
   /** The heads of `streamIds` (`stream_heads`), locked for the transaction. */

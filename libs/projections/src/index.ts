@@ -27,5 +27,6 @@ export * from './incidents';
 export * from './resume';
 export * from './checksums';
 export * from './rebuild';
+export * from './scoped-rebuild';
 export * from './data-source';
 export * from './config';

@@ -14,6 +14,29 @@ export interface ProjectionTable {
   readonly orderBy: string;
   /** Columns left out of the checksum (wall-clock times); projection tables have none today. */
   readonly excludeColumns?: readonly string[];
+  /**
+   * How a scoped rebuild (`scoped-rebuild.ts`) selects this table's rows of one gaming table and
+   * of one gaming day (`scopedChecksums`). A table without the predicate of a requested scope is
+   * not compared under it (a shoe's row belongs to no single gaming day). @default none
+   */
+  readonly scope?: ProjectionTableScope;
+}
+
+/**
+ * SQL condition on a row of the table (its columns unqualified) true exactly for the rows in scope.
+ * @param param the placeholder of the scope's value (a table id as `text`, a gaming day as `date`, e.g. `$2::date`)
+ * @param t the qualified name of a table of the same schema (for a sub-select on another table)
+ */
+export type ScopePredicate = (param: string, t: (table: string) => string) => string;
+
+/** The scope predicates of a {@link ProjectionTable}. */
+export interface ProjectionTableScope {
+  /** The rows of one gaming table (e.g. `table_id = $1`). */
+  readonly tableId?: ScopePredicate;
+  /** The rows of the rounds of one gaming day (the round's gaming day, `gamingDay` of gaming-day.ts). */
+  readonly gamingDay?: ScopePredicate;
+  /** Tables of OTHER projections the predicates read: a scoped rebuild replays their projections too. @default none */
+  readonly uses?: readonly string[];
 }
 
 /**

@@ -86,8 +86,8 @@ export interface RebuildResult {
  *    `checkpointGroup`, with side effects OFF: no `effects` (no analytics records are written) and no
  *    dead-letter copies sent (a replay must not re-emit what the live projector already
  *    published); records are verified as live, so `stream_heads` and `quarantine` are rebuilt too;
- *    duplicates are recognised from the ids the replay applied, kept in memory, not by reading
- *    `applied_events` (which is loaded all the same, for the live projector that continues), and
+ *    duplicates are recognised from what the replay applied, kept in memory in a compact index by
+ *    global position and id (`applied-index.ts`), not by reading `applied_events` (which is loaded all the same, for the live projector that continues), and
  *    the transactions commit without waiting for the WAL flush (a crashed rebuild starts over);
  * 4. sets every partition's checkpoint to its high watermark (a live projector then continues
  *    exactly where the rebuild stopped), creates the dropped indexes and constraints again on the

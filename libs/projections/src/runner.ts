@@ -2,7 +2,7 @@ import { deadLetterTopicOf } from '@ledger/config';
 import type { BatchPayload, KafkaAdmin, KafkaClient, KafkaConsumer } from '@ledger/kafka';
 import { catalogueCounter, catalogueHistogram } from '@ledger/metrics';
 import type { DataSource } from 'typeorm';
-import { ApplyBatchResult, DEFAULT_PROJECTOR_GROUP, ProjectionApplier } from './applier';
+import { ApplyBatchResult, DEFAULT_PROJECTOR_GROUP, ProjectionApplier, type ProjectionApplierOptions } from './applier';
 import { ProjectionError } from './errors';
 import { endApplySpans, startApplySpans } from './apply-tracing';
 import { DEFAULT_GAMING_DAY, GamingDayConfig } from './gaming-day';
@@ -51,8 +51,8 @@ export interface ProjectionRunnerOptions {
   readonly onProgress?: (p: RunnerProgress) => void;
   /** FAULT INJECTION for tests only (see ProjectionApplierOptions.faultDelayInTxMs). */
   readonly faultDelayInTxMs?: number;
-  /** Rebuild mode: see ProjectionApplierOptions.dedupe and .synchronousCommit. @default 'table', true */
-  readonly applierMode?: { readonly dedupe?: 'table' | 'memory'; readonly synchronousCommit?: boolean };
+  /** Rebuild mode: see ProjectionApplierOptions.dedupe, .synchronousCommit and .accept. @default 'table', true, every record */
+  readonly applierMode?: { readonly dedupe?: 'table' | 'memory'; readonly synchronousCommit?: boolean; readonly accept?: ProjectionApplierOptions['accept'] };
   /** Side effects per applied event (see ProjectionApplierOptions.effects); none for rebuilds. @default none */
   readonly effects?: readonly AppliedEventEffect[];
   /** Notify the tables each transaction changed (see ProjectionApplierOptions.notify); off for rebuilds. @default true */
@@ -196,8 +196,7 @@ export class ProjectionRunner {
       notify: options.notify ?? true,
       recordSigningKey: options.recordSigningKey,
       deadLetter: options.deadLetterTopic !== null,
-      dedupe: options.applierMode?.dedupe,
-      synchronousCommit: options.applierMode?.synchronousCommit,
+      ...options.applierMode, // dedupe, synchronousCommit, accept
     });
     const dlqTopic = options.deadLetterTopic === undefined ? deadLetterTopicOf(options.topic) : options.deadLetterTopic;
     this.deadLetters = dlqTopic === null ? null : new DeadLetterPublisher({ kafka: options.kafka, ds: options.ds, topic: dlqTopic, schema: this.schema, logger: this.logger });

@@ -1,6 +1,7 @@
 import type { LedgerEvent } from '@ledger/events';
 import { type Projection, type ProjectionTx, shoeIdOrNull } from '@ledger/projections';
 import { AUDIT_EVENTS_TABLE } from './tables';
+import { HAND_OUTCOMES_TABLE } from '../outcomes/tables';
 
 /**
  * `audit_events`: every event, flattened for search by table, shoe, round, bet, time, type and
@@ -9,7 +10,14 @@ import { AUDIT_EVENTS_TABLE } from './tables';
  */
 export const auditEventsProjection: Projection<undefined> = {
   name: 'audit_events',
-  tables: [{ name: AUDIT_EVENTS_TABLE, orderBy: 'global_position' }],
+  tables: [
+    {
+      name: AUDIT_EVENTS_TABLE,
+      orderBy: 'global_position',
+      // a gaming day's rows: the events of its rounds (a shoe's own events belong to no single day)
+      scope: { tableId: (p) => `table_id = ${p}`, gamingDay: (p, t) => `round_id IN (SELECT round_id FROM ${t(HAND_OUTCOMES_TABLE)} WHERE gaming_day = ${p})`, uses: [HAND_OUTCOMES_TABLE] },
+    },
+  ],
   async apply(e: LedgerEvent, tx: ProjectionTx): Promise<void> {
     const d = e.data as unknown as Record<string, unknown>;
     const decision = (d.decision ?? null) as { reason?: string; actingManagerId?: string; approverId?: string; compensates?: string } | null;

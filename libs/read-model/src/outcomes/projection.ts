@@ -27,8 +27,12 @@ import { SHOE_STATE_TABLE } from '../shoe-state/tables';
 export const handOutcomesProjection: Projection<ShoeFacts | undefined> = {
   name: 'hand_outcomes',
   tables: [
-    { name: HAND_OUTCOMES_TABLE, orderBy: 'round_id COLLATE "C"' },
-    { name: HAND_OUTCOME_REVISIONS_TABLE, orderBy: 'round_id COLLATE "C", revision' },
+    { name: HAND_OUTCOMES_TABLE, orderBy: 'round_id COLLATE "C"', scope: { tableId: (p) => `table_id = ${p}`, gamingDay: (p) => `gaming_day = ${p}` } },
+    {
+      name: HAND_OUTCOME_REVISIONS_TABLE,
+      orderBy: 'round_id COLLATE "C", revision',
+      scope: { tableId: (p) => `table_id = ${p}`, gamingDay: (p, t) => `round_id IN (SELECT round_id FROM ${t(HAND_OUTCOMES_TABLE)} WHERE gaming_day = ${p})` },
+    },
   ],
   reads: [SHOE_STATE_TABLE],
   async prepare(e: LedgerEvent, tx: ProjectionTx): Promise<ShoeFacts | undefined> {

@@ -118,8 +118,12 @@ export function entryRow(x: LedgerEntry): Record<string, string | number | null>
 export const reconciliationProjection: Projection<EntryBefore | undefined> = {
   name: 'reconciliation',
   tables: [
-    { name: RECONCILIATION_TABLE, orderBy: 'table_id COLLATE "C", shoe_id COLLATE "C", dealer_id COLLATE "C", gaming_day, currency COLLATE "C"' },
-    { name: LEDGER_ENTRIES_TABLE, orderBy: 'global_position, entry_no' },
+    {
+      name: RECONCILIATION_TABLE,
+      orderBy: 'table_id COLLATE "C", shoe_id COLLATE "C", dealer_id COLLATE "C", gaming_day, currency COLLATE "C"',
+      scope: { tableId: (p) => `table_id = ${p}`, gamingDay: (p) => `gaming_day = ${p}` },
+    },
+    { name: LEDGER_ENTRIES_TABLE, orderBy: 'global_position, entry_no', scope: { tableId: (p) => `table_id = ${p}`, gamingDay: (p) => `gaming_day = ${p}` } },
   ],
   reads: [ROUND_CONTEXT_TABLE, BET_SETTLEMENTS_TABLE],
   async prepare(e: LedgerEvent, tx: ProjectionTx): Promise<EntryBefore | undefined> {

@@ -18,7 +18,8 @@ import { ROADS_TABLE } from './tables';
  */
 export const roadsProjection: Projection<undefined> = {
   name: 'roads',
-  tables: [{ name: ROADS_TABLE, orderBy: 'shoe_id COLLATE "C"' }],
+  // one row per shoe: in a table's scope, in no single gaming day's
+  tables: [{ name: ROADS_TABLE, orderBy: 'shoe_id COLLATE "C"', scope: { tableId: (p) => `table_id = ${p}` } }],
   reads: [HAND_OUTCOMES_TABLE],
   async apply(e: LedgerEvent, tx: ProjectionTx): Promise<void> {
     if (e.type !== 'RoundResulted' && e.type !== 'ResultCorrected' && e.type !== 'RoundVoided') return;

@@ -32,8 +32,16 @@ import { SHOE_STATE_TABLE } from '../shoe-state/tables';
 export const betSettlementsProjection: Projection<Prepared | undefined> = {
   name: 'bet_settlements',
   tables: [
-    { name: BET_SETTLEMENTS_TABLE, orderBy: 'bet_id COLLATE "C"' },
-    { name: BET_SETTLEMENT_REVISIONS_TABLE, orderBy: 'bet_id COLLATE "C", seq' },
+    { name: BET_SETTLEMENTS_TABLE, orderBy: 'bet_id COLLATE "C"', scope: { tableId: (p) => `table_id = ${p}`, gamingDay: (p) => `gaming_day = ${p}` } },
+    {
+      name: BET_SETTLEMENT_REVISIONS_TABLE,
+      orderBy: 'bet_id COLLATE "C", seq',
+      // no table or day of its own: those of its bet
+      scope: {
+        tableId: (p, t) => `bet_id IN (SELECT bet_id FROM ${t(BET_SETTLEMENTS_TABLE)} WHERE table_id = ${p})`,
+        gamingDay: (p, t) => `bet_id IN (SELECT bet_id FROM ${t(BET_SETTLEMENTS_TABLE)} WHERE gaming_day = ${p})`,
+      },
+    },
   ],
   reads: [ROUND_CONTEXT_TABLE, HAND_OUTCOME_REVISIONS_TABLE, SHOE_STATE_TABLE],
   async prepare(e: LedgerEvent, tx: ProjectionTx): Promise<Prepared | undefined> {

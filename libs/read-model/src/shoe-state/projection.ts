@@ -29,7 +29,8 @@ import { SHOE_STATE_TABLE, type ShoeStateRow } from './tables';
  */
 export const shoeStateProjection: Projection = {
   name: 'shoe_state',
-  tables: [{ name: SHOE_STATE_TABLE, orderBy: 'shoe_id COLLATE "C"' }],
+  // one row per shoe: in a table's scope, in no single gaming day's
+  tables: [{ name: SHOE_STATE_TABLE, orderBy: 'shoe_id COLLATE "C"', scope: { tableId: (p) => `table_id = ${p}` } }],
   async apply(e: LedgerEvent, tx: ProjectionTx): Promise<void> {
     const shoeId = shoeIdOf(e);
     switch (e.type) {
