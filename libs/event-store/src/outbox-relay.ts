@@ -348,7 +348,7 @@ async function claimOutboxRows(client: Client, limit: number, horizon: bigint): 
 async function markOutboxRowsPublished(client: Client, rows: readonly OutboxRow[], through: bigint): Promise<void> {
   await client.query(`UPDATE outbox SET published_at = clock_timestamp() WHERE global_position = ANY($1::bigint[])`, [rows.map((r) => r.global_position)]);
   // holes and progress through the guarded function (migration 1799100000000): never beyond the last
-  // assigned position, never past an unpublished event, holes only where no event is
+  // assigned position, holes only where no event is
   await client.query(`SELECT ledger_mark_progress($1, $2::bigint)`, [RELAY_PROGRESS_NAME, through.toString()]);
 }
 
