@@ -50,6 +50,107 @@ function TestCell({ t }: { t: OutlierTest | undefined }) {
   );
 }
 
+/** The header row of {@link StaffTable}: the grouping's columns, the figures, the dealers' tests. */
+function StaffHeadRow({ groupBy }: { groupBy: GroupBy }) {
+  return (
+    <tr>
+      {groupBy !== 'table' ? <th scope="col">Dealer</th> : null}
+      {groupBy !== 'dealer' ? <th scope="col">Table</th> : null}
+      {groupBy === 'shift' ? <th scope="col">Shift</th> : null}
+      <th scope="col" className="num">
+        Rounds
+      </th>
+      <th scope="col" className="num">
+        Voids
+      </th>
+      <th scope="col" className="num">
+        Void rate
+      </th>
+      <th scope="col" className="num">
+        Corrections
+      </th>
+      <th scope="col" className="num">
+        Exposed
+      </th>
+      <th scope="col" className="num">
+        Dropped
+      </th>
+      <th scope="col" className="num">
+        Unneeded
+      </th>
+      <th scope="col" className="num">
+        Tableau refusals
+      </th>
+      <th scope="col" className="num">
+        Refusal rate
+      </th>
+      <th scope="col" className="num">
+        Round time median / mean
+      </th>
+      {groupBy === 'dealer' ? <th scope="col">Voids vs peers</th> : null}
+      {groupBy === 'dealer' ? <th scope="col">Refusals vs peers</th> : null}
+    </tr>
+  );
+}
+
+/** One row of {@link StaffTable}: a dealer, a table or a shift, by the grouping. */
+function StaffRow({ r, groupBy, timeZone }: { r: Row; groupBy: GroupBy; timeZone: string }) {
+  return (
+    <tr data-dealer={r.dealerId ?? ''} data-flagged={String(r.flagged)}>
+      {groupBy !== 'table' ? <th scope="row">{r.dealerId}</th> : null}
+      {groupBy !== 'dealer' ? <td>{r.tableId}</td> : null}
+      {groupBy === 'shift' ? (
+        <td className="tiny">
+          <code>{r.shoeId}</code> from v{r.shiftStartVersion}
+          <div className="muted">
+            {r.shiftStartedAt ? formatInstant(r.shiftStartedAt, timeZone) : '–'} → {r.shiftEndedAt ? formatInstant(r.shiftEndedAt, timeZone) : 'still at the table'}
+          </div>
+        </td>
+      ) : null}
+      <td className="num" data-col="rounds">
+        {r.rounds}
+      </td>
+      <td className="num" data-col="voids">
+        {r.voids}
+      </td>
+      <td className="num" data-col="voidRate">
+        {percent(r.voidRate)}
+      </td>
+      <td className="num" data-col="corrections">
+        {r.corrections}
+      </td>
+      <td className="num" data-col="exposedCards">
+        {r.exposedCards}
+      </td>
+      <td className="num" data-col="droppedCards">
+        {r.droppedCards}
+      </td>
+      <td className="num" data-col="unneededCards">
+        {r.unneededCards}
+      </td>
+      <td className="num" data-col="refusals">
+        {r.refusals}
+      </td>
+      <td className="num" data-col="refusalRate">
+        {percent(r.refusalRate)}
+      </td>
+      <td className="num nowrap" data-col="roundTime">
+        {r.roundTimeMs.median === null ? '–' : `${(r.roundTimeMs.median / 1000).toFixed(1)} s`} / {r.roundTimeMs.mean === null ? '–' : `${(r.roundTimeMs.mean / 1000).toFixed(1)} s`}
+      </td>
+      {groupBy === 'dealer' ? (
+        <td>
+          <TestCell t={r.tests.find((t) => t.metric === 'VOID_RATE')} />
+        </td>
+      ) : null}
+      {groupBy === 'dealer' ? (
+        <td>
+          <TestCell t={r.tests.find((t) => t.metric === 'REFUSAL_RATE')} />
+        </td>
+      ) : null}
+    </tr>
+  );
+}
+
 function StaffTable({ rows, groupBy, timeZone }: { rows: readonly Row[]; groupBy: GroupBy; timeZone: string }) {
   if (rows.length === 0) return <Empty>No round was dealt in this period.</Empty>;
   return (
@@ -57,98 +158,11 @@ function StaffTable({ rows, groupBy, timeZone }: { rows: readonly Row[]; groupBy
       <table className="data" data-testid="staff">
         <caption className="sr-only">Staff statistics by {groupBy}</caption>
         <thead>
-          <tr>
-            {groupBy !== 'table' ? <th scope="col">Dealer</th> : null}
-            {groupBy !== 'dealer' ? <th scope="col">Table</th> : null}
-            {groupBy === 'shift' ? <th scope="col">Shift</th> : null}
-            <th scope="col" className="num">
-              Rounds
-            </th>
-            <th scope="col" className="num">
-              Voids
-            </th>
-            <th scope="col" className="num">
-              Void rate
-            </th>
-            <th scope="col" className="num">
-              Corrections
-            </th>
-            <th scope="col" className="num">
-              Exposed
-            </th>
-            <th scope="col" className="num">
-              Dropped
-            </th>
-            <th scope="col" className="num">
-              Unneeded
-            </th>
-            <th scope="col" className="num">
-              Tableau refusals
-            </th>
-            <th scope="col" className="num">
-              Refusal rate
-            </th>
-            <th scope="col" className="num">
-              Round time median / mean
-            </th>
-            {groupBy === 'dealer' ? <th scope="col">Voids vs peers</th> : null}
-            {groupBy === 'dealer' ? <th scope="col">Refusals vs peers</th> : null}
-          </tr>
+          <StaffHeadRow groupBy={groupBy} />
         </thead>
         <tbody>
           {rows.map((r) => (
-            <tr key={[r.dealerId, r.tableId, r.shoeId, r.shiftStartVersion].join('|')} data-dealer={r.dealerId ?? ''} data-flagged={String(r.flagged)}>
-              {groupBy !== 'table' ? <th scope="row">{r.dealerId}</th> : null}
-              {groupBy !== 'dealer' ? <td>{r.tableId}</td> : null}
-              {groupBy === 'shift' ? (
-                <td className="tiny">
-                  <code>{r.shoeId}</code> from v{r.shiftStartVersion}
-                  <div className="muted">
-                    {r.shiftStartedAt ? formatInstant(r.shiftStartedAt, timeZone) : '–'} → {r.shiftEndedAt ? formatInstant(r.shiftEndedAt, timeZone) : 'still at the table'}
-                  </div>
-                </td>
-              ) : null}
-              <td className="num" data-col="rounds">
-                {r.rounds}
-              </td>
-              <td className="num" data-col="voids">
-                {r.voids}
-              </td>
-              <td className="num" data-col="voidRate">
-                {percent(r.voidRate)}
-              </td>
-              <td className="num" data-col="corrections">
-                {r.corrections}
-              </td>
-              <td className="num" data-col="exposedCards">
-                {r.exposedCards}
-              </td>
-              <td className="num" data-col="droppedCards">
-                {r.droppedCards}
-              </td>
-              <td className="num" data-col="unneededCards">
-                {r.unneededCards}
-              </td>
-              <td className="num" data-col="refusals">
-                {r.refusals}
-              </td>
-              <td className="num" data-col="refusalRate">
-                {percent(r.refusalRate)}
-              </td>
-              <td className="num nowrap" data-col="roundTime">
-                {r.roundTimeMs.median === null ? '–' : `${(r.roundTimeMs.median / 1000).toFixed(1)} s`} / {r.roundTimeMs.mean === null ? '–' : `${(r.roundTimeMs.mean / 1000).toFixed(1)} s`}
-              </td>
-              {groupBy === 'dealer' ? (
-                <td>
-                  <TestCell t={r.tests.find((t) => t.metric === 'VOID_RATE')} />
-                </td>
-              ) : null}
-              {groupBy === 'dealer' ? (
-                <td>
-                  <TestCell t={r.tests.find((t) => t.metric === 'REFUSAL_RATE')} />
-                </td>
-              ) : null}
-            </tr>
+            <StaffRow key={[r.dealerId, r.tableId, r.shoeId, r.shiftStartVersion].join('|')} r={r} groupBy={groupBy} timeZone={timeZone} />
           ))}
         </tbody>
       </table>
