@@ -46,7 +46,6 @@ export const LONG_FUNCTIONS: Readonly<Record<string, Allowance>> = {
   'libs/config/src/schemas/edge.ts#WithEdgeLimits': { lines: 123, why: 'a mixin class of decorated settings, until split by concern' },
   'libs/event-store/src/append-request.ts#prepareAppend': { lines: 89, why: 'every check of an append request in one pass, until split' },
   'libs/projections/src/applier.ts#ProjectionApplier.applyBatch': { lines: 195, why: 'the whole batch transaction (dedupe, gaps, apply, bookkeeping), until split' },
-  'libs/read-model/src/shoe-state/projection.ts#shoeStateProjection.apply': { lines: 88, why: 'one switch over every event type, until split into one handler per event' },
   'libs/projections/src/rebuild.ts#rebuildProjections': { lines: 119, why: "the rebuild's phases in one function, until split" },
   'libs/rules/src/par-sheet.ts#computeJoint': { lines: 135, why: "the exact enumeration's nested loops, until split" },
   'libs/shoe/src/decide/betting.ts#placeBets': { lines: 91, why: 'every check of a bet batch in one decision, until split' },
