@@ -44,7 +44,6 @@ export const LONG_FUNCTIONS: Readonly<Record<string, Allowance>> = {
   'apps/replayer/src/post-lines.ts#postTableLog': { lines: 104, why: 'the replay loop with its retries inline, until split' },
   'libs/anchors/src/verify-ledger.ts#walkEvents': { lines: 144, why: 'the walk and every check on it in one loop, until split' },
   'libs/config/src/schemas/edge.ts#WithEdgeLimits': { lines: 123, why: 'a mixin class of decorated settings, until split by concern' },
-  'libs/event-store/src/append-request.ts#prepareAppend': { lines: 89, why: 'every check of an append request in one pass, until split' },
   'libs/projections/src/applier.ts#ProjectionApplier.applyBatch': { lines: 195, why: 'the whole batch transaction (dedupe, gaps, apply, bookkeeping), until split' },
   'libs/projections/src/rebuild.ts#rebuildProjections': { lines: 119, why: "the rebuild's phases in one function, until split" },
   'libs/rules/src/par-sheet.ts#computeJoint': { lines: 135, why: "the exact enumeration's nested loops, until split" },
