@@ -47,7 +47,6 @@ export const LONG_FUNCTIONS: Readonly<Record<string, Allowance>> = {
   'libs/projections/src/applier.ts#ProjectionApplier.applyBatch': { lines: 195, why: 'the whole batch transaction (dedupe, gaps, apply, bookkeeping), until split' },
   'libs/projections/src/rebuild.ts#rebuildProjections': { lines: 119, why: "the rebuild's phases in one function, until split" },
   'libs/rules/src/par-sheet.ts#computeJoint': { lines: 135, why: "the exact enumeration's nested loops, until split" },
-  'libs/shoe/src/decide/betting.ts#placeBets': { lines: 91, why: 'every check of a bet batch in one decision, until split' },
 };
 
 /** Generated files: written by a tool, never by hand (`npm run console:types`). */
