@@ -46,7 +46,7 @@
  * fatal error of the consumer itself (a halted partition is not one).
  */
 import { recordSigningKey } from '@ledger/event-store';
-import { createKafka } from '@ledger/kafka';
+import { createKafka, type KafkaClient } from '@ledger/kafka';
 import pino from 'pino';
 import { registerProjectorMetrics } from './metrics';
 import { ConfigError, loadConfig, ProjectorEnv } from '@ledger/config';
@@ -55,6 +55,9 @@ import type { AddressInfo } from 'node:net';
 import { initTracing } from '@ledger/tracing';
 import { createProjectionDataSource, ProjectionRunner, projectorConfig, runProjectionMigrations } from '@ledger/projections';
 import { ALL_PROJECTIONS, ANALYTICS_OUTBOX_EFFECT, AnalyticsPublisher, analyticsConfig, projectorReadModelRelations, READ_MODEL_MIGRATIONS } from '@ledger/read-model';
+
+/** The projector's settings (`projectorConfig` of the environment). */
+type ProjectorConfig = ReturnType<typeof projectorConfig>;
 
 async function main(): Promise<void> {
   const env = loadConfig(ProjectorEnv, process.env);
@@ -74,17 +77,7 @@ async function main(): Promise<void> {
     applicationName: `ledger-projector:${config.groupId}`.slice(0, 63),
     poolSize: config.partitionsConsumedConcurrently + 3,
   });
-  if (config.runMigrations) {
-    // as the owner, on a connection of its own: the projector's login creates nothing (docs/guarantees.md §12)
-    const owner = createProjectionDataSource(config.migrationsDatabaseUrl, { applicationName: `ledger-migrations:${config.groupId}`.slice(0, 63), poolSize: 1, session: currentDatabaseSessionSettings('migrations') });
-    await owner.initialize();
-    try {
-      const { applied } = await runProjectionMigrations(owner, { schema: config.schema, migrations: READ_MODEL_MIGRATIONS });
-      logger.info({ schema: config.schema, applied }, 'read-model migrations up to date');
-    } finally {
-      await owner.destroy();
-    }
-  }
+  if (config.runMigrations) await migrateReadModel(config, logger);
   await ds.initialize();
 
   const kafkaLog = logger.child({ component: 'kafkajs' });
@@ -95,19 +88,7 @@ async function main(): Promise<void> {
     logger: kafkaLog,
   });
 
-  const publisher = analytics.publish
-    ? new AnalyticsPublisher({
-        kafka,
-        databaseUrl: config.databaseUrl,
-        schema: config.schema,
-        topics: analytics.topics,
-        batchSize: analytics.batchSize,
-        pollIntervalMs: analytics.pollIntervalMs,
-        retainPublishedMs: analytics.retainPublishedHours === 0 ? null : analytics.retainPublishedHours * 3600 * 1000,
-        crashPoint: analytics.crashPoint,
-        logger: logger.child({ component: 'analytics-publisher' }),
-      })
-    : null;
+  const publisher = analytics.publish ? analyticsPublisher(kafka, config, analytics, logger) : null;
 
   const runner = new ProjectionRunner({
     kafka,
@@ -130,8 +111,55 @@ async function main(): Promise<void> {
     onProgress: () => publisher?.wake(),
   });
 
+  const shutdown = shutdownOf(runner, publisher, ds, logger);
+  process.on('SIGTERM', () => void shutdown('SIGTERM', 0));
+  process.on('SIGINT', () => void shutdown('SIGINT', 0));
+  runner.failed.catch((err: unknown) => {
+    logger.fatal({ err: String(err), code: (err as { code?: string }).code }, 'consumer stopped for good; exiting');
+    void shutdown('fatal', 1);
+  });
+
+  await serveProjectorHttp(env, config, runner, logger);
+  await publisher?.start();
+  await runner.start();
+  logger.info({}, 'projector running');
+}
+
+/** The read model's migrations, as the owner on a connection of its own (RUN_MIGRATIONS). */
+async function migrateReadModel(config: ProjectorConfig, logger: pino.Logger): Promise<void> {
+  // as the owner, on a connection of its own: the projector's login creates nothing (docs/guarantees.md §12)
+  const owner = createProjectionDataSource(config.migrationsDatabaseUrl, { applicationName: `ledger-migrations:${config.groupId}`.slice(0, 63), poolSize: 1, session: currentDatabaseSessionSettings('migrations') });
+  await owner.initialize();
+  try {
+    const { applied } = await runProjectionMigrations(owner, { schema: config.schema, migrations: READ_MODEL_MIGRATIONS });
+    logger.info({ schema: config.schema, applied }, 'read-model migrations up to date');
+  } finally {
+    await owner.destroy();
+  }
+}
+
+/** The publisher of the analytics outbox to the analytics topics (ANALYTICS_PUBLISH). */
+function analyticsPublisher(kafka: KafkaClient, config: ProjectorConfig, analytics: ReturnType<typeof analyticsConfig>, logger: pino.Logger): AnalyticsPublisher {
+  return new AnalyticsPublisher({
+    kafka,
+    databaseUrl: config.databaseUrl,
+    schema: config.schema,
+    topics: analytics.topics,
+    batchSize: analytics.batchSize,
+    pollIntervalMs: analytics.pollIntervalMs,
+    retainPublishedMs: analytics.retainPublishedHours === 0 ? null : analytics.retainPublishedHours * 3600 * 1000,
+    crashPoint: analytics.crashPoint,
+    logger: logger.child({ component: 'analytics-publisher' }),
+  });
+}
+
+/**
+ * The process's shutdown, once: logs the progress, stops the runner (the transaction in hand ends),
+ * then the publisher, closes the database and exits with `code`; forced after 30 s.
+ */
+function shutdownOf(runner: ProjectionRunner, publisher: AnalyticsPublisher | null, ds: ReturnType<typeof createProjectionDataSource>, logger: pino.Logger): (signal: string, code: number) => Promise<void> {
   let stopping = false;
-  const shutdown = async (signal: string, code: number) => {
+  return async (signal: string, code: number) => {
     if (stopping) return;
     stopping = true;
     logger.info({ signal, progress: { ...runner.progress, positions: Object.fromEntries([...runner.progress.positions].map(([p, o]) => [p, o.toString()])) } }, 'projector stopping');
@@ -147,17 +175,6 @@ async function main(): Promise<void> {
     logger.info({}, 'projector stopped');
     process.exit(code);
   };
-  process.on('SIGTERM', () => void shutdown('SIGTERM', 0));
-  process.on('SIGINT', () => void shutdown('SIGINT', 0));
-  runner.failed.catch((err: unknown) => {
-    logger.fatal({ err: String(err), code: (err as { code?: string }).code }, 'consumer stopped for good; exiting');
-    void shutdown('fatal', 1);
-  });
-
-  await serveProjectorHttp(env, config, runner, logger);
-  await publisher?.start();
-  await runner.start();
-  logger.info({}, 'projector running');
 }
 
 /**

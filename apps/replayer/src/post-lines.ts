@@ -116,7 +116,6 @@ export async function postTableLog(lines: readonly NumberedTableLogLine[], clien
   const concurrency = Math.max(1, options.concurrency ?? 3);
   const actors = options.actors ?? DEFAULT_REPLAY_ACTORS;
   const attempts = Math.max(1, options.attempts ?? 5);
-  const kept = options.refusalsKept ?? 20;
 
   const byShoe = new Map<string, NumberedTableLogLine[]>();
   for (const l of lines) {
@@ -125,41 +124,24 @@ export async function postTableLog(lines: readonly NumberedTableLogLine[], clien
     q.push(l);
   }
   const shoeIds = [...byShoe.keys()];
-  const tails = new Map<string, ShoeTail>(shoeIds.map((id) => [id, { shoeId: id, lastEventId: null, streamVersion: null }]));
-  let requests = 0;
-  let done = 0;
-  let accepted = 0;
-  let approvals = 0;
-  let events = 0;
-  let roundsResulted = 0;
-  const refusedByCode: Record<string, number> = {};
-  const firstRefusals: Refusal[] = [];
-  let refused = 0;
+  const tally = new Tally(shoeIds, options.refusalsKept ?? 20);
   let abort: ReplayAbortedError | null = null;
 
   /** One request of a line, retried on a transport error or 5xx. @returns the answer, or null when refused (counted) */
   const request = async (l: NumberedTableLogLine, w: ApiHttpRequest, sub: string, key: string, step?: 'approval'): Promise<WriteAnswer | null> => {
     const headers = { 'idempotency-key': key };
     for (let attempt = 1; ; attempt++) {
-      requests++;
+      tally.requests++;
       try {
         const res = await sendApiRequest<WriteAnswer>(client, w, sub, headers);
-        const evs = res?.events ?? [];
-        events += evs.length;
-        for (const e of evs) if (e.type === 'RoundResulted') roundsResulted++;
-        if (evs.length) tails.set(l.value.shoeId, { shoeId: l.value.shoeId, lastEventId: evs[evs.length - 1].eventId, streamVersion: res.streamVersion ?? evs[evs.length - 1].streamVersion });
+        tally.answered(l.value.shoeId, res);
         return res ?? {};
       } catch (e) {
         if (e instanceof LedgerHttpError && e.status === 401) {
           throw new ReplayAbortedError(l.line, `the ledger refused the replayer's token (${e.code}): is JWT_SECRET the API's?`);
         }
         if (e instanceof LedgerHttpError && e.status < 500) {
-          refused++;
-          refusedByCode[e.code] = (refusedByCode[e.code] ?? 0) + 1;
-          if (firstRefusals.length < kept) {
-            const msg = (e.body as { error?: { message?: string } } | null)?.error?.message ?? e.message;
-            firstRefusals.push({ line: l.line, shoeId: l.value.shoeId, kind: l.value.kind, ...(step ? { step } : {}), status: e.status, code: e.code, message: msg });
-          }
+          tally.refusal(l, e, step);
           return null;
         }
         if (attempt >= attempts) throw new ReplayAbortedError(l.line, `the ledger API did not answer after ${attempts} attempt(s): ${describeError(e)}`);
@@ -177,9 +159,9 @@ export async function postTableLog(lines: readonly NumberedTableLogLine[], clien
     if (pending) {
       const a = approvalWriteOf(l.value, pending.decisionId, actors)!;
       if (!(await request(l, a, a.sub, approvalKeyOf(options.hashPrefix, l.line), 'approval'))) return;
-      approvals++;
+      tally.approvals++;
     }
-    accepted++;
+    tally.accepted++;
   };
 
   let nextShoe = 0;
@@ -194,24 +176,69 @@ export async function postTableLog(lines: readonly NumberedTableLogLine[], clien
           abort ??= e instanceof ReplayAbortedError ? e : new ReplayAbortedError(l.line, describeError(e));
           return;
         }
-        done++;
-        options.onLine?.(done, lines.length);
+        tally.done++;
+        options.onLine?.(tally.done, lines.length);
       }
     }
   };
   await Promise.all(Array.from({ length: Math.min(concurrency, Math.max(1, shoeIds.length)) }, worker));
   if (abort) throw abort;
-  return {
-    lines: done,
-    requests,
-    accepted,
-    approvals,
-    refused,
-    refusedByCode,
-    firstRefusals,
-    events,
-    roundsResulted,
-    shoes: shoeIds.map((id) => tails.get(id)!),
-    elapsedMs: Math.round(performance.now() - started),
-  };
+  return tally.summary(shoeIds, Math.round(performance.now() - started));
+}
+
+/** What a run counted so far, and the last event the ledger recorded for each shoe. */
+class Tally {
+  requests = 0;
+  done = 0;
+  accepted = 0;
+  approvals = 0;
+  events = 0;
+  roundsResulted = 0;
+  refused = 0;
+  private readonly refusedByCode: Record<string, number> = {};
+  private readonly firstRefusals: Refusal[] = [];
+  private readonly tails: Map<string, ShoeTail>;
+
+  /** @param kept refusals kept in detail */
+  constructor(
+    shoeIds: readonly string[],
+    private readonly kept: number,
+  ) {
+    this.tails = new Map<string, ShoeTail>(shoeIds.map((id) => [id, { shoeId: id, lastEventId: null, streamVersion: null }]));
+  }
+
+  /** Counts an answer's events and rounds resulted; its last event is the shoe's tail now. */
+  answered(shoeId: string, res: WriteAnswer | undefined): void {
+    const evs = res?.events ?? [];
+    this.events += evs.length;
+    for (const e of evs) if (e.type === 'RoundResulted') this.roundsResulted++;
+    if (evs.length) this.tails.set(shoeId, { shoeId, lastEventId: evs[evs.length - 1].eventId, streamVersion: res!.streamVersion ?? evs[evs.length - 1].streamVersion });
+  }
+
+  /** Counts a line's refusal (4xx) by its code, and keeps the first ones in detail. */
+  refusal(l: NumberedTableLogLine, e: LedgerHttpError, step: 'approval' | undefined): void {
+    this.refused++;
+    this.refusedByCode[e.code] = (this.refusedByCode[e.code] ?? 0) + 1;
+    if (this.firstRefusals.length < this.kept) {
+      const msg = (e.body as { error?: { message?: string } } | null)?.error?.message ?? e.message;
+      this.firstRefusals.push({ line: l.line, shoeId: l.value.shoeId, kind: l.value.kind, ...(step ? { step } : {}), status: e.status, code: e.code, message: msg });
+    }
+  }
+
+  /** The run's summary; `shoeIds` in order of first appearance. */
+  summary(shoeIds: readonly string[], elapsedMs: number): PostSummary {
+    return {
+      lines: this.done,
+      requests: this.requests,
+      accepted: this.accepted,
+      approvals: this.approvals,
+      refused: this.refused,
+      refusedByCode: this.refusedByCode,
+      firstRefusals: this.firstRefusals,
+      events: this.events,
+      roundsResulted: this.roundsResulted,
+      shoes: shoeIds.map((id) => this.tails.get(id)!),
+      elapsedMs,
+    };
+  }
 }

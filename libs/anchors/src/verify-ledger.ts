@@ -217,35 +217,24 @@ interface StreamWalk {
   reported: Set<string>;
 }
 
+/** What a walk counted so far. */
+interface WalkTally {
+  readonly streams: Set<string>;
+  events: number;
+  /** Events not on the Kafka copy yet, within the grace period. */
+  pendingOnKafka: number;
+  /** Events beyond the last checkpoint older than the grace period: counted, the earliest reported. */
+  behind: { count: number; first: EventEnvelope<string, unknown> | null };
+}
+
+/** Where a finding of one event points. */
+type EventAt = { readonly streamId: string; readonly version: number; readonly eventId: string; readonly globalPosition: string };
+
 /** Walks every event in (stream, version) order in one REPEATABLE READ snapshot. */
 async function walkEvents(session: SqlSession, c: WalkContext): Promise<{ streams: Set<string>; events: number; pendingOnKafka: number }> {
-  const streams = new Set<string>();
-  let events = 0;
-  let pendingOnKafka = 0;
-  // events beyond the last checkpoint older than the grace period: counted, the earliest reported
-  let behind: { count: number; first: EventEnvelope<string, unknown> | null } = { count: 0, first: null };
+  const tally: WalkTally = { streams: new Set<string>(), events: 0, pendingOnKafka: 0, behind: { count: 0, first: null } };
   let cur: StreamWalk | null = null;
   const graceEdge = c.now.getTime() - c.graceMs;
-
-  const finish = (w: StreamWalk) => {
-    for (; w.next < w.heads.length; w.next++) {
-      const h = w.heads[w.next];
-      c.out.add({
-        source: 'anchors',
-        kind: 'ANCHORED_VERSION_MISSING',
-        streamId: w.streamId,
-        version: h.version,
-        anchorSeq: h.seq,
-        reason: `checkpoint #${h.seq} signed version ${h.version}, but PostgreSQL's stream ends at version ${w.lastVersion}`,
-      });
-    }
-  };
-  /** True the first time `kind` is reported for the stream (one finding of a kind per stream). */
-  const once = (w: StreamWalk, kind: string): boolean => {
-    if (w.reported.has(kind)) return false;
-    w.reported.add(kind);
-    return true;
-  };
 
   await session.query('START TRANSACTION ISOLATION LEVEL REPEATABLE READ READ ONLY');
   try {
@@ -256,98 +245,27 @@ async function walkEvents(session: SqlSession, c: WalkContext): Promise<{ stream
       const rows: (EventRow & { outbox_topic: string | null })[] = await session.query(`FETCH ${FETCH} FROM anchors_verify`);
       for (const row of rows) {
         const e = rowToEnvelope(row);
-        const at = { streamId: e.streamId, version: e.streamVersion, eventId: e.eventId, globalPosition: e.globalPosition };
         if (!cur || cur.streamId !== e.streamId) {
-          if (cur) finish(cur);
+          if (cur) finishStream(cur, c.out);
           cur = { streamId: e.streamId, heads: c.signed.get(e.streamId) ?? [], next: 0, expectedVersion: 1, storedPrev: GENESIS_HASH, recomputed: GENESIS_HASH, lastMatched: 0, lastVersion: 0, reported: new Set() };
-          streams.add(e.streamId);
+          tally.streams.add(e.streamId);
         }
-        const w: StreamWalk = cur;
-        events++;
+        tally.events++;
+        const at: EventAt = { streamId: e.streamId, version: e.streamVersion, eventId: e.eventId, globalPosition: e.globalPosition };
         const position = BigInt(e.globalPosition);
-
-        // PostgreSQL's stored chain, as the in-database verifier sees it
-        if (e.streamVersion !== w.expectedVersion && once(w, 'gap')) {
-          c.out.add({ source: 'postgres', kind: 'STORED_CHAIN_BROKEN', ...at, reason: `versions ${w.expectedVersion}..${e.streamVersion - 1} are missing before this event` });
-        }
-        if (e.prevHash !== w.storedPrev && once(w, 'prev')) {
-          c.out.add({ source: 'postgres', kind: 'STORED_CHAIN_BROKEN', ...at, reason: `stored prev_hash ${e.prevHash}, but the stored event before it has hash ${w.storedPrev}` });
-        }
-        const storedRecomputed = computeEventHash(e);
-        if (storedRecomputed !== e.hash && once(w, 'hash')) {
-          c.out.add({ source: 'postgres', kind: 'STORED_CHAIN_BROKEN', ...at, reason: `stored hash ${e.hash}, but the row's canonical bytes give ${storedRecomputed}` });
-        }
-        // the chain from the bytes alone, never trusting a stored hash
-        w.recomputed = e.prevHash === w.recomputed ? storedRecomputed : computeEventHash({ ...e, prevHash: w.recomputed });
-        w.storedPrev = e.hash;
-        w.expectedVersion = e.streamVersion + 1;
-        w.lastVersion = e.streamVersion;
-
-        // against the signed heads
-        for (; w.next < w.heads.length && w.heads[w.next].version <= e.streamVersion; w.next++) {
-          const h = w.heads[w.next];
-          if (h.version < e.streamVersion) {
-            c.out.add({
-              source: 'anchors',
-              kind: 'ANCHORED_VERSION_MISSING',
-              streamId: w.streamId,
-              version: h.version,
-              anchorSeq: h.seq,
-              reason: `checkpoint #${h.seq} signed version ${h.version}, which PostgreSQL's stream does not have`,
-            });
-          } else if (h.headHash !== w.recomputed) {
-            if (once(w, 'head')) {
-              c.out.add({
-                source: 'anchors',
-                kind: 'HEAD_MISMATCH',
-                ...at,
-                anchorSeq: h.seq,
-                reason: `the chain recomputed from PostgreSQL's rows gives ${w.recomputed} at version ${h.version}, but checkpoint #${h.seq} signed ${h.headHash}: an event among versions ${w.lastMatched + 1}..${h.version} was altered, removed or inserted`,
-              });
-            }
-          } else if (!w.reported.has('head')) {
-            w.lastMatched = h.version;
-          }
-        }
-        const signedMax = w.heads.length > 0 ? w.heads[w.heads.length - 1].version : 0;
-        if (c.lastPosition !== null && position <= c.lastPosition) {
-          if (signedMax < e.streamVersion && once(w, 'covered')) {
-            c.out.add({
-              source: 'anchors',
-              kind: 'NOT_ANCHORED',
-              ...at,
-              reason: `position ${position} is covered by the checkpoints (up to ${c.lastPosition}), but no checkpoint signed this stream at version ${e.streamVersion} or later: inserted afterwards`,
-            });
-          }
-        } else if (Date.parse(e.recordedAt) < graceEdge) {
-          const earlier = behind.first === null || position < BigInt(behind.first.globalPosition);
-          behind = { count: behind.count + 1, first: earlier ? e : behind.first };
-        }
-
-        // against the Kafka copy
-        if (c.copy && (row.outbox_topic === null || row.outbox_topic === c.eventsTopic)) {
-          const k = c.copy.byEventId.get(e.eventId);
-          if (!k) {
-            if ((c.lastPosition !== null && position <= c.lastPosition) || Date.parse(e.recordedAt) < graceEdge) {
-              c.out.add({ source: 'kafka', kind: 'KAFKA_MISSING', ...at, reason: `event ${e.eventId} (recorded ${e.recordedAt}) is not on ${c.eventsTopic}` });
-            } else {
-              pendingOnKafka++;
-            }
-          } else {
-            c.copy.byEventId.delete(e.eventId);
-            if (sha256Hex(canonicalJson(e)) !== k.digest) {
-              c.out.add({ source: 'kafka', kind: 'KAFKA_MISMATCH', ...at, reason: describeKafkaDifference(e, k) });
-            }
-          }
-        }
+        checkStoredChain(e, cur, at, c.out);
+        checkSignedHeads(e, cur, at, c.out);
+        checkCoverage(e, cur, at, position, c, tally, graceEdge);
+        if (c.copy && (row.outbox_topic === null || row.outbox_topic === c.eventsTopic)) checkKafkaCopy(e, c.copy, at, position, c, tally, graceEdge);
       }
       if (rows.length < FETCH) break;
     }
-    if (cur) finish(cur);
+    if (cur) finishStream(cur, c.out);
     await session.query('CLOSE anchors_verify');
   } finally {
     await session.query('ROLLBACK').catch(() => undefined);
   }
+  const { behind } = tally;
   if (behind.first) {
     const f = behind.first;
     c.out.add({
@@ -360,7 +278,119 @@ async function walkEvents(session: SqlSession, c: WalkContext): Promise<{ stream
       reason: `${behind.count} events beyond the last checkpoint (${c.lastPosition ?? 'none'}) were recorded more than ${c.graceMs} ms ago: anchoring has stopped or never ran`,
     });
   }
-  return { streams, events, pendingOnKafka };
+  return { streams: tally.streams, events: tally.events, pendingOnKafka: tally.pendingOnKafka };
+}
+
+/** At the end of a stream: the signed heads beyond its last version are missing from PostgreSQL. */
+function finishStream(w: StreamWalk, out: DivergenceList): void {
+  for (; w.next < w.heads.length; w.next++) {
+    const h = w.heads[w.next];
+    out.add({
+      source: 'anchors',
+      kind: 'ANCHORED_VERSION_MISSING',
+      streamId: w.streamId,
+      version: h.version,
+      anchorSeq: h.seq,
+      reason: `checkpoint #${h.seq} signed version ${h.version}, but PostgreSQL's stream ends at version ${w.lastVersion}`,
+    });
+  }
+}
+
+/** True the first time `kind` is reported for the stream (one finding of a kind per stream). */
+function once(w: StreamWalk, kind: string): boolean {
+  if (w.reported.has(kind)) return false;
+  w.reported.add(kind);
+  return true;
+}
+
+/**
+ * PostgreSQL's stored chain, as the in-database verifier sees it (versions, `prev_hash`, hash); then
+ * the chain from the bytes alone, never trusting a stored hash, moves on by this event.
+ */
+function checkStoredChain(e: EventEnvelope<string, unknown>, w: StreamWalk, at: EventAt, out: DivergenceList): void {
+  if (e.streamVersion !== w.expectedVersion && once(w, 'gap')) {
+    out.add({ source: 'postgres', kind: 'STORED_CHAIN_BROKEN', ...at, reason: `versions ${w.expectedVersion}..${e.streamVersion - 1} are missing before this event` });
+  }
+  if (e.prevHash !== w.storedPrev && once(w, 'prev')) {
+    out.add({ source: 'postgres', kind: 'STORED_CHAIN_BROKEN', ...at, reason: `stored prev_hash ${e.prevHash}, but the stored event before it has hash ${w.storedPrev}` });
+  }
+  const storedRecomputed = computeEventHash(e);
+  if (storedRecomputed !== e.hash && once(w, 'hash')) {
+    out.add({ source: 'postgres', kind: 'STORED_CHAIN_BROKEN', ...at, reason: `stored hash ${e.hash}, but the row's canonical bytes give ${storedRecomputed}` });
+  }
+  // the chain from the bytes alone, never trusting a stored hash
+  w.recomputed = e.prevHash === w.recomputed ? storedRecomputed : computeEventHash({ ...e, prevHash: w.recomputed });
+  w.storedPrev = e.hash;
+  w.expectedVersion = e.streamVersion + 1;
+  w.lastVersion = e.streamVersion;
+}
+
+/** The signed heads of the stream up to this event's version: each there, and the recomputed chain equal to it. */
+function checkSignedHeads(e: EventEnvelope<string, unknown>, w: StreamWalk, at: EventAt, out: DivergenceList): void {
+  for (; w.next < w.heads.length && w.heads[w.next].version <= e.streamVersion; w.next++) {
+    const h = w.heads[w.next];
+    if (h.version < e.streamVersion) {
+      out.add({
+        source: 'anchors',
+        kind: 'ANCHORED_VERSION_MISSING',
+        streamId: w.streamId,
+        version: h.version,
+        anchorSeq: h.seq,
+        reason: `checkpoint #${h.seq} signed version ${h.version}, which PostgreSQL's stream does not have`,
+      });
+    } else if (h.headHash !== w.recomputed) {
+      if (once(w, 'head')) {
+        out.add({
+          source: 'anchors',
+          kind: 'HEAD_MISMATCH',
+          ...at,
+          anchorSeq: h.seq,
+          reason: `the chain recomputed from PostgreSQL's rows gives ${w.recomputed} at version ${h.version}, but checkpoint #${h.seq} signed ${h.headHash}: an event among versions ${w.lastMatched + 1}..${h.version} was altered, removed or inserted`,
+        });
+      }
+    } else if (!w.reported.has('head')) {
+      w.lastMatched = h.version;
+    }
+  }
+}
+
+/**
+ * An event the checkpoints cover must be under a signed head of its stream (else it was inserted
+ * afterwards); one beyond them older than the grace period counts as behind.
+ */
+function checkCoverage(e: EventEnvelope<string, unknown>, w: StreamWalk, at: EventAt, position: bigint, c: WalkContext, tally: WalkTally, graceEdge: number): void {
+  const signedMax = w.heads.length > 0 ? w.heads[w.heads.length - 1].version : 0;
+  if (c.lastPosition !== null && position <= c.lastPosition) {
+    if (signedMax < e.streamVersion && once(w, 'covered')) {
+      c.out.add({
+        source: 'anchors',
+        kind: 'NOT_ANCHORED',
+        ...at,
+        reason: `position ${position} is covered by the checkpoints (up to ${c.lastPosition}), but no checkpoint signed this stream at version ${e.streamVersion} or later: inserted afterwards`,
+      });
+    }
+  } else if (Date.parse(e.recordedAt) < graceEdge) {
+    const { behind } = tally;
+    const earlier = behind.first === null || position < BigInt(behind.first.globalPosition);
+    tally.behind = { count: behind.count + 1, first: earlier ? e : behind.first };
+  }
+}
+
+/** The event against its Kafka copy: there (once covered or past the grace period) with the same bytes. */
+function checkKafkaCopy(e: EventEnvelope<string, unknown>, copy: KafkaCopyIndex, at: EventAt, position: bigint, c: WalkContext, tally: WalkTally, graceEdge: number): void {
+  const k = copy.byEventId.get(e.eventId);
+  if (!k) {
+    if ((c.lastPosition !== null && position <= c.lastPosition) || Date.parse(e.recordedAt) < graceEdge) {
+      c.out.add({ source: 'kafka', kind: 'KAFKA_MISSING', ...at, reason: `event ${e.eventId} (recorded ${e.recordedAt}) is not on ${c.eventsTopic}` });
+    } else {
+      tally.pendingOnKafka++;
+    }
+  } else {
+    copy.byEventId.delete(e.eventId);
+    if (sha256Hex(canonicalJson(e)) !== k.digest) {
+      c.out.add({ source: 'kafka', kind: 'KAFKA_MISMATCH', ...at, reason: describeKafkaDifference(e, k) });
+    }
+  }
 }
 
 /** The divergence kind of each position problem (step 5). */

@@ -43,14 +43,6 @@ export interface Prepared {
  * @throws DuplicateEventError `EVENT.DUPLICATE_ID` (`REPEATED_IN_REQUEST`) when an event id repeats
  */
 export function prepareAppend(req: AppendRequest, now: () => Date): Prepared {
-  const text = (v: unknown, field: string): string => {
-    if (typeof v !== 'string' || v.length === 0 || v.length > MAX_ID_LENGTH) {
-      throw new InvalidAppendError(`${field} must be a non-empty string of at most ${MAX_ID_LENGTH} characters`, {
-        field,
-      });
-    }
-    return v;
-  };
   const streamId = text(req.streamId, 'streamId');
   const tableId = text(req.tableId, 'tableId');
   if (!Number.isSafeInteger(req.expectedVersion) || req.expectedVersion < 0) {
@@ -69,19 +61,52 @@ export function prepareAppend(req: AppendRequest, now: () => Date): Prepared {
   const correlationId = text(m.correlationId, 'metadata.correlationId');
   const causationId = m.causationId === undefined ? correlationId : text(m.causationId, 'metadata.causationId');
   const recordedAt = now().toISOString();
-  let occurredAt = recordedAt;
-  if (m.occurredAt !== undefined) {
-    const d = m.occurredAt instanceof Date ? m.occurredAt : new Date(m.occurredAt);
-    if (Number.isNaN(d.getTime())) {
-      throw new InvalidAppendError('metadata.occurredAt is not a valid ISO-8601 timestamp', {
-        field: 'metadata.occurredAt',
-      });
-    }
-    occurredAt = d.toISOString();
-  }
+  const occurredAt = m.occurredAt === undefined ? recordedAt : occurredAtOf(m.occurredAt);
+  const events = prepareEvents(req.events, streamId);
+  const idempotency = req.idempotency === undefined ? undefined : checkedIdempotency(req.idempotency);
+  return {
+    streamId,
+    tableId,
+    expectedVersion: req.expectedVersion,
+    events,
+    actor: { id: actorId, role: m.actor.role },
+    correlationId,
+    causationId,
+    occurredAt,
+    recordedAt,
+    idempotency,
+  };
+}
 
+/** `v` when it is a non-empty string of at most {@link MAX_ID_LENGTH} characters. @throws InvalidAppendError naming `field` */
+function text(v: unknown, field: string): string {
+  if (typeof v !== 'string' || v.length === 0 || v.length > MAX_ID_LENGTH) {
+    throw new InvalidAppendError(`${field} must be a non-empty string of at most ${MAX_ID_LENGTH} characters`, {
+      field,
+    });
+  }
+  return v;
+}
+
+/** The given `metadata.occurredAt` as UTC ISO-8601 with milliseconds. @throws InvalidAppendError when it is not a valid time */
+function occurredAtOf(given: Date | string): string {
+  const d = given instanceof Date ? given : new Date(given);
+  if (Number.isNaN(d.getTime())) {
+    throw new InvalidAppendError('metadata.occurredAt is not a valid ISO-8601 timestamp', {
+      field: 'metadata.occurredAt',
+    });
+  }
+  return d.toISOString();
+}
+
+/**
+ * The request's events checked in order: a UUID event id (lower-cased, as uuid columns read back),
+ * not repeated; a type of the catalogue (its schema version); data as it will read back.
+ * @throws DuplicateEventError `REPEATED_IN_REQUEST` when an event id repeats
+ */
+function prepareEvents(events: AppendRequest['events'], streamId: string): PreparedEvent[] {
   const seen = new Set<string>();
-  const events = req.events.map((e, i): PreparedEvent => {
+  return events.map((e, i): PreparedEvent => {
     if (typeof e?.eventId !== 'string' || !UUID_RE.test(e.eventId)) {
       throw new InvalidAppendError(`events[${i}].eventId must be a UUID`, { field: `events[${i}].eventId` });
     }
@@ -98,38 +123,24 @@ export function prepareAppend(req: AppendRequest, now: () => Date): Prepared {
     const data = normaliseData(e.data, i);
     return { eventId, type: e.type, schemaVersion, data, dataJson: JSON.stringify(data) };
   });
+}
 
-  let idempotency: AppendIdempotency | undefined;
-  if (req.idempotency !== undefined) {
-    const k = req.idempotency;
-    text(k.caller, 'idempotency.caller');
-    text(k.key, 'idempotency.key');
-    if (typeof k.requestHash !== 'string' || k.requestHash.length === 0) {
-      throw new InvalidAppendError('idempotency.requestHash must be a non-empty string', {
-        field: 'idempotency.requestHash',
-      });
-    }
-    if (!Number.isInteger(k.statusCode) || k.statusCode < 100 || k.statusCode > 599) {
-      throw new InvalidAppendError('idempotency.statusCode must be an HTTP status', { field: 'idempotency.statusCode' });
-    }
-    if (typeof k.response !== 'function') {
-      throw new InvalidAppendError('idempotency.response must be a function', { field: 'idempotency.response' });
-    }
-    idempotency = k;
+/** The request's idempotency record, checked field by field. */
+function checkedIdempotency(k: AppendIdempotency): AppendIdempotency {
+  text(k.caller, 'idempotency.caller');
+  text(k.key, 'idempotency.key');
+  if (typeof k.requestHash !== 'string' || k.requestHash.length === 0) {
+    throw new InvalidAppendError('idempotency.requestHash must be a non-empty string', {
+      field: 'idempotency.requestHash',
+    });
   }
-
-  return {
-    streamId,
-    tableId,
-    expectedVersion: req.expectedVersion,
-    events,
-    actor: { id: actorId, role: m.actor.role },
-    correlationId,
-    causationId,
-    occurredAt,
-    recordedAt,
-    idempotency,
-  };
+  if (!Number.isInteger(k.statusCode) || k.statusCode < 100 || k.statusCode > 599) {
+    throw new InvalidAppendError('idempotency.statusCode must be an HTTP status', { field: 'idempotency.statusCode' });
+  }
+  if (typeof k.response !== 'function') {
+    throw new InvalidAppendError('idempotency.response must be a function', { field: 'idempotency.response' });
+  }
+  return k;
 }
 
 /** Event data as it will read back from jsonb: plain JSON, with NaN/Infinity/BigInt/NUL refused, not altered. */

@@ -198,34 +198,7 @@ export class ChainVerifier {
       }
       if (rows.length < VERIFY_PAGE) break;
     }
-    if (headRows.length === 1) {
-      const headVersion: number = headRows[0].version;
-      if (headVersion >= expectedVersion) {
-        problems.push({
-          streamId,
-          streamVersion: expectedVersion,
-          eventId: null,
-          kind: 'VERSION_GAP',
-          detail: `the stream is at version ${headVersion} but versions ${expectedVersion}..${headVersion} are missing`,
-        });
-      } else if (headVersion === lastVersionRead && headRows[0].last_hash !== prevHash) {
-        problems.push({
-          streamId,
-          streamVersion: lastVersionRead,
-          eventId: null,
-          kind: 'HASH_MISMATCH',
-          detail: `streams.last_hash ${headRows[0].last_hash} differs from the last event's hash ${prevHash}`,
-        });
-      }
-    } else if (count > 0) {
-      problems.push({
-        streamId,
-        streamVersion: null,
-        eventId: null,
-        kind: 'VERSION_GAP',
-        detail: 'events exist but the stream has no head row in streams',
-      });
-    }
+    headProblems(streamId, headRows[0], { count, version: lastVersionRead, hash: prevHash }, expectedVersion, problems);
     return { count, version: lastVersionRead, hash: prevHash };
   }
 
@@ -272,3 +245,40 @@ interface StreamWalk {
 }
 
 const GENESIS_START: WalkStart = { version: 0, hash: GENESIS_HASH, position: null };
+
+/**
+ * What the `streams` head row of a walked stream shows against the walk: versions missing after the
+ * last event read, a `last_hash` other than the last event's, or events without a head row.
+ * @param head the stream's row of `streams`, if any
+ * @param expectedVersion the version that would follow the last event read
+ */
+function headProblems(streamId: string, head: { version: number; last_hash: string } | undefined, walk: StreamWalk, expectedVersion: number, problems: ChainProblem[]): void {
+  if (head) {
+    const headVersion: number = head.version;
+    if (headVersion >= expectedVersion) {
+      problems.push({
+        streamId,
+        streamVersion: expectedVersion,
+        eventId: null,
+        kind: 'VERSION_GAP',
+        detail: `the stream is at version ${headVersion} but versions ${expectedVersion}..${headVersion} are missing`,
+      });
+    } else if (headVersion === walk.version && head.last_hash !== walk.hash) {
+      problems.push({
+        streamId,
+        streamVersion: walk.version,
+        eventId: null,
+        kind: 'HASH_MISMATCH',
+        detail: `streams.last_hash ${head.last_hash} differs from the last event's hash ${walk.hash}`,
+      });
+    }
+  } else if (walk.count > 0) {
+    problems.push({
+      streamId,
+      streamVersion: null,
+      eventId: null,
+      kind: 'VERSION_GAP',
+      detail: 'events exist but the stream has no head row in streams',
+    });
+  }
+}

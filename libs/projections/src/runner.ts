@@ -1,19 +1,26 @@
 import { deadLetterTopicOf } from '@ledger/config';
 import type { BatchPayload, KafkaAdmin, KafkaClient, KafkaConsumer } from '@ledger/kafka';
-import { catalogueCounter, catalogueHistogram } from '@ledger/metrics';
 import type { DataSource } from 'typeorm';
 import { ApplyBatchResult, DEFAULT_PROJECTOR_GROUP, ProjectionApplier, type ProjectionApplierOptions } from './applier';
 import { ProjectionError } from './errors';
 import { endApplySpans, startApplySpans } from './apply-tracing';
+import { isDataError, rootCause } from './data-error';
 import { DEFAULT_GAMING_DAY, GamingDayConfig } from './gaming-day';
-import { openIncidents, recordIncident, type NewIncident, type ProjectionIncident } from './incidents';
+import type { ProjectionIncident } from './incidents';
 import { ProjectionLogger, SILENT_LOGGER } from './logger';
 import type { AppliedEventEffect, Projection } from './projection';
+import type { EventRecord } from './event-record';
 import { OffsetCommitter } from './offset-committer';
+import { PartitionHalts } from './partition-halts';
 import { DeadLetterPublisher } from './quarantine';
-import { assertSchemaName, DEFAULT_READ_SCHEMA, qualified } from './schema-name';
+import { ProgressCounters, type RunnerProgress } from './runner-progress';
+import { assertSchemaName, DEFAULT_READ_SCHEMA } from './schema-name';
+import { TopicChecks } from './topic-checks';
 
-const qualifiedCheckpoints = (schema: string) => qualified(schema, 'checkpoints');
+// the runner's pieces: its halted partitions and their incidents (partition-halts.ts), the checks
+// of the topic under its checkpoints (topic-checks.ts), its counters (runner-progress.ts)
+export { isDataError } from './data-error';
+export type { RunnerProgress } from './runner-progress';
 
 /** Options of a {@link ProjectionRunner}. */
 export interface ProjectionRunnerOptions {
@@ -94,21 +101,6 @@ export interface ProjectionRunnerOptions {
   readonly onHalt?: (incident: ProjectionIncident) => void;
 }
 
-/** Partitions halted by this process, by code (docs/architecture.md §8). */
-const haltsTotal = () => catalogueCounter('projectionHalts');
-
-/** Counters of a runner, cumulative since start. */
-export interface RunnerProgress {
-  readonly applied: number;
-  readonly skippedBelowCheckpoint: number;
-  readonly skippedDuplicates: number;
-  /** Records refused and kept in quarantine (see `record-verification.ts`). */
-  readonly quarantined: number;
-  readonly transactions: number;
-  /** partition → next offset committed to the database by this runner. */
-  readonly positions: ReadonlyMap<number, bigint>;
-}
-
 /** Advisory-lock key pair of a schema: live projectors hold it shared, an in-place rebuild exclusively. */
 export const schemaLockSql = (fn: string) => `SELECT ${fn}(hashtext('ledger-projections'), hashtext($1)) AS ok`;
 
@@ -161,17 +153,18 @@ export class ProjectionRunner {
   private readonly schema: string;
   private joinSeeks: Promise<void> = Promise.resolve();
   private readonly soughtTo = new Map<number, bigint>();
-  private readonly positions = new Map<number, bigint>();
+  private readonly counters = new ProgressCounters();
   private readonly offsets: OffsetCommitter;
-  private readonly counters = { applied: 0, skippedBelowCheckpoint: 0, skippedDuplicates: 0, quarantined: 0, transactions: 0 };
   private readonly deadLetters: DeadLetterPublisher | null;
+  /** Partitions halted by an open incident, and their incidents. */
+  private readonly halts: PartitionHalts;
+  /** The checks of the topic under the checkpoints, on each batch and while idle. */
+  private readonly checks: TopicChecks;
   private resolveDone!: () => void;
   private rejectFailed!: (e: unknown) => void;
   private lockConnection: { release(): Promise<void>; query(sql: string, params?: unknown[]): Promise<any> } | null = null;
   private started = false;
   private stopped = false;
-  /** Partitions halted by an open incident, with the function that un-pauses them (once a batch paused them). */
-  private readonly halted = new Map<number, { incidentId: string; code: string; resume?: () => void }>();
   private assigned = new Set<number>();
   private admin: KafkaAdmin | null = null;
   private pollTimer: NodeJS.Timeout | null = null;
@@ -200,6 +193,10 @@ export class ProjectionRunner {
     });
     const dlqTopic = options.deadLetterTopic === undefined ? deadLetterTopicOf(options.topic) : options.deadLetterTopic;
     this.deadLetters = dlqTopic === null ? null : new DeadLetterPublisher({ kafka: options.kafka, ds: options.ds, topic: dlqTopic, schema: this.schema, logger: this.logger });
+    const where = { ds: options.ds, schema: this.schema, consumerGroup: this.applier.checkpointGroup, topic: this.topic, logger: this.logger };
+    const isAssigned = (partition: number) => this.assigned.has(partition);
+    this.halts = new PartitionHalts({ ...where, checkpoints: () => this.applier.checkpoints(this.topic), isAssigned, onHalt: options.onHalt });
+    this.checks = new TopicChecks({ ...where, admin: () => this.admin!, halts: this.halts, isAssigned, checkTopicId: options.checkTopicId ?? true, checkLogStart: options.checkLogStart ?? true });
     this.done = new Promise<void>((resolve) => (this.resolveDone = resolve));
     this.failed = new Promise<never>((_, reject) => (this.rejectFailed = reject));
     this.failed.catch(() => undefined); // observed by whoever awaits it
@@ -218,7 +215,7 @@ export class ProjectionRunner {
 
   /** Counters so far. */
   get progress(): RunnerProgress {
-    return { ...this.counters, positions: new Map(this.positions) };
+    return this.counters.snapshot();
   }
 
   /**
@@ -237,23 +234,7 @@ export class ProjectionRunner {
     const { stopAt } = this.options;
     if (stopAt && [...stopAt.values()].every((o) => o <= 0n)) this.resolveDone();
 
-    this.consumer.onPartitionsAssigned((assignment) => {
-      const assigned = assignment[this.topic] ?? [];
-      this.logger.info({ groupId: this.groupId, partitions: assigned }, 'partitions assigned');
-      this.soughtTo.clear();
-      this.assigned = new Set(assigned);
-      this.joinSeeks = this.seekToCheckpoints(assigned).catch((err) => {
-        this.logger.error({ err: String(err) }, 'seek to checkpoints failed; batches are checked against the checkpoint anyway');
-      });
-    });
-    this.consumer.onCrash((e) => {
-      const err = e.error;
-      if (!e.restart) {
-        this.logger.error({ err: String(err), code: (rootCause(err) as ProjectionError).code }, 'projector stopped');
-        this.rejectFailed(rootCause(err));
-      } else this.logger.warn({ err: String(err) }, 'consumer crashed; kafkajs restarts it');
-    });
-
+    this.listenToConsumer();
     await this.connectPatiently('consumer', () => this.consumer.connect());
     // copies a previous run quarantined but could not send
     this.sendDeadLetters();
@@ -280,7 +261,27 @@ export class ProjectionRunner {
 
   /** Partitions of this runner halted by an open incident: partition → code. */
   get haltedPartitions(): ReadonlyMap<number, string> {
-    return new Map([...this.halted].map(([p, h]) => [p, h.code]));
+    return this.halts.codes();
+  }
+
+  /** On every assignment, seeks the assigned partitions to their checkpoints; on a crash, stops on a data error. */
+  private listenToConsumer(): void {
+    this.consumer.onPartitionsAssigned((assignment) => {
+      const assigned = assignment[this.topic] ?? [];
+      this.logger.info({ groupId: this.groupId, partitions: assigned }, 'partitions assigned');
+      this.soughtTo.clear();
+      this.assigned = new Set(assigned);
+      this.joinSeeks = this.seekToCheckpoints(assigned).catch((err) => {
+        this.logger.error({ err: String(err) }, 'seek to checkpoints failed; batches are checked against the checkpoint anyway');
+      });
+    });
+    this.consumer.onCrash((e) => {
+      const err = e.error;
+      if (!e.restart) {
+        this.logger.error({ err: String(err), code: (rootCause(err) as ProjectionError).code }, 'projector stopped');
+        this.rejectFailed(rootCause(err));
+      } else this.logger.warn({ err: String(err) }, 'consumer crashed; kafkajs restarts it');
+    });
   }
 
   /**
@@ -334,7 +335,7 @@ export class ProjectionRunner {
 
   private async seekToCheckpoints(partitions: readonly number[]): Promise<void> {
     if (partitions.length === 0) return;
-    await this.loadHalts(partitions);
+    await this.halts.load(partitions);
     const stored = await this.applier.checkpoints(this.topic);
     for (const p of partitions) {
       const offset = stored.get(p) ?? 0n;
@@ -344,18 +345,15 @@ export class ProjectionRunner {
     }
   }
 
-  private async eachBatch({ batch, resolveOffset, heartbeat, isRunning, isStale, commitOffsets, pause }: BatchPayload): Promise<void> {
+  private async eachBatch(payload: BatchPayload): Promise<void> {
+    const { batch, isRunning, isStale, pause } = payload;
     await this.joinSeeks;
     if (!isRunning() || isStale()) return;
     const { partition } = batch;
-    const halt = this.halted.get(partition);
-    if (halt) {
-      // halted by an open incident: fetch nothing more until it is resolved (see poll)
-      halt.resume = pause();
-      return;
-    }
+    // halted by an open incident: fetch nothing more until it is resolved (see poll)
+    if (this.halts.holdBatch(partition, pause)) return;
     // read after the fetch: a batch from a topic re-created since carries the new id or a later one
-    const topicId = (this.options.checkTopicId ?? true) ? await this.topicId() : null;
+    const topicId = (this.options.checkTopicId ?? true) ? await this.checks.topicId() : null;
     const stopAt = this.options.stopAt?.get(partition);
     let messages = batch.messages;
     if (stopAt !== undefined) messages = messages.filter((m) => BigInt(m.offset) < stopAt);
@@ -363,249 +361,88 @@ export class ProjectionRunner {
 
     for (let i = 0; i < messages.length; i += chunk) {
       const records = messages.slice(i, i + chunk).map((m) => ({ topic: batch.topic, partition, offset: m.offset, key: m.key, value: m.value, headers: m.headers }));
-      const sought = this.soughtTo.get(partition);
-      let result: ApplyBatchResult;
-      let applyStarted = process.hrtime.bigint();
-      const spans = startApplySpans(records); // tracing (docs/architecture.md §11): [] when off
-      try {
-        applyStarted = process.hrtime.bigint();
-        result = await this.applier.applyBatch(batch.topic, partition, records, { onGap: 'report', topicId });
-        if (result.gap && sought === result.checkpointBefore) {
-          // already sought to this checkpoint and the data still starts later: unless the log
-          // starts beyond the checkpoint (records deleted), the offsets in between hold no data
-          // records (transaction markers); accept
-          if (this.options.checkLogStart ?? true) await this.checkLogStart(partition, result.checkpointBefore, records[0].offset);
-          applyStarted = process.hrtime.bigint();
-          result = await this.applier.applyBatch(batch.topic, partition, records, { onGap: 'apply', topicId });
-        }
-        if (!result.gap && result.skippedBelowCheckpoint === records.length) await this.checkHighWatermark(partition, result.checkpointBefore, records[0].offset);
-      } catch (err) {
-        endApplySpans(spans, 'retried', err);
-        if (!isDataError(err)) throw err;
-        const cause = rootCause(err) as ProjectionError;
-        if (this.options.onDataError === 'fail') {
-          this.logger.error({ err: String(cause), code: cause.code, details: cause.details }, 'projection failed');
-          pause();
-          this.rejectFailed(cause);
-          return;
-        }
-        await this.halt(partition, cause, pause, topicId);
-        return;
-      }
-      endApplySpans(spans, result.gap ? 'retried' : 'applied');
-      if (result.gap) {
-        this.logger.warn({ partition, checkpoint: result.checkpointBefore.toString(), batchFirst: records[0].offset }, 'batch starts beyond the checkpoint; seeking back');
-        this.soughtTo.set(partition, result.checkpointBefore);
-        this.consumer.seek({ topic: batch.topic, partition, offset: result.checkpointBefore.toString() });
-        return;
-      }
-      this.counters.transactions++;
-      this.counters.applied += result.applied;
-      this.counters.skippedBelowCheckpoint += result.skippedBelowCheckpoint;
-      this.counters.skippedDuplicates += result.skippedDuplicates;
-      this.counters.quarantined += result.quarantined;
-      // docs/architecture.md §8: one observation per committed transaction
-      catalogueHistogram('projectorApplyDuration').observe(Number(process.hrtime.bigint() - applyStarted) / 1e9);
-      if (result.applied > 0) catalogueCounter('projectorApplied').inc(result.applied);
-      for (const [reason, n] of result.quarantinedByReason ?? []) catalogueCounter('projectorQuarantined').inc({ reason }, n);
-      if (result.quarantined > 0) await this.sendDeadLetters();
-      if (result.nextOffset > (this.positions.get(partition) ?? -1n)) this.positions.set(partition, result.nextOffset);
-      resolveOffset(records[records.length - 1].offset);
-      // informational only (Kafka's committed offset shows lag; the database checkpoint is the
-      // truth): sent without waiting, one in flight per partition (offset-committer.ts)
-      this.offsets.commit(commitOffsets, batch.topic, partition, result.nextOffset.toString());
-      this.options.onProgress?.(this.progress);
-      await heartbeat();
-      if (!isRunning() || isStale()) return;
+      if (!(await this.applyTransaction(payload, records, topicId))) return;
     }
     if (stopAt !== undefined) this.checkStopAt(partition, BigInt(batch.lastOffset()) + 1n, pause);
   }
 
-  /** The topic's id now (null: the broker has none). @throws the Kafka error, e.g. while the topic does not exist (the batch is retried) */
-  private async topicId(): Promise<string | null> {
-    return (await this.admin!.fetchTopicIds([this.topic])).get(this.topic) ?? null;
-  }
-
-  /** @throws ProjectionError `PROJECTION.OFFSET_REGRESSED` when the partition's high watermark is below its checkpoint */
-  private async checkHighWatermark(partition: number, checkpoint: bigint, firstOffset: string): Promise<void> {
-    const o = (await this.admin!.fetchTopicOffsets(this.topic)).find((x) => x.partition === partition);
-    if (o && BigInt(o.high) < checkpoint) {
-      throw new ProjectionError(
-        'PROJECTION.OFFSET_REGRESSED',
-        `partition ${partition} of ${this.topic} ends at offset ${o.high}, below its checkpoint ${checkpoint}: the log went backwards (re-created topic, unclean leader election)`,
-        { topic: this.topic, partition, checkpoint: checkpoint.toString(), highWatermark: o.high, logStart: o.low, firstOffset },
-      );
+  /**
+   * Applies one transaction's records of a batch, then counts it, sends the dead-letter copies it
+   * quarantined, resolves and commits its offset, and heartbeats.
+   * @param topicId the topic's id read after the fetch (null when not checked)
+   * @returns whether the batch goes on: false after a data error, a seek back, a stop or a rebalance
+   */
+  private async applyTransaction(payload: BatchPayload, records: readonly EventRecord[], topicId: string | null): Promise<boolean> {
+    const { batch, resolveOffset, heartbeat, isRunning, isStale, commitOffsets, pause } = payload;
+    const { partition } = batch;
+    const sought = this.soughtTo.get(partition);
+    let result: ApplyBatchResult;
+    let applyStarted = process.hrtime.bigint();
+    const spans = startApplySpans(records); // tracing (docs/architecture.md §11): [] when off
+    try {
+      applyStarted = process.hrtime.bigint();
+      result = await this.applier.applyBatch(batch.topic, partition, records, { onGap: 'report', topicId });
+      if (result.gap && sought === result.checkpointBefore) {
+        // already sought to this checkpoint and the data still starts later: unless the log
+        // starts beyond the checkpoint (records deleted), the offsets in between hold no data
+        // records (transaction markers); accept
+        if (this.options.checkLogStart ?? true) await this.checks.checkLogStart(partition, result.checkpointBefore, records[0].offset);
+        applyStarted = process.hrtime.bigint();
+        result = await this.applier.applyBatch(batch.topic, partition, records, { onGap: 'apply', topicId });
+      }
+      if (!result.gap && result.skippedBelowCheckpoint === records.length) await this.checks.checkHighWatermark(partition, result.checkpointBefore, records[0].offset);
+    } catch (err) {
+      endApplySpans(spans, 'retried', err);
+      if (!isDataError(err)) throw err;
+      await this.dataError(partition, rootCause(err) as ProjectionError, pause, topicId);
+      return false;
     }
-  }
-
-  /** @throws ProjectionError `PROJECTION.LOG_TRUNCATED` when the partition's log starts beyond its checkpoint */
-  private async checkLogStart(partition: number, checkpoint: bigint, firstOffset: string): Promise<void> {
-    const o = (await this.admin!.fetchTopicOffsets(this.topic)).find((x) => x.partition === partition);
-    if (o && BigInt(o.low) > checkpoint) {
-      throw new ProjectionError('PROJECTION.LOG_TRUNCATED', `partition ${partition} of ${this.topic} starts at offset ${o.low}, beyond its checkpoint ${checkpoint}: records never applied were deleted`, {
-        topic: this.topic,
-        partition,
-        checkpoint: checkpoint.toString(),
-        highWatermark: o.high,
-        logStart: o.low,
-        firstOffset,
-      });
+    endApplySpans(spans, result.gap ? 'retried' : 'applied');
+    if (result.gap) {
+      this.logger.warn({ partition, checkpoint: result.checkpointBefore.toString(), batchFirst: records[0].offset }, 'batch starts beyond the checkpoint; seeking back');
+      this.soughtTo.set(partition, result.checkpointBefore);
+      this.consumer.seek({ topic: batch.topic, partition, offset: result.checkpointBefore.toString() });
+      return false;
     }
+    this.counters.committed(result, Number(process.hrtime.bigint() - applyStarted) / 1e9);
+    if (result.quarantined > 0) await this.sendDeadLetters();
+    this.counters.advance(partition, result.nextOffset);
+    resolveOffset(records[records.length - 1].offset);
+    // informational only (Kafka's committed offset shows lag; the database checkpoint is the
+    // truth): sent without waiting, one in flight per partition (offset-committer.ts)
+    this.offsets.commit(commitOffsets, batch.topic, partition, result.nextOffset.toString());
+    this.options.onProgress?.(this.progress);
+    await heartbeat();
+    return isRunning() && !isStale();
   }
 
   /**
-   * Halts a partition: opens its incident (or finds the one open), counts it, pauses the
-   * partition. Nothing of the batch was applied (the applier rolled back).
+   * A data error (see {@link ProjectionRunnerOptions.onDataError}): halts the partition with an
+   * incident, or pauses it and rejects {@link failed}. Nothing of the batch was applied.
    * @throws the database error when the incident cannot be written (the batch is then retried)
    */
-  private async halt(partition: number, err: ProjectionError, pause: () => () => void, topicId: string | null): Promise<void> {
-    const d = err.details as Record<string, any>;
-    const checkpoint = d.checkpoint ?? (await this.applier.checkpoints(this.topic)).get(partition)?.toString() ?? '0';
-    const incident = await this.openIncident({
-      partition,
-      code: err.code,
-      message: err.message,
-      projection: typeof d.projection === 'string' ? d.projection : null,
-      kafkaOffset: d.offset ?? d.firstOffset ?? null,
-      eventId: typeof d.eventId === 'string' ? d.eventId : null,
-      globalPosition: d.globalPosition ?? null,
-      checkpointOffset: checkpoint,
-      topicId: d.topicId ?? topicId,
-      details: d,
-    });
-    this.halted.set(partition, { incidentId: incident.id, code: incident.code, resume: pause() });
-  }
-
-  private async openIncident(i: Omit<NewIncident, 'consumerGroup' | 'topic'>): Promise<ProjectionIncident> {
-    const { incident, created } = await recordIncident(this.options.ds, this.schema, { consumerGroup: this.applier.checkpointGroup, topic: this.topic, ...i });
-    if (created) {
-      haltsTotal().inc({ code: incident.code });
-      this.options.onHalt?.(incident);
+  private async dataError(partition: number, cause: ProjectionError, pause: () => () => void, topicId: string | null): Promise<void> {
+    if (this.options.onDataError === 'fail') {
+      this.logger.error({ err: String(cause), code: cause.code, details: cause.details }, 'projection failed');
+      pause();
+      this.rejectFailed(cause);
+      return;
     }
-    this.logger.error(
-      { incident: incident.id, code: incident.code, partition: incident.partition, offset: incident.kafkaOffset, eventId: incident.eventId, projection: incident.projection, err: incident.message },
-      'partition halted: projection incident open (other partitions go on; resolve it with projections:resume)',
-    );
-    return incident;
-  }
-
-  /** Marks the assigned partitions that have an open incident as halted; un-halts those whose incident was resolved. */
-  private async loadHalts(partitions: readonly number[]): Promise<void> {
-    const open = await openIncidents(this.options.ds, this.schema, { consumerGroup: this.applier.checkpointGroup, topic: this.topic });
-    for (const [p, h] of this.halted) {
-      if (!open.some((i) => i.partition === p)) {
-        this.halted.delete(p);
-        h.resume?.();
-      }
-    }
-    for (const i of open) {
-      if (!partitions.includes(i.partition)) continue;
-      const h = this.halted.get(i.partition);
-      if (h) h.incidentId = i.id;
-      else {
-        this.halted.set(i.partition, { incidentId: i.id, code: i.code });
-        this.logger.warn({ incident: i.id, code: i.code, partition: i.partition }, 'partition stays halted: its incident is open');
-      }
-    }
+    await this.halts.haltOnError(partition, cause, pause, topicId);
   }
 
   /**
    * Every {@link ProjectionRunnerOptions.incidentPollMs}: resumes the halted partitions whose
    * incident was resolved (from their checkpoint, which the resume command may have moved), halts
-   * those with an incident another process opened, and, while idle too, checks the topic id.
+   * those with an incident another process opened, and, while idle too, checks the topic.
    */
   private async poll(): Promise<void> {
-    const open = await openIncidents(this.options.ds, this.schema, { consumerGroup: this.applier.checkpointGroup, topic: this.topic });
-    for (const [p, h] of [...this.halted]) {
-      const still = open.find((i) => i.partition === p);
-      if (still) {
-        h.incidentId = still.id;
-        continue;
-      }
-      this.halted.delete(p);
-      const offset = (await this.applier.checkpoints(this.topic)).get(p) ?? 0n;
-      this.soughtTo.set(p, offset);
-      if (this.assigned.has(p)) this.consumer.seek({ topic: this.topic, partition: p, offset: offset.toString() });
-      h.resume?.();
-      this.logger.info({ partition: p, offset: offset.toString(), incident: h.incidentId }, 'incident resolved: partition resumes from its checkpoint');
-    }
-    for (const i of open) if (this.assigned.has(i.partition) && !this.halted.has(i.partition)) this.halted.set(i.partition, { incidentId: i.id, code: i.code });
+    await this.halts.refresh((partition, offset) => {
+      this.soughtTo.set(partition, offset);
+      if (this.assigned.has(partition)) this.consumer.seek({ topic: this.topic, partition, offset: offset.toString() });
+    });
     if (this.assigned.size === 0) return;
-    // the topic id first: a re-created topic is TOPIC_RECREATED, not the offset regression it also shows
-    if (this.options.checkTopicId ?? true) await this.checkTopicIdWhileIdle();
-    await this.checkOffsetsWhileIdle();
-  }
-
-  /** Halts the assigned partitions whose checkpoint was taken on another topic id than the topic's now. */
-  private async checkTopicIdWhileIdle(): Promise<void> {
-    let id: string | null;
-    try {
-      id = await this.topicId();
-    } catch (err) {
-      this.logger.warn({ err: String(err), topic: this.topic }, 'topic id unavailable (topic deleted?)');
-      return;
-    }
-    if (id === null) return;
-    const rows: { partition: number; topic_id: string | null; next_offset: string }[] = await this.options.ds.query(
-      `SELECT partition, topic_id, next_offset::text AS next_offset FROM ${qualifiedCheckpoints(this.schema)} WHERE consumer_group = $1 AND topic = $2`,
-      [this.applier.checkpointGroup, this.topic],
-    );
-    for (const r of rows) {
-      if (!this.assigned.has(r.partition) || this.halted.has(r.partition) || r.topic_id === null || r.topic_id === id) continue;
-      const incident = await this.openIncident({
-        partition: r.partition,
-        code: 'PROJECTION.TOPIC_RECREATED',
-        message: `PROJECTION.TOPIC_RECREATED: topic ${this.topic} has id ${id}, the checkpoint of partition ${r.partition} (offset ${r.next_offset}) was taken on id ${r.topic_id}: the topic was deleted and re-created`,
-        checkpointOffset: r.next_offset,
-        topicId: id,
-        details: { storedTopicId: r.topic_id, topicId: id, checkpoint: r.next_offset },
-      });
-      this.halted.set(r.partition, { incidentId: incident.id, code: incident.code });
-    }
-  }
-
-  /**
-   * The offset checks of {@link checkHighWatermark} and {@link checkLogStart} for every assigned
-   * partition not halted, also those that receive nothing (a batch may never come to show it).
-   */
-  private async checkOffsetsWhileIdle(): Promise<void> {
-    const rows: { partition: number; topic_id: string | null; next_offset: string }[] = await this.options.ds.query(
-      `SELECT partition, topic_id, next_offset::text AS next_offset FROM ${qualifiedCheckpoints(this.schema)} WHERE consumer_group = $1 AND topic = $2`,
-      [this.applier.checkpointGroup, this.topic],
-    );
-    const stored = new Map(rows.map((r) => [r.partition, r]));
-    let offsets: { partition: number; low: string; high: string }[];
-    let idAfter: string | null = null;
-    try {
-      offsets = await this.admin!.fetchTopicOffsets(this.topic);
-      // read after the offsets: offsets of a topic re-created meanwhile are the next poll's TOPIC_RECREATED
-      if (this.options.checkTopicId ?? true) idAfter = await this.topicId();
-    } catch (err) {
-      this.logger.warn({ err: String(err), topic: this.topic }, 'topic offsets unavailable (topic deleted?)');
-      return;
-    }
-    for (const o of offsets) {
-      if (!this.assigned.has(o.partition) || this.halted.has(o.partition)) continue;
-      const row = stored.get(o.partition);
-      if (idAfter && row?.topic_id && row.topic_id !== idAfter) continue;
-      const checkpoint = row ? BigInt(row.next_offset) : 0n;
-      let code: 'PROJECTION.OFFSET_REGRESSED' | 'PROJECTION.LOG_TRUNCATED' | null = null;
-      if (BigInt(o.high) < checkpoint) code = 'PROJECTION.OFFSET_REGRESSED';
-      else if ((this.options.checkLogStart ?? true) && BigInt(o.low) > checkpoint) code = 'PROJECTION.LOG_TRUNCATED';
-      if (!code) continue;
-      const message =
-        code === 'PROJECTION.OFFSET_REGRESSED'
-          ? `partition ${o.partition} of ${this.topic} ends at offset ${o.high}, below its checkpoint ${checkpoint}: the log went backwards (re-created topic, unclean leader election)`
-          : `partition ${o.partition} of ${this.topic} starts at offset ${o.low}, beyond its checkpoint ${checkpoint}: records never applied were deleted`;
-      const incident = await this.openIncident({
-        partition: o.partition,
-        code,
-        message: `${code}: ${message}`,
-        checkpointOffset: checkpoint,
-        details: { topic: this.topic, partition: o.partition, checkpoint: checkpoint.toString(), highWatermark: o.high, logStart: o.low },
-      });
-      this.halted.set(o.partition, { incidentId: incident.id, code: incident.code });
-    }
+    await this.checks.whileIdle();
   }
 
   /**
@@ -620,30 +457,11 @@ export class ProjectionRunner {
     );
   }
 
+  /** Rebuild mode: pauses a partition that reached its offset to stop at; resolves {@link done} once all have. */
   private checkStopAt(partition: number, fetchedUpTo: bigint, pause: () => () => void): void {
-    const stopAt = this.options.stopAt!;
-    const target = stopAt.get(partition)!;
-    const reached = (this.positions.get(partition) ?? 0n) >= target || fetchedUpTo >= target;
-    if (!reached) return;
-    if ((this.positions.get(partition) ?? -1n) < target) this.positions.set(partition, target);
+    const reached = this.counters.reachedStop(this.options.stopAt!, partition, fetchedUpTo);
+    if (!reached.partition) return;
     pause();
-    const all = [...stopAt].every(([p, o]) => o <= 0n || (this.positions.get(p) ?? 0n) >= o);
-    if (all) this.resolveDone();
+    if (reached.all) this.resolveDone();
   }
-}
-
-function rootCause(e: unknown): unknown {
-  let x = e as { cause?: unknown; originalError?: unknown } | undefined;
-  for (let i = 0; i < 10 && x; i++) {
-    if (x instanceof ProjectionError) return x;
-    const next = (x.cause ?? x.originalError) as typeof x;
-    if (!next) break;
-    x = next;
-  }
-  return x ?? e;
-}
-
-/** True for errors that will recur on retry: malformed or inconsistent events. */
-export function isDataError(e: unknown): boolean {
-  return rootCause(e) instanceof ProjectionError;
 }

@@ -369,54 +369,7 @@ export function computeParSheet(paytable: Paytable, decks: number): ParSheet {
     });
   }
 
-  const parBets: ParSheetBet[] = bets.map((bet, i) => {
-    const defined = paytable.payoffs.get(bet)!;
-    const texts = paytable.definition.rows[bet] ?? {};
-    const keys = [...ROW_KEYS[bet].filter((k) => defined.has(k)), 'LOSE'];
-    // exact EV = Σ weight × net / D, net = odds.num/odds.den, 0 or −1; over a common denominator
-    let lcm = 1n;
-    for (const k of keys) {
-      const p = defined.get(k);
-      if (p?.kind === 'WIN') lcm = (lcm * p.odds.den) / gcd(lcm, p.odds.den);
-    }
-    let evNum = 0n;
-    let win = 0n;
-    let push = 0n;
-    let lose = 0n;
-    const rows: ParSheetRow[] = keys.map((k) => {
-      const w = rowWeights[i].get(k) ?? 0n;
-      const p: Payoff = defined.get(k) ?? { kind: 'LOSE' };
-      let netNum: bigint; // net × lcm
-      if (p.kind === 'WIN') {
-        netNum = (p.odds.num * lcm) / p.odds.den;
-        win += w;
-      } else if (p.kind === 'PUSH') {
-        netNum = 0n;
-        push += w;
-      } else {
-        netNum = -lcm;
-        lose += w;
-      }
-      evNum += w * netNum;
-      return {
-        row: k,
-        payoff: p.kind === 'LOSE' ? 'lose' : p.kind === 'PUSH' ? 'push' : texts[k],
-        probability: toNumber(w, D),
-        combinations: w.toString(),
-        contribution: toNumber(w * netNum, D * lcm),
-      };
-    });
-    const expectedValue = toNumber(evNum, D * lcm);
-    return {
-      bet,
-      houseEdge: -expectedValue,
-      expectedValue,
-      rows,
-      probabilityWin: toNumber(win, D),
-      probabilityPush: toNumber(push, D),
-      probabilityLose: toNumber(lose, D),
-    };
-  });
+  const parBets = bets.map((bet, i) => parBet(paytable, bet, rowWeights[i], D));
 
   return {
     variant: paytable.variant,
@@ -429,6 +382,61 @@ export function computeParSheet(paytable: Paytable, decks: number): ParSheet {
       tie: toNumber(winners.TIE, D),
     },
     bets: parBets,
+  };
+}
+
+/**
+ * One bet of the PAR sheet: its rows (the paytable's defined rows, then LOSE) with their exact
+ * probabilities and contributions, its expected value and house edge.
+ * @param weights row key → combinations of the outcome classes that land on it
+ * @param D every combination of the first round (the denominator)
+ */
+function parBet(paytable: Paytable, bet: BetCode, weights: ReadonlyMap<string, bigint>, D: bigint): ParSheetBet {
+  const defined = paytable.payoffs.get(bet)!;
+  const texts = paytable.definition.rows[bet] ?? {};
+  const keys = [...ROW_KEYS[bet].filter((k) => defined.has(k)), 'LOSE'];
+  // exact EV = Σ weight × net / D, net = odds.num/odds.den, 0 or −1; over a common denominator
+  let lcm = 1n;
+  for (const k of keys) {
+    const p = defined.get(k);
+    if (p?.kind === 'WIN') lcm = (lcm * p.odds.den) / gcd(lcm, p.odds.den);
+  }
+  let evNum = 0n;
+  let win = 0n;
+  let push = 0n;
+  let lose = 0n;
+  const rows: ParSheetRow[] = keys.map((k) => {
+    const w = weights.get(k) ?? 0n;
+    const p: Payoff = defined.get(k) ?? { kind: 'LOSE' };
+    let netNum: bigint; // net × lcm
+    if (p.kind === 'WIN') {
+      netNum = (p.odds.num * lcm) / p.odds.den;
+      win += w;
+    } else if (p.kind === 'PUSH') {
+      netNum = 0n;
+      push += w;
+    } else {
+      netNum = -lcm;
+      lose += w;
+    }
+    evNum += w * netNum;
+    return {
+      row: k,
+      payoff: p.kind === 'LOSE' ? 'lose' : p.kind === 'PUSH' ? 'push' : texts[k],
+      probability: toNumber(w, D),
+      combinations: w.toString(),
+      contribution: toNumber(w * netNum, D * lcm),
+    };
+  });
+  const expectedValue = toNumber(evNum, D * lcm);
+  return {
+    bet,
+    houseEdge: -expectedValue,
+    expectedValue,
+    rows,
+    probabilityWin: toNumber(win, D),
+    probabilityPush: toNumber(push, D),
+    probabilityLose: toNumber(lose, D),
   };
 }
 

@@ -80,18 +80,6 @@ export function ApprovalsPage() {
     return `?${p.toString()}`;
   };
 
-  function applyFilters(e: SubmitEvent<HTMLFormElement>) {
-    e.preventDefault();
-    const f = new FormData(e.currentTarget);
-    const p = new URLSearchParams();
-    if (tab === 'decided') p.set('tab', 'decided');
-    for (const k of ['status', 'tableId', 'shoeId', 'requestedBy']) {
-      const v = String(f.get(k) ?? '').trim();
-      if (v) p.set(k, v);
-    }
-    setParams(p);
-  }
-
   const mayDecide = CAN.decide(principal.role);
   return (
     <section aria-labelledby="approvals-h">
@@ -112,53 +100,85 @@ export function ApprovalsPage() {
           </Link>
         </li>
       </ul>
-      <form className="filters" onSubmit={applyFilters} aria-label="Filter decisions" key={params.toString()}>
-        {tab === 'decided' ? (
-          <div>
-            <label htmlFor="f-status">Status</label>
-            <select id="f-status" name="status" defaultValue={decidedStatus ?? ''}>
-              <option value="">approved, rejected or expired</option>
-              {DECIDED.map((s) => (
-                <option key={s} value={s}>
-                  {s}
-                </option>
-              ))}
-            </select>
-          </div>
-        ) : null}
-        <div>
-          <label htmlFor="f-table">Table</label>
-          <input id="f-table" name="tableId" defaultValue={filters.tableId} size={14} />
-        </div>
-        <div>
-          <label htmlFor="f-shoe">Shoe</label>
-          <input id="f-shoe" name="shoeId" defaultValue={filters.shoeId} size={22} />
-        </div>
-        <div>
-          <label htmlFor="f-req">Requested by</label>
-          <input id="f-req" name="requestedBy" defaultValue={filters.requestedBy} size={10} />
-        </div>
-        <button type="submit">Apply</button>
-      </form>
+      <DecisionFilters key={params.toString()} tab={tab} decidedStatus={decidedStatus} filters={filters} setParams={setParams} />
       {outcome ? <OutcomeMessage outcome={outcome} onDismiss={() => setOutcome(null)} /> : null}
       <QueryState query={decisions} what="decisions">
-        {(page) => {
-          const list = page.decisions.filter((d) => (tab === 'pending' ? d.status === 'PENDING_APPROVAL' : d.status !== 'PENDING_APPROVAL'));
-          const ordered = tab === 'pending' ? list : [...list].reverse();
-          if (!ordered.length) return <Empty>{tab === 'pending' ? 'No decision is waiting for approval.' : 'No decided decision matches these filters.'}</Empty>;
-          return (
-            <div className="cards" data-testid="decisions">
-              <p className="muted" role="status">
-                {ordered.length} {tab === 'pending' ? 'pending' : 'decided'} decision{ordered.length === 1 ? '' : 's'}
-              </p>
-              {ordered.map((d) => (
-                <DecisionCard key={d.decisionId} decision={d} principal={principal} onOutcome={setOutcome} />
-              ))}
-            </div>
-          );
-        }}
+        {(page) => <DecisionList decisions={page.decisions} tab={tab} principal={principal} onOutcome={setOutcome} />}
       </QueryState>
     </section>
+  );
+}
+
+/** The filters form, its fields from the URL (keyed by it, so a new query resets them): Apply puts them in the URL, on the same tab. */
+function DecisionFilters({
+  tab,
+  decidedStatus,
+  filters,
+  setParams,
+}: {
+  tab: 'pending' | 'decided';
+  decidedStatus: DecisionStatus | null;
+  filters: { tableId: string; shoeId: string; requestedBy: string };
+  setParams: (next: URLSearchParams) => void;
+}) {
+  function applyFilters(e: SubmitEvent<HTMLFormElement>) {
+    e.preventDefault();
+    const f = new FormData(e.currentTarget);
+    const p = new URLSearchParams();
+    if (tab === 'decided') p.set('tab', 'decided');
+    for (const k of ['status', 'tableId', 'shoeId', 'requestedBy']) {
+      const v = String(f.get(k) ?? '').trim();
+      if (v) p.set(k, v);
+    }
+    setParams(p);
+  }
+
+  return (
+    <form className="filters" onSubmit={applyFilters} aria-label="Filter decisions">
+      {tab === 'decided' ? (
+        <div>
+          <label htmlFor="f-status">Status</label>
+          <select id="f-status" name="status" defaultValue={decidedStatus ?? ''}>
+            <option value="">approved, rejected or expired</option>
+            {DECIDED.map((s) => (
+              <option key={s} value={s}>
+                {s}
+              </option>
+            ))}
+          </select>
+        </div>
+      ) : null}
+      <div>
+        <label htmlFor="f-table">Table</label>
+        <input id="f-table" name="tableId" defaultValue={filters.tableId} size={14} />
+      </div>
+      <div>
+        <label htmlFor="f-shoe">Shoe</label>
+        <input id="f-shoe" name="shoeId" defaultValue={filters.shoeId} size={22} />
+      </div>
+      <div>
+        <label htmlFor="f-req">Requested by</label>
+        <input id="f-req" name="requestedBy" defaultValue={filters.requestedBy} size={10} />
+      </div>
+      <button type="submit">Apply</button>
+    </form>
+  );
+}
+
+/** The decisions of the tab: the pending ones in the order the API lists them, the decided ones in reverse. */
+function DecisionList({ decisions, tab, principal, onOutcome }: { decisions: readonly DecisionView[]; tab: 'pending' | 'decided'; principal: Principal; onOutcome: (o: Outcome) => void }) {
+  const list = decisions.filter((d) => (tab === 'pending' ? d.status === 'PENDING_APPROVAL' : d.status !== 'PENDING_APPROVAL'));
+  const ordered = tab === 'pending' ? list : [...list].reverse();
+  if (!ordered.length) return <Empty>{tab === 'pending' ? 'No decision is waiting for approval.' : 'No decided decision matches these filters.'}</Empty>;
+  return (
+    <div className="cards" data-testid="decisions">
+      <p className="muted" role="status">
+        {ordered.length} {tab === 'pending' ? 'pending' : 'decided'} decision{ordered.length === 1 ? '' : 's'}
+      </p>
+      {ordered.map((d) => (
+        <DecisionCard key={d.decisionId} decision={d} principal={principal} onOutcome={onOutcome} />
+      ))}
+    </div>
   );
 }
 
@@ -226,84 +246,97 @@ function DecisionCard({ decision: d, principal, onOutcome }: { decision: Decisio
         {own && pending ? <span className="own">your request — another pit manager must approve</span> : null}
         {own && !pending ? <span className="own">your request</span> : null}
       </header>
-      <dl>
-        <dt>Round{roundIds.length === 1 ? '' : 's'}</dt>
-        <dd>
-          {roundIds.length
-            ? roundIds.map((r, i) => (
-                <span key={r}>
-                  {i ? ', ' : ''}
-                  <Link to={`/shoes/${encodeURIComponent(d.shoeId)}/rounds/${encodeURIComponent(r)}`}>{r}</Link>
-                </span>
-              ))
-            : 'the whole shoe'}
-        </dd>
-        {d.proposal.cards ? (
-          <>
-            <dt>Corrected cards</dt>
-            <dd>
-              <code>{d.proposal.cards.join(' ')}</code>
-            </dd>
-          </>
-        ) : null}
-        {d.proposal.card ? (
-          <>
-            <dt>Corrected card</dt>
-            <dd>
-              <code>{d.proposal.card}</code>
-            </dd>
-          </>
-        ) : null}
-        <dt>Reason</dt>
-        <dd>{d.reason}</dd>
-        <dt>Requested</dt>
-        <dd>
-          by <strong>{d.requestedBy}</strong> at {formatInstant(d.requestedAt, tz)}
-        </dd>
-        <dt>{pending ? 'Expires' : 'Expired at'}</dt>
-        <dd>{formatInstant(d.expiresAt, tz)}</dd>
-        {d.decidedBy || d.decidedAt ? (
-          <>
-            <dt>Decided</dt>
-            <dd>
-              {d.decidedBy ? (
-                <>
-                  by <strong>{d.decidedBy}</strong>{' '}
-                </>
-              ) : null}
-              {d.decidedAt ? `at ${formatInstant(d.decidedAt, tz)}` : null}
-              {d.decisionReason ? ` — “${d.decisionReason}”` : null}
-            </dd>
-          </>
-        ) : null}
-        <dt>Steps</dt>
-        <dd>
-          <ol style={{ margin: 0, paddingLeft: 18 }}>
-            {d.steps.map((s) => (
-              <li key={s.eventId}>
-                {s.type} by {s.actorId} ({s.actorRole}) at {formatInstant(s.recordedAt, tz)}
-              </li>
-            ))}
-          </ol>
-        </dd>
-      </dl>
-      {pending ? (
-        <AffectedBets bets={d.affectedBets} caption={`Bets it would change (${d.affectedBets.length})`} />
-      ) : (
-        <details className="bets">
-          <summary>
-            Bets it {d.status === 'APPROVED' ? 'changed' : 'would have changed'} ({d.affectedBets.length}
-            {affectedTotals(d.affectedBets)
-              .map((t) => `; stakes ${formatMinor(t.stake, t.currency, true)}`)
-              .join('')}
-            )
-          </summary>
-          <AffectedBets bets={d.affectedBets} caption={`Bets of decision ${d.decisionId}`} />
-        </details>
-      )}
+      <DecisionFacts decision={d} roundIds={roundIds} tz={tz} />
+      <DecisionBets decision={d} />
       {dealt && pending ? <p className="own">You dealt a round of this decision: you may not decide it.</p> : null}
       {canAct ? <DecideControls decision={d} onOutcome={onOutcome} /> : null}
     </article>
+  );
+}
+
+/** What a decision is about and its history: rounds, corrected cards, reason, request, expiry, decision, steps. */
+function DecisionFacts({ decision: d, roundIds, tz }: { decision: DecisionView; roundIds: readonly string[]; tz: string }) {
+  const pending = d.status === 'PENDING_APPROVAL';
+  return (
+    <dl>
+      <dt>Round{roundIds.length === 1 ? '' : 's'}</dt>
+      <dd>
+        {roundIds.length
+          ? roundIds.map((r, i) => (
+              <span key={r}>
+                {i ? ', ' : ''}
+                <Link to={`/shoes/${encodeURIComponent(d.shoeId)}/rounds/${encodeURIComponent(r)}`}>{r}</Link>
+              </span>
+            ))
+          : 'the whole shoe'}
+      </dd>
+      {d.proposal.cards ? (
+        <>
+          <dt>Corrected cards</dt>
+          <dd>
+            <code>{d.proposal.cards.join(' ')}</code>
+          </dd>
+        </>
+      ) : null}
+      {d.proposal.card ? (
+        <>
+          <dt>Corrected card</dt>
+          <dd>
+            <code>{d.proposal.card}</code>
+          </dd>
+        </>
+      ) : null}
+      <dt>Reason</dt>
+      <dd>{d.reason}</dd>
+      <dt>Requested</dt>
+      <dd>
+        by <strong>{d.requestedBy}</strong> at {formatInstant(d.requestedAt, tz)}
+      </dd>
+      <dt>{pending ? 'Expires' : 'Expired at'}</dt>
+      <dd>{formatInstant(d.expiresAt, tz)}</dd>
+      {d.decidedBy || d.decidedAt ? (
+        <>
+          <dt>Decided</dt>
+          <dd>
+            {d.decidedBy ? (
+              <>
+                by <strong>{d.decidedBy}</strong>{' '}
+              </>
+            ) : null}
+            {d.decidedAt ? `at ${formatInstant(d.decidedAt, tz)}` : null}
+            {d.decisionReason ? ` — “${d.decisionReason}”` : null}
+          </dd>
+        </>
+      ) : null}
+      <dt>Steps</dt>
+      <dd>
+        <ol style={{ margin: 0, paddingLeft: 18 }}>
+          {d.steps.map((s) => (
+            <li key={s.eventId}>
+              {s.type} by {s.actorId} ({s.actorRole}) at {formatInstant(s.recordedAt, tz)}
+            </li>
+          ))}
+        </ol>
+      </dd>
+    </dl>
+  );
+}
+
+/** The bets a decision would change (pending), or changed or would have changed (folded once decided). */
+function DecisionBets({ decision: d }: { decision: DecisionView }) {
+  return d.status === 'PENDING_APPROVAL' ? (
+    <AffectedBets bets={d.affectedBets} caption={`Bets it would change (${d.affectedBets.length})`} />
+  ) : (
+    <details className="bets">
+      <summary>
+        Bets it {d.status === 'APPROVED' ? 'changed' : 'would have changed'} ({d.affectedBets.length}
+        {affectedTotals(d.affectedBets)
+          .map((t) => `; stakes ${formatMinor(t.stake, t.currency, true)}`)
+          .join('')}
+        )
+      </summary>
+      <AffectedBets bets={d.affectedBets} caption={`Bets of decision ${d.decisionId}`} />
+    </details>
   );
 }
 

@@ -374,6 +374,51 @@ function AccessTab() {
   );
 }
 
+/** The result of a chain verification: intact or broken, what was checked, the problems found. */
+function ChainResult({ data, variables }: { data: ChainVerification; variables: { scope: 'shoe' | 'table'; id: string } | undefined }) {
+  return (
+    <div className="panel" data-testid="chain-result" role="status">
+      <p style={{ marginTop: 0 }}>
+        {data.ok ? <span className="ok">Chain intact</span> : <span className="bad">Chain broken</span>} — {data.streamsChecked} stream{data.streamsChecked === 1 ? '' : 's'}, {data.eventsChecked} events checked
+        {variables ? ` (${variables.scope} ${variables.id})` : ''}.
+      </p>
+      {data.problems.length ? (
+        <div className="scroll" role="region" aria-label="Problems found" tabIndex={0}>
+          <table className="data">
+            <caption className="caption">Problems found ({data.problems.length})</caption>
+            <thead>
+              <tr>
+                <th scope="col">Kind</th>
+                <th scope="col">Stream</th>
+                <th scope="col" className="num">
+                  Version
+                </th>
+                <th scope="col">Event</th>
+                <th scope="col">Detail</th>
+              </tr>
+            </thead>
+            <tbody>
+              {data.problems.map((p, i) => (
+                <tr key={i}>
+                  <td className="bad">{p.kind}</td>
+                  <td>{p.streamId ?? '–'}</td>
+                  <td className="num">{p.streamVersion ?? '–'}</td>
+                  <td>{p.eventId ?? '–'}</td>
+                  <td>{p.detail}</td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
+      ) : (
+        <p className="muted" style={{ marginBottom: 0 }}>
+          No problem: every event’s hash and link to the previous one checked.
+        </p>
+      )}
+    </div>
+  );
+}
+
 function ChainTab() {
   const [params, setParams] = useSearchParams();
   const scope = params.get('scope') === 'table' ? 'table' : 'shoe';
@@ -421,48 +466,7 @@ function ChainTab() {
       </form>
       {verify.isPending ? <Loading what="the chain verification" /> : null}
       {verify.error ? <ErrorMessage error={verify.error} /> : null}
-      {verify.data ? (
-        <div className="panel" data-testid="chain-result" role="status">
-          <p style={{ marginTop: 0 }}>
-            {verify.data.ok ? <span className="ok">Chain intact</span> : <span className="bad">Chain broken</span>} — {verify.data.streamsChecked} stream{verify.data.streamsChecked === 1 ? '' : 's'}, {verify.data.eventsChecked}{' '}
-            events checked
-            {verify.variables ? ` (${verify.variables.scope} ${verify.variables.id})` : ''}.
-          </p>
-          {verify.data.problems.length ? (
-            <div className="scroll" role="region" aria-label="Problems found" tabIndex={0}>
-              <table className="data">
-                <caption className="caption">Problems found ({verify.data.problems.length})</caption>
-                <thead>
-                  <tr>
-                    <th scope="col">Kind</th>
-                    <th scope="col">Stream</th>
-                    <th scope="col" className="num">
-                      Version
-                    </th>
-                    <th scope="col">Event</th>
-                    <th scope="col">Detail</th>
-                  </tr>
-                </thead>
-                <tbody>
-                  {verify.data.problems.map((p, i) => (
-                    <tr key={i}>
-                      <td className="bad">{p.kind}</td>
-                      <td>{p.streamId ?? '–'}</td>
-                      <td className="num">{p.streamVersion ?? '–'}</td>
-                      <td>{p.eventId ?? '–'}</td>
-                      <td>{p.detail}</td>
-                    </tr>
-                  ))}
-                </tbody>
-              </table>
-            </div>
-          ) : (
-            <p className="muted" style={{ marginBottom: 0 }}>
-              No problem: every event’s hash and link to the previous one checked.
-            </p>
-          )}
-        </div>
-      ) : null}
+      {verify.data ? <ChainResult data={verify.data} variables={verify.variables} /> : null}
     </>
   );
 }

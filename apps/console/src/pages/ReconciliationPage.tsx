@@ -98,6 +98,75 @@ async function fetchFile(path: string): Promise<Blob> {
   return res.blob();
 }
 
+/** The filters form, its fields from the URL's query (keyed by it, so a new query resets them): Apply puts them in the URL, Reset clears it. */
+function ReportFilters({ q, tables, setParams }: { q: ReportQuery; tables: readonly { tableId: string }[]; setParams: (next: URLSearchParams) => void }) {
+  function apply(e: SubmitEvent<HTMLFormElement>) {
+    e.preventDefault();
+    const f = new FormData(e.currentTarget);
+    const next: Record<string, unknown> = { groupBy: DIMENSIONS.map((d) => d.key).filter((k) => k === 'currency' || f.getAll('groupBy').includes(k)) };
+    for (const k of ['tableId', 'shoeId', 'dealerId', 'currency', 'fromDay', 'toDay']) {
+      const v = String(f.get(k) ?? '').trim();
+      if (v) next[k] = k === 'currency' ? v.toUpperCase() : v;
+    }
+    setParams(new URLSearchParams(reportQueryString(next as unknown as ReportQuery)));
+  }
+
+  return (
+    <form className="filters" onSubmit={apply} aria-label="Report filters">
+      <fieldset className="checks">
+        <legend>Group by</legend>
+        {DIMENSIONS.map((d) => (
+          <label key={d.key}>
+            <input type="checkbox" name="groupBy" value={d.key} defaultChecked={q.groupBy.includes(d.key)} disabled={d.key === 'currency'} aria-describedby={d.key === 'currency' ? 'currency-always' : undefined} />
+            {d.label}
+          </label>
+        ))}
+        <span id="currency-always" className="muted">
+          (currency always: amounts of different currencies are never added)
+        </span>
+      </fieldset>
+      <div>
+        <label htmlFor="r-table">Table</label>
+        <select id="r-table" name="tableId" defaultValue={q.tableId ?? ''}>
+          <option value="">every table</option>
+          {tables.map((t) => (
+            <option key={t.tableId} value={t.tableId}>
+              {t.tableId}
+            </option>
+          ))}
+          {q.tableId && !tables.some((t) => t.tableId === q.tableId) ? <option value={q.tableId}>{q.tableId}</option> : null}
+        </select>
+      </div>
+      <div>
+        <label htmlFor="r-shoe">Shoe</label>
+        <input id="r-shoe" name="shoeId" defaultValue={q.shoeId ?? ''} size={22} />
+      </div>
+      <div>
+        <label htmlFor="r-dealer">Dealer</label>
+        <input id="r-dealer" name="dealerId" defaultValue={q.dealerId ?? ''} size={14} />
+      </div>
+      <div>
+        <label htmlFor="r-currency">Currency</label>
+        <input id="r-currency" name="currency" defaultValue={q.currency ?? ''} size={4} maxLength={3} pattern="[A-Za-z]{3}" title="ISO 4217 code, e.g. EUR" />
+      </div>
+      <div>
+        <label htmlFor="r-from">From gaming day</label>
+        <input id="r-from" name="fromDay" type="date" defaultValue={q.fromDay ?? ''} />
+      </div>
+      <div>
+        <label htmlFor="r-to">To gaming day</label>
+        <input id="r-to" name="toDay" type="date" defaultValue={q.toDay ?? ''} />
+      </div>
+      <button type="submit" className="primary">
+        Apply
+      </button>
+      <button type="button" onClick={() => setParams(new URLSearchParams())}>
+        Reset
+      </button>
+    </form>
+  );
+}
+
 /**
  * Reconciliation (`/reconciliation`; README "Reads and writes", docs/domain-rules.md §4): the
  * report of `GET /reports/reconciliation` grouped by any of table, shoe, dealer, gaming day (and
@@ -125,72 +194,10 @@ export function ReconciliationPage() {
   });
   const tables = useQuery({ queryKey: ['tables'], queryFn: () => unwrap(api.GET('/tables')) });
 
-  function apply(e: SubmitEvent<HTMLFormElement>) {
-    e.preventDefault();
-    const f = new FormData(e.currentTarget);
-    const next: Record<string, unknown> = { groupBy: DIMENSIONS.map((d) => d.key).filter((k) => k === 'currency' || f.getAll('groupBy').includes(k)) };
-    for (const k of ['tableId', 'shoeId', 'dealerId', 'currency', 'fromDay', 'toDay']) {
-      const v = String(f.get(k) ?? '').trim();
-      if (v) next[k] = k === 'currency' ? v.toUpperCase() : v;
-    }
-    setParams(new URLSearchParams(reportQueryString(next as unknown as ReportQuery)));
-  }
-
   return (
     <section aria-labelledby="rec-h">
       <h1 id="rec-h">Reconciliation</h1>
-      <form className="filters" onSubmit={apply} aria-label="Report filters" key={reportQueryString(q)}>
-        <fieldset className="checks">
-          <legend>Group by</legend>
-          {DIMENSIONS.map((d) => (
-            <label key={d.key}>
-              <input type="checkbox" name="groupBy" value={d.key} defaultChecked={q.groupBy.includes(d.key)} disabled={d.key === 'currency'} aria-describedby={d.key === 'currency' ? 'currency-always' : undefined} />
-              {d.label}
-            </label>
-          ))}
-          <span id="currency-always" className="muted">
-            (currency always: amounts of different currencies are never added)
-          </span>
-        </fieldset>
-        <div>
-          <label htmlFor="r-table">Table</label>
-          <select id="r-table" name="tableId" defaultValue={q.tableId ?? ''}>
-            <option value="">every table</option>
-            {(tables.data?.tables ?? []).map((t) => (
-              <option key={t.tableId} value={t.tableId}>
-                {t.tableId}
-              </option>
-            ))}
-            {q.tableId && !(tables.data?.tables ?? []).some((t) => t.tableId === q.tableId) ? <option value={q.tableId}>{q.tableId}</option> : null}
-          </select>
-        </div>
-        <div>
-          <label htmlFor="r-shoe">Shoe</label>
-          <input id="r-shoe" name="shoeId" defaultValue={q.shoeId ?? ''} size={22} />
-        </div>
-        <div>
-          <label htmlFor="r-dealer">Dealer</label>
-          <input id="r-dealer" name="dealerId" defaultValue={q.dealerId ?? ''} size={14} />
-        </div>
-        <div>
-          <label htmlFor="r-currency">Currency</label>
-          <input id="r-currency" name="currency" defaultValue={q.currency ?? ''} size={4} maxLength={3} pattern="[A-Za-z]{3}" title="ISO 4217 code, e.g. EUR" />
-        </div>
-        <div>
-          <label htmlFor="r-from">From gaming day</label>
-          <input id="r-from" name="fromDay" type="date" defaultValue={q.fromDay ?? ''} />
-        </div>
-        <div>
-          <label htmlFor="r-to">To gaming day</label>
-          <input id="r-to" name="toDay" type="date" defaultValue={q.toDay ?? ''} />
-        </div>
-        <button type="submit" className="primary">
-          Apply
-        </button>
-        <button type="button" onClick={() => setParams(new URLSearchParams())}>
-          Reset
-        </button>
-      </form>
+      <ReportFilters key={reportQueryString(q)} q={q} tables={tables.data?.tables ?? []} setParams={setParams} />
       <QueryState query={report} what="the report">
         {(r) => (r.items.length ? <ReportView report={r} query={q} currencyRows={byCurrency.data?.items ?? null} /> : <Empty>No settled play matches these filters.</Empty>)}
       </QueryState>
@@ -224,9 +231,34 @@ function ReportView({ report, query, currencyRows }: { report: Report; query: Re
       })),
     [currencyRows, report.items],
   );
+  const dims = DIMENSIONS.filter((d) => query.groupBy.includes(d.key));
+  const footer = totals.map((t) => <TotalRow key={t.currency} t={t} span={Math.max(dims.length, 1)} />);
+
+  return (
+    <>
+      <ExportBar report={report} query={query} />
+      <DataTable
+        testId="report"
+        caption={`Reconciliation by ${query.groupBy.join(', ')}`}
+        data={report.items}
+        columns={columns}
+        getRowId={(r, i) => dims.map((d) => (r as Record<string, unknown>)[d.field]).join('|') || String(i)}
+        footer={footer}
+      />
+      <h2>Voids and corrections</h2>
+      <ApartTable totals={totals} />
+      <p className="muted">Voided stakes were refunded and are not in turnover; a correction’s payout delta is the change of payouts its re-settlement made (already in payouts).</p>
+    </>
+  );
+}
+
+/** A currency's totals row of the API, with the number of report rows in that currency. */
+type CurrencyTotal = Row & { currency: string; rows: number };
+
+/** The report's row count and its exports: CSV (the API's own) and XLSX (from the rows shown). */
+function ExportBar({ report, query }: { report: Report; query: ReportQuery }) {
   const [exportError, setExportError] = useState<unknown>(null);
   const [busy, setBusy] = useState<'csv' | 'xlsx' | null>(null);
-  const dims = DIMENSIONS.filter((d) => query.groupBy.includes(d.key));
 
   async function exportAs(kind: 'csv' | 'xlsx') {
     setBusy(kind);
@@ -247,9 +279,29 @@ function ReportView({ report, query, currencyRows }: { report: Report; query: Re
     }
   }
 
-  const footer = totals.map((t) => (
-    <tr key={t.currency} data-testid={`total-${t.currency}`}>
-      <th scope="row" colSpan={Math.max(dims.length, 1)}>
+  return (
+    <>
+      <div className="toolbar">
+        <span className="muted">
+          {report.items.length} row{report.items.length === 1 ? '' : 's'}, amounts in {report.unit} (shown in major units)
+        </span>
+        <button type="button" onClick={() => void exportAs('csv')} disabled={busy !== null}>
+          {busy === 'csv' ? 'Exporting…' : 'Export CSV'}
+        </button>
+        <button type="button" onClick={() => void exportAs('xlsx')} disabled={busy !== null}>
+          {busy === 'xlsx' ? 'Exporting…' : 'Export XLSX'}
+        </button>
+      </div>
+      {exportError ? <ErrorMessage error={exportError} /> : null}
+    </>
+  );
+}
+
+/** A currency's totals (the API's own) under the report's rows. */
+function TotalRow({ t, span }: { t: CurrencyTotal; span: number }) {
+  return (
+    <tr data-testid={`total-${t.currency}`}>
+      <th scope="row" colSpan={span}>
         Total {t.currency} ({t.rows} row{t.rows === 1 ? '' : 's'})
       </th>
       <td className="num" data-col="turnover">
@@ -275,74 +327,53 @@ function ReportView({ report, query, currencyRows }: { report: Report; query: Re
       <td className="num apart">{t.betsResettled}</td>
       <td className="num apart">{t.corrections}</td>
     </tr>
-  ));
+  );
+}
 
+/** The voids and corrections per currency, apart from play. */
+function ApartTable({ totals }: { totals: readonly CurrencyTotal[] }) {
   return (
-    <>
-      <div className="toolbar">
-        <span className="muted">
-          {report.items.length} row{report.items.length === 1 ? '' : 's'}, amounts in {report.unit} (shown in major units)
-        </span>
-        <button type="button" onClick={() => void exportAs('csv')} disabled={busy !== null}>
-          {busy === 'csv' ? 'Exporting…' : 'Export CSV'}
-        </button>
-        <button type="button" onClick={() => void exportAs('xlsx')} disabled={busy !== null}>
-          {busy === 'xlsx' ? 'Exporting…' : 'Export XLSX'}
-        </button>
-      </div>
-      {exportError ? <ErrorMessage error={exportError} /> : null}
-      <DataTable
-        testId="report"
-        caption={`Reconciliation by ${query.groupBy.join(', ')}`}
-        data={report.items}
-        columns={columns}
-        getRowId={(r, i) => dims.map((d) => (r as Record<string, unknown>)[d.field]).join('|') || String(i)}
-        footer={footer}
-      />
-      <h2>Voids and corrections</h2>
-      <div className="scroll" role="region" aria-label="Voids and corrections per currency" tabIndex={0}>
-        <table className="data" data-testid="apart">
-          <caption className="sr-only">Voids and corrections per currency</caption>
-          <thead>
-            <tr>
-              <th scope="col">Currency</th>
-              <th scope="col" className="num">
-                Voided stakes (refunded)
-              </th>
-              <th scope="col" className="num">
-                Bets refunded
-              </th>
-              <th scope="col" className="num">
-                Rounds voided
-              </th>
-              <th scope="col" className="num">
-                Correction payout delta
-              </th>
-              <th scope="col" className="num">
-                Bets resettled
-              </th>
-              <th scope="col" className="num">
-                Corrections
-              </th>
+    <div className="scroll" role="region" aria-label="Voids and corrections per currency" tabIndex={0}>
+      <table className="data" data-testid="apart">
+        <caption className="sr-only">Voids and corrections per currency</caption>
+        <thead>
+          <tr>
+            <th scope="col">Currency</th>
+            <th scope="col" className="num">
+              Voided stakes (refunded)
+            </th>
+            <th scope="col" className="num">
+              Bets refunded
+            </th>
+            <th scope="col" className="num">
+              Rounds voided
+            </th>
+            <th scope="col" className="num">
+              Correction payout delta
+            </th>
+            <th scope="col" className="num">
+              Bets resettled
+            </th>
+            <th scope="col" className="num">
+              Corrections
+            </th>
+          </tr>
+        </thead>
+        <tbody>
+          {totals.map((t) => (
+            <tr key={t.currency}>
+              <th scope="row">{t.currency}</th>
+              <td className="num">{formatMinor(t.voidedStakes, t.currency, true)}</td>
+              <td className="num">{t.betsRefunded}</td>
+              <td className="num">{t.roundsVoided}</td>
+              <td className="num">{formatMinor(t.correctionPayoutDelta, t.currency, true)}</td>
+              <td className="num">{t.betsResettled}</td>
+              <td className="num">{t.corrections}</td>
             </tr>
-          </thead>
-          <tbody>
-            {totals.map((t) => (
-              <tr key={t.currency}>
-                <th scope="row">{t.currency}</th>
-                <td className="num">{formatMinor(t.voidedStakes, t.currency, true)}</td>
-                <td className="num">{t.betsRefunded}</td>
-                <td className="num">{t.roundsVoided}</td>
-                <td className="num">{formatMinor(t.correctionPayoutDelta, t.currency, true)}</td>
-                <td className="num">{t.betsResettled}</td>
-                <td className="num">{t.corrections}</td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
-      </div>
-      <p className="muted">Voided stakes were refunded and are not in turnover; a correction’s payout delta is the change of payouts its re-settlement made (already in payouts).</p>
-    </>
+          ))}
+        </tbody>
+      </table>
+    </div>
   );
 }
 

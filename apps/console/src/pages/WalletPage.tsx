@@ -53,6 +53,52 @@ async function uploadFile(file: File, query: URLSearchParams): Promise<Run> {
   return body as Run;
 }
 
+/** The upload's query from the form: the gaming days and the renamed columns given. */
+function uploadQuery(f: FormData): URLSearchParams {
+  const q = new URLSearchParams();
+  for (const k of ['fromDay', 'toDay']) {
+    const v = String(f.get(k) ?? '').trim();
+    if (v) q.set(k, v);
+  }
+  for (const field of FIELDS) {
+    const v = String(f.get(`map.${field}`) ?? '').trim();
+    if (v) q.set(`map.${field}`, v);
+  }
+  return q;
+}
+
+/** The upload form: the file, the gaming days it covers (default: those of its rows), the column names if they differ. */
+function UploadForm({ busy, onSubmit }: { busy: boolean; onSubmit: (e: SubmitEvent<HTMLFormElement>) => void }) {
+  return (
+    <form className="filters" onSubmit={onSubmit} aria-label="Upload a wallet file">
+      <div>
+        <label htmlFor="w-file">Wallet file (CSV or JSONL)</label>
+        <input id="w-file" name="file" type="file" accept=".csv,.jsonl,.ndjson,text/csv,application/x-ndjson" />
+      </div>
+      <div>
+        <label htmlFor="w-from">From gaming day</label>
+        <input id="w-from" name="fromDay" type="date" />
+      </div>
+      <div>
+        <label htmlFor="w-to">To gaming day</label>
+        <input id="w-to" name="toDay" type="date" />
+      </div>
+      <details>
+        <summary>Column names (if the file&apos;s differ)</summary>
+        {FIELDS.map((field) => (
+          <div key={field}>
+            <label htmlFor={`w-map-${field}`}>{field}</label>
+            <input id={`w-map-${field}`} name={`map.${field}`} placeholder={field} size={14} maxLength={64} />
+          </div>
+        ))}
+      </details>
+      <button type="submit" className="primary" disabled={busy}>
+        {busy ? 'Matching…' : 'Upload and match'}
+      </button>
+    </form>
+  );
+}
+
 /**
  * Wallet matching (`/wallet`; docs/reports.md §4): upload the wallet's transaction file (CSV or
  * JSONL, the columns renamed if need be), then the run's summary per currency and gaming day and
@@ -78,15 +124,7 @@ export function WalletPage() {
       setError(new ConsoleApiError(400, 'WALLET.NO_FILE', 'choose a wallet file first'));
       return;
     }
-    const q = new URLSearchParams();
-    for (const k of ['fromDay', 'toDay']) {
-      const v = String(f.get(k) ?? '').trim();
-      if (v) q.set(k, v);
-    }
-    for (const field of FIELDS) {
-      const v = String(f.get(`map.${field}`) ?? '').trim();
-      if (v) q.set(`map.${field}`, v);
-    }
+    const q = uploadQuery(f);
     setBusy(true);
     setError(null);
     try {
@@ -105,34 +143,7 @@ export function WalletPage() {
     <section aria-labelledby="wallet-h">
       <h1 id="wallet-h">Wallet matching</h1>
       {canUpload ? null : <p className="muted">Uploading a wallet file is a pit manager&apos;s act (it stores a run); you can open the runs below.</p>}
-      {canUpload ? (
-        <form className="filters" onSubmit={(e) => void submit(e)} aria-label="Upload a wallet file">
-          <div>
-            <label htmlFor="w-file">Wallet file (CSV or JSONL)</label>
-            <input id="w-file" name="file" type="file" accept=".csv,.jsonl,.ndjson,text/csv,application/x-ndjson" />
-          </div>
-          <div>
-            <label htmlFor="w-from">From gaming day</label>
-            <input id="w-from" name="fromDay" type="date" />
-          </div>
-          <div>
-            <label htmlFor="w-to">To gaming day</label>
-            <input id="w-to" name="toDay" type="date" />
-          </div>
-          <details>
-            <summary>Column names (if the file&apos;s differ)</summary>
-            {FIELDS.map((field) => (
-              <div key={field}>
-                <label htmlFor={`w-map-${field}`}>{field}</label>
-                <input id={`w-map-${field}`} name={`map.${field}`} placeholder={field} size={14} maxLength={64} />
-              </div>
-            ))}
-          </details>
-          <button type="submit" className="primary" disabled={busy}>
-            {busy ? 'Matching…' : 'Upload and match'}
-          </button>
-        </form>
-      ) : null}
+      {canUpload ? <UploadForm busy={busy} onSubmit={(e) => void submit(e)} /> : null}
       {error ? <UploadError error={error} /> : null}
       {runId ? <RunView runId={runId} /> : <p className="muted">Upload a file to match it against the ledger, or open an earlier run below.</p>}
       <h2>Earlier runs</h2>
@@ -192,114 +203,129 @@ function RunView({ runId }: { runId: string }) {
             {r.file.format.toUpperCase()} file of {r.file.rows} transaction(s), SHA-256 {r.file.sha256.slice(0, 16)}…; scope{' '}
             {r.scope.source === 'period' ? `${r.scope.from} to ${r.scope.to}` : `gaming days ${r.scope.fromDay} to ${r.scope.toDay}`}; uploaded by {r.actorId} at {r.createdAt}
           </p>
-          <table className="data" data-testid="wallet-totals">
-            <caption>Transactions by status</caption>
-            <thead>
-              <tr>
-                {(['MATCHED', ...FINDINGS] as const).map((s) => (
-                  <th key={s} scope="col" className="num">
-                    {LABEL[s]}
-                  </th>
-                ))}
-              </tr>
-            </thead>
-            <tbody>
-              <tr>
-                {(['MATCHED', ...FINDINGS] as const).map((s) => (
-                  <td key={s} className="num" data-col={s}>
-                    {r.totals[s]}
-                  </td>
-                ))}
-              </tr>
-            </tbody>
-          </table>
-          <div className="scroll" role="region" aria-label="Summary per currency and gaming day" tabIndex={0}>
-            <table className="data" data-testid="wallet-summary">
-              <caption>Per currency and gaming day</caption>
-              <thead>
-                <tr>
-                  <th scope="col">Currency</th>
-                  <th scope="col">Gaming day</th>
-                  <th scope="col" className="num">
-                    Matched
-                  </th>
-                  <th scope="col" className="num">
-                    Findings
-                  </th>
-                  <th scope="col" className="num">
-                    Ledger amount
-                  </th>
-                  <th scope="col" className="num">
-                    Wallet amount
-                  </th>
-                </tr>
-              </thead>
-              <tbody>
-                {r.summary.map((s) => (
-                  <tr key={`${s.currency}|${s.gamingDay}`}>
-                    <th scope="row">{s.currency}</th>
-                    <td>{s.gamingDay}</td>
-                    <td className="num">{s.counts.MATCHED}</td>
-                    <td className="num">{FINDINGS.reduce((n, f) => n + s.counts[f], 0)}</td>
-                    <td className="num">{formatMinor(s.ledgerAmount, s.currency)}</td>
-                    <td className="num">{formatMinor(s.walletAmount, s.currency)}</td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
-          </div>
+          <RunTotals r={r} />
+          <RunSummary r={r} />
           <h2>Findings</h2>
           <QueryState query={findings} what="the findings">
-            {(items) =>
-              items.length ? (
-                <div className="scroll" role="region" aria-label="Findings" tabIndex={0}>
-                  <table className="data" data-testid="wallet-findings">
-                    <caption className="sr-only">Transactions that did not match</caption>
-                    <thead>
-                      <tr>
-                        <th scope="col">Status</th>
-                        <th scope="col">Transaction</th>
-                        <th scope="col">Type</th>
-                        <th scope="col">Account</th>
-                        <th scope="col">Gaming day</th>
-                        <th scope="col" className="num">
-                          Ledger
-                        </th>
-                        <th scope="col" className="num">
-                          Wallet
-                        </th>
-                        <th scope="col">Line</th>
-                        <th scope="col">Differs in</th>
-                      </tr>
-                    </thead>
-                    <tbody>
-                      {items.map((i) => (
-                        <tr key={i.seq} data-status={i.status} data-txn={i.transactionId}>
-                          <td>{LABEL[i.status] ?? i.status}</td>
-                          <td className="nowrap">{i.transactionId}</td>
-                          <td>{i.type}</td>
-                          <td>{i.accountId ?? '–'}</td>
-                          <td>{i.gamingDay}</td>
-                          <td className="num" data-col="ledger">
-                            {i.ledgerAmount === null ? '–' : formatMinor(i.ledgerAmount, i.currency, true)}
-                          </td>
-                          <td className="num" data-col="wallet">
-                            {i.walletAmount === null ? '–' : formatMinor(i.walletAmount, i.currency, true)}
-                          </td>
-                          <td>{i.walletLine ?? '–'}</td>
-                          <td>{i.differences.join(', ') || '–'}</td>
-                        </tr>
-                      ))}
-                    </tbody>
-                  </table>
-                </div>
-              ) : (
-                <Empty>Every transaction matched.</Empty>
-              )
-            }
+            {(items) => (items.length ? <FindingsTable items={items} /> : <Empty>Every transaction matched.</Empty>)}
           </QueryState>
         </>
       )}
     </QueryState>
+  );
+}
+
+/** A run's count of transactions per status. */
+function RunTotals({ r }: { r: Run }) {
+  return (
+    <table className="data" data-testid="wallet-totals">
+      <caption>Transactions by status</caption>
+      <thead>
+        <tr>
+          {(['MATCHED', ...FINDINGS] as const).map((s) => (
+            <th key={s} scope="col" className="num">
+              {LABEL[s]}
+            </th>
+          ))}
+        </tr>
+      </thead>
+      <tbody>
+        <tr>
+          {(['MATCHED', ...FINDINGS] as const).map((s) => (
+            <td key={s} className="num" data-col={s}>
+              {r.totals[s]}
+            </td>
+          ))}
+        </tr>
+      </tbody>
+    </table>
+  );
+}
+
+/** A run's counts and sums per currency and gaming day. */
+function RunSummary({ r }: { r: Run }) {
+  return (
+    <div className="scroll" role="region" aria-label="Summary per currency and gaming day" tabIndex={0}>
+      <table className="data" data-testid="wallet-summary">
+        <caption>Per currency and gaming day</caption>
+        <thead>
+          <tr>
+            <th scope="col">Currency</th>
+            <th scope="col">Gaming day</th>
+            <th scope="col" className="num">
+              Matched
+            </th>
+            <th scope="col" className="num">
+              Findings
+            </th>
+            <th scope="col" className="num">
+              Ledger amount
+            </th>
+            <th scope="col" className="num">
+              Wallet amount
+            </th>
+          </tr>
+        </thead>
+        <tbody>
+          {r.summary.map((s) => (
+            <tr key={`${s.currency}|${s.gamingDay}`}>
+              <th scope="row">{s.currency}</th>
+              <td>{s.gamingDay}</td>
+              <td className="num">{s.counts.MATCHED}</td>
+              <td className="num">{FINDINGS.reduce((n, f) => n + s.counts[f], 0)}</td>
+              <td className="num">{formatMinor(s.ledgerAmount, s.currency)}</td>
+              <td className="num">{formatMinor(s.walletAmount, s.currency)}</td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    </div>
+  );
+}
+
+/** A run's findings: the transactions that did not match, in file order. */
+function FindingsTable({ items }: { items: readonly Item[] }) {
+  return (
+    <div className="scroll" role="region" aria-label="Findings" tabIndex={0}>
+      <table className="data" data-testid="wallet-findings">
+        <caption className="sr-only">Transactions that did not match</caption>
+        <thead>
+          <tr>
+            <th scope="col">Status</th>
+            <th scope="col">Transaction</th>
+            <th scope="col">Type</th>
+            <th scope="col">Account</th>
+            <th scope="col">Gaming day</th>
+            <th scope="col" className="num">
+              Ledger
+            </th>
+            <th scope="col" className="num">
+              Wallet
+            </th>
+            <th scope="col">Line</th>
+            <th scope="col">Differs in</th>
+          </tr>
+        </thead>
+        <tbody>
+          {items.map((i) => (
+            <tr key={i.seq} data-status={i.status} data-txn={i.transactionId}>
+              <td>{LABEL[i.status] ?? i.status}</td>
+              <td className="nowrap">{i.transactionId}</td>
+              <td>{i.type}</td>
+              <td>{i.accountId ?? '–'}</td>
+              <td>{i.gamingDay}</td>
+              <td className="num" data-col="ledger">
+                {i.ledgerAmount === null ? '–' : formatMinor(i.ledgerAmount, i.currency, true)}
+              </td>
+              <td className="num" data-col="wallet">
+                {i.walletAmount === null ? '–' : formatMinor(i.walletAmount, i.currency, true)}
+              </td>
+              <td>{i.walletLine ?? '–'}</td>
+              <td>{i.differences.join(', ') || '–'}</td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    </div>
   );
 }

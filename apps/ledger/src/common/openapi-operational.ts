@@ -17,8 +17,18 @@ export const PROBE_SCHEMA = 'ProbeResponse';
  * The document is changed in place and returned.
  */
 export function withOperationalAnswers(doc: OpenAPIObject): OpenAPIObject {
+  withHealthAnswer(doc);
+  withProbeAnswers(doc);
+  withMetricsAnswer(doc);
+  return doc;
+}
+
+/** The 200 answer of an operation, if documented. */
+const ok = (op: OperationObject | undefined) => op?.responses?.['200'] as { content?: Record<string, { schema?: unknown }> } | undefined;
+
+/** `GET /health` 200: `HealthResponse`, when its controller does not document it (see {@link withOperationalAnswers}). */
+function withHealthAnswer(doc: OpenAPIObject): void {
   const health = doc.paths['/health']?.get as OperationObject | undefined;
-  const ok = (op: OperationObject | undefined) => op?.responses?.['200'] as { content?: Record<string, { schema?: unknown }> } | undefined;
   if (health && !Object.values(ok(health)?.content ?? {}).some((c) => c.schema)) {
     doc.components!.schemas![HEALTH_SCHEMA] = {
       type: 'object',
@@ -51,6 +61,10 @@ export function withOperationalAnswers(doc: OpenAPIObject): OpenAPIObject {
     };
     health.responses = { ...health.responses, 200: { description: 'the API answers; `status` says whether the read side is whole', content: { 'application/json': { schema: { $ref: `#/components/schemas/${HEALTH_SCHEMA}` } } } } };
   }
+}
+
+/** `GET /health/live` 200 and `GET /health/ready` 200 and 503: `ProbeResponse`, when not documented (see {@link withOperationalAnswers}). */
+function withProbeAnswers(doc: OpenAPIObject): void {
   const live = doc.paths['/health/live']?.get as OperationObject | undefined;
   const ready = doc.paths['/health/ready']?.get as OperationObject | undefined;
   if (live && ready && !Object.values(ok(ready)?.content ?? {}).some((c) => c.schema)) {
@@ -85,6 +99,10 @@ export function withOperationalAnswers(doc: OpenAPIObject): OpenAPIObject {
     live.responses = { ...live.responses, 200: probe('the process answers (liveness)') };
     ready.responses = { ...ready.responses, 200: probe('ready (`status` `ok` or `degraded`)'), 503: probe('not ready: `postgres` or `migrations` down (or shutting down); the report, not an ErrorResponse') };
   }
+}
+
+/** `GET /metrics` 200: the Prometheus text exposition format, when not documented (see {@link withOperationalAnswers}). */
+function withMetricsAnswer(doc: OpenAPIObject): void {
   const metrics = doc.paths['/metrics']?.get as OperationObject | undefined;
   if (metrics && !ok(metrics)?.content?.['text/plain']) {
     metrics.responses = {
@@ -100,5 +118,4 @@ export function withOperationalAnswers(doc: OpenAPIObject): OpenAPIObject {
       },
     };
   }
-  return doc;
 }

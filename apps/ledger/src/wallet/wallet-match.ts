@@ -99,50 +99,8 @@ export function matchWallet(rows: readonly WalletRow[], ledger: readonly LedgerT
   const seen = new Set<string>();
   const items: MatchItem[] = [];
   for (const r of rows) {
-    const l = byId.get(r.transactionId);
-    const wallet = { walletAmount: r.amount, walletLine: r.line, walletTime: r.time };
-    if (seen.has(r.transactionId)) {
-      items.push({
-        status: 'DUPLICATED',
-        transactionId: r.transactionId,
-        type: r.type,
-        betId: l?.betId ?? r.betId,
-        roundId: l?.roundId ?? r.roundId,
-        accountId: l?.accountId ?? r.accountId,
-        currency: l?.currency ?? r.currency,
-        gamingDay: l?.gamingDay ?? dayOf(r.time),
-        ledgerAmount: l?.amount ?? null,
-        ...wallet,
-        differences: [],
-      });
-      continue;
-    }
+    items.push(itemOfRow(r, byId.get(r.transactionId), seen.has(r.transactionId), dayOf));
     seen.add(r.transactionId);
-    if (!l) {
-      items.push({
-        status: 'MISSING_IN_LEDGER',
-        transactionId: r.transactionId,
-        type: r.type,
-        betId: r.betId,
-        roundId: r.roundId,
-        accountId: r.accountId,
-        currency: r.currency,
-        gamingDay: dayOf(r.time),
-        ledgerAmount: null,
-        ...wallet,
-        differences: [],
-      });
-      continue;
-    }
-    const differences: string[] = [];
-    if (r.amount !== l.amount) differences.push('amount');
-    if (r.currency !== l.currency) differences.push('currency');
-    if (r.type !== l.type) differences.push('type');
-    if (r.betId !== null && r.betId !== l.betId) differences.push('betId');
-    if (r.roundId !== null && r.roundId !== l.roundId) differences.push('roundId');
-    if (r.accountId !== null && r.accountId !== l.accountId) differences.push('accountId');
-    const status: MatchStatus = differences.includes('amount') || differences.includes('currency') ? 'AMOUNT_DIFFERS' : differences.length ? 'FIELDS_DIFFER' : 'MATCHED';
-    items.push({ status, transactionId: l.transactionId, type: l.type, betId: l.betId, roundId: l.roundId, accountId: l.accountId, currency: l.currency, gamingDay: l.gamingDay, ledgerAmount: l.amount, ...wallet, differences });
   }
   let zeroNotInFile = 0;
   for (const l of ledger) {
@@ -152,24 +110,82 @@ export function matchWallet(rows: readonly WalletRow[], ledger: readonly LedgerT
       zeroNotInFile++;
       continue;
     }
-    items.push({
-      status: 'MISSING_IN_WALLET',
-      transactionId: l.transactionId,
-      type: l.type,
-      betId: l.betId,
-      roundId: l.roundId,
-      accountId: l.accountId,
-      currency: l.currency,
-      gamingDay: l.gamingDay,
-      ledgerAmount: l.amount,
-      walletAmount: null,
-      walletLine: null,
-      walletTime: null,
-      differences: [],
-    });
+    items.push(missingInWallet(l));
   }
-  const cmp = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
   items.sort((a, b) => cmp(a.gamingDay, b.gamingDay) || cmp(a.currency, b.currency) || cmp(a.transactionId, b.transactionId) || (a.walletLine ?? 0) - (b.walletLine ?? 0));
+  return { items, ...summarise(items), zeroNotInFile };
+}
+
+const cmp = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
+
+/**
+ * The item of a wallet row: DUPLICATED when a row of its id came before, MISSING_IN_LEDGER without
+ * the ledger's transaction `l`, else MATCHED, AMOUNT_DIFFERS or FIELDS_DIFFER (see {@link matchWallet}).
+ */
+function itemOfRow(r: WalletRow, l: LedgerTransaction | undefined, duplicate: boolean, dayOf: (time: string) => string): MatchItem {
+  const wallet = { walletAmount: r.amount, walletLine: r.line, walletTime: r.time };
+  if (duplicate) {
+    return {
+      status: 'DUPLICATED',
+      transactionId: r.transactionId,
+      type: r.type,
+      betId: l?.betId ?? r.betId,
+      roundId: l?.roundId ?? r.roundId,
+      accountId: l?.accountId ?? r.accountId,
+      currency: l?.currency ?? r.currency,
+      gamingDay: l?.gamingDay ?? dayOf(r.time),
+      ledgerAmount: l?.amount ?? null,
+      ...wallet,
+      differences: [],
+    };
+  }
+  if (!l) {
+    return {
+      status: 'MISSING_IN_LEDGER',
+      transactionId: r.transactionId,
+      type: r.type,
+      betId: r.betId,
+      roundId: r.roundId,
+      accountId: r.accountId,
+      currency: r.currency,
+      gamingDay: dayOf(r.time),
+      ledgerAmount: null,
+      ...wallet,
+      differences: [],
+    };
+  }
+  const differences: string[] = [];
+  if (r.amount !== l.amount) differences.push('amount');
+  if (r.currency !== l.currency) differences.push('currency');
+  if (r.type !== l.type) differences.push('type');
+  if (r.betId !== null && r.betId !== l.betId) differences.push('betId');
+  if (r.roundId !== null && r.roundId !== l.roundId) differences.push('roundId');
+  if (r.accountId !== null && r.accountId !== l.accountId) differences.push('accountId');
+  const status: MatchStatus = differences.includes('amount') || differences.includes('currency') ? 'AMOUNT_DIFFERS' : differences.length ? 'FIELDS_DIFFER' : 'MATCHED';
+  return { status, transactionId: l.transactionId, type: l.type, betId: l.betId, roundId: l.roundId, accountId: l.accountId, currency: l.currency, gamingDay: l.gamingDay, ledgerAmount: l.amount, ...wallet, differences };
+}
+
+/** The item of a ledger transaction of the scope that no row names (its amount not 0). */
+function missingInWallet(l: LedgerTransaction): MatchItem {
+  return {
+    status: 'MISSING_IN_WALLET',
+    transactionId: l.transactionId,
+    type: l.type,
+    betId: l.betId,
+    roundId: l.roundId,
+    accountId: l.accountId,
+    currency: l.currency,
+    gamingDay: l.gamingDay,
+    ledgerAmount: l.amount,
+    walletAmount: null,
+    walletLine: null,
+    walletTime: null,
+    differences: [],
+  };
+}
+
+/** The counts and sums of sorted `items` per currency and gaming day (by currency, then day), and the totals. */
+function summarise(items: readonly MatchItem[]): Pick<MatchResult, 'summary' | 'totals'> {
   const groups = new Map<string, { currency: string; gamingDay: string; counts: Record<MatchStatus, number>; ledgerAmount: bigint; walletAmount: bigint }>();
   const totals = zeroCounts();
   for (const i of items) {
@@ -183,5 +199,5 @@ export function matchWallet(rows: readonly WalletRow[], ledger: readonly LedgerT
     groups.set(key, g);
   }
   const summary = [...groups.values()].sort((a, b) => cmp(a.currency, b.currency) || cmp(a.gamingDay, b.gamingDay));
-  return { items, summary, totals, zeroNotInFile };
+  return { summary, totals };
 }

@@ -1,19 +1,19 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { ConfigService } from '@nestjs/config';
-import { createHash, randomUUID } from 'node:crypto';
+import { createHash, randomUUID, type Hash } from 'node:crypto';
 import { Transform, type Readable } from 'node:stream';
 import type { DataSource } from 'typeorm';
 import type { LedgerApiEnv } from '@ledger/config';
 import { gamingDay, type GamingDayConfig } from '@ledger/projections';
 import type { ReadModel } from '@ledger/read-model';
 import { ApiError } from '../kernel/api-error';
-import { exec, first, rows as sqlRows } from '../kernel/sql';
+import { exec, first, rows as sqlRows, type Queryable } from '../kernel/sql';
 import { DATA_SOURCE, READ_MODEL } from '../kernel/tokens';
 import { decodeCursor, encodeCursor, type Page } from '../kernel/pagination';
 import { reportHeader, type ReportHeader } from '../kernel/report-header';
 import { betIdOfTransactionId, expectedTransactions, type LedgerBet, type LedgerBetRevision, type LedgerTransaction } from '../kernel/as-of/wallet-transactions';
-import { FileTooLargeError, readWalletFile, type ColumnMap, type WalletFileFormat } from './wallet-file';
-import { matchWallet, scopeOfRows, type MatchScope, type MatchStatus } from './wallet-match';
+import { FileTooLargeError, readWalletFile, type ColumnMap, type WalletFile, type WalletFileFormat } from './wallet-file';
+import { matchWallet, scopeOfRows, type MatchItem, type MatchResult, type MatchScope, type MatchStatus } from './wallet-match';
 
 /** Most bets of a match's scope (its gaming days) loaded at once; more: 413 `WALLET.SCOPE_TOO_LARGE`. */
 export const MAX_SCOPE_BETS = 500_000;
@@ -108,6 +108,29 @@ export class WalletService {
    *   400 `VALIDATION.FAILED` (fromDay after toDay)
    */
   async upload(body: Readable, u: WalletUpload): Promise<WalletRunReport> {
+    const { file, hash } = await this.readFile(body, u);
+    const scope = this.scopeOf(u, file.rows);
+    const named = new Set<string>();
+    for (const r of file.rows) {
+      if (r.betId) named.add(r.betId);
+      const b = betIdOfTransactionId(r.transactionId);
+      if (b) named.add(b);
+    }
+    const ledger = await this.ledgerTransactions(scope, [...named]);
+    const result = matchWallet(file.rows, ledger, scope, this.dayOf);
+    const runId = randomUUID();
+    await this.ds.transaction(async (tx) => {
+      await this.insertRun(tx, runId, u, { ...file, sha256: hash.digest('hex') }, scope, result);
+      await this.insertItems(tx, runId, result.items);
+    });
+    return this.run(runId);
+  }
+
+  /**
+   * Reads an uploaded wallet file, hashing it as it goes by (the hash is digested when the run is stored).
+   * @throws ApiError 413 `REQUEST.TOO_LARGE`, 400 `WALLET.FILE_INVALID` (see {@link upload})
+   */
+  private async readFile(body: Readable, u: WalletUpload): Promise<{ file: WalletFile; hash: Hash }> {
     const hash = createHash('sha256');
     const hashing = new Transform({
       transform(chunk: Buffer, _enc, cb) {
@@ -132,75 +155,70 @@ export class WalletService {
         problems: file.problems,
       });
     }
-    const scope = this.scopeOf(u, file.rows);
-    const named = new Set<string>();
-    for (const r of file.rows) {
-      if (r.betId) named.add(r.betId);
-      const b = betIdOfTransactionId(r.transactionId);
-      if (b) named.add(b);
-    }
-    const ledger = await this.ledgerTransactions(scope, [...named]);
-    const result = matchWallet(file.rows, ledger, scope, this.dayOf);
-    const runId = randomUUID();
-    const summary = result.summary.map((s) => ({ ...s, ledgerAmount: s.ledgerAmount.toString(), walletAmount: s.walletAmount.toString() }));
+    return { file, hash };
+  }
+
+  /** Stores a run's row of `wallet_match_runs`: who, the file, the scope, the totals and the summary. */
+  private async insertRun(tx: Queryable, runId: string, u: WalletUpload, file: WalletFile & { readonly sha256: string }, scope: MatchScope, result: MatchResult): Promise<void> {
     const source: 'file' | 'explicit' | 'period' = scope.kind === 'period' ? 'period' : u.fromDay || u.toDay ? 'explicit' : 'file';
     const days = scope.kind === 'days' ? [scope.fromDay, scope.toDay] : [null, null];
     const period = scope.kind === 'period' ? [scope.from, scope.to] : [null, null];
-    await this.ds.transaction(async (tx) => {
+    await exec(
+      tx,
+      `INSERT INTO wallet_match_runs (run_id, actor_id, actor_role, format, file_sha256, file_bytes, file_rows, column_map, from_day, to_day, period_from, period_to, scope_source, totals, summary, zero_not_in_file, item_count, correlation_id)
+       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18)`,
+      [
+        runId,
+        u.actor.id,
+        u.actor.role,
+        u.format,
+        file.sha256,
+        file.bytes,
+        file.rows.length,
+        JSON.stringify(u.map),
+        days[0],
+        days[1],
+        period[0],
+        period[1],
+        source,
+        JSON.stringify(result.totals),
+        JSON.stringify(result.summary.map((s) => ({ ...s, ledgerAmount: s.ledgerAmount.toString(), walletAmount: s.walletAmount.toString() }))),
+        result.zeroNotInFile,
+        result.items.length,
+        u.correlationId ?? null,
+      ],
+    );
+  }
+
+  /** Stores a run's items in `wallet_match_items`, {@link INSERT_CHUNK} per statement, numbered from 1 in order. */
+  private async insertItems(tx: Queryable, runId: string, items: readonly MatchItem[]): Promise<void> {
+    for (let i = 0; i < items.length; i += INSERT_CHUNK) {
+      const chunk = items.slice(i, i + INSERT_CHUNK).map((it, k) => ({
+        seq: i + k + 1,
+        status: it.status,
+        transaction_id: it.transactionId,
+        type: it.type,
+        bet_id: it.betId,
+        round_id: it.roundId,
+        account_id: it.accountId,
+        currency: it.currency,
+        gaming_day: it.gamingDay,
+        ledger_amount: it.ledgerAmount?.toString() ?? null,
+        wallet_amount: it.walletAmount?.toString() ?? null,
+        wallet_line: it.walletLine,
+        wallet_time: it.walletTime,
+        differences: it.differences.join(','),
+      }));
       await exec(
         tx,
-        `INSERT INTO wallet_match_runs (run_id, actor_id, actor_role, format, file_sha256, file_bytes, file_rows, column_map, from_day, to_day, period_from, period_to, scope_source, totals, summary, zero_not_in_file, item_count, correlation_id)
-         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18)`,
-        [
-          runId,
-          u.actor.id,
-          u.actor.role,
-          u.format,
-          hash.digest('hex'),
-          file.bytes,
-          file.rows.length,
-          JSON.stringify(u.map),
-          days[0],
-          days[1],
-          period[0],
-          period[1],
-          source,
-          JSON.stringify(result.totals),
-          JSON.stringify(summary),
-          result.zeroNotInFile,
-          result.items.length,
-          u.correlationId ?? null,
-        ],
+        `INSERT INTO wallet_match_items (run_id, seq, status, transaction_id, type, bet_id, round_id, account_id, currency, gaming_day, ledger_amount, wallet_amount, wallet_line, wallet_time, differences)
+         SELECT $1, x.seq, x.status, x.transaction_id, x.type, x.bet_id, x.round_id, x.account_id, x.currency, x.gaming_day, x.ledger_amount, x.wallet_amount, x.wallet_line, x.wallet_time,
+                CASE WHEN x.differences = '' THEN '{}'::text[] ELSE string_to_array(x.differences, ',') END
+           FROM json_to_recordset($2::json) AS x(seq integer, status text, transaction_id text, type text, bet_id text, round_id text, account_id text, currency text,
+                gaming_day date, ledger_amount bigint, wallet_amount bigint, wallet_line integer, wallet_time timestamptz, differences text)`,
+        [runId, JSON.stringify(chunk)],
       );
-      for (let i = 0; i < result.items.length; i += INSERT_CHUNK) {
-        const chunk = result.items.slice(i, i + INSERT_CHUNK).map((it, k) => ({
-          seq: i + k + 1,
-          status: it.status,
-          transaction_id: it.transactionId,
-          type: it.type,
-          bet_id: it.betId,
-          round_id: it.roundId,
-          account_id: it.accountId,
-          currency: it.currency,
-          gaming_day: it.gamingDay,
-          ledger_amount: it.ledgerAmount?.toString() ?? null,
-          wallet_amount: it.walletAmount?.toString() ?? null,
-          wallet_line: it.walletLine,
-          wallet_time: it.walletTime,
-          differences: it.differences.join(','),
-        }));
-        await exec(
-          tx,
-          `INSERT INTO wallet_match_items (run_id, seq, status, transaction_id, type, bet_id, round_id, account_id, currency, gaming_day, ledger_amount, wallet_amount, wallet_line, wallet_time, differences)
-           SELECT $1, x.seq, x.status, x.transaction_id, x.type, x.bet_id, x.round_id, x.account_id, x.currency, x.gaming_day, x.ledger_amount, x.wallet_amount, x.wallet_line, x.wallet_time,
-                  CASE WHEN x.differences = '' THEN '{}'::text[] ELSE string_to_array(x.differences, ',') END
-             FROM json_to_recordset($2::json) AS x(seq integer, status text, transaction_id text, type text, bet_id text, round_id text, account_id text, currency text,
-                  gaming_day date, ledger_amount bigint, wallet_amount bigint, wallet_line integer, wallet_time timestamptz, differences text)`,
-          [runId, JSON.stringify(chunk)],
-        );
-      }
-    });
-    return this.run(runId);
+    }
   }
 
   /**

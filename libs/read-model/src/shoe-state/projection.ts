@@ -33,93 +33,109 @@ export const shoeStateProjection: Projection = {
   tables: [{ name: SHOE_STATE_TABLE, orderBy: 'shoe_id COLLATE "C"', scope: { tableId: (p) => `table_id = ${p}` } }],
   async apply(e: LedgerEvent, tx: ProjectionTx): Promise<void> {
     const shoeId = shoeIdOf(e);
-    switch (e.type) {
-      case 'ShoeOpened':
-        return openShoe(e as LedgerEvent<'ShoeOpened'>, tx);
-      case 'CommencementCardDrawn':
-        return fold(tx, shoeId, e, moveCards('burned', [e.data.card]), (r) => ({
-          status: r.status === 'CLOSED' || r.status === 'VOIDED' ? r.status : 'COMMENCING',
-          commencement_card: e.data.card,
-          commencement_burn_count: e.data.burnCount,
-          commencement_burns_done: 0,
-          commencement_event_id: e.eventId,
-        }));
-      case 'CommencementCorrected':
-        return correctCommencement(tx, shoeId, e as LedgerEvent<'CommencementCorrected'>);
-      case 'CardBurned': {
-        const commencement = e.data.phase === 'COMMENCEMENT';
-        return fold(tx, shoeId, e, moveCards('burned', [e.data.card]), (r) =>
-          commencement
-            ? {
-                burns: r.burns + 1,
-                commencement_burns_done: r.commencement_burns_done + 1,
-                // SQL's `done + 1 >= count` with a NULL count is not true
-                status: r.status === 'COMMENCING' && r.commencement_burn_count !== null && r.commencement_burns_done + 1 >= r.commencement_burn_count ? 'READY' : r.status,
-              }
-            : { burns: r.burns + 1 },
-        );
-      }
-      case 'RoundOpened':
-        return fold(tx, shoeId, e, null, (r) => ({
-          status: r.status === 'CLOSED' || r.status === 'VOIDED' ? r.status : 'IN_ROUND',
-          hand_number: e.data.handNumber,
-          previous_round_id: r.current_round_id,
-          current_round_id: e.data.roundId,
-        }));
-      case 'CardDealt':
-        return fold(tx, shoeId, e, moveCards('dealt', [e.data.card]), null);
-      case 'CardExposed':
-        if (e.data.phase === 'COMMENCEMENT' || e.data.phase === 'SHUFFLE') return;
-        return fold(tx, shoeId, e, moveCards('exposed', [e.data.card]), null);
-      case 'CardDropped':
-        if (e.data.phase !== 'DEALING' || e.data.exposedBeforeLeavingView) return;
-        return fold(tx, shoeId, e, moveCards('dropped', [e.data.card]), null);
-      case 'UnneededCardDrawn':
-        return fold(tx, shoeId, e, moveCards('unneeded', [e.data.card]), null);
-      case 'CutCardDrawn': {
-        const d = e.data;
-        return fold(tx, shoeId, e, null, (r) => ({
-          cut_card_drawn: true,
-          cut_card_timing: d.timing,
-          cut_card_round_id: d.roundId,
-          last_hand_round_id: d.timing === 'DURING_DEALING' ? d.roundId : d.timing === 'BEFORE_DEALING' ? r.previous_round_id : r.current_round_id,
-        }));
-      }
-      case 'RoundResulted':
-        return fold(tx, shoeId, e, null, (r) => ({ status: idleStatus(r) }));
-      case 'RoundVoided':
-        // a round voided while in progress (bets open or dealing) ends it: the shoe is idle again.
-        // In progress = the shoe is IN_ROUND and this is its current round (a round is resulted or
-        // voided before the next one opens, and either makes the shoe idle), from its own row.
-        return fold(tx, shoeId, e, null, (r) => ({ status: r.status === 'IN_ROUND' && r.current_round_id === e.data.roundId ? idleStatus(r) : r.status }));
-      case 'ResultCorrected':
-        return fold(tx, shoeId, e, correctedCards(e as LedgerEvent<'ResultCorrected'>), null);
-      case 'ShoeVoided': {
-        const dec = e.data.decision;
-        return fold(tx, shoeId, e, null, () => ({
-          status: 'VOIDED',
-          voided: true,
-          void_event_id: e.eventId,
-          void_reason: dec.reason,
-          void_actor_id: dec.actingManagerId,
-          void_approver_id: dec.approverId,
-          voided_at: e.occurredAt,
-        }));
-      }
-      case 'ShoeClosed':
-        return fold(tx, shoeId, e, null, (r) => ({
-          status: r.voided ? 'VOIDED' : 'CLOSED',
-          closed: true,
-          rounds_played: e.data.roundsPlayed,
-          closed_at: e.occurredAt,
-        }));
-      case 'DealerChanged':
-        return fold(tx, shoeId, e, null, () => ({ dealer_id: e.data.dealerId }));
-      default:
-        return; // bets, betting closed, settlements: nothing about the shoe itself
-    }
+    if (e.type === 'ShoeOpened') return openShoe(e as LedgerEvent<'ShoeOpened'>, tx);
+    // neither (bets, betting closed, settlements): nothing about the shoe itself
+    return applyCardEvent(e, tx, shoeId) ?? applyRoundOrShoeEvent(e, tx, shoeId);
   },
 };
+
+/**
+ * The events that move cards: out of the shoe (commencement card, burns, dealt, exposed, dropped,
+ * unneeded) or back (the corrections). Undefined for any other event, or one that moves none.
+ */
+function applyCardEvent(e: LedgerEvent, tx: ProjectionTx, shoeId: string): Promise<void> | undefined {
+  switch (e.type) {
+    case 'CommencementCardDrawn':
+      return fold(tx, shoeId, e, moveCards('burned', [e.data.card]), (r) => ({
+        status: r.status === 'CLOSED' || r.status === 'VOIDED' ? r.status : 'COMMENCING',
+        commencement_card: e.data.card,
+        commencement_burn_count: e.data.burnCount,
+        commencement_burns_done: 0,
+        commencement_event_id: e.eventId,
+      }));
+    case 'CommencementCorrected':
+      return correctCommencement(tx, shoeId, e as LedgerEvent<'CommencementCorrected'>);
+    case 'CardBurned': {
+      const commencement = e.data.phase === 'COMMENCEMENT';
+      return fold(tx, shoeId, e, moveCards('burned', [e.data.card]), (r) =>
+        commencement
+          ? {
+              burns: r.burns + 1,
+              commencement_burns_done: r.commencement_burns_done + 1,
+              // SQL's `done + 1 >= count` with a NULL count is not true
+              status: r.status === 'COMMENCING' && r.commencement_burn_count !== null && r.commencement_burns_done + 1 >= r.commencement_burn_count ? 'READY' : r.status,
+            }
+          : { burns: r.burns + 1 },
+      );
+    }
+    case 'CardDealt':
+      return fold(tx, shoeId, e, moveCards('dealt', [e.data.card]), null);
+    case 'CardExposed':
+      if (e.data.phase === 'COMMENCEMENT' || e.data.phase === 'SHUFFLE') return undefined;
+      return fold(tx, shoeId, e, moveCards('exposed', [e.data.card]), null);
+    case 'CardDropped':
+      if (e.data.phase !== 'DEALING' || e.data.exposedBeforeLeavingView) return undefined;
+      return fold(tx, shoeId, e, moveCards('dropped', [e.data.card]), null);
+    case 'UnneededCardDrawn':
+      return fold(tx, shoeId, e, moveCards('unneeded', [e.data.card]), null);
+    case 'ResultCorrected':
+      return fold(tx, shoeId, e, correctedCards(e as LedgerEvent<'ResultCorrected'>), null);
+    default:
+      return undefined;
+  }
+}
+
+/** The events of the rounds and of the shoe itself: status, hand number, cut card, void, close, dealer. Undefined for any other event. */
+function applyRoundOrShoeEvent(e: LedgerEvent, tx: ProjectionTx, shoeId: string): Promise<void> | undefined {
+  switch (e.type) {
+    case 'RoundOpened':
+      return fold(tx, shoeId, e, null, (r) => ({
+        status: r.status === 'CLOSED' || r.status === 'VOIDED' ? r.status : 'IN_ROUND',
+        hand_number: e.data.handNumber,
+        previous_round_id: r.current_round_id,
+        current_round_id: e.data.roundId,
+      }));
+    case 'CutCardDrawn': {
+      const d = e.data;
+      return fold(tx, shoeId, e, null, (r) => ({
+        cut_card_drawn: true,
+        cut_card_timing: d.timing,
+        cut_card_round_id: d.roundId,
+        last_hand_round_id: d.timing === 'DURING_DEALING' ? d.roundId : d.timing === 'BEFORE_DEALING' ? r.previous_round_id : r.current_round_id,
+      }));
+    }
+    case 'RoundResulted':
+      return fold(tx, shoeId, e, null, (r) => ({ status: idleStatus(r) }));
+    case 'RoundVoided':
+      // a round voided while in progress (bets open or dealing) ends it: the shoe is idle again.
+      // In progress = the shoe is IN_ROUND and this is its current round (a round is resulted or
+      // voided before the next one opens, and either makes the shoe idle), from its own row.
+      return fold(tx, shoeId, e, null, (r) => ({ status: r.status === 'IN_ROUND' && r.current_round_id === e.data.roundId ? idleStatus(r) : r.status }));
+    case 'ShoeVoided': {
+      const dec = e.data.decision;
+      return fold(tx, shoeId, e, null, () => ({
+        status: 'VOIDED',
+        voided: true,
+        void_event_id: e.eventId,
+        void_reason: dec.reason,
+        void_actor_id: dec.actingManagerId,
+        void_approver_id: dec.approverId,
+        voided_at: e.occurredAt,
+      }));
+    }
+    case 'ShoeClosed':
+      return fold(tx, shoeId, e, null, (r) => ({
+        status: r.voided ? 'VOIDED' : 'CLOSED',
+        closed: true,
+        rounds_played: e.data.roundsPlayed,
+        closed_at: e.occurredAt,
+      }));
+    case 'DealerChanged':
+      return fold(tx, shoeId, e, null, () => ({ dealer_id: e.data.dealerId }));
+    default:
+      return undefined;
+  }
+}
 
 /** The columns of a `shoe_state` row the folded changes read (node-postgres types). */
 type ShoeRow = Pick<ShoeStateRow, 'status' | 'burns' | 'commencement_burn_count' | 'commencement_burns_done' | 'current_round_id' | 'previous_round_id' | 'voided'>;

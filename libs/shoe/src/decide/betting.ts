@@ -1,10 +1,10 @@
-import { assertValidStake, builtInPaytable, isBetCodeOf, isBetOffered, MAIN_BETS, PAIR_BETS, type BetCode } from '@ledger/rules';
+import { assertValidStake, builtInPaytable, isBetCodeOf, isBetOffered, MAIN_BETS, PAIR_BETS, type BetCode, type Paytable } from '@ledger/rules';
 import type { NewEvent } from '@ledger/events';
 import type { BetInput, DecideContext, ShoeCommandOf } from '../commands';
 import { DomainError, passRulesErrors } from '../errors';
 import { logHas, logValues } from '../keyed-log';
-import { commencementComplete, currentRound, type ShoeState } from '../state';
-import { commencementIncomplete, requireId, requireLatestRound, requireTable, roundInProgress } from './guards';
+import { commencementComplete, currentRound, type RoundState, type ShoeState } from '../state';
+import { commencementIncomplete, requireId, requireLatestRound, requireTable, roundInProgress, type OpenedShoe } from './guards';
 
 /**
  * A round's betting: the round opens (bets open), bets are placed within the table's limits and
@@ -68,55 +68,9 @@ export function placeBets(s: ShoeState, cmd: ShoeCommandOf<'PlaceBets'>, ctx: De
   const events: NewEvent[] = [];
   cmd.bets.forEach((bet: BetInput, index: number) => {
     const at = { index, betId: bet?.betId };
-    requireId(bet?.betId, `bets[${index}].betId`);
-    requireId(bet.accountId, `bets[${index}].accountId`);
-    if (batchIds.has(bet.betId) || logHas(shoe.betIndex, bet.betId)) {
-      throw new DomainError('BET.DUPLICATE_ID', `bet id ${bet.betId} is already used in this shoe`, at);
-    }
-    batchIds.add(bet.betId);
-    if (!isBetCodeOf(settings.variant, bet.betCode)) {
-      throw new DomainError('BET.UNKNOWN_CODE', `${JSON.stringify(bet.betCode)} is not a bet of ${settings.variant}`, { ...at, betCode: bet.betCode });
-    }
-    const code: BetCode = bet.betCode;
-    // §3.2, §3.3 windows: counted in hands opened, voided ones included; virtual tables exempt.
-    if (!isBetOffered(paytable, code, round.handNumber, settings.virtualTable)) {
-      throw new DomainError('BET.OUTSIDE_WINDOW', `${code} is not offered on hand ${round.handNumber} of this shoe`, {
-        ...at,
-        betCode: code,
-        handNumber: round.handNumber,
-        windows: paytable.definition.windows.filter((w) => w.bets.includes(code)).map((w) => ({ firstHands: w.firstHands })),
-      });
-    }
-    if (bet.currency !== settings.currency) {
-      throw new DomainError('BET.CURRENCY_MISMATCH', `the table plays in ${settings.currency}, the bet is in ${String(bet.currency)}`, {
-        ...at,
-        currency: bet.currency,
-        tableCurrency: settings.currency,
-      });
-    }
-    passRulesErrors(() => assertValidStake(bet.stake), at); // §4: zero, negative, malformed, > 2^53−1
-    const stake = bet.stake;
-    const limits = shoe.limits[code];
-    if (!limits) throw new DomainError('BET.NOT_OFFERED', `the table has no limits for ${code}: it does not take that bet`, { ...at, betCode: code });
-    // §4: the minimum applies to each stake, the maximum to the account's total on the code in the round.
-    if (stake < limits.min) {
-      throw new DomainError('BET.BELOW_MINIMUM', `stake ${stake} is below the ${code} minimum ${limits.min}`, {
-        ...at,
-        stake: stake.toString(),
-        min: limits.min.toString(),
-      });
-    }
+    const code = checkBetKind(shoe, round, paytable, batchIds, bet, at);
     const k = totalKey(bet.accountId, code);
-    const total = (totals.get(k) ?? 0n) + stake;
-    if (total > limits.max) {
-      throw new DomainError('BET.ABOVE_MAXIMUM', `account ${bet.accountId} would have ${total} on ${code} in this round, above the maximum ${limits.max}`, {
-        ...at,
-        accountId: bet.accountId,
-        stake: stake.toString(),
-        accountTotal: total.toString(),
-        max: limits.max.toString(),
-      });
-    }
+    const total = checkStake(shoe, code, bet, totals.get(k) ?? 0n, at);
     // §3.1: a pair wager needs a main wager by the same account accepted before it (this batch counts).
     if (pairsNeedMain && PAIR_BETS.includes(code) && !withMainBet.has(bet.accountId)) {
       throw new DomainError('BET.PAIR_NEEDS_MAIN_BET', `${code} needs a PLAYER, BANKER or TIE wager by ${bet.accountId} in this round first`, {
@@ -130,10 +84,82 @@ export function placeBets(s: ShoeState, cmd: ShoeCommandOf<'PlaceBets'>, ctx: De
     events.push({
       eventId: ctx.newId(),
       type: 'BetPlaced',
-      data: { betId: bet.betId, roundId: round.roundId, accountId: bet.accountId, betCode: code, stake: stake.toString(), currency: bet.currency },
+      data: { betId: bet.betId, roundId: round.roundId, accountId: bet.accountId, betCode: code, stake: bet.stake.toString(), currency: bet.currency },
     });
   });
   return events;
+}
+
+/** Where a refusal of one bet of a batch points: its index and bet id. */
+type BetAt = { readonly index: number; readonly betId: unknown };
+
+/**
+ * The checks of one bet of a batch that come before its stake: its ids, not used in the shoe or
+ * the batch (the id is then taken), a bet code of the variant, offered on this hand (§3.2, §3.3),
+ * in the table's currency.
+ * @returns the bet's code
+ */
+function checkBetKind(shoe: OpenedShoe, round: RoundState, paytable: Paytable, batchIds: Set<string>, bet: BetInput, at: BetAt): BetCode {
+  const { settings } = shoe;
+  requireId(bet?.betId, `bets[${at.index}].betId`);
+  requireId(bet.accountId, `bets[${at.index}].accountId`);
+  if (batchIds.has(bet.betId) || logHas(shoe.betIndex, bet.betId)) {
+    throw new DomainError('BET.DUPLICATE_ID', `bet id ${bet.betId} is already used in this shoe`, at);
+  }
+  batchIds.add(bet.betId);
+  if (!isBetCodeOf(settings.variant, bet.betCode)) {
+    throw new DomainError('BET.UNKNOWN_CODE', `${JSON.stringify(bet.betCode)} is not a bet of ${settings.variant}`, { ...at, betCode: bet.betCode });
+  }
+  const code: BetCode = bet.betCode;
+  // §3.2, §3.3 windows: counted in hands opened, voided ones included; virtual tables exempt.
+  if (!isBetOffered(paytable, code, round.handNumber, settings.virtualTable)) {
+    throw new DomainError('BET.OUTSIDE_WINDOW', `${code} is not offered on hand ${round.handNumber} of this shoe`, {
+      ...at,
+      betCode: code,
+      handNumber: round.handNumber,
+      windows: paytable.definition.windows.filter((w) => w.bets.includes(code)).map((w) => ({ firstHands: w.firstHands })),
+    });
+  }
+  if (bet.currency !== settings.currency) {
+    throw new DomainError('BET.CURRENCY_MISMATCH', `the table plays in ${settings.currency}, the bet is in ${String(bet.currency)}`, {
+      ...at,
+      currency: bet.currency,
+      tableCurrency: settings.currency,
+    });
+  }
+  return code;
+}
+
+/**
+ * The checks of one bet's stake (§4): a valid amount, a bet the table has limits for, at least its
+ * minimum, and the account's total on the code in the round with it at most its maximum.
+ * @param before the account's total on the code in the round before this bet
+ * @returns the account's total on the code with this bet
+ */
+function checkStake(shoe: OpenedShoe, code: BetCode, bet: BetInput, before: bigint, at: BetAt): bigint {
+  passRulesErrors(() => assertValidStake(bet.stake), at); // §4: zero, negative, malformed, > 2^53−1
+  const stake = bet.stake;
+  const limits = shoe.limits[code];
+  if (!limits) throw new DomainError('BET.NOT_OFFERED', `the table has no limits for ${code}: it does not take that bet`, { ...at, betCode: code });
+  // §4: the minimum applies to each stake, the maximum to the account's total on the code in the round.
+  if (stake < limits.min) {
+    throw new DomainError('BET.BELOW_MINIMUM', `stake ${stake} is below the ${code} minimum ${limits.min}`, {
+      ...at,
+      stake: stake.toString(),
+      min: limits.min.toString(),
+    });
+  }
+  const total = before + stake;
+  if (total > limits.max) {
+    throw new DomainError('BET.ABOVE_MAXIMUM', `account ${bet.accountId} would have ${total} on ${code} in this round, above the maximum ${limits.max}`, {
+      ...at,
+      accountId: bet.accountId,
+      stake: stake.toString(),
+      accountTotal: total.toString(),
+      max: limits.max.toString(),
+    });
+  }
+  return total;
 }
 
 /** Key of an account's total on a bet code in the round (NUL cannot occur in either id). */
