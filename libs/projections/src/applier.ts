@@ -249,6 +249,7 @@ export class ProjectionApplier {
       const heads = await this.streamHeads(client, [...new Set(authentic.map((e) => e.streamId))]);
 
       const tx = new ProjectionTx(client, this.schema, this.gamingDay, { facts: this.facts });
+      await this.preload(authentic, tx);
       const moved = new Map<string, { version: number; hash: string; eventId: string; position: string }>();
       const changed: TableChange[] = [];
       let applied = 0;
@@ -385,6 +386,12 @@ export class ProjectionApplier {
     } finally {
       await qr.release();
     }
+  }
+
+  /** Every projection's {@link Projection.preload} of the batch, under its prepare scope (reads only). */
+  private async preload(events: readonly LedgerEvent[], tx: ProjectionTx): Promise<void> {
+    if (events.length === 0) return;
+    for (const { projection: p, scopes } of this.projections) if (p.preload) await tx.scoped(scopes.prepare, () => p.preload!(events, tx));
   }
 
   /**

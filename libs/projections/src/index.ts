@@ -17,6 +17,7 @@ export * from './event-record';
 export * from './record-verification';
 export * from './quarantine';
 export * from './projection-tx';
+export { FoldedRow } from './row-fold';
 export * from './projection';
 export * from './projection-set';
 export * from './migrations';

@@ -231,14 +231,27 @@ export class ProjectionTx {
    * The row of `table` (own, or declared read in prepare) whose `keyColumn` = `key`, held in memory
    * for the rest of the transaction (`row-fold.ts`): read at first use, then the same object, with
    * the changes {@link update} made; any statement naming the table writes them first.
-   * Pending deferred writes are written before the first read.
+   * Pending deferred writes are written before a read (not when the row is held).
    * @returns null when the table has no such row
    * @throws Error when `table` is outside the running projection's scope (see {@link t})
    */
   async row(table: string, keyColumn: string, key: string): Promise<FoldedRow | null> {
     const target = this.t(table);
-    await this.flushDeferred();
+    if (!this.fold.holds(target, key)) await this.flushDeferred();
     return this.fold.row(target, keyColumn, key);
+  }
+
+  /**
+   * Holds the rows of `table` (own, or declared read) whose `keyColumn` is one of `keys`, read in ONE
+   * statement (`row-fold.ts` `preload`): what a projection's {@link Projection.preload} asks for a
+   * batch, so the {@link row}s of its events need no statement each. Pending deferred writes are
+   * written first. Keys without a row are left out (a later {@link row} answers null).
+   * @throws Error when `table` is outside the running projection's scope (see {@link t})
+   */
+  async preload(table: string, keyColumn: string, keys: Iterable<string>): Promise<void> {
+    const target = this.t(table);
+    await this.flushDeferred();
+    await this.fold.preload(target, keyColumn, keys);
   }
 
   /**

@@ -63,6 +63,14 @@ export interface Projection<P = unknown> {
   /** Tables of other projections this one reads (in `prepare` and at commit). @default none */
   readonly reads?: readonly string[];
   /**
+   * Once per transaction, before its first event: holds the rows its events will change or read
+   * (`tx.preload(table, keyColumn, keys)`: one statement per table instead of one per row, the
+   * batch folded in memory; docs/architecture.md §7). Reads only, under the rules of `prepare`
+   * (own tables and declared reads). Optional: without it, rows are read at first use.
+   * @param events the batch's verified events, in order (some may be skipped later as duplicates)
+   */
+  preload?(events: readonly LedgerEvent[], tx: ProjectionTx): Promise<void>;
+  /**
    * Reads what `apply` will need of the state before `event` (another projection's rows, or its own).
    * Must not write. Throws ProjectionError when the event contradicts the state.
    */

@@ -78,6 +78,36 @@ export class RowFold {
     return row;
   }
 
+  /** True when the row of `target` with key `key` is held (no statement is needed to read it). */
+  holds(target: string, key: string): boolean {
+    return this.tables.get(target)?.has(key) ?? false;
+  }
+
+  /**
+   * Reads the rows of `target` whose `keyColumn` is one of `keys` and not held yet, in ONE
+   * `SELECT * … WHERE key = ANY($1)`, and holds them (a batch's rows read at once instead of one
+   * statement per row at first use). Keys without a row are not held (a later {@link row} reads
+   * them again and answers null).
+   * @returns the number of rows read
+   * @throws Error when the table already holds rows by another key column, or the column is not a key
+   */
+  async preload(target: string, keyColumn: string, keys: Iterable<string>): Promise<number> {
+    let byKey = this.tables.get(target);
+    const wanted = [...new Set(keys)].filter((k) => !byKey?.has(k));
+    if (wanted.length === 0) return 0;
+    const first = byKey?.values().next().value;
+    if (first && first.keyColumn !== keyColumn) throw new Error(`${target}: rows are held by ${first.keyColumn}, not ${keyColumn}`);
+    this.counted();
+    const { rows } = await this.client.query(`SELECT * FROM ${target} WHERE "${keyColumn}" = ANY($1::text[])`, [wanted]);
+    if (!byKey) this.tables.set(target, (byKey = new Map()));
+    for (const values of rows) {
+      const key = String(values[keyColumn]);
+      if (byKey.has(key)) throw new Error(`${target}.${keyColumn} is not a key: several rows for ${key}`);
+      byKey.set(key, new FoldedRow(target, keyColumn, key, values));
+    }
+    return rows.length;
+  }
+
   /**
    * Creates a row in memory (INSERTed with every column of `values` at the next write): `values`
    * must name every column later changes set or read (the table's defaults are not applied in

@@ -35,6 +35,18 @@ export const handOutcomesProjection: Projection<ShoeFacts | undefined> = {
     },
   ],
   reads: [SHOE_STATE_TABLE],
+  async preload(events: readonly LedgerEvent[], tx: ProjectionTx): Promise<void> {
+    const opened = new Set<string>();
+    const changed: string[] = [];
+    for (const e of events) {
+      if (e.type === 'RoundOpened') opened.add(e.data.roundId);
+      else if (ROUND_EVENTS.has(e.type)) {
+        const roundId = (e.data as { roundId?: string | null }).roundId;
+        if (roundId && !opened.has(roundId)) changed.push(roundId);
+      }
+    }
+    await tx.preload(HAND_OUTCOMES_TABLE, 'round_id', changed);
+  },
   async prepare(e: LedgerEvent, tx: ProjectionTx): Promise<ShoeFacts | undefined> {
     if (e.type !== 'RoundOpened') return undefined;
     // the shoe's row as the transaction holds it (shoe_state folds its changes in memory)
@@ -118,6 +130,9 @@ export const handOutcomesProjection: Projection<ShoeFacts | undefined> = {
     }
   },
 };
+
+/** The events that change a round's row after its RoundOpened (the rows {@link handOutcomesProjection} preloads). */
+const ROUND_EVENTS: ReadonlySet<string> = new Set(['BettingClosed', 'CardDealt', 'UnneededCardDrawn', 'CutCardDrawn', 'RoundResulted', 'ResultCorrected', 'RoundVoided']);
 
 /** The columns of a new `hand_outcomes` row the RoundOpened does not set: the table's defaults (`1733000000000-create-read-model.ts`). */
 const NEW_ROUND: Readonly<Record<string, unknown>> = {

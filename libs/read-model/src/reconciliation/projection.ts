@@ -131,11 +131,23 @@ export const reconciliationProjection: Projection<EntryBefore | undefined> = {
     if (!needs) return undefined;
     const round = await roundContext(tx, needs.roundId);
     if (needs.roundStatus) {
-      const rows = await tx.query<{ status: EntryRoundStatus }>(`SELECT status FROM ${tx.t(HAND_OUTCOMES_TABLE)} WHERE round_id = $1`, [needs.roundId]);
-      return { round, roundStatus: rows[0]?.status };
+      // the round's row as the transaction holds it (`ProjectionTx.row`): its status before the event
+      const row = await tx.row(HAND_OUTCOMES_TABLE, 'round_id', needs.roundId);
+      return { round, roundStatus: row ? (row.values.status as EntryRoundStatus) : undefined };
     }
     if (needs.betId !== undefined) return { round, bet: await betInForce(tx, e, needs.betId) };
     return { round };
+  },
+  async preload(events: readonly LedgerEvent[], tx: ProjectionTx): Promise<void> {
+    const rounds: string[] = [];
+    const bets: string[] = [];
+    for (const e of events) {
+      const needs = entryNeeds(e);
+      if (needs?.roundStatus) rounds.push(needs.roundId);
+      if (needs?.betId !== undefined) bets.push(needs.betId);
+    }
+    await tx.preload(HAND_OUTCOMES_TABLE, 'round_id', rounds);
+    await tx.preload(BET_SETTLEMENTS_TABLE, 'bet_id', bets);
   },
   async apply(e: LedgerEvent, tx: ProjectionTx, before: EntryBefore | undefined): Promise<void> {
     if (!before) return;
@@ -146,30 +158,22 @@ export const reconciliationProjection: Projection<EntryBefore | undefined> = {
   },
 };
 
-interface BetRow {
-  status: EntryBetStatus;
-  stake: string;
-  payout: string | null;
-  dropped: string | null;
-  correction_payout_delta: string;
-}
-
-/** The bet in force, from `bet_settlements`. @throws ProjectionError `PROJECTION.INCONSISTENT_EVENT` when it was never placed */
+/**
+ * The bet in force, from its `bet_settlements` row as the transaction holds it (`ProjectionTx.row`:
+ * preloaded for the batch, or created by a BetPlaced of the same transaction), before the event.
+ * @throws ProjectionError `PROJECTION.INCONSISTENT_EVENT` when it was never placed
+ */
 async function betInForce(tx: ProjectionTx, e: LedgerEvent, betId: string): Promise<EntryBet> {
-  const rows = await tx.query<BetRow>(
-    `SELECT status, stake::text AS stake, payout::text AS payout, dropped, correction_payout_delta::text AS correction_payout_delta
-     FROM ${tx.t(BET_SETTLEMENTS_TABLE)} WHERE bet_id = $1`,
-    [betId],
-  );
-  if (rows.length === 0) {
+  const row = await tx.row(BET_SETTLEMENTS_TABLE, 'bet_id', betId);
+  if (!row) {
     throw new ProjectionError('PROJECTION.INCONSISTENT_EVENT', `${e.type} of bet ${betId}, which was never placed`, { eventId: e.eventId, type: e.type, betId });
   }
-  const r = rows[0];
+  const v = row.values;
   return {
-    status: r.status,
-    stake: BigInt(r.stake),
-    payout: r.payout === null ? null : BigInt(r.payout),
-    dropped: r.dropped ? parseFraction(r.dropped) : null,
-    correctionPayoutDelta: BigInt(r.correction_payout_delta),
+    status: v.status as EntryBetStatus,
+    stake: BigInt(String(v.stake)),
+    payout: v.payout === null ? null : BigInt(String(v.payout)),
+    dropped: v.dropped ? parseFraction(String(v.dropped)) : null,
+    correctionPayoutDelta: BigInt(String(v.correction_payout_delta)),
   };
 }

@@ -1,5 +1,5 @@
 import type { BetSettlementData, LedgerEvent, ManagementDecision } from '@ledger/events';
-import { jsonRows, parseFraction, parseMinor, type Projection, ProjectionError, type ProjectionTx } from '@ledger/projections';
+import { type FoldedRow, parseFraction, parseMinor, type Projection, ProjectionError, type ProjectionTx } from '@ledger/projections';
 import { roundContext, ROUND_CONTEXT_TABLE, RoundContext } from '../outcomes/round-context';
 import { HAND_OUTCOME_REVISIONS_TABLE } from '../outcomes/tables';
 import { BET_SETTLEMENTS_TABLE, BET_SETTLEMENT_REVISIONS_TABLE } from './tables';
@@ -56,8 +56,10 @@ export const betSettlementsProjection: Projection<Prepared | undefined> = {
         return undefined;
     }
   },
+  async preload(events: readonly LedgerEvent[], tx: ProjectionTx): Promise<void> {
+    await tx.preload(BET_SETTLEMENTS_TABLE, 'bet_id', settledBetIds(events));
+  },
   async apply(e: LedgerEvent, tx: ProjectionTx, prepared: Prepared | undefined): Promise<void> {
-    const b = tx.t(BET_SETTLEMENTS_TABLE);
     switch (e.type) {
       case 'RoundResulted':
       case 'ResultCorrected':
@@ -68,7 +70,10 @@ export const betSettlementsProjection: Projection<Prepared | undefined> = {
       case 'BetPlaced': {
         const d = e.data;
         const ctx = prepared!.ctx!;
-        tx.deferInsert(BET_SETTLEMENTS_TABLE, {
+        // in memory (`ProjectionTx.createRow`): INSERTed with the transaction's other new bets in one
+        // statement, and settled there when its BetSettled is in the same transaction
+        tx.createRow(BET_SETTLEMENTS_TABLE, 'bet_id', {
+          ...NEW_BET,
           bet_id: d.betId,
           round_id: d.roundId,
           shoe_id: ctx.shoeId,
@@ -86,45 +91,72 @@ export const betSettlementsProjection: Projection<Prepared | undefined> = {
         return;
       }
       case 'BetSettled': {
-        // deferred: the settlements of a round (up to ~10,000) are written by one UPDATE
-        tx.defer('bet-settlements:settled', e as LedgerEvent<'BetSettled'>, (items) => settleBets(tx, items));
+        const d = e.data;
+        const m = money(d);
+        const row = await betRow(tx, e, d.betId, (s) => s === 'OPEN', 'OPEN');
+        const seq = (row.values.revisions as number) + 1;
+        tx.update(row, {
+          status: 'SETTLED',
+          result: d.result,
+          ...moneyColumns(m),
+          paytable_ref: d.paytableRef,
+          revision: d.revision,
+          revisions: seq,
+          first_payout: m.payout,
+          correction_payout_delta: '0',
+          settled_at: e.occurredAt,
+          settlement_event_id: e.eventId,
+        });
+        appendRevision(tx, e, d.betId, seq, 'SETTLED', d, null, null);
         return;
       }
       case 'BetResettled': {
         const d = e.data;
         const m = money(d);
-        const rows = await tx.query<{ revisions: number }>(
-          `UPDATE ${b} SET status = 'RESETTLED', result = $2, winnings = $3, payout = $4, net = $5, dropped = $6, paytable_ref = $7,
-             revision = $8, revisions = revisions + 1, correction_payout_delta = $4 - first_payout,
-             settled_at = $9::timestamptz, settlement_event_id = $10
-           WHERE bet_id = $1 AND status IN ('SETTLED','RESETTLED') RETURNING revisions`,
-          [d.betId, d.result, m.winnings, m.payout, m.net, m.dropped, d.paytableRef, d.revision, e.occurredAt, e.eventId],
-        );
-        if (rows.length === 0) throw await notApplicable(tx, e, d.betId, 'SETTLED or RESETTLED');
-        appendRevision(tx, e, d.betId, rows[0].revisions, 'RESETTLED', d, d.compensates, prepared!.decision ?? null);
+        const row = await betRow(tx, e, d.betId, (s) => s === 'SETTLED' || s === 'RESETTLED', 'SETTLED or RESETTLED');
+        const seq = (row.values.revisions as number) + 1;
+        tx.update(row, {
+          status: 'RESETTLED',
+          result: d.result,
+          ...moneyColumns(m),
+          paytable_ref: d.paytableRef,
+          revision: d.revision,
+          revisions: seq,
+          correction_payout_delta: (BigInt(m.payout) - BigInt(String(row.values.first_payout))).toString(),
+          settled_at: e.occurredAt,
+          settlement_event_id: e.eventId,
+        });
+        appendRevision(tx, e, d.betId, seq, 'RESETTLED', d, d.compensates, prepared!.decision ?? null);
         return;
       }
       case 'BetRefunded': {
         const d = e.data;
         const stake = parseMinor(d.stake, 'stake').toString();
-        const rows = await tx.query<{ revisions: number; paytable_ref: string | null }>(
-          `UPDATE ${b} SET status = 'REFUNDED', result = NULL, winnings = NULL, payout = NULL, net = NULL, dropped = NULL,
-             correction_payout_delta = 0, revisions = revisions + 1, refunded_stake = $2,
-             refunded_at = $3::timestamptz, refund_event_id = $4
-           WHERE bet_id = $1 AND status <> 'REFUNDED' RETURNING revisions, paytable_ref`,
-          [d.betId, stake, e.occurredAt, e.eventId],
-        );
-        if (rows.length === 0) throw await notApplicable(tx, e, d.betId, 'not REFUNDED');
+        const row = await betRow(tx, e, d.betId, (s) => s !== 'REFUNDED', 'not REFUNDED');
+        const seq = (row.values.revisions as number) + 1;
+        tx.update(row, {
+          status: 'REFUNDED',
+          result: null,
+          winnings: null,
+          payout: null,
+          net: null,
+          dropped: null,
+          correction_payout_delta: '0',
+          revisions: seq,
+          refunded_stake: stake,
+          refunded_at: e.occurredAt,
+          refund_event_id: e.eventId,
+        });
         const decision = prepared!.decision ?? null;
         tx.append(BET_SETTLEMENT_REVISIONS_TABLE, {
-          ...revisionBase(e, d.betId, rows[0].revisions, 'REFUNDED', d.revision, d.roundId),
+          ...revisionBase(e, d.betId, seq, 'REFUNDED', d.revision, d.roundId),
           result: null,
           stake,
           winnings: null,
           payout: null,
           net: null,
           dropped: null,
-          paytable_ref: rows[0].paytable_ref,
+          paytable_ref: row.values.paytable_ref ?? null,
           compensates: d.compensates,
           reason: decision?.reason ?? null,
           approver_id: decision?.approverId ?? null,
@@ -137,42 +169,50 @@ export const betSettlementsProjection: Projection<Prepared | undefined> = {
   },
 };
 
+/** The columns of a new `bet_settlements` row the BetPlaced does not set: the table's defaults (`1733000000000-create-read-model.ts`). */
+const NEW_BET: Readonly<Record<string, unknown>> = {
+  result: null,
+  winnings: null,
+  payout: null,
+  net: null,
+  dropped: null,
+  paytable_ref: null,
+  revision: 0,
+  revisions: 0,
+  first_payout: null,
+  correction_payout_delta: '0',
+  refunded_stake: null,
+  settled_at: null,
+  refunded_at: null,
+  settlement_event_id: null,
+  refund_event_id: null,
+};
+
+/** The bets whose rows a batch's settlements, resettlements and refunds change (placed in an earlier batch or this one). */
+export function settledBetIds(events: readonly LedgerEvent[]): string[] {
+  const ids: string[] = [];
+  for (const e of events) if (e.type === 'BetSettled' || e.type === 'BetResettled' || e.type === 'BetRefunded') ids.push(e.data.betId);
+  return ids;
+}
+
 /**
- * BetSettled × n in ONE `UPDATE … FROM json_to_recordset($1)` (one parameter, however many bets: a
- * round's ~10,000 settlements are one statement): each bet must be OPEN (settled once), then its
- * revision row is appended with the sequence number the UPDATE returns.
+ * The bet's row, held in memory for the transaction (`ProjectionTx.row`: preloaded for the batch,
+ * or created by its BetPlaced), when its status allows the event.
+ * @throws ProjectionError `PROJECTION.INCONSISTENT_EVENT` (details: eventId, betId, status) when the
+ *   bet was never placed or its status does not allow the event (e.g. settled twice)
  */
-async function settleBets(tx: ProjectionTx, events: LedgerEvent<'BetSettled'>[]): Promise<void> {
-  const rows = events.map((e) => {
-    const d = e.data;
-    const m = money(d);
-    return { bet_id: d.betId, result: d.result, winnings: m.winnings, payout: m.payout, net: m.net, dropped: m.dropped, paytable_ref: d.paytableRef, revision: d.revision, settled_at: e.occurredAt, event_id: e.eventId };
-  });
-  const b = tx.t(BET_SETTLEMENTS_TABLE);
-  const updated = await tx.queryNow<{ bet_id: string; revisions: number }>(
-    `UPDATE ${b} AS b SET status = 'SETTLED', result = v.result, winnings = v.winnings, payout = v.payout, net = v.net, dropped = v.dropped,
-       paytable_ref = v.paytable_ref, revision = v.revision, revisions = b.revisions + 1, first_payout = v.payout,
-       correction_payout_delta = 0, settled_at = v.settled_at, settlement_event_id = v.event_id
-     FROM json_to_recordset($1::json) AS v(bet_id text, result text, winnings bigint, payout bigint, net bigint, dropped text, paytable_ref text, revision int, settled_at timestamptz, event_id text)
-     WHERE b.bet_id = v.bet_id AND b.status = 'OPEN'
-     RETURNING b.bet_id, b.revisions`,
-    [jsonRows(rows)],
-  );
-  const seq = new Map(updated.map((r) => [r.bet_id, r.revisions]));
-  const once = new Set<string>();
-  for (const e of events) {
-    const betId = e.data.betId;
-    if (!seq.has(betId) || once.has(betId)) {
-      // not OPEN (never placed, already settled or refunded), or settled twice in this batch
-      const status = (await tx.queryNow<{ status: string }>(`SELECT status FROM ${b} WHERE bet_id = $1`, [betId]))[0]?.status ?? 'never placed';
-      throw new ProjectionError('PROJECTION.INCONSISTENT_EVENT', `BetSettled of bet ${betId}, which is ${once.has(betId) ? 'settled twice' : status} (expected OPEN)`, {
-        eventId: e.eventId,
-        betId,
-      });
-    }
-    once.add(betId);
+async function betRow(tx: ProjectionTx, e: LedgerEvent, betId: string, allowed: (status: string) => boolean, expected: string): Promise<FoldedRow> {
+  const row = await tx.row(BET_SETTLEMENTS_TABLE, 'bet_id', betId);
+  const status = row ? String(row.values.status) : 'never placed';
+  if (!row || !allowed(status)) {
+    throw new ProjectionError('PROJECTION.INCONSISTENT_EVENT', `${e.type} of bet ${betId}, which is ${status} (expected ${expected})`, { eventId: e.eventId, betId, status });
   }
-  for (const e of events) appendRevision(tx, e, e.data.betId, seq.get(e.data.betId)!, 'SETTLED', e.data, null, null);
+  return row;
+}
+
+/** The money columns of a settlement's row. */
+function moneyColumns(m: ReturnType<typeof money>): Record<string, string> {
+  return { winnings: m.winnings, payout: m.payout, net: m.net, dropped: m.dropped };
 }
 
 /** Checked money fields of a settlement, as decimal strings for SQL. */
@@ -185,16 +225,6 @@ function money(d: BetSettlementData) {
     net: parseMinor(d.net, 'net').toString(),
     dropped: d.dropped,
   };
-}
-
-async function notApplicable(tx: ProjectionTx, e: LedgerEvent, betId: string, expected: string): Promise<ProjectionError> {
-  const rows = await tx.query<{ status: string }>(`SELECT status FROM ${tx.t(BET_SETTLEMENTS_TABLE)} WHERE bet_id = $1`, [betId]);
-  const actual = rows[0]?.status ?? 'never placed';
-  return new ProjectionError('PROJECTION.INCONSISTENT_EVENT', `${e.type} of bet ${betId}, which is ${actual} (expected ${expected})`, {
-    eventId: e.eventId,
-    betId,
-    status: actual,
-  });
 }
 
 function revisionBase(e: LedgerEvent, betId: string, seq: number, kind: string, revision: number, roundId: string) {

@@ -31,6 +31,15 @@ export const shoeStateProjection: Projection = {
   name: 'shoe_state',
   // one row per shoe: in a table's scope, in no single gaming day's
   tables: [{ name: SHOE_STATE_TABLE, orderBy: 'shoe_id COLLATE "C"', scope: { tableId: (p) => `table_id = ${p}` } }],
+  async preload(events: readonly LedgerEvent[], tx: ProjectionTx): Promise<void> {
+    // the rows of the batch's shoes, opened in an earlier transaction, in one statement
+    const opened = new Set(events.filter((e) => e.type === 'ShoeOpened').map(shoeIdOf));
+    await tx.preload(
+      SHOE_STATE_TABLE,
+      'shoe_id',
+      events.filter((e) => e.streamId.startsWith('shoe-')).map(shoeIdOf).filter((id) => !opened.has(id)),
+    );
+  },
   async apply(e: LedgerEvent, tx: ProjectionTx): Promise<void> {
     const shoeId = shoeIdOf(e);
     if (e.type === 'ShoeOpened') return openShoe(e as LedgerEvent<'ShoeOpened'>, tx);
