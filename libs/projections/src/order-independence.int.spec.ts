@@ -118,6 +118,40 @@ describe('projections in any order (PostgreSQL)', () => {
     expect(whole.statements).toBeLessThan(120);
   });
 
+  it('Given 4 shoes of 10 and of 60 rounds (voids, corrections, refunds), each in one batch and in batches of 700, Then the statements grow with the batches, not with the rounds (no per-round UPDATE chain)', async () => {
+    const run = async (label: string, maxRounds: number, batch: number) => {
+      const ledger = syntheticLedger({ shoes: 4, seed: 5, prefix: `ordst${maxRounds}`, maxRounds, voidRate: 0.1, correctionRate: 0.1, exposedCardRate: 0, shoeVoidRate: 0 });
+      const recs: EventRecord[] = assignPositions(ledger.streams).map((e, i) => {
+        const m = toMessage(e);
+        return { topic: TOPIC, partition: 0, offset: String(i), key: m.key as string, value: m.value as string, headers: m.headers as Record<string, string> };
+      });
+      const schema = `read_it_order_${label}`;
+      schemas.push(schema);
+      await dropProjectionSchema(ds, schema);
+      await runProjectionMigrations(ds, { schema, migrations: READ_MODEL_MIGRATIONS });
+      const applier = new ProjectionApplier({ projections: ALL_PROJECTIONS, ds, schema, checkpointGroup: 'order-spec' });
+      let statements = 0;
+      let batches = 0;
+      for (let i = 0; i < recs.length; i += batch, batches++) statements += (await applier.applyBatch(TOPIC, 0, recs.slice(i, i + batch))).statements;
+      const [{ rounds }] = await ds.query(`SELECT count(*)::int AS rounds FROM "${schema}".hand_outcomes`);
+      const [{ resettled }] = await ds.query(`SELECT count(*)::int AS resettled FROM "${schema}".bet_settlement_revisions WHERE kind <> 'SETTLED'`);
+      const dealerChanges = recs.filter((r) => r.value!.toString().includes('"DealerChanged"')).length;
+      return { statements, batches, rounds, resettled, dealerChanges, events: recs.length };
+    };
+    const short = await run('st10', 10, 1_000_000);
+    const long = await run('st60', 60, 1_000_000);
+    expect(long.rounds).toBeGreaterThan(4 * short.rounds);
+    expect(long.resettled).toBeGreaterThan(0);
+    // one batch each: the same statements whatever the number of rounds (per table and per shoe;
+    // a dealer change reads its shoe's open round: one more each)
+    expect(long.statements).toBeLessThanOrEqual(short.statements + 8 + (long.dealerChanges - short.dealerChanges));
+    // batches of 700 (rounds cut between placing and settling): a bounded number per batch
+    const cut = await run('st60b', 60, 700);
+    expect(cut.batches).toBeGreaterThan(3);
+    expect(cut.statements / cut.batches).toBeLessThan(long.statements + 8);
+    expect(cut.statements).toBeLessThan(cut.events / 10);
+  });
+
   it('Given the reversed order, Then the reconciliation is the hand-computed one of the small shoe', async () => {
     const schema = 'read_it_order_reversed';
     const [boris] = await ds.query(

@@ -109,7 +109,7 @@ export interface TableScope {
 /** Max parameters per statement (PostgreSQL allows 65,535). */
 const MAX_PARAMS = 60_000;
 
-type Queued = { kind: string; items: unknown[]; flush: (items: any[]) => Promise<void>; scope: TableScope | null };
+type Queued = { kind: string; items: unknown[]; flush: (items: any[]) => Promise<void>; scope: TableScope | null; insertInto?: string };
 type SumAcc = { table: SumTable; key: readonly string[]; sums: Record<string, bigint>; fractions: Record<string, Fraction> };
 
 /** One transaction's view for the projections. Built by the applier; never shared between transactions. */
@@ -211,6 +211,7 @@ export class ProjectionTx {
   deferInsert(table: string, row: Record<string, unknown>): void {
     const target = this.t(table);
     this.defer(`insert:${table}`, row, (rows) => this.insertRows(target, rows));
+    this.deferred[this.deferred.length - 1].insertInto = target;
   }
 
   /**
@@ -231,13 +232,14 @@ export class ProjectionTx {
    * The row of `table` (own, or declared read in prepare) whose `keyColumn` = `key`, held in memory
    * for the rest of the transaction (`row-fold.ts`): read at first use, then the same object, with
    * the changes {@link update} made; any statement naming the table writes them first.
-   * Pending deferred writes are written before a read (not when the row is held).
+   * Pending deferred writes are written before a read (not when the row is held, nor when they are
+   * only inserts into other tables).
    * @returns null when the table has no such row
    * @throws Error when `table` is outside the running projection's scope (see {@link t})
    */
   async row(table: string, keyColumn: string, key: string): Promise<FoldedRow | null> {
     const target = this.t(table);
-    if (!this.fold.holds(target, key)) await this.flushDeferred();
+    if (!this.fold.holds(target, key)) await this.flushDeferred(target);
     return this.fold.row(target, keyColumn, key);
   }
 
@@ -245,13 +247,28 @@ export class ProjectionTx {
    * Holds the rows of `table` (own, or declared read) whose `keyColumn` is one of `keys`, read in ONE
    * statement (`row-fold.ts` `preload`): what a projection's {@link Projection.preload} asks for a
    * batch, so the {@link row}s of its events need no statement each. Pending deferred writes are
-   * written first. Keys without a row are left out (a later {@link row} answers null).
+   * written first (but inserts into other tables). Keys without a row are left out (a later {@link row} answers null).
    * @throws Error when `table` is outside the running projection's scope (see {@link t})
    */
   async preload(table: string, keyColumn: string, keys: Iterable<string>): Promise<void> {
     const target = this.t(table);
-    await this.flushDeferred();
+    await this.flushDeferred(target);
     await this.fold.preload(target, keyColumn, keys);
+  }
+
+  /**
+   * Holds the rows of `table` (own, or declared read) for which the SQL condition `where` is true
+   * (its columns unqualified, placeholders `$1…` of `params`), read in one statement, and returns
+   * every row of the table the transaction holds: the caller filters them IN MEMORY with the same
+   * condition (a held row is more recent than the table's, e.g. a round whose betting closed
+   * earlier in the batch). Deferred inserts into other tables stay queued.
+   * @throws Error when `table` is outside the running projection's scope (see {@link t})
+   */
+  async rowsWhere(table: string, keyColumn: string, where: string, params: unknown[]): Promise<FoldedRow[]> {
+    const target = this.t(table);
+    await this.flushDeferred(target);
+    await this.fold.preloadWhere(target, keyColumn, where, params);
+    return [...this.fold.held(target)];
   }
 
   /**
@@ -371,7 +388,12 @@ export class ProjectionTx {
     await this.fold.writeAll();
   }
 
-  private async flushDeferred(): Promise<void> {
+  /**
+   * Writes the queued deferred writes, in order. With `target` (a qualified table about to be read):
+   * not when every queued write is an insert into another table (nothing queued can change it).
+   */
+  private async flushDeferred(target?: string): Promise<void> {
+    if (target !== undefined && this.deferred.every((b) => b.insertInto !== undefined && b.insertInto !== target)) return;
     while (this.deferred.length > 0) {
       const batches = this.deferred;
       this.deferred = [];

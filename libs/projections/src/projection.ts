@@ -20,6 +20,12 @@ export interface ProjectionTable {
    * not compared under it (a shoe's row belongs to no single gaming day). @default none
    */
   readonly scope?: ProjectionTableScope;
+  /**
+   * Secondary indexes of the table a replay keeps while it loads (`rebuild-indexes.ts` drops every
+   * other one and creates it after the load): those the projections' statements look rows up by
+   * during apply or at commit (e.g. a shoe's rounds), which would otherwise scan the table. @default none
+   */
+  readonly keptInRebuild?: readonly string[];
 }
 
 /**

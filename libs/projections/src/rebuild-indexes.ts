@@ -26,9 +26,12 @@ const DEFERRED_PRIMARY_KEYS: ReadonlySet<string> = new Set(['applied_events']);
  * the migrations created, an index added by a later migration included (docs/guarantees.md §7). Primary keys and
  * CHECK / NOT NULL constraints stay. One transaction: all or nothing.
  * @param schema a schema just created by the migrations (a rebuild's)
+ * @param options.keep names of secondary indexes (not constraints) left in place: those the
+ *   projections read by during the load (`ProjectionTable.keptInRebuild`). @default none
  * @returns the indexes and constraints dropped, in the order {@link createDeferredIndexes} creates them
  */
-export async function deferSecondaryIndexes(ds: DataSource, schema: string): Promise<DeferredIndex[]> {
+export async function deferSecondaryIndexes(ds: DataSource, schema: string, options: { keep?: ReadonlySet<string> } = {}): Promise<DeferredIndex[]> {
+  const keep = [...(options.keep ?? [])];
   assertSchemaName(schema);
   const qr = ds.createQueryRunner();
   await qr.connect();
@@ -46,8 +49,9 @@ export async function deferSecondaryIndexes(ds: DataSource, schema: string): Pro
        FROM pg_index i JOIN pg_class t ON t.oid = i.indrelid JOIN pg_class ic ON ic.oid = i.indexrelid JOIN pg_namespace n ON n.oid = t.relnamespace
        WHERE n.nspname = $1 AND t.relkind = 'r'
          AND NOT EXISTS (SELECT 1 FROM pg_constraint c WHERE c.conindid = i.indexrelid AND c.conrelid = i.indrelid AND c.contype IN ('p','u','x'))
+         AND NOT ic.relname = ANY($2::text[])
        ORDER BY t.relname, ic.relname`,
-      [schema],
+      [schema, keep],
     );
     const s = `"${schema}"`;
     // foreign keys first (they depend on the unique indexes they reference), then the rest

@@ -76,7 +76,8 @@ export interface RebuildResult {
  *    runs (`PROJECTION.SCHEMA_IN_USE`), and a projector refuses to start during the rebuild;
  * 2. refuses if the schema's analytics outbox still holds unpublished records (they would be lost),
  *    then drops the schema and recreates it with the migrations (empty projections, no
- *    checkpoints, empty analytics outbox), then drops its secondary indexes and UNIQUE / FOREIGN
+ *    checkpoints, empty analytics outbox), then drops its secondary indexes (but the ones its
+ *    projections look rows up by during the load, `ProjectionTable.keptInRebuild`) and UNIQUE / FOREIGN
  *    KEY constraints and the de-duplication table's key, recording their definitions from the
  *    catalog (`rebuild-indexes.ts`: whatever the migrations created, so an index a later
  *    migration adds is covered);
@@ -121,7 +122,8 @@ export async function rebuildProjections(options: RebuildOptions): Promise<Rebui
     }
     await ds.query(`DROP SCHEMA IF EXISTS "${schema}" CASCADE`);
     await runProjectionMigrations(ds, { schema, migrations: options.migrations });
-    const deferred = await deferSecondaryIndexes(ds, schema);
+    const keep = new Set(options.projections.flatMap((p) => p.tables.flatMap((t) => t.keptInRebuild ?? [])));
+    const deferred = await deferSecondaryIndexes(ds, schema, { keep });
     let indexed = false;
 
     const admin = kafka.admin();

@@ -109,6 +109,29 @@ export class RowFold {
   }
 
   /**
+   * Reads the rows of `target` for which the SQL condition `where` (its columns unqualified,
+   * parameters `params`) is true, in one statement, and holds those not held yet (a row held is
+   * more recent than the table's: it stays as it is). Keyed by `keyColumn`.
+   */
+  async preloadWhere(target: string, keyColumn: string, where: string, params: unknown[]): Promise<void> {
+    const first = this.tables.get(target)?.values().next().value;
+    if (first && first.keyColumn !== keyColumn) throw new Error(`${target}: rows are held by ${first.keyColumn}, not ${keyColumn}`);
+    this.counted();
+    const { rows } = await this.client.query(`SELECT * FROM ${target} WHERE ${where}`, params);
+    let byKey = this.tables.get(target);
+    if (!byKey) this.tables.set(target, (byKey = new Map()));
+    for (const values of rows) {
+      const key = String(values[keyColumn]);
+      if (!byKey.has(key)) byKey.set(key, new FoldedRow(target, keyColumn, key, values));
+    }
+  }
+
+  /** The rows of `target` held now (read, preloaded or created in this transaction). */
+  held(target: string): IterableIterator<FoldedRow> {
+    return (this.tables.get(target) ?? new Map<string, FoldedRow>()).values();
+  }
+
+  /**
    * Creates a row in memory (INSERTed with every column of `values` at the next write): `values`
    * must name every column later changes set or read (the table's defaults are not applied in
    * memory). Later changes of the same transaction are made in memory too.

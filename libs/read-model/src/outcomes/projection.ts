@@ -27,7 +27,13 @@ import { SHOE_STATE_TABLE } from '../shoe-state/tables';
 export const handOutcomesProjection: Projection<ShoeFacts | undefined> = {
   name: 'hand_outcomes',
   tables: [
-    { name: HAND_OUTCOMES_TABLE, orderBy: 'round_id COLLATE "C"', scope: { tableId: (p) => `table_id = ${p}`, gamingDay: (p) => `gaming_day = ${p}` } },
+    {
+      name: HAND_OUTCOMES_TABLE,
+      orderBy: 'round_id COLLATE "C"',
+      scope: { tableId: (p) => `table_id = ${p}`, gamingDay: (p) => `gaming_day = ${p}` },
+      // a shoe's rounds are read by shoe during the load (a DealerChanged's open round, the roads at commit)
+      keptInRebuild: ['hand_outcomes_shoe_hand_idx'],
+    },
     {
       name: HAND_OUTCOME_REVISIONS_TABLE,
       orderBy: 'round_id COLLATE "C", revision',
@@ -56,7 +62,6 @@ export const handOutcomesProjection: Projection<ShoeFacts | undefined> = {
     return { table_id: v.table_id, dealer_id: v.dealer_id, currency: v.currency, paytable_ref: v.paytable_ref };
   },
   async apply(e: LedgerEvent, tx: ProjectionTx, shoe: ShoeFacts | undefined): Promise<void> {
-    const h = tx.t(HAND_OUTCOMES_TABLE);
     switch (e.type) {
       case 'RoundOpened': {
         const s = shoe!;
@@ -85,10 +90,16 @@ export const handOutcomesProjection: Projection<ShoeFacts | undefined> = {
       }
       case 'BettingClosed':
         return change(tx, e, e.data.roundId, () => ({ betting_closed: true }));
-      case 'DealerChanged':
-        // the dealer who takes over while bets are open deals that round (rare: one UPDATE now)
-        await tx.query(`UPDATE ${h} SET dealing_dealer_id = $2 WHERE shoe_id = $1 AND status = 'OPEN' AND NOT betting_closed`, [shoeIdOf(e), e.data.dealerId]);
+      case 'DealerChanged': {
+        // the dealer who takes over while bets are open deals that round: the shoe's rounds OPEN
+        // with betting open, as the transaction holds them (read by the shoe's index), changed in memory
+        const shoeId = shoeIdOf(e);
+        const open = (r: Record<string, unknown>) => r.shoe_id === shoeId && r.status === 'OPEN' && r.betting_closed === false;
+        for (const row of await tx.rowsWhere(HAND_OUTCOMES_TABLE, 'round_id', `shoe_id = $1 AND status = 'OPEN' AND NOT betting_closed`, [shoeId])) {
+          if (open(row.values)) tx.update(row, { dealing_dealer_id: e.data.dealerId });
+        }
         return;
+      }
       case 'CardDealt':
         return change(tx, e, e.data.roundId, (r) => ({ cards: [...(r.cards as string[]), e.data.card] }));
       case 'UnneededCardDrawn':

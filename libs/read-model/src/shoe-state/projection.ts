@@ -37,7 +37,10 @@ export const shoeStateProjection: Projection = {
     await tx.preload(
       SHOE_STATE_TABLE,
       'shoe_id',
-      events.filter((e) => e.streamId.startsWith('shoe-')).map(shoeIdOf).filter((id) => !opened.has(id)),
+      events
+        .filter((e) => e.streamId.startsWith('shoe-'))
+        .map(shoeIdOf)
+        .filter((id) => !opened.has(id)),
     );
   },
   async apply(e: LedgerEvent, tx: ProjectionTx): Promise<void> {
