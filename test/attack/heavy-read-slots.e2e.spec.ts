@@ -201,6 +201,7 @@ describe('heavy reads always give their slot back: aborted and stalled downloads
 
   it('(a) downloads aborted after a few KB and before their first byte, more than the slots: every heavy read answers again, for them and for another caller', async () => {
     const run = randomUUID().slice(0, 6);
+    const abortedBefore = await metricValue('ledger_heavy_reads_cut_total', { reason: 'aborted' });
     // after a few KB: one caller after the other (each waits for a slot, as a retrying client would)
     for (let i = 0; i < API_SLOTS + 2; i++) {
       const sub = `aud-abort-${run}-${i % 2}`;
@@ -248,6 +249,8 @@ describe('heavy reads always give their slot back: aborted and stalled downloads
     await everyHeavyReadAnswers(`aud-early-${run}-0`);
     await everyHeavyReadAnswers(`aud-other-${run}`);
     await nothingHeld();
+    // every aborted download was seen closing before its end (counted)
+    expect((await metricValue('ledger_heavy_reads_cut_total', { reason: 'aborted' })) - abortedBefore).toBe(API_SLOTS + 2 + API_SLOTS);
   });
 
   it('(b) downloads that stop reading and never close, more than the slots: cut after the idle timeout, every heavy read answers again, for them and for another caller', async () => {
