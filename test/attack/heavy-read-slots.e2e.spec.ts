@@ -18,10 +18,11 @@
  * no heavy read is left in flight and no connection of the heavy reads' pool is left idle in a
  * transaction.
  *
- * Failed on the code before: a download aborted before its first byte wrote into a closed response
- * and waited for a `drain` that never came, holding its slot and its snapshot transaction until the
- * API restarted; a stalled download waited for `drain` for ever; four of them answered every heavy
- * read of every caller 429 (`api: at most 4`).
+ * Failed on the code before: a download whose client went away while the export read a batch (or
+ * before its first byte) wrote into the closed response and waited for a `drain` that never came,
+ * holding its slot and its snapshot transaction until the API restarted (the filed `curl … | head`);
+ * a stalled download waited for `drain` for ever; four of them answered every heavy read of every
+ * caller 429 (`api: at most 4`).
  * The failure timers below only detect a hang (the old code's behaviour); no assertion depends on speed.
  */
 import { randomUUID } from 'node:crypto';
