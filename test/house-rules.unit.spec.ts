@@ -31,7 +31,7 @@ export const LONG_FILES: Readonly<Record<string, Allowance>> = {};
 
 /** Production functions over {@link FUNCTION_LINES_MAX} lines, until split (`path#qualified name` → allowance). */
 export const LONG_FUNCTIONS: Readonly<Record<string, Allowance>> = {
-  'libs/config/src/schemas/edge.ts#WithEdgeLimits': { lines: 123, why: 'a mixin class of decorated settings, until split by concern' },
+  'libs/config/src/schemas/edge.ts#WithEdgeLimits': { lines: 100, why: 'a mixin class of decorated settings, until split by concern' },
   'libs/projections/src/applier.ts#ProjectionApplier.applyBatch': { lines: 195, why: 'the whole batch transaction (dedupe, gaps, apply, bookkeeping), until split' },
   'libs/projections/src/rebuild.ts#rebuildProjections': { lines: 119, why: "the rebuild's phases in one function, until split" },
   'libs/rules/src/par-sheet.ts#computeJoint': { lines: 135, why: "the exact enumeration's nested loops, until split" },

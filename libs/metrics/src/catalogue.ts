@@ -39,7 +39,14 @@ export const METRICS = {
   },
   refusals: { name: 'ledger_refusals_total', type: 'counter', help: 'refused requests, by code (reason) and whether the caller had a valid token', labels: ['reason', 'authenticated'], services: ['ledger'] },
   rejectionsDropped: { name: 'ledger_rejections_dropped_total', type: 'counter', help: 'refusals only counted, not stored: the caller spent its rejection-log budget of the minute', labels: ['reason'], services: ['ledger'] },
-  heavyReads: { name: 'ledger_heavy_reads_in_flight', type: 'gauge', help: 'heavy reads (chain and anchor verification, recall) running now', labels: [], services: ['ledger'] },
+  heavyReads: { name: 'ledger_heavy_reads_in_flight', type: 'gauge', help: 'heavy reads (chain and anchor verification, recall, exports, staff statistics) holding a slot now', labels: [], services: ['ledger'] },
+  heavyReadsCut: {
+    name: 'ledger_heavy_reads_cut_total',
+    type: 'counter',
+    help: 'heavy reads whose answer closed before its end, by reason: aborted (the connection closed first: the client went away, or a failure cut the stream) or stalled (cut by the API: no byte accepted for HEAVY_READ_IDLE_TIMEOUT_MS)',
+    labels: ['reason'],
+    services: ['ledger'],
+  },
   projectionHalted: { name: 'ledger_projection_halted_partitions', type: 'gauge', help: 'projection partitions halted by an open incident (read from projection_incidents at scrape)', labels: [], services: ['ledger'] },
   appendDuration: {
     name: 'ledger_append_duration_seconds',

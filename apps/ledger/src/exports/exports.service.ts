@@ -13,17 +13,7 @@ import { DATA_SOURCE, HEAVY_READ_DATA_SOURCE, READ_MODEL } from '../kernel/token
 import { headerValue, REPORT_HEADER_HTTP, reportHeader, type ReportHeader } from '../kernel/report-header';
 import { csvRecord, EXPORT_REPORT_VERSION, EXPORT_SPECS, type ExportContext, type ExportKind, type ExportKindSpec, type ExportPositions, type ExportSource } from './export-kinds';
 import { selectAnchors } from './export-manifest';
-
-/** The response an export streams into (an Express response fits). */
-export interface ExportSink {
-  setHeader(name: string, value: string): unknown;
-  write(chunk: string): boolean;
-  end(): unknown;
-  destroy(err?: Error): unknown;
-  once(event: 'drain' | 'close', listener: () => void): unknown;
-  readonly destroyed: boolean;
-  readonly headersSent: boolean;
-}
+import { SinkWriter, type ExportSink } from './sink-writer';
 
 /** Who asked, for the access log. */
 export interface ExportCaller {
@@ -122,13 +112,18 @@ export class ExportsService {
    * the line `{"trailer":{"rows":N}}`; for CSV a header line of the column names and one record per row.
    * The read is recorded in `query_log` (with its row count) before the first byte; a failure after it
    * cuts the response (the client sees a truncated body, which the trailer, the count and the
-   * manifest's SHA-256 reveal).
+   * manifest's SHA-256 reveal). A client gone (or cut by the heavy reads' idle timeout) is seen at
+   * any point ({@link SinkWriter}): before the snapshot nothing is read, after it the rows stop at the
+   * next write and the snapshot commits, its connection back in the pool.
    * @throws ApiError 400 `VALIDATION.FAILED` (before anything is written); a database error before the first byte
    */
   async stream(kind: ExportKind, o: { from: string; to: string; format: 'jsonl' | 'csv'; through?: string }, caller: ExportCaller, sink: ExportSink, now = new Date()): Promise<void> {
     ExportsService.checkPeriod(o.from, o.to);
     const spec = EXPORT_SPECS.get(kind);
     if (!spec) throw new ApiError('ROUTE.NOT_FOUND', `no export ${kind}`);
+    // watched before the first query: a client gone while the snapshot counts is seen too
+    const out = new SinkWriter(sink);
+    if (out.closed) return;
     let started = false;
     try {
       const complete = await this.readModel.snapshot(this.statementTimeoutMs, async (readModel, q) => {
@@ -146,7 +141,7 @@ export class ExportsService {
         sink.setHeader('ledger-export-count', String(count));
         sink.setHeader('ledger-export-positions', headerValue(positions));
         started = true;
-        return this.writeRows(spec, src, ctx, o.format, { header, positions, count }, sink);
+        return this.writeRows(spec, src, ctx, o.format, { header, positions, count }, out);
       });
       // after the snapshot's COMMIT: a failed commit cuts the response instead of ending it
       if (complete) sink.end();
@@ -177,34 +172,25 @@ export class ExportsService {
    * trailer. @returns false when the client went away (nothing more is written)
    * @throws Error when the rows streamed are not the rows counted in the same snapshot
    */
-  private async writeRows(spec: ExportKindSpec, src: ExportSource, ctx: ExportContext, format: 'jsonl' | 'csv', head: { header: ReportHeader; positions: ExportPositions; count: number }, sink: ExportSink): Promise<boolean> {
-    let closed = false;
-    sink.once('close', () => (closed = true));
-    const write = async (s: string) => {
-      if (!sink.write(s))
-        await new Promise<void>((r) => {
-          sink.once('drain', r);
-          sink.once('close', r);
-        });
-    };
-    if (format === 'jsonl') await write(`${JSON.stringify({ header: head.header, positions: head.positions })}\n`);
-    else await write(stringify([spec.columns as string[]]));
+  private async writeRows(spec: ExportKindSpec, src: ExportSource, ctx: ExportContext, format: 'jsonl' | 'csv', head: { header: ReportHeader; positions: ExportPositions; count: number }, out: SinkWriter): Promise<boolean> {
+    if (format === 'jsonl') await out.write(`${JSON.stringify({ header: head.header, positions: head.positions })}\n`);
+    else await out.write(stringify([spec.columns as string[]]));
 
     let after: string | null = null;
     let rows = 0;
-    while (!closed) {
+    while (!out.closed) {
       const batch = await spec.batch(src, ctx, after, this.batchRows);
       if (batch.length === 0) break;
       const objects = batch.map((r) => spec.json(r));
-      await write(format === 'jsonl' ? objects.map((x) => `${JSON.stringify(x)}\n`).join('') : stringify(objects.map((x) => csvRecord(spec.columns, x))));
+      await out.write(format === 'jsonl' ? objects.map((x) => `${JSON.stringify(x)}\n`).join('') : stringify(objects.map((x) => csvRecord(spec.columns, x))));
       rows += batch.length;
       after = spec.key(batch[batch.length - 1]);
       if (batch.length < this.batchRows) break;
     }
-    if (closed) return false;
+    if (out.closed) return false;
     if (rows !== head.count) throw new Error(`export ${spec.kind}: ${rows} rows streamed, ${head.count} counted in the same snapshot`);
-    if (format === 'jsonl') await write(`${JSON.stringify({ trailer: { rows } })}\n`);
-    return true;
+    if (format === 'jsonl') await out.write(`${JSON.stringify({ trailer: { rows } })}\n`);
+    return !out.closed;
   }
 
   /** Lowest and highest global position of an event recorded in [from, to) (the BRIN index on `recorded_at`). */

@@ -4,7 +4,7 @@ import type { EnvClass } from './common';
 /**
  * The API's limits at the HTTP edge (docs/architecture.md §10, "Limits at the edge";
  * docs/guarantees.md §12): what a refusal may add to the rejection log, the request rates per
- * caller and per address, the body sizes, and the heavy reads (chain verification). Every limit
+ * caller and per address, the body sizes ({@link WithHeavyReads}: the heavy reads). Every limit
  * is on in production; the tests raise them, never switch them off.
  */
 export function WithEdgeLimits<B extends EnvClass>(Base: B) {
@@ -104,10 +104,20 @@ export function WithEdgeLimits<B extends EnvClass>(Base: B) {
      */
     @IntVar(1024, 268_435_456, 'bytes')
     WALLET_FILE_MAX_BYTES: number = 20_971_520;
+  }
+  return EdgeLimitsEnv;
+}
 
+/**
+ * The API's heavy reads (docs/architecture.md §10, "Limits at the edge"): chain and anchor
+ * verification, game recall, exports, staff statistics — how many run at once per caller and over
+ * all, their statement timeout, and the idle timeout after which an answer nobody reads is cut.
+ */
+export function WithHeavyReads<B extends EnvClass>(Base: B) {
+  class HeavyReadsEnv extends Base {
     /**
-     * Heavy reads (chain verification, game recall, anchor verification) one caller (token
-     * subject) may run at once; more: 429 `RATE.HEAVY_READ_BUSY` with `Retry-After`.
+     * Heavy reads (chain verification, game recall, anchor verification, exports, staff statistics)
+     * one caller (token subject) may run at once; more: 429 `RATE.HEAVY_READ_BUSY` with `Retry-After`.
      * @default 1
      */
     @IntVar(1, 100, 'reads')
@@ -127,6 +137,15 @@ export function WithEdgeLimits<B extends EnvClass>(Base: B) {
      */
     @IntVar(100, 3_600_000, 'ms')
     HEAVY_READ_STATEMENT_TIMEOUT_MS: number = 30_000;
+
+    /**
+     * Idle timeout of a heavy read's answer, in ms: when the socket has accepted no byte of it for
+     * this long while some are waiting (a client that stopped reading and never closes), the API cuts
+     * the answer and gives its slot, its connection and its snapshot back (`ledger_heavy_reads_cut_total{reason="stalled"}`).
+     * @default 30000
+     */
+    @IntVar(100, 3_600_000, 'ms')
+    HEAVY_READ_IDLE_TIMEOUT_MS: number = 30_000;
   }
-  return EdgeLimitsEnv;
+  return HeavyReadsEnv;
 }

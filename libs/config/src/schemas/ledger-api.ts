@@ -2,7 +2,7 @@ import { BoolVar, FileVar, IntVar, SecretVar, TextVar } from '../env-var';
 import { CommonEnv, WithDatabase, WithGamingDay, WithEventsTopic, WithKafka, WithLogging, WithMigrations, WithMigrationsDatabase, WithReadModel } from './common';
 import { WithAnchorVerification, WithAnchors } from './anchors';
 import { WithSigningSecret, WithTokenPolicy, WithTokenVerification } from './tokens';
-import { WithEdgeLimits } from './edge';
+import { WithEdgeLimits, WithHeavyReads } from './edge';
 import { WithTracing } from './tracing';
 import { WithGamingDayClose } from './gaming-day-close';
 
@@ -14,8 +14,10 @@ import { WithGamingDayClose } from './gaming-day-close';
 export class LedgerApiEnv extends WithGamingDayClose(
   WithTracing(
     WithGamingDay(
-      WithEdgeLimits(
-        WithAnchorVerification(WithAnchors(WithKafka(WithTokenVerification(WithSigningSecret(WithTokenPolicy(WithMigrations(WithReadModel(WithEventsTopic(WithMigrationsDatabase(WithDatabase(WithLogging(CommonEnv)))))))))))),
+      WithHeavyReads(
+        WithEdgeLimits(
+          WithAnchorVerification(WithAnchors(WithKafka(WithTokenVerification(WithSigningSecret(WithTokenPolicy(WithMigrations(WithReadModel(WithEventsTopic(WithMigrationsDatabase(WithDatabase(WithLogging(CommonEnv)))))))))))),
+        ),
       ),
     ),
   ),
