@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { Inject, Injectable } from '@nestjs/common';
 import { ConfigService } from '@nestjs/config';
 import { stringify } from 'csv-stringify/sync';
@@ -13,6 +14,7 @@ import { DATA_SOURCE, HEAVY_READ_DATA_SOURCE, READ_MODEL } from '../kernel/token
 import { headerValue, REPORT_HEADER_HTTP, reportHeader, type ReportHeader } from '../kernel/report-header';
 import { csvRecord, EXPORT_REPORT_VERSION, EXPORT_SPECS, type ExportContext, type ExportKind, type ExportKindSpec, type ExportPositions, type ExportSource } from './export-kinds';
 import { selectAnchors } from './export-manifest';
+import { recordReceipt, tally } from './export-receipts';
 
 /** The response an export streams into (an Express response fits). */
 export interface ExportSink {
@@ -122,7 +124,9 @@ export class ExportsService {
    * the line `{"trailer":{"rows":N}}`; for CSV a header line of the column names and one record per row.
    * The read is recorded in `query_log` (with its row count) before the first byte; a failure after it
    * cuts the response (the client sees a truncated body, which the trailer, the count and the
-   * manifest's SHA-256 reveal).
+   * manifest's SHA-256 reveal). Every byte written is counted and hashed; after the last one, before the
+   * response ends, its receipt (`export_receipts`, id in the `Ledger-Export-Receipt` response header) is
+   * recorded, which `GET /exports/manifest` signs from (docs/reports.md §5, "The bundle").
    * @throws ApiError 400 `VALIDATION.FAILED` (before anything is written); a database error before the first byte
    */
   async stream(kind: ExportKind, o: { from: string; to: string; format: 'jsonl' | 'csv'; through?: string }, caller: ExportCaller, sink: ExportSink, now = new Date()): Promise<void> {
@@ -130,6 +134,8 @@ export class ExportsService {
     const spec = EXPORT_SPECS.get(kind);
     if (!spec) throw new ApiError('ROUTE.NOT_FOUND', `no export ${kind}`);
     let started = false;
+    const receipt = { id: randomUUID(), head: null as { header: ReportHeader; positions: ExportPositions; count: number } | null };
+    const out = tally(sink);
     try {
       const complete = await this.readModel.snapshot(this.statementTimeoutMs, async (readModel, q) => {
         const src: ExportSource = { q, readModel };
@@ -145,11 +151,29 @@ export class ExportsService {
         sink.setHeader(REPORT_HEADER_HTTP, headerValue(header));
         sink.setHeader('ledger-export-count', String(count));
         sink.setHeader('ledger-export-positions', headerValue(positions));
+        sink.setHeader('ledger-export-receipt', receipt.id);
         started = true;
-        return this.writeRows(spec, src, ctx, o.format, { header, positions, count }, sink);
+        receipt.head = { header, positions, count };
+        return this.writeRows(spec, src, ctx, o.format, receipt.head, out.sink);
       });
-      // after the snapshot's COMMIT: a failed commit cuts the response instead of ending it
-      if (complete) sink.end();
+      // after the snapshot's COMMIT: a failed commit (or receipt) cuts the response instead of ending it
+      if (complete && receipt.head) {
+        const { header, positions, count } = receipt.head;
+        await recordReceipt(this.ds, {
+          id: receipt.id,
+          kind,
+          format: o.format,
+          period: { from: o.from, to: o.to },
+          positions,
+          header,
+          rows: count,
+          bytes: out.tally.bytes(),
+          sha256: out.tally.sha256(),
+          actorId: caller.id,
+          actorRole: caller.role,
+        });
+        sink.end();
+      }
     } catch (err) {
       if (!started) throw err;
       sink.destroy(err as Error);
