@@ -9,8 +9,9 @@
  * what was checked was unsigned.
  *
  * Now the API signs the manifest (period, positions, every file's SHA-256, size and row count, the
- * checkpoints' digests) with the report key, the verifier checks that signature first and every
- * check is mandatory. Every tampered copy below must be refused with a non-zero exit and its own
+ * checkpoints' digests) with the report key from the receipts it recorded sending the exports, the
+ * verifier checks that signature first and every check is mandatory; what a pass still cannot prove
+ * is stated as a LIMIT line, never a plain OK. Every tampered copy below must be refused with a non-zero exit and its own
  * failure name; the genuine bundle is accepted. Two groups: an exporter without the key (it can only
  * fix up what is unsigned), and a manifest signed with the operator's key that lies all the same (a
  * signer that signs what it should not: the checks after the signature still refuse it).
@@ -327,6 +328,27 @@ describe('a malicious exporter: every tampered bundle is refused by name, the ge
         }),
     ],
     [
+      'every settlement row made WIN (its event still LOSE), signed',
+      'ROW_MISMATCH',
+      (c) =>
+        edit(c, (m) => {
+          const s = readJsonl(join(c, 'settlements.jsonl'));
+          expect(settlementsAllWin(s.rows)).toBeGreaterThan(0);
+          fixEntry(m, 'settlements.jsonl', writeJsonl(join(c, 'settlements.jsonl'), s));
+          signed(m);
+        }),
+    ],
+    [
+      'a settlement row left out, signed',
+      'ROW_MISSING',
+      (c) =>
+        edit(c, (m) => {
+          const s = readJsonl(join(c, 'settlements.jsonl'));
+          fixEntry(m, 'settlements.jsonl', writeJsonl(join(c, 'settlements.jsonl'), { ...s, rows: s.rows.slice(1) }));
+          signed(m);
+        }),
+    ],
+    [
       'two events swapped, signed',
       'EVENT_ORDER',
       (c) =>
@@ -344,6 +366,19 @@ describe('a malicious exporter: every tampered bundle is refused by name, the ge
     expect(r.stderr).toBe('');
     expect(firstFailure(r.stdout)).toBeNull();
     expect(r.stdout).toMatch(/^OK: the export verifies/m);
+    expect(r.code).toBe(0);
+  });
+
+  it('events under no signed checkpoint pass with --allow-unanchored only as a stated limit, never a plain OK', async () => {
+    const copy = copyBundle(bundle, 'unanchored-allowed');
+    edit(copy, (m) => {
+      m.anchors = m.anchors.slice(0, -1);
+      syncAnchorDigests(m);
+      signed(m);
+    });
+    const r = await run([VERIFY, copy, '--key', keyFile, '--allow-unanchored']);
+    expect(r.stdout).toMatch(/^LIMIT NOT_ANCHORED: \d+ exported events lie under no signed checkpoint/m);
+    expect(r.stdout).toMatch(/^OK: the export verifies, within \d stated limit\(s\): .*NOT_ANCHORED/m);
     expect(r.code).toBe(0);
   });
 
