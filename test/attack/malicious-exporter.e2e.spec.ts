@@ -1,5 +1,5 @@
 /**
- * The malicious exporter (issue 23, item 1; docs/reports.md §5): whoever carries an export bundle to
+ * The malicious exporter (docs/reports.md §5): whoever carries an export bundle to
  * the regulator, or writes it, rewrites it and runs the standalone verifier
  * (`examples/verify-export/verify.mjs`, as a process, with the operator's public key) on the result.
  * The finding: a settled bet rewritten from LOSE to WIN with every later hash recomputed and the
