@@ -133,6 +133,13 @@ export function parseCsv(text) {
 }
 
 /**
+ * The value of a CSV field: the ledger marks a field that starts with = + - @, a tab, a CR or ' with
+ * one leading ' (not a plain number such as -150; spreadsheet safety, docs/reports.md), which a reader
+ * drops to have the value back.
+ */
+const csvValue = (field) => (field.startsWith("'") ? field.slice(1) : field);
+
+/**
  * The rows of an export file. JSONL: `{ head, rows: [{ line, value }], trailer }` — `head` the first
  * line (`{"header":…,"positions":…}`), `trailer` the last (`{"trailer":{"rows":N}}`) or null when the
  * file lacks it. CSV: `{ head: null, columns, rows, trailer: null }`, each row an object by column.
@@ -161,7 +168,7 @@ export function readRows(text, format, name) {
   const columns = records[0] ?? [];
   const rows = records.slice(1).map((r, i) => {
     if (r.length !== columns.length) throw new Failure('PARSE_ERROR', `${name} record ${i + 2} has ${r.length} fields, the header ${columns.length}`);
-    return { line: i + 2, value: Object.fromEntries(columns.map((c, j) => [c, r[j]])) };
+    return { line: i + 2, value: Object.fromEntries(columns.map((c, j) => [c, csvValue(r[j])])) };
   });
   return { head: null, columns, rows, trailer: null };
 }
