@@ -4,16 +4,20 @@
  *
  * It calls the ledger API as any auditor would (no database credentials: what a regulator's IT is
  * given is an auditor token and the API's address; every call lands in the access log):
- * `GET /exports/anchors` first (the signed checkpoints and public key the events verify against,
- * and the position the events export ends at), then `GET /exports/{events,settlements,decisions,
- * rejections,access-log}`, each streamed to its file while its SHA-256 is computed, then writes
- * `manifest.json` (header, counts, SHA-256 and size of each file, the checkpoints, the public key)
- * and `anchor-public.pem`. `node examples/verify-export/verify.mjs <out>` checks the bundle.
+ * `GET /exports/anchors` first (the position the events export ends at), then `GET /exports/{events,
+ * settlements,decisions,rejections,access-log}`, each streamed to its file while its SHA-256 is
+ * computed, then `GET /exports/manifest` with the five receipts the exports answered: the API signs
+ * the bundle's manifest (period, positions, each file's SHA-256, size and row count, the checkpoints'
+ * digests) from what it recorded sending, with the report signing key. The script checks that the
+ * signed manifest lists the files as received and writes it as `manifest.json` (with the checkpoints).
+ * `node examples/verify-export/verify.mjs <out> --key <the operator's public key>` checks the bundle;
+ * the key comes from the operator, never from the bundle (which carries none a verifier trusts).
  *
  * Options (defaults from the environment): `--api` (`LEDGER_API_URL`, default http://127.0.0.1:3000),
  * `--token` (`LEDGER_TOKEN`: an auditor or pit-manager bearer token, e.g. `npm run -s token -- --role
  * auditor --sub regulator-it`). The output folder must not exist or be empty. Exit 0 with a summary;
- * 1 when the API refuses (its error code printed) or a file cannot be written.
+ * 1 when the API refuses (its error code printed), a file cannot be written, or the signed manifest
+ * lists a file otherwise than it was received.
  */
 import { createHash } from 'node:crypto';
 import { createWriteStream, existsSync, mkdirSync, readdirSync, writeFileSync } from 'node:fs';
@@ -21,8 +25,7 @@ import { join, resolve } from 'node:path';
 import { Readable } from 'node:stream';
 import { Command, InvalidArgumentError, Option } from 'commander';
 import { EXPORT_KINDS, type ExportKind, type ExportPositions } from '../apps/ledger/src/exports/export-kinds';
-import { buildManifest, type ManifestFile } from '../apps/ledger/src/exports/export-manifest';
-import { reportHeader, type ReportHeader } from '../apps/ledger/src/kernel/report-header';
+import type { SignedManifest } from '../apps/ledger/src/exports/export-manifest';
 import type { ExportAnchors } from '../apps/ledger/src/exports/exports.service';
 
 const isoTime = (v: string): string => {
@@ -57,16 +60,26 @@ async function get(url: string, token: string): Promise<Response> {
   }
 }
 
-/** Streams one export into `file`; @returns its manifest entry. */
-async function download(api: string, token: string, kind: ExportKind, q: URLSearchParams, format: 'jsonl' | 'csv', file: string): Promise<{ entry: ManifestFile; positions: ExportPositions }> {
-  const url = `${api}/exports/${kind}?${q}`;
-  const res = await get(url, token);
-  if (!res.ok || !res.body) throw await apiError(res, `GET /exports/${kind}`);
-  const header = JSON.parse(res.headers.get('ledger-report-header') ?? 'null') as ReportHeader;
-  const rows = Number(res.headers.get('ledger-export-count'));
+/** One export as downloaded: what the client counted and hashed itself, and the receipt the API answered. */
+interface Downloaded {
+  readonly name: string;
+  readonly kind: ExportKind;
+  readonly rows: number;
+  readonly bytes: number;
+  readonly sha256: string;
+  readonly receipt: string;
+  readonly positions: ExportPositions;
+}
+
+/** Streams one export into `o.file`, hashing it. @throws Error when the API refuses or answers no receipt */
+async function download(o: { api: string; token: string; kind: ExportKind; query: URLSearchParams; file: string }): Promise<Downloaded> {
+  const res = await get(`${o.api}/exports/${o.kind}?${o.query}`, o.token);
+  if (!res.ok || !res.body) throw await apiError(res, `GET /exports/${o.kind}`);
+  const receipt = res.headers.get('ledger-export-receipt');
+  if (!receipt) throw new Error(`GET /exports/${o.kind}: no Ledger-Export-Receipt header (an API older than the signed bundles?)`);
   const hash = createHash('sha256');
   let bytes = 0;
-  const out = createWriteStream(file, { flags: 'wx' });
+  const out = createWriteStream(o.file, { flags: 'wx' });
   const body = Readable.fromWeb(res.body as import('node:stream/web').ReadableStream);
   await new Promise<void>((done, failed) => {
     body.on('data', (chunk: Buffer) => {
@@ -82,14 +95,29 @@ async function download(api: string, token: string, kind: ExportKind, q: URLSear
     body.on('end', () => out.end(() => done()));
   });
   const positions = JSON.parse(res.headers.get('ledger-export-positions') ?? 'null') as ExportPositions;
-  return { entry: { name: `${kind}.${format}`, kind, format, rows, bytes, sha256: hash.digest('hex'), header }, positions };
+  const name = o.file.split(/[\\/]/).pop()!;
+  return { name, kind: o.kind, rows: Number(res.headers.get('ledger-export-count')), bytes, sha256: hash.digest('hex'), receipt, positions };
 }
 
 /**
- * Writes the bundle. @returns the manifest written
- * @throws Error naming the call the API refused or the file that could not be written
+ * Whether the manifest the API signed lists exactly the files as received (a file cut in transit, or
+ * an API that signed other bytes, makes a bundle no verifier would accept: better to say so now).
+ * @throws Error naming the first file that differs
  */
-export async function writeBundle(o: { api: string; token: string; from: string; to: string; out: string; format: 'jsonl' | 'csv' }) {
+function checkSigned(manifest: SignedManifest, files: readonly Downloaded[]): void {
+  for (const f of files) {
+    const signed = manifest.signed.files.find((x) => x.kind === f.kind);
+    if (!signed || signed.name !== f.name || signed.sha256 !== f.sha256 || signed.bytes !== f.bytes || signed.rows !== f.rows || signed.receipt !== f.receipt) {
+      throw new Error(`${f.name}: the manifest the API signed does not list the file as received (${f.bytes} bytes, sha256 ${f.sha256}); export again`);
+    }
+  }
+}
+
+/**
+ * Writes the bundle: the five exports, then `manifest.json` as the API signed it. @returns the manifest
+ * @throws Error naming the call the API refused, the file that could not be written, or a file the signed manifest lists otherwise
+ */
+export async function writeBundle(o: { api: string; token: string; from: string; to: string; out: string; format: 'jsonl' | 'csv' }): Promise<SignedManifest> {
   const out = resolve(o.out);
   if (existsSync(out) && readdirSync(out).length > 0) throw new Error(`${out} is not empty: give a new folder`);
   mkdirSync(out, { recursive: true });
@@ -98,23 +126,18 @@ export async function writeBundle(o: { api: string; token: string; from: string;
   const res = await get(`${api}/exports/anchors?${period}`, o.token);
   if (!res.ok) throw await apiError(res, 'GET /exports/anchors');
   const anchors = (await res.json()) as ExportAnchors;
-  // the events file says where it really ends (a period still being recorded may have grown since the anchors were read)
-  let positions: ExportPositions = anchors.positions;
-  const files: ManifestFile[] = [];
+  const files: Downloaded[] = [];
   for (const kind of EXPORT_KINDS) {
-    const q = new URLSearchParams({ from: o.from, to: o.to, format: o.format });
-    if (kind === 'events' && anchors.positions.through !== null) q.set('through', anchors.positions.through);
-    const got = await download(api, o.token, kind, q, o.format, join(out, `${kind}.${o.format}`));
-    if (kind === 'events') positions = got.positions;
-    files.push(got.entry);
+    const query = new URLSearchParams({ from: o.from, to: o.to, format: o.format });
+    // the events end where the checkpoints read first say (a period still being recorded may have grown since)
+    if (kind === 'events' && anchors.positions.through !== null) query.set('through', anchors.positions.through);
+    files.push(await download({ api, token: o.token, kind, query, file: join(out, `${kind}.${o.format}`) }));
   }
-  const keyIds = new Set(anchors.anchors.map((a) => a.keyId));
-  const key = anchors.publicKeys.find((k) => keyIds.has(k.keyId)) ?? anchors.publicKeys[0] ?? null;
-  const header = reportHeader('Export bundle for a regulator', 'export.bundle', 1, { from: o.from, to: o.to }, { format: o.format }, false);
-  const { noActivity: _n, ...bundleHeader } = header;
-  const manifest = buildManifest({ header: bundleHeader, ledgerId: anchors.ledgerId, positions, files, anchors: anchors.anchors, publicKey: key });
+  const signedRes = await get(`${api}/exports/manifest?${new URLSearchParams({ receipts: files.map((f) => f.receipt).join(',') })}`, o.token);
+  if (!signedRes.ok) throw await apiError(signedRes, 'GET /exports/manifest');
+  const manifest = (await signedRes.json()) as SignedManifest;
+  checkSigned(manifest, files);
   writeFileSync(join(out, 'manifest.json'), `${JSON.stringify(manifest, null, 2)}\n`, { flag: 'wx' });
-  if (key) writeFileSync(join(out, 'anchor-public.pem'), key.pem, { flag: 'wx' });
   return manifest;
 }
 
@@ -131,10 +154,10 @@ if (require.main === module) {
       if (!o.token) program.error('error: an auditor token is required (--token or LEDGER_TOKEN; npm run -s token -- --role auditor --sub <you>)');
       try {
         const m = await writeBundle({ ...o, token: o.token! });
-        process.stdout.write(`export of ${m.ledgerId} ${o.from} .. ${o.to} written to ${resolve(o.out)}\n`);
-        for (const f of m.files) process.stdout.write(`  ${f.name}: ${f.rows} rows, ${f.bytes} bytes, sha256 ${f.sha256}\n`);
-        process.stdout.write(`  manifest.json: ${m.anchors.length} signed checkpoints, key ${m.publicKey?.keyId ?? '(none)'}${m.header.noActivity ? '; no activity in the period' : ''}\n`);
-        process.stdout.write(`verify with: node examples/verify-export/verify.mjs ${o.out}\n`);
+        process.stdout.write(`export of ${m.signed.ledgerId} ${o.from} .. ${o.to} written to ${resolve(o.out)}\n`);
+        for (const f of m.signed.files) process.stdout.write(`  ${f.name}: ${f.rows} rows, ${f.bytes} bytes, sha256 ${f.sha256}\n`);
+        process.stdout.write(`  manifest.json: signed by ${m.keyId}; ${m.anchors.length} signed checkpoints${m.signed.header.noActivity ? '; no activity in the period' : ''}\n`);
+        process.stdout.write(`verify with the public key the operator published: node examples/verify-export/verify.mjs ${o.out} --key <operator-public.pem>\n`);
       } catch (err) {
         process.stderr.write(`export: ${(err as Error).message}\n`);
         process.exit(1);

@@ -77,6 +77,7 @@ const ALLOWED: Record<string, Role[] | 'public'> = {
   // staff and table statistics (staff/staff-statistics.controller.ts, docs/reports.md §6)
   'GET /statistics/staff': AUDIT,
   'GET /exports/anchors': AUDIT,
+  'GET /exports/manifest': AUDIT, // signs a bundle's manifest: a read of what the exports sent (export_receipts)
   'GET /exports/{kind}': AUDIT,
   // wallet matching (wallet/wallet.controller.ts, docs/reports.md §4): the upload stores a run, so not an auditor's
   'POST /reconciliation/wallet-files': PIT,

@@ -6,20 +6,24 @@
  * and a real anchor publisher signing checkpoints into an anchor file the API reads. A shoe with voids
  * and corrections is dealt through the API; `npm run export` (scripts/export.ts, as a process) writes
  * the bundle of the period through the API with an auditor token; `node examples/verify-export/verify.mjs`
- * (as a process, Node built-ins only) must accept it, and refuse it after one byte of one event is
- * changed (with and without the manifest fixed up), a file is cut short, an event is removed, or an
- * event is rewritten with every later hash recomputed (only the signed checkpoints catch that one).
+ * (as a process, Node built-ins only, with the operator's key) must accept it, and refuse it after one
+ * byte of one event is changed (with and without the manifest fixed up), a file is cut short, an event
+ * is removed, or an event is rewritten with every later hash recomputed — the last ones also when the
+ * manifest is signed again with the operator's key (as an API over a rewritten database would sign it):
+ * the signed checkpoints still catch them. test/attack/malicious-exporter.e2e.spec.ts is the full
+ * catalogue of tampered bundles.
  * The API reads in batches of 25 rows (`EXPORT_BATCH_ROWS`): every export here spans many batches.
  */
 import { spawn } from 'node:child_process';
-import { createHash, generateKeyPairSync } from 'node:crypto';
-import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { createHash, createPrivateKey, generateKeyPairSync } from 'node:crypto';
+import { cpSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { generateShoeScript, runShoeScript, type ShoeScript, type SimTable } from '@ledger/simulator';
 import { AnchorPublisher, readSigningKey } from '@ledger/anchors';
 import { computeEventHash, defaultLogger } from '@ledger/event-store';
 import { LedgerHarness, runId, startLedger, TEST_SERVICE_DATABASE_URLS } from '../support/ledger-harness';
+import { core, resign } from '../support/bundle-tamper';
 
 jest.setTimeout(300_000);
 
@@ -37,7 +41,9 @@ function run(args: string[], env: Record<string, string> = {}): Promise<{ code: 
   return new Promise((res) => child.on('exit', (code) => res({ code, stdout, stderr })));
 }
 
-const verifyBundle = (dir: string, extra: string[] = []) => run([VERIFY, dir, ...extra]);
+let operatorKeyFile = '';
+/** The verifier with the operator's public key (as published, outside the bundle). */
+const verifyBundle = (dir: string, extra: string[] = ['--key', operatorKeyFile]) => run([VERIFY, dir, ...extra]);
 const sha = (b: Buffer | string) => createHash('sha256').update(b).digest('hex');
 
 /** A copy of the bundle to tamper with. */
@@ -47,8 +53,12 @@ function copyOf(dir: string, name: string): string {
   return to;
 }
 
-/** Rewrites a JSONL export file of a bundle (lines without the header and trailer) and fixes the manifest up, as a forger would. */
-function rewriteEvents(dir: string, edit: (rows: Record<string, any>[]) => Record<string, any>[], fixManifest = true): void {
+/**
+ * Rewrites a JSONL export file of a bundle (lines without the header and trailer) and fixes the
+ * manifest up, as a forger would; `fixManifest: 'signed'` signs it again with the operator's key, as
+ * an API over a rewritten database would.
+ */
+function rewriteEvents(dir: string, edit: (rows: Record<string, any>[]) => Record<string, any>[], fixManifest: boolean | 'signed' = true): void {
   const file = join(dir, 'events.jsonl');
   const lines = readFileSync(file, 'utf8').trimEnd().split('\n');
   const head = lines[0];
@@ -57,8 +67,9 @@ function rewriteEvents(dir: string, edit: (rows: Record<string, any>[]) => Recor
   writeFileSync(file, text);
   if (!fixManifest) return;
   const m = JSON.parse(readFileSync(join(dir, 'manifest.json'), 'utf8'));
-  const f = m.files.find((x: { name: string }) => x.name === 'events.jsonl');
+  const f = core(m).files.find((x: { name: string }) => x.name === 'events.jsonl');
   Object.assign(f, { sha256: sha(text), bytes: Buffer.byteLength(text), rows: rows.length });
+  if (fixManifest === 'signed') resign(m, createPrivateKey(readFileSync(operatorKeyFile.replace('public', 'private'))));
   writeFileSync(join(dir, 'manifest.json'), JSON.stringify(m, null, 2));
 }
 
@@ -86,7 +97,9 @@ describe('exports for regulators: a bundle verifies with the standalone script a
     const pair = generateKeyPairSync('ed25519');
     writeFileSync(join(dir, 'anchor-private.pem'), pair.privateKey.export({ type: 'pkcs8', format: 'pem' }), { mode: 0o600 });
     writeFileSync(join(dir, 'anchor-public.pem'), pair.publicKey.export({ type: 'spki', format: 'pem' }));
-    h = await startLedger({ env: { ANCHOR_FILE: anchorFile, ANCHOR_PUBLIC_KEY_FILE: join(dir, 'anchor-public.pem'), EXPORT_BATCH_ROWS: String(BATCH) } });
+    operatorKeyFile = join(dir, 'anchor-public.pem');
+    // one key signs the checkpoints (the relay) and the bundle manifests (the API), as in production
+    h = await startLedger({ env: { ANCHOR_FILE: anchorFile, ANCHOR_PUBLIC_KEY_FILE: operatorKeyFile, REPORT_SIGNING_KEY_FILE: join(dir, 'anchor-private.pem'), EXPORT_BATCH_ROWS: String(BATCH) } });
     await h.startRelay();
     await h.startProjector();
     publisher = new AnchorPublisher({
@@ -142,11 +155,15 @@ describe('exports for regulators: a bundle verifies with the standalone script a
     if (dir) rmSync(dir, { recursive: true, force: true });
   });
 
-  it('writes five files and a manifest: counts, SHA-256, header, the checkpoints and the public key; every export spans several batches', async () => {
+  it('writes five files and a signed manifest: counts, SHA-256, header, receipts, the checkpoints; every export spans several batches', async () => {
     const m = JSON.parse(readFileSync(join(bundle, 'manifest.json'), 'utf8'));
-    expect(m.format).toBe('baccarat-ledger-export/1');
-    expect(m.files.map((f: { name: string }) => f.name)).toEqual(['events.jsonl', 'settlements.jsonl', 'decisions.jsonl', 'rejections.jsonl', 'access-log.jsonl']);
-    for (const f of m.files) {
+    expect(m.format).toBe('baccarat-ledger-export/2');
+    expect(m.signed.format).toBe('baccarat-ledger-export/2');
+    expect(m.signed.period).toEqual({ from, to });
+    expect(m.files).toBeUndefined();
+    expect(readdirSync(bundle).sort()).toEqual(['access-log.jsonl', 'decisions.jsonl', 'events.jsonl', 'manifest.json', 'rejections.jsonl', 'settlements.jsonl']);
+    expect(m.signed.files.map((f: { name: string }) => f.name)).toEqual(['events.jsonl', 'settlements.jsonl', 'decisions.jsonl', 'rejections.jsonl', 'access-log.jsonl']);
+    for (const f of m.signed.files) {
       const bytes = readFileSync(join(bundle, f.name));
       expect(sha(bytes)).toBe(f.sha256);
       expect(f.header).toMatchObject({ report: `export.${f.kind}`, reportVersion: 1, period: { from, to }, noActivity: false, software: { name: 'baccarat-round-ledger' } });
@@ -155,16 +172,22 @@ describe('exports for regulators: a bundle verifies with the standalone script a
       expect(JSON.parse(lines[lines.length - 1])).toEqual({ trailer: { rows: f.rows } });
       expect(lines.length).toBe(f.rows + 2);
     }
-    const rows = Object.fromEntries(m.files.map((f: { kind: string; rows: number }) => [f.kind, f.rows]));
+    const rows = Object.fromEntries(m.signed.files.map((f: { kind: string; rows: number }) => [f.kind, f.rows]));
     expect(rows.events).toBeGreaterThan(3 * BATCH);
     expect(rows.settlements).toBeGreaterThan(BATCH);
     expect(rows.decisions).toBeGreaterThanOrEqual(2);
     expect(rows.rejections).toBeGreaterThanOrEqual(1);
     expect(rows['access-log']).toBeGreaterThanOrEqual(1);
-    expect(m.header).toMatchObject({ report: 'export.bundle', noActivity: false });
+    expect(m.signed.header).toMatchObject({ report: 'export.bundle', noActivity: false });
     expect(m.anchors.length).toBeGreaterThanOrEqual(1);
-    expect(m.publicKey.keyId).toMatch(/^ed25519:[0-9a-f]{16}$/);
-    expect(readFileSync(join(bundle, 'anchor-public.pem'), 'utf8')).toBe(m.publicKey.pem);
+    expect(m.signed.anchors.map((a: { seq: number }) => a.seq)).toEqual(m.anchors.map((a: { checkpoint: { seq: number } }) => a.checkpoint.seq));
+    expect(m.keyId).toMatch(/^ed25519:[0-9a-f]{16}$/);
+    expect(m.signed.keyId).toBe(m.keyId);
+    expect(m.publicKeys.map((k: { keyId: string }) => k.keyId)).toEqual([m.keyId]);
+    // every file as the API recorded sending it: the receipts the manifest was signed from
+    const receipts = await h.ds.query(`SELECT id::text AS id, kind, rows::int AS rows, bytes::int AS bytes, sha256 FROM export_receipts WHERE id = ANY($1::uuid[])`, [m.signed.files.map((f: { receipt: string }) => f.receipt)]);
+    expect(receipts).toHaveLength(5);
+    for (const f of m.signed.files) expect(receipts).toContainEqual({ id: f.receipt, kind: f.kind, rows: f.rows, bytes: f.bytes, sha256: f.sha256 });
 
     // the events file holds exactly the events of the exported positions, and every event of the shoe, as stored
     const events = readFileSync(join(bundle, 'events.jsonl'), 'utf8')
@@ -172,24 +195,33 @@ describe('exports for regulators: a bundle verifies with the standalone script a
       .split('\n')
       .slice(1, -1)
       .map((l) => JSON.parse(l));
-    const [{ n }] = await h.ds.query(`SELECT count(*)::int AS n FROM events WHERE global_position BETWEEN $1 AND $2`, [m.positions.first, m.positions.through]);
+    const [{ n }] = await h.ds.query(`SELECT count(*)::int AS n FROM events WHERE global_position BETWEEN $1 AND $2`, [m.signed.positions.first, m.signed.positions.through]);
     expect(events.length).toBe(n);
     const stored = await h.store.readStream(`shoe-${shoeId}`);
     const byId = new Map(events.map((e) => [e.eventId, e]));
     for (const s of stored) expect(byId.get(s.eventId)).toEqual({ ...s });
     // every access of the export itself is in the access log with its row count
     const logged = await h.ds.query(`SELECT params->>'kind' AS kind, result_count FROM query_log WHERE actor_id = 'regulator-it' AND route = 'GET /exports/:kind' ORDER BY id`);
-    expect(logged.slice(-5)).toEqual(m.files.map((f: { kind: string; rows: number }) => ({ kind: f.kind, result_count: f.rows })));
+    expect(logged.slice(-5)).toEqual(m.signed.files.map((f: { kind: string; rows: number }) => ({ kind: f.kind, result_count: f.rows })));
   });
 
-  it('verify.mjs accepts the bundle: exit 0 and a summary', async () => {
+  it('verify.mjs accepts the bundle with the operator key: exit 0, a summary, the limits stated; without a key it refuses to run', async () => {
     const r = await verifyBundle(bundle);
     expect(r.stderr).toBe('');
-    expect(r.stdout).toMatch(/OK: the export verifies/);
-    expect(r.stdout).toMatch(/events checked \d+ in \d+ streams; checkpoints \d+ \(\d+ signed heads checked/);
+    // checkpoint #1 of this spec's anchor file straddles the period: it also signs the streams of the specs before (a stated limit then)
+    expect(r.stdout).toMatch(/^OK: the export verifies, within [23] stated limit\(s\): (STRADDLING_STREAMS, )?LOGS_NOT_ANCHORED, RULES_NOT_REPLAYED \(LIMIT lines above\)$/m);
+    expect(r.stdout).toMatch(/^LIMIT LOGS_NOT_ANCHORED: /m);
+    expect(r.stdout).toMatch(/events checked \d+ in \d+ streams; checkpoints \d+ \([1-9]\d* signed heads checked/);
     expect(r.code).toBe(0);
-    // with the key as the operator published it
-    expect((await verifyBundle(bundle, ['--key', join(dir, 'anchor-public.pem')])).code).toBe(0);
+    const keyless = await verifyBundle(bundle, []);
+    expect(keyless.stdout).toMatch(/^FIRST FAILURE: KEY_NOT_GIVEN: /m);
+    expect(keyless.code).toBe(2);
+    // a key lying in the bundle is no key: the bundle would vouch for itself
+    const copy = copyOf(bundle, 'with-key');
+    cpSync(operatorKeyFile, join(copy, 'key.pem'));
+    const inside = await verifyBundle(copy, ['--key', join(copy, 'key.pem')]);
+    expect(inside.stdout).toMatch(/^FIRST FAILURE: KEY_FROM_BUNDLE: /m);
+    expect(inside.code).toBe(2);
   });
 
   it('one byte of one exported event changed: fails, naming the file and the event', async () => {
@@ -205,35 +237,44 @@ describe('exports for regulators: a bundle verifies with the standalone script a
     expect(Buffer.byteLength(lines.join('\n'))).toBe(Buffer.byteLength(text));
     const r = await verifyBundle(copy);
     expect(r.code).toBe(1);
-    expect(r.stdout).toMatch(/FAIL FILE_HASH_MISMATCH: events\.jsonl/);
+    expect(r.stdout).toMatch(/FIRST FAILURE: FILE_HASH_MISMATCH: events\.jsonl/);
     expect(r.stdout).toContain(`FAIL EVENT_HASH_MISMATCH: event ${target.eventId}`);
 
-    // the forger also fixes the manifest's SHA-256: the event's own hash still names it
+    // the forger also fixes the manifest's SHA-256: its signature no longer holds
     rewriteEvents(copy, (rows) => rows);
     const fixed = await verifyBundle(copy);
     expect(fixed.code).toBe(1);
-    expect(fixed.stdout).toMatch(new RegExp(`FIRST FAILURE: EVENT_HASH_MISMATCH: event ${target.eventId}`));
+    expect(fixed.stdout).toMatch(/FIRST FAILURE: MANIFEST_SIGNATURE_INVALID/);
+    // signed again with the key (an API over a rewritten database): the event's own hash still names it
+    rewriteEvents(copy, (rows) => rows, 'signed');
+    const signed = await verifyBundle(copy);
+    expect(signed.code).toBe(1);
+    expect(signed.stdout).toMatch(new RegExp(`FIRST FAILURE: EVENT_HASH_MISMATCH: event ${target.eventId}`));
   });
 
-  it('an event rewritten with every later hash recomputed (and the manifest fixed): only the signed checkpoints catch it', async () => {
+  it('an event rewritten with every later hash recomputed, the manifest fixed and signed again: the signed checkpoints catch it', async () => {
     const copy = copyOf(bundle, 'rehashed');
     let victim = '';
-    rewriteEvents(copy, (rows) => {
-      const streamId = `shoe-${shoeId}`;
-      const at = rows.findIndex((e) => e.streamId === streamId && e.type === 'BetPlaced');
-      victim = rows[at].eventId;
-      rows[at].data = { ...rows[at].data, stake: String(BigInt(rows[at].data.stake) + 1n) };
-      let prev = rows[at].prevHash;
-      for (const e of rows.filter((x, j) => j >= at && x.streamId === streamId)) {
-        e.prevHash = prev;
-        e.hash = computeEventHash(e as Parameters<typeof computeEventHash>[0]);
-        prev = e.hash;
-      }
-      return rows;
-    });
+    rewriteEvents(
+      copy,
+      (rows) => {
+        const streamId = `shoe-${shoeId}`;
+        const at = rows.findIndex((e) => e.streamId === streamId && e.type === 'BetPlaced');
+        victim = rows[at].eventId;
+        rows[at].data = { ...rows[at].data, stake: String(BigInt(rows[at].data.stake) + 1n) };
+        let prev = rows[at].prevHash;
+        for (const e of rows.filter((x, j) => j >= at && x.streamId === streamId)) {
+          e.prevHash = prev;
+          e.hash = computeEventHash(e as Parameters<typeof computeEventHash>[0]);
+          prev = e.hash;
+        }
+        return rows;
+      },
+      'signed',
+    );
     const r = await verifyBundle(copy);
     expect(r.code).toBe(1);
-    expect(r.stdout).not.toMatch(/EVENT_HASH_MISMATCH|CHAIN_BROKEN|FILE_HASH_MISMATCH/);
+    expect(r.stdout).not.toMatch(/EVENT_HASH_MISMATCH|CHAIN_BROKEN|FILE_HASH_MISMATCH|MANIFEST_/);
     expect(r.stdout).toMatch(new RegExp(`FIRST FAILURE: HEAD_MISMATCH: stream shoe-${shoeId} version \\d+`));
     expect(victim).not.toBe('');
   });
@@ -249,21 +290,29 @@ describe('exports for regulators: a bundle verifies with the standalone script a
 
     const gap = copyOf(bundle, 'gap');
     let removed = 0;
-    rewriteEvents(gap, (rows) => {
-      const mine = rows.filter((e) => e.streamId === `shoe-${shoeId}`);
-      removed = mine[Math.floor(mine.length / 2)].streamVersion;
-      return rows.filter((e) => !(e.streamId === `shoe-${shoeId}` && e.streamVersion === removed));
-    });
+    rewriteEvents(
+      gap,
+      (rows) => {
+        const mine = rows.filter((e) => e.streamId === `shoe-${shoeId}`);
+        removed = mine[Math.floor(mine.length / 2)].streamVersion;
+        return rows.filter((e) => !(e.streamId === `shoe-${shoeId}` && e.streamVersion === removed));
+      },
+      'signed',
+    );
     const g = await verifyBundle(gap);
     expect(g.code).toBe(1);
     expect(g.stdout).toContain(`FIRST FAILURE: STREAM_GAP: event`);
     expect(g.stdout).toContain(`expected version ${removed} of shoe-${shoeId}`);
 
     const tail = copyOf(bundle, 'tail');
-    rewriteEvents(tail, (rows) => {
-      const lastOfMine = rows.map((e) => e.streamId).lastIndexOf(`shoe-${shoeId}`);
-      return rows.filter((_, j) => j !== lastOfMine);
-    });
+    rewriteEvents(
+      tail,
+      (rows) => {
+        const lastOfMine = rows.map((e) => e.streamId).lastIndexOf(`shoe-${shoeId}`);
+        return rows.filter((_, j) => j !== lastOfMine);
+      },
+      'signed',
+    );
     const t = await verifyBundle(tail);
     expect(t.code).toBe(1);
     expect(t.stdout).toMatch(new RegExp(`ANCHORED_VERSION_MISSING: stream shoe-${shoeId}`));
@@ -275,7 +324,7 @@ describe('exports for regulators: a bundle verifies with the standalone script a
     expect(cli.stderr).toBe('');
     expect(cli.code).toBe(0);
     const r = await verifyBundle(csv);
-    expect(r.stdout).toMatch(/OK: the export verifies/);
+    expect(r.stdout).toMatch(/^OK: the export verifies/m);
     expect(r.code).toBe(0);
     const m = JSON.parse(readFileSync(join(csv, 'manifest.json'), 'utf8'));
     expect(readFileSync(join(csv, 'events.csv'), 'utf8').split('\n')[0]).toBe(
@@ -315,6 +364,37 @@ describe('exports for regulators: a bundle verifies with the standalone script a
     expect(unknown.status).toBe(404);
     const device = await fetch(`${h.baseUrl}/exports/events?from=${encodeURIComponent(from)}&to=${encodeURIComponent(to)}`, { headers: { authorization: `Bearer ${h.client.token('betting-platform', 'bp')}` } });
     expect(device.status).toBe(403);
+  });
+
+  it('GET /exports/manifest signs only what the API sent: one receipt of each kind, one period; an unknown receipt, a bad list, an incomplete bundle refused', async () => {
+    const auth = { authorization: `Bearer ${token}` };
+    const period = `from=${encodeURIComponent(from)}&to=${encodeURIComponent(to)}`;
+    const receiptOf = async (kind: string, q = period) => {
+      const res = await fetch(`${h.baseUrl}/exports/${kind}?${q}`, { headers: auth });
+      await res.text();
+      return res.headers.get('ledger-export-receipt')!;
+    };
+    const ids = [];
+    for (const kind of ['events', 'settlements', 'decisions', 'rejections', 'access-log']) ids.push(await receiptOf(kind));
+    expect(ids.every((id) => /^[0-9a-f-]{36}$/.test(id))).toBe(true);
+    const manifest = (q: string) => fetch(`${h.baseUrl}/exports/manifest?receipts=${q}`, { headers: auth });
+    const ok = await manifest(ids.join(','));
+    expect(ok.status).toBe(200);
+    const m = (await ok.json()) as { signed: { files: { receipt: string }[] } };
+    expect(m.signed.files.map((f) => f.receipt)).toEqual(ids);
+    const code = async (res: Response) => ((await res.json()) as { error: { code: string } }).error.code;
+    const unknown = await manifest([...ids.slice(1), '00000000-0000-4000-8000-000000000000'].join(','));
+    expect([unknown.status, await code(unknown)]).toEqual([404, 'EXPORT.RECEIPT_NOT_FOUND']);
+    const incomplete = await manifest(ids.slice(1).join(','));
+    expect([incomplete.status, await code(incomplete)]).toEqual([422, 'EXPORT.BUNDLE_INCONSISTENT']);
+    const twice = await manifest([...ids, await receiptOf('events')].join(','));
+    expect([twice.status, await code(twice)]).toEqual([422, 'EXPORT.BUNDLE_INCONSISTENT']);
+    const otherPeriod = await manifest([await receiptOf('events', `from=2001-01-01T00:00:00Z&to=2001-01-02T00:00:00Z`), ...ids.slice(1)].join(','));
+    expect([otherPeriod.status, await code(otherPeriod)]).toEqual([422, 'EXPORT.BUNDLE_INCONSISTENT']);
+    for (const bad of ['', 'nope', ids.join(';'), Array(11).fill(ids[0]).join(',')]) {
+      const res = await manifest(encodeURIComponent(bad));
+      expect([bad, res.status, await code(res)]).toEqual([bad, 400, 'VALIDATION.FAILED']);
+    }
   });
 
   it('the reconciliation report carries the header (JSON body and response header), its rows unchanged', async () => {

@@ -52,6 +52,7 @@ const KNOWN_READ_ROUTES = [
   '/audit/decisions',
   '/audit/access-log',
   '/exports/anchors',
+  '/exports/manifest',
   '/exports/{kind}',
   '/settlements',
   '/settlements/{betId}',
@@ -70,6 +71,8 @@ interface Operation {
   path: string;
   pathParams: string[];
   queryParams: string[];
+  /** The query parameters the route requires (its valid call carries them). */
+  requiredQuery: string[];
 }
 
 interface ReadRequest {
@@ -85,6 +88,11 @@ interface ReadRequest {
    * `ASOF.NOT_PROJECTED` while the read model has not reached it, or a heavy recall busy (429).
    */
   asOfAccepted: boolean;
+  /**
+   * Whether the request carries one well-formed `receipts` (UUIDs, docs/reports.md §5): it is then
+   * answered as a bundle of those — 404 `EXPORT.RECEIPT_NOT_FOUND`, 422 `EXPORT.BUNDLE_INCONSISTENT`.
+   */
+  receiptsAccepted: boolean;
 }
 
 interface Outcome {
@@ -240,6 +248,8 @@ function validQueryValue(name: string, ids: Ids): string | null {
       return 'false';
     case 'graceMs':
       return '120000';
+    case 'receipts':
+      return ids.receipts;
     default:
       return null;
   }
@@ -259,6 +269,8 @@ interface Ids {
   day: string;
   /** A stored wallet match run (docs/reports.md §4). */
   runId: string;
+  /** The receipts of the five exports of one period, comma-separated (`GET /exports/manifest`, docs/reports.md §5). */
+  receipts: string;
 }
 
 function pathWith(op: Operation, ids: Ids, override?: { name: string; value: string }): string {
@@ -365,7 +377,9 @@ function buildRequest(op: Operation, ids: Ids, m: Mutation): ReadRequest {
   const qs = query.map(([k, v]) => `${k}=${v}`).join('&');
   const asOf = query.filter(([k]) => k === 'asOf');
   const asOfAccepted = asOf.length === 1 && isAsOfText(decodedOrNull(asOf[0][1]));
-  return { route: op.path, defect, url: qs ? `${path}?${qs}` : path, inQuery, asOfAccepted };
+  const receipts = query.filter(([k]) => k === 'receipts');
+  const receiptsAccepted = receipts.length === 1 && RECEIPTS.test(decodedOrNull(receipts[0][1]) ?? '');
+  return { route: op.path, defect, url: qs ? `${path}?${qs}` : path, inQuery, asOfAccepted, receiptsAccepted };
 }
 
 /**
@@ -426,6 +440,11 @@ function decodedOrNull(v: string): string | null {
   }
 }
 
+/** A well-formed `receipts` value (see {@link ReadRequest.receiptsAccepted}). */
+const RECEIPTS = /^[0-9a-fA-F]{8}(-[0-9a-fA-F]{4}){3}-[0-9a-fA-F]{12}(,[0-9a-fA-F]{8}(-[0-9a-fA-F]{4}){3}-[0-9a-fA-F]{12}){0,9}$/;
+/** What a well-formed `receipts` may be answered with besides 2xx. */
+const RECEIPTS_ANSWERS = new Set(['EXPORT.RECEIPT_NOT_FOUND', 'EXPORT.BUNDLE_INCONSISTENT']);
+
 /** What a well-formed `asOf` may be answered with besides 2xx (see {@link ReadRequest.asOfAccepted}). */
 const AS_OF_ANSWERS = new Set(['ASOF.NOT_PROJECTED', 'ROUND.NOT_FOUND', 'BET.NOT_FOUND', 'RATE.HEAVY_READ_BUSY']);
 
@@ -447,6 +466,18 @@ async function waitApplied(h: LedgerHarness, eventId: string): Promise<void> {
     await new Promise((res) => setTimeout(res, 200));
   }
   throw new Error(`event ${eventId} not projected`);
+}
+
+/** The receipts of the five exports of the period up to now (for `GET /exports/manifest`), comma-separated. */
+async function exportReceipts(h: LedgerHarness): Promise<string> {
+  const period = `from=2000-01-01T00:00:00Z&to=${encodeURIComponent(new Date().toISOString())}`;
+  const out: string[] = [];
+  for (const kind of ['events', 'settlements', 'decisions', 'rejections', 'access-log']) {
+    const res = await fetch(`${h.baseUrl}/exports/${kind}?${period}`, { headers: { authorization: `Bearer ${h.client.token('auditor', 'aud-1')}` } });
+    await res.text();
+    out.push(res.headers.get('ledger-export-receipt') ?? 'missing');
+  }
+  return out.join(',');
 }
 
 describe('hostile input on every read route (docs/guarantees.md §11)', () => {
@@ -496,14 +527,16 @@ describe('hostile input on every read route (docs/guarantees.md §11)', () => {
       kind: 'events',
       day,
       runId: run.runId,
+      receipts: await exportReceipts(h),
     };
-    const doc = (await (await fetch(`${h.baseUrl}/docs-json`)).json()) as { paths: Record<string, Record<string, { parameters?: Array<{ in: string; name: string }> }>> };
+    const doc = (await (await fetch(`${h.baseUrl}/docs-json`)).json()) as { paths: Record<string, Record<string, { parameters?: Array<{ in: string; name: string; required?: boolean }> }>> };
     ops = [];
-    for (const [path, item] of Object.entries<Record<string, { parameters?: Array<{ in: string; name: string }> }>>(doc.paths)) {
+    for (const [path, item] of Object.entries<Record<string, { parameters?: Array<{ in: string; name: string; required?: boolean }> }>>(doc.paths)) {
       const get = item.get;
       if (!get) continue;
       const params = get.parameters ?? [];
-      ops.push({ path, pathParams: params.filter((p) => p.in === 'path').map((p) => p.name), queryParams: params.filter((p) => p.in === 'query').map((p) => p.name) });
+      const query = params.filter((p) => p.in === 'query');
+      ops.push({ path, pathParams: params.filter((p) => p.in === 'path').map((p) => p.name), queryParams: query.map((p) => p.name), requiredQuery: query.filter((p) => p.required).map((p) => p.name) });
     }
     allNames = [...new Set([...ops.flatMap((o) => o.queryParams), ...SHARED_NAMES])];
   });
@@ -533,7 +566,9 @@ describe('hostile input on every read route (docs/guarantees.md §11)', () => {
     const token = h.client.token('auditor', 'aud-hostile');
     const bad: string[] = [];
     for (const op of ops) {
-      const o = await fire(h.baseUrl, token, { route: op.path, defect: 'none', url: pathWith(op, ids), inQuery: false, asOfAccepted: false });
+      const required = op.requiredQuery.map((name) => `${name}=${validQueryValue(name, ids)}`).join('&');
+      const url = required ? `${pathWith(op, ids)}?${required}` : pathWith(op, ids);
+      const o = await fire(h.baseUrl, token, { route: op.path, defect: 'none', url, inQuery: false, asOfAccepted: false, receiptsAccepted: false });
       if (o.status >= 300) bad.push(describe_(o));
     }
     expect(bad).toEqual([]);
@@ -594,7 +629,16 @@ describe('hostile input on every read route (docs/guarantees.md §11)', () => {
     // (or, for a well-formed asOf, an answer as of that position: AS_OF_ANSWERS); a value the route accepts may meet the
     // heavy-read limit (429 RATE.HEAVY_READ_BUSY: the workers share two callers, and a heavy read is one at a time per caller)
     const queryRefusals = outcomes.filter(
-      (o) => o.r.inQuery && o.status >= 400 && !(o.code === 'VALIDATION.FAILED' || o.code === 'ANCHORS.VERIFY_RUNNING' || o.code === 'RATE.HEAVY_READ_BUSY' || (o.r.asOfAccepted && AS_OF_ANSWERS.has(o.code ?? ''))),
+      (o) =>
+        o.r.inQuery &&
+        o.status >= 400 &&
+        !(
+          o.code === 'VALIDATION.FAILED' ||
+          o.code === 'ANCHORS.VERIFY_RUNNING' ||
+          o.code === 'RATE.HEAVY_READ_BUSY' ||
+          (o.r.asOfAccepted && AS_OF_ANSWERS.has(o.code ?? '')) ||
+          (o.r.receiptsAccepted && RECEIPTS_ANSWERS.has(o.code ?? ''))
+        ),
     );
     expect(queryRefusals.map(describe_).slice(0, 20)).toEqual([]);
     // an unknown, repeated or bracketed parameter, or one the route does not take, is always refused

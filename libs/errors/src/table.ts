@@ -162,6 +162,10 @@ export const ERROR_TABLE = {
   'GAMING_DAY.NOT_ENDED': { kind: 'rule-violation', status: 422, message: "gaming day {day} has not ended: closing it early needs early=true, a reason and a second pit manager's approval", raisedBy: ['api'] },
   'GAMING_DAY.READ_MODEL_DIVERGED': { kind: 'internal', status: 500, message: 'gaming day {day} is not closed: the read model disagrees with the verified events ({kind}); an incident is recorded', raisedBy: ['api'] },
   'GAMING_DAY.CLOSE_NOT_GENUINE': { kind: 'internal', status: 500, message: 'a close of gaming day {day} (event {eventId}) is not genuine ({problem}): it is not served', raisedBy: ['api'] },
+  // --- exports for regulators: the signed bundle manifest (docs/reports.md §5) --------------------
+  'EXPORT.RECEIPT_NOT_FOUND': { kind: 'not-found', status: 404, message: 'no export receipt {receiptId}: name the receipts the exports answered (Ledger-Export-Receipt)', raisedBy: ['api'] },
+  'EXPORT.BUNDLE_INCONSISTENT': { kind: 'rule-violation', status: 422, message: 'the exports named do not make one bundle, nothing is signed: {problems}', raisedBy: ['api'] },
+  'EXPORT.NO_SIGNING_KEY': { kind: 'unavailable', status: 503, message: 'no report signing key is configured (REPORT_SIGNING_KEY_FILE): a bundle manifest cannot be signed', raisedBy: ['api'] },
 
   // --- a stored stream the write side cannot read (docs/guarantees.md §10) ----------------------
   'EVENT.INCONSISTENT': { kind: 'internal', status: 500, message: 'the stream holds an event its state cannot hold: the stream is corrupt', raisedBy: ['shoe'] },

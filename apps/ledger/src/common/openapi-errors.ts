@@ -55,7 +55,8 @@ function errorResponses(): Record<string, ResponseObject> {
  * - every operation lists each error status it can answer with (no `default`: a status the
  *   document does not list is a break of the contract the e2e tier checks): 400, 500, 503 on every
  *   route; 401, 403 and 429 behind the token; 404 with a path parameter; 409, 413, 415, 422 on a write (POST), and
- *   409 on `GET /audit/anchors/verify` (a verification already running). A status the operation
+ *   409 on `GET /audit/anchors/verify` (a verification already running), 404 and 422 on
+ *   `GET /exports/manifest` (an unknown receipt, receipts that make no bundle). A status the operation
  *   already documents is kept.
  * The document is changed in place and returned.
  */
@@ -72,6 +73,7 @@ export function withErrorTable(doc: OpenAPIObject): OpenAPIObject {
       if (!op) continue;
       const statuses = new Set<number>([...ANY_ROUTE, ...(op.security?.length ? WITH_TOKEN : []), ...(path.includes('{') ? WITH_PATH_ID : []), ...(m === 'post' ? WITH_BODY : [])]);
       if (path === '/audit/anchors/verify') statuses.add(409);
+      if (path === '/exports/manifest') for (const s of [404, 422]) statuses.add(s);
       // asOf (docs/reports.md §3): 409 ASOF.NOT_PROJECTED until the read model reaches the position
       if (op.parameters?.some((p) => 'name' in p && p.name === 'asOf')) statuses.add(409);
       const responses: Record<string, unknown> = { ...(op.responses ?? {}) };

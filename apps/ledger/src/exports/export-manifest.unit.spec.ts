@@ -1,7 +1,9 @@
-import type { SignedAnchor } from '@ledger/anchors';
+import { generateKeyPairSync, verify } from 'node:crypto';
+import { anchorHash, type SignedAnchor } from '@ledger/anchors';
+import { canonicalJson } from '@ledger/event-store';
 import { headerValue, reportHeader } from '../kernel/report-header';
-import { csvRecord, EXPORT_KINDS, EXPORT_SPECS, isExportKind } from './export-kinds';
-import { buildManifest, MANIFEST_FORMAT, selectAnchors, type ManifestFile } from './export-manifest';
+import { csvRecord, EXPORT_KINDS, EXPORT_SPECS, isExportKind, type ExportKind } from './export-kinds';
+import { bundleAnchors, bundleProblems, manifestBody, MANIFEST_FORMAT, selectAnchors, signManifest, type ExportReceipt } from './export-manifest';
 
 /** The pure parts of the exports (docs/reports.md §5): the checkpoints a period verifies against, the manifest, CSV records, the header as an HTTP header. */
 const anchor = (seq: number, globalPosition: string): SignedAnchor =>
@@ -41,26 +43,56 @@ describe('selectAnchors', () => {
   });
 });
 
-describe('buildManifest', () => {
-  const h = (noActivity: boolean) => reportHeader('t', 'export.events', 1, { from: 'a', to: 'b' }, {}, noActivity, new Date('2026-12-01T00:00:00Z'));
-  const file = (name: string, rows: number): ManifestFile => ({ name, kind: 'events', format: 'jsonl', rows, bytes: 1, sha256: 'f'.repeat(64), header: h(rows === 0) });
-  const { noActivity: _n, ...header } = h(false);
-  const positions = { first: '1', periodLast: '2', through: '3' };
+describe('bundleAnchors', () => {
+  const all = [anchor(1, '10'), anchor(2, '20'), anchor(3, '30'), anchor(4, '40'), anchor(5, '50')];
+  it('the selection less the checkpoints after the events file ends (signed after it was exported); none without events', () => {
+    expect(bundleAnchors(all, { first: '15', periodLast: '33', through: '40' }).map((a) => a.checkpoint.seq)).toEqual([1, 2, 3, 4]);
+    expect(bundleAnchors(all, { first: '15', periodLast: '33', through: '33' }).map((a) => a.checkpoint.seq)).toEqual([1, 2, 3]);
+    expect(bundleAnchors(all, { first: null, periodLast: null, through: null })).toEqual([]);
+  });
+});
 
-  it('lists the files, the checkpoints and the key; no activity only when every file is empty', () => {
-    const m = buildManifest({ header, ledgerId: 'l@1', positions, files: [file('a', 2), file('b', 0)], anchors: [anchor(1, '3')], publicKey: { keyId: 'ed25519:x', pem: 'P' } });
-    expect(m.format).toBe(MANIFEST_FORMAT);
-    expect(m.files.map((f) => [f.name, f.rows])).toEqual([
-      ['a', 2],
-      ['b', 0],
-    ]);
-    expect(m.header.noActivity).toBe(false);
-    expect(m.anchors).toHaveLength(1);
-    expect(buildManifest({ header, ledgerId: 'l', positions, files: [file('a', 0), file('b', 0)], anchors: [], publicKey: null }).header.noActivity).toBe(true);
+describe('the signed manifest: bundleProblems, manifestBody, signManifest', () => {
+  const now = new Date('2026-12-02T00:00:00Z');
+  const period = { from: '2026-12-01T00:00:00Z', to: '2026-12-02T00:00:00Z' };
+  const positions = { first: '11', periodLast: '33', through: '40' };
+  const receipt = (kind: ExportKind, over: Partial<ExportReceipt> = {}): ExportReceipt => ({
+    id: `00000000-0000-4000-8000-00000000000${EXPORT_KINDS.indexOf(kind)}`,
+    kind,
+    format: 'jsonl',
+    period,
+    positions: kind === 'events' ? positions : kind === 'rejections' || kind === 'access-log' ? { first: null, periodLast: null, through: null } : { ...positions, through: null },
+    header: reportHeader('t', `export.${kind}`, 1, period, {}, false, now),
+    rows: 3,
+    bytes: 100,
+    sha256: 'a'.repeat(64),
+    ...over,
+  });
+  const five = EXPORT_KINDS.map((k) => receipt(k));
+
+  it('five exports of one period, format and positions make a bundle', () => {
+    expect(bundleProblems(five)).toEqual([]);
   });
 
-  it('refuses two files of one name', () => {
-    expect(() => buildManifest({ header, ledgerId: 'l', positions, files: [file('a', 1), file('a', 1)], anchors: [], publicKey: null })).toThrow(/two files named a/);
+  it('names what does not: a kind missing or twice, another period, format, header period, positions', () => {
+    expect(bundleProblems(five.filter((r) => r.kind !== 'events'))).toEqual(['no events export']);
+    expect(bundleProblems([...five, receipt('events', { id: 'x' })])).toEqual(['2 events exports']);
+    expect(bundleProblems([...five.slice(1), receipt('events', { period: { ...period, to: '2026-12-03T00:00:00Z' } })])).toEqual(expect.arrayContaining(['exports of different periods', 'a header of another period']));
+    expect(bundleProblems([...five.slice(1), receipt('events', { format: 'csv' })])).toEqual(['exports of different formats']);
+    expect(bundleProblems([...five.slice(0, 1), receipt('settlements', { positions: { first: '11', periodLast: '34', through: null } }), ...five.slice(2)])[0]).toMatch(/different positions/);
+  });
+
+  it('the body lists one file per kind in kind order with its receipt, the events positions and the checkpoints digests; signed with Ed25519 over its canonical JSON', () => {
+    const { privateKey, publicKey } = generateKeyPairSync('ed25519');
+    const anchors = [anchor(1, '10'), anchor(2, '40')];
+    const body = manifestBody({ receipts: [...five].reverse(), ledgerId: 'l@1', anchors, keyId: 'ed25519:k', now });
+    expect(body.files.map((f) => [f.name, f.receipt])).toEqual(EXPORT_KINDS.map((k, i) => [`${k}.jsonl`, `00000000-0000-4000-8000-00000000000${i}`]));
+    expect(body).toMatchObject({ format: MANIFEST_FORMAT, ledgerId: 'l@1', period, positions, keyId: 'ed25519:k', signedAt: now.toISOString(), header: { report: 'export.bundle', noActivity: false } });
+    expect(body.anchors).toEqual(anchors.map((a) => ({ seq: a.checkpoint.seq, hash: anchorHash(a.checkpoint) })));
+    const m = signManifest({ body, privateKey, anchors, publicKeys: [] });
+    expect(m).toMatchObject({ format: MANIFEST_FORMAT, keyId: 'ed25519:k', anchors });
+    expect(verify(null, Buffer.from(canonicalJson(body), 'utf8'), publicKey, Buffer.from(m.signature, 'base64'))).toBe(true);
+    expect(manifestBody({ receipts: five.map((r) => ({ ...r, rows: 0 })), ledgerId: 'l', anchors: [], keyId: 'k', now }).header.noActivity).toBe(true);
   });
 });
 

@@ -7,15 +7,17 @@ import { ApiError } from '../kernel/api-error';
 import { HeavyRead, HeavyReadLimiter } from '../kernel/heavy-read';
 import { QueryLogInterceptor } from '../kernel/query-log.interceptor';
 import { EXPORT_KINDS, isExportKind } from './export-kinds';
-import { ExportPeriodQuery, exportPeriod, ExportQuery } from './exports.dto';
-import { ExportAnchorsResponse } from './exports.responses';
+import { ExportManifestService } from './export-manifest.service';
+import { ExportManifestQuery, ExportPeriodQuery, exportPeriod, ExportQuery } from './exports.dto';
+import { ExportAnchorsResponse, ExportManifestResponse } from './exports.responses';
 import { ExportsService } from './exports.service';
 
 /**
  * Exports for regulators (docs/reports.md §5): `GET /exports/{kind}` streams the events,
  * settlements, decisions, rejections or access log of a period as JSONL or CSV;
- * `GET /exports/anchors` answers the signed checkpoints and public keys the events verify against.
- * `npm run export` (scripts/export.ts) calls both and writes a bundle with `manifest.json` that
+ * `GET /exports/anchors` answers the signed checkpoints and public keys the events verify against;
+ * `GET /exports/manifest` signs the manifest of a bundle from the receipts the exports answered.
+ * `npm run export` (scripts/export.ts) calls all three and writes a bundle with `manifest.json` that
  * `examples/verify-export/verify.mjs` checks without the ledger's code. Roles of the audit reads;
  * every export is recorded in `query_log` with its row count.
  */
@@ -26,6 +28,7 @@ import { ExportsService } from './exports.service';
 export class ExportsController {
   constructor(
     private readonly exports: ExportsService,
+    private readonly manifests: ExportManifestService,
     private readonly heavy: HeavyReadLimiter,
   ) {}
 
@@ -38,6 +41,17 @@ export class ExportsController {
     return this.exports.anchors(from, to);
   }
 
+  @Get('manifest')
+  @UseInterceptors(QueryLogInterceptor)
+  @ApiOperation({
+    summary:
+      "Sign a bundle's manifest (period, positions, each file's SHA-256, size and row count, the checkpoints' digests) with the report signing key, from the receipts the API recorded when it sent the exports (one of each kind)",
+  })
+  @ApiOkResponse({ type: ExportManifestResponse })
+  manifest(@Query() q: ExportManifestQuery) {
+    return this.manifests.manifest(q.receipts.split(','));
+  }
+
   @Get(':kind')
   @HeavyRead()
   @ApiParam({ name: 'kind', enum: EXPORT_KINDS })
@@ -48,7 +62,7 @@ export class ExportsController {
   @ApiProduces('application/x-ndjson', 'text/csv')
   @ApiOkResponse({
     description:
-      'JSONL: `{"header":ReportHeader,"positions":…}`, one JSON object per row, `{"trailer":{"rows":N}}`; CSV: a line of column names, one record per row. Both: response headers `Ledger-Report-Header` (the ReportHeader as ASCII JSON), `Ledger-Export-Count`, `Ledger-Export-Positions`',
+      'JSONL: `{"header":ReportHeader,"positions":…}`, one JSON object per row, `{"trailer":{"rows":N}}`; CSV: a line of column names, one record per row. Both: response headers `Ledger-Report-Header` (the ReportHeader as ASCII JSON), `Ledger-Export-Count`, `Ledger-Export-Positions`, `Ledger-Export-Receipt` (the receipt GET /exports/manifest signs from, recorded after the last byte)',
     content: {
       'application/x-ndjson': { schema: { type: 'string', description: 'JSON lines' } },
       'text/csv': { schema: { type: 'string', description: 'RFC 4180 CSV with a header line' } },

@@ -1,6 +1,6 @@
-import { ApiPropertyOptional } from '@nestjs/swagger';
+import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { ApiError } from '../kernel/api-error';
-import { IsIn, IsOptional } from 'class-validator';
+import { IsIn, IsOptional, Matches } from 'class-validator';
 import { IsIntegerText, IsIsoTime } from '../kernel/query.dto';
 
 /** The period of an export: recording times, `from` inclusive, `to` exclusive (docs/reports.md §5); default the last 24 hours. */
@@ -34,4 +34,19 @@ export class ExportQuery extends ExportPeriodQuery {
   @IsOptional()
   @IsIntegerText(1, Number.MAX_SAFE_INTEGER)
   through?: string;
+}
+
+/** The most receipts `GET /exports/manifest` takes (a bundle is one export of each of the five kinds). */
+export const MANIFEST_RECEIPTS_MAX = 10;
+
+const UUID = '[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}';
+
+/** Query of `GET /exports/manifest` (docs/reports.md §5, "The bundle"). */
+export class ExportManifestQuery {
+  @ApiProperty({
+    description: `the receipts (UUIDs, comma-separated, at most ${MANIFEST_RECEIPTS_MAX}) the exports of the bundle answered in Ledger-Export-Receipt: one of each kind, one period, one format`,
+    example: '0b6f3c1e-5d4a-4c43-9a56-3f0e2f7f6a10,…',
+  })
+  @Matches(new RegExp(`^${UUID}(,${UUID}){0,${MANIFEST_RECEIPTS_MAX - 1}}$`), { message: `receipts must be 1..${MANIFEST_RECEIPTS_MAX} UUIDs separated by commas` })
+  receipts!: string;
 }

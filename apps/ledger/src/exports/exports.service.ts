@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { Inject, Injectable } from '@nestjs/common';
 import { ConfigService } from '@nestjs/config';
 import { stringify } from 'csv-stringify/sync';
@@ -14,6 +15,7 @@ import { headerValue, REPORT_HEADER_HTTP, reportHeader, type ReportHeader } from
 import { csvRecord, EXPORT_REPORT_VERSION, EXPORT_SPECS, type ExportContext, type ExportKind, type ExportKindSpec, type ExportPositions, type ExportSource } from './export-kinds';
 import { selectAnchors } from './export-manifest';
 import { SinkWriter, type ExportSink } from './sink-writer';
+import { recordReceipt, tally } from './export-receipts';
 
 /** Who asked, for the access log. */
 export interface ExportCaller {
@@ -114,17 +116,23 @@ export class ExportsService {
    * cuts the response (the client sees a truncated body, which the trailer, the count and the
    * manifest's SHA-256 reveal). A client gone (or cut by the heavy reads' idle timeout) is seen at
    * any point ({@link SinkWriter}): before the snapshot nothing is read, after it the rows stop at the
-   * next write and the snapshot commits, its connection back in the pool.
+   * next write and the snapshot commits, its connection back in the pool. Every byte written is
+   * counted and hashed; after the last one, before the response ends, its receipt (`export_receipts`,
+   * id in the `Ledger-Export-Receipt` response header) is recorded, which `GET /exports/manifest`
+   * signs from (docs/reports.md §5, "The bundle").
    * @throws ApiError 400 `VALIDATION.FAILED` (before anything is written); a database error before the first byte
    */
   async stream(kind: ExportKind, o: { from: string; to: string; format: 'jsonl' | 'csv'; through?: string }, caller: ExportCaller, sink: ExportSink, now = new Date()): Promise<void> {
     ExportsService.checkPeriod(o.from, o.to);
     const spec = EXPORT_SPECS.get(kind);
     if (!spec) throw new ApiError('ROUTE.NOT_FOUND', `no export ${kind}`);
-    // watched before the first query: a client gone while the snapshot counts is seen too
-    const out = new SinkWriter(sink);
+    // every byte counted and hashed for the receipt, and watched before the first query: a client
+    // gone while the snapshot counts is seen too
+    const counted = tally(sink);
+    const out = new SinkWriter(counted.sink);
     if (out.closed) return;
     let started = false;
+    const receipt = { id: randomUUID(), head: null as { header: ReportHeader; positions: ExportPositions; count: number } | null };
     try {
       const complete = await this.readModel.snapshot(this.statementTimeoutMs, async (readModel, q) => {
         const src: ExportSource = { q, readModel };
@@ -140,11 +148,29 @@ export class ExportsService {
         sink.setHeader(REPORT_HEADER_HTTP, headerValue(header));
         sink.setHeader('ledger-export-count', String(count));
         sink.setHeader('ledger-export-positions', headerValue(positions));
+        sink.setHeader('ledger-export-receipt', receipt.id);
         started = true;
-        return this.writeRows(spec, src, ctx, o.format, { header, positions, count }, out);
+        receipt.head = { header, positions, count };
+        return this.writeRows(spec, src, ctx, o.format, receipt.head, out);
       });
-      // after the snapshot's COMMIT: a failed commit cuts the response instead of ending it
-      if (complete) sink.end();
+      // after the snapshot's COMMIT: a failed commit (or receipt) cuts the response instead of ending it
+      if (complete && receipt.head) {
+        const { header, positions, count } = receipt.head;
+        await recordReceipt(this.ds, {
+          id: receipt.id,
+          kind,
+          format: o.format,
+          period: { from: o.from, to: o.to },
+          positions,
+          header,
+          rows: count,
+          bytes: counted.tally.bytes(),
+          sha256: counted.tally.sha256(),
+          actorId: caller.id,
+          actorRole: caller.role,
+        });
+        sink.end();
+      }
     } catch (err) {
       if (!started) throw err;
       sink.destroy(err as Error);

@@ -30,10 +30,12 @@ export function WithGamingDayClose<B extends EnvClass>(Base: B) {
     GAMING_DAY_CLOSE_SWEEP_MS: number = 60_000;
 
     /**
-     * Ed25519 private key (PEM PKCS#8) the frozen gaming-day reports are signed with: the anchor
-     * signing key (the relay's `ANCHOR_PRIVATE_KEY_FILE`), so one public key verifies both. Unset in
-     * development mode: `.stack/anchors/anchor-private.pem` (generated with its public key beside it).
-     * Unset otherwise: no day can be closed (503 `GAMING_DAY.NO_SIGNING_KEY`).
+     * Ed25519 private key (PEM PKCS#8) the frozen gaming-day reports and the export bundles'
+     * manifests (docs/reports.md §5) are signed with: the anchor signing key (the relay's
+     * `ANCHOR_PRIVATE_KEY_FILE`), so one public key verifies all three. Unset in development mode:
+     * `.stack/anchors/anchor-private.pem` (generated with its public key beside it). Unset
+     * otherwise: no day can be closed (503 `GAMING_DAY.NO_SIGNING_KEY`), no bundle signed (503
+     * `EXPORT.NO_SIGNING_KEY`).
      */
     @TextVar(/^[^\0\r\n]{1,4096}$/, 'a file path', { optional: true })
     REPORT_SIGNING_KEY_FILE?: string;

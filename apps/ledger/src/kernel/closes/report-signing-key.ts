@@ -5,9 +5,10 @@ import { DEFAULT_DEV_REPORT_SIGNING_KEY_FILE, type LedgerApiEnv } from '@ledger/
 import { ApiError } from '../api-error';
 
 /**
- * The Ed25519 key the frozen gaming-day reports are signed with (docs/reports.md §2): the anchor
- * signing key (`libs/anchors/src/keys.ts`) from `REPORT_SIGNING_KEY_FILE`; in development mode
- * without it, the anchors' development key (generated if missing). Read at the first close.
+ * The Ed25519 key the frozen gaming-day reports (docs/reports.md §2) and the export bundles'
+ * manifests (docs/reports.md §5) are signed with: the anchor signing key (`libs/anchors/src/keys.ts`)
+ * from `REPORT_SIGNING_KEY_FILE`; in development mode without it, the anchors' development key
+ * (generated if missing). Read at the first use.
  */
 @Injectable()
 export class ReportSigningKey {
@@ -21,8 +22,11 @@ export class ReportSigningKey {
     this.development = config.get('LEDGER_ENV', { infer: true }) === 'development';
   }
 
-  /** @throws ApiError 503 `GAMING_DAY.NO_SIGNING_KEY` when none is configured (outside development) or it cannot be read */
-  get(): AnchorSigningKey {
+  /**
+   * @param missing the code to answer when there is no key: the close's (default) or the export manifest's
+   * @throws ApiError 503 `missing` (`GAMING_DAY.NO_SIGNING_KEY`, `EXPORT.NO_SIGNING_KEY`) when none is configured (outside development) or it cannot be read
+   */
+  get(missing: 'GAMING_DAY.NO_SIGNING_KEY' | 'EXPORT.NO_SIGNING_KEY' = 'GAMING_DAY.NO_SIGNING_KEY'): AnchorSigningKey {
     if (this.key) return this.key;
     try {
       if (this.file) this.key = readSigningKey(this.file, 'REPORT_SIGNING_KEY_FILE');
@@ -30,7 +34,7 @@ export class ReportSigningKey {
     } catch (err) {
       this.logger.error((err as Error).message);
     }
-    if (!this.key) throw new ApiError('GAMING_DAY.NO_SIGNING_KEY', 'no report signing key is configured (REPORT_SIGNING_KEY_FILE): a gaming day cannot be closed');
+    if (!this.key) throw ApiError.of(missing);
     return this.key;
   }
 }
