@@ -1,4 +1,6 @@
 import { Controller, Get, Inject, Query, Req, Res } from '@nestjs/common';
+import { ConfigService } from '@nestjs/config';
+import type { LedgerApiEnv } from '@ledger/config';
 import { ApiBearerAuth, ApiOkResponse, ApiOperation, ApiProduces, ApiTags } from '@nestjs/swagger';
 import type { Request, Response } from 'express';
 import type { DataSource } from 'typeorm';
@@ -14,8 +16,6 @@ import { ProjectionChanges } from './projection-changes';
 
 /** Live streams one caller (role and token subject) may hold open at once; one more is 429 `RATE.LIVE_STREAMS_BUSY`. */
 export const LIVE_STREAMS_PER_CALLER = 4;
-/** Live streams this process holds open at once over all callers. */
-export const LIVE_STREAMS_MAX = 500;
 /** A comment line this often keeps proxies and the browser from closing an idle stream, in ms. */
 export const KEEP_ALIVE_MS = 15_000;
 /** A subscriber this far behind (bytes not yet taken by its socket) is cut off; it reconnects and re-reads. */
@@ -40,8 +40,11 @@ export interface TableEventData {
  * configured table with `shoeId` null. A `: keep-alive` comment every {@link KEEP_ALIVE_MS} ms.
  * The normal bearer guard applies (the console sends its token with @microsoft/fetch-event-source);
  * each subscription is recorded once in `query_log` (who watched); at most
- * {@link LIVE_STREAMS_PER_CALLER} open per caller and {@link LIVE_STREAMS_MAX} per process (429
- * `RATE.LIVE_STREAMS_BUSY` with `Retry-After`).
+ * {@link LIVE_STREAMS_PER_CALLER} open per caller, and per role its own share of the process
+ * (`LIVE_STREAMS_PIT_MANAGERS`, `LIVE_STREAMS_AUDITORS`: auditors' streams never take the pit
+ * managers' places) — one more is 429 `RATE.LIVE_STREAMS_BUSY` (scope `caller` or `role`) with
+ * `Retry-After`. A stream ends when its token expires (`event: expired`, then the end of the
+ * response): a client reconnects with a fresh token (the bearer guard refuses the old one).
  */
 @ApiTags('audit and reconciliation')
 @ApiBearerAuth()
@@ -49,15 +52,21 @@ export interface TableEventData {
 @Controller('live')
 export class LiveTablesController {
   private readonly perCaller = new Map<string, number>();
-  private open = 0;
+  private readonly perRole = new Map<string, number>();
+  private readonly roleLimits: ReadonlyMap<string, number>;
   private readonly keepAliveMs: number;
 
   constructor(
     private readonly changes: ProjectionChanges,
     private readonly tables: TablesRegistry,
     @Inject(DATA_SOURCE) private readonly ds: DataSource,
+    @Inject(ConfigService) config: ConfigService<LedgerApiEnv, true>,
   ) {
     this.keepAliveMs = KEEP_ALIVE_MS;
+    this.roleLimits = new Map<string, number>([
+      ['pit-manager', config.get('LIVE_STREAMS_PIT_MANAGERS', { infer: true })],
+      ['auditor', config.get('LIVE_STREAMS_AUDITORS', { infer: true })],
+    ]);
   }
 
   @Get('tables')
@@ -71,21 +80,7 @@ export class LiveTablesController {
   })
   async live(@Req() req: Request & { principal: Principal; correlationId?: string }, @Res() res: Response, @Query() _q: NoQuery): Promise<void> {
     const p = req.principal;
-    const key = `${p.role}|${p.id}`;
-    const mine = this.perCaller.get(key) ?? 0;
-    if (mine >= LIVE_STREAMS_PER_CALLER) throw ApiError.of('RATE.LIVE_STREAMS_BUSY', { scope: 'caller', limit: LIVE_STREAMS_PER_CALLER, retryAfterSeconds: 5 });
-    if (this.open >= LIVE_STREAMS_MAX) throw ApiError.of('RATE.LIVE_STREAMS_BUSY', { scope: 'api', limit: LIVE_STREAMS_MAX, retryAfterSeconds: 5 });
-    this.perCaller.set(key, mine + 1);
-    this.open++;
-    let released = false;
-    const release = () => {
-      if (released) return;
-      released = true;
-      this.open--;
-      const n = (this.perCaller.get(key) ?? 1) - 1;
-      if (n <= 0) this.perCaller.delete(key);
-      else this.perCaller.set(key, n);
-    };
+    const release = this.admit(p);
     try {
       // who watched: one row per subscription, before anything is streamed (an unrecorded audit read is not allowed)
       await recordQueryLog(this.ds, { actorId: p.id, actorRole: p.role, route: 'GET /live/tables', params: '{}', resultCount: null, correlationId: req.correlationId ?? null });
@@ -120,13 +115,54 @@ export class LiveTablesController {
     const keepAlive = setInterval(() => {
       if (!res.writableEnded) res.write(': keep-alive\n\n');
     }, this.keepAliveMs);
+    // the token's end is the stream's end: what it may watch is re-decided at the next connection
+    const expiry =
+      p.expiresAt === undefined
+        ? null
+        : setTimeout(
+            () => {
+              if (!res.writableEnded) res.write(`event: expired\ndata: {"reason":"the token expired"}\n\n`);
+              close();
+            },
+            Math.max(0, p.expiresAt - Date.now()),
+          );
     const close = () => {
       clearInterval(keepAlive);
+      if (expiry) clearTimeout(expiry);
       unsubscribe();
       release();
       if (!res.writableEnded) res.end();
     };
     res.on('close', close);
     req.on('close', close);
+  }
+
+  /**
+   * Takes a place for a stream of `p`: one of its caller's {@link LIVE_STREAMS_PER_CALLER} and one of
+   * its role's share. @returns the function that gives both back (once, however often it is called)
+   * @throws ApiError `AUTH.UNAUTHENTICATED` (401) when the token has expired (within the guard's clock
+   *   tolerance), `RATE.LIVE_STREAMS_BUSY` (429, scope `caller` or `role`) when no place is free
+   */
+  private admit(p: Principal): () => void {
+    const key = `${p.role}|${p.id}`;
+    const mine = this.perCaller.get(key) ?? 0;
+    if (mine >= LIVE_STREAMS_PER_CALLER) throw ApiError.of('RATE.LIVE_STREAMS_BUSY', { scope: 'caller', limit: LIVE_STREAMS_PER_CALLER, retryAfterSeconds: 5 });
+    // within the clock tolerance the guard accepts an expired token; a stream would end at once
+    if (p.expiresAt !== undefined && p.expiresAt <= Date.now()) throw new ApiError('AUTH.UNAUTHENTICATED', 'the token has expired: a live stream needs one that has not');
+    const roleLimit = this.roleLimits.get(p.role) ?? 0;
+    const ofRole = this.perRole.get(p.role) ?? 0;
+    if (ofRole >= roleLimit) throw ApiError.of('RATE.LIVE_STREAMS_BUSY', { scope: 'role', limit: roleLimit, retryAfterSeconds: 5 });
+    this.perCaller.set(key, mine + 1);
+    this.perRole.set(p.role, ofRole + 1);
+    let released = false;
+    const release = () => {
+      if (released) return;
+      released = true;
+      this.perRole.set(p.role, (this.perRole.get(p.role) ?? 1) - 1);
+      const n = (this.perCaller.get(key) ?? 1) - 1;
+      if (n <= 0) this.perCaller.delete(key);
+      else this.perCaller.set(key, n);
+    };
+    return release;
   }
 }

@@ -31,6 +31,23 @@ export class LedgerApiEnv extends WithGamingDayClose(
   EXPORT_BATCH_ROWS: number = 1000;
 
   /**
+   * Live streams (`GET /live/tables`) pit managers may hold open at once, over all of them: their
+   * own share, which auditors' streams never use (a pit manager can always watch the floor). One
+   * more: 429 `RATE.LIVE_STREAMS_BUSY` with scope `role`. Each caller holds at most 4.
+   * @default 300
+   */
+  @IntVar(1, 100_000, 'streams')
+  LIVE_STREAMS_PIT_MANAGERS: number = 300;
+
+  /**
+   * Live streams auditors may hold open at once, over all of them (their own share; see
+   * `LIVE_STREAMS_PIT_MANAGERS`).
+   * @default 200
+   */
+  @IntVar(1, 100_000, 'streams')
+  LIVE_STREAMS_AUDITORS: number = 200;
+
+  /**
    * TCP port the API listens on.
    * @default 3000
    */

@@ -67,107 +67,118 @@ export const betSettlementsProjection: Projection<Prepared | undefined> = {
       case 'ShoeVoided':
         rememberDecision(tx, e);
         return;
-      case 'BetPlaced': {
-        const d = e.data;
-        const ctx = prepared!.ctx!;
-        // in memory (`ProjectionTx.createRow`): INSERTed with the transaction's other new bets in one
-        // statement, and settled there when its BetSettled is in the same transaction
-        tx.createRow(BET_SETTLEMENTS_TABLE, 'bet_id', {
-          ...NEW_BET,
-          bet_id: d.betId,
-          round_id: d.roundId,
-          shoe_id: ctx.shoeId,
-          table_id: ctx.tableId,
-          dealer_id: ctx.dealerId,
-          gaming_day: ctx.gamingDay,
-          account_id: d.accountId,
-          bet_code: d.betCode,
-          currency: d.currency,
-          stake: parseMinor(d.stake, 'stake').toString(),
-          status: 'OPEN',
-          placed_at: e.occurredAt,
-          placed_event_id: e.eventId,
-        });
-        return;
-      }
-      case 'BetSettled': {
-        const d = e.data;
-        const m = money(d);
-        const row = await betRow(tx, e, d.betId, (s) => s === 'OPEN', 'OPEN');
-        const seq = (row.values.revisions as number) + 1;
-        tx.update(row, {
-          status: 'SETTLED',
-          result: d.result,
-          ...moneyColumns(m),
-          paytable_ref: d.paytableRef,
-          revision: d.revision,
-          revisions: seq,
-          first_payout: m.payout,
-          correction_payout_delta: '0',
-          settled_at: e.occurredAt,
-          settlement_event_id: e.eventId,
-        });
-        appendRevision(tx, e, d.betId, seq, 'SETTLED', d, null, null);
-        return;
-      }
-      case 'BetResettled': {
-        const d = e.data;
-        const m = money(d);
-        const row = await betRow(tx, e, d.betId, (s) => s === 'SETTLED' || s === 'RESETTLED', 'SETTLED or RESETTLED');
-        const seq = (row.values.revisions as number) + 1;
-        tx.update(row, {
-          status: 'RESETTLED',
-          result: d.result,
-          ...moneyColumns(m),
-          paytable_ref: d.paytableRef,
-          revision: d.revision,
-          revisions: seq,
-          correction_payout_delta: (BigInt(m.payout) - BigInt(String(row.values.first_payout))).toString(),
-          settled_at: e.occurredAt,
-          settlement_event_id: e.eventId,
-        });
-        appendRevision(tx, e, d.betId, seq, 'RESETTLED', d, d.compensates, prepared!.decision ?? null);
-        return;
-      }
-      case 'BetRefunded': {
-        const d = e.data;
-        const stake = parseMinor(d.stake, 'stake').toString();
-        const row = await betRow(tx, e, d.betId, (s) => s !== 'REFUNDED', 'not REFUNDED');
-        const seq = (row.values.revisions as number) + 1;
-        tx.update(row, {
-          status: 'REFUNDED',
-          result: null,
-          winnings: null,
-          payout: null,
-          net: null,
-          dropped: null,
-          correction_payout_delta: '0',
-          revisions: seq,
-          refunded_stake: stake,
-          refunded_at: e.occurredAt,
-          refund_event_id: e.eventId,
-        });
-        const decision = prepared!.decision ?? null;
-        tx.append(BET_SETTLEMENT_REVISIONS_TABLE, {
-          ...revisionBase(e, d.betId, seq, 'REFUNDED', d.revision, d.roundId),
-          result: null,
-          stake,
-          winnings: null,
-          payout: null,
-          net: null,
-          dropped: null,
-          paytable_ref: row.values.paytable_ref ?? null,
-          compensates: d.compensates,
-          reason: decision?.reason ?? null,
-          approver_id: decision?.approverId ?? null,
-        });
-        return;
-      }
+      case 'BetPlaced':
+        return placeBet(tx, e as LedgerEvent<'BetPlaced'>, prepared!.ctx!);
+      case 'BetSettled':
+        return settleBet(tx, e as LedgerEvent<'BetSettled'>);
+      case 'BetResettled':
+        return resettleBet(tx, e as LedgerEvent<'BetResettled'>, prepared!.decision ?? null);
+      case 'BetRefunded':
+        return refundBet(tx, e as LedgerEvent<'BetRefunded'>, prepared!.decision ?? null);
       default:
         return;
     }
   },
 };
+
+/**
+ * BetPlaced: the bet's row, in memory (`ProjectionTx.createRow`): INSERTed with the transaction's
+ * other new bets in one statement, and settled there when its BetSettled is in the same transaction.
+ */
+function placeBet(tx: ProjectionTx, e: LedgerEvent<'BetPlaced'>, ctx: RoundContext): void {
+  const d = e.data;
+  tx.createRow(BET_SETTLEMENTS_TABLE, 'bet_id', {
+    ...NEW_BET,
+    bet_id: d.betId,
+    round_id: d.roundId,
+    shoe_id: ctx.shoeId,
+    table_id: ctx.tableId,
+    dealer_id: ctx.dealerId,
+    gaming_day: ctx.gamingDay,
+    account_id: d.accountId,
+    bet_code: d.betCode,
+    currency: d.currency,
+    stake: parseMinor(d.stake, 'stake').toString(),
+    status: 'OPEN',
+    placed_at: e.occurredAt,
+    placed_event_id: e.eventId,
+  });
+}
+
+/** BetSettled: an OPEN bet settled (revision row SETTLED). @throws ProjectionError when it is not OPEN */
+async function settleBet(tx: ProjectionTx, e: LedgerEvent<'BetSettled'>): Promise<void> {
+  const d = e.data;
+  const m = money(d);
+  const row = await betRow(tx, e, d.betId, (s) => s === 'OPEN', 'OPEN');
+  const seq = (row.values.revisions as number) + 1;
+  tx.update(row, {
+    status: 'SETTLED',
+    result: d.result,
+    ...moneyColumns(m),
+    paytable_ref: d.paytableRef,
+    revision: d.revision,
+    revisions: seq,
+    first_payout: m.payout,
+    correction_payout_delta: '0',
+    settled_at: e.occurredAt,
+    settlement_event_id: e.eventId,
+  });
+  appendRevision(tx, e, d.betId, seq, 'SETTLED', d, null, null);
+}
+
+/** BetResettled: a settled bet's settlement replaced (revision row RESETTLED). @throws ProjectionError when it is not settled */
+async function resettleBet(tx: ProjectionTx, e: LedgerEvent<'BetResettled'>, decision: ManagementDecision | null): Promise<void> {
+  const d = e.data;
+  const m = money(d);
+  const row = await betRow(tx, e, d.betId, (s) => s === 'SETTLED' || s === 'RESETTLED', 'SETTLED or RESETTLED');
+  const seq = (row.values.revisions as number) + 1;
+  tx.update(row, {
+    status: 'RESETTLED',
+    result: d.result,
+    ...moneyColumns(m),
+    paytable_ref: d.paytableRef,
+    revision: d.revision,
+    revisions: seq,
+    correction_payout_delta: (BigInt(m.payout) - BigInt(String(row.values.first_payout))).toString(),
+    settled_at: e.occurredAt,
+    settlement_event_id: e.eventId,
+  });
+  appendRevision(tx, e, d.betId, seq, 'RESETTLED', d, d.compensates, decision);
+}
+
+/** BetRefunded: the stake returned, the money columns cleared (revision row REFUNDED). @throws ProjectionError when already refunded */
+async function refundBet(tx: ProjectionTx, e: LedgerEvent<'BetRefunded'>, decision: ManagementDecision | null): Promise<void> {
+  const d = e.data;
+  const stake = parseMinor(d.stake, 'stake').toString();
+  const row = await betRow(tx, e, d.betId, (s) => s !== 'REFUNDED', 'not REFUNDED');
+  const seq = (row.values.revisions as number) + 1;
+  tx.update(row, {
+    status: 'REFUNDED',
+    result: null,
+    winnings: null,
+    payout: null,
+    net: null,
+    dropped: null,
+    correction_payout_delta: '0',
+    revisions: seq,
+    refunded_stake: stake,
+    refunded_at: e.occurredAt,
+    refund_event_id: e.eventId,
+  });
+  tx.append(BET_SETTLEMENT_REVISIONS_TABLE, {
+    ...revisionBase(e, d.betId, seq, 'REFUNDED', d.revision, d.roundId),
+    result: null,
+    stake,
+    winnings: null,
+    payout: null,
+    net: null,
+    dropped: null,
+    paytable_ref: row.values.paytable_ref ?? null,
+    compensates: d.compensates,
+    reason: decision?.reason ?? null,
+    approver_id: decision?.approverId ?? null,
+  });
+}
 
 /** The columns of a new `bet_settlements` row the BetPlaced does not set: the table's defaults (`1733000000000-create-read-model.ts`). */
 const NEW_BET: Readonly<Record<string, unknown>> = {

@@ -14,6 +14,8 @@ export interface Principal {
    * device: its token must name its tables. Checked by {@link assertTableAllowed}.
    */
   readonly tables: readonly string[] | null;
+  /** When the token expires (its `exp`), ms since the epoch: what outlives the request (a live stream) ends then. */
+  readonly expiresAt?: number;
 }
 
 /** Roles a token may carry (the ledger's own `system` role is never minted). */
@@ -36,10 +38,10 @@ export function principalFromClaims(claims: VerifiedClaims): Principal {
   }
   if (tables === undefined) {
     if (role === 'table-device') throw new ApiError('AUTH.UNAUTHENTICATED', 'a table-device token must name its tables (tables claim)');
-    return { id: sub, role: role as Role, tables: null };
+    return { id: sub, role: role as Role, tables: null, expiresAt: claims.exp * 1000 };
   }
   if (!Array.isArray(tables) || tables.length === 0 || tables.length > MAX_TOKEN_TABLES || !tables.every((t) => typeof t === 'string' && TABLE_ID.test(t))) {
     throw new ApiError('AUTH.UNAUTHENTICATED', `the tables claim must be a list of 1..${MAX_TOKEN_TABLES} table ids`);
   }
-  return { id: sub, role: role as Role, tables: Object.freeze([...new Set(tables as string[])]) };
+  return { id: sub, role: role as Role, tables: Object.freeze([...new Set(tables as string[])]), expiresAt: claims.exp * 1000 };
 }
