@@ -158,6 +158,9 @@ export function parseCsv(text) {
   return records;
 }
 
+/** The value of a CSV field: the ledger marks a field that starts with = + - @ tab, CR or ' with one leading ' (not a plain number such as -150; spreadsheet safety, docs/reports.md §8). */
+const csvValue = (field) => (field.startsWith("'") ? field.slice(1) : field);
+
 /** The data rows of an export file: { header, rows: [{ line, value }], trailer } for JSONL; { columns, rows } for CSV. */
 function readRows(text, format, name) {
   if (format === 'jsonl') {
@@ -181,7 +184,7 @@ function readRows(text, format, name) {
   const columns = records[0] ?? [];
   const rows = records.slice(1).map((r, i) => {
     if (r.length !== columns.length) throw new Failure('PARSE_ERROR', `${name} record ${i + 2} has ${r.length} fields, the header ${columns.length}`);
-    return { line: i + 2, value: Object.fromEntries(columns.map((c, j) => [c, r[j]])) };
+    return { line: i + 2, value: Object.fromEntries(columns.map((c, j) => [c, csvValue(r[j])])) };
   });
   return { header: null, positions: null, rows, trailer: null };
 }

@@ -1,12 +1,11 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { ConfigService } from '@nestjs/config';
-import { stringify } from 'csv-stringify/sync';
 import type { DataSource } from 'typeorm';
 import type { LedgerApiEnv } from '@ledger/config';
 import { anchorVerifySettings, databaseLedgerId, parseAnchor, publicKeyPem, readAnchorLines, readPublicKeys, type SignedAnchor } from '@ledger/anchors';
 import type { ReadModel } from '@ledger/read-model';
 import { ApiError } from '../kernel/api-error';
-import { attachment, CSV_CONTENT_TYPE } from '../kernel/csv';
+import { attachment, CSV_CONTENT_TYPE, csvText } from '../kernel/csv';
 import { recordQueryLog } from '../kernel/query-log';
 import { first, rows, type Queryable } from '../kernel/sql';
 import { DATA_SOURCE, HEAVY_READ_DATA_SOURCE, READ_MODEL } from '../kernel/tokens';
@@ -188,7 +187,7 @@ export class ExportsService {
         });
     };
     if (format === 'jsonl') await write(`${JSON.stringify({ header: head.header, positions: head.positions })}\n`);
-    else await write(stringify([spec.columns as string[]]));
+    else await write(csvText([spec.columns]));
 
     let after: string | null = null;
     let rows = 0;
@@ -196,7 +195,7 @@ export class ExportsService {
       const batch = await spec.batch(src, ctx, after, this.batchRows);
       if (batch.length === 0) break;
       const objects = batch.map((r) => spec.json(r));
-      await write(format === 'jsonl' ? objects.map((x) => `${JSON.stringify(x)}\n`).join('') : stringify(objects.map((x) => csvRecord(spec.columns, x))));
+      await write(format === 'jsonl' ? objects.map((x) => `${JSON.stringify(x)}\n`).join('') : csvText(objects.map((x) => csvRecord(spec.columns, x))));
       rows += batch.length;
       after = spec.key(batch[batch.length - 1]);
       if (batch.length < this.batchRows) break;
