@@ -1,4 +1,4 @@
-import { Inject, Injectable } from '@nestjs/common';
+import { Inject, Injectable, Logger } from '@nestjs/common';
 import { ConfigService } from '@nestjs/config';
 import type { DataSource } from 'typeorm';
 import type { LedgerApiEnv } from '@ledger/config';
@@ -54,6 +54,7 @@ export const EXPORT_CONTENT_TYPES = { jsonl: 'application/x-ndjson; charset=utf-
  */
 @Injectable()
 export class ExportsService {
+  private readonly logger = new Logger(ExportsService.name);
   private readonly batchRows: number;
   private readonly statementTimeoutMs: number;
   private readonly anchorFile: string;
@@ -120,8 +121,9 @@ export class ExportsService {
    * `Ledger-Export-Positions`), then for JSONL the line `{"header":…,"positions":…}`, one line per row and
    * the line `{"trailer":{"rows":N}}`; for CSV a header line of the column names and one record per row.
    * The read is recorded in `query_log` (with its row count) before the first byte; a failure after it
-   * cuts the response (the client sees a truncated body, which the trailer, the count and the
-   * manifest's SHA-256 reveal).
+   * is logged (with the caller's correlation id) and cuts the response (the client sees a truncated
+   * body, which the trailer, the count and the manifest's SHA-256 reveal; `npm run export` names the
+   * file and marks the bundle INCOMPLETE).
    * @throws ApiError 400 `VALIDATION.FAILED` (before anything is written); a database error before the first byte
    */
   async stream(kind: ExportKind, o: { from: string; to: string; format: 'jsonl' | 'csv'; through?: string }, caller: ExportCaller, sink: ExportSink, now = new Date()): Promise<void> {
@@ -151,6 +153,8 @@ export class ExportsService {
       if (complete) sink.end();
     } catch (err) {
       if (!started) throw err;
+      // the headers are sent: the client learns of the failure only by the cut; the log says why
+      this.logger.error({ kind, format: o.format, from: o.from, to: o.to, correlationId: caller.correlationId, err: String(err) }, `export ${kind} cut short: ${String(err)}`);
       sink.destroy(err as Error);
     }
   }
