@@ -64,6 +64,15 @@ module.exports = {
       to: { path: '(^|/)node_modules/kafkajs/' },
     },
     {
+      name: 'csv-only-through-the-kernel',
+      comment:
+        'Every CSV the API writes is made safe for spreadsheets by one function (docs/reports.md §8): only apps/ledger/src/kernel/csv.ts ' +
+        'imports csv-stringify; the others write through its csvText, csvStream or csvAnswer. Tests may use it to build files.',
+      severity: 'error',
+      from: { path: '^(apps|libs|scripts)/', pathNot: `^apps/ledger/src/kernel/csv[.]ts$|${TEST_FILE}` },
+      to: { path: '(^|/)node_modules/csv-stringify/' },
+    },
+    {
       name: 'no-feature-imports-another-feature',
       comment:
         'apps/ledger/src is a folder per use case (docs/architecture.md §1): a feature (every top-level folder but kernel/, common/ ' +

@@ -60,6 +60,9 @@ describe('layer rules (dependency-cruiser)', () => {
       'libs/read-model/src/bets/queries.ts': "import { BET_TABLES } from './tables';\nexport const q = BET_TABLES;\n",
       'libs/read-model/src/index.ts': "export * from './bets/queries';\nexport const ALL_PROJECTIONS = [];\n",
       'apps/ledger/src/kernel/peek.ts': "import { BET_TABLES } from '../../../../libs/read-model/src/bets/tables';\nimport { q } from '@ledger/read-model';\nexport const peek = [BET_TABLES, q];\n",
+      // CSV is written through the kernel's one function (docs/reports.md §8)
+      'apps/ledger/src/kernel/csv.ts': "import { stringify } from 'csv-stringify/sync';\nexport const csvText = stringify;\n",
+      'apps/ledger/src/exports/raw-csv.ts': "import { stringify } from 'csv-stringify/sync';\nimport { csvText } from '../kernel/csv';\nexport const raw = [stringify, csvText];\n",
       'tsconfig.json': JSON.stringify({ compilerOptions: { baseUrl: '.', paths: { '@ledger/*': ['libs/*/src'] } } }),
     };
     beforeAll(() => {
@@ -111,6 +114,10 @@ describe('layer rules (dependency-cruiser)', () => {
       expect(has('read-model-tables-private', 'apps/ledger/src/kernel/peek.ts', /^libs\/read-model\/src\/bets\/tables\.ts$/)).toBe(true);
       expect(found.filter((v) => v.rule.name === 'read-model-tables-private' && v.from !== 'apps/ledger/src/kernel/peek.ts')).toEqual([]);
       expect(found.filter((v) => v.from === 'apps/ledger/src/kernel/peek.ts' && !/tables\.ts$/.test(v.to))).toEqual([]);
+    });
+    it('When the rules run, Then csv-stringify imported outside the kernel of apps/ledger is refused; the kernel itself may', () => {
+      expect(has('csv-only-through-the-kernel', 'apps/ledger/src/exports/raw-csv.ts', /node_modules\/csv-stringify\//)).toBe(true);
+      expect(found.filter((v) => v.rule.name === 'csv-only-through-the-kernel' && v.from !== 'apps/ledger/src/exports/raw-csv.ts')).toEqual([]);
     });
     it('When the rules run, Then a cycle is refused', () => {
       expect(found.some((v) => v.rule.name === 'no-circular' && v.from.startsWith('libs/cycle/'))).toBe(true);

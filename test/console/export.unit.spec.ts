@@ -1,5 +1,5 @@
 import ExcelJS from 'exceljs';
-import { downloadBlob, exactCell, exportColumns, exportFilename, reconciliationWorkbook, workbookBytes, type DownloadDocument } from '../../apps/console/src/lib/export';
+import { downloadBlob, exportColumns, integerColumn, exportFilename, reconciliationWorkbook, workbookBytes, type DownloadDocument } from '../../apps/console/src/lib/export';
 import type { ReportRowLike } from '../../apps/console/src/lib/report';
 
 const rows: ReportRowLike[] = [
@@ -53,13 +53,19 @@ const rows: ReportRowLike[] = [
   },
 ];
 
-describe('exactCell', () => {
-  it('is the exact number while safe, else the text; never a float of a non-integer', () => {
-    expect(exactCell('2500')).toBe(2500);
-    expect(exactCell('-38590')).toBe(-38590);
-    expect(exactCell('9007199254740991')).toBe(9007199254740991);
-    expect(exactCell('9007199254740993')).toBe('9007199254740993');
-    expect(() => exactCell('25.00')).toThrow();
+describe('integerColumn', () => {
+  it('is all exact numbers while every value has at most 15 digits; empty cells stay empty', () => {
+    expect(integerColumn(['2500', '-38590', '999999999999999', '-999999999999999', null, undefined])).toEqual([2500, -38590, 999999999999999, -999999999999999, null, null]);
+  });
+
+  it('turns the whole column into exact text when one value has more digits (never a column that mixes numbers and text)', () => {
+    expect(integerColumn(['2500', '1000000000000000', null])).toEqual(['2500', '1000000000000000', null]);
+    expect(integerColumn(['-9007199254740993', '0'])).toEqual(['-9007199254740993', '0']);
+  });
+
+  it('refuses what is not an integer of minor units (never a float)', () => {
+    expect(() => integerColumn(['25.00'])).toThrow(/not an integer/);
+    expect(() => integerColumn(['1e3'])).toThrow(/not an integer/);
   });
 });
 
@@ -89,13 +95,27 @@ describe('reconciliationWorkbook', () => {
       'Corrections',
     ]);
     const values = (n: number) => (sheet.getRow(n).values as unknown[]).slice(1);
-    expect(values(2)).toEqual(['T-CLASSIC-01', 'EUR', 3322000, 3586220, -264220, '-0.079536', 33400, -38590, 1332, 11, 20, 179, 1, 2]);
-    expect(values(4)[2]).toBe('9007199254740993');
-    expect(values(5)).toEqual(['Total EUR', 'EUR', 6124000, 6035470, 88530, '0.014456', 238000, -38590, 2451, 84, 27, 311, 7, 3]);
-    expect(values(6).slice(0, 3)).toEqual(['Total JPY', 'JPY', '9007199254740993']);
+    // turnover and GGR hold a 16-digit value (the JPY row): those two columns are exact text from top to bottom; the others numbers
+    expect(values(2)).toEqual(['T-CLASSIC-01', 'EUR', '3322000', 3586220, '-264220', '-0.079536', 33400, -38590, 1332, 11, 20, 179, 1, 2]);
+    expect(values(4).slice(0, 5)).toEqual(['T-BIG', 'JPY', '9007199254740993', 0, '9007199254740993']);
+    expect(values(5)).toEqual(['Total EUR', 'EUR', '6124000', 6035470, '88530', '0.014456', 238000, -38590, 2451, 84, 27, 311, 7, 3]);
+    expect(values(6).slice(0, 5)).toEqual(['Total JPY', 'JPY', '9007199254740993', 0, '9007199254740993']);
     expect(sheet.rowCount).toBe(6);
+    for (const c of [3, 5, 6]) expect(new Set([2, 3, 4, 5, 6].map((n) => typeof sheet.getRow(n).getCell(c).value))).toEqual(new Set(['string']));
+    for (const c of [4, 7, 8, 9]) expect(new Set([2, 3, 4, 5, 6].map((n) => typeof sheet.getRow(n).getCell(c).value))).toEqual(new Set(['number']));
+    expect(sheet.getColumn(4).numFmt).toBe('0');
     const about = wb.getWorksheet('About')!;
     expect((about.getRow(3).values as unknown[]).slice(1)).toEqual(['groupBy', 'table,currency']);
+  });
+
+  it('without a value past 15 digits every amount and count column is numbers, rows and totals alike', async () => {
+    const small = rows.slice(0, 2);
+    const bytes = await workbookBytes(reconciliationWorkbook(small, { groupBy: ['currency'] }, '2026-12-02T08:00:00.000Z'));
+    const wb = new ExcelJS.Workbook();
+    await wb.xlsx.load(Buffer.from(bytes) as unknown as ExcelJS.Buffer);
+    const sheet = wb.getWorksheet('Reconciliation')!;
+    expect((sheet.getRow(4).values as unknown[]).slice(1)).toEqual(['Total EUR', 6124000, 6035470, 88530, '0.014456', 238000, -38590, 2451, 84, 27, 311, 7, 3]);
+    for (let c = 2; c <= 13; c++) if (c !== 5) expect([2, 3, 4].map((n) => typeof sheet.getRow(n).getCell(c).value)).toEqual(['number', 'number', 'number']);
   });
 
   it('refuses rows that would add currencies (no currency column)', () => {

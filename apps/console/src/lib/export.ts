@@ -7,14 +7,17 @@
  * - **XLSX** is written here with exceljs from the same JSON rows the page shows
  *   ({@link reconciliationWorkbook}).
  *
- * **Amounts in the XLSX** (the choice): every amount cell holds the **integer number of minor
- * units** (`"2500"` EUR → the number 2500, a column headed "… (minor units)"), converted from the
- * API's decimal string by `BigInt` → `Number` only when it is a safe integer (|x| ≤ 2^53−1, which
- * an IEEE double, and so a spreadsheet cell, holds exactly); beyond that the cell holds the
- * decimal **text** instead. No amount is ever divided, multiplied or summed as a float: the totals
- * rows are BigInt sums ({@link totalsByCurrency}) written the same way, and `hold` stays the API's
- * exact decimal text (`"-0.095130"`). So a sheet read back gives the API's figures digit for digit,
- * and integers still add up in a spreadsheet. Counts are integers the same way.
+ * **Amounts in the XLSX** (the choice, docs/reports.md §8): every amount and count cell holds the
+ * **integer number of minor units** (`"2500"` EUR → the number 2500, a column headed "… (minor
+ * units)"), as a number cell formatted `0`, converted from the API's decimal string by `BigInt` →
+ * `Number`. A column is one type from top to bottom, rows and totals alike ({@link integerColumn}):
+ * numbers when every value of it has at most 15 digits (what a spreadsheet shows and keeps exactly:
+ * Excel shows 15 significant digits of a number), otherwise **every** cell of it is the exact
+ * decimal text. Never a column of numbers with a few text cells, which a spreadsheet's `SUM` would
+ * silently leave out. No amount is ever divided, multiplied or summed as a float: the totals rows
+ * are BigInt sums ({@link totalsByCurrency}) written the same way. `hold` (GGR / turnover, a ratio,
+ * not money) is always the API's exact decimal **text** with its 6 decimals (`"-0.095130"`). So a
+ * sheet read back gives the API's figures digit for digit, and the integers add up in a spreadsheet.
  *
  * Pure module (no DOM, no React): the download helper takes the document it clicks in. Unit-tested in
  * test/console/export.unit.spec.ts (the workbook is written and read back with exceljs).
@@ -23,18 +26,26 @@ import ExcelJS from 'exceljs';
 import { AMOUNT_COLUMNS, COUNT_COLUMNS, DIMENSIONS, totalsByCurrency, type ReportQuery, type ReportRowLike } from './report';
 
 const INTEGER = /^-?\d+$/;
-const MAX = BigInt(Number.MAX_SAFE_INTEGER);
+/** The most digits of an integer a spreadsheet cell shows and keeps exactly (Excel shows 15 significant digits). */
+export const SPREADSHEET_DIGITS = 15;
+const MAX = 10n ** BigInt(SPREADSHEET_DIGITS) - 1n;
 
 /**
- * An integer string as a spreadsheet cell value: the exact number when it is a safe integer, else
- * the decimal text (never a rounded float).
- * @throws Error when `value` is not an integer string
+ * The cells of one integer column (an amount in minor units, or a count), top to bottom: all
+ * numbers when every value is within ±(10^15 − 1), else every value as its exact decimal text (one
+ * value too long for a spreadsheet number turns the whole column into text, never one cell of it).
+ * A missing value (null, undefined) is an empty cell.
+ * @throws Error when a value is not an integer string
  */
-export function exactCell(value: string): number | string {
-  const s = value.trim();
-  if (!INTEGER.test(s)) throw new Error(`not an integer of minor units: ${JSON.stringify(value)}`);
-  const b = BigInt(s);
-  return b > MAX || b < -MAX ? b.toString() : Number(b);
+export function integerColumn(values: readonly unknown[]): (number | string | null)[] {
+  const ints = values.map((v) => {
+    if (v === null || v === undefined) return null;
+    const s = String(v).trim();
+    if (!INTEGER.test(s)) throw new Error(`not an integer of minor units: ${JSON.stringify(v)}`);
+    return BigInt(s);
+  });
+  const asNumbers = ints.every((b) => b === null || (b <= MAX && b >= -MAX));
+  return ints.map((b) => (b === null ? null : asNumbers ? Number(b) : b.toString()));
 }
 
 /** Human headings of the report's columns (amounts say their unit). */
@@ -68,7 +79,7 @@ const NUMERIC = new Set<string>([...AMOUNT_COLUMNS, ...COUNT_COLUMNS]);
 /**
  * The XLSX workbook of a report: sheet "Reconciliation" (a header row, one row per report row, then
  * one "Total <currency>" row per currency) and sheet "About" (the filters, the time it was written,
- * the unit). Amount and count cells per the module's rule ({@link exactCell}); `hold` as text.
+ * the unit). Amount and count columns per the module's rule ({@link integerColumn}); `hold` as text.
  * @param rows the rows exactly as `GET /reports/reconciliation` answered them
  * @param generatedAt ISO-8601 time written into "About"
  */
@@ -80,23 +91,21 @@ export function reconciliationWorkbook(rows: readonly ReportRowLike[], query: Re
   const columns = exportColumns(query.groupBy);
   sheet.columns = columns.map((key) => ({ header: COLUMN_HEADINGS[key] ?? key, key, width: Math.max(12, (COLUMN_HEADINGS[key] ?? key).length + 2) }));
   sheet.getRow(1).font = { bold: true };
-  const cell = (key: string, value: unknown): string | number | null => {
-    if (value === null || value === undefined) return null;
-    if (NUMERIC.has(key)) return exactCell(String(value));
-    return String(value);
-  };
-  for (const row of rows) {
-    const r = row as unknown as Record<string, unknown>;
-    sheet.addRow(Object.fromEntries(columns.map((k) => [k, cell(k, r[k])])));
-  }
+  // the report rows, then one totals row per currency, as plain records of the API's strings
+  const records: Record<string, unknown>[] = rows.map((row) => ({ ...(row as unknown as Record<string, unknown>) }));
   for (const t of totalsByCurrency(rows)) {
-    const values: Record<string, unknown> = { ...t };
-    const first = columns[0];
-    const line = Object.fromEntries(columns.map((k) => [k, k === 'currency' ? t.currency : cell(k, values[k])]));
-    if (first !== 'currency') line[first] = `Total ${t.currency}`;
-    else line.currency = `Total ${t.currency}`;
-    sheet.addRow(line).font = { bold: true };
+    const line: Record<string, unknown> = { ...t };
+    for (const k of columns) if (!NUMERIC.has(k) && k !== 'hold') line[k] = undefined;
+    line[columns[0] !== 'currency' ? columns[0] : 'currency'] = `Total ${t.currency}`;
+    if (columns[0] !== 'currency') line.currency = t.currency;
+    records.push(line);
   }
+  const cells = new Map(columns.map((k) => [k, NUMERIC.has(k) ? integerColumn(records.map((r) => r[k])) : records.map((r) => (r[k] === null || r[k] === undefined ? null : String(r[k])))]));
+  records.forEach((_, i) => {
+    const added = sheet.addRow(Object.fromEntries(columns.map((k) => [k, cells.get(k)![i]])));
+    if (i >= rows.length) added.font = { bold: true };
+  });
+  for (const k of columns) if (NUMERIC.has(k) && cells.get(k)!.some((c) => typeof c === 'number')) sheet.getColumn(k).numFmt = '0';
   const about = wb.addWorksheet('About');
   about.columns = [
     { header: 'Field', key: 'k', width: 24 },
@@ -106,7 +115,7 @@ export function reconciliationWorkbook(rows: readonly ReportRowLike[], query: Re
   about.addRow({ k: 'groupBy', v: query.groupBy.join(',') });
   for (const k of ['tableId', 'shoeId', 'dealerId', 'currency', 'fromDay', 'toDay'] as const) if (query[k]) about.addRow({ k, v: query[k] });
   about.addRow({ k: 'Written at', v: generatedAt });
-  about.addRow({ k: 'Amounts', v: 'integers of minor units of the row\u2019s currency (e.g. 2500 = 25.00 EUR); text when beyond 2^53\u22121' });
+  about.addRow({ k: 'Amounts', v: 'integers of minor units of the row\u2019s currency (e.g. 2500 = 25.00 EUR); a column is all numbers, or all exact text when one of its values has more than 15 digits' });
   about.addRow({ k: 'Hold', v: 'GGR / turnover as the API\u2019s exact decimal text (6 decimals)' });
   return wb;
 }

@@ -59,7 +59,14 @@ export interface ExportKindSpec {
   readonly columns: readonly string[];
   /** The number of rows of the export. */
   count(s: ExportSource, c: ExportContext): Promise<number>;
-  /** The batch after keyset `after` (null: the first batch), at most `limit` rows, in key order. */
+  /**
+   * The batch after keyset `after` (null: the first batch), at most `limit` rows, in key order. The
+   * key is a bigint column (a global position or an id), ordered and compared as that column, never
+   * as the text the row carries it in: `SELECT id::text AS id … ORDER BY id` orders by the text
+   * alias (1, 10, 100, 1000, 1001, …) and the next page, `id > '1899'`, skips what sorted after it as
+   * text (ids 1..2,620 in batches of 1,000 streamed 1,721 rows). So every batch SQL names the key
+   * with its table (`ORDER BY query_log.id`, `e.global_position`).
+   */
   batch(s: ExportSource, c: ExportContext, after: string | null, limit: number): Promise<Record<string, unknown>[]>;
   /** The keyset key of a row as the batch SQL returns it (a decimal string). */
   key(row: Record<string, unknown>): string;
@@ -151,7 +158,7 @@ const REJECTIONS: ExportKindSpec = {
     rows<Record<string, unknown>>(
       s.q,
       `SELECT id::text AS id, received_at, code, message, http_status, actor_id, actor_role, route, table_id, correlation_id, raw_payload
-            FROM rejections WHERE received_at >= $1 AND received_at < $2 AND ($3::bigint IS NULL OR id > $3::bigint) ORDER BY id LIMIT $4`,
+            FROM rejections WHERE received_at >= $1 AND received_at < $2 AND ($3::bigint IS NULL OR rejections.id > $3::bigint) ORDER BY rejections.id LIMIT $4`,
       [c.from, c.to, after, limit],
     ),
   key: (r) => String(r.id),
@@ -168,7 +175,7 @@ const ACCESS_LOG: ExportKindSpec = {
     rows<Record<string, unknown>>(
       s.q,
       `SELECT id::text AS id, at, actor_id, actor_role, route, params, result_count, status, correlation_id
-            FROM query_log WHERE at >= $1 AND at < $2 AND ($3::bigint IS NULL OR id > $3::bigint) ORDER BY id LIMIT $4`,
+            FROM query_log WHERE at >= $1 AND at < $2 AND ($3::bigint IS NULL OR query_log.id > $3::bigint) ORDER BY query_log.id LIMIT $4`,
       [c.from, c.to, after, limit],
     ),
   key: (r) => String(r.id),

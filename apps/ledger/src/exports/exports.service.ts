@@ -1,13 +1,12 @@
 import { randomUUID } from 'node:crypto';
-import { Inject, Injectable } from '@nestjs/common';
+import { Inject, Injectable, Logger } from '@nestjs/common';
 import { ConfigService } from '@nestjs/config';
-import { stringify } from 'csv-stringify/sync';
 import type { DataSource } from 'typeorm';
 import type { LedgerApiEnv } from '@ledger/config';
 import { anchorVerifySettings, databaseLedgerId, parseAnchor, publicKeyPem, readAnchorLines, readPublicKeys, type SignedAnchor } from '@ledger/anchors';
 import type { ReadModel } from '@ledger/read-model';
 import { ApiError } from '../kernel/api-error';
-import { attachment, CSV_CONTENT_TYPE } from '../kernel/csv';
+import { attachment, CSV_CONTENT_TYPE, csvText } from '../kernel/csv';
 import { recordQueryLog } from '../kernel/query-log';
 import { first, rows, type Queryable } from '../kernel/sql';
 import { DATA_SOURCE, HEAVY_READ_DATA_SOURCE, READ_MODEL } from '../kernel/tokens';
@@ -47,6 +46,7 @@ export const EXPORT_CONTENT_TYPES = { jsonl: 'application/x-ndjson; charset=utf-
  */
 @Injectable()
 export class ExportsService {
+  private readonly logger = new Logger(ExportsService.name);
   private readonly batchRows: number;
   private readonly statementTimeoutMs: number;
   private readonly anchorFile: string;
@@ -113,10 +113,11 @@ export class ExportsService {
    * `Ledger-Export-Positions`), then for JSONL the line `{"header":…,"positions":…}`, one line per row and
    * the line `{"trailer":{"rows":N}}`; for CSV a header line of the column names and one record per row.
    * The read is recorded in `query_log` (with its row count) before the first byte; a failure after it
-   * cuts the response (the client sees a truncated body, which the trailer, the count and the
-   * manifest's SHA-256 reveal). A client gone (or cut by the heavy reads' idle timeout) is seen at
-   * any point ({@link SinkWriter}): before the snapshot nothing is read, after it the rows stop at the
-   * next write and the snapshot commits, its connection back in the pool. Every byte written is
+   * is logged (with the caller's correlation id) and cuts the response (the client sees a truncated
+   * body, which the trailer, the count and the manifest's SHA-256 reveal; `npm run export` names the
+   * file and marks the bundle INCOMPLETE). A client gone (or cut by the heavy reads' idle timeout) is
+   * seen at any point ({@link SinkWriter}): before the snapshot nothing is read, after it the rows stop
+   * at the next write and the snapshot commits, its connection back in the pool. Every byte written is
    * counted and hashed; after the last one, before the response ends, its receipt (`export_receipts`,
    * id in the `Ledger-Export-Receipt` response header) is recorded, which `GET /exports/manifest`
    * signs from (docs/reports.md §5, "The bundle").
@@ -173,6 +174,8 @@ export class ExportsService {
       }
     } catch (err) {
       if (!started) throw err;
+      // the headers are sent: the client learns of the failure only by the cut; the log says why
+      this.logger.error({ kind, format: o.format, from: o.from, to: o.to, correlationId: caller.correlationId, err: String(err) }, `export ${kind} cut short: ${String(err)}`);
       sink.destroy(err as Error);
     }
   }
@@ -200,7 +203,7 @@ export class ExportsService {
    */
   private async writeRows(spec: ExportKindSpec, src: ExportSource, ctx: ExportContext, format: 'jsonl' | 'csv', head: { header: ReportHeader; positions: ExportPositions; count: number }, out: SinkWriter): Promise<boolean> {
     if (format === 'jsonl') await out.write(`${JSON.stringify({ header: head.header, positions: head.positions })}\n`);
-    else await out.write(stringify([spec.columns as string[]]));
+    else await out.write(csvText([spec.columns]));
 
     let after: string | null = null;
     let rows = 0;
@@ -208,7 +211,7 @@ export class ExportsService {
       const batch = await spec.batch(src, ctx, after, this.batchRows);
       if (batch.length === 0) break;
       const objects = batch.map((r) => spec.json(r));
-      await out.write(format === 'jsonl' ? objects.map((x) => `${JSON.stringify(x)}\n`).join('') : stringify(objects.map((x) => csvRecord(spec.columns, x))));
+      await out.write(format === 'jsonl' ? objects.map((x) => `${JSON.stringify(x)}\n`).join('') : csvText(objects.map((x) => csvRecord(spec.columns, x))));
       rows += batch.length;
       after = spec.key(batch[batch.length - 1]);
       if (batch.length < this.batchRows) break;

@@ -1,12 +1,12 @@
 import { Controller, Get, HttpCode, Param, Post, Query, Req, Res, StreamableFile, UseInterceptors } from '@nestjs/common';
 import { ApiBearerAuth, ApiBody, ApiConsumes, ApiCreatedResponse, ApiExtraModels, ApiOkResponse, ApiOperation, ApiProduces, ApiTags, getSchemaPath } from '@nestjs/swagger';
-import { stringify } from 'csv-stringify';
 import type { Request, Response } from 'express';
 import { Readable } from 'node:stream';
 import { Roles } from '../kernel/auth/roles.decorator';
 import { CurrentPrincipal } from '../kernel/auth/current-principal.decorator';
 import type { Principal } from '../kernel/auth/principal';
 import { ApiError } from '../kernel/api-error';
+import { CSV_CONTENT_TYPE, csvStream } from '../kernel/csv';
 import { parseLimit } from '../kernel/pagination';
 import { headerValue, REPORT_HEADER_HTTP } from '../kernel/report-header';
 import { NoQuery } from '../kernel/query.dto';
@@ -110,7 +110,7 @@ export class WalletController {
     const rows = async function* (items: AsyncGenerator<WalletItemView>) {
       for await (const i of items) yield { ...i, differences: i.differences.join('|') };
     };
-    const csv = Readable.from(rows(this.wallet.allItems(runId, status))).pipe(stringify({ header: true, columns: [...WALLET_ITEM_CSV_COLUMNS] }));
-    return new StreamableFile(csv, { type: 'text/csv; charset=utf-8', disposition: `attachment; filename="wallet-match-${run.runId}${status ? `-${status.toLowerCase()}` : ''}.csv"` });
+    const csv = Readable.from(rows(this.wallet.allItems(runId, status))).pipe(csvStream({ columns: WALLET_ITEM_CSV_COLUMNS }));
+    return new StreamableFile(csv, { type: CSV_CONTENT_TYPE, disposition: `attachment; filename="wallet-match-${run.runId}${status ? `-${status.toLowerCase()}` : ''}.csv"` });
   }
 }
