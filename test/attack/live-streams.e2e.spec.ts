@@ -1,5 +1,5 @@
 /**
- * `GET /live/tables` under abuse (issue 23 item 8; README "Limits at the edge"):
+ * `GET /live/tables` under abuse (README "Limits at the edge"):
  *
  * - the streams of one role cannot exhaust the API for the other: auditors from several identities
  *   fill their own share (`LIVE_STREAMS_AUDITORS`, small here) and get 429

@@ -23,6 +23,8 @@ describe('principalFromClaims (docs/architecture.md §10)', () => {
       id: 'd1',
       role: 'table-device',
       tables: ['T-CLASSIC-01', 'T-TIGER-01'],
+      // the token's exp (s) as ms: a live stream ends then
+      expiresAt: 2000,
     });
   });
 
