@@ -331,7 +331,8 @@ export async function writeBundle(o: BundleOptions): Promise<SignedManifest> {
       partial = `${failure.file}.partial`;
       renameSync(join(out, failure.file), join(out, partial));
     }
-    writeFileSync(marker, incompleteText(run, { failure, files, partial }));
+    // a file received whole that the signed manifest lists otherwise (checkSigned) is no longer whole: it is the .partial
+    writeFileSync(marker, incompleteText(run, { failure, files: files.filter((f) => f.name !== failure.file), partial }));
     throw failure;
   }
 }

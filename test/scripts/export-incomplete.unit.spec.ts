@@ -5,13 +5,23 @@
  * manifest, keeps the bytes received as `<file>.partial`, and leaves `INCOMPLETE` saying what is
  * missing; the marker is there from the first file on (a killed run leaves it too), and gone once
  * a whole bundle's manifest is written. Before: `export: terminated`, no file named, no marker.
+ *
+ * The stand-in answers as the API of the signed bundles does: a `Ledger-Export-Receipt` header on
+ * every export, and `GET /exports/manifest?receipts=…` the manifest signed (the real
+ * {@link manifestBody} and {@link signManifest}, a key of its own) from what it recorded sending.
+ * When the manifest it signs lists a file otherwise than the client received it, the export fails
+ * the same way, naming that file.
  */
 import { spawn } from 'node:child_process';
+import { createHash, generateKeyPairSync, randomUUID } from 'node:crypto';
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
+import { publicKeyId, publicKeyPem } from '@ledger/anchors';
+import type { ExportKind } from '../../apps/ledger/src/exports/export-kinds';
+import { manifestBody, signManifest, type ExportReceipt } from '../../apps/ledger/src/exports/export-manifest';
 import { BundleFileError, INCOMPLETE_MARKER, writeBundle } from '../../scripts/export';
 
 jest.setTimeout(60_000);
@@ -20,33 +30,65 @@ const ROOT = resolve(__dirname, '../..');
 const FROM = '2026-12-01T06:00:00.000Z';
 const TO = '2026-12-02T06:00:00.000Z';
 const ROWS = 4;
-type Behaviour = 'whole' | 'cut' | 'short' | 'untrailed' | 'refused';
+/**
+ * What the stand-in does with one file: answer it `whole`, `cut` the connection after 2 rows, answer 2
+ * rows of the 4 announced (`short`), a JSONL body without its trailer line (`untrailed`), a 500
+ * (`refused`); or answer it whole but sign a manifest that lists it otherwise: the SHA-256 of other
+ * bytes (`signed-other-bytes`), or another row count (`signed-other-rows`).
+ */
+type Behaviour = 'whole' | 'cut' | 'short' | 'untrailed' | 'refused' | 'signed-other-bytes' | 'signed-other-rows';
 
-/** The stand-in API: every export of 4 rows whole, but the files (`<kind>.<format>`) `plan` names; `seen` records whether `INCOMPLETE` was in `out` when the events were asked for. */
+const sha256 = (b: string) => createHash('sha256').update(b, 'utf8').digest('hex');
+
+/**
+ * The stand-in API: every export of 4 rows whole, but the files (`<kind>.<format>`) `plan` names;
+ * `seen` records whether `INCOMPLETE` was in `out` when the events were asked for. Each export it
+ * answers carries a `Ledger-Export-Receipt`, recorded once the body was sent to its end (as the API
+ * records `export_receipts`); `GET /exports/manifest` signs the bundle those receipts make.
+ */
 function fakeApi(plan: Record<string, Behaviour>, out: () => string, seen: { markerDuringRun?: boolean }): Server {
+  const signingKey = generateKeyPairSync('ed25519');
+  const keyId = publicKeyId(signingKey.publicKey);
+  const receipts = new Map<string, ExportReceipt>();
+  const positions = { first: '1', periodLast: '4', through: '4' };
+  const json = (res: import('node:http').ServerResponse, status: number, body: unknown) => {
+    res.statusCode = status;
+    res.setHeader('content-type', 'application/json');
+    res.end(JSON.stringify(body));
+  };
   return createServer((req, res) => {
     const url = new URL(req.url ?? '/', 'http://x');
-    const format = url.searchParams.get('format') ?? 'jsonl';
+    const format = (url.searchParams.get('format') ?? 'jsonl') as 'jsonl' | 'csv';
     const kind = url.pathname.replace('/exports/', '');
     if (kind === 'anchors') {
-      res.setHeader('content-type', 'application/json');
-      res.end(JSON.stringify({ header: {}, ledgerId: 'ledger-test', positions: { first: '1', periodLast: '4', through: '4' }, publicKeys: [], anchors: [] }));
+      json(res, 200, { header: {}, ledgerId: 'ledger-test', positions, publicKeys: [], anchors: [] });
+      return;
+    }
+    if (kind === 'manifest') {
+      const ids = (url.searchParams.get('receipts') ?? '').split(',');
+      const unknown = ids.find((id) => !receipts.has(id));
+      if (unknown !== undefined) {
+        json(res, 404, { error: { code: 'EXPORT.RECEIPT_NOT_FOUND', message: `no export receipt ${unknown}` } });
+        return;
+      }
+      const body = manifestBody({ receipts: ids.map((id) => receipts.get(id)!), ledgerId: 'ledger-test', anchors: [], keyId, now: new Date() });
+      json(res, 200, signManifest({ body, privateKey: signingKey.privateKey, anchors: [], publicKeys: [{ keyId, pem: publicKeyPem(signingKey.publicKey) }] }));
       return;
     }
     if (kind === 'events') seen.markerDuringRun = existsSync(join(out(), INCOMPLETE_MARKER));
     const behaviour = plan[`${kind}.${format}`] ?? 'whole';
     if (behaviour === 'refused') {
-      res.statusCode = 500;
-      res.setHeader('content-type', 'application/json');
-      res.end(JSON.stringify({ error: { code: 'INTERNAL.ERROR', message: 'the database is unreachable' } }));
+      json(res, 500, { error: { code: 'INTERNAL.ERROR', message: 'the database is unreachable' } });
       return;
     }
     const header = { title: kind, report: `export.${kind}`, reportVersion: 1, period: { from: FROM, to: TO }, filters: { format }, software: { name: 'baccarat-round-ledger', version: '0' }, generatedAt: FROM, noActivity: false };
+    const receipt = randomUUID();
     res.setHeader('content-type', format === 'csv' ? 'text/csv; charset=utf-8' : 'application/x-ndjson; charset=utf-8');
     res.setHeader('ledger-report-header', JSON.stringify(header));
     res.setHeader('ledger-export-count', String(ROWS));
-    res.setHeader('ledger-export-positions', JSON.stringify({ first: '1', periodLast: '4', through: '4' }));
-    const sent = behaviour === 'whole' || behaviour === 'untrailed' ? ROWS : 2;
+    res.setHeader('ledger-export-positions', JSON.stringify(positions));
+    res.setHeader('ledger-export-receipt', receipt);
+    const sent = behaviour === 'cut' || behaviour === 'short' ? 2 : ROWS;
     const rows = Array.from({ length: sent }, (_, i) => (format === 'csv' ? `${i + 1},"a, ""quoted""\nline"\n` : `${JSON.stringify({ id: String(i + 1), globalPosition: String(i + 1) })}\n`));
     const head = format === 'csv' ? 'id,text\n' : `${JSON.stringify({ header, positions: null })}\n`;
     const trailer = format === 'csv' || behaviour === 'untrailed' ? '' : `${JSON.stringify({ trailer: { rows: sent } })}\n`;
@@ -55,7 +97,20 @@ function fakeApi(plan: Record<string, Behaviour>, out: () => string, seen: { mar
       res.write(head + rows.join(''), () => res.socket?.destroy());
       return;
     }
-    res.end(head + rows.join('') + trailer);
+    const body = head + rows.join('') + trailer;
+    // what the API records of an export it sent whole; the two `signed-other-*` files are recorded otherwise than sent
+    receipts.set(receipt, {
+      id: receipt,
+      kind: kind as ExportKind,
+      format,
+      period: { from: FROM, to: TO },
+      positions,
+      header,
+      rows: behaviour === 'signed-other-rows' ? sent + 1 : sent,
+      bytes: Buffer.byteLength(body),
+      sha256: behaviour === 'signed-other-bytes' ? sha256(body.replace('1', '7')) : sha256(body),
+    });
+    res.end(body);
   });
 }
 
@@ -97,8 +152,11 @@ describe('npm run export: a bundle is whole or says why not', () => {
     for (const format of ['jsonl', 'csv'] as const) {
       out = join(dir, `whole-${format}`);
       const m = await writeBundle({ api, token: 't', from: FROM, to: TO, out, format });
-      expect(m.files.map((f) => [f.name, f.rows])).toEqual(['events', 'settlements', 'decisions', 'rejections', 'access-log'].map((k) => [`${k}.${format}`, ROWS]));
-      expect(readdirSync(out).sort()).toEqual([...m.files.map((f) => f.name), 'manifest.json'].sort());
+      expect(m.signed.files.map((f) => [f.name, f.rows])).toEqual(['events', 'settlements', 'decisions', 'rejections', 'access-log'].map((k) => [`${k}.${format}`, ROWS]));
+      expect(readdirSync(out).sort()).toEqual([...m.signed.files.map((f) => f.name), 'manifest.json'].sort());
+      // manifest.json is the manifest the API signed, and it lists the files as they were written
+      expect(JSON.parse(readFileSync(join(out, 'manifest.json'), 'utf8'))).toEqual(m);
+      for (const f of m.signed.files) expect([f.name, sha256(readFileSync(join(out, f.name), 'utf8'))]).toEqual([f.name, f.sha256]);
       expect(seen.markerDuringRun).toBe(true);
     }
   });
@@ -136,6 +194,24 @@ describe('npm run export: a bundle is whole or says why not', () => {
     expect([err.file, err.reason]).toEqual(['settlements.jsonl', 'GET /exports/settlements refused: HTTP 500 INTERNAL.ERROR: the database is unreachable']);
     expect(readdirSync(out).sort()).toEqual(['INCOMPLETE', 'events.jsonl']);
     expect(marker()).not.toContain('kept for diagnosis');
+  });
+
+  it('the manifest the API signs lists a file otherwise than received (other bytes, another row count): that file named, INCOMPLETE, no manifest', async () => {
+    const api = await start({ 'rejections.jsonl': 'signed-other-bytes', 'settlements.csv': 'signed-other-rows' });
+    const jsonl = await failure(writeBundle({ api, token: 't', from: FROM, to: TO, out, format: 'jsonl' }));
+    expect([jsonl.file, jsonl.reason]).toEqual(['rejections.jsonl', expect.stringMatching(/^the manifest the API signed does not list the file as received \(\d+ bytes, sha256 [0-9a-f]{64}\)$/)]);
+    expect(existsSync(join(out, 'manifest.json'))).toBe(false);
+    expect(readdirSync(out).sort()).toEqual(['INCOMPLETE', 'access-log.jsonl', 'decisions.jsonl', 'events.jsonl', 'rejections.jsonl.partial', 'settlements.jsonl']);
+    expect(marker()).toContain('INCOMPLETE: this export bundle is not whole');
+    expect(marker()).toContain(`failed: rejections.jsonl\nreason: ${jsonl.reason}\n`);
+    expect(marker()).toContain('written whole: events.jsonl (4 rows), settlements.jsonl (4 rows), decisions.jsonl (4 rows), access-log.jsonl (4 rows)\n');
+    expect(marker()).toContain('not written: manifest.json');
+
+    out = join(dir, 'csv');
+    const csv = await failure(writeBundle({ api, token: 't', from: FROM, to: TO, out, format: 'csv' }));
+    expect([csv.file, csv.reason]).toEqual(['settlements.csv', expect.stringMatching(/^the manifest the API signed does not list the file as received/)]);
+    expect(existsSync(join(out, 'manifest.json'))).toBe(false);
+    expect(marker()).toContain('failed: settlements.csv');
   });
 
   it('the command: exit 1, the file and the reason on stderr, and where INCOMPLETE is', async () => {
