@@ -123,10 +123,10 @@ describe('exports whole across their keyset batches: every kind over several bat
       expect(refused.status).toBe(400);
     }
     for (let i = 0; i < BATCH; i++) await h.client.get('auditor', 'aud-paging', `/settlements?shoeId=${shoeId}`);
-    // a casino's day of reads, as the API's access log records them (docs/guarantees.md §12)
+    // a casino's day of reads, as the API's access log records them (docs/guarantees.md §12), through its append function
     await h.ds.query(
-      `INSERT INTO query_log (actor_id, actor_role, route, params, result_count, status, correlation_id)
-       SELECT 'aud-' || (g % 17), 'auditor', 'GET /settlements', jsonb_build_object('shoeId', $1::text, 'limit', (g % 100)::text), g % 50, 200, 'paging-' || g FROM generate_series(1, $2::int) g`,
+      `SELECT ledger_log_access('aud-' || (g % 17), 'auditor', 'GET /settlements', jsonb_build_object('shoeId', $1::text, 'limit', (g % 100)::text), g % 50, 200, 'paging-' || g)
+         FROM generate_series(1, $2::int) g`,
       [shoeId, ACCESS_ROWS],
     );
 

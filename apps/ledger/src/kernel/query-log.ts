@@ -14,17 +14,12 @@ export interface QueryLogEntry {
 }
 
 /**
- * Appends one row to the append-only `query_log` (status 200), before the read's answer leaves: an
- * unrecorded audit read is not allowed, so a failure here fails the read.
+ * Appends one row to the access log (status 200), before the read's answer leaves: an unrecorded
+ * audit read is not allowed, so a failure here fails the read. The row goes through
+ * `ledger_log_access` (migration 1799000600000): the database stamps its id, seq and time and chains
+ * its hash; the API's login has no INSERT on `query_log` (docs/guarantees.md §9).
  * @throws the database's error
  */
 export function recordQueryLog(q: Queryable, e: QueryLogEntry): Promise<void> {
-  return exec(q, `INSERT INTO query_log (actor_id, actor_role, route, params, result_count, status, correlation_id) VALUES ($1, $2, $3, $4, $5, 200, $6)`, [
-    e.actorId,
-    e.actorRole,
-    e.route,
-    e.params,
-    e.resultCount,
-    e.correlationId,
-  ]);
+  return exec(q, `SELECT ledger_log_access($1, $2, $3, $4::jsonb, $5, 200, $6)`, [e.actorId, e.actorRole, e.route, e.params, e.resultCount, e.correlationId]);
 }

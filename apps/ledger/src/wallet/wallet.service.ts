@@ -119,9 +119,10 @@ export class WalletService {
     const ledger = await this.ledgerTransactions(scope, [...named]);
     const result = matchWallet(file.rows, ledger, scope, this.dayOf);
     const runId = randomUUID();
+    // the items first, then the run, which digests them and seals the run (its items' foreign key is checked at commit)
     await this.ds.transaction(async (tx) => {
-      await this.insertRun(tx, runId, u, { ...file, sha256: hash.digest('hex') }, scope, result);
       await this.insertItems(tx, runId, result.items);
+      await this.recordRun(tx, { runId, u, file: { ...file, sha256: hash.digest('hex') }, scope, result });
     });
     return this.run(runId);
   }
@@ -158,39 +159,41 @@ export class WalletService {
     return { file, hash };
   }
 
-  /** Stores a run's row of `wallet_match_runs`: who, the file, the scope, the totals and the summary. */
-  private async insertRun(tx: Queryable, runId: string, u: WalletUpload, file: WalletFile & { readonly sha256: string }, scope: MatchScope, result: MatchResult): Promise<void> {
-    const source: 'file' | 'explicit' | 'period' = scope.kind === 'period' ? 'period' : u.fromDay || u.toDay ? 'explicit' : 'file';
-    const days = scope.kind === 'days' ? [scope.fromDay, scope.toDay] : [null, null];
-    const period = scope.kind === 'period' ? [scope.from, scope.to] : [null, null];
-    await exec(
-      tx,
-      `INSERT INTO wallet_match_runs (run_id, actor_id, actor_role, format, file_sha256, file_bytes, file_rows, column_map, from_day, to_day, period_from, period_to, scope_source, totals, summary, zero_not_in_file, item_count, correlation_id)
-       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18)`,
-      [
-        runId,
-        u.actor.id,
-        u.actor.role,
-        u.format,
-        file.sha256,
-        file.bytes,
-        file.rows.length,
-        JSON.stringify(u.map),
-        days[0],
-        days[1],
-        period[0],
-        period[1],
-        source,
-        JSON.stringify(result.totals),
-        JSON.stringify(result.summary.map((s) => ({ ...s, ledgerAmount: s.ledgerAmount.toString(), walletAmount: s.walletAmount.toString() }))),
-        result.zeroNotInFile,
-        result.items.length,
-        u.correlationId ?? null,
-      ],
-    );
+  /**
+   * Records a run's row of `wallet_match_runs` (who, the file, the scope, the totals and the summary)
+   * through `ledger_record_wallet_run` (migration 1799000600000), after its items: the database digests
+   * the items into the row, stamps its seq and time (`created_at`) and chains its hash.
+   */
+  private async recordRun(tx: Queryable, o: RunToRecord): Promise<void> {
+    const { runId, u, file, scope, result } = o;
+    const scopeSource: 'file' | 'explicit' | 'period' = scope.kind === 'period' ? 'period' : u.fromDay || u.toDay ? 'explicit' : 'file';
+    const run = {
+      runId,
+      actorId: u.actor.id,
+      actorRole: u.actor.role,
+      format: u.format,
+      fileSha256: file.sha256,
+      fileBytes: String(file.bytes),
+      fileRows: file.rows.length,
+      columnMap: u.map,
+      fromDay: scope.kind === 'days' ? scope.fromDay : null,
+      toDay: scope.kind === 'days' ? scope.toDay : null,
+      periodFrom: scope.kind === 'period' ? scope.from : null,
+      periodTo: scope.kind === 'period' ? scope.to : null,
+      scopeSource,
+      totals: result.totals,
+      summary: result.summary.map((s) => ({ ...s, ledgerAmount: s.ledgerAmount.toString(), walletAmount: s.walletAmount.toString() })),
+      zeroNotInFile: result.zeroNotInFile,
+      itemCount: result.items.length,
+      correlationId: u.correlationId ?? null,
+    };
+    await exec(tx, `SELECT ledger_record_wallet_run($1::jsonb)`, [JSON.stringify(run)]);
   }
 
-  /** Stores a run's items in `wallet_match_items`, {@link INSERT_CHUNK} per statement, numbered from 1 in order. */
+  /**
+   * Stores a run's items in `wallet_match_items` through `ledger_add_wallet_items`, {@link INSERT_CHUNK}
+   * per call, numbered from 1 in order (before the run is recorded: a recorded run's items are sealed).
+   */
   private async insertItems(tx: Queryable, runId: string, items: readonly MatchItem[]): Promise<void> {
     for (let i = 0; i < items.length; i += INSERT_CHUNK) {
       const chunk = items.slice(i, i + INSERT_CHUNK).map((it, k) => ({
@@ -209,15 +212,7 @@ export class WalletService {
         wallet_time: it.walletTime,
         differences: it.differences.join(','),
       }));
-      await exec(
-        tx,
-        `INSERT INTO wallet_match_items (run_id, seq, status, transaction_id, type, bet_id, round_id, account_id, currency, gaming_day, ledger_amount, wallet_amount, wallet_line, wallet_time, differences)
-         SELECT $1, x.seq, x.status, x.transaction_id, x.type, x.bet_id, x.round_id, x.account_id, x.currency, x.gaming_day, x.ledger_amount, x.wallet_amount, x.wallet_line, x.wallet_time,
-                CASE WHEN x.differences = '' THEN '{}'::text[] ELSE string_to_array(x.differences, ',') END
-           FROM json_to_recordset($2::json) AS x(seq integer, status text, transaction_id text, type text, bet_id text, round_id text, account_id text, currency text,
-                gaming_day date, ledger_amount bigint, wallet_amount bigint, wallet_line integer, wallet_time timestamptz, differences text)`,
-        [runId, JSON.stringify(chunk)],
-      );
+      await exec(tx, `SELECT ledger_add_wallet_items($1::uuid, $2::json)`, [runId, JSON.stringify(chunk)]);
     }
   }
 
@@ -340,6 +335,15 @@ export class WalletService {
 
 const iso = (v: unknown): string => (v instanceof Date ? v.toISOString() : new Date(String(v)).toISOString());
 const isUuid = (v: string) => /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(v);
+
+/** What {@link WalletService} records of a run: its id, the upload, the file read (with its SHA-256), the scope and the match. */
+interface RunToRecord {
+  readonly runId: string;
+  readonly u: WalletUpload;
+  readonly file: WalletFile & { readonly sha256: string };
+  readonly scope: MatchScope;
+  readonly result: MatchResult;
+}
 
 /** A row of `wallet_match_runs` as {@link RUN_COLUMNS} selects it (the file size a decimal string; jsonb parsed). */
 type RunRow = {
