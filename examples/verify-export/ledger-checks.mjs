@@ -177,6 +177,8 @@ export function checkHeads(c) {
     const prevGp = i > 0 ? BigInt(c.anchors[i - 1].checkpoint.globalPosition) : null;
     const whollyInside = prevGp !== null && prevGp + 1n >= first;
     for (const h of cp.streams) {
+      // the head of an evidence chain (the access log, the wallet runs: docs/anchors.md "The evidence chains"), not a stream of events
+      if (h.streamId.startsWith('evidence:')) continue;
       const s = c.events.streams.get(h.streamId);
       if (!s) {
         if (whollyInside) c.fail('ANCHORED_STREAM_MISSING', `checkpoint #${cp.seq} signs stream ${h.streamId} at version ${h.version}, which the export lacks`);

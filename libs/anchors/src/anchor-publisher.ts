@@ -10,6 +10,7 @@ import type { AnchorSigningKey } from './keys';
 import type { AnchoredStream } from './merkle';
 import { databaseLedgerId, pgSession, type SqlSession } from './sql';
 import { loadAnchorState, type AnchorState } from './anchor-state';
+import { collectEvidenceHeads, evidenceStreamId } from './evidence-anchor';
 import { catalogueGauge } from '@ledger/metrics';
 
 const lastSigned = catalogueGauge('lastAnchorSigned');
@@ -24,7 +25,9 @@ const lastSigned = catalogueGauge('lastAnchorSigned');
  * relay's published frontier (every event at or below it is on Kafka), so verify can treat an
  * anchored event missing from Kafka as a divergence. It never signs a head that does not extend the
  * head it signed before: a stream whose new events do not chain onto its last signed head (its
- * history was rewritten in PostgreSQL) is left out and logged at error.
+ * history was rewritten in PostgreSQL) is left out and logged at error. It also signs the heads of
+ * the evidence chains (the access log, the wallet runs: `evidence-anchor.ts`) that grew, under the
+ * same rule, whenever a checkpoint is due for events.
  *
  * One publisher signs at a time: the leader holds the lease row `ledger-anchors` of `outbox_leases`
  * (like the relay, `@ledger/infra`'s `Lease`, docs/guarantees.md §4), renewed while it makes
@@ -253,7 +256,7 @@ export class AnchorPublisher {
       const elapsed = this.now().getTime() - state.lastAt;
       if (elapsed < this.options.intervalMs && !(await this.shoeEnded(state.position, frontier))) return null;
     }
-    const streams = await this.collectHeads(state, frontier);
+    const streams = [...(await this.collectHeads(state, frontier)), ...(await this.evidenceHeads(state))];
     const checkpoint = buildCheckpoint({
       ledgerId: state.ledgerId,
       seq: (state.last?.checkpoint.seq ?? 0) + 1,
@@ -343,6 +346,19 @@ export class AnchorPublisher {
       after = BigInt(rows[rows.length - 1].position);
     }
     return [...heads].map(([streamId, h]) => ({ streamId, version: h.version, headHash: h.headHash }));
+  }
+
+  /** The heads of the evidence chains that grew (docs/anchors.md "The evidence chains"), each extending its signed head; a chain that does not is logged at error once. */
+  private evidenceHeads(state: AnchorState): Promise<AnchoredStream[]> {
+    return collectEvidenceHeads({
+      session: this.session!,
+      signed: (streamId) => state.heads.get(streamId),
+      onBroken: (b) => {
+        const key = evidenceStreamId(b.chain);
+        if (!this.reportedBroken.has(key)) this.log.error({ ...b }, 'evidence chain does not extend its signed head: rewritten in PostgreSQL; signed up to the row before');
+        this.reportedBroken.add(key);
+      },
+    });
   }
 
   // ------------------------------------------------------------------------------------------ kafka

@@ -21,3 +21,6 @@ export * from './start';
 export * from './report-text';
 export * from './stream-anchor';
 export * from './gaming-day-close';
+export * from './evidence-chains';
+export * from './evidence-check';
+export * from './evidence-anchor';

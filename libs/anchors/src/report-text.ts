@@ -23,10 +23,12 @@ export function formatReport(r: VerificationReport, limit = 20): string {
 }
 
 function describe(d: Divergence): string {
+  // an evidence chain's row (docs/anchors.md "The evidence chains"): the chain, the row's seq and its id
+  const [stream, version, event] = d.source === 'evidence' ? ['chain', 'seq', 'row'] : ['stream', 'version', 'event'];
   const where = [
-    d.streamId !== null ? `stream ${d.streamId}` : null,
-    d.version !== null ? `version ${d.version}` : null,
-    d.eventId !== null ? `event ${d.eventId}` : null,
+    d.streamId !== null ? `${stream} ${d.streamId}` : null,
+    d.version !== null ? `${version} ${d.version}` : null,
+    d.eventId !== null ? `${event} ${d.eventId}` : null,
     d.globalPosition !== null ? `position ${d.globalPosition}` : null,
     d.anchorSeq !== null ? `anchor #${d.anchorSeq}` : null,
   ]

@@ -18,7 +18,9 @@ export type DivergenceSource =
   /** the gaming-day closes: their events against the stored signed reports (docs/reports.md §2) */
   | 'closes'
   /** the global positions: every one up to the relay's progress an event or a recorded hole (docs/guarantees.md §5) */
-  | 'positions';
+  | 'positions'
+  /** the evidence chains: the access log and the wallet runs against themselves and their heads (docs/anchors.md "The evidence chains") */
+  | 'evidence';
 
 /** What diverges. */
 export type DivergenceKind =
@@ -65,16 +67,39 @@ export type DivergenceKind =
   /** the relay's progress beyond the last position the sequence assigned (a forged progress marker) */
   | 'PROGRESS_AHEAD'
   /** an event above the last position the sequence assigned (written around the append) */
-  | 'EVENT_BEYOND_SEQUENCE';
+  | 'EVENT_BEYOND_SEQUENCE'
+  /** an access-log row whose stored hash is not what its columns give (changed after it was written) */
+  | 'ACCESS_LOG_ROW_ALTERED'
+  /** access-log seqs missing, within the chain or at its end (rows deleted) */
+  | 'ACCESS_LOG_ROW_REMOVED'
+  /** an access-log row that does not follow its predecessor (its prev_hash or its id out of place) */
+  | 'ACCESS_LOG_ROW_REORDERED'
+  /** an access-log row recorded before the row before it (back-dated) */
+  | 'ACCESS_LOG_ROW_BACKDATED'
+  /** access-log rows beyond the chain's recorded head, or the head's hash not the chain's (written around `ledger_log_access`) */
+  | 'ACCESS_LOG_HEAD_MISMATCH'
+  /** a wallet run whose stored hash is not what its columns give */
+  | 'WALLET_RUN_ALTERED'
+  /** wallet-run seqs missing (runs deleted), or items of a run that is not recorded */
+  | 'WALLET_RUN_REMOVED'
+  /** a wallet run that does not follow its predecessor */
+  | 'WALLET_RUN_REORDERED'
+  /** a wallet run recorded before the run before it (back-dated) */
+  | 'WALLET_RUN_BACKDATED'
+  /** wallet runs beyond the chain's recorded head, or the head's hash not the chain's */
+  | 'WALLET_RUN_HEAD_MISMATCH'
+  /** a wallet run's stored items do not digest to the run's `items_sha256` (an item changed, removed or added) */
+  | 'WALLET_RUN_ITEMS_ALTERED';
 
 /** One finding. Fields that do not apply are null. */
 export interface Divergence {
   readonly source: DivergenceSource;
   readonly kind: DivergenceKind;
+  /** The stream concerned; of source `evidence`, the chain (`query_log`, `wallet_match_runs`). */
   readonly streamId: string | null;
-  /** Stream version concerned (for `HEAD_MISMATCH`: the signed version whose head differs). */
+  /** Stream version concerned (for `HEAD_MISMATCH`: the signed version whose head differs); of source `evidence`, the row's seq. */
   readonly version: number | null;
-  /** Event at that version, when PostgreSQL or Kafka has one. */
+  /** Event at that version, when PostgreSQL or Kafka has one; of source `evidence`, the row's id (the access log's id, a run's id). */
   readonly eventId: string | null;
   /** Global position of that event (decimal string), when known. */
   readonly globalPosition: string | null;

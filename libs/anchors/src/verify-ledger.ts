@@ -9,6 +9,8 @@ import { DEFAULT_VERIFY_GRACE_MS } from './config';
 import { describeKafkaDifference, readKafkaCopy, sha256Hex, type KafkaCopyIndex } from './kafka-copy';
 import { TopicMissingError, scanTopic } from './kafka-io';
 import { checkDayStream } from './gaming-day-close';
+import { checkEvidenceChains } from './evidence-check';
+import { isEvidenceStream } from './evidence-anchor';
 import { DivergenceList, type DivergenceKind, type VerificationReport } from './report';
 import { databaseLedgerId, type SqlSession } from './sql';
 
@@ -29,6 +31,10 @@ import { databaseLedgerId, type SqlSession } from './sql';
  *  5. The global positions (docs/guarantees.md §5, `checkGlobalPositions` of libs/event-store): up to the
  *     relay's progress each is an event or a recorded hole, no event in a hole, the progress not beyond
  *     the sequence (a forged marker), no event above it.
+ *  6. The evidence chains (`checkEvidenceChains`, docs/anchors.md "The evidence chains"): the access log and the wallet runs
+ *     recomputed row by row — a row altered, removed, reordered or back-dated named by its kind — against
+ *     their heads in `evidence_heads` and the heads the checkpoints signed (streams `evidence:<chain>`),
+ *     and each run's items against the digest the run recorded.
  *  3. Every event against its record on the ledger topic (read from the first offset to the end), by
  *     event id: the same bytes. An event missing from the topic diverges when a checkpoint covers it
  *     (checkpoints cover published events only) or when it is older than the grace period.
@@ -113,6 +119,9 @@ export async function verifyLedger(o: VerifyLedgerOptions): Promise<Verification
   // 5. the global positions and the relay's progress marker (docs/guarantees.md §5)
   await checkPositions(o.session, out);
 
+  // 6. the evidence chains: the access log and the wallet runs (docs/anchors.md "The evidence chains")
+  await checkEvidenceChains(o.session, out, signed);
+
   const divergences = out.sorted();
   return {
     ok: out.count === 0,
@@ -138,7 +147,7 @@ export async function verifyLedger(o: VerifyLedgerOptions): Promise<Verification
  */
 function reportMissingFromPostgres(signed: Map<string, SignedHead[]>, walked: ReadonlySet<string>, copy: KafkaCopyIndex | null, out: DivergenceList): number {
   for (const [streamId, heads] of signed) {
-    if (walked.has(streamId)) continue;
+    if (walked.has(streamId) || isEvidenceStream(streamId)) continue;
     const h = heads[heads.length - 1];
     out.add({
       source: 'anchors',
