@@ -89,7 +89,10 @@ const item = (seq: number, amount: number) => ({
   differences: '',
 });
 
-/** A run as `ledger_record_wallet_run` takes it. */
+/** Every status at 0 (the runs stay in the shared test database: the API serves them to other specs as it would its own). */
+const NO_COUNTS = { MATCHED: 0, MISSING_IN_WALLET: 0, MISSING_IN_LEDGER: 0, AMOUNT_DIFFERS: 0, FIELDS_DIFFER: 0, DUPLICATED: 0 };
+
+/** A run as `ledger_record_wallet_run` takes it (as the API records one). */
 const run = (runId: string, items: number) => ({
   runId,
   actorId: 'pm-evidence',
@@ -104,8 +107,8 @@ const run = (runId: string, items: number) => ({
   periodFrom: null,
   periodTo: null,
   scopeSource: 'file',
-  totals: { MATCHED: 0, MISSING_IN_LEDGER: items },
-  summary: [{ currency: 'EUR', gamingDay: '2026-12-01', ledgerAmount: '0', walletAmount: '5' }],
+  totals: { ...NO_COUNTS, MISSING_IN_LEDGER: items },
+  summary: [{ currency: 'EUR', gamingDay: '2026-12-01', counts: { ...NO_COUNTS, MISSING_IN_LEDGER: items }, ledgerAmount: '0', walletAmount: '5' }],
   zeroNotInFile: 0,
   itemCount: items,
   correlationId: `corr-${randomUUID()}`,
