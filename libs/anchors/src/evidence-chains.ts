@@ -6,7 +6,7 @@ import type { SqlSession } from './sql';
  * The evidence chains (docs/guarantees.md §9, docs/anchors.md "The evidence chains"): the access log (`query_log`) and
  * the wallet match runs (`wallet_match_runs`, their items digested into each run) are hash chains
  * appended only by the database's own functions (`ledger_log_access`, `ledger_add_wallet_items`,
- * `ledger_record_wallet_run`: migration 1799000600000-evidence-chains of the API), which stamp each
+ * `ledger_record_wallet_run`: migration 1799300000000-evidence-chains of the API), which stamp each
  * row's `seq` (gap-free) and `recorded_at` (never below its predecessor's) and move the chain's head in
  * `evidence_heads`. This module is the same hash in TypeScript and the check `npm run -s verify` runs
  * (step 6): every row recomputed from its columns — never trusting a stored hash nor a function of the

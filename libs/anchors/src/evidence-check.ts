@@ -232,23 +232,37 @@ async function checkItems(session: SqlSession, runs: Map<string, { seq: string; 
     if (batch.length < FETCH) break;
   }
   await session.query('CLOSE evidence_items');
+  const prunes = await prunedRuns(session);
   for (const [runId, run] of runs) {
     const d = seen.get(runId) ?? new ItemsDigest();
     seen.delete(runId);
+    const at = { source: 'evidence' as const, kind: 'WALLET_RUN_ITEMS_ALTERED' as const, streamId: 'wallet_match_runs', version: Number(run.seq), eventId: runId };
+    const prune = prunes.get(runId);
+    if (prune) {
+      // the items left by the retention (docs/reports.md §4.5): none may remain, and not before their time
+      if (d.count > 0) out.add({ ...at, reason: `wallet run ${runId} was pruned at ${prune.prunedAt}, yet ${d.count} items of it are stored: added afterwards` });
+      if (!prune.inTime) out.add({ ...at, reason: `wallet run ${runId} was pruned at ${prune.prunedAt}, before its retention of ${prune.retentionDays} days had passed: its items were removed` });
+      continue;
+    }
     const digest = d.hex();
     if (digest !== run.itemsSha256) {
-      out.add({
-        source: 'evidence',
-        kind: 'WALLET_RUN_ITEMS_ALTERED',
-        streamId: 'wallet_match_runs',
-        version: Number(run.seq),
-        eventId: runId,
-        reason: `the ${d.count} stored items of wallet run ${runId} digest to ${digest}, but the run recorded ${run.itemsSha256}: an item was changed, removed or added`,
-      });
+      out.add({ ...at, reason: `the ${d.count} stored items of wallet run ${runId} digest to ${digest}, but the run recorded ${run.itemsSha256}: an item was changed, removed or added` });
     }
   }
   for (const [runId, d] of seen) {
     out.add({ source: 'evidence', kind: 'WALLET_RUN_REMOVED', streamId: 'wallet_match_runs', eventId: runId, reason: `${d.count} wallet items belong to run ${runId}, which is not recorded: the run was removed` });
   }
   return n;
+}
+
+/** The runs whose items the retention deleted (`wallet_match_prunes`, when the table exists), and whether each was pruned no earlier than its retention allowed. */
+async function prunedRuns(session: SqlSession): Promise<Map<string, { prunedAt: string; retentionDays: number; inTime: boolean }>> {
+  const [t] = await session.query(`SELECT to_regclass('wallet_match_prunes') IS NOT NULL AS present`);
+  if (!t?.present) return new Map();
+  const rows: { run_id: string; pruned_at: string; retention_days: number; in_time: boolean }[] = await session.query(
+    `SELECT p.run_id::text AS run_id, to_char(p.pruned_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') AS pruned_at, p.retention_days,
+            p.pruned_at >= r.created_at + make_interval(days => p.retention_days) AS in_time
+       FROM wallet_match_prunes p JOIN wallet_match_runs r USING (run_id)`,
+  );
+  return new Map(rows.map((r) => [r.run_id, { prunedAt: r.pruned_at, retentionDays: r.retention_days, inTime: r.in_time }]));
 }

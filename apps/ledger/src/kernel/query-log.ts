@@ -16,7 +16,7 @@ export interface QueryLogEntry {
 /**
  * Appends one row to the access log (status 200), before the read's answer leaves: an unrecorded
  * audit read is not allowed, so a failure here fails the read. The row goes through
- * `ledger_log_access` (migration 1799000600000): the database stamps its id, seq and time and chains
+ * `ledger_log_access` (migration 1799300000000): the database stamps its id, seq and time and chains
  * its hash; the API's login has no INSERT on `query_log` (docs/guarantees.md §9).
  * @throws the database's error
  */

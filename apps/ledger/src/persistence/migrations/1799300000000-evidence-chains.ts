@@ -244,8 +244,8 @@ END
 $$`;
 
 /** The evidence chains (see the file comment). Run as `ledger_owner`; refuses to run (`LA002`) without `ledger_app`. */
-export class EvidenceChains1799000600000 implements MigrationInterface {
-  name = 'EvidenceChains1799000600000';
+export class EvidenceChains1799300000000 implements MigrationInterface {
+  name = 'EvidenceChains1799300000000';
 
   async up(q: QueryRunner): Promise<void> {
     const statements = [
