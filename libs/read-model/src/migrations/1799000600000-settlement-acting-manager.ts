@@ -6,7 +6,7 @@ import { assertSchemaName, DEFAULT_READ_SCHEMA } from '@ledger/projections';
  * decision behind a resettlement or refund (its `decision.actingManagerId`), beside `approver_id`,
  * the one who approved it. In the four-eyes flow the compensating events are appended with the
  * approver's token, so the envelope's actor (`actor_id`) is the approver; a settlement history names
- * the acting manager as its actor from this column (docs/reports.md §3). Null for an entry no
+ * the acting manager as its actor from this column (docs/reports.md §4.1). Null for an entry no
  * decision caused (a settlement, an automatic void's refund).
  *
  * Existing rows are filled from the decisions the read model already holds, as the projection
