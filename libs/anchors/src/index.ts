@@ -21,3 +21,4 @@ export * from './start';
 export * from './report-text';
 export * from './stream-anchor';
 export * from './gaming-day-close';
+export * from './report-signer';
