@@ -58,7 +58,7 @@ export class ReportSigningKey {
    *   configured (outside development), the key file cannot be read, or the signer cannot be reached
    */
   async signer(missing: NoSigningKeyCode = 'GAMING_DAY.NO_SIGNING_KEY'): Promise<ReportSigner> {
-    if (this.signerUrl) return this.remote(this.signerUrl, missing);
+    if (this.signerUrl) return this.askSigner(this.signerUrl, missing);
     if (!this.local) {
       try {
         const key = this.file ? readSigningKey(this.file, 'REPORT_SIGNING_KEY_FILE') : this.development ? loadOrCreateDevelopmentKey(DEFAULT_DEV_REPORT_SIGNING_KEY_FILE) : null;
@@ -66,7 +66,11 @@ export class ReportSigningKey {
           this.local = {
             keyId: key.keyId,
             publicKey: key.publicKey,
-            sign: async (_kind, body) => checked(body, signBody(body, key.privateKey, key.keyId).signature, key.publicKey, () => ApiError.of(missing)),
+            sign: async (_kind, body) => {
+              const { signature } = signBody(body, key.privateKey, key.keyId);
+              if (!verifies(body, signature, key.publicKey)) throw ApiError.of(missing);
+              return signature;
+            },
           };
         }
       } catch (err) {
@@ -92,16 +96,19 @@ export class ReportSigningKey {
     }
   }
 
-  private async remote(url: string, missing: NoSigningKeyCode): Promise<ReportSigner> {
+  /** The report signer at `url`, its key asked once (again after it changed). */
+  private async askSigner(url: string, missing: NoSigningKeyCode): Promise<ReportSigner> {
     let client: ReportSignerClient;
+    let key: { keyId: string; publicKey: KeyObject };
     try {
       client = new ReportSignerClient(url, readFileSync(this.signerTokenFile ?? '', 'utf8').trim());
-      this.remoteKey ??= await client.key();
+      key = this.remoteKey ?? (await client.key());
+      this.remoteKey = key;
     } catch (err) {
       this.logger.error(`report signer: ${(err as Error).message}`);
       throw ApiError.of(missing);
     }
-    const { keyId, publicKey } = this.remoteKey;
+    const { keyId, publicKey } = key;
     return {
       keyId,
       publicKey,
@@ -112,7 +119,8 @@ export class ReportSigningKey {
             this.remoteKey = null; // the signer's key changed: asked again at the next signature
             throw new Error(`the signer signed with ${a.keyId}, not ${keyId}`);
           }
-          return checked(body, a.signature, publicKey, () => new Error('the signer answered a signature that does not verify'));
+          if (!verifies(body, a.signature, publicKey)) throw new Error('the signer answered a signature that does not verify');
+          return a.signature;
         } catch (err) {
           this.logger.error(`report signer: ${(err as Error).message}`);
           throw ApiError.of(missing);
@@ -122,14 +130,11 @@ export class ReportSigningKey {
   }
 }
 
-/** `signature` when it verifies over `body`'s canonical bytes with `publicKey`. @throws the error `fail` gives otherwise */
-function checked(body: unknown, signature: string, publicKey: KeyObject, fail: () => Error): string {
-  let ok = false;
+/** Whether `signature` (base64) is an Ed25519 signature of `body`'s canonical bytes by `publicKey`. */
+function verifies(body: unknown, signature: string, publicKey: KeyObject): boolean {
   try {
-    ok = verify(null, signedBytes(body), publicKey, Buffer.from(signature, 'base64'));
+    return verify(null, signedBytes(body), publicKey, Buffer.from(signature, 'base64'));
   } catch {
-    ok = false;
+    return false;
   }
-  if (!ok) throw fail();
-  return signature;
 }
