@@ -4,14 +4,16 @@
  * `REPORT_SIGNER_URL` (its Unix socket) and the shared token, and no private key file. A pit
  * manager's close of an ended gaming day is then signed by the signer's key, its signature verifies
  * with the signer's public key, the API serves the close as genuine, and the signer logged what it
- * signed. With the signer gone, a close is refused (503) rather than signed some other way.
+ * signed; so is an export bundle's manifest. With the signer gone, a close is refused (503) rather
+ * than signed some other way.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
-import { createHash, createPublicKey, generateKeyPairSync, randomBytes } from 'node:crypto';
+import { createHash, createPublicKey, generateKeyPairSync, randomBytes, verify } from 'node:crypto';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { publicKeyId } from '@ledger/anchors';
+import { canonicalJson } from '@ledger/event-store';
 import { verifyReport } from '../../apps/ledger/src/kernel/closes/close-report';
 import { LedgerHarness, startLedger } from '../support/ledger-harness';
 
@@ -88,6 +90,22 @@ describe('the report signer: closes signed by a process that holds the key, the 
       .filter((l) => l.includes('"msg":"signed"'))
       .map((l) => JSON.parse(l));
     expect(signedLines).toContainEqual(expect.objectContaining({ kind: 'gaming-day-close', keyId, sha256: closed.body.sha256, gamingDay: day, tableIds: [TABLE] }));
+  });
+
+  it("an export bundle's manifest is signed by the signer too", async () => {
+    const auth = { authorization: `Bearer ${h.client.token('auditor', 'aud-1')}` };
+    const ids: string[] = [];
+    for (const kind of ['events', 'settlements', 'decisions', 'rejections', 'access-log']) {
+      const res = await fetch(`${h.baseUrl}/exports/${kind}?from=2001-01-01T00:00:00Z&to=2001-01-02T00:00:00Z`, { headers: auth });
+      await res.text();
+      ids.push(res.headers.get('ledger-export-receipt')!);
+    }
+    const res = await fetch(`${h.baseUrl}/exports/manifest?receipts=${ids.join(',')}`, { headers: auth });
+    expect(res.status).toBe(200);
+    const m = (await res.json()) as { signed: { keyId: string }; keyId: string; signature: string };
+    expect([m.keyId, m.signed.keyId]).toEqual([keyId, keyId]);
+    expect(verify(null, Buffer.from(canonicalJson(m.signed), 'utf8'), createPublicKey(publicKeyPem), Buffer.from(m.signature, 'base64'))).toBe(true);
+    expect(signer.output()).toContain('"kind":"export-manifest"');
   });
 
   it('with the signer stopped, a close is refused, not signed another way', async () => {
