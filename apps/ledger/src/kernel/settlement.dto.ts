@@ -31,7 +31,7 @@ export class SettlementRevision {
   @NStr('the pit manager who approved the decision behind the entry, null when none') approverId!: string | null;
   @Time() occurredAt!: string;
   @Str('ISO 4217 currency of the bet (of every amount of the entry)') currency!: string;
-  @NAmount('REFUNDED: the stake the refund returns to the wallet (minor units); null on a settlement') refundedStake!: string | null;
+  @NAmount('REFUNDED: the stake the refund returns to the wallet; null on a settlement') refundedStake!: string | null;
   @Str('the wallet transaction of this entry: <betId>:win:<revision> (settlement, resettlement) or <betId>:refund:<revision> (docs/reports.md §4)') transactionId!: string;
   @Amount('what the wallet books for it: the payout change of a (re)settlement, stake − payout in force of a refund; may be negative') walletAmount!: string;
 }
