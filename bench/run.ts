@@ -428,6 +428,10 @@ async function main(): Promise<void> {
         loadAverage: load1(),
       };
       say(`  rebuild: ${fmtInt(rebuilt.eventsPerSecond)} events/s (${fmtInt(rebuilt.events)} events in ${rebuilt.durationMs} ms)`);
+      if (rebuilt.scoped) {
+        const sc = rebuilt.scoped;
+        say(`  scoped rebuild of ${sc.tableId} on ${sc.gamingDay}: ${fmtInt(sc.events)} events applied of ${fmtInt(sc.records)} records in ${sc.durationMs} ms (full: ${rebuilt.durationMs} ms); rows equal: ${sc.equal}`);
+      }
       if (want('ceilings')) {
         const tables = (await pg.query(`SELECT table_name FROM information_schema.tables WHERE table_schema = $1 AND table_type = 'BASE TABLE' AND table_name <> 'migrations' ORDER BY 1`, [REBUILD_SCHEMA])).rows.map(
           (x: { table_name: string }) => x.table_name,

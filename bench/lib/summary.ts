@@ -172,7 +172,7 @@ export function detailRows(r: Results): Row[] {
       ratio: null,
     });
   }
-  const reb = r.rebuild as { events: number; eventsPerSecond: number } | undefined;
+  const reb = r.rebuild as { events: number; eventsPerSecond: number; durationMs: number; scoped?: ScopedFigure | null } | undefined;
   if (reb) {
     const copy = rebuildCopyRate(ce);
     rows.push({
@@ -181,6 +181,24 @@ export function detailRows(r: Results): Row[] {
       ceiling: `${fmtInt(copy)} ev/s COPY of its rows (${ce.copyRebuild?.strategy ?? '–'}); ${fmtInt(ce.consumer?.recordsPerSecond)} rec/s ConsumerPerf.`,
       ratio: ratio(reb.eventsPerSecond, copy),
     });
+    const sc = reb.scoped;
+    if (sc) {
+      rows.push({
+        figure: `scoped rebuild: ${sc.tableId} on ${sc.gamingDay} (${fmtInt(sc.events)} events applied)`,
+        ours: `${fmtInt(sc.durationMs)} ms, rows ${sc.equal ? 'equal' : 'DIFFERENT'}`,
+        ceiling: `full rebuild: ${fmtInt(reb.durationMs)} ms`,
+        ratio: null,
+      });
+    }
   }
   return rows;
+}
+
+/** The bench rebuild worker's scoped rebuild (bench/rebuild-worker.ts `scopedFigures`). */
+interface ScopedFigure {
+  readonly tableId: string;
+  readonly gamingDay: string;
+  readonly events: number;
+  readonly durationMs: number;
+  readonly equal: boolean;
 }

@@ -40,6 +40,9 @@ export const HARNESS_EDGE_LIMITS: EnvSource = {
   RATE_LIMIT_PIT_MANAGER: '100000000',
   RATE_LIMIT_AUDITOR: '100000000',
   REFUSAL_LOG_BYTES_PER_MINUTE: '1073741824',
+  // the wallet uploads of one pit manager per rolling 24 h (a re-run of a suite on the same database counts too)
+  WALLET_BUDGET_RUNS_PER_DAY: '1000000',
+  WALLET_BUDGET_ITEMS_PER_DAY: '1000000000',
 };
 
 /** Options of {@link startLedger}. */

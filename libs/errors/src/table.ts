@@ -155,6 +155,14 @@ export const ERROR_TABLE = {
   'WALLET.SCOPE_UNKNOWN': { kind: 'validation', status: 400, message: 'the match needs a scope: the file has no transaction, so give fromDay and toDay', raisedBy: ['api'] },
   'WALLET.SCOPE_TOO_LARGE': { kind: 'too-large', status: 413, message: 'the scope holds more than {limit} ledger transactions; match a shorter period', raisedBy: ['api'] },
   'WALLET.RUN_NOT_FOUND': { kind: 'not-found', status: 404, message: 'no wallet match run {runId}', raisedBy: ['api'] },
+  'WALLET.TOO_MANY_ROWS': { kind: 'too-large', status: 413, message: 'the wallet file has more than {limit} rows (WALLET_FILE_MAX_ROWS); nothing stored: split it', raisedBy: ['api'] },
+  'WALLET.BUDGET_EXHAUSTED': {
+    kind: 'rate-limited',
+    status: 429,
+    message: 'over the wallet matching budget of this caller ({used} of {limit} {budget} in the last {windowHours} h); retry after {retryAfterSeconds} s',
+    raisedBy: ['api'],
+  },
+  'WALLET.ITEMS_PRUNED': { kind: 'not-found', status: 404, message: 'the items of wallet match run {runId} were pruned at {prunedAt} (WALLET_RETENTION_DAYS); the run and its summary are kept', raisedBy: ['api'] },
   // --- reports: as known at a time, gaming-day closes (docs/reports.md §2, §3) ------------------
   'ASOF.NOT_PROJECTED': { kind: 'conflict', status: 409, message: 'the read model has not yet applied every event up to global position {position}; retry later', raisedBy: ['api'] },
   'GAMING_DAY.ALREADY_CLOSED': { kind: 'conflict', status: 409, message: 'gaming day {day} is already closed for table(s) {tableIds}', raisedBy: ['api'] },

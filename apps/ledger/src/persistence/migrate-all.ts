@@ -14,11 +14,12 @@ import { GrantGamingDayCloses1799000100001 } from './migrations/1799000100001-gr
 import { ClosesAreEvents1799000400000 } from './migrations/1799000400000-closes-are-events';
 import { IntegrityIncidents1799000400001 } from './migrations/1799000400001-integrity-incidents';
 import { ExportReceipts1799000500000 } from './migrations/1799000500000-export-receipts';
+import { WalletMatchRetention1799200000000 } from './migrations/1799200000000-wallet-match-retention';
 
 /**
  * The API's migrations beside the event store's, in the same TypeORM `migrations` table: the query
  * log (docs/guarantees.md §12), the shoe snapshots, the gaming-day closes (docs/reports.md §2), the
- * wallet match runs (docs/reports.md §4), the index the exports read by time and the exports' receipts (docs/reports.md §5).
+ * wallet match runs (docs/reports.md §4), the index the exports read by time and the exports' receipts (docs/reports.md §5), the wallet items' retention (docs/reports.md §4.5).
  */
 export const API_EXTRA_MIGRATIONS = [
   CreateQueryLog1733100000000,
@@ -31,6 +32,7 @@ export const API_EXTRA_MIGRATIONS = [
   ClosesAreEvents1799000400000,
   IntegrityIncidents1799000400001,
   ExportReceipts1799000500000,
+  WalletMatchRetention1799200000000,
 ];
 
 /** The schemas {@link migrateAll} brings up to date, in the order it runs them. */

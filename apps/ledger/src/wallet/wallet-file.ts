@@ -1,5 +1,5 @@
 import { createInterface } from 'node:readline';
-import { Readable } from 'node:stream';
+import { Transform, type Readable } from 'node:stream';
 import { parse as parseCsv, CsvError } from 'csv-parse';
 import { isIsoTime } from '../kernel/query.dto';
 import { WALLET_TXN_TYPES, type WalletTxnType } from '../kernel/as-of/wallet-transactions';
@@ -150,94 +150,176 @@ export function checkRow(line: number, record: Readonly<Record<string, unknown>>
   };
 }
 
-/** Counts the bytes of a stream and fails it past `limit`. */
-function limited(body: Readable, limit: number, counter: { bytes: number }): Readable {
-  const out = new Readable({ read() {} });
-  body.on('data', (chunk: Buffer) => {
-    counter.bytes += chunk.length;
-    if (counter.bytes > limit) {
-      body.pause();
-      out.destroy(new FileTooLargeError(limit));
-      return;
-    }
-    out.push(chunk);
+/** Raised when a file holds more rows than its limit, as soon as the first row over it is read. */
+export class TooManyRowsError extends Error {
+  constructor(readonly limitRows: number) {
+    super(`the wallet file has more than ${limitRows} rows`);
+  }
+}
+
+/** Checked rows {@link WalletFileReader.chunks} hands over at once, at most (the default of `chunkRows`). */
+export const WALLET_ROW_CHUNK = 1000;
+
+/** What {@link readWalletFile} and {@link WalletFileReader} read, and their bounds. */
+export interface ReadWalletFileOptions {
+  readonly format: WalletFileFormat;
+  readonly map: ColumnMap;
+  /** The most bytes read; past it the read fails with {@link FileTooLargeError}. */
+  readonly limitBytes: number;
+  /** The most records (rows, good or bad) the file may hold; at the first one over it the read stops with {@link TooManyRowsError}. */
+  readonly limitRows: number;
+  /** The most checked rows one chunk holds (default {@link WALLET_ROW_CHUNK}). */
+  readonly chunkRows?: number;
+}
+
+/** One record of the file before it is checked: its values by column, or what is wrong with its line. */
+type RawRecord = { readonly line: number; readonly record: Record<string, unknown> } | { readonly line: number; readonly problem: string };
+
+/** Counts the bytes going through and fails past `limit`; backpressure passes through (a Transform). */
+function limited(limit: number, counter: { bytes: number }): Transform {
+  return new Transform({
+    transform(chunk: Buffer, _enc, cb) {
+      counter.bytes += chunk.length;
+      if (counter.bytes > limit) cb(new FileTooLargeError(limit));
+      else cb(null, chunk);
+    },
   });
-  body.on('end', () => out.push(null));
-  body.on('error', (e) => out.destroy(e));
-  return out;
 }
 
 /**
- * Reads a wallet file from `body` as a stream: CSV with `csv-parse` (a header line names the
+ * Reads a wallet file from a stream in bounded chunks: CSV with `csv-parse` (a header line names the
  * columns; BOM skipped; empty lines skipped; a record with another number of fields than the header
  * is a problem of its line), JSONL line by line (`node:readline`; empty lines skipped; every other
- * line one JSON object). Each record is checked with {@link checkRow}.
- * @param limitBytes the most bytes read; past it the read fails with {@link FileTooLargeError}
- * @throws FileTooLargeError; the body stream's own errors
+ * line one JSON object). Each record is checked with {@link checkRow}. The stream is read only as
+ * fast as the chunks are taken (backpressure), so the reader itself holds at most one chunk of rows
+ * (`chunkRows`) plus the streams' buffers; it stops reading at the first byte over `limitBytes` and
+ * at the first record over `limitRows`. Problems are kept here (at most {@link MAX_PROBLEMS}).
  */
-export async function readWalletFile(body: Readable, format: WalletFileFormat, map: ColumnMap, limitBytes: number): Promise<WalletFile> {
-  const counter = { bytes: 0 };
-  const input = limited(body, limitBytes, counter);
-  const rows: WalletRow[] = [];
-  const problems: FileProblem[] = [];
-  let more = 0;
-  const problem = (line: number, p: string) => {
-    if (problems.length < MAX_PROBLEMS) problems.push({ line, problem: p });
-    else more++;
-  };
-  const take = (line: number, record: Record<string, unknown>) => {
-    const r = checkRow(line, record, map);
-    if (r.row) rows.push(r.row);
-    else for (const p of r.problems) problem(line, p);
-  };
-  if (format === 'csv') {
-    // raw records (arrays): the header and each record's field count are checked here, so a short
-    // record is a problem of its line and the parse goes on (relax_column_count)
+export class WalletFileReader {
+  /** The first {@link MAX_PROBLEMS} problems. */
+  readonly problems: FileProblem[] = [];
+  /** Problems beyond those kept. */
+  moreProblems = 0;
+  /** Records read so far (good and bad; the CSV header is none). */
+  records = 0;
+  private readonly counter = { bytes: 0 };
+
+  constructor(
+    private readonly body: Readable,
+    private readonly o: ReadWalletFileOptions,
+  ) {}
+
+  /** Bytes read so far. */
+  get bytes(): number {
+    return this.counter.bytes;
+  }
+
+  /**
+   * The checked rows, in file order, in chunks of at most `chunkRows`.
+   * @throws FileTooLargeError, TooManyRowsError; the body stream's own errors
+   */
+  async *chunks(): AsyncGenerator<WalletRow[]> {
+    const size = Math.max(1, this.o.chunkRows ?? WALLET_ROW_CHUNK);
+    const input = limited(this.o.limitBytes, this.counter);
+    this.body.on('error', (e) => input.destroy(e));
+    this.body.pipe(input);
+    let chunk: WalletRow[] = [];
+    try {
+      for await (const r of this.o.format === 'csv' ? this.csvRecords(input) : this.jsonlRecords(input)) {
+        if (++this.records > this.o.limitRows) throw new TooManyRowsError(this.o.limitRows);
+        if ('problem' in r) {
+          this.problem(r.line, r.problem);
+          continue;
+        }
+        const checked = checkRow(r.line, r.record, this.o.map);
+        if (checked.row) chunk.push(checked.row);
+        else for (const p of checked.problems) this.problem(r.line, p);
+        if (chunk.length >= size) {
+          yield chunk;
+          chunk = [];
+        }
+      }
+      if (chunk.length) yield chunk;
+    } finally {
+      // whatever ended the read: no byte more is read from the body
+      // (its error listener stays: an error of the body after the read, a client gone, must not go unhandled)
+      this.body.unpipe(input);
+      this.body.pause();
+      input.destroy();
+    }
+  }
+
+  private problem(line: number, p: string): void {
+    if (this.problems.length < MAX_PROBLEMS) this.problems.push({ line, problem: p });
+    else this.moreProblems++;
+  }
+
+  /** The CSV's records by column; the header and each record's field count are checked here (relax_column_count: a short record is a problem of its line and the parse goes on). */
+  private async *csvRecords(input: Readable): AsyncGenerator<RawRecord> {
     const parser = input.pipe(parseCsv({ bom: true, skip_empty_lines: true, relax_column_count: true, info: true, max_record_size: 64 * 1024 }));
     input.on('error', (e) => parser.destroy(e));
+    let header: string[] | null = null;
     try {
-      let header: string[] | null = null;
       for await (const { record, info } of parser as AsyncIterable<{ record: string[]; info: { lines: number } }>) {
         if (header === null) {
-          header = checkHeader(record, map, (p) => problem(info.lines, p));
+          header = checkHeader(record, this.o.map, (p) => this.problem(info.lines, p));
           continue;
         }
         if (record.length !== header.length) {
-          problem(info.lines, `the record has ${record.length} field(s), the header ${header.length}`);
+          yield { line: info.lines, problem: `the record has ${record.length} field(s), the header ${header.length}` };
           continue;
         }
         const cols = header;
-        take(info.lines, Object.fromEntries(record.map((v, i) => [cols[i], v])));
+        yield { line: info.lines, record: Object.fromEntries(record.map((v, i) => [cols[i], v])) };
       }
     } catch (e) {
-      if (e instanceof FileTooLargeError) throw e;
-      if (e instanceof CsvError) problem(Number((e as CsvError & { lines?: number }).lines ?? 0), `not CSV: ${e.message.slice(0, 200)}`);
-      else throw e;
+      if (!(e instanceof CsvError)) throw e;
+      this.problem(Number((e as CsvError & { lines?: number }).lines ?? 0), `not CSV: ${e.message.slice(0, 200)}`);
+    } finally {
+      parser.destroy();
     }
-  } else {
+  }
+
+  /** The JSONL's objects, one a line; readline does not pass the input's errors on, so each line is raced against them. */
+  private async *jsonlRecords(input: Readable): AsyncGenerator<RawRecord> {
     const lines = createInterface({ input, crlfDelay: Infinity });
-    let n = 0;
     const failed = new Promise<never>((_, reject) => input.on('error', reject));
     failed.catch(() => undefined);
-    const read = (async () => {
-      for await (const text of lines) {
+    const it = lines[Symbol.asyncIterator]();
+    let n = 0;
+    try {
+      for (;;) {
+        const next = await Promise.race([it.next(), failed]);
+        if (next.done) return;
         n++;
-        const t = n === 1 ? text.replace(/^\uFEFF/, '') : text;
+        const t = n === 1 ? next.value.replace(/^\uFEFF/, '') : next.value;
         if (t.trim() === '') continue;
         let v: unknown;
         try {
           v = JSON.parse(t);
         } catch {
-          problem(n, 'not a JSON object');
+          yield { line: n, problem: 'not a JSON object' };
           continue;
         }
-        if (typeof v !== 'object' || v === null || Array.isArray(v)) problem(n, 'not a JSON object');
-        else take(n, v as Record<string, unknown>);
+        if (typeof v !== 'object' || v === null || Array.isArray(v)) yield { line: n, problem: 'not a JSON object' };
+        else yield { line: n, record: v as Record<string, unknown> };
       }
-    })();
-    await Promise.race([read, failed]);
+    } finally {
+      lines.close();
+    }
   }
-  return { rows, problems, bytes: counter.bytes, moreProblems: more };
+}
+
+/**
+ * Reads a whole wallet file ({@link WalletFileReader}): its rows (at most `limitRows`, so at most
+ * that many held in memory, whatever the file's size), its problems and its size.
+ * @throws FileTooLargeError, TooManyRowsError; the body stream's own errors
+ */
+export async function readWalletFile(body: Readable, o: ReadWalletFileOptions): Promise<WalletFile> {
+  const reader = new WalletFileReader(body, o);
+  const rows: WalletRow[] = [];
+  for await (const chunk of reader.chunks()) for (const r of chunk) rows.push(r);
+  return { rows, problems: reader.problems, bytes: reader.bytes, moreProblems: reader.moreProblems };
 }
 
 /** The CSV header: every required field's column must be there, each column once. Returns the columns. */

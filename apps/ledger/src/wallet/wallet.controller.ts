@@ -24,7 +24,8 @@ export const WALLET_ITEM_CSV_COLUMNS = ['seq', 'status', 'transactionId', 'type'
  * ledger's transactions, read the stored runs and their items (JSON pages or one CSV stream).
  * Reads: the reconciliation report's roles (auditor, pit manager). The upload stores a run, so it
  * is a pit manager's (docs/guarantees.md §12: auditors only read). Every call is recorded in `query_log`; refusals of the
- * upload (a POST) in the rejection log, like every refused write.
+ * upload (a POST) in the rejection log, like every refused write. Bounded (docs/reports.md §4.5): rows per upload,
+ * a budget per caller, a retention of the items.
  */
 @ApiTags('audit and reconciliation')
 @ApiBearerAuth()
@@ -72,8 +73,8 @@ export class WalletController {
         correlationId: req.correlationId ?? null,
       });
     } catch (e) {
-      // the rest of an over-long body is never read
-      if (e instanceof ApiError && e.code === 'REQUEST.TOO_LARGE') res.setHeader('Connection', 'close');
+      // a refusal before the body's end (over the size or the rows, over the budget): the rest of it is never read
+      if (!req.readableEnded) res.setHeader('Connection', 'close');
       throw e;
     }
   }
@@ -105,7 +106,7 @@ export class WalletController {
   async items(@Param('runId') runId: string, @Query() q: WalletItemsQuery, @Res({ passthrough: true }) res: Response) {
     const status = q.status ?? null;
     if ((q.format ?? 'json') === 'json') return this.wallet.items(runId, status, parseLimit(q.limit), q.cursor);
-    const run = await this.wallet.run(runId); // 404 before any byte is sent
+    const run = await this.wallet.runWithItems(runId); // 404 (unknown, or its items pruned) before any byte is sent
     res.setHeader(REPORT_HEADER_HTTP, headerValue({ ...run.header, filters: { ...run.header.filters, ...(status ? { status } : {}) } }));
     const rows = async function* (items: AsyncGenerator<WalletItemView>) {
       for await (const i of items) yield { ...i, differences: i.differences.join('|') };

@@ -54,7 +54,8 @@ export class WalletRun {
   @One(() => WalletStatusCounts) totals!: WalletStatusCounts;
   @List(() => WalletSummaryRow, 'by currency, then gaming day') summary!: WalletSummaryRow[];
   @Int("the ledger's zero-amount transactions of the scope not in the file (not expected from the wallet, docs/reports.md §4)") zeroNotInFile!: number;
-  @Int() itemCount!: number;
+  @Int('items the run stored (kept after its items are pruned)') itemCount!: number;
+  @NTime('when the items were deleted after the retention (WALLET_RETENTION_DAYS; docs/reports.md §4.5): the run and its summary are kept; null while the items are kept') itemsPrunedAt!: string | null;
 }
 
 /** A run with its report header. */

@@ -12,7 +12,8 @@ import { DATA_SOURCE, READ_MODEL } from '../kernel/tokens';
 import { decodeCursor, encodeCursor, type Page } from '../kernel/pagination';
 import { reportHeader, type ReportHeader } from '../kernel/report-header';
 import { betIdOfTransactionId, expectedTransactions, type LedgerBet, type LedgerBetRevision, type LedgerTransaction } from '../kernel/as-of/wallet-transactions';
-import { FileTooLargeError, readWalletFile, type ColumnMap, type WalletFile, type WalletFileFormat } from './wallet-file';
+import { FileTooLargeError, readWalletFile, TooManyRowsError, type ColumnMap, type WalletFile, type WalletFileFormat } from './wallet-file';
+import { checkBudget, lockCallerBudget, type WalletBudgetLimits } from './wallet-budget';
 import { matchWallet, scopeOfRows, type MatchItem, type MatchResult, type MatchScope, type MatchStatus } from './wallet-match';
 
 /** Most bets of a match's scope (its gaming days) loaded at once; more: 413 `WALLET.SCOPE_TOO_LARGE`. */
@@ -49,6 +50,8 @@ export interface WalletRunView {
   readonly summary: { currency: string; gamingDay: string; counts: Record<MatchStatus, number>; ledgerAmount: string; walletAmount: string }[];
   readonly zeroNotInFile: number;
   readonly itemCount: number;
+  /** When the items were deleted after the retention (`WALLET_RETENTION_DAYS`); null while they are kept. */
+  readonly itemsPrunedAt: string | null;
 }
 
 /** A run with its report header (`GET /reconciliation/wallet-files/{runId}`). */
@@ -73,7 +76,9 @@ export interface WalletItemView {
 }
 
 const RUN_COLUMNS = `run_id, created_at, actor_id, actor_role, format, file_sha256, file_bytes::text AS file_bytes, file_rows, column_map,
-  from_day::text AS from_day, to_day::text AS to_day, period_from, period_to, scope_source, totals, summary, zero_not_in_file, item_count`;
+  from_day::text AS from_day, to_day::text AS to_day, period_from, period_to, scope_source, totals, summary, zero_not_in_file, item_count, pruned_at`;
+/** The runs with their prune, if any (the columns of {@link RUN_COLUMNS} are unambiguous over both). */
+const RUN_FROM = `wallet_match_runs LEFT JOIN wallet_match_prunes USING (run_id)`;
 const ITEM_COLUMNS = `seq, status, transaction_id, type, bet_id, round_id, account_id, currency, gaming_day::text AS gaming_day,
   ledger_amount::text AS ledger_amount, wallet_amount::text AS wallet_amount, wallet_line, wallet_time, differences`;
 
@@ -82,12 +87,16 @@ const ITEM_COLUMNS = `seq, status, transaction_id, type, bet_id, round_id, accou
  * transactions of its scope from the settlements read model (`readModel.settlements.walletBets`,
  * which the projector builds from the events), matches them and stores the run and its items in
  * the API's own tables (`wallet_match_runs`, `wallet_match_items`) in one transaction (all or
- * nothing). Runs are read back with their report header.
+ * nothing). Runs are read back with their report header. Bounded (docs/reports.md §4.5): at most
+ * `WALLET_FILE_MAX_ROWS` rows an upload, the caller's budget per rolling 24 hours, the items kept
+ * `WALLET_RETENTION_DAYS` (`WalletRetentionSweeper`).
  */
 @Injectable()
 export class WalletService {
   private readonly day: GamingDayConfig;
   readonly maxBytes: number;
+  readonly maxRows: number;
+  readonly budget: WalletBudgetLimits;
 
   constructor(
     @Inject(DATA_SOURCE) private readonly ds: DataSource,
@@ -96,18 +105,23 @@ export class WalletService {
   ) {
     this.day = { timeZone: config.get('GAMING_DAY_TZ', { infer: true }), cutoffHour: config.get('GAMING_DAY_CUTOFF_HOUR', { infer: true }) };
     this.maxBytes = config.get('WALLET_FILE_MAX_BYTES', { infer: true });
+    this.maxRows = config.get('WALLET_FILE_MAX_ROWS', { infer: true });
+    this.budget = { runs: config.get('WALLET_BUDGET_RUNS_PER_DAY', { infer: true }), items: config.get('WALLET_BUDGET_ITEMS_PER_DAY', { infer: true }) };
   }
 
   /** The gaming day of a wallet time under the ledger's gaming-day settings. */
   dayOf = (time: string): string => gamingDay(time, this.day);
 
   /**
-   * Reads, matches and stores one wallet file.
+   * Reads, matches and stores one wallet file. The caller's budget is checked before the file is
+   * read (one more run, one item) and again, under the caller's lock, in the transaction that stores
+   * the run (its items): a refusal at any step stores nothing.
    * @throws ApiError 400 `WALLET.FILE_INVALID` (bad rows, with `details.problems` `{line, problem}[]`; nothing stored),
-   *   413 `REQUEST.TOO_LARGE` (over `WALLET_FILE_MAX_BYTES`), 400 `WALLET.SCOPE_UNKNOWN`, 413 `WALLET.SCOPE_TOO_LARGE`,
-   *   400 `VALIDATION.FAILED` (fromDay after toDay)
+   *   413 `REQUEST.TOO_LARGE` (over `WALLET_FILE_MAX_BYTES`), 413 `WALLET.TOO_MANY_ROWS` (over `WALLET_FILE_MAX_ROWS`),
+   *   429 `WALLET.BUDGET_EXHAUSTED`, 400 `WALLET.SCOPE_UNKNOWN`, 413 `WALLET.SCOPE_TOO_LARGE`, 400 `VALIDATION.FAILED` (fromDay after toDay)
    */
   async upload(body: Readable, u: WalletUpload): Promise<WalletRunReport> {
+    await checkBudget(this.ds, { actorId: u.actor.id, limits: this.budget, adding: { runs: 1, items: 1 } });
     const { file, hash } = await this.readFile(body, u);
     const scope = this.scopeOf(u, file.rows);
     const named = new Set<string>();
@@ -120,6 +134,8 @@ export class WalletService {
     const result = matchWallet(file.rows, ledger, scope, this.dayOf);
     const runId = randomUUID();
     await this.ds.transaction(async (tx) => {
+      await lockCallerBudget(tx, u.actor.id);
+      await checkBudget(tx, { actorId: u.actor.id, limits: this.budget, adding: { runs: 1, items: result.items.length } });
       await this.insertRun(tx, runId, u, { ...file, sha256: hash.digest('hex') }, scope, result);
       await this.insertItems(tx, runId, result.items);
     });
@@ -128,7 +144,7 @@ export class WalletService {
 
   /**
    * Reads an uploaded wallet file, hashing it as it goes by (the hash is digested when the run is stored).
-   * @throws ApiError 413 `REQUEST.TOO_LARGE`, 400 `WALLET.FILE_INVALID` (see {@link upload})
+   * @throws ApiError 413 `REQUEST.TOO_LARGE`, 413 `WALLET.TOO_MANY_ROWS`, 400 `WALLET.FILE_INVALID` (see {@link upload})
    */
   private async readFile(body: Readable, u: WalletUpload): Promise<{ file: WalletFile; hash: Hash }> {
     const hash = createHash('sha256');
@@ -141,9 +157,10 @@ export class WalletService {
     body.on('error', (e) => hashing.destroy(e));
     let file;
     try {
-      file = await readWalletFile(body.pipe(hashing), u.format, u.map, this.maxBytes);
+      file = await readWalletFile(body.pipe(hashing), { format: u.format, map: u.map, limitBytes: this.maxBytes, limitRows: this.maxRows });
     } catch (e) {
       if (e instanceof FileTooLargeError) throw new ApiError('REQUEST.TOO_LARGE', `the wallet file is over ${e.limitBytes} bytes (WALLET_FILE_MAX_BYTES)`, { limitBytes: e.limitBytes });
+      if (e instanceof TooManyRowsError) throw ApiError.of('WALLET.TOO_MANY_ROWS', { limit: e.limitRows });
       throw e;
     }
     if (file.problems.length) {
@@ -289,7 +306,7 @@ export class WalletService {
     const after = decodeRunCursor(cursor);
     const rows = await sqlRows<RunRow>(
       this.ds,
-      `SELECT ${RUN_COLUMNS} FROM wallet_match_runs
+      `SELECT ${RUN_COLUMNS} FROM ${RUN_FROM}
         WHERE ($1::uuid IS NULL OR (created_at, run_id) < (SELECT c.created_at, c.run_id FROM wallet_match_runs c WHERE c.run_id = $1::uuid))
         ORDER BY created_at DESC, run_id DESC LIMIT $2`,
       [after, limit + 1],
@@ -302,7 +319,7 @@ export class WalletService {
 
   /** One run with its report header. @throws ApiError 404 `WALLET.RUN_NOT_FOUND` */
   async run(runId: string): Promise<WalletRunReport> {
-    const row = isUuid(runId) ? await first<RunRow>(this.ds, `SELECT ${RUN_COLUMNS} FROM wallet_match_runs WHERE run_id = $1`, [runId]) : undefined;
+    const row = isUuid(runId) ? await first<RunRow>(this.ds, `SELECT ${RUN_COLUMNS} FROM ${RUN_FROM} WHERE run_id = $1`, [runId]) : undefined;
     if (!row) throw ApiError.of('WALLET.RUN_NOT_FOUND', { runId });
     const v = runView(row);
     const filters: Record<string, unknown> = { format: v.file.format, fileSha256: v.file.sha256, scope: v.scope.source, runId: v.runId };
@@ -312,12 +329,19 @@ export class WalletService {
     return { header, ...v };
   }
 
+  /** One run whose items are kept. @throws ApiError 404 `WALLET.RUN_NOT_FOUND`, 404 `WALLET.ITEMS_PRUNED` (deleted after the retention) */
+  async runWithItems(runId: string): Promise<WalletRunReport> {
+    const run = await this.run(runId);
+    if (run.itemsPrunedAt !== null) throw ApiError.of('WALLET.ITEMS_PRUNED', { runId: run.runId, prunedAt: run.itemsPrunedAt });
+    return run;
+  }
+
   /**
    * Items of a run by `seq`, optionally of one status; keyset pagination.
-   * @throws ApiError 404 `WALLET.RUN_NOT_FOUND`
+   * @throws ApiError 404 `WALLET.RUN_NOT_FOUND`, 404 `WALLET.ITEMS_PRUNED`
    */
   async items(runId: string, status: MatchStatus | null, limit: number, cursor?: string): Promise<Page<WalletItemView>> {
-    await this.run(runId);
+    await this.runWithItems(runId);
     const after = decodeSeqCursor(cursor);
     const rows = await sqlRows<ItemRow>(this.ds, `SELECT ${ITEM_COLUMNS} FROM wallet_match_items WHERE run_id = $1 AND ($2::text IS NULL OR status = $2) AND seq > $3 ORDER BY seq LIMIT $4`, [runId, status, after, limit + 1]);
     const more = rows.length > limit;
@@ -325,9 +349,9 @@ export class WalletService {
     return { items, nextCursor: more ? encodeCursor(items[items.length - 1].seq) : null };
   }
 
-  /** Every item of a run (optionally of one status) in `seq` order, read in pages of 5,000. @throws ApiError 404 `WALLET.RUN_NOT_FOUND` */
+  /** Every item of a run (optionally of one status) in `seq` order, read in pages of 5,000. @throws ApiError 404 `WALLET.RUN_NOT_FOUND`, 404 `WALLET.ITEMS_PRUNED` */
   async *allItems(runId: string, status: MatchStatus | null): AsyncGenerator<WalletItemView> {
-    await this.run(runId);
+    await this.runWithItems(runId);
     let after = 0;
     for (;;) {
       const rows = await sqlRows<ItemRow>(this.ds, `SELECT ${ITEM_COLUMNS} FROM wallet_match_items WHERE run_id = $1 AND ($2::text IS NULL OR status = $2) AND seq > $3 ORDER BY seq LIMIT 5000`, [runId, status, after]);
@@ -361,6 +385,7 @@ type RunRow = {
   summary: WalletRunView['summary'];
   zero_not_in_file: number;
   item_count: number;
+  pruned_at: Date | null;
 };
 
 /** A row of `wallet_match_items` as {@link ITEM_COLUMNS} selects it (amounts decimal strings). */
@@ -394,6 +419,7 @@ function runView(r: RunRow): WalletRunView {
     summary: r.summary,
     zeroNotInFile: r.zero_not_in_file,
     itemCount: r.item_count,
+    itemsPrunedAt: r.pruned_at === null ? null : iso(r.pruned_at),
   };
 }
 

@@ -65,7 +65,7 @@ describe('wallet file reading', () => {
     const m = columnMap({ transactionId: 'txn_id', amount: 'amt' });
     expect(m.problems).toEqual([]);
     const csv = '\uFEFFtxn_id,type,amt,currency,time,betId\r\nb1:bet,bet,1000,EUR,2026-01-05T10:00:00Z,b1\r\n\r\n"b1:win:1",WIN,1950,EUR,2026-01-05T10:01:00+01:00,b1\r\n';
-    const f = await readWalletFile(body(csv), 'csv', m.map, 1 << 20);
+    const f = await readWalletFile(body(csv), { format: 'csv', map: m.map, limitBytes: 1 << 20, limitRows: 1000 });
     expect(f.problems).toEqual([]);
     expect(f.rows).toEqual([
       { line: 2, transactionId: 'b1:bet', roundId: null, betId: 'b1', accountId: null, type: 'bet', amount: 1000n, currency: 'EUR', time: '2026-01-05T10:00:00.000Z' },
@@ -83,13 +83,13 @@ describe('wallet file reading', () => {
       'e:bet,bet,100,EUR,2026-01-05T10:00:00Z',
       'f:bet,bet',
     ].join('\n');
-    const f = await readWalletFile(body(csv), 'csv', map, 1 << 20);
+    const f = await readWalletFile(body(csv), { format: 'csv', map, limitBytes: 1 << 20, limitRows: 1000 });
     expect(f.problems.map((p) => p.line)).toEqual([2, 3, 4, 5, 5, 7]);
     expect(f.problems[0].problem).toMatch(/integer minor units/);
   });
 
   it('Given a header without a required column, Then line 1 says which', async () => {
-    const f = await readWalletFile(body('transactionId,type,currency,time\nx,bet,EUR,2026-01-05T10:00:00Z\n'), 'csv', map, 1 << 20);
+    const f = await readWalletFile(body('transactionId,type,currency,time\nx,bet,EUR,2026-01-05T10:00:00Z\n'), { format: 'csv', map, limitBytes: 1 << 20, limitRows: 1000 });
     expect(f.problems[0]).toEqual({ line: 1, problem: 'the header has no column amount (amount)' });
   });
 
@@ -101,15 +101,15 @@ describe('wallet file reading', () => {
       '[1,2]',
       '{not json',
     ].join('\n');
-    const f = await readWalletFile(body(jsonl), 'jsonl', map, 1 << 20);
+    const f = await readWalletFile(body(jsonl), { format: 'jsonl', map, limitBytes: 1 << 20, limitRows: 1000 });
     expect(f.rows.map((r) => r.transactionId)).toEqual(['a:bet']);
     expect(f.problems.map((p) => p.line)).toEqual([3, 4, 5]);
   });
 
   it('Given a file over the limit, Then the read fails with FileTooLargeError', async () => {
     const big = 'transactionId,type,amount,currency,time\n' + 'x:bet,bet,1,EUR,2026-01-05T10:00:00Z\n'.repeat(200);
-    await expect(readWalletFile(Readable.from([Buffer.from(big)]), 'csv', map, 1024)).rejects.toBeInstanceOf(FileTooLargeError);
-    await expect(readWalletFile(Readable.from([Buffer.from(big)]), 'jsonl', map, 1024)).rejects.toBeInstanceOf(FileTooLargeError);
+    await expect(readWalletFile(Readable.from([Buffer.from(big)]), { format: 'csv', map, limitBytes: 1024, limitRows: 1000 })).rejects.toBeInstanceOf(FileTooLargeError);
+    await expect(readWalletFile(Readable.from([Buffer.from(big)]), { format: 'jsonl', map, limitBytes: 1024, limitRows: 1000 })).rejects.toBeInstanceOf(FileTooLargeError);
   });
 
   it('Given a mapping naming one column twice or a bad name, Then it is refused', () => {

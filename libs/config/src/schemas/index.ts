@@ -15,6 +15,7 @@ export * from './tokens';
 export * from './record-signing';
 export * from './ledger-api';
 export * from './gaming-day-close';
+export * from './wallet';
 export * from './relay';
 export * from './republish';
 export * from './projector';

@@ -5,18 +5,21 @@ import { WithSigningSecret, WithTokenPolicy, WithTokenVerification } from './tok
 import { WithEdgeLimits, WithHeavyReads } from './edge';
 import { WithTracing } from './tracing';
 import { WithGamingDayClose } from './gaming-day-close';
+import { WithWalletLimits } from './wallet';
 
 /**
  * The ledger API's configuration (`apps/ledger`; docs/architecture.md §5), read once at start by
  * `main.ts` (or the tests' harness) and served to the Nest app by `@nestjs/config`'s `ConfigService`.
  * The anchors' variables and `KAFKA_BROKERS` serve `GET /audit/anchors/verify` (docs/architecture.md §10).
  */
-export class LedgerApiEnv extends WithGamingDayClose(
-  WithTracing(
-    WithGamingDay(
-      WithHeavyReads(
-        WithEdgeLimits(
-          WithAnchorVerification(WithAnchors(WithKafka(WithTokenVerification(WithSigningSecret(WithTokenPolicy(WithMigrations(WithReadModel(WithEventsTopic(WithMigrationsDatabase(WithDatabase(WithLogging(CommonEnv)))))))))))),
+export class LedgerApiEnv extends WithWalletLimits(
+  WithGamingDayClose(
+    WithTracing(
+      WithGamingDay(
+        WithHeavyReads(
+          WithEdgeLimits(
+            WithAnchorVerification(WithAnchors(WithKafka(WithTokenVerification(WithSigningSecret(WithTokenPolicy(WithMigrations(WithReadModel(WithEventsTopic(WithMigrationsDatabase(WithDatabase(WithLogging(CommonEnv)))))))))))),
+          ),
         ),
       ),
     ),
