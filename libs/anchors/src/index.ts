@@ -24,3 +24,4 @@ export * from './gaming-day-close';
 export * from './evidence-chains';
 export * from './evidence-check';
 export * from './evidence-anchor';
+export * from './report-signer';

@@ -17,7 +17,9 @@ export type ErrorSource =
   /** the typed configuration (libs/config, `ConfigError`): a process refuses to start; never an HTTP answer */
   | 'config'
   /** the `baccarat evaluate` command, one code per refused input line; never an HTTP answer */
-  | 'cli';
+  | 'cli'
+  /** the report signer (`npm run signer`, libs/anchors/src/report-signer): its own answers to the API, never the API's */
+  | 'signer';
 
 /**
  * One line of the error table: the code's kind, the HTTP status that kind answers with (always
@@ -62,7 +64,7 @@ export const ERROR_TABLE = {
   'FILES.NOT_BUILT': { kind: 'not-found', status: 404, message: 'the {what} is not on this server ({hint})', raisedBy: ['api'] },
   'TABLE.UNKNOWN': { kind: 'not-found', status: 404, message: 'no table {tableId}', raisedBy: ['api'] },
   'BET.NOT_FOUND': { kind: 'not-found', status: 404, message: 'no bet {betId} (or not projected yet)', raisedBy: ['api'] },
-  INTERNAL: { kind: 'internal', status: 500, message: 'internal error', raisedBy: ['api', 'cli'] },
+  INTERNAL: { kind: 'internal', status: 500, message: 'internal error', raisedBy: ['api', 'cli', 'signer'] },
 
   // --- concurrency and idempotency (docs/guarantees.md §2, §3) ----------------------------------
   'STREAM.VERSION_CONFLICT': { kind: 'conflict', status: 409, message: 'stream {streamId} is at version {actualVersion}, the request expected {expectedVersion}', raisedBy: ['api', 'event-store'] },
@@ -166,14 +168,19 @@ export const ERROR_TABLE = {
   'GAMING_DAY.ALREADY_CLOSED': { kind: 'conflict', status: 409, message: 'gaming day {day} is already closed for table(s) {tableIds}', raisedBy: ['api'] },
   'GAMING_DAY.NOT_STARTED': { kind: 'rule-violation', status: 422, message: 'gaming day {day} has not started yet (the current gaming day is {currentDay})', raisedBy: ['api'] },
   'GAMING_DAY.NOT_CLOSED': { kind: 'not-found', status: 404, message: 'gaming day {day} has no close (for the tables asked)', raisedBy: ['api'] },
-  'GAMING_DAY.NO_SIGNING_KEY': { kind: 'unavailable', status: 503, message: 'no report signing key is configured (REPORT_SIGNING_KEY_FILE): a gaming day cannot be closed', raisedBy: ['api'] },
+  'GAMING_DAY.NO_SIGNING_KEY': { kind: 'unavailable', status: 503, message: 'no report signing key is configured or reachable (REPORT_SIGNING_KEY_FILE, REPORT_SIGNER_URL): a gaming day cannot be closed', raisedBy: ['api'] },
   'GAMING_DAY.NOT_ENDED': { kind: 'rule-violation', status: 422, message: "gaming day {day} has not ended: closing it early needs early=true, a reason and a second pit manager's approval", raisedBy: ['api'] },
   'GAMING_DAY.READ_MODEL_DIVERGED': { kind: 'internal', status: 500, message: 'gaming day {day} is not closed: the read model disagrees with the verified events ({kind}); an incident is recorded', raisedBy: ['api'] },
   'GAMING_DAY.CLOSE_NOT_GENUINE': { kind: 'internal', status: 500, message: 'a close of gaming day {day} (event {eventId}) is not genuine ({problem}): it is not served', raisedBy: ['api'] },
   // --- exports for regulators: the signed bundle manifest (docs/reports.md §5) --------------------
   'EXPORT.RECEIPT_NOT_FOUND': { kind: 'not-found', status: 404, message: 'no export receipt {receiptId}: name the receipts the exports answered (Ledger-Export-Receipt)', raisedBy: ['api'] },
   'EXPORT.BUNDLE_INCONSISTENT': { kind: 'rule-violation', status: 422, message: 'the exports named do not make one bundle, nothing is signed: {problems}', raisedBy: ['api'] },
-  'EXPORT.NO_SIGNING_KEY': { kind: 'unavailable', status: 503, message: 'no report signing key is configured (REPORT_SIGNING_KEY_FILE): a bundle manifest cannot be signed', raisedBy: ['api'] },
+  'EXPORT.NO_SIGNING_KEY': { kind: 'unavailable', status: 503, message: 'no report signing key is configured or reachable (REPORT_SIGNING_KEY_FILE, REPORT_SIGNER_URL): a bundle manifest cannot be signed', raisedBy: ['api'] },
+
+  // --- the report signer's refusals (docs/anchors.md, "The report signer"); the API answers 503 for them -----
+  'SIGNER.MALFORMED_REQUEST': { kind: 'validation', status: 400, message: 'the signer signs only a well-formed request of a kind the ledger makes: {problem}', raisedBy: ['signer'] },
+  'SIGNER.UNAUTHORIZED': { kind: 'auth', status: 401, message: 'the signer answers only a request with its bearer token: {problem}', raisedBy: ['signer'] },
+  'SIGNER.TOO_LARGE': { kind: 'too-large', status: 413, message: 'the signing request is too large: {problem}', raisedBy: ['signer'] },
 
   // --- a stored stream the write side cannot read (docs/guarantees.md §10) ----------------------
   'EVENT.INCONSISTENT': { kind: 'internal', status: 500, message: 'the stream holds an event its state cannot hold: the stream is corrupt', raisedBy: ['shoe'] },

@@ -26,7 +26,7 @@ const responseName = (status: number): string => `Error${status}`;
 function errorResponses(): Record<string, ResponseObject> {
   const byStatus = new Map<number, ReturnType<typeof errorCodeEntries>>();
   for (const e of errorCodeEntries()) {
-    if (e.raisedBy.every((r) => r === 'projections' || r === 'cli' || r === 'config')) continue; // never an HTTP answer
+    if (e.raisedBy.every((r) => r === 'projections' || r === 'cli' || r === 'config' || r === 'signer')) continue; // never an answer of the API
     byStatus.set(e.status, [...(byStatus.get(e.status) ?? []), e]);
   }
   const out: Record<string, ResponseObject> = {};

@@ -128,6 +128,7 @@ const SETTLEMENTS: ExportKindSpec = {
     'actorRole',
     'causeEventId',
     'reason',
+    'actingManagerId',
     'approverId',
     'occurredAt',
   ],

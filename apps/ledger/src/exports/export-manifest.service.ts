@@ -7,7 +7,7 @@ import { ApiError } from '../kernel/api-error';
 import { ReportSigningKey } from '../kernel/closes/report-signing-key';
 import { rows } from '../kernel/sql';
 import { DATA_SOURCE } from '../kernel/tokens';
-import { bundleAnchors, bundleProblems, manifestBody, signManifest, type SignedManifest } from './export-manifest';
+import { bundleAnchors, bundleProblems, manifestBody, signedManifest, type SignedManifest } from './export-manifest';
 import { loadReceipts } from './export-receipts';
 
 /**
@@ -52,12 +52,13 @@ export class ExportManifestService {
     if (unknown !== undefined) throw ApiError.of('EXPORT.RECEIPT_NOT_FOUND', { receiptId: unknown });
     const problems = bundleProblems(receipts);
     if (problems.length > 0) throw ApiError.of('EXPORT.BUNDLE_INCONSISTENT', { problems: problems.join('; ') });
-    const key = this.signingKey.get('EXPORT.NO_SIGNING_KEY');
+    const signer = await this.signingKey.signer('EXPORT.NO_SIGNING_KEY');
     const ledgerId = this.ledgerIdSetting ?? (await databaseLedgerId({ query: (sql, params) => rows(this.ds, sql, params) }));
     const events = receipts.find((r) => r.kind === 'events')!;
     const anchors = bundleAnchors(await this.ledgerAnchors(ledgerId), events.positions);
-    const body = manifestBody({ receipts, ledgerId, anchors, keyId: key.keyId, now });
-    return signManifest({ body, privateKey: key.privateKey, anchors, publicKeys: this.publicKeys(key.keyId, publicKeyPem(key.publicKey)) });
+    const body = manifestBody({ receipts, ledgerId, anchors, keyId: signer.keyId, now });
+    const signature = await signer.sign('export-manifest', body);
+    return signedManifest({ body, signature, anchors, publicKeys: this.publicKeys(signer.keyId, publicKeyPem(signer.publicKey)) });
   }
 
   /** The anchors' public keys (`ANCHOR_PUBLIC_KEY_FILE`, none when unreadable) and the signing key's, each once. */

@@ -209,5 +209,13 @@ export function manifestBytes(body: ManifestBody): Buffer {
  */
 export function signManifest(o: { body: ManifestBody; privateKey: KeyObject; anchors: readonly SignedAnchor[]; publicKeys: readonly { keyId: string; pem: string }[] }): SignedManifest {
   const signature = sign(null, manifestBytes(o.body), o.privateKey).toString('base64');
-  return { format: MANIFEST_FORMAT, signed: o.body, keyId: o.body.keyId, signature, anchors: [...o.anchors], publicKeys: [...o.publicKeys] };
+  return signedManifest({ body: o.body, signature, anchors: o.anchors, publicKeys: o.publicKeys });
+}
+
+/**
+ * The manifest of a body signed elsewhere (the report signer, `ReportSigningKey`).
+ * @param o.signature Ed25519 signature (base64) of {@link manifestBytes} of the body by the key `body.keyId`
+ */
+export function signedManifest(o: { body: ManifestBody; signature: string; anchors: readonly SignedAnchor[]; publicKeys: readonly { keyId: string; pem: string }[] }): SignedManifest {
+  return { format: MANIFEST_FORMAT, signed: o.body, keyId: o.body.keyId, signature: o.signature, anchors: [...o.anchors], publicKeys: [...o.publicKeys] };
 }

@@ -12,7 +12,7 @@ import { CloseEntriesCheck } from './close-entries-check';
 import { TablesRegistry } from '../kernel/tables/tables.registry';
 import { AsOfPositionService } from '../kernel/as-of/as-of-position.service';
 import { CloseComputation } from './close-computation.service';
-import { canonicalReportBytes, sha256Hex, signReport, type CloseReportBody } from '../kernel/closes/close-report';
+import { canonicalReportBytes, sha256Hex, type CloseReportBody } from '../kernel/closes/close-report';
 import { CloseRecords, storedClose, type CloseScope, type RefusedClose, type StoredClose, type StoredCloseWithBytes } from '../kernel/closes/close-records';
 import { ReportSigningKey } from '../kernel/closes/report-signing-key';
 
@@ -247,7 +247,7 @@ export class GamingDayCloseService {
   private async closeNow(day: string, tableIds: readonly string[] | null, actor: CloseActor, early: EarlyCloseApproval | null): Promise<StoredCloseWithBytes & { report: CloseReportBody }> {
     const configured = this.tables.list().map((t) => t.tableId);
     for (const t of tableIds ?? []) this.tables.get(t); // TABLE.UNKNOWN
-    const key = this.key.get();
+    const signer = await this.key.signer();
     let out: (StoredCloseWithBytes & { report: CloseReportBody }) | null = null;
     const role: Role = actor.trigger === 'AUTOMATIC' ? 'system' : 'pit-manager';
     const recorded = await this.appendToDay(day, { id: actor.id, role }, async (stream) => {
@@ -259,8 +259,8 @@ export class GamingDayCloseService {
       if (!early) await this.assertDayProjected(day, position);
       const report = await this.verifiedReport({ gamingDay: day, tableIds: set, throughPosition: position, trigger: actor.trigger, early });
       const bytes = canonicalReportBytes(report);
-      const signature = signReport(bytes, key.privateKey);
-      const data = { gamingDay: day, tableIds: set, throughPosition: position.toString(), reportSha256: sha256Hex(bytes), signature, keyId: key.keyId, trigger: actor.trigger, ...(early ? { early } : {}) };
+      const signature = await signer.sign('gaming-day-close', report);
+      const data = { gamingDay: day, tableIds: set, throughPosition: position.toString(), reportSha256: sha256Hex(bytes), signature, keyId: signer.keyId, trigger: actor.trigger, ...(early ? { early } : {}) };
       out = { report, bytes: bytes.toString('utf8') } as StoredCloseWithBytes & { report: CloseReportBody };
       return { eventId: randomUUID(), type: 'GamingDayClosed', data };
     });

@@ -8,7 +8,10 @@ import { EVENT_ROLES, SETTLEMENT_STATUSES, BET_RESULTS } from './response-enums'
  * ISO-8601 UTC.
  */
 
-/** One step of a bet's settlement history. */
+/**
+ * One step of a bet's settlement history. An entry a management decision caused names its two
+ * managers: `actorId` the acting one (who requested it), `approverId` the one who approved it.
+ */
 export class SettlementRevision {
   @Int() seq!: number;
   @Enum(['SETTLED', 'RESETTLED', 'REFUNDED']) kind!: string;
@@ -22,11 +25,13 @@ export class SettlementRevision {
   @NStr() paytableRef!: string | null;
   @NStr() compensates!: string | null;
   @Str() eventId!: string;
-  @Str() actorId!: string;
+  @Str('who acted: the acting (requesting) pit manager of the decision behind the entry, else the event’s actor') actorId!: string;
   @Enum(EVENT_ROLES) actorRole!: string;
   @NStr() reason!: string | null;
-  @NStr() approverId!: string | null;
+  @NStr('the pit manager who approved the decision behind the entry, null when none') approverId!: string | null;
   @Time() occurredAt!: string;
+  @Str('ISO 4217 currency of the bet (of every amount of the entry)') currency!: string;
+  @NAmount('REFUNDED: the stake the refund returns to the wallet; null on a settlement') refundedStake!: string | null;
   @Str('the wallet transaction of this entry: <betId>:win:<revision> (settlement, resettlement) or <betId>:refund:<revision> (docs/reports.md §4)') transactionId!: string;
   @Amount('what the wallet books for it: the payout change of a (re)settlement, stake − payout in force of a refund; may be negative') walletAmount!: string;
 }

@@ -3,6 +3,7 @@ import { MigrationCliEnv } from './migration-cli';
 import { ProjectorEnv } from './projector';
 import { RelayEnv } from './relay';
 import { RepublishEnv } from './republish';
+import { SignerEnv } from './signer';
 import { TokenToolEnv } from './token-tool';
 import { VerifyEnv } from './verify';
 
@@ -21,6 +22,7 @@ export * from './projector';
 export * from './token-tool';
 export * from './migration-cli';
 export * from './verify';
+export * from './signer';
 
 /** Every process's schema and the name the README's configuration table gives it ("used by"). */
 export const CONFIG_SCHEMAS: ReadonlyArray<{ readonly schema: Function; readonly usedBy: string }> = [
@@ -31,4 +33,5 @@ export const CONFIG_SCHEMAS: ReadonlyArray<{ readonly schema: Function; readonly
   { schema: MigrationCliEnv, usedBy: '`npm run migration:run`' },
   { schema: VerifyEnv, usedBy: '`npm run -s verify`' },
   { schema: RepublishEnv, usedBy: '`npm run -s republish`' },
+  { schema: SignerEnv, usedBy: '`npm run signer`' },
 ];

@@ -18,8 +18,10 @@ import { SHOE_STATE_TABLE } from '../shoe-state/tables';
  * the bet is placed. `first_payout` is the payout of the first settlement and
  * `correction_payout_delta` = payout in force − first_payout while the bet is settled.
  *
- * Each revision row carries the actor, the event compensated, and — for resettlements and
- * refunds caused by a management decision — its reason and approver.
+ * Each revision row carries the actor (the envelope's: who appended it), the event compensated,
+ * and — for resettlements and refunds caused by a management decision — its reason, acting manager
+ * (`acting_manager_id`, who requested it) and approver. In the four-eyes flow the envelope's actor
+ * is the approver, so the histories name `acting_manager_id` as the actor (`queries.ts`).
  *
  * Amounts: `bigint` minor units; the event's decimal strings are checked and passed as text.
  *
@@ -176,6 +178,7 @@ async function refundBet(tx: ProjectionTx, e: LedgerEvent<'BetRefunded'>, decisi
     paytable_ref: row.values.paytable_ref ?? null,
     compensates: d.compensates,
     reason: decision?.reason ?? null,
+    acting_manager_id: decision?.actingManagerId || null,
     approver_id: decision?.approverId ?? null,
   });
 }
@@ -267,6 +270,7 @@ function appendRevision(tx: ProjectionTx, e: LedgerEvent, betId: string, seq: nu
     paytable_ref: d.paytableRef,
     compensates,
     reason: decision?.reason ?? null,
+    acting_manager_id: decision?.actingManagerId || null,
     approver_id: decision?.approverId ?? null,
   });
 }

@@ -37,7 +37,12 @@ export type SettlementRow = {
   refunded_at: Date | null;
 };
 
-/** One entry of a bet's settlement history (SETTLED, RESETTLED, REFUNDED), amounts decimal strings. */
+/**
+ * One entry of a bet's settlement history (SETTLED, RESETTLED, REFUNDED), amounts decimal strings.
+ * `actor_id` is who acted: the acting manager of the decision behind the entry, if any (who
+ * requested it; the approver is `approver_id`), else the event's actor. `refunded_stake` is what a
+ * refund credits back (the stake; null on a settlement), in the bet's `currency`.
+ */
 export type SettlementRevisionRow = {
   seq: number;
   kind: string;
@@ -56,6 +61,8 @@ export type SettlementRevisionRow = {
   reason: string | null;
   approver_id: string | null;
   occurred_at: Date;
+  currency: string;
+  refunded_stake: string | null;
 };
 
 /** A history entry with its bet (the revisions of a round's bets). */
@@ -123,6 +130,8 @@ export type SettlementExportRow = {
   actor_role: string;
   cause_event_id: string;
   reason: string | null;
+  /** The decision's acting (requesting) manager; `actor_id` is the event's actor, as the signed event has it. */
+  acting_manager_id: string | null;
   approver_id: string | null;
   occurred_at: Date;
 };
@@ -132,9 +141,14 @@ const SETTLEMENT_COLUMNS = `bet_id, shoe_id, round_id, table_id, dealer_id, gami
   stake::text AS stake, status, result, winnings::text AS winnings, payout::text AS payout, net::text AS net, dropped, paytable_ref,
   revision, refunded_stake::text AS refunded_stake, placed_at, settled_at, refunded_at`;
 
-/** The columns of {@link SettlementRevisionRow}. */
-const REVISION_COLUMNS = `seq, kind, revision, result, stake::text AS stake, winnings::text AS winnings, payout::text AS payout, net::text AS net, dropped,
-  paytable_ref, compensates, event_id, actor_id, actor_role, reason, approver_id, occurred_at`;
+/**
+ * The columns of {@link SettlementRevisionRow} (`v` a revision, `b` its bet): the actor is the
+ * decision's acting manager when there is one (the envelope's actor of a four-eyes decision's
+ * events is its approver), the refunded stake that of a REFUNDED entry.
+ */
+const REVISION_COLUMNS = `v.seq, v.kind, v.revision, v.result, v.stake::text AS stake, v.winnings::text AS winnings, v.payout::text AS payout,
+  v.net::text AS net, v.dropped, v.paytable_ref, v.compensates, v.event_id, coalesce(v.acting_manager_id, v.actor_id) AS actor_id, v.actor_role,
+  v.reason, v.approver_id, v.occurred_at, b.currency, CASE WHEN v.kind = 'REFUNDED' THEN v.stake::text END AS refunded_stake`;
 
 /**
  * The columns of {@link SettlementRow} as known at global position $1 (docs/reports.md §3): the
@@ -154,11 +168,11 @@ const AS_OF_COLUMNS = `b.bet_id, b.shoe_id, b.round_id, b.table_id, b.dealer_id,
   CASE WHEN l.kind = 'REFUNDED' THEN l.stake::text END AS refunded_stake,
   b.placed_at, s.occurred_at AS settled_at, CASE WHEN l.kind = 'REFUNDED' THEN l.occurred_at END AS refunded_at`;
 
-/** The columns of {@link SettlementExportRow} (`r` a revision, `b` its bet). */
+/** The columns of {@link SettlementExportRow} (`r` a revision, `b` its bet; the actor is the event's, the decision's managers beside it). */
 const EXPORT_COLUMNS = `r.global_position::text AS global_position, r.event_id, r.bet_id, r.seq, r.kind, r.revision, r.round_id, b.shoe_id, b.table_id,
   b.dealer_id, b.gaming_day::text AS gaming_day, b.account_id, b.bet_code, b.currency, r.stake::text AS stake, r.result, r.winnings::text AS winnings,
   r.payout::text AS payout, r.net::text AS net, r.dropped, r.paytable_ref, r.compensates, r.actor_id, r.actor_role, r.cause_event_id, r.reason,
-  r.approver_id, r.occurred_at`;
+  r.acting_manager_id, r.approver_id, r.occurred_at`;
 
 /** The reads of the settlements read model on one connection (or pool). */
 export class SettlementReads {
@@ -194,9 +208,14 @@ export class SettlementReads {
     return first<SettlementRow>(this.q, `SELECT ${SETTLEMENT_COLUMNS} FROM ${this.t.settlements} WHERE bet_id = $1`, [betId]);
   }
 
+  /** The revisions `v` with their bets `b` (for {@link REVISION_COLUMNS}). */
+  private revisionsFrom(): string {
+    return `FROM ${this.t.revisions} v JOIN ${this.t.settlements} b ON b.bet_id = v.bet_id`;
+  }
+
   /** A bet's whole settlement history, by `seq`. */
   history(betId: string): Promise<SettlementRevisionRow[]> {
-    return rows<SettlementRevisionRow>(this.q, `SELECT ${REVISION_COLUMNS} FROM ${this.t.revisions} WHERE bet_id = $1 ORDER BY seq`, [betId]);
+    return rows<SettlementRevisionRow>(this.q, `SELECT ${REVISION_COLUMNS} ${this.revisionsFrom()} WHERE v.bet_id = $1 ORDER BY v.seq`, [betId]);
   }
 
   /** The bets of a round as they stand, by bet id (game recall). */
@@ -206,13 +225,7 @@ export class SettlementReads {
 
   /** The settlement histories of a round's bets, by bet id then `seq` (game recall). */
   historyOfRound(roundId: string): Promise<BetRevisionRow[]> {
-    return rows<BetRevisionRow>(
-      this.q,
-      `SELECT bet_id, seq, kind, revision, result, stake::text AS stake, winnings::text AS winnings, payout::text AS payout, net::text AS net,
-              dropped, paytable_ref, compensates, event_id, actor_id, actor_role, reason, approver_id, occurred_at
-         FROM ${this.t.revisions} WHERE round_id = $1 ORDER BY bet_id, seq`,
-      [roundId],
-    );
+    return rows<BetRevisionRow>(this.q, `SELECT v.bet_id, ${REVISION_COLUMNS} ${this.revisionsFrom()} WHERE v.round_id = $1 ORDER BY v.bet_id, v.seq`, [roundId]);
   }
 
   /** The bets placed at or before $1 with their revisions in force then. */
@@ -241,7 +254,7 @@ export class SettlementReads {
   async oneAsOf(position: bigint, betId: string): Promise<{ bet: SettlementRow; history: SettlementRevisionRow[] } | undefined> {
     const bet = await first<SettlementRow>(this.q, `SELECT ${AS_OF_COLUMNS} ${this.asOfFrom()} WHERE b.bet_id = $2`, [position.toString(), betId]);
     if (!bet) return undefined;
-    const history = await rows<SettlementRevisionRow>(this.q, `SELECT ${REVISION_COLUMNS} FROM ${this.t.revisions} WHERE bet_id = $1 AND global_position <= $2::bigint ORDER BY seq`, [betId, position.toString()]);
+    const history = await rows<SettlementRevisionRow>(this.q, `SELECT ${REVISION_COLUMNS} ${this.revisionsFrom()} WHERE v.bet_id = $1 AND v.global_position <= $2::bigint ORDER BY v.seq`, [betId, position.toString()]);
     return { bet, history };
   }
 

@@ -67,6 +67,7 @@ export interface BetSettlementRevisionRow {
   readonly compensates: string | null;
   readonly event_id: string;
   readonly global_position: string;
+  /** The envelope's actor: who appended the event (in the four-eyes flow, the approver). */
   readonly actor_id: string;
   readonly actor_role: Role;
   /** The event's `causationId`. */
@@ -74,4 +75,6 @@ export interface BetSettlementRevisionRow {
   readonly reason: string | null;
   readonly approver_id: string | null;
   readonly occurred_at: Date;
+  /** The acting (requesting) manager of the decision behind a resettlement or refund, else null (migration 1799000600000). */
+  readonly acting_manager_id: string | null;
 }

@@ -178,7 +178,7 @@ export class CloseRecords {
    * several files for rotated-out keys), and the current signing key's where one is configured. Reads
    * need no private key.
    */
-  private keys(): Map<string, KeyObject> {
+  private async keys(): Promise<Map<string, KeyObject>> {
     if (this.publicKeys) return this.publicKeys;
     const keys = new Map<string, KeyObject>();
     try {
@@ -186,13 +186,10 @@ export class CloseRecords {
     } catch (err) {
       this.logger.warn(`close checks: ${(err as Error).message.slice(0, 200)}`);
     }
-    try {
-      const k = this.key.get();
-      keys.set(k.keyId, k.publicKey);
-    } catch {
-      // no signing key here: the public keys alone check closes
-    }
-    if (keys.size > 0) this.publicKeys = keys;
+    // the signing key's (from the key file, or asked of the report signer); none here: the public keys alone check closes
+    const k = await this.key.publicKey();
+    if (k) keys.set(k.keyId, k.publicKey);
+    if (keys.size > 0 && (k || !this.key.remote)) this.publicKeys = keys; // a signer not reached now is asked again
     return keys;
   }
 
@@ -208,7 +205,7 @@ export class CloseRecords {
     const checks = new Map<string, CloseCheck>();
     const byStream = new Map<string, LedgerEvent[]>();
     for (const e of events) byStream.set(e.streamId, [...(byStream.get(e.streamId) ?? []), e]);
-    const keys = this.keys();
+    const keys = await this.keys();
     for (const stream of byStream.values()) {
       const ordered = stream.sort((a, b) => a.streamVersion - b.streamVersion);
       for (const [id, c] of checkDayStream(ordered, (id) => bytesOf.get(id) ?? null, keys)) checks.set(id, c);

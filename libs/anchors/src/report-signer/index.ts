@@ -1,0 +1,3 @@
+export * from './requests';
+export * from './server';
+export * from './client';
