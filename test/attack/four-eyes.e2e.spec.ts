@@ -189,6 +189,9 @@ describe('four eyes: a management decision needs a second, authenticated pit man
     expect(types.indexOf('RoundVoided')).toBeGreaterThan(types.indexOf('DecisionApproved'));
     const voided = recall.events.find((e: { type: string }) => e.type === 'RoundVoided');
     expect(voided).toMatchObject({ actingManagerId: 'pm-1', approverId: 'pm-2', actorId: 'pm-2' });
+    // the round's history names the requesting manager as actor and the second one as approver (the event above is the approver's append)
+    const revision = recall.revisions.find((r: { kind: string }) => r.kind === 'VOIDED');
+    expect(revision).toMatchObject({ actorId: 'pm-1', actingManagerId: 'pm-1', approverId: 'pm-2', reason: REASON });
     expect(recall.round.status).toBe('VOIDED');
   });
 });

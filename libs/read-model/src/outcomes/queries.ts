@@ -95,6 +95,14 @@ const ROUND_COLUMNS = `round_id, shoe_id, table_id, hand_number, dealer_id, deal
   status, betting_closed, cards, unneeded_cards, player_cards, banker_cards, player_total, banker_total, winner, is_natural, player_pair, banker_pair,
   last_hand, current_revision, result_event_id, resulted_at, corrected_at, void_cause, voided_at, void_event_id`;
 
+/**
+ * The columns of {@link RoundRevisionRow}: `actor_id` is the requesting pit manager of a decision's
+ * revision (`acting_manager_id`) and the event's actor otherwise; the approver is `approver_id`.
+ */
+const REVISION_COLUMNS = `round_id, revision, kind, shoe_id, table_id, cards, player_cards, banker_cards, player_total, banker_total, winner,
+  is_natural, player_pair, banker_pair, paytable_ref, void_cause, caused_by, event_id, global_position, coalesce(acting_manager_id, actor_id) AS actor_id,
+  actor_role, reason, acting_manager_id, approver_id, compensates, occurred_at, recorded_at`;
+
 /** The columns of a round in the tables page, from `x`. */
 const ROUND_SUMMARY_COLUMNS = `x.round_id, x.hand_number, x.status, x.winner, x.player_total, x.banker_total, x.player_pair, x.banker_pair, x.is_natural`;
 
@@ -117,9 +125,13 @@ export class OutcomeReads {
     return first<RoundRow>(this.q, `SELECT ${ROUND_COLUMNS} FROM ${this.t.outcomes} WHERE shoe_id = $1 AND round_id = $2`, [shoeId, roundId]);
   }
 
-  /** Every outcome revision of a round, by revision. */
+  /**
+   * Every outcome revision of a round, by revision. The actor of a decision's revision is the pit
+   * manager who requested it (`acting_manager_id`), the approver beside it (`approver_id`): in the
+   * four-eyes flow the event's envelope names the approver, who appended it (docs/reports.md §7).
+   */
   revisions(roundId: string): Promise<RoundRevisionRow[]> {
-    return rows<RoundRevisionRow>(this.q, `SELECT * FROM ${this.t.revisions} WHERE round_id = $1 ORDER BY revision`, [roundId]);
+    return rows<RoundRevisionRow>(this.q, `SELECT ${REVISION_COLUMNS} FROM ${this.t.revisions} WHERE round_id = $1 ORDER BY revision`, [roundId]);
   }
 
   /** A shoe's rounds by hand number ascending after hand `afterHand` (null: from the first), at most `take`. */
