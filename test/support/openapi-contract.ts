@@ -35,9 +35,11 @@ export interface ContractVerdict {
 const OUTSIDE_DOCUMENT = [/^\/docs(?:[-/].*)?$/, /^\/console(?:\/.*)?$/, /^\/schemas(?:\/.*)?$/, /^\/$/];
 
 /**
- * OpenAPI 3.0 schemas made strict for the check: an object schema with declared `properties` and
+ * The document's schemas made strict for the check: an object schema with declared `properties` and
  * no `additionalProperties` admits no other field (a field the API answers and the document does
- * not name is a violation), and a `nullable` schema without `type` admits null. Returns a deep copy.
+ * not name is a violation). Nothing else is changed: the document is OpenAPI 3.1 (JSON Schema
+ * 2020-12), whose "or null" (`type: [t, "null"]`, `oneOf: [$ref, {type: "null"}]`) the validator
+ * reads as written. Returns a deep copy.
  */
 function strict(s: unknown): unknown {
   if (Array.isArray(s)) return s.map(strict);
@@ -47,15 +49,6 @@ function strict(s: unknown): unknown {
     o[k] = k === 'properties' ? Object.fromEntries(Object.entries(v as Record<string, unknown>).map(([p, x]) => [p, strict(x)])) : strict(v);
   }
   if (o.properties && o.additionalProperties === undefined) o.additionalProperties = false;
-  // a nullable enum admits null (Ajv's `nullable` widens the `type`, not the `enum`)
-  if (o.nullable === true && Array.isArray(o.enum) && !o.enum.includes(null)) o.enum = [...(o.enum as unknown[]), null];
-  // `nullable` beside `allOf: [$ref]` (how @nestjs/swagger writes a nullable object) means "or null";
-  // Ajv's `nullable` only widens a `type` next to it, not the referenced schema's own
-  if (o.nullable === true && (o.type === undefined || o.allOf || o.$ref)) {
-    delete o.nullable;
-    if (o.allOf) delete o.type;
-    return { anyOf: [o, { enum: [null] }] };
-  }
   return o;
 }
 

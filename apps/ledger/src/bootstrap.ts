@@ -13,6 +13,7 @@ import { installGracefulShutdown } from './common/graceful-shutdown';
 import { httpHygiene, InFlightRequests, securityHeaders } from './common/http-hygiene';
 import { withErrorTable } from './common/openapi-errors';
 import { withOperationalAnswers } from './common/openapi-operational';
+import { toOpenApi31 } from './common/openapi-31';
 import { ASYNCAPI_SCHEMA } from './static/asyncapi.controller';
 
 /** Options of {@link createLedgerApp}. */
@@ -87,5 +88,5 @@ export function openApiDocument(app: INestApplication, swagger: Pick<typeof Swag
     additionalProperties: true,
     description: 'The AsyncAPI 3 document of the Kafka topics (docs/asyncapi/asyncapi.yaml) as JSON, its schema files inlined',
   };
-  return doc;
+  return toOpenApi31(doc);
 }

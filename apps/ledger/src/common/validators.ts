@@ -14,6 +14,15 @@ export const REASON_PATTERN = /^(?:[^\p{Cc}\p{Cs}]|[\t\n\r]){3,500}$/u;
 const CARD_MALFORMED: RefusalContext = { code: 'CARD.MALFORMED' };
 
 /**
+ * {@link IsCard}'s notation as a JSON Schema `pattern` (ECMA-262, no flags: the case-insensitivity
+ * of `CARD_PATTERN` spelled out), for the OpenAPI document (`card` fields: type string, this pattern).
+ */
+export const CARD_JSON_PATTERN = '^(10|[2-9TJQKAtjqka])[SHDCshdc]$';
+
+/** {@link IsMinorUnits}'s string form as a JSON Schema `pattern`: 1..30 decimal digits. */
+export const MINOR_UNITS_JSON_PATTERN = '^[0-9]{1,30}$';
+
+/**
  * A card in notation `9S`, `TH`, `10H` (`CARD_PATTERN` of `@ledger/events`, docs/domain-rules.md
  * §1). Only the text is checked here; the controller parses it, once, into the `Card` its
  * command carries. Failing it answers `CARD.MALFORMED`: the code is in the constraint's context

@@ -3,15 +3,25 @@ import { Type } from 'class-transformer';
 import { ArrayMaxSize, ArrayMinSize, IsArray, IsObject, Matches, ValidateNested } from 'class-validator';
 import { ID_PATTERN } from '@ledger/events';
 import { WriteOptionsDto } from '../../dto/write-options.dto';
-import { IsMinorUnits } from '../../../common/validators';
+import { IsMinorUnits, MINOR_UNITS_JSON_PATTERN } from '../../../common/validators';
+
+const BET_CODE = /^[A-Z_0-9]{1,32}$/;
+const CURRENCY = /^[A-Z]{3}$/;
 
 /** One bet from the betting platform. `stake` in minor units (docs/domain-rules.md §4). */
 export class BetDto {
-  @ApiProperty({ example: 'B-000001' }) @Matches(ID_PATTERN) betId!: string;
-  @ApiProperty({ example: 'acct-42' }) @Matches(ID_PATTERN) accountId!: string;
-  @ApiProperty({ example: 'BANKER' }) @Matches(/^[A-Z_0-9]{1,32}$/) betCode!: string;
-  @ApiProperty({ example: '2500', description: 'minor units, decimal string (or a safe JSON integer)' }) @IsMinorUnits() stake!: string | number;
-  @ApiProperty({ example: 'EUR' }) @Matches(/^[A-Z]{3}$/) currency!: string;
+  @ApiProperty({ type: String, pattern: ID_PATTERN.source, example: 'B-000001' }) @Matches(ID_PATTERN) betId!: string;
+  @ApiProperty({ type: String, pattern: ID_PATTERN.source, example: 'acct-42' }) @Matches(ID_PATTERN) accountId!: string;
+  @ApiProperty({ type: String, pattern: BET_CODE.source, example: 'BANKER' }) @Matches(BET_CODE) betCode!: string;
+  @ApiProperty({
+    type: String,
+    pattern: MINOR_UNITS_JSON_PATTERN,
+    example: '2500',
+    description: 'integer minor units of `currency` as a decimal string (exact beyond 2^53); the API also takes a safe JSON integer, which the contract does not promise',
+  })
+  @IsMinorUnits()
+  stake!: string | number;
+  @ApiProperty({ type: String, pattern: CURRENCY.source, example: 'EUR' }) @Matches(CURRENCY) currency!: string;
 }
 /** POST /shoes/{shoeId}/rounds/{roundId}/bets: a single bet. */
 export class PlaceBetDto extends WriteOptionsDto {
@@ -19,8 +29,6 @@ export class PlaceBetDto extends WriteOptionsDto {
   @ApiProperty({ type: BetDto }) @IsObject() @ValidateNested() @Type(() => BetDto) bet!: BetDto;
 }
 const BET_KEYS = ['betId', 'accountId', 'betCode', 'stake', 'currency'] as const;
-const BET_CODE = /^[A-Z_0-9]{1,32}$/;
-const CURRENCY = /^[A-Z]{3}$/;
 const MINOR_UNITS = /^\d{1,30}$/;
 
 /**

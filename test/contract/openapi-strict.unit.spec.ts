@@ -1,0 +1,60 @@
+import Ajv2020 from 'ajv/dist/2020';
+import addFormats from 'ajv-formats';
+import { committedDocument } from '../support/openapi-contract';
+import { schemaTo31 } from '../../apps/ledger/src/common/openapi-31';
+
+/**
+ * docs/openapi.json read by a strict JSON Schema 2020-12 validator (Ajv 2020, `strict: true`), as an
+ * integrator's generated client or response validator reads it (docs/api-versioning.md §6): every
+ * component schema compiles with no unknown keyword, "or null" is said so that null is admitted
+ * where the document allows it (a nullable reference, a nullable enum) and nowhere else, and money
+ * and card fields are strings of a pattern, not free objects.
+ */
+describe('the OpenAPI document under a strict JSON Schema validator', () => {
+  const doc = committedDocument() as unknown as { openapi: string; components: { schemas: Record<string, unknown> } };
+  const ajv = new Ajv2020({ strict: true, allErrors: true });
+  addFormats(ajv);
+  // OpenAPI's own vocabulary beside JSON Schema's (3.1 §4.8.24): annotations a validator must ignore
+  ajv.addKeyword({ keyword: 'discriminator' });
+  ajv.addKeyword({ keyword: 'xml' });
+  ajv.addKeyword({ keyword: 'externalDocs' });
+  // the components as one schema's definitions (`#/components/schemas/X` → `doc#/$defs/X`)
+  const defs = JSON.parse(JSON.stringify(doc.components.schemas).replace(/"#\/components\/schemas\//g, '"doc#/$defs/')) as Record<string, object>;
+  ajv.addSchema({ $id: 'doc', $defs: defs });
+  const validate = (name: string, value: unknown): boolean => ajv.validate({ $ref: `doc#/$defs/${name}` }, value);
+
+  it('is OpenAPI 3.1 and every component schema compiles strictly', () => {
+    expect(doc.openapi).toBe('3.1.0');
+    const bad: string[] = [];
+    for (const name of Object.keys(doc.components.schemas)) {
+      try {
+        ajv.compile({ $ref: `doc#/$defs/${name}` });
+      } catch (e) {
+        bad.push(`${name}: ${(e as Error).message}`);
+      }
+    }
+    expect(bad).toEqual([]);
+  });
+
+  it('admits null for a nullable reference and refuses a value of the wrong shape there', () => {
+    const table = { tableId: 'T', name: 'n', variant: 'classic', currency: 'EUR', shoe: null, lastResults: [], beadPlate: [], bigRoad: null };
+    expect(validate('TablesOverviewResponse', { tables: [table] })).toBe(true);
+    expect(validate('TablesOverviewResponse', { tables: [{ ...table, shoe: 'S-1' }] })).toBe(false);
+  });
+
+  it('types a stake and a card as patterned strings', () => {
+    const bet = { betId: 'B-1', accountId: 'acct-1', betCode: 'BANKER', stake: '2500', currency: 'EUR' };
+    expect(validate('BetDto', bet)).toBe(true);
+    expect(validate('BetDto', { ...bet, stake: { amount: 5 } })).toBe(false);
+    expect(validate('BetDto', { ...bet, stake: '25.00' })).toBe(false);
+    const burn = (card: unknown) => validate('BurnCardDto', { occurredAt: '2026-01-01T00:00:00Z', card });
+    expect([burn('2C'), burn('10h'), burn(null)]).toEqual([true, true, true]);
+    expect([burn('1C'), burn({ rank: 2 })]).toEqual([false, false]);
+  });
+
+  it('converts OpenAPI 3.0 nullability to 3.1 without losing the description', () => {
+    expect(schemaTo31({ nullable: true, description: 'd', type: 'object', allOf: [{ $ref: '#/x' }] })).toEqual({ oneOf: [{ $ref: '#/x' }, { type: 'null' }], description: 'd' });
+    expect(schemaTo31({ type: 'string', nullable: true, enum: ['A'], example: 'A' })).toEqual({ type: ['string', 'null'], enum: ['A', null], examples: ['A'] });
+    expect(schemaTo31({ type: 'array', items: { type: 'integer', nullable: true } })).toEqual({ type: 'array', items: { type: ['integer', 'null'] } });
+  });
+});
