@@ -14,7 +14,7 @@ describe('the OpenAPI document under a strict JSON Schema validator', () => {
   const doc = committedDocument() as unknown as { openapi: string; components: { schemas: Record<string, unknown> } };
   const ajv = new Ajv2020({ strict: true, allErrors: true });
   addFormats(ajv);
-  // OpenAPI's own vocabulary beside JSON Schema's (3.1 §4.8.24): annotations a validator must ignore
+  // OpenAPI's own schema vocabulary beside JSON Schema's (the OpenAPI 3.1 Schema Object): annotations a validator must ignore
   ajv.addKeyword({ keyword: 'discriminator' });
   ajv.addKeyword({ keyword: 'xml' });
   ajv.addKeyword({ keyword: 'externalDocs' });
