@@ -174,6 +174,12 @@ export const ERROR_TABLE = {
   'GAMING_DAY.CLOSE_NOT_GENUINE': { kind: 'internal', status: 500, message: 'a close of gaming day {day} (event {eventId}) is not genuine ({problem}): it is not served', raisedBy: ['api'] },
   // --- exports for regulators: the signed bundle manifest (docs/reports.md §5) --------------------
   'EXPORT.RECEIPT_NOT_FOUND': { kind: 'not-found', status: 404, message: 'no export receipt {receiptId}: name the receipts the exports answered (Ledger-Export-Receipt)', raisedBy: ['api'] },
+  'EXPORT.RECEIPT_UNSEALED': {
+    kind: 'rule-violation',
+    status: 422,
+    message: 'export receipt {receiptId} has no seal that verifies with the report signing key, nothing is signed: export again; an incident is recorded',
+    raisedBy: ['api'],
+  },
   'EXPORT.BUNDLE_INCONSISTENT': { kind: 'rule-violation', status: 422, message: 'the exports named do not make one bundle, nothing is signed: {problems}', raisedBy: ['api'] },
   'EXPORT.NO_SIGNING_KEY': { kind: 'unavailable', status: 503, message: 'no report signing key is configured or reachable (REPORT_SIGNING_KEY_FILE, REPORT_SIGNER_URL): a bundle manifest cannot be signed', raisedBy: ['api'] },
 

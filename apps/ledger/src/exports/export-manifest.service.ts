@@ -8,7 +8,8 @@ import { ReportSigningKey } from '../kernel/closes/report-signing-key';
 import { rows } from '../kernel/sql';
 import { DATA_SOURCE } from '../kernel/tokens';
 import { bundleAnchors, bundleProblems, manifestBody, signedManifest, type SignedManifest } from './export-manifest';
-import { loadReceipts } from './export-receipts';
+import { loadReceipts, sealVerifies } from './export-receipts';
+import { recordIncident } from '../kernel/integrity-incidents';
 
 /**
  * `GET /exports/manifest` (docs/reports.md §5, "The bundle"): the API signs what makes a bundle a
@@ -43,16 +44,30 @@ export class ExportManifestService {
   /**
    * The signed manifest of the bundle the receipts `ids` make (one export of each kind, one period,
    * one format, the same positions), with the checkpoints it names and the public keys the API knows.
-   * @throws ApiError 404 `EXPORT.RECEIPT_NOT_FOUND` (details `{ receiptId }`), 422 `EXPORT.BUNDLE_INCONSISTENT`
-   *   (details `{ problems }`), 503 `EXPORT.NO_SIGNING_KEY`
+   * Only the caller's own receipts count (another's is not found), and each must carry a seal that
+   * verifies with the report key (`sealVerifies`): a receipt row written with the API's database
+   * login alone, or altered, has none, is refused and recorded as an integrity incident.
+   * @param callerId the id of the principal asking (the receipts' `actorId`)
+   * @throws ApiError 404 `EXPORT.RECEIPT_NOT_FOUND` (details `{ receiptId }`), 422 `EXPORT.RECEIPT_UNSEALED`
+   *   (details `{ receiptId }`), 422 `EXPORT.BUNDLE_INCONSISTENT` (details `{ problems }`), 503 `EXPORT.NO_SIGNING_KEY`
    */
-  async manifest(ids: readonly string[], now = new Date()): Promise<SignedManifest> {
-    const receipts = await loadReceipts(this.ds, ids);
+  async manifest(ids: readonly string[], callerId: string, now = new Date()): Promise<SignedManifest> {
+    const receipts = (await loadReceipts(this.ds, ids)).filter((r) => r.actorId === callerId);
     const unknown = ids.find((id) => !receipts.some((r) => r.id === id.toLowerCase()));
     if (unknown !== undefined) throw ApiError.of('EXPORT.RECEIPT_NOT_FOUND', { receiptId: unknown });
+    const signer = await this.signingKey.signer('EXPORT.NO_SIGNING_KEY');
+    const unsealed = receipts.find((r) => !sealVerifies(r, signer));
+    if (unsealed) {
+      await recordIncident(this.ds, {
+        kind: 'EXPORT_RECEIPT_UNSEALED',
+        code: 'EXPORT.RECEIPT_UNSEALED',
+        subject: unsealed.id,
+        details: { receiptId: unsealed.id, actorId: unsealed.actorId, sealKeyId: unsealed.seal?.keyId ?? null, keyId: signer.keyId },
+      });
+      throw ApiError.of('EXPORT.RECEIPT_UNSEALED', { receiptId: unsealed.id });
+    }
     const problems = bundleProblems(receipts);
     if (problems.length > 0) throw ApiError.of('EXPORT.BUNDLE_INCONSISTENT', { problems: problems.join('; ') });
-    const signer = await this.signingKey.signer('EXPORT.NO_SIGNING_KEY');
     const ledgerId = this.ledgerIdSetting ?? (await databaseLedgerId({ query: (sql, params) => rows(this.ds, sql, params) }));
     const events = receipts.find((r) => r.kind === 'events')!;
     const anchors = bundleAnchors(await this.ledgerAnchors(ledgerId), events.positions);

@@ -45,11 +45,11 @@ export class ExportsController {
   @UseInterceptors(QueryLogInterceptor)
   @ApiOperation({
     summary:
-      "Sign a bundle's manifest (period, positions, each file's SHA-256, size and row count, the checkpoints' digests) with the report signing key, from the receipts the API recorded when it sent the exports (one of each kind)",
+      "Sign a bundle's manifest (period, positions, each file's SHA-256, size and row count, the checkpoints' digests) with the report signing key, from the sealed receipts the API recorded when it sent the caller's own exports (one of each kind)",
   })
   @ApiOkResponse({ type: ExportManifestResponse })
-  manifest(@Query() q: ExportManifestQuery) {
-    return this.manifests.manifest(q.receipts.split(','));
+  manifest(@Query() q: ExportManifestQuery, @Req() req: Request & { principal?: Principal }) {
+    return this.manifests.manifest(q.receipts.split(','), req.principal?.id ?? '');
   }
 
   @Get(':kind')

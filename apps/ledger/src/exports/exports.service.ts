@@ -14,7 +14,8 @@ import { headerValue, REPORT_HEADER_HTTP, reportHeader, type ReportHeader } from
 import { csvRecord, EXPORT_REPORT_VERSION, EXPORT_SPECS, type ExportContext, type ExportKind, type ExportKindSpec, type ExportPositions, type ExportSource } from './export-kinds';
 import { selectAnchors } from './export-manifest';
 import { SinkWriter, type ExportSink } from './sink-writer';
-import { recordReceipt, tally } from './export-receipts';
+import { ReportSigningKey } from '../kernel/closes/report-signing-key';
+import { receiptSealBody, recordReceipt, tally, type ReceiptSeal } from './export-receipts';
 
 /** Who asked, for the access log. */
 export interface ExportCaller {
@@ -57,6 +58,7 @@ export class ExportsService {
     @Inject(HEAVY_READ_DATA_SOURCE) private readonly heavy: DataSource,
     @Inject(DATA_SOURCE) private readonly ds: DataSource,
     @Inject(READ_MODEL) private readonly readModel: ReadModel,
+    private readonly signingKey: ReportSigningKey,
     config: ConfigService<LedgerApiEnv, true>,
   ) {
     this.batchRows = config.get('EXPORT_BATCH_ROWS', { infer: true });
@@ -157,19 +159,8 @@ export class ExportsService {
       // after the snapshot's COMMIT: a failed commit (or receipt) cuts the response instead of ending it
       if (complete && receipt.head) {
         const { header, positions, count } = receipt.head;
-        await recordReceipt(this.ds, {
-          id: receipt.id,
-          kind,
-          format: o.format,
-          period: { from: o.from, to: o.to },
-          positions,
-          header,
-          rows: count,
-          bytes: counted.tally.bytes(),
-          sha256: counted.tally.sha256(),
-          actorId: caller.id,
-          actorRole: caller.role,
-        });
+        const sent = { id: receipt.id, kind, format: o.format, period: { from: o.from, to: o.to }, positions, header, rows: count, bytes: counted.tally.bytes(), sha256: counted.tally.sha256() };
+        await recordReceipt(this.ds, { ...sent, actorId: caller.id, actorRole: caller.role, seal: await this.seal({ ...sent, actorId: caller.id }) });
         sink.end();
       }
     } catch (err) {
@@ -177,6 +168,20 @@ export class ExportsService {
       // the headers are sent: the client learns of the failure only by the cut; the log says why
       this.logger.error({ kind, format: o.format, from: o.from, to: o.to, correlationId: caller.correlationId, err: String(err) }, `export ${kind} cut short: ${String(err)}`);
       sink.destroy(err as Error);
+    }
+  }
+
+  /**
+   * The seal of a receipt: the report key's signature of its {@link receiptSealBody}; null when no key
+   * can sign now (the receipt is recorded all the same; a manifest will not sign it).
+   */
+  private async seal(r: Parameters<typeof receiptSealBody>[0]): Promise<ReceiptSeal | null> {
+    try {
+      const signer = await this.signingKey.signer('EXPORT.NO_SIGNING_KEY');
+      return { signature: await signer.sign('export-receipt', receiptSealBody(r)), keyId: signer.keyId };
+    } catch (err) {
+      this.logger.warn({ receiptId: r.id, err: String(err) }, `export receipt ${r.id} recorded without a seal: ${String(err)}`);
+      return null;
     }
   }
 

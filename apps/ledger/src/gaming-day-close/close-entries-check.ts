@@ -8,8 +8,9 @@ import { gamingDay, type GamingDayConfig } from '@ledger/projections';
 import { foldEntries, type LedgerEntry, type LedgerEntryLine, type ReadModel } from '@ledger/read-model';
 import { ApiError } from '../kernel/api-error';
 import { DATA_SOURCE, EVENT_STORE, READ_MODEL } from '../kernel/tokens';
-import { exec, rows as sqlRows } from '../kernel/sql';
+import { rows as sqlRows } from '../kernel/sql';
 import type { Adjustment } from '../kernel/closes/adjustments';
+import { recordIncident } from '../kernel/integrity-incidents';
 
 /** Something SQL can be run on: the DataSource, or one transaction's manager (a snapshot). */
 export type Queryable = Pick<DataSource, 'query'>;
@@ -163,10 +164,7 @@ export class CloseEntriesCheck {
     if (problems.length === 0) return;
     const first = problems[0];
     const details = { day: close.day, tableIds: close.tableIds.join(','), throughPosition: close.position.toString(), kind: first.kind, streamId: first.streamId, problems: problems.length };
-    await exec(this.ds, `INSERT INTO integrity_incidents (kind, code, subject, details) VALUES ('READ_MODEL_DIVERGED', 'GAMING_DAY.READ_MODEL_DIVERGED', $1, $2::jsonb)`, [
-      `gaming-day ${close.day} ${close.tableIds.join(',')}`,
-      JSON.stringify({ ...details, found: problems }),
-    ]);
+    await recordIncident(this.ds, { kind: 'READ_MODEL_DIVERGED', code: 'GAMING_DAY.READ_MODEL_DIVERGED', subject: `gaming-day ${close.day} ${close.tableIds.join(',')}`, details: { ...details, found: problems } });
     this.logger.error(`close of gaming day ${close.day} refused: the read model disagrees with the verified events (${first.kind} ${first.streamId ?? ''} ${first.detail.slice(0, 200)})`);
     throw new ApiError(
       'GAMING_DAY.READ_MODEL_DIVERGED',

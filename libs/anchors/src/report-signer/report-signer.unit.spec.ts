@@ -165,4 +165,25 @@ describe('the report signer', () => {
     expect(() => checkSigningRequest({ kind: 'export-manifest', body: manifestBody('ed25519:ffffffffffffffff') }, keyId)).toThrow(new RegExp(`keyId must be the signer's key, ${keyId}`));
     expect(checkSigningRequest({ kind: 'export-manifest', body: manifestBody(keyId) }, keyId).kind).toBe('export-manifest');
   });
+
+  it('checks an export receipt seal body: exact fields, its format, a UUID, a hash, counts', () => {
+    const receipt = {
+      receipt: 'baccarat-ledger-export-receipt/1',
+      id: '0b7c9a2e-5d41-4b8e-9f3a-2c6d8e1f4a70',
+      actorId: 'aud-1',
+      kind: 'events',
+      format: 'jsonl',
+      period: { from: '2026-01-01T00:00:00.000Z', to: '2026-01-02T00:00:00.000Z' },
+      positions: { first: '1', periodLast: '9', through: '9' },
+      header: { report: 'export.events' },
+      rows: 9,
+      bytes: 1200,
+      sha256: 'a'.repeat(64),
+    };
+    expect(checkSigningRequest({ kind: 'export-receipt', body: receipt }, keyId).kind).toBe('export-receipt');
+    expect(() => checkSigningRequest({ kind: 'export-receipt', body: { ...receipt, extra: 1 } }, keyId)).toThrow(/unexpected extra/);
+    expect(() => checkSigningRequest({ kind: 'export-receipt', body: { ...receipt, receipt: 'other/1' } }, keyId)).toThrow(/receipt must be baccarat-ledger-export-receipt\/1/);
+    expect(() => checkSigningRequest({ kind: 'export-receipt', body: { ...receipt, sha256: 'x' } }, keyId)).toThrow(/sha256/);
+    expect(() => checkSigningRequest({ kind: 'export-receipt', body: { ...receipt, rows: -1 } }, keyId)).toThrow(/rows must be a non-negative integer/);
+  });
 });

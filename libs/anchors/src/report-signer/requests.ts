@@ -10,13 +10,15 @@ import { canonicalJson } from '@ledger/event-store';
  *
  * - `gaming-day-close`: the frozen report of a gaming-day close (docs/reports.md §2, `CloseReportBody`);
  * - `export-manifest`: the signed part of an export bundle's manifest (docs/reports.md §5,
- *   `ManifestBody`), whose `keyId` must be the signer's own key.
+ *   `ManifestBody`), whose `keyId` must be the signer's own key;
+ * - `export-receipt`: the seal of one export the API sent (docs/reports.md §5, "The bundle",
+ *   `ReceiptSealBody`): who asked, what was sent (kind, period, positions, rows, bytes, SHA-256).
  *
  * Pure functions, no I/O: the server (`server.ts`) and the API's local signing share them.
  */
 
 /** The kinds of document the signer signs. */
-export const SIGNING_KINDS = ['gaming-day-close', 'export-manifest'] as const;
+export const SIGNING_KINDS = ['gaming-day-close', 'export-manifest', 'export-receipt'] as const;
 
 /** A kind of signed document (see {@link SIGNING_KINDS}). */
 export type SigningKind = (typeof SIGNING_KINDS)[number];
@@ -56,6 +58,10 @@ export class SigningRefusal extends Error {
 const CLOSE_FIELDS = ['adjustments', 'early', 'gamingDay', 'gamingDayRule', 'header', 'rows', 'tableIds', 'throughPosition', 'totals', 'trigger'];
 /** The fields of an export manifest's signed body, exactly. */
 const MANIFEST_FIELDS = ['anchors', 'files', 'format', 'header', 'keyId', 'ledgerId', 'period', 'positions', 'signedAt'];
+/** The fields of an export receipt's seal body, exactly. */
+const RECEIPT_FIELDS = ['actorId', 'bytes', 'format', 'header', 'id', 'kind', 'period', 'positions', 'receipt', 'rows', 'sha256'];
+/** What an export receipt's seal body says it is (`receipt`). */
+export const RECEIPT_SEAL_FORMAT = 'baccarat-ledger-export-receipt/1';
 /** The manifest formats the ledger writes (`baccarat-ledger-export/<n>`). */
 const MANIFEST_FORMAT = /^baccarat-ledger-export\/\d{1,3}$/;
 
@@ -114,6 +120,17 @@ function checkManifest(b: Record<string, unknown>, keyId: string): void {
   if (typeof b.signedAt !== 'string' || Number.isNaN(Date.parse(b.signedAt))) refuse('signedAt must be an ISO-8601 time');
 }
 
+function checkReceipt(b: Record<string, unknown>): void {
+  exactFields(b, RECEIPT_FIELDS, 'an export receipt');
+  if (b.receipt !== RECEIPT_SEAL_FORMAT) refuse(`receipt must be ${RECEIPT_SEAL_FORMAT}`);
+  if (typeof b.id !== 'string' || !/^[0-9a-f-]{36}$/.test(b.id)) refuse('id must be a UUID');
+  if (typeof b.actorId !== 'string' || b.actorId.length === 0) refuse('actorId must be a non-empty string');
+  if (typeof b.sha256 !== 'string' || !/^[0-9a-f]{64}$/.test(b.sha256)) refuse('sha256 must be 64 lower-case hex');
+  for (const n of ['rows', 'bytes'] as const) if (!Number.isSafeInteger(b[n]) || (b[n] as number) < 0) refuse(`${n} must be a non-negative integer`);
+  if (!isObject(b.period) || typeof b.period.from !== 'string' || typeof b.period.to !== 'string') refuse('period must be { from, to }');
+  if (!isObject(b.positions) || !isObject(b.header)) refuse('positions and header must be objects');
+}
+
 /**
  * A signing request, checked: `{ kind, body }` and nothing else, a known kind, a body of that kind's
  * shape ({@link SIGNING_KINDS}).
@@ -127,12 +144,15 @@ export function checkSigningRequest(value: unknown, keyId: string): SigningReque
   if (!SIGNING_KINDS.includes(kind as SigningKind)) refuse(`kind must be one of ${SIGNING_KINDS.join(', ')}`);
   if (!isObject(value.body)) refuse('body must be a JSON object');
   if (kind === 'gaming-day-close') checkClose(value.body);
+  else if (kind === 'export-receipt') checkReceipt(value.body);
   else checkManifest(value.body, keyId);
   return { kind: kind as SigningKind, body: value.body };
 }
 
-/** What the signer's log says a signed document is (its day and tables, or its bundle's ledger and period). */
+/** What the signer's log says a signed document is (its day and tables, its bundle's ledger and period, or its receipt and who asked). */
 export function signingSubject(r: SigningRequest): Record<string, unknown> {
   const b = r.body;
-  return r.kind === 'gaming-day-close' ? { gamingDay: b.gamingDay, tableIds: b.tableIds, throughPosition: b.throughPosition, trigger: b.trigger } : { ledgerId: b.ledgerId, period: b.period, files: (b.files as unknown[]).length };
+  if (r.kind === 'gaming-day-close') return { gamingDay: b.gamingDay, tableIds: b.tableIds, throughPosition: b.throughPosition, trigger: b.trigger };
+  if (r.kind === 'export-receipt') return { receiptId: b.id, actorId: b.actorId, kind: b.kind, period: b.period };
+  return { ledgerId: b.ledgerId, period: b.period, files: (b.files as unknown[]).length };
 }
