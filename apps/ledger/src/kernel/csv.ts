@@ -57,9 +57,17 @@ function neutralised(out: CastValue): CastValue {
 }
 
 /**
+ * A field holding `;` is quoted, though RFC 4180 needs no quotes for it: a spreadsheet in a locale
+ * whose list separator is `;` would otherwise split `acc;=1+1` into a second cell that starts with
+ * `=` and is run as a formula (docs/reports.md §8).
+ */
+const QUOTED_FOR_OTHER_SEPARATORS = /;/;
+
+/**
  * The csv-stringify options of every CSV of the API: `columns` (and a header line of them unless
  * `header` is false), each type cast as `cast` says (csv-stringify's default otherwise, e.g.
- * booleans `1` and empty) and then neutralised ({@link neutraliseCsvField}).
+ * booleans `1` and empty) and then neutralised ({@link neutraliseCsvField}); a field with `;` quoted
+ * ({@link QUOTED_FOR_OTHER_SEPARATORS}).
  */
 export function csvOptions(o: { columns?: readonly string[]; header?: boolean; cast?: Options['cast'] } = {}): Options {
   const own = o.cast ?? {};
@@ -71,7 +79,7 @@ export function csvOptions(o: { columns?: readonly string[]; header?: boolean; c
     object: (v, c) => neutralised((own.object ?? DEFAULT_CASTS.object)(v, c)),
     string: (v, c) => neutralised((own.string ?? DEFAULT_CASTS.string)(v, c)),
   };
-  return { ...(o.columns ? { columns: [...o.columns], header: o.header ?? true } : { header: o.header ?? false }), cast };
+  return { ...(o.columns ? { columns: [...o.columns], header: o.header ?? true } : { header: o.header ?? false }), cast, quoted_match: QUOTED_FOR_OTHER_SEPARATORS };
 }
 
 /**

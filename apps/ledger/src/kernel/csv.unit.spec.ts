@@ -50,6 +50,12 @@ describe('csvText, csvStream, csvAnswer: every writer neutralises every field', 
     ).toBe("'@a,-1\nb,''c\n");
   });
 
+  it('quotes a field holding ; so that a spreadsheet splitting on ; keeps it one cell (no cell that starts with =)', () => {
+    const text = csvText([['acc;=1+1', 'plain', 'x;y']]);
+    expect(text).toBe('"acc;=1+1",plain,"x;y"\n');
+    expect(parse(text)).toEqual([['acc;=1+1', 'plain', 'x;y']]);
+  });
+
   it('a cast of the caller is applied first, then the neutralising (also on a cast that answers options)', () => {
     expect(csvText([{ b: true, s: 'x' }], { columns: ['b', 's'], cast: { boolean: (v) => String(v), string: (v, c) => (c.header ? v : `=${v}`) } })).toBe("b,s\ntrue,'=x\n");
     expect(csvText([{ s: 'x' }], { columns: ['s'], header: false, cast: { string: (v) => ({ value: `+${v}`, quoted: true }) } })).toBe(`"'+x"\n`);
