@@ -1,7 +1,9 @@
 import Ajv2020 from 'ajv/dist/2020';
 import addFormats from 'ajv-formats';
 import { committedDocument } from '../support/openapi-contract';
+import type { OpenAPIObject } from '@nestjs/swagger';
 import { schemaTo31 } from '../../apps/ledger/src/common/openapi-31';
+import { withOperationNames } from '../../apps/ledger/src/common/openapi-operations';
 
 /**
  * docs/openapi.json read by a strict JSON Schema 2020-12 validator (Ajv 2020, `strict: true`), as an
@@ -56,5 +58,43 @@ describe('the OpenAPI document under a strict JSON Schema validator', () => {
     expect(schemaTo31({ nullable: true, description: 'd', type: 'object', allOf: [{ $ref: '#/x' }] })).toEqual({ oneOf: [{ $ref: '#/x' }, { type: 'null' }], description: 'd' });
     expect(schemaTo31({ type: 'string', nullable: true, enum: ['A'], example: 'A' })).toEqual({ type: ['string', 'null'], enum: ['A', null], examples: ['A'] });
     expect(schemaTo31({ type: 'array', items: { type: 'integer', nullable: true } })).toEqual({ type: 'array', items: { type: ['integer', 'null'] } });
+  });
+});
+
+describe('the OpenAPI document names its operations by hand (docs/api-versioning.md §6)', () => {
+  const doc = committedDocument() as unknown as OpenAPIObject;
+  const ops = Object.entries(doc.paths).flatMap(([path, item]) => Object.entries(item as Record<string, Record<string, unknown>>).map(([m, op]) => ({ key: `${m.toUpperCase()} ${path}`, op })));
+
+  it('every operation: a unique camelCase id from no class name, a description with its roles, a declared tag', () => {
+    const ids = ops.map((o) => o.op.operationId as string);
+    expect(new Set(ids).size).toBe(ids.length);
+    expect(ids.filter((id) => !/^[a-z][A-Za-z]+$/.test(id) || /Controller/.test(id))).toEqual([]);
+    expect(ops.filter((o) => typeof o.op.description !== 'string' || !/(Roles: `|No token needed)/.test(o.op.description as string)).map((o) => o.key)).toEqual([]);
+    const tags = new Set((doc.tags ?? []).map((t) => t.name));
+    expect((doc.tags ?? []).every((t) => (t.description ?? '').length > 10)).toBe(true);
+    expect(ops.filter((o) => !((o.op.tags as string[]) ?? []).every((t) => tags.has(t)) || !((o.op.tags as string[]) ?? []).length).map((o) => o.key)).toEqual([]);
+    expect(doc.servers?.length).toBeGreaterThan(0);
+  });
+
+  it('documents the headers the API answers with: request id and version everywhere, Retry-After on 429 and 503, the export headers', () => {
+    const r = doc.components!.responses as Record<string, { headers?: Record<string, unknown> }>;
+    expect(Object.keys(r.Error429.headers ?? {})).toEqual(expect.arrayContaining(['X-Request-Id', 'API-Version', 'Retry-After']));
+    expect(Object.keys(r.Error503.headers ?? {})).toContain('Retry-After');
+    const exp = doc.paths['/exports/{kind}'].get!.responses['200'] as { headers?: Record<string, unknown> };
+    expect(Object.keys(exp.headers ?? {})).toEqual(expect.arrayContaining(['Ledger-Export-Receipt', 'Ledger-Export-Count', 'Ledger-Report-Header']));
+    const unheaded = ops.flatMap((o) =>
+      Object.entries(o.op.responses as Record<string, { $ref?: string; headers?: Record<string, unknown> }>)
+        .filter(([, a]) => !a.$ref && !a.headers?.['X-Request-Id'])
+        .map(([s]) => `${o.key} ${s}`),
+    );
+    expect(unheaded).toEqual([]);
+  });
+
+  it('refuses to build a document with an operation it has no name for, or a name for no operation', () => {
+    const base = (): OpenAPIObject => ({ openapi: '3.0.0', info: { title: 't', version: '1' }, paths: { '/health': { get: { responses: {} } } }, components: {} }) as OpenAPIObject;
+    const extra = base();
+    extra.paths['/nowhere'] = { get: { responses: {} } };
+    expect(() => withOperationNames(extra)).toThrow(/GET \/nowhere has no operationId/);
+    expect(() => withOperationNames(base())).toThrow(/OPERATION_IDS names POST \/tables\/\{tableId\}\/shoes, which is no operation/);
   });
 });

@@ -468,12 +468,12 @@ async function waitApplied(h: LedgerHarness, eventId: string): Promise<void> {
   throw new Error(`event ${eventId} not projected`);
 }
 
-/** The receipts of the five exports of the period up to now (for `GET /exports/manifest`), comma-separated. */
+/** The receipts of the five exports of the period up to now (for `GET /exports/manifest`, which signs only its caller's own: the reads below ask as `aud-hostile`), comma-separated. */
 async function exportReceipts(h: LedgerHarness): Promise<string> {
   const period = `from=2000-01-01T00:00:00Z&to=${encodeURIComponent(new Date().toISOString())}`;
   const out: string[] = [];
   for (const kind of ['events', 'settlements', 'decisions', 'rejections', 'access-log']) {
-    const res = await fetch(`${h.baseUrl}/exports/${kind}?${period}`, { headers: { authorization: `Bearer ${h.client.token('auditor', 'aud-1')}` } });
+    const res = await fetch(`${h.baseUrl}/exports/${kind}?${period}`, { headers: { authorization: `Bearer ${h.client.token('auditor', 'aud-hostile')}` } });
     await res.text();
     out.push(res.headers.get('ledger-export-receipt') ?? 'missing');
   }

@@ -14,6 +14,7 @@ import { httpHygiene, InFlightRequests, securityHeaders } from './common/http-hy
 import { withErrorTable } from './common/openapi-errors';
 import { withOperationalAnswers } from './common/openapi-operational';
 import { toOpenApi31 } from './common/openapi-31';
+import { withOperationNames } from './common/openapi-operations';
 import { ASYNCAPI_SCHEMA } from './static/asyncapi.controller';
 
 /** Options of {@link createLedgerApp}. */
@@ -69,8 +70,10 @@ export async function createLedgerApp(options: LedgerAppOptions = {}): Promise<N
 }
 
 /**
- * The API's OpenAPI document (served at `/docs`, written to `docs/openapi.json` by
- * scripts/write-openapi.ts): the routes, their schemas and the error table ({@link withErrorTable}).
+ * The API's OpenAPI 3.1 document (served at `/docs`, written to `docs/openapi.json` by
+ * scripts/write-openapi.ts): the routes, their schemas and the error table ({@link withErrorTable}),
+ * hand-named operations, tags, servers and response headers ({@link withOperationNames}), in 3.1
+ * form ({@link toOpenApi31}; docs/api-versioning.md §6).
  */
 export function openApiDocument(app: INestApplication, swagger: Pick<typeof SwaggerModule, 'createDocument'>): OpenAPIObject {
   const document = new DocumentBuilder()
@@ -88,5 +91,5 @@ export function openApiDocument(app: INestApplication, swagger: Pick<typeof Swag
     additionalProperties: true,
     description: 'The AsyncAPI 3 document of the Kafka topics (docs/asyncapi/asyncapi.yaml) as JSON, its schema files inlined',
   };
-  return toOpenApi31(doc);
+  return toOpenApi31(withOperationNames(doc));
 }

@@ -22,21 +22,21 @@ export class AuditController {
   constructor(private readonly read: AuditService) {}
 
   @Get('audit/events')
-  @ApiOperation({ operationId: 'QueriesController_events', summary: 'Events by table, shoe, round, type, actor and time range (occurredAt), in global order' })
+  @ApiOperation({ summary: 'Events by table, shoe, round, type, actor and time range (occurredAt), in global order' })
   @ApiOkResponse({ type: AuditEventsPage })
   events(@Query() q: EventSearchQuery) {
     return this.read.events(eventFilters(q));
   }
 
   @Get('audit/decisions')
-  @ApiOperation({ operationId: 'QueriesController_decisions', summary: 'Voids (management and automatic), result corrections, shoe voids and commencement corrections' })
+  @ApiOperation({ summary: 'Voids (management and automatic), result corrections, shoe voids and commencement corrections' })
   @ApiOkResponse({ type: AuditDecisionsPage })
   decisions(@Query() q: EventSearchQuery) {
     return this.read.decisions(eventFilters(q));
   }
 
   @Get('audit/access-log')
-  @ApiOperation({ operationId: 'QueriesController_accessLog', summary: 'Who looked at what: every audit read, with its filters' })
+  @ApiOperation({ summary: 'Who looked at what: every audit read, with its filters' })
   @ApiOkResponse({ type: AccessLogPage })
   accessLog(@Query() q: AccessLogQuery) {
     return this.read.accessLog({ actorId: q.actorId ?? null, from: parseTime(q.from, 'from'), to: parseTime(q.to, 'to'), limit: parseLimit(q.limit), cursor: q.cursor });

@@ -27,7 +27,7 @@ export class ChainController {
 
   @Get('tables/:tableId/chain')
   @HeavyRead()
-  @ApiOperation({ operationId: 'QueriesController_tableChain', summary: 'Verify the hash chain of every shoe of a table' })
+  @ApiOperation({ summary: 'Verify the hash chain of every shoe of a table' })
   @ApiOkResponse({ type: ChainVerification })
   tableChain(@Param('tableId') tableId: string, @Query() _q: NoQuery, @Req() req: HeavyReadRequest) {
     return this.heavy.run(req, () => countVerification('chain', () => this.store.verifyChain({ tableId })));

@@ -31,7 +31,7 @@ export class RecallController {
 
   @Get('shoes/:shoeId/rounds/:roundId/recall')
   @HeavyRead()
-  @ApiOperation({ operationId: 'QueriesController_recall', summary: 'Game recall: the round, every revision with actor/approver/reason, its events in order, bets and their history, chain status' })
+  @ApiOperation({ summary: 'Game recall: the round, every revision with actor/approver/reason, its events in order, bets and their history, chain status' })
   @ApiOkResponse({ type: RecallResponse })
   recall(@Param('shoeId') shoeId: string, @Param('roundId') roundId: string, @Query() q: AsOfQuery, @Req() req: HeavyReadRequest) {
     const asOf = parseAsOf(q.asOf);

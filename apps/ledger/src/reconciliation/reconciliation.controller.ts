@@ -36,7 +36,7 @@ export class ReconciliationController {
   ) {}
 
   @Get('reports/reconciliation')
-  @ApiOperation({ operationId: 'QueriesController_reconciliation', summary: 'Turnover, payouts, GGR, hold; voids and corrections apart; grouped by table, shoe, dealer, day, currency; JSON or CSV' })
+  @ApiOperation({ summary: 'Turnover, payouts, GGR, hold; voids and corrections apart; grouped by table, shoe, dealer, day, currency; JSON or CSV' })
   @ApiProduces('application/json', 'text/csv')
   @ApiOkResponse({
     description: '`format=json` (default): the report; `format=csv`: the same rows as CSV with a header line (attachment reconciliation.csv)',

@@ -27,7 +27,7 @@ export class SettlementsController {
   ) {}
 
   @Get('settlements')
-  @ApiOperation({ operationId: 'QueriesController_settlements', summary: 'Settlements by table, shoe, round, account or status (OPEN, SETTLED, RESETTLED, REFUNDED); amounts in minor units' })
+  @ApiOperation({ summary: 'Settlements by table, shoe, round, account or status (OPEN, SETTLED, RESETTLED, REFUNDED); amounts in minor units' })
   @ApiOkResponse({ type: SettlementsPage })
   settlements(@Query() q: SettlementsQuery) {
     const asOf = parseAsOf(q.asOf);
@@ -44,7 +44,7 @@ export class SettlementsController {
   }
 
   @Get('settlements/:betId')
-  @ApiOperation({ operationId: 'QueriesController_settlement', summary: 'One bet with its whole settlement history' })
+  @ApiOperation({ summary: 'One bet with its whole settlement history' })
   @ApiOkResponse({ type: SettlementWithHistory })
   settlement(@Param('betId') betId: string, @Query() q: AsOfQuery) {
     const asOf = parseAsOf(q.asOf);

@@ -19,14 +19,14 @@ export class ShoeViewsController {
   constructor(private readonly read: ShoeViewsService) {}
 
   @Get('shoes/:shoeId/roads')
-  @ApiOperation({ operationId: 'QueriesController_roads', summary: 'Bead plate, big road and the derived roads (big eye boy, small road, cockroach pig)' })
+  @ApiOperation({ summary: 'Bead plate, big road and the derived roads (big eye boy, small road, cockroach pig)' })
   @ApiOkResponse({ type: RoadsResponse })
   roads(@Param('shoeId') shoeId: string, @Query() _q: NoQuery) {
     return this.read.roads(shoeId);
   }
 
   @Get('shoes/:shoeId/state')
-  @ApiOperation({ operationId: 'QueriesController_shoeState', summary: 'Projected shoe state: status, hand number, cards dealt and remaining by rank, burns, cut card' })
+  @ApiOperation({ summary: 'Projected shoe state: status, hand number, cards dealt and remaining by rank, burns, cut card' })
   @ApiOkResponse({ type: ShoeStateResponse })
   shoeState(@Param('shoeId') shoeId: string, @Query() _q: NoQuery) {
     return this.read.shoeState(shoeId);

@@ -1,0 +1,178 @@
+import type { OpenAPIObject } from '@nestjs/swagger';
+import { ROLES_EXTENSION } from '../kernel/auth/roles.decorator';
+
+/**
+ * The names, tags, servers and response headers of the API's OpenAPI document (docs/api-versioning.md
+ * §6), written by hand so that a generated client does not change when a class is renamed or a route
+ * moves between files: a client calls `placeBets`, never `PlaceBetsController_place`.
+ */
+
+/** Every operation of the API by `METHOD /path`: its operationId (stable: renaming one is a breaking change, docs/api-versioning.md §2). */
+export const OPERATION_IDS: Readonly<Record<string, string>> = {
+  'GET /health': 'getHealth',
+  'GET /health/live': 'getLiveness',
+  'GET /health/ready': 'getReadiness',
+  'GET /metrics': 'getMetrics',
+  'GET /me': 'getMe',
+  'POST /tables/{tableId}/shoes': 'openShoe',
+  'POST /shoes/{shoeId}/commencement': 'drawCommencementCard',
+  'POST /shoes/{shoeId}/burns': 'burnCard',
+  'POST /shoes/{shoeId}/commencement/corrections': 'correctCommencement',
+  'POST /shoes/{shoeId}/cut-card': 'drawCutCard',
+  'POST /shoes/{shoeId}/dealer': 'changeDealer',
+  'POST /shoes/{shoeId}/close': 'closeShoe',
+  'POST /shoes/{shoeId}/void': 'voidShoe',
+  'POST /shoes/{shoeId}/rounds': 'openRound',
+  'GET /shoes/{shoeId}/rounds': 'listShoeRounds',
+  'POST /shoes/{shoeId}/rounds/{roundId}/bets': 'placeBet',
+  'POST /shoes/{shoeId}/rounds/{roundId}/bets/batch': 'placeBets',
+  'POST /shoes/{shoeId}/rounds/{roundId}/close-betting': 'closeBetting',
+  'POST /shoes/{shoeId}/rounds/{roundId}/cards': 'dealCard',
+  'POST /shoes/{shoeId}/rounds/{roundId}/unneeded-cards': 'drawUnneededCard',
+  'POST /shoes/{shoeId}/exposed-cards': 'exposeCard',
+  'POST /shoes/{shoeId}/dropped-cards': 'dropCard',
+  'POST /shoes/{shoeId}/rounds/{roundId}/void': 'voidRound',
+  'POST /shoes/{shoeId}/rounds/{roundId}/result-corrections': 'correctResult',
+  'GET /tables': 'listTables',
+  'GET /shoes/{shoeId}/events': 'getShoeEvents',
+  'GET /shoes/{shoeId}/chain': 'verifyShoeChain',
+  'GET /tables/overview': 'getTablesOverview',
+  'GET /shoes': 'listShoes',
+  'GET /shoes/{shoeId}/rounds/{roundId}/recall': 'recallRound',
+  'GET /audit/events': 'listAuditEvents',
+  'GET /audit/decisions': 'listAuditDecisions',
+  'GET /audit/access-log': 'listAccessLog',
+  'GET /settlements': 'listSettlements',
+  'GET /settlements/{betId}': 'getSettlement',
+  'GET /reports/reconciliation': 'getReconciliation',
+  'GET /shoes/{shoeId}/roads': 'getShoeRoads',
+  'GET /shoes/{shoeId}/state': 'getShoeState',
+  'GET /tables/{tableId}/chain': 'verifyTableChain',
+  'GET /projections/status': 'getProjectionStatus',
+  'GET /projections/applied/{eventId}': 'getEventApplied',
+  'GET /audit/anchors/verify': 'verifyAnchors',
+  'POST /decisions/{decisionId}/approve': 'approveDecision',
+  'POST /decisions/{decisionId}/reject': 'rejectDecision',
+  'GET /decisions': 'listDecisions',
+  'GET /decisions/{decisionId}': 'getDecision',
+  'GET /live/tables': 'streamLiveTables',
+  'GET /asyncapi': 'getAsyncApi',
+  'GET /statistics/staff': 'getStaffStatistics',
+  'GET /exports/anchors': 'getExportAnchors',
+  'GET /exports/manifest': 'signExportManifest',
+  'GET /exports/{kind}': 'exportPeriod',
+  'POST /reconciliation/wallet-files': 'uploadWalletFile',
+  'GET /reconciliation/wallet-files': 'listWalletRuns',
+  'GET /reconciliation/wallet-files/{runId}': 'getWalletRun',
+  'GET /reconciliation/wallet-files/{runId}/items': 'listWalletRunItems',
+  'POST /gaming-days/{day}/close': 'closeGamingDay',
+  'GET /gaming-days/{day}/close': 'getGamingDayClose',
+  'POST /gaming-days/{day}/close-requests/{requestId}/approve': 'approveEarlyClose',
+  'GET /gaming-days/{day}/close-requests': 'listEarlyCloseRequests',
+  'GET /gaming-days/closes': 'listGamingDayCloses',
+};
+
+/** The document's tags, each with what it groups (every operation's tag must be one of them). */
+export const TAGS: readonly { readonly name: string; readonly description: string }[] = [
+  { name: 'table facts', description: 'What happens at the table, from the table device: shoes opened and closed, commencement, burns, cut card, rounds, cards dealt, exposed or dropped, dealer changes (docs/domain-rules.md).' },
+  { name: 'bets', description: 'Bets from the betting platform, one or a batch a request, with idempotency keys (docs/domain-rules.md §4).' },
+  { name: 'management', description: "A pit manager's compensating decisions: void a round or a shoe, correct a result or the commencement card — each waits for a second pit manager (four eyes)." },
+  { name: 'decisions', description: 'The four-eyes decisions: list, read, approve, reject.' },
+  { name: 'reads', description: "Read-only views every role may use: tables, a shoe's events and chain, projection progress, the caller, the AsyncAPI document." },
+  {
+    name: 'audit and reconciliation',
+    description:
+      'Back office and regulators: recall, audit trail, settlements, reconciliation (turnover, payouts, GGR, hold), roads, staff statistics, wallet matching, gaming-day closes, the live tables stream (docs/reports.md).',
+  },
+  { name: 'exports', description: "Regulators' exports of a period (events, settlements, decisions, rejections, access log), the anchors they verify against, and the signed bundle manifest (docs/reports.md §5)." },
+  { name: 'Health', description: 'Liveness, readiness and the read side’s health (no token).' },
+  { name: 'Metrics', description: 'Prometheus metrics (no token).' },
+];
+
+/** The servers a client may call: the API as the README's commands start it (PORT 3000). */
+export const SERVERS = [{ url: 'http://127.0.0.1:3000', description: 'the ledger API as `npm start` and `npm run demo` run it (PORT); every route also under /v1' }];
+
+/** The response headers the API sets, as OpenAPI header components. */
+export const RESPONSE_HEADERS: Readonly<Record<string, { description: string; schema: Record<string, unknown> }>> = {
+  'X-Request-Id': { description: "the request's id: the caller's X-Request-Id when it is 1..128 of [A-Za-z0-9._:-], else a new UUID (docs/api-versioning.md §4)", schema: { type: 'string', pattern: '^[A-Za-z0-9._:-]{1,128}$' } },
+  'API-Version': { description: 'the API version that answered (docs/api-versioning.md §1)', schema: { type: 'string', enum: ['1'] } },
+  'Retry-After': { description: 'seconds to wait before trying again (429 rate limits and budgets, 503 DATABASE.TIMEOUT)', schema: { type: 'integer', minimum: 0 } },
+  'Ledger-Report-Header': { description: "the report's header (ReportHeader) as ASCII JSON, where the body cannot carry it (CSV; docs/reports.md §1)", schema: { type: 'string' } },
+  'Ledger-Export-Count': { description: 'the rows the export holds (decimal)', schema: { type: 'string', pattern: '^\\d+$' } },
+  'Ledger-Export-Positions': { description: 'the global positions the export covers, as ASCII JSON `{first, periodLast, through}`', schema: { type: 'string' } },
+  'Ledger-Export-Receipt': { description: "the export's receipt id (UUID), recorded after the last byte; GET /exports/manifest signs a bundle from it", schema: { type: 'string', format: 'uuid' } },
+};
+
+/** Headers on every answer of every operation. */
+const ALWAYS = ['X-Request-Id', 'API-Version'];
+/** The extra headers of an operation's successful answer, by `METHOD /path`. */
+const SUCCESS_HEADERS: Readonly<Record<string, readonly string[]>> = {
+  'GET /reports/reconciliation': ['Ledger-Report-Header'],
+  'GET /statistics/staff': ['Ledger-Report-Header'],
+  'GET /reconciliation/wallet-files/{runId}/items': ['Ledger-Report-Header'],
+  'GET /exports/{kind}': ['Ledger-Report-Header', 'Ledger-Export-Count', 'Ledger-Export-Positions', 'Ledger-Export-Receipt'],
+};
+
+const METHODS = ['get', 'put', 'post', 'delete', 'patch'] as const;
+type Json = Record<string, unknown>;
+const ref = (name: string) => ({ $ref: `#/components/headers/${name}` });
+
+/** Every `METHOD /path` of the document with its operation. */
+function operations(doc: OpenAPIObject): [string, Json][] {
+  const out: [string, Json][] = [];
+  for (const [path, item] of Object.entries(doc.paths)) {
+    for (const m of METHODS) {
+      const op = (item as Record<string, unknown>)[m] as Json | undefined;
+      if (op) out.push([`${m.toUpperCase()} ${path}`, op]);
+    }
+  }
+  return out;
+}
+
+/** `Allowed roles: …` (from `x-roles`) or `No token.`, after the summary. */
+function describe(op: Json): string {
+  const roles = op[ROLES_EXTENSION] as string[] | undefined;
+  const who = roles?.length ? `Roles: ${roles.map((r) => `\`${r}\``).join(', ')}.` : 'No token needed.';
+  const summary = typeof op.summary === 'string' ? op.summary.trim() : '';
+  return summary ? `${summary.replace(/[.;]?$/, '.')} ${who}` : who;
+}
+
+/**
+ * `doc` with the names above (docs/api-versioning.md §6): every operation's hand-written
+ * `operationId` ({@link OPERATION_IDS}), a `description` (its summary and who may call it), its tag
+ * among the document's {@link TAGS}; the {@link SERVERS}; the {@link RESPONSE_HEADERS} as components,
+ * `X-Request-Id` and `API-Version` on every answer, `Retry-After` on 429 and 503, the report and
+ * export headers on the answers that set them. Changed in place and returned.
+ * @throws Error naming an operation without a hand-written id, an id for no operation, or a tag not declared
+ */
+export function withOperationNames(doc: OpenAPIObject): OpenAPIObject {
+  const ops = operations(doc);
+  const problems: string[] = [];
+  for (const [key, op] of ops) {
+    const id = OPERATION_IDS[key];
+    if (!id) problems.push(`${key} has no operationId in OPERATION_IDS`);
+    else op.operationId = id;
+    op.description = describe(op);
+    for (const t of (op.tags as string[] | undefined) ?? []) if (!TAGS.some((d) => d.name === t)) problems.push(`${key}: tag ${t} is not declared in TAGS`);
+    withHeaders(key, op);
+  }
+  for (const key of Object.keys(OPERATION_IDS)) if (!ops.some(([k]) => k === key)) problems.push(`OPERATION_IDS names ${key}, which is no operation`);
+  if (problems.length) throw new Error(`the OpenAPI document's operations: ${problems.join('; ')}`);
+  doc.tags = TAGS.map((t) => ({ ...t }));
+  doc.servers = SERVERS.map((s) => ({ ...s }));
+  doc.components = { ...doc.components, headers: Object.fromEntries(Object.entries(RESPONSE_HEADERS).map(([n, h]) => [n, { ...h }])) };
+  for (const [name, r] of Object.entries(doc.components.responses ?? {})) {
+    const status = Number(name.replace(/^Error/, ''));
+    (r as unknown as Json).headers = Object.fromEntries([...ALWAYS, ...(status === 429 || status === 503 ? ['Retry-After'] : [])].map((h) => [h, ref(h)]));
+  }
+  return doc;
+}
+
+/** The headers of one operation's own (inline) answers; the shared error answers get theirs in {@link withOperationNames}. */
+function withHeaders(key: string, op: Json): void {
+  for (const [status, r] of Object.entries((op.responses as Record<string, Json> | undefined) ?? {})) {
+    if ('$ref' in r) continue;
+    const names = [...ALWAYS, ...(status.startsWith('2') ? (SUCCESS_HEADERS[key] ?? []) : []), ...(status === '429' || status === '503' ? ['Retry-After'] : [])];
+    r.headers = { ...((r.headers as Json | undefined) ?? {}), ...Object.fromEntries(names.map((h) => [h, ref(h)])) };
+  }
+}
