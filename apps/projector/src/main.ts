@@ -51,7 +51,20 @@ import { createKafka, type KafkaClient } from '@ledger/kafka';
 import pino from 'pino';
 import { registerProjectorMetrics } from './metrics';
 import { loadConfig, ProjectorEnv, startFailureText } from '@ledger/config';
-import { assertBrokerReachable, assertDatabaseReachable, CheckDown, configureDatabaseSessions, currentDatabaseSessionSettings, healthRunner, kafkaCheck, postgresCheck, probeSession, schemaCheck, serveOps, withTimeout } from '@ledger/infra';
+import {
+  assertBrokerReachable,
+  assertDatabaseReachable,
+  CheckDown,
+  configureDatabaseSessions,
+  currentDatabaseSessionSettings,
+  healthRunner,
+  kafkaCheck,
+  postgresCheck,
+  probeSession,
+  schemaCheck,
+  serveOps,
+  withTimeout,
+} from '@ledger/infra';
 import type { AddressInfo } from 'node:net';
 import { initTracing } from '@ledger/tracing';
 import { createProjectionDataSource, ProjectionRunner, projectorConfig, runProjectionMigrations } from '@ledger/projections';
