@@ -159,7 +159,9 @@ start() { # name
   say "started $name (pid $!, log $logs/$name.log)"
 }
 for name in "${DEMO_SERVICES[@]}"; do start "$name"; done
-cleanup() { [ "$keep" = 1 ] || bash scripts/demo-stop.sh >&2; }
+# stopped at the end, or at once when one did not come up (even with --keep-running)
+up=0
+cleanup() { [ "$keep" = 1 ] && [ "$up" = 1 ] || bash scripts/demo-stop.sh >&2; }
 trap cleanup EXIT
 
 # every service answers on its port (or the demo stops with the reason its log gives)
@@ -174,11 +176,12 @@ for name in "${DEMO_SERVICES[@]}"; do
   url=$(health_url "$name")
   for _ in $(seq 1 120); do
     curl -fs "$url" >/dev/null 2>&1 && break
-    if [ -z "$(demo_live_pid "$name")" ]; then say "the $name did not start; see $logs/$name.log:"; tail -5 "$logs/$name.log" >&2; exit 1; fi
+    if ! kill -0 "$(cat "$DEMO_STATE/$name.pid")" 2>/dev/null; then say "the $name did not start; see $logs/$name.log:"; tail -5 "$logs/$name.log" >&2; exit 1; fi
     sleep 0.5
   done
   curl -fs "$url" >/dev/null || { say "the $name did not answer on $url; see $logs/$name.log"; exit 1; }
 done
+up=1
 say "ledger API up on $LEDGER_API (OpenAPI: $LEDGER_API/docs); relay and projector up"
 npx tsx scripts/demo.ts ${ts_args[@]+"${ts_args[@]}"}
 if [ "$keep" = 1 ]; then
