@@ -18,13 +18,18 @@ demo_main_of() {
   esac
 }
 
+# True while process $1 runs (an exited one its parent has not reaped yet, a zombie, does not).
+demo_pid_runs() {
+  kill -0 "$1" 2>/dev/null && [[ "$(sed -n 's/^[0-9]* ([^)]*) \(.\).*/\1/p' "/proc/$1/stat" 2>/dev/null)" != Z ]]
+}
+
 # The pid of the demo's service $1 when its pid file names a live process started from the service's
 # entry point (a pid the system has since given to another program does not count), else nothing.
 demo_live_pid() {
   local f="$DEMO_STATE/$1.pid" pid
   [[ -f "$f" ]] || return 0
   pid="$(cat "$f" 2>/dev/null)"
-  [[ "$pid" =~ ^[0-9]+$ ]] && kill -0 "$pid" 2>/dev/null || return 0
+  [[ "$pid" =~ ^[0-9]+$ ]] && demo_pid_runs "$pid" || return 0
   tr '\0' ' ' <"/proc/$pid/cmdline" 2>/dev/null | grep -qF "$(demo_main_of "$1")" && echo "$pid"
   return 0
 }

@@ -10,7 +10,7 @@ for name in projector relay api; do
   pid="$(demo_live_pid "$name")"
   if [ -n "$pid" ]; then
     pkill -TERM -P "$pid" 2>/dev/null; kill -TERM "$pid" 2>/dev/null
-    for _ in $(seq 1 50); do kill -0 "$pid" 2>/dev/null || break; sleep 0.2; done
+    for _ in $(seq 1 50); do demo_pid_runs "$pid" || break; sleep 0.2; done
     kill -KILL "$pid" 2>/dev/null; pkill -KILL -P "$pid" 2>/dev/null
     echo "[demo] stopped $name" >&2
   fi
