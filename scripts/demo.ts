@@ -9,10 +9,10 @@
  * look next; with `--keep-running`, the console's address, a pit-manager token to sign in with, and
  * one void requested by pm-1 left pending for a second manager to approve in the console.
  *
- *   npx tsx scripts/demo.ts [--seed <hex>] [--shoes <n per table>] [--keep-running]
+ *   npx tsx scripts/demo.ts [--seed <hex>] [--shoes <n per table, 1..20>] [--hands <n>] [--keep-running]
  * env LEDGER_API (default http://127.0.0.1:3000), JWT_SECRET (as the API's).
  */
-import { Command } from 'commander';
+import { Command, InvalidArgumentError } from 'commander';
 import { MultiBar, Presets } from 'cli-progress';
 import { createHash } from 'node:crypto';
 import { spawn } from 'node:child_process';
@@ -46,18 +46,26 @@ function voidsARoundWithBets(s: ShoeScript): boolean {
 
 interface Options {
   seed?: string;
-  shoes: string;
-  hands: string;
+  shoes: number;
+  hands: number;
   keepRunning?: boolean;
 }
 
 /** The third-party hand history, beside the checkout (see README). */
 const HANDS_ARCHIVE = resolve(__dirname, '../../shared/data/hand-histories/one-million-hands.txt.tar.xz');
 
+/** A whole number in lo..hi, for commander: a bad value is a usage error (exit 1) before anything runs, as scripts/demo.sh checks it. */
+const wholeIn =
+  (lo: number, hi: number) =>
+  (value: string): number => {
+    if (!/^\d+$/.test(value) || Number(value) < lo || Number(value) > hi) throw new InvalidArgumentError(`expected a whole number ${lo}..${hi}`);
+    return Number(value);
+  };
+
 const program = new Command('demo')
   .option('--seed <hex>', 'seed of the run (printed; pass it back to reproduce the same shoes)')
-  .option('--shoes <n>', 'simulated shoes per table', '1')
-  .option('--hands <n>', 'recorded third-party hands to replay (0 = none)', '300')
+  .option('--shoes <n>', 'simulated shoes per table, 1..20', wholeIn(1, 20), 1)
+  .option('--hands <n>', 'recorded third-party hands to replay (0 = none)', wholeIn(0, 999_999_999), 300)
   .option('--keep-running', 'leave the services running (handled by scripts/demo.sh)')
   .parse();
 const opts = program.opts<Options>();
@@ -69,8 +77,7 @@ const out = (s = '') => process.stdout.write(`${s}\n`);
 
 async function main(): Promise<void> {
   const seed = opts.seed ?? SeededRandom.newSeed();
-  const shoesPerTable = Number(opts.shoes);
-  if (!Number.isInteger(shoesPerTable) || shoesPerTable < 1 || shoesPerTable > 20) throw new Error('--shoes must be 1..20');
+  const shoesPerTable = opts.shoes;
   const runTag = createHash('sha256').update(seed).digest('hex').slice(0, 8);
   mkdirSync('.stack/demo', { recursive: true });
   out(`seed ${seed}  (reproduce: npm run demo -- --seed ${seed})`);
@@ -136,7 +143,7 @@ async function main(): Promise<void> {
   );
 
   // 2b. a slice of recorded play: the third-party hands, converted to the table-log format and replayed
-  const recorded = await replayRecordedHands(runTag, Number(opts.hands));
+  const recorded = await replayRecordedHands(runTag, opts.hands);
 
   // 3. wait for the projections to apply the last event of every shoe
   process.stderr.write('waiting for the projections to catch up…\n');

@@ -17,9 +17,9 @@
 # Environment (defaults in brackets):
 #   PGHOST [127.0.0.1]  PGPORT [5432]  PG_ADMIN_USER [postgres]
 #   KAFKA_PORT [9092]  KAFKA_CONTROLLER_PORT [9093]  KAFKA_CLUSTER_ID [fixed]  KAFKA_HEAP_OPTS [-Xms256m -Xmx512m]
-#   KAFKA_READY_TIMEOUT_MS [60000]  KAFKA_STOP_TIMEOUT [30]  STACK_DIR [<repo>/.stack]
+#   KAFKA_READY_TIMEOUT_MS [60000]  KAFKA_STOP_TIMEOUT [30]  STACK_DIR [<repo>/.stack; a relative one is read from the current folder]
 #
-# Files (all under the git-ignored .stack/kafka/): libs/ (jars, with .fetched marker), data/ (KRaft log dir),
+# Files (all under the git-ignored .stack/kafka/): libs/ (jars, with .fetched marker, written only once Maven delivered the broker jars), data/ (KRaft log dir),
 # server.properties, log4j2.properties, kafka.log (broker log), kafka.out (JVM stdout/stderr), kafka.pid,
 # maven.log (last fetch).
 # Progress goes to stderr; `status` prints to stdout.
@@ -27,6 +27,8 @@ set -euo pipefail
 
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 STACK_DIR="${STACK_DIR:-$ROOT/.stack}"
+# Absolute from here on: Maven reads a relative -DoutputDirectory against the pom's folder, not ours.
+[[ "$STACK_DIR" == /* ]] || STACK_DIR="$PWD/$STACK_DIR"
 KAFKA_DIR="$STACK_DIR/kafka"
 KAFKA_LIBS="$KAFKA_DIR/libs"
 KAFKA_DATA="$KAFKA_DIR/data"
@@ -166,8 +168,19 @@ fetch_marker_content() {
   printf 'kafka.version=%s\npom.sha256=%s\n' "$(pom_kafka_version)" "$(sha256sum "$KAFKA_POM" | cut -d' ' -f1)"
 }
 
+# True when folder $1 holds the broker's jar (kafka_2.13-<version>.jar) of the pom's version and its
+# client jar: a fetch that left anything less is no fetch.
+kafka_jars_complete() {
+  local v
+  v="$(pom_kafka_version)"
+  [[ -n "$v" && -f "$1/kafka_2.13-$v.jar" && -f "$1/kafka-clients-$v.jar" ]]
+}
+
+# The Kafka jars of scripts/kafka/pom.xml into $KAFKA_LIBS, once: the marker is written only when
+# Maven delivered the broker's jars, and a marker without them (an older fetch that got none) is no
+# reason to skip the fetch.
 kafka_fetch() {
-  if [[ -f "$FETCH_MARKER" && "$(cat "$FETCH_MARKER")" == "$(fetch_marker_content)" ]]; then
+  if [[ -f "$FETCH_MARKER" && "$(cat "$FETCH_MARKER")" == "$(fetch_marker_content)" ]] && kafka_jars_complete "$KAFKA_LIBS"; then
     log "Kafka: jars for $(pom_kafka_version) already in ${KAFKA_LIBS#"$ROOT"/}"
     return
   fi
@@ -184,6 +197,13 @@ kafka_fetch() {
     sed 's/\x1b\[[0-9;]*m//g' "$KAFKA_DIR/maven.log" | tail -n 40 >&2
     rm -rf "$tmp"
     die "Maven could not fetch the Kafka jars (output above, in full in ${KAFKA_DIR#"$ROOT"/}/maven.log)"
+  fi
+  if ! kafka_jars_complete "$tmp"; then
+    local got
+    got="$(find "$tmp" -maxdepth 1 -name '*.jar' | wc -l)"
+    rm -rf "$tmp"
+    die "Maven ended without error but delivered $got jars, not kafka_2.13-$(pom_kafka_version).jar and" \
+      "kafka-clients-$(pom_kafka_version).jar; nothing was marked as fetched (Maven's output: ${KAFKA_DIR#"$ROOT"/}/maven.log)"
   fi
   rm -rf "$KAFKA_LIBS"
   mv "$tmp" "$KAFKA_LIBS"
@@ -443,4 +463,5 @@ main() {
   esac
 }
 
-main "$@"
+# Sourced (the specs call its functions), it only defines them.
+if [[ "${BASH_SOURCE[0]}" == "$0" ]]; then main "$@"; fi

@@ -16,7 +16,8 @@
  * histogram and counters (apps/projector/src/metrics.ts, the runner), process metrics; docs/architecture.md §8), and for tests only
  * PROJECTOR_FAULT_DELAY_IN_TX_MS. Read once here and
  * validated: a bad value stops the process with exit code 1 and a message naming the variable and
- * the form it expects.
+ * the form it expects; so does a database or a Kafka broker that does not answer at start
+ * (`STARTUP.DATABASE_UNREACHABLE`, `STARTUP.BROKER_UNREACHABLE`, naming the variable to set).
  *
  * Analytics topics: each committed transaction also writes the analytics records of its events to
  * `<schema>.analytics_outbox` (ANALYTICS_ENABLED, default true), and an `AnalyticsPublisher` in this
@@ -49,8 +50,21 @@ import { recordSigningKey } from '@ledger/event-store';
 import { createKafka, type KafkaClient } from '@ledger/kafka';
 import pino from 'pino';
 import { registerProjectorMetrics } from './metrics';
-import { ConfigError, loadConfig, ProjectorEnv } from '@ledger/config';
-import { CheckDown, configureDatabaseSessions, currentDatabaseSessionSettings, healthRunner, kafkaCheck, postgresCheck, probeSession, schemaCheck, serveOps, withTimeout } from '@ledger/infra';
+import { loadConfig, ProjectorEnv, startFailureText } from '@ledger/config';
+import {
+  assertBrokerReachable,
+  assertDatabaseReachable,
+  CheckDown,
+  configureDatabaseSessions,
+  currentDatabaseSessionSettings,
+  healthRunner,
+  kafkaCheck,
+  postgresCheck,
+  probeSession,
+  schemaCheck,
+  serveOps,
+  withTimeout,
+} from '@ledger/infra';
 import type { AddressInfo } from 'node:net';
 import { initTracing } from '@ledger/tracing';
 import { createProjectionDataSource, ProjectionRunner, projectorConfig, runProjectionMigrations } from '@ledger/projections';
@@ -71,6 +85,7 @@ async function main(): Promise<void> {
   if (signing.developmentKey) logger.warn({ variable: 'RECORD_SIGNING_KEY' }, 'RECORD_SIGNING_KEY unset: verifying records with the public development key (development mode only)');
   const { topic, deadLetterTopic, groupId, schema, gamingDay } = config;
   logger.info({ topic, deadLetterTopic, groupId, schema, gamingDay, analytics: { enabled: analytics.enabled, publish: analytics.publish, topics: analytics.topics } }, 'projector starting');
+  await assertDependencies(config);
 
   const ds = createProjectionDataSource(config.databaseUrl, {
     // visible in pg_stat_activity; the group makes it unique per deployment (and per test)
@@ -123,6 +138,19 @@ async function main(): Promise<void> {
   await publisher?.start();
   await runner.start();
   logger.info({}, 'projector running');
+}
+
+/**
+ * The database (the projector's URL, and the owner's when it migrates) and a Kafka broker must answer
+ * before anything starts (a broker restarting has 10 s).
+ * @throws StartupError naming the variable to set
+ */
+async function assertDependencies(config: ProjectorConfig): Promise<void> {
+  const named = (own: string) => (process.env[own] ? own : 'DATABASE_URL');
+  await assertDatabaseReachable(config.databaseUrl, named('PROJECTOR_DATABASE_URL'));
+  if (config.runMigrations) await assertDatabaseReachable(config.migrationsDatabaseUrl, named('MIGRATIONS_DATABASE_URL'));
+  const probe = createKafka({ clientId: `ledger-projector-start-${process.pid}`, brokers: config.kafkaBrokers, logLevel: 'nothing', retries: 0, connectionTimeoutMs: 1000, requestTimeoutMs: 1500 });
+  await assertBrokerReachable(probe, config.kafkaBrokers);
 }
 
 /** The read model's migrations, as the owner on a connection of its own (RUN_MIGRATIONS). */
@@ -232,6 +260,6 @@ async function serveProjectorHttp(env: ProjectorEnv, config: ReturnType<typeof p
 }
 
 main().catch((err: unknown) => {
-  process.stderr.write(`projector: ${err instanceof ConfigError ? err.message : err instanceof Error ? (err.stack ?? err.message) : String(err)}\n`);
+  process.stderr.write(`projector: ${startFailureText(err)}\n`);
   process.exit(1);
 });

@@ -27,13 +27,15 @@
  *                           the anchor publisher (docs/anchors.md); without a key outside development
  *                           mode anchoring is off, or, with ANCHOR_REQUIRED=true, the relay refuses to start
  * Read once here and validated: a bad value (e.g. `RELAY_POLL_INTERVAL_MS=abc`) stops the process
- * with exit code 1 and a message naming the variable and the form it expects.
+ * with exit code 1 and a message naming the variable and the form it expects; so does a database
+ * that does not answer at start (`STARTUP.DATABASE_UNREACHABLE`, naming RELAY_DATABASE_URL or
+ * DATABASE_URL). Kafka may be down: the outbox holds the events until it is back.
  *
  * SIGTERM / SIGINT: finishes the batch in progress, releases the lease, exits 0 (1 if stopping takes
  * more than 15 s). The schema must exist: the API or `npm run migration:run` migrates, not the relay.
  */
-import { ConfigError, loadConfig, RelayEnv } from '@ledger/config';
-import { CheckDown, configureDatabaseSessions, healthRunner, kafkaCheck, postgresCheck, probeSession, schemaCheck, serveOps, type ProbeQuery } from '@ledger/infra';
+import { ConfigError, loadConfig, RelayEnv, StartupError } from '@ledger/config';
+import { assertDatabaseReachable, CheckDown, configureDatabaseSessions, healthRunner, kafkaCheck, postgresCheck, probeSession, schemaCheck, serveOps, type ProbeQuery } from '@ledger/infra';
 import { createKafka } from '@ledger/kafka';
 import { collectProcessMetrics, gauge } from '@ledger/metrics';
 import type { AddressInfo } from 'node:net';
@@ -57,6 +59,8 @@ async function main(): Promise<void> {
     process.stderr.write(`ledger-relay: ${err.message}\n`);
     process.exit(1);
   }
+  // a database that does not answer at start stops the relay with one line naming the variable
+  await assertDatabaseReachable(config.RELAY_DATABASE_URL, process.env.RELAY_DATABASE_URL ? 'RELAY_DATABASE_URL' : 'DATABASE_URL');
   initTracing('ledger-relay', config); // OpenTelemetry, off unless OTEL_EXPORTER_OTLP_ENDPOINT is set (docs/architecture.md §11)
   const logger = defaultLogger('ledger-relay', config.LOG_LEVEL);
   if (signing.developmentKey) logger.warn({ variable: 'RECORD_SIGNING_KEY' }, 'RECORD_SIGNING_KEY unset: signing records with the public development key (development mode only)');
@@ -159,6 +163,7 @@ async function serveRelayHttp(config: RelayEnv, relay: OutboxRelay, logger: Retu
 }
 
 main().catch((err) => {
-  defaultLogger('ledger-relay').error(errorFields(err), 'relay failed to start');
+  if (err instanceof StartupError) process.stderr.write(`ledger-relay: ${err.message}\n`);
+  else defaultLogger('ledger-relay').error(errorFields(err), 'relay failed to start');
   process.exit(1);
 });

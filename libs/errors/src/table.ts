@@ -14,7 +14,7 @@ export type ErrorSource =
   | 'events'
   /** the read side: runner, rebuild, projections (libs/projections, libs/read-model; `ProjectionError`); never an HTTP answer */
   | 'projections'
-  /** the typed configuration (libs/config, `ConfigError`): a process refuses to start; never an HTTP answer */
+  /** the typed configuration and the start-up checks (libs/config, `ConfigError`, `StartupError`): a process refuses to start; never an HTTP answer */
   | 'config'
   /** the `baccarat evaluate` command, one code per refused input line; never an HTTP answer */
   | 'cli'
@@ -201,6 +201,8 @@ export const ERROR_TABLE = {
   'PROJECTION.BAD_AMOUNT': { kind: 'internal', status: 500, message: 'an amount that is not an integer number of minor units, or a dropped fraction that is not num/den', raisedBy: ['projections'] },
   'PROJECTION.BAD_SCHEMA_NAME': { kind: 'internal', status: 500, message: 'a schema name that is not a plain lower-case SQL identifier', raisedBy: ['projections'] },
   'CONFIG.INVALID': { kind: 'internal', status: 500, message: 'the configuration is invalid: {problems}', raisedBy: ['config'] },
+  'STARTUP.DATABASE_UNREACHABLE': { kind: 'unavailable', status: 503, message: 'the database {target} does not answer ({reason}): start PostgreSQL (npm run stack:up) or point {variable} at one that does', raisedBy: ['config'] },
+  'STARTUP.BROKER_UNREACHABLE': { kind: 'unavailable', status: 503, message: 'no Kafka broker answers at {target} ({reason}): start Kafka (npm run stack:up) or point {variable} at one that does', raisedBy: ['config'] },
   'PROJECTION.BAD_CONFIG': { kind: 'internal', status: 500, message: '{name} has an invalid value', raisedBy: ['projections'] },
   'PROJECTION.SCHEMA_IN_USE': { kind: 'internal', status: 500, message: 'a live projector holds the schema: an in-place rebuild would race it', raisedBy: ['projections'] },
   'PROJECTION.REBUILD_INCOMPLETE': { kind: 'internal', status: 500, message: 'the rebuild did not reach the high watermarks it captured at start', raisedBy: ['projections'] },

@@ -4,3 +4,4 @@ export * from './outbox/leader-outbox-publisher';
 export * from './database/roles';
 export * from './database/session-settings';
 export * from './health/health';
+export * from './health/preflight';
