@@ -1,8 +1,11 @@
 /**
  * `engines.node` of package.json is what the locked packages need: its lowest version satisfies
  * the `engines.node` of every package in package-lock.json (devDependencies too: `npm ci` installs
- * them), and the lock's root says the same. Before: `>=20` while the lock held two packages that
- * need Node 22 (`@apidevtools/json-schema-ref-parser` >=22.19.0, `@axe-core/playwright` >=22.12.0).
+ * them), and the lock's root says the same; and the Node that runs the tests (this machine's, CI's)
+ * is one it admits. Before: `>=20` while the lock held two packages that need Node 22
+ * (`@apidevtools/json-schema-ref-parser` >=22.19.0 through openapi-backend 5.21, `@axe-core/playwright`
+ * 4.14 >=22.12.0); both are now pinned to releases that run on Node 20 (openapi-backend 5.20.0,
+ * @axe-core/playwright 4.13.0), so `engines` is `>=20.19.5` (isomorphic-dompurify's floor).
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -18,6 +21,10 @@ const lock = JSON.parse(readFileSync(join(ROOT, 'package-lock.json'), 'utf8')) a
 describe('engines.node', () => {
   it("is the lock root's too", () => {
     expect(lock.packages[''].engines).toEqual({ node: pkg.engines.node });
+  });
+
+  it('admits the Node that runs the tests', () => {
+    expect({ node: process.version, admitted: satisfies(process.version, pkg.engines.node) }).toEqual({ node: process.version, admitted: true });
   });
 
   it('admits no Node version a locked package refuses: its lowest version satisfies every engines.node of the lock', () => {
