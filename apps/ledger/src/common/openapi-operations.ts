@@ -100,6 +100,9 @@ export const RESPONSE_HEADERS: Readonly<Record<string, { description: string; sc
   'Ledger-Report-Header': { description: "the report's header (ReportHeader) as ASCII JSON, where the body cannot carry it (CSV; docs/reports.md §1)", schema: { type: 'string' } },
   'Ledger-Export-Count': { description: 'the rows the export holds (decimal)', schema: { type: 'string', pattern: '^\\d+$' } },
   'Ledger-Export-Positions': { description: 'the global positions the export covers, as ASCII JSON `{first, periodLast, through}`', schema: { type: 'string' } },
+  'X-Report-Signature': { description: "a close's Ed25519 signature (base64) of the bytes answered (`format=raw`, docs/reports.md §2)", schema: { type: 'string' } },
+  'X-Report-Key-Id': { description: 'the id of the key that signed the close (`ed25519:` + 16 hex)', schema: { type: 'string' } },
+  'X-Report-Sha256': { description: 'SHA-256 (64 hex) of the signed bytes answered', schema: { type: 'string', pattern: '^[0-9a-f]{64}$' } },
   'Ledger-Export-Receipt': { description: "the export's receipt id (UUID), recorded after the last byte; GET /exports/manifest signs a bundle from it", schema: { type: 'string', format: 'uuid' } },
 };
 
@@ -110,6 +113,7 @@ const SUCCESS_HEADERS: Readonly<Record<string, readonly string[]>> = {
   'GET /reports/reconciliation': ['Ledger-Report-Header'],
   'GET /statistics/staff': ['Ledger-Report-Header'],
   'GET /reconciliation/wallet-files/{runId}/items': ['Ledger-Report-Header'],
+  'GET /gaming-days/{day}/close': ['X-Report-Signature', 'X-Report-Key-Id', 'X-Report-Sha256'],
   'GET /exports/{kind}': ['Ledger-Report-Header', 'Ledger-Export-Count', 'Ledger-Export-Positions', 'Ledger-Export-Receipt'],
 };
 

@@ -11,6 +11,7 @@ import { ExportManifestService } from './export-manifest.service';
 import { ExportManifestQuery, ExportPeriodQuery, exportPeriod, ExportQuery } from './exports.dto';
 import { ExportAnchorsResponse, ExportManifestResponse } from './exports.responses';
 import { ExportsService } from './exports.service';
+import { answerFormat } from '../kernel/answer-format';
 
 /**
  * Exports for regulators (docs/reports.md §5): `GET /exports/{kind}` streams the events,
@@ -62,7 +63,7 @@ export class ExportsController {
   @ApiProduces('application/x-ndjson', 'text/csv')
   @ApiOkResponse({
     description:
-      'JSONL: `{"header":ReportHeader,"positions":…}`, one JSON object per row, `{"trailer":{"rows":N}}`; CSV: a line of column names, one record per row. Both: response headers `Ledger-Report-Header` (the ReportHeader as ASCII JSON), `Ledger-Export-Count`, `Ledger-Export-Positions`, `Ledger-Export-Receipt` (the receipt GET /exports/manifest signs from, recorded after the last byte)',
+      '`format=jsonl` (default) or `Accept: application/x-ndjson`: JSONL; `format=csv` or `Accept: text/csv`: CSV. JSONL: `{"header":ReportHeader,"positions":…}`, one JSON object per row, `{"trailer":{"rows":N}}`; CSV: a line of column names, one record per row. Both: response headers `Ledger-Report-Header` (the ReportHeader as ASCII JSON), `Ledger-Export-Count`, `Ledger-Export-Positions`, `Ledger-Export-Receipt` (the receipt GET /exports/manifest signs from, recorded after the last byte)',
     content: {
       'application/x-ndjson': { schema: { type: 'string', description: 'JSON lines' } },
       'text/csv': { schema: { type: 'string', description: 'RFC 4180 CSV with a header line' } },
@@ -79,6 +80,6 @@ export class ExportsController {
       correlationId: req.correlationId ?? null,
     };
     const { from, to } = exportPeriod(q);
-    await this.heavy.run(req as never, () => this.exports.stream(kind, { from, to, format: q.format ?? 'jsonl', through: q.through }, caller, res));
+    await this.heavy.run(req as never, () => this.exports.stream(kind, { from, to, format: answerFormat(req, q.format, { 'application/x-ndjson': 'jsonl', 'text/csv': 'csv' }), through: q.through }, caller, res));
   }
 }

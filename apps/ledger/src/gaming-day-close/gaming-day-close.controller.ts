@@ -1,6 +1,7 @@
-import { Body, Controller, Get, Param, Post, Query, Res, UseInterceptors } from '@nestjs/common';
+import { Body, Controller, Get, Param, Post, Query, Req, Res, UseInterceptors } from '@nestjs/common';
 import { ApiAcceptedResponse, ApiBearerAuth, ApiCreatedResponse, ApiExtraModels, ApiOkResponse, ApiOperation, ApiProduces, ApiTags, getSchemaPath } from '@nestjs/swagger';
-import type { Response } from 'express';
+import type { Request, Response } from 'express';
+import { answerFormat } from '../kernel/answer-format';
 import { CurrentPrincipal } from '../kernel/auth/current-principal.decorator';
 import type { Principal } from '../kernel/auth/principal';
 import { Roles } from '../kernel/auth/roles.decorator';
@@ -80,17 +81,17 @@ export class GamingDayCloseController {
   @ApiProduces('application/json', 'text/csv')
   @ApiOkResponse({
     description:
-      '`format=json` (default): the closes of the day; `format=csv`: their rows, totals and adjustments (attachment); `format=raw`: the exact signed bytes of the one close (headers x-report-signature, x-report-key-id, x-report-sha256)',
+      '`format=json` (default) or `Accept: application/json`: the closes of the day; `format=csv` or `Accept: text/csv`: their rows, totals and adjustments (attachment); `format=raw`: the exact signed bytes of the one close (headers x-report-signature, x-report-key-id, x-report-sha256)',
     content: {
       'application/json': { schema: { anyOf: [{ $ref: getSchemaPath(GamingDayCloses) }, { $ref: getSchemaPath(CloseReportBodyDto) }], description: 'GamingDayCloses; format=raw: the signed CloseReportBodyDto, byte for byte' } },
       'text/csv': { schema: { type: 'string' } },
     },
   })
-  async get(@Param('day') day: string, @Query() q: CloseDayQuery, @Res({ passthrough: true }) res: Response) {
+  async get(@Param('day') day: string, @Query() q: CloseDayQuery, @Req() req: Request, @Res({ passthrough: true }) res: Response) {
     // 404 only for a day without any close; the tableId filter narrows the list (possibly to none), like the other list filters
     const { closes: all, refused } = await this.closes.ofDay(checkDay(day), null);
     const closes = all.filter((c) => !q.tableId || c.tableIds.includes(q.tableId));
-    const format = q.format ?? 'json';
+    const format = answerFormat(req, q.format, { 'application/json': 'json', 'text/csv': 'csv' });
     if (format === 'raw') {
       if (closes.length !== 1) {
         throw new ApiError('VALIDATION.FAILED', `format=raw needs exactly one close; ${closes.length} match: give the tableId of one`, { problems: 'format=raw: tableId must select exactly one close' });

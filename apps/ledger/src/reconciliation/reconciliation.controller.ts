@@ -1,6 +1,7 @@
-import { Controller, Get, Query, Res, UseInterceptors } from '@nestjs/common';
+import { Controller, Get, Query, Req, Res, UseInterceptors } from '@nestjs/common';
 import { ApiBearerAuth, ApiExtraModels, ApiOkResponse, ApiOperation, ApiProduces, ApiTags, getSchemaPath } from '@nestjs/swagger';
-import type { Response } from 'express';
+import type { Request, Response } from 'express';
+import { answerFormat } from '../kernel/answer-format';
 import { Roles } from '../kernel/auth/roles.decorator';
 import { csvAnswer } from '../kernel/csv';
 import { ReconciliationQuery } from '../kernel/query.dto';
@@ -39,16 +40,16 @@ export class ReconciliationController {
   @ApiOperation({ summary: 'Turnover, payouts, GGR, hold; voids and corrections apart; grouped by table, shoe, dealer, day, currency; JSON or CSV' })
   @ApiProduces('application/json', 'text/csv')
   @ApiOkResponse({
-    description: '`format=json` (default): the report; `format=csv`: the same rows as CSV with a header line (attachment reconciliation.csv)',
+    description: '`format=json` (default) or `Accept: application/json`: the report; `format=csv` or `Accept: text/csv`: the same rows as CSV with a header line (attachment reconciliation.csv)',
     content: {
       'application/json': { schema: { $ref: getSchemaPath(ReconciliationReport) } },
       'text/csv': { schema: { type: 'string', description: 'one line per row, the columns of ReconciliationRow' } },
     },
   })
-  async reconciliation(@Query() q: ReconciliationQuery, @Res({ passthrough: true }) res: Response) {
+  async reconciliation(@Query() q: ReconciliationQuery, @Req() req: Request, @Res({ passthrough: true }) res: Response) {
     // the DTO checked every name against the Set of dimensions; the guard narrows the type
     const groupBy: ReconciliationDimension[] = (q.groupBy ?? 'table,currency').split(',').filter((d): d is ReconciliationDimension => d !== '' && isReconciliationDimension(d));
-    const format = q.format ?? 'json';
+    const format = answerFormat(req, q.format, { 'application/json': 'json', 'text/csv': 'csv' });
     const scope: ReconciliationFilters = {
       groupBy,
       tableId: q.tableId ?? null,

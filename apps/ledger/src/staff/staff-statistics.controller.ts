@@ -1,6 +1,7 @@
 import { Controller, Get, Query, Req, Res, UseInterceptors } from '@nestjs/common';
 import { ApiBearerAuth, ApiExtraModels, ApiOkResponse, ApiOperation, ApiProduces, ApiTags, getSchemaPath } from '@nestjs/swagger';
-import type { Response } from 'express';
+import type { Request, Response } from 'express';
+import { answerFormat } from '../kernel/answer-format';
 import { Roles } from '../kernel/auth/roles.decorator';
 import { ApiError } from '../kernel/api-error';
 import { csvAnswer, type HeaderSink } from '../kernel/csv';
@@ -48,13 +49,14 @@ export class StaffStatisticsController {
   @ApiOperation({ summary: 'Staff and table statistics: rounds, voids, corrections, exposed/dropped/unneeded cards, tableau refusals, time per round, per dealer, pit manager, table or shift; outlier flags' })
   @ApiProduces('application/json', 'text/csv')
   @ApiOkResponse({
-    description: '`format=json` (default): the report with its header; `format=csv`: the rows (items or pitManagers) as CSV with a header line, the report header in the `Ledger-Report-Header` response header (docs/reports.md §1)',
+    description:
+      '`format=json` (default) or `Accept: application/json`: the report with its header; `format=csv` or `Accept: text/csv`: the rows (items or pitManagers) as CSV with a header line, the report header in the `Ledger-Report-Header` response header (docs/reports.md §1)',
     content: {
       'application/json': { schema: { $ref: getSchemaPath(StaffStatisticsReport) } },
       'text/csv': { schema: { type: 'string', description: 'one line per row' } },
     },
   })
-  async staff(@Query() q: StaffStatisticsQuery, @Req() req: HeavyReadRequest, @Res({ passthrough: true }) res: Response): Promise<StaffStatisticsAnswer | string> {
+  async staff(@Query() q: StaffStatisticsQuery, @Req() req: HeavyReadRequest & Request, @Res({ passthrough: true }) res: Response): Promise<StaffStatisticsAnswer | string> {
     const from = parseTime(q.from, 'from');
     const to = parseTime(q.to, 'to');
     if (from && to && from >= to) throw new ApiError('VALIDATION.FAILED', 'from must be before to', { from, to });
@@ -82,7 +84,7 @@ export class StaffStatisticsController {
       );
       return { header, groupBy: f.groupBy, flagRule: { test: 'two-proportion z-test against the pool of the other dealers', zThreshold: Z_THRESHOLD.toString(), minRounds: f.minRounds }, items, pitManagers };
     });
-    if ((q.format ?? 'json') === 'csv') {
+    if (answerFormat(req, q.format, { 'application/json': 'json', 'text/csv': 'csv' }) === 'csv') {
       // the header as every CSV report carries it (docs/reports.md §1): a response header, no preamble line in the body
       res.setHeader(REPORT_HEADER_HTTP, headerValue(answer.header));
       return staffCsv(res, answer);

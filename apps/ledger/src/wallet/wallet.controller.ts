@@ -1,6 +1,7 @@
 import { Controller, Get, HttpCode, Param, Post, Query, Req, Res, StreamableFile, UseInterceptors } from '@nestjs/common';
 import { ApiBearerAuth, ApiBody, ApiConsumes, ApiCreatedResponse, ApiExtraModels, ApiOkResponse, ApiOperation, ApiProduces, ApiTags, getSchemaPath } from '@nestjs/swagger';
 import type { Request, Response } from 'express';
+import { answerFormat } from '../kernel/answer-format';
 import { Readable } from 'node:stream';
 import { Roles } from '../kernel/auth/roles.decorator';
 import { CurrentPrincipal } from '../kernel/auth/current-principal.decorator';
@@ -97,15 +98,16 @@ export class WalletController {
   @ApiOperation({ summary: "A run's transactions and what became of each, by status; JSON pages or one CSV" })
   @ApiProduces('application/json', 'text/csv')
   @ApiOkResponse({
-    description: '`format=json` (default): a page; `format=csv`: every item (of the status) as CSV with a header line (attachment); the report header in `Ledger-Report-Header` (docs/reports.md §1)',
+    description:
+      '`format=json` (default) or `Accept: application/json`: a page; `format=csv` or `Accept: text/csv`: every item (of the status) as CSV with a header line (attachment); the report header in `Ledger-Report-Header` (docs/reports.md §1)',
     content: {
       'application/json': { schema: { $ref: getSchemaPath(WalletItemsPage) } },
       'text/csv': { schema: { type: 'string', description: `one line per item: ${WALLET_ITEM_CSV_COLUMNS.join(', ')} (differences separated by |)` } },
     },
   })
-  async items(@Param('runId') runId: string, @Query() q: WalletItemsQuery, @Res({ passthrough: true }) res: Response) {
+  async items(@Param('runId') runId: string, @Query() q: WalletItemsQuery, @Req() req: Request, @Res({ passthrough: true }) res: Response) {
     const status = q.status ?? null;
-    if ((q.format ?? 'json') === 'json') return this.wallet.items(runId, status, parseLimit(q.limit), q.cursor);
+    if (answerFormat(req, q.format, { 'application/json': 'json', 'text/csv': 'csv' }) === 'json') return this.wallet.items(runId, status, parseLimit(q.limit), q.cursor);
     const run = await this.wallet.runWithItems(runId); // 404 (unknown, or its items pruned) before any byte is sent
     res.setHeader(REPORT_HEADER_HTTP, headerValue({ ...run.header, filters: { ...run.header.filters, ...(status ? { status } : {}) } }));
     const rows = async function* (items: AsyncGenerator<WalletItemView>) {
