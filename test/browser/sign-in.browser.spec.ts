@@ -6,6 +6,8 @@
  * API's error code and stays on the sign-in page; the sign-in page has no serious accessibility
  * violation.
  */
+import { execSync } from 'node:child_process';
+import { join } from 'node:path';
 import { expect, expectNoSeriousA11yViolations, mintConsoleToken, screenshotPage, test, type ConsoleRole } from './support/fixtures';
 
 const EVERY_ROLE = ['Tables', 'Topics'];
@@ -55,4 +57,35 @@ test('the sign-in page has no serious accessibility violation', async ({ page })
   await expect(page.getByLabel('Token')).toBeVisible();
   await expectNoSeriousA11yViolations(page);
   await screenshotPage(page, 'sign-in');
+});
+
+test("the sign-in hint's command mints a token that signs in, as a newcomer would paste it into a shell", async ({ page }) => {
+  await page.goto('/console/sign-in');
+  const command = (await page.locator('code').filter({ hasText: 'npm run -s token' }).first().textContent())!.trim();
+  // run as printed, from a shell whose environment does not already say development mode
+  const env = Object.fromEntries(Object.entries(process.env).filter(([k]) => k !== 'LEDGER_ENV'));
+  const token = execSync(command, { cwd: join(__dirname, '../..'), env, shell: '/bin/bash', encoding: 'utf8' })
+    .trim()
+    .split('\n')
+    .pop()!;
+  await page.getByLabel('Token').fill(token);
+  await page.getByRole('button', { name: 'Sign in' }).click();
+  await expect(page).toHaveURL(/\/console\/tables$/);
+});
+
+test('the console has an icon: no request fails and nothing is logged as an error while a page loads', async ({ page }) => {
+  const failed: string[] = [];
+  page.on('console', (m) => {
+    if (m.type() === 'error') failed.push(`console: ${m.text()}`);
+  });
+  page.on('response', (r) => {
+    if (r.status() >= 400) failed.push(`${r.status()} ${r.url()}`);
+  });
+  await page.goto('/console/sign-in');
+  await expect(page.getByLabel('Token')).toBeVisible();
+  const icon = await page.locator('link[rel="icon"]').getAttribute('href');
+  expect(icon).toBe('/console/favicon.svg');
+  expect((await page.request.get(icon!)).status()).toBe(200);
+  await page.waitForLoadState('networkidle');
+  expect(failed).toEqual([]);
 });

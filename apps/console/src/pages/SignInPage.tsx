@@ -4,7 +4,7 @@ import { useSession } from '../session';
 import { ErrorMessage } from '../components/States';
 
 /**
- * Sign in with a bearer token (development: `npm run -s token -- --role pit-manager --sub pm-1`).
+ * Sign in with a bearer token (development: `LEDGER_ENV=development npm run -s token -- --role pit-manager --sub pm-1`).
  * The token is checked by the API (`GET /me`); the console never holds a signing key.
  */
 export function SignInPage() {
@@ -37,7 +37,7 @@ export function SignInPage() {
         <label htmlFor="token">Token</label>
         <textarea id="token" name="token" rows={4} value={token} onChange={(e) => setToken(e.target.value)} required autoComplete="off" spellCheck={false} />
         <p className="muted">
-          A bearer token of the ledger API. For local use: <code>npm run -s token -- --role pit-manager --sub pm-1</code>
+          A bearer token of the ledger API. For local use: <code>LEDGER_ENV=development npm run -s token -- --role pit-manager --sub pm-1</code>
         </p>
         <button type="submit" disabled={busy || token.trim() === ''}>
           Sign in
