@@ -16,12 +16,13 @@ import { IntegrityIncidents1799000400001 } from './migrations/1799000400001-inte
 import { ExportReceipts1799000500000 } from './migrations/1799000500000-export-receipts';
 import { WalletMatchRetention1799200000000 } from './migrations/1799200000000-wallet-match-retention';
 import { EvidenceChains1799300000000 } from './migrations/1799300000000-evidence-chains';
+import { WalletStagingTemp1799400000000 } from './migrations/1799400000000-wallet-staging-temp';
 
 /**
  * The API's migrations beside the event store's, in the same TypeORM `migrations` table: the query
  * log (docs/guarantees.md §12), the shoe snapshots, the gaming-day closes (docs/reports.md §2), the
  * wallet match runs (docs/reports.md §4), the index the exports read by time and the exports' receipts (docs/reports.md §5), the wallet items' retention (docs/reports.md §4.5)
- * and the evidence chains of the access log and the wallet runs (docs/guarantees.md §9).
+ * the evidence chains of the access log and the wallet runs (docs/guarantees.md §9) and the wallet upload's staging right (TEMPORARY, docs/reports.md §4.5).
  */
 export const API_EXTRA_MIGRATIONS = [
   CreateQueryLog1733100000000,
@@ -36,6 +37,7 @@ export const API_EXTRA_MIGRATIONS = [
   ExportReceipts1799000500000,
   WalletMatchRetention1799200000000,
   EvidenceChains1799300000000,
+  WalletStagingTemp1799400000000,
 ];
 
 /** The schemas {@link migrateAll} brings up to date, in the order it runs them. */
