@@ -4,19 +4,22 @@ import type { WalletRow } from './wallet-file';
 import { utf16Key, type FlaggedWalletRow, type MatchItem } from './wallet-match';
 
 /**
- * The staging of a wallet upload (docs/reports.md §4.5): two temporary tables of the upload's one
+ * The staging of a wallet upload (docs/reports.md §4.5): temporary tables of the upload's one
  * transaction (`ON COMMIT DROP`: gone at its end, committed or rolled back; the API's login needs
  * the TEMPORARY right on the database, migration 1799400000000). The checked rows go in chunk by
- * chunk as the file is read; they come back in pages by line with their duplicate flag (computed
- * here, over the whole file); the items go in as they are matched, with byte keys of their order;
+ * chunk as the file is read; the bet ids they name are gathered once (each once) and read back in
+ * pages; the rows come back in pages by line with their duplicate flag (computed here, over the
+ * whole file); the items go in as they are matched, with byte keys of their order;
  * {@link moveStagedItems} numbers them in that order and hands them to `ledger_add_wallet_items` in
- * chunks, without passing through the API. The API holds at most a page of rows or items at a time.
+ * chunks, without passing through the API. The API holds at most a page of rows, ids or items at a time.
  */
 
 /** The file's checked rows (`txn_bet_id`: the bet its transaction id names, if any). */
 const ROWS = 'wallet_stage_rows';
 /** The matched items, unsorted, with their sort keys. */
 const ITEMS = 'wallet_stage_items';
+/** The distinct bet ids the rows name. */
+const NAMED = 'wallet_stage_named';
 /** The items numbered (`seq` from 1) in the order of {@link compareItems}. */
 const SORTED = 'wallet_stage_sorted';
 
@@ -64,20 +67,26 @@ export async function indexWalletStage(tx: Queryable): Promise<void> {
   await exec(tx, `ANALYZE ${ROWS}`);
 }
 
-/** The bet ids the staged rows name (a `betId`, or the bet of a transaction id), each once. */
-const NAMED = `SELECT bet_id AS b FROM ${ROWS} WHERE bet_id IS NOT NULL UNION SELECT txn_bet_id FROM ${ROWS} WHERE txn_bet_id IS NOT NULL`;
-
-/** How many distinct bet ids the staged rows name. */
-export async function namedBetCount(tx: Queryable): Promise<number> {
-  const row = await first<{ n: number }>(tx, `SELECT count(*)::int AS n FROM (${NAMED}) n`);
-  return row?.n ?? 0;
+/**
+ * Gathers the bet ids the staged rows name (a `betId`, or the bet of a transaction id), each once,
+ * into a third staging table indexed bytewise, and counts them.
+ * @returns how many distinct bet ids the rows name
+ */
+export async function collectNamedBets(tx: Queryable): Promise<number> {
+  await exec(
+    tx,
+    `CREATE TEMP TABLE ${NAMED} ON COMMIT DROP AS
+       SELECT bet_id AS b FROM ${ROWS} WHERE bet_id IS NOT NULL UNION SELECT txn_bet_id FROM ${ROWS} WHERE txn_bet_id IS NOT NULL`,
+  );
+  await exec(tx, `CREATE UNIQUE INDEX ON ${NAMED} (b COLLATE "C")`);
+  return (await first<{ n: number }>(tx, `SELECT count(*)::int AS n FROM ${NAMED}`))?.n ?? 0;
 }
 
-/** The distinct bet ids the staged rows name, in pages of at most `size` (keyset by id, bytewise). */
+/** The distinct bet ids the staged rows name ({@link collectNamedBets} first), in pages of at most `size` (keyset by id, bytewise). */
 export async function* namedBetPages(tx: Queryable, size: number): AsyncGenerator<string[]> {
   let after: string | null = null;
   for (;;) {
-    const page: { b: string }[] = await sqlRows<{ b: string }>(tx, `SELECT b FROM (${NAMED}) n WHERE $1::text IS NULL OR b COLLATE "C" > $1 ORDER BY b COLLATE "C" LIMIT $2`, [after, size]);
+    const page: { b: string }[] = await sqlRows<{ b: string }>(tx, `SELECT b FROM ${NAMED} WHERE $1::text IS NULL OR b COLLATE "C" > $1 ORDER BY b COLLATE "C" LIMIT $2`, [after, size]);
     if (page.length) yield page.map((r) => r.b);
     if (page.length < size) return;
     after = page[page.length - 1].b;

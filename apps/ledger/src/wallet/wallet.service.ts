@@ -16,7 +16,7 @@ import type { WalletBetRow } from '@ledger/read-model';
 import { FileTooLargeError, TooManyRowsError, WalletFileReader, type ColumnMap, type WalletFileFormat } from './wallet-file';
 import { checkBudget, lockCallerBudget, type WalletBudgetLimits } from './wallet-budget';
 import { scopeOfRows, WalletMatcher, type MatchScope, type MatchStatus, type MatchTotals } from './wallet-match';
-import { createWalletStage, indexWalletStage, moveStagedItems, namedBetCount, namedBetPages, stagedRowPages, stageItems, stageRows } from './wallet-staging';
+import { createWalletStage, indexWalletStage, moveStagedItems, collectNamedBets, namedBetPages, stagedRowPages, stageItems, stageRows } from './wallet-staging';
 
 /** Most bets of a match's scope (its gaming days) loaded at once; more: 413 `WALLET.SCOPE_TOO_LARGE`. */
 export const MAX_SCOPE_BETS = 500_000;
@@ -270,7 +270,7 @@ export class WalletService {
   async uploadLedger(tx: Queryable, scope: MatchScope): Promise<LedgerTransaction[]> {
     const settlements = this.readModel.on(tx).settlements;
     const n = await settlements.walletScopeCount(scope);
-    if (n + (await namedBetCount(tx)) > MAX_SCOPE_BETS) throw ApiError.of('WALLET.SCOPE_TOO_LARGE', { limit: MAX_SCOPE_BETS });
+    if (n + (await collectNamedBets(tx)) > MAX_SCOPE_BETS) throw ApiError.of('WALLET.SCOPE_TOO_LARGE', { limit: MAX_SCOPE_BETS });
     const out: LedgerTransaction[] = [];
     addTransactionsOfBets(await settlements.walletBets(scope, []), out);
     for await (const page of namedBetPages(tx, NAMED_PAGE)) addTransactionsOfBets(await settlements.walletBetsOutside(scope, page), out);
