@@ -9,8 +9,9 @@
  * grows with the rows runs out of heap, one that is flat completes. No HTTP server: the figure is
  * the pipeline's, in a bare process (its baseline is the modules it loads).
  *
- * `TEST_DATABASE_URL=postgres://ledger_owner:…/<a migrated test database> npx tsx bench/wallet-memory.ts`
- * (the runs it stores stay in that database).
+ * `TEST_DATABASE_URL=postgres://ledger_owner:…/<a migrated scratch database> npm run bench:wallet-memory`.
+ * The runs it stores (420,000 items) stay in that database: use a scratch one, not a test database
+ * the suites share (the evidence checks recompute every stored run's items).
  */
 import { spawnSync } from 'node:child_process';
 import { Readable } from 'node:stream';
