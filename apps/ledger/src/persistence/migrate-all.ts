@@ -17,12 +17,13 @@ import { ExportReceipts1799000500000 } from './migrations/1799000500000-export-r
 import { WalletMatchRetention1799200000000 } from './migrations/1799200000000-wallet-match-retention';
 import { EvidenceChains1799300000000 } from './migrations/1799300000000-evidence-chains';
 import { ExportReceiptSeals1799300000001 } from './migrations/1799300000001-export-receipt-seals';
+import { WalletStagingTemp1799400000000 } from './migrations/1799400000000-wallet-staging-temp';
 
 /**
  * The API's migrations beside the event store's, in the same TypeORM `migrations` table: the query
  * log (docs/guarantees.md §12), the shoe snapshots, the gaming-day closes (docs/reports.md §2), the
- * wallet match runs (docs/reports.md §4), the index the exports read by time and the exports' receipts and their seals (docs/reports.md §5), the wallet items' retention (docs/reports.md §4.5)
- * and the evidence chains of the access log and the wallet runs (docs/guarantees.md §9).
+ * wallet match runs (docs/reports.md §4), the index the exports read by time and the exports' receipts and their seals (docs/reports.md §5), the wallet items' retention (docs/reports.md §4.5),
+ * the evidence chains of the access log and the wallet runs (docs/guarantees.md §9) and the wallet upload's staging right (TEMPORARY, docs/reports.md §4.5).
  */
 export const API_EXTRA_MIGRATIONS = [
   CreateQueryLog1733100000000,
@@ -38,6 +39,7 @@ export const API_EXTRA_MIGRATIONS = [
   WalletMatchRetention1799200000000,
   EvidenceChains1799300000000,
   ExportReceiptSeals1799300000001,
+  WalletStagingTemp1799400000000,
 ];
 
 /** The schemas {@link migrateAll} brings up to date, in the order it runs them. */

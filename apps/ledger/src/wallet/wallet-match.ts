@@ -68,10 +68,13 @@ export interface MatchResult {
   readonly zeroNotInFile: number;
 }
 
-/** The gaming days of the rows' times (`dayOf`, the ledger's gaming-day rule), as a scope; null without rows. */
-export function scopeOfRows(rows: readonly WalletRow[], dayOf: (time: string) => string): (MatchScope & { kind: 'days' }) | null {
-  let from: string | null = null;
-  let to: string | null = null;
+/**
+ * The gaming days of the rows' times (`dayOf`, the ledger's gaming-day rule), as a scope, widened
+ * from `before` (the scope of earlier rows: a file read chunk by chunk); null without rows.
+ */
+export function scopeOfRows(rows: readonly WalletRow[], dayOf: (time: string) => string, before: (MatchScope & { kind: 'days' }) | null = null): (MatchScope & { kind: 'days' }) | null {
+  let from: string | null = before?.fromDay ?? null;
+  let to: string | null = before?.toDay ?? null;
   for (const r of rows) {
     const d = dayOf(r.time);
     if (from === null || d < from) from = d;
@@ -112,11 +115,122 @@ export function matchWallet(rows: readonly WalletRow[], ledger: readonly LedgerT
     }
     items.push(missingInWallet(l));
   }
-  items.sort((a, b) => cmp(a.gamingDay, b.gamingDay) || cmp(a.currency, b.currency) || cmp(a.transactionId, b.transactionId) || (a.walletLine ?? 0) - (b.walletLine ?? 0));
+  items.sort(compareItems);
   return { items, ...summarise(items), zeroNotInFile };
 }
 
 const cmp = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
+
+/** A wallet row as {@link WalletMatcher} takes it: whether a row of its transaction id came before it in the file (found by the caller). */
+export type FlaggedWalletRow = WalletRow & { readonly duplicate: boolean };
+
+/**
+ * The file's rows with {@link FlaggedWalletRow.duplicate} set as {@link matchWallet} finds it (an id
+ * seen on an earlier row). Holds every id: for tests and small files; the upload flags rows in SQL.
+ */
+export function flagDuplicates(rows: readonly WalletRow[]): FlaggedWalletRow[] {
+  const seen = new Set<string>();
+  return rows.map((r) => {
+    const duplicate = seen.has(r.transactionId);
+    seen.add(r.transactionId);
+    return { ...r, duplicate };
+  });
+}
+
+/** What {@link WalletMatcher.result} gives once every chunk is in: {@link MatchResult} without the items, and their count. */
+export type MatchTotals = Omit<MatchResult, 'items'> & { readonly itemCount: number };
+
+/**
+ * {@link matchWallet} chunk by chunk, with memory flat in the file's size: it holds the ledger's
+ * transactions (by id), the ids of those a row named (at most the ledger's), and the summary's groups
+ * (one per currency and gaming day), never a row or an item it has handed back. The caller feeds the
+ * rows in file order with their {@link FlaggedWalletRow.duplicate} flag ({@link add}), then takes the
+ * MISSING_IN_WALLET items ({@link missing}) and the totals ({@link result}). The items come unsorted:
+ * sorted by {@link compareItems} (the caller's job) they are {@link matchWallet}'s items, and
+ * {@link result} equals its summary, totals and `zeroNotInFile`.
+ */
+export class WalletMatcher {
+  private readonly byId = new Map<string, LedgerTransaction>();
+  /** Ledger transaction ids a row named (the old `seen`, restricted to the ledger's ids). */
+  private readonly named = new Set<string>();
+  private readonly groups: SummaryGroups = new Map();
+  private readonly totals = zeroCounts();
+  private zeroNotInFile = 0;
+  private items = 0;
+  private finished = false;
+
+  /**
+   * @param ledger every ledger transaction of the scope, plus any the rows name (whatever their day)
+   * @param dayOf the gaming day of a wallet time (for rows the ledger lacks)
+   */
+  constructor(
+    private readonly ledger: readonly LedgerTransaction[],
+    private readonly scope: MatchScope,
+    private readonly dayOf: (time: string) => string,
+  ) {
+    for (const t of ledger) this.byId.set(t.transactionId, t);
+  }
+
+  /** The items of the next rows of the file (in file order), one per row. @throws Error after {@link missing} */
+  add(rows: readonly FlaggedWalletRow[]): MatchItem[] {
+    if (this.finished) throw new Error('WalletMatcher: rows added after the missing items were taken');
+    return rows.map((r) => {
+      const l = this.byId.get(r.transactionId);
+      if (l) this.named.add(r.transactionId);
+      return this.count(itemOfRow(r, l, r.duplicate, this.dayOf));
+    });
+  }
+
+  /** The MISSING_IN_WALLET items (ledger transactions of the scope no row named, amount not 0), in chunks of at most `chunk`; the zero ones only counted. */
+  *missing(chunk: number): Generator<MatchItem[]> {
+    this.finished = true;
+    let out: MatchItem[] = [];
+    for (const l of this.ledger) {
+      if (this.named.has(l.transactionId) || !inScope(l, this.scope)) continue;
+      this.named.add(l.transactionId); // a transaction given twice in `ledger` counts once
+      if (l.amount === 0n) {
+        this.zeroNotInFile++;
+        continue;
+      }
+      out.push(this.count(missingInWallet(l)));
+      if (out.length >= chunk) {
+        yield out;
+        out = [];
+      }
+    }
+    if (out.length) yield out;
+  }
+
+  /** The summary (by currency, then gaming day), totals, `zeroNotInFile` and item count of everything handed out. */
+  result(): MatchTotals {
+    const summary = [...this.groups.values()].sort((a, b) => cmp(a.currency, b.currency) || cmp(a.gamingDay, b.gamingDay));
+    return { summary, totals: { ...this.totals }, zeroNotInFile: this.zeroNotInFile, itemCount: this.items };
+  }
+
+  /** What the matcher holds besides the ledger: the ids named and the summary's groups (neither grows with rows the ledger lacks). */
+  footprint(): { readonly ledger: number; readonly named: number; readonly groups: number } {
+    return { ledger: this.byId.size, named: this.named.size, groups: this.groups.size };
+  }
+
+  private count(i: MatchItem): MatchItem {
+    this.items++;
+    addToSummary(this.groups, this.totals, i);
+    return i;
+  }
+}
+
+/** The order of {@link MatchResult.items}: gaming day, currency, transaction id (UTF-16 code units, as `<`), wallet line (0 when missing in the wallet). */
+export function compareItems(a: MatchItem, b: MatchItem): number {
+  return cmp(a.gamingDay, b.gamingDay) || cmp(a.currency, b.currency) || cmp(a.transactionId, b.transactionId) || (a.walletLine ?? 0) - (b.walletLine ?? 0);
+}
+
+/**
+ * A byte key of a string whose byte order (`memcmp`, PostgreSQL's `bytea` order) is JavaScript's `<`
+ * order of the strings: its UTF-16 code units, big-endian (a prefix sorts first in both).
+ */
+export function utf16Key(s: string): Buffer {
+  return Buffer.from(s, 'utf16le').swap16();
+}
 
 /**
  * The item of a wallet row: DUPLICATED when a row of its id came before, MISSING_IN_LEDGER without
@@ -186,18 +300,24 @@ function missingInWallet(l: LedgerTransaction): MatchItem {
 
 /** The counts and sums of sorted `items` per currency and gaming day (by currency, then day), and the totals. */
 function summarise(items: readonly MatchItem[]): Pick<MatchResult, 'summary' | 'totals'> {
-  const groups = new Map<string, { currency: string; gamingDay: string; counts: Record<MatchStatus, number>; ledgerAmount: bigint; walletAmount: bigint }>();
+  const groups: SummaryGroups = new Map();
   const totals = zeroCounts();
-  for (const i of items) {
-    const key = `${i.currency}|${i.gamingDay}`;
-    const g = groups.get(key) ?? { currency: i.currency, gamingDay: i.gamingDay, counts: zeroCounts(), ledgerAmount: 0n, walletAmount: 0n };
-    g.counts[i.status]++;
-    totals[i.status]++;
-    // a duplicate's ledger amount is its first row's: counted once
-    if (i.status !== 'DUPLICATED') g.ledgerAmount += i.ledgerAmount ?? 0n;
-    g.walletAmount += i.walletAmount ?? 0n;
-    groups.set(key, g);
-  }
+  for (const i of items) addToSummary(groups, totals, i);
   const summary = [...groups.values()].sort((a, b) => cmp(a.currency, b.currency) || cmp(a.gamingDay, b.gamingDay));
   return { summary, totals };
+}
+
+/** The summary's groups being built, by `currency|gamingDay`. */
+type SummaryGroups = Map<string, { currency: string; gamingDay: string; counts: Record<MatchStatus, number>; ledgerAmount: bigint; walletAmount: bigint }>;
+
+/** Counts and sums item `i` into its group of `groups` and into `totals`. */
+function addToSummary(groups: SummaryGroups, totals: Record<MatchStatus, number>, i: MatchItem): void {
+  const key = `${i.currency}|${i.gamingDay}`;
+  const g = groups.get(key) ?? { currency: i.currency, gamingDay: i.gamingDay, counts: zeroCounts(), ledgerAmount: 0n, walletAmount: 0n };
+  g.counts[i.status]++;
+  totals[i.status]++;
+  // a duplicate's ledger amount is its first row's: counted once
+  if (i.status !== 'DUPLICATED') g.ledgerAmount += i.ledgerAmount ?? 0n;
+  g.walletAmount += i.walletAmount ?? 0n;
+  groups.set(key, g);
 }

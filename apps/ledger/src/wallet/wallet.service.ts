@@ -1,6 +1,6 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { ConfigService } from '@nestjs/config';
-import { createHash, randomUUID, type Hash } from 'node:crypto';
+import { createHash, randomUUID } from 'node:crypto';
 import { Transform, type Readable } from 'node:stream';
 import type { DataSource } from 'typeorm';
 import type { LedgerApiEnv } from '@ledger/config';
@@ -11,15 +11,21 @@ import { exec, first, rows as sqlRows, type Queryable } from '../kernel/sql';
 import { DATA_SOURCE, READ_MODEL } from '../kernel/tokens';
 import { decodeCursor, encodeCursor, type Page } from '../kernel/pagination';
 import { reportHeader, type ReportHeader } from '../kernel/report-header';
-import { betIdOfTransactionId, expectedTransactions, type LedgerBet, type LedgerBetRevision, type LedgerTransaction } from '../kernel/as-of/wallet-transactions';
-import { FileTooLargeError, readWalletFile, TooManyRowsError, type ColumnMap, type WalletFile, type WalletFileFormat } from './wallet-file';
+import { expectedTransactions, type LedgerBet, type LedgerBetRevision, type LedgerTransaction } from '../kernel/as-of/wallet-transactions';
+import type { WalletBetRow } from '@ledger/read-model';
+import { FileTooLargeError, TooManyRowsError, WalletFileReader, type ColumnMap, type WalletFileFormat } from './wallet-file';
 import { checkBudget, lockCallerBudget, type WalletBudgetLimits } from './wallet-budget';
-import { matchWallet, scopeOfRows, type MatchItem, type MatchResult, type MatchScope, type MatchStatus } from './wallet-match';
+import { scopeOfRows, WalletMatcher, type MatchScope, type MatchStatus, type MatchTotals } from './wallet-match';
+import { createWalletStage, indexWalletStage, moveStagedItems, collectNamedBets, namedBetPages, stagedRowPages, stageItems, stageRows } from './wallet-staging';
 
 /** Most bets of a match's scope (its gaming days) loaded at once; more: 413 `WALLET.SCOPE_TOO_LARGE`. */
 export const MAX_SCOPE_BETS = 500_000;
-/** Items written per INSERT. */
+/** Items stored per call of `ledger_add_wallet_items`. */
 const INSERT_CHUNK = 2000;
+/** Staged rows matched at once (and so items held at once, at most). */
+export const MATCH_PAGE = 1000;
+/** Named bet ids read from the staged rows at once. */
+const NAMED_PAGE = 5000;
 
 /** What the upload names besides the file. */
 export interface WalletUpload {
@@ -97,6 +103,8 @@ export class WalletService {
   readonly maxBytes: number;
   readonly maxRows: number;
   readonly budget: WalletBudgetLimits;
+  /** Told how many rows or items each step holds (tests); null in service. */
+  probe: WalletUploadProbe | null = null;
 
   constructor(
     @Inject(DATA_SOURCE) private readonly ds: DataSource,
@@ -113,41 +121,40 @@ export class WalletService {
   dayOf = (time: string): string => gamingDay(time, this.day);
 
   /**
-   * Reads, matches and stores one wallet file. The caller's budget is checked before the file is
-   * read (one more run, one item) and again, under the caller's lock, in the transaction that stores
-   * the run (its items): a refusal at any step stores nothing.
+   * Reads, matches and stores one wallet file, in one transaction (all or nothing), with memory flat
+   * in the file's size (docs/reports.md §4.5): the checked rows are staged chunk by chunk as the file
+   * is read ({@link stageFile}), matched page by page ({@link matchStaged}, duplicates found in SQL)
+   * and their items stored from table to table ({@link moveStagedItems}). The caller's budget is
+   * checked before the file is read (one more run, one item) and again, under the caller's lock, with
+   * the run's item count before its items are stored: a refusal at any step stores nothing.
    * @throws ApiError 400 `WALLET.FILE_INVALID` (bad rows, with `details.problems` `{line, problem}[]`; nothing stored),
    *   413 `REQUEST.TOO_LARGE` (over `WALLET_FILE_MAX_BYTES`), 413 `WALLET.TOO_MANY_ROWS` (over `WALLET_FILE_MAX_ROWS`),
    *   429 `WALLET.BUDGET_EXHAUSTED`, 400 `WALLET.SCOPE_UNKNOWN`, 413 `WALLET.SCOPE_TOO_LARGE`, 400 `VALIDATION.FAILED` (fromDay after toDay)
    */
   async upload(body: Readable, u: WalletUpload): Promise<WalletRunReport> {
     await checkBudget(this.ds, { actorId: u.actor.id, limits: this.budget, adding: { runs: 1, items: 1 } });
-    const { file, hash } = await this.readFile(body, u);
-    const scope = this.scopeOf(u, file.rows);
-    const named = new Set<string>();
-    for (const r of file.rows) {
-      if (r.betId) named.add(r.betId);
-      const b = betIdOfTransactionId(r.transactionId);
-      if (b) named.add(b);
-    }
-    const ledger = await this.ledgerTransactions(scope, [...named]);
-    const result = matchWallet(file.rows, ledger, scope, this.dayOf);
     const runId = randomUUID();
-    // the items first, then the run, which digests them and seals the run (its items' foreign key is checked at commit)
     await this.ds.transaction(async (tx) => {
+      await createWalletStage(tx);
+      const file = await this.stageFile(tx, body, u);
+      const scope = this.scopeOf(u, file.scope);
+      const ledger = await this.uploadLedger(tx, scope);
+      const result = await this.matchStaged(tx, ledger, scope);
       await lockCallerBudget(tx, u.actor.id);
-      await checkBudget(tx, { actorId: u.actor.id, limits: this.budget, adding: { runs: 1, items: result.items.length } });
-      await this.insertItems(tx, runId, result.items);
-      await this.recordRun(tx, { runId, u, file: { ...file, sha256: hash.digest('hex') }, scope, result });
+      await checkBudget(tx, { actorId: u.actor.id, limits: this.budget, adding: { runs: 1, items: result.itemCount } });
+      // the items first, then the run, which digests them and seals the run (its items' foreign key is checked at commit)
+      await moveStagedItems(tx, runId, INSERT_CHUNK);
+      await this.recordRun(tx, { runId, u, file, scope, result });
     });
     return this.run(runId);
   }
 
   /**
-   * Reads an uploaded wallet file, hashing it as it goes by (the hash is digested when the run is stored).
+   * Reads an uploaded wallet file chunk by chunk ({@link WalletFileReader}, backpressure), staging its
+   * checked rows (none more once a row is bad), hashing it and widening the gaming days of its rows.
    * @throws ApiError 413 `REQUEST.TOO_LARGE`, 413 `WALLET.TOO_MANY_ROWS`, 400 `WALLET.FILE_INVALID` (see {@link upload})
    */
-  private async readFile(body: Readable, u: WalletUpload): Promise<{ file: WalletFile; hash: Hash }> {
+  private async stageFile(tx: Queryable, body: Readable, u: WalletUpload): Promise<StagedFile> {
     const hash = createHash('sha256');
     const hashing = new Transform({
       transform(chunk: Buffer, _enc, cb) {
@@ -156,24 +163,48 @@ export class WalletService {
       },
     });
     body.on('error', (e) => hashing.destroy(e));
-    let file;
+    const reader = new WalletFileReader(body.pipe(hashing), { format: u.format, map: u.map, limitBytes: this.maxBytes, limitRows: this.maxRows });
+    let rows = 0;
+    let scope: StagedFile['scope'] = null;
     try {
-      file = await readWalletFile(body.pipe(hashing), { format: u.format, map: u.map, limitBytes: this.maxBytes, limitRows: this.maxRows });
+      for await (const chunk of reader.chunks()) {
+        this.probe?.held('rows', chunk.length);
+        rows += chunk.length;
+        scope = scopeOfRows(chunk, this.dayOf, scope);
+        if (!reader.problems.length) await stageRows(tx, chunk);
+      }
     } catch (e) {
       if (e instanceof FileTooLargeError) throw new ApiError('REQUEST.TOO_LARGE', `the wallet file is over ${e.limitBytes} bytes (WALLET_FILE_MAX_BYTES)`, { limitBytes: e.limitBytes });
       if (e instanceof TooManyRowsError) throw ApiError.of('WALLET.TOO_MANY_ROWS', { limit: e.limitRows });
       throw e;
     }
-    if (file.problems.length) {
-      const count = file.problems.length + file.moreProblems;
-      throw new ApiError('WALLET.FILE_INVALID', `the wallet file has ${count} bad row(s) (nothing stored); first: line ${file.problems[0].line}: ${file.problems[0].problem}`, {
-        count,
-        line: file.problems[0].line,
-        problem: file.problems[0].problem,
-        problems: file.problems,
-      });
+    if (reader.problems.length) {
+      const count = reader.problems.length + reader.moreProblems;
+      const { line, problem } = reader.problems[0];
+      throw new ApiError('WALLET.FILE_INVALID', `the wallet file has ${count} bad row(s) (nothing stored); first: line ${line}: ${problem}`, { count, line, problem, problems: reader.problems });
     }
-    return { file, hash };
+    await indexWalletStage(tx);
+    return { bytes: reader.bytes, rows, sha256: hash.digest('hex'), scope };
+  }
+
+  /**
+   * Matches the staged rows page by page ({@link WalletMatcher}; file order, duplicates flagged in
+   * SQL) and stages their items, then the MISSING_IN_WALLET ones; at most {@link MATCH_PAGE} rows or
+   * items are held at a time. @returns the summary, totals, `zeroNotInFile` and item count
+   */
+  private async matchStaged(tx: Queryable, ledger: readonly LedgerTransaction[], scope: MatchScope): Promise<MatchTotals> {
+    const m = new WalletMatcher(ledger, scope, this.dayOf);
+    for await (const page of stagedRowPages(tx, MATCH_PAGE)) {
+      this.probe?.held('rows', page.length);
+      const items = m.add(page);
+      this.probe?.held('items', items.length);
+      await stageItems(tx, items);
+    }
+    for (const items of m.missing(MATCH_PAGE)) {
+      this.probe?.held('items', items.length);
+      await stageItems(tx, items);
+    }
+    return m.result();
   }
 
   /**
@@ -191,7 +222,7 @@ export class WalletService {
       format: u.format,
       fileSha256: file.sha256,
       fileBytes: String(file.bytes),
-      fileRows: file.rows.length,
+      fileRows: file.rows,
       columnMap: u.map,
       fromDay: scope.kind === 'days' ? scope.fromDay : null,
       toDay: scope.kind === 'days' ? scope.toDay : null,
@@ -201,44 +232,18 @@ export class WalletService {
       totals: result.totals,
       summary: result.summary.map((s) => ({ ...s, ledgerAmount: s.ledgerAmount.toString(), walletAmount: s.walletAmount.toString() })),
       zeroNotInFile: result.zeroNotInFile,
-      itemCount: result.items.length,
+      itemCount: result.itemCount,
       correlationId: u.correlationId ?? null,
     };
     await exec(tx, `SELECT ledger_record_wallet_run($1::jsonb)`, [JSON.stringify(run)]);
   }
 
   /**
-   * Stores a run's items in `wallet_match_items` through `ledger_add_wallet_items`, {@link INSERT_CHUNK}
-   * per call, numbered from 1 in order (before the run is recorded: a recorded run's items are sealed).
-   */
-  private async insertItems(tx: Queryable, runId: string, items: readonly MatchItem[]): Promise<void> {
-    for (let i = 0; i < items.length; i += INSERT_CHUNK) {
-      const chunk = items.slice(i, i + INSERT_CHUNK).map((it, k) => ({
-        seq: i + k + 1,
-        status: it.status,
-        transaction_id: it.transactionId,
-        type: it.type,
-        bet_id: it.betId,
-        round_id: it.roundId,
-        account_id: it.accountId,
-        currency: it.currency,
-        gaming_day: it.gamingDay,
-        ledger_amount: it.ledgerAmount?.toString() ?? null,
-        wallet_amount: it.walletAmount?.toString() ?? null,
-        wallet_line: it.walletLine,
-        wallet_time: it.walletTime,
-        differences: it.differences.join(','),
-      }));
-      await exec(tx, `SELECT ledger_add_wallet_items($1::uuid, $2::json)`, [runId, JSON.stringify(chunk)]);
-    }
-  }
-
-  /**
    * The scope of an upload: the time period `from..to` when given (both), else the gaming days
-   * `fromDay..toDay`, each defaulting to the first / last gaming day of the rows' times.
+   * `fromDay..toDay`, each defaulting to the first / last gaming day of the rows' times (`fromFile`, {@link scopeOfRows}).
    * @throws ApiError 400 `VALIDATION.FAILED` (only one of from/to, both a period and days, an empty or reversed scope), 400 `WALLET.SCOPE_UNKNOWN`
    */
-  scopeOf(u: Pick<WalletUpload, 'fromDay' | 'toDay' | 'from' | 'to'>, rows: Parameters<typeof scopeOfRows>[0]): MatchScope {
+  scopeOf(u: Pick<WalletUpload, 'fromDay' | 'toDay' | 'from' | 'to'>, fromFile: StagedFile['scope']): MatchScope {
     const bad = (problem: string) => new ApiError('VALIDATION.FAILED', `the request is invalid: ${problem}`, { problems: [problem] });
     if (u.from || u.to) {
       if (!u.from || !u.to) throw bad('a time period needs both from and to');
@@ -248,7 +253,6 @@ export class WalletService {
       if (!(from < to)) throw bad('from must be before to');
       return { kind: 'period', from, to };
     }
-    const fromFile = scopeOfRows(rows, this.dayOf);
     const fromDay = u.fromDay ?? fromFile?.fromDay ?? null;
     const toDay = u.toDay ?? fromFile?.toDay ?? null;
     if (fromDay === null || toDay === null) throw ApiError.of('WALLET.SCOPE_UNKNOWN', {});
@@ -258,41 +262,18 @@ export class WalletService {
 
   /**
    * The ledger's wallet transactions of the bets of `scope` (gaming days: the bets of those days;
-   * a period: the bets placed, settled, resettled or refunded in it) and of the bets `betIds`
-   * (whatever their day), from the read model ({@link expectedTransactions}).
-   * @throws ApiError 413 `WALLET.SCOPE_TOO_LARGE` past {@link MAX_SCOPE_BETS} bets
+   * a period: the bets placed, settled, resettled or refunded in it) and of the bets the staged rows
+   * name (whatever their day; read in pages of {@link NAMED_PAGE} ids), from the read model on the
+   * upload's transaction `tx` ({@link expectedTransactions}). Held whole: bounded by {@link MAX_SCOPE_BETS}.
+   * @throws ApiError 413 `WALLET.SCOPE_TOO_LARGE` past {@link MAX_SCOPE_BETS} bets (the scope's and the named ones)
    */
-  async ledgerTransactions(scope: MatchScope, betIds: readonly string[]): Promise<LedgerTransaction[]> {
-    const n = await this.readModel.settlements.walletScopeCount(scope);
-    if (n + betIds.length > MAX_SCOPE_BETS) throw ApiError.of('WALLET.SCOPE_TOO_LARGE', { limit: MAX_SCOPE_BETS });
-    const rows = await this.readModel.settlements.walletBets(scope, betIds);
+  async uploadLedger(tx: Queryable, scope: MatchScope): Promise<LedgerTransaction[]> {
+    const settlements = this.readModel.on(tx).settlements;
+    const n = await settlements.walletScopeCount(scope);
+    if (n + (await collectNamedBets(tx)) > MAX_SCOPE_BETS) throw ApiError.of('WALLET.SCOPE_TOO_LARGE', { limit: MAX_SCOPE_BETS });
     const out: LedgerTransaction[] = [];
-    let bet: { base: Omit<LedgerBet, 'history'>; history: LedgerBetRevision[] } | null = null;
-    const flush = () => {
-      if (bet) out.push(...expectedTransactions({ ...bet.base, history: bet.history }));
-    };
-    for (const r of rows) {
-      if (!bet || bet.base.betId !== r.bet_id) {
-        flush();
-        bet = {
-          base: {
-            betId: r.bet_id,
-            roundId: r.round_id,
-            tableId: r.table_id,
-            accountId: r.account_id,
-            currency: r.currency,
-            gamingDay: r.gaming_day,
-            stake: BigInt(r.stake),
-            placedAt: iso(r.placed_at),
-          },
-          history: [],
-        };
-      }
-      if (r.seq !== null && r.seq !== undefined) {
-        bet.history.push({ kind: r.kind as LedgerBetRevision['kind'], revision: Number(r.revision), payout: r.payout === null ? null : BigInt(r.payout), occurredAt: iso(r.occurred_at), eventId: r.event_id as string });
-      }
-    }
-    flush();
+    addTransactionsOfBets(await settlements.walletBets(scope, []), out);
+    for await (const page of namedBetPages(tx, NAMED_PAGE)) addTransactionsOfBets(await settlements.walletBetsOutside(scope, page), out);
     return out;
   }
 
@@ -360,13 +341,27 @@ export class WalletService {
 const iso = (v: unknown): string => (v instanceof Date ? v.toISOString() : new Date(String(v)).toISOString());
 const isUuid = (v: string) => /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(v);
 
-/** What {@link WalletService} records of a run: its id, the upload, the file read (with its SHA-256), the scope and the match. */
+/** What {@link WalletService} records of a run: its id, the upload, the file staged, the scope and the match's totals. */
 interface RunToRecord {
   readonly runId: string;
   readonly u: WalletUpload;
-  readonly file: WalletFile & { readonly sha256: string };
+  readonly file: StagedFile;
   readonly scope: MatchScope;
-  readonly result: MatchResult;
+  readonly result: MatchTotals;
+}
+
+/** What {@link WalletService} staged of a file: its size in bytes, its rows, its SHA-256 (hex), the gaming days of its rows (null without rows). */
+interface StagedFile {
+  readonly bytes: number;
+  readonly rows: number;
+  readonly sha256: string;
+  readonly scope: (MatchScope & { kind: 'days' }) | null;
+}
+
+/** Sees how many rows or items the upload holds at each step (tests: the bound of docs/reports.md §4.5). */
+export interface WalletUploadProbe {
+  /** `n` rows (of the file) or items (of the match) are held at once. */
+  held(kind: 'rows' | 'items', n: number): void;
 }
 
 /** A row of `wallet_match_runs` as {@link RUN_COLUMNS} selects it (the file size a decimal string; jsonb parsed). */
@@ -460,4 +455,28 @@ function decodeSeqCursor(raw: string | undefined): number {
   if (key === null) return 0;
   if (typeof key !== 'number' || !Number.isSafeInteger(key) || key < 0 || key > 2_147_483_647) throw new ApiError('VALIDATION.FAILED', 'cursor is not one this API returned');
   return key;
+}
+
+/**
+ * Appends to `out` the wallet transactions ({@link expectedTransactions}) of the bets of `rows` (a
+ * bet's rows together, each with one entry of its history or none, as `walletBets` gives them).
+ */
+function addTransactionsOfBets(rows: readonly WalletBetRow[], out: LedgerTransaction[]): void {
+  let bet: { base: Omit<LedgerBet, 'history'>; history: LedgerBetRevision[] } | null = null;
+  const flush = () => {
+    if (bet) for (const t of expectedTransactions({ ...bet.base, history: bet.history })) out.push(t);
+  };
+  for (const r of rows) {
+    if (!bet || bet.base.betId !== r.bet_id) {
+      flush();
+      bet = {
+        base: { betId: r.bet_id, roundId: r.round_id, tableId: r.table_id, accountId: r.account_id, currency: r.currency, gamingDay: r.gaming_day, stake: BigInt(r.stake), placedAt: iso(r.placed_at) },
+        history: [],
+      };
+    }
+    if (r.seq !== null && r.seq !== undefined) {
+      bet.history.push({ kind: r.kind as LedgerBetRevision['kind'], revision: Number(r.revision), payout: r.payout === null ? null : BigInt(r.payout), occurredAt: iso(r.occurred_at), eventId: r.event_id as string });
+    }
+  }
+  flush();
 }

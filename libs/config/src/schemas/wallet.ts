@@ -12,7 +12,7 @@ export function WithWalletLimits<B extends EnvClass>(Base: B) {
     /**
      * Most rows (records) one wallet file of `POST /reconciliation/wallet-files` may hold: the
      * parser stops at the first row over it and the upload is refused as a whole (413
-     * `WALLET.TOO_MANY_ROWS`, nothing stored). Also the most rows of one upload the API holds in memory.
+     * `WALLET.TOO_MANY_ROWS`, nothing stored). The API holds at most 1,000 of them at a time (staged in the database, docs/reports.md §4.5).
      * @default 200000
      */
     @IntVar(1, 5_000_000, 'rows')

@@ -291,6 +291,24 @@ export class SettlementReads {
     );
   }
 
+  /**
+   * The bets `betIds` that are not of the wallet scope (those {@link walletBets} gives with the scope
+   * alone are left out), each with every entry of its history, as {@link walletBets} gives them: a
+   * wallet upload loads the bets its file names page by page beside its scope's.
+   */
+  walletBetsOutside(scope: WalletScope, betIds: readonly string[]): Promise<WalletBetRow[]> {
+    const bounds = scope.kind === 'days' ? [scope.fromDay, scope.toDay] : [scope.from, scope.to];
+    return rows<WalletBetRow>(
+      this.q,
+      `SELECT b.bet_id, b.round_id, b.table_id, b.account_id, b.currency, b.gaming_day::text AS gaming_day, b.stake::text AS stake, b.placed_at,
+              r.seq, r.kind, r.revision, r.payout::text AS payout, r.occurred_at, r.event_id
+         FROM ${this.t.settlements} b LEFT JOIN ${this.t.revisions} r ON r.bet_id = b.bet_id
+        WHERE b.bet_id = ANY($3::text[]) AND NOT (${this.inWalletScope(scope)})
+        ORDER BY b.bet_id, r.seq`,
+      [...bounds, [...betIds]],
+    );
+  }
+
   /** How many settlement revisions lie at global positions `first..last` (inclusive; decimal strings), for the settlements export. */
   async exportCount(firstPosition: string, lastPosition: string): Promise<number> {
     const row = await first<{ n: string }>(this.q, `SELECT count(*)::text AS n FROM ${this.t.revisions} WHERE global_position >= $1::bigint AND global_position <= $2::bigint`, [firstPosition, lastPosition]);
