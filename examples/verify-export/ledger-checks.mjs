@@ -188,6 +188,12 @@ export function checkHeads(c) {
       if (checkHead(c, { cp, h, s, inside: gp >= first })) c.summary.headsChecked++;
     }
   });
+  const earlier = [...c.events.streams].filter(([, s]) => s.firstVersion > 1);
+  if (earlier.length > 0)
+    c.limit(
+      'STREAMS_BEGIN_BEFORE',
+      `${earlier.length} stream(s) begin before the export (first: ${earlier[0][0]} at version ${earlier[0][1].firstVersion}): a signed head proves their earlier events' chain, not their positions; that those events lie before the export's first position rests on the manifest's signature`,
+    );
   if (straddling)
     c.limit(
       'STRADDLING_STREAMS',

@@ -382,6 +382,28 @@ describe('a malicious exporter: every tampered bundle is refused by name, the ge
     expect(r.code).toBe(0);
   });
 
+  it("a stream's first events left out and positions.first raised, signed: never a plain OK, the STREAMS_BEGIN_BEFORE limit says what rests on the signature", async () => {
+    const copy = copyBundle(bundle, 'stream-start-dropped');
+    edit(copy, (m) => {
+      const f = readJsonl(join(copy, 'events.jsonl'));
+      const dropped = f.rows.filter((e) => e.streamId === shoeStream && e.streamVersion <= 3);
+      f.rows = f.rows.filter((e) => !dropped.includes(e));
+      const first = String(f.rows[0].globalPosition);
+      f.head.positions = { ...f.head.positions, first };
+      fixEntry(m, 'events.jsonl', writeJsonl(join(copy, 'events.jsonl'), f));
+      core(m).positions = { ...core(m).positions, first };
+      for (const kind of ['settlements', 'decisions']) {
+        const g = readJsonl(join(copy, `${kind}.jsonl`));
+        if (g.head.positions) g.head.positions = { ...g.head.positions, first };
+        fixEntry(m, `${kind}.jsonl`, writeJsonl(join(copy, `${kind}.jsonl`), g));
+      }
+      signed(m);
+    });
+    const r = await run([VERIFY, copy, '--key', keyFile]);
+    expect(r.stdout).toMatch(new RegExp(`^LIMIT STREAMS_BEGIN_BEFORE: 1 stream\\(s\\) begin before the export \\(first: ${shoeStream} at version 4\\)`, 'm'));
+    expect(r.stdout).not.toMatch(/^OK: the export verifies$/m);
+  });
+
   describe.each([
     ['an exporter without the key', withoutTheKey],
     ["a manifest signed with the operator's key that lies", signedButWrong],
