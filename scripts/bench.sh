@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# `npm run bench` (README.md, "Benchmarks"): the ledger's performance figures in one run, each against the
+# `npm run bench` (docs/development.md, "Benchmarks"): the ledger's performance figures in one run, each against the
 # machine's own ceiling doing the same work (PostgreSQL COPY of the same rows with their keys, indexes and
 # foreign keys, pgbench commits, a Kafka producer with the relay's own records and headers, ConsumerPerformance),
 # and the performance targets (`targets` in latest.json).
@@ -24,7 +24,7 @@ TEST_DB_NAME=ledger_bench bash scripts/stack.sh fresh-test-db
 # development mode: the bench's API, relay and projector and its client use the development secret
 export LEDGER_ENV=${LEDGER_ENV:-development}
 # the whole casino from one address and as fast as it can deal (every simulated device and platform
-# on 127.0.0.1): the per-address and per-role rate limits of a real deployment (README "Limits at
+# on 127.0.0.1): the per-address and per-role rate limits of a real deployment (docs/http-api.md "Limits at
 # the edge") would throttle it, so they are lifted here unless set; body limits and heavy-read
 # limits stay as configured
 export RATE_LIMIT_PER_ADDRESS=${RATE_LIMIT_PER_ADDRESS:-100000000}

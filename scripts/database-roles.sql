@@ -1,6 +1,6 @@
 -- The ledger's PostgreSQL roles on a development machine (docs/guarantees.md §12, docs/architecture.md
 -- §10). Run as a superuser; idempotent. `scripts/stack.sh up` runs it, and docker/docker-compose.yml
--- on an empty data volume. Production creates the same roles with real secrets: README, "Database roles".
+-- on an empty data volume. Production creates the same roles with real secrets: docs/operations.md, "Database roles".
 --
 --   ledger_owner      owns the databases, schemas and tables; runs the migrations (the grants are migrations)
 --   ledger_app        the API        (DATABASE_URL)

@@ -40,7 +40,7 @@ options:
   -h, --help        this text
 
 environment: PORT [3000] (the API), RELAY_HTTP_PORT [3001], PROJECTOR_HTTP_PORT [3002] (the relay's
-and the projector's health listeners), DATABASE_URL, LEDGER_ENV [development]; see README "The demo".
+and the projector's health listeners), DATABASE_URL, LEDGER_ENV [development]; see README "The two commands".
 USAGE
 }
 # A refused command line: the reason, the usage, exit 2 (nothing was started, built or stopped).
@@ -139,7 +139,7 @@ npm run -s build >&2
 export DATABASE_URL=${DATABASE_URL:-postgres://ledger_app:ledger_app@127.0.0.1:5432/ledger}
 export LEDGER_API=${LEDGER_API:-http://127.0.0.1:$PORT}
 # the whole casino from one address and as fast as it can deal (every simulated device and platform
-# on 127.0.0.1): the per-address and per-role rate limits of a real deployment (README "Limits at
+# on 127.0.0.1): the per-address and per-role rate limits of a real deployment (docs/http-api.md "Limits at
 # the edge") would throttle it, so they are lifted here unless set; body limits and heavy-read
 # limits stay as configured
 export RATE_LIMIT_PER_ADDRESS=${RATE_LIMIT_PER_ADDRESS:-100000000}

@@ -1,14 +1,14 @@
 /**
- * Writes the README's configuration table from the schemas of `@ledger/config`
+ * Writes the configuration table of docs/configuration.md from the schemas of `@ledger/config`
  * (docs/architecture.md §5): one row per variable with the processes that read it, its default (the
  * `@default` tag of its docstring; a default derived from other variables, such as
  * `RELAY_DATABASE_URL`'s from `DATABASE_URL`, is said in words), the form it must have (the schema's decorator) and its meaning
  * (the docstring), between the markers `<!-- config-table:start -->` and `<!-- config-table:end -->`.
  *
- *   npx tsx scripts/gen-config-docs.ts           # rewrites README.md when it is out of date
- *   npx tsx scripts/gen-config-docs.ts --check   # exit 1 when README.md is out of date
+ *   npx tsx scripts/gen-config-docs.ts           # rewrites docs/configuration.md when it is out of date
+ *   npx tsx scripts/gen-config-docs.ts --check   # exit 1 when docs/configuration.md is out of date
  *
- * `test/config-docs.unit.spec.ts` fails when the README is out of date, and when a docstring's
+ * `test/config-docs.unit.spec.ts` fails when docs/configuration.md is out of date, and when a docstring's
  * `@default` disagrees with the schema's actual default.
  */
 import { readFileSync, readdirSync, writeFileSync } from 'node:fs';
@@ -113,23 +113,23 @@ export function renderConfigTable(rows: readonly VarDoc[] = collectVarDocs()): s
 export function withConfigTable(readme: string, table: string): string {
   const start = readme.indexOf(START_MARKER);
   const end = readme.indexOf(END_MARKER);
-  if (start < 0 || end < start) throw new Error(`README.md has no ${START_MARKER} … ${END_MARKER} block`);
+  if (start < 0 || end < start) throw new Error(`docs/configuration.md has no ${START_MARKER} … ${END_MARKER} block`);
   return `${readme.slice(0, start + START_MARKER.length)}\n${table}\n${readme.slice(end)}`;
 }
 
 if (require.main === module) {
-  const path = join(ROOT, 'README.md');
+  const path = join(ROOT, 'docs/configuration.md');
   const readme = readFileSync(path, 'utf8');
   const next = withConfigTable(readme, renderConfigTable());
   if (process.argv.includes('--check')) {
     if (next !== readme) {
-      process.stderr.write('README.md: the configuration table is out of date; run npx tsx scripts/gen-config-docs.ts\n');
+      process.stderr.write('docs/configuration.md: the configuration table is out of date; run npx tsx scripts/gen-config-docs.ts\n');
       process.exit(1);
     }
   } else if (next !== readme) {
     writeFileSync(path, next);
-    process.stdout.write('README.md: configuration table updated\n');
+    process.stdout.write('docs/configuration.md: configuration table updated\n');
   } else {
-    process.stdout.write('README.md: configuration table up to date\n');
+    process.stdout.write('docs/configuration.md: configuration table up to date\n');
   }
 }

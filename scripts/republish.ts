@@ -1,5 +1,5 @@
 /**
- * Republishes the ledger topic from PostgreSQL (docs/guarantees.md §4 and §7; the README,
+ * Republishes the ledger topic from PostgreSQL (docs/guarantees.md §4 and §7; docs/operations.md,
  * "Operations: republishing the ledger topic"), e.g. after the topic was lost and re-created:
  *
  *   npm run -s republish -- [--from-position N] [--to-position N] [--topic T] [--batch-size N] [--json]

@@ -9,7 +9,7 @@
 #   bash scripts/stack.sh reset    down + delete Kafka's data + drop and recreate the databases
 #   bash scripts/stack.sh fresh-test-db   drop and recreate ledger_test (npm test does this before each run)
 #
-# PostgreSQL roles (scripts/database-roles.sql; README "Database roles"; docs/architecture.md §10):
+# PostgreSQL roles (scripts/database-roles.sql; docs/operations.md "Database roles"; docs/architecture.md §10):
 # ledger_owner owns the databases and runs the migrations; the API, relay and projector log in as
 # ledger_app, ledger_relay and ledger_projector, which own nothing. The login `ledger` of older
 # checkouts stays, as a member of ledger_owner; databases it created are handed to ledger_owner.

@@ -10,7 +10,7 @@
  * (stream, version, event id, reason). Exit 0: consistent; 1: a divergence; 2: could not check
  * (a connection, a file or a key missing, or a bad configuration).
  *
- * Configuration: `VerifyEnv` of `@ledger/config` (docs/architecture.md §5; the README's table):
+ * Configuration: `VerifyEnv` of `@ledger/config` (docs/architecture.md §5; docs/configuration.md):
  * `DATABASE_URL`, `KAFKA_BROKERS`, `LEDGER_EVENTS_TOPIC`, `ANCHOR_FILE`, `ANCHOR_TOPIC`,
  * `ANCHOR_PUBLIC_KEY_FILE`, `LEDGER_ID`, read once here and validated (a bad value stops it with exit
  * code 2 and a message naming the variable); they are the defaults of the flags below, and a flag

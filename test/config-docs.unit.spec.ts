@@ -3,15 +3,15 @@ import { resolve } from 'node:path';
 import { collectVarDocs, END_MARKER, renderConfigTable, START_MARKER, withConfigTable } from '../scripts/gen-config-docs';
 
 /**
- * The README's configuration table is generated from the schemas of `@ledger/config`
+ * The configuration table (docs/configuration.md) is generated from the schemas of `@ledger/config`
  * (docs/architecture.md §5): this spec fails when it is out of date, or when a schema's docstring
  * does not document a variable's default exactly as the schema sets it.
  */
-describe('the configuration table of the README', () => {
+describe('the configuration table of docs/configuration.md', () => {
   const rows = collectVarDocs();
 
   it('is up to date (regenerate: npx tsx scripts/gen-config-docs.ts)', () => {
-    const readme = readFileSync(resolve(__dirname, '../README.md'), 'utf8');
+    const readme = readFileSync(resolve(__dirname, '../docs/configuration.md'), 'utf8');
     expect(readme).toContain(START_MARKER);
     expect(readme).toContain(END_MARKER);
     expect(withConfigTable(readme, renderConfigTable(rows))).toBe(readme);

@@ -2,7 +2,7 @@ import { createContext, useCallback, useContext, useEffect, useMemo, useState, t
 import { api, setBearer, unwrap } from './api/client';
 import type { components } from './api/schema';
 
-/** The four roles of a token (README "The HTTP API"). */
+/** The four roles of a token (docs/http-api.md). */
 export type Role = components['schemas']['MeResponse']['role'];
 
 /** Who is signed in, as `GET /me` answers it (schema `MeResponse`), with the gaming day's settings. */
@@ -77,7 +77,7 @@ export function usePrincipal(): Principal {
 }
 
 /**
- * What each role may do in the console, mirroring the API's role checks (README "The HTTP API";
+ * What each role may do in the console, mirroring the API's role checks (docs/http-api.md;
  * test/e2e/authorization-matrix.e2e.spec.ts). The console hides what a role may not do; the API
  * refuses it anyway.
  */

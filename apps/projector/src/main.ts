@@ -3,7 +3,7 @@
  *
  *   npx tsx apps/projector/src/main.ts
  *
- * Configuration: `ProjectorEnv` of `@ledger/config` (docs/architecture.md §5; the README's table):
+ * Configuration: `ProjectorEnv` of `@ledger/config` (docs/architecture.md §5; docs/configuration.md):
  * PROJECTOR_DATABASE_URL (the projector's own role, `ledger_projector`), MIGRATIONS_DATABASE_URL (the
  * read-model migrations, as the owner `ledger_owner`; both default to DATABASE_URL's database with
  * their own login, docs/architecture.md §10), DATABASE_URL, KAFKA_BROKERS, LEDGER_EVENTS_TOPIC,

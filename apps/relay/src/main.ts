@@ -4,7 +4,7 @@
  *
  *   npx tsx apps/relay/src/main.ts
  *
- * Configuration: `RelayEnv` of `@ledger/config` (docs/architecture.md §5; the README's table):
+ * Configuration: `RelayEnv` of `@ledger/config` (docs/architecture.md §5; docs/configuration.md):
  *   RELAY_DATABASE_URL      [DATABASE_URL with the login ledger_relay]   the relay's own role (docs/architecture.md §10)
  *   DATABASE_URL            [postgres://ledger_app:ledger_app@127.0.0.1:5432/ledger]   names the database
  *   KAFKA_BROKERS           [127.0.0.1:9092]   comma-separated

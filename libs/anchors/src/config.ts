@@ -5,7 +5,7 @@ import { DEFAULT_ANCHOR_DIR, DEFAULT_ANCHOR_FILE, DEFAULT_ANCHOR_INTERVAL_MS, DE
  * The anchors' settings as options (docs/architecture.md §5): the variables (`ANCHOR_*`, `LEDGER_ID`)
  * are declared, defaulted and validated once, in `@ledger/config` (`WithAnchors`,
  * `WithAnchorPublisher`, `WithAnchorVerification`, used by `RelayEnv`, `LedgerApiEnv` and
- * `VerifyEnv`; the README's configuration table lists them). This library reads no environment:
+ * `VerifyEnv`; docs/configuration.md lists them). This library reads no environment:
  * {@link anchorPublisherSettings} and {@link anchorVerifySettings} turn a validated configuration
  * into the options its functions take (paths resolved from the working directory).
  */

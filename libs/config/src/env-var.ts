@@ -7,8 +7,8 @@ import { ValidateBy, type ValidationArguments } from 'class-validator';
 /**
  * Decorators of the configuration schemas (docs/architecture.md §5). A schema is a class whose
  * properties are named after the environment variables they read, each with one decorator below
- * (the expected form, used in error messages and in the README table), its default as the property
- * initializer, and a docstring with the meaning and a `@default` tag (the README table is generated
+ * (the expected form, used in error messages and in the table of docs/configuration.md), its default as the property
+ * initializer, and a docstring with the meaning and a `@default` tag (the table of docs/configuration.md is generated
  * from them: `scripts/gen-config-docs.ts`). Each decorator combines class-transformer's `@Expose` and
  * `@Transform` (the raw string → a typed value) with a class-validator constraint, so
  * {@link loadConfig} is the `validate` function of the NestJS configuration docs.
@@ -34,7 +34,7 @@ export interface EnvVarInfo {
  * configuration gets the same value.
  */
 export interface DerivedDefault {
-  /** How, in words (markdown): the docstring's `@default` says exactly this, and so does the README's table. */
+  /** How, in words (markdown): the docstring's `@default` says exactly this, and so does the table of docs/configuration.md. */
   readonly describe: string;
   /**
    * The value, from the validated configuration (every plain default filled in, `DATABASE_URL` etc.).

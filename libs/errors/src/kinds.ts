@@ -36,7 +36,7 @@ export type ErrorKind = keyof typeof KIND_STATUS;
 /** The HTTP statuses of the error table (400, 401, 403, 404, 409, 413, 415, 422, 429, 500, 503). */
 export type ErrorStatus = (typeof KIND_STATUS)[ErrorKind];
 
-/** One line per kind, for the README and the OpenAPI description. */
+/** One line per kind, for docs/errors.md and the OpenAPI description. */
 export const KIND_MEANING: Readonly<Record<ErrorKind, string>> = {
   validation: 'the request is malformed: a field missing or of the wrong form, a card code that is no card, a body that is not JSON',
   auth: 'no bearer token, or one that is invalid, expired or names no known role',

@@ -2,7 +2,7 @@ import { ERROR_CODES, type ErrorCode } from './codes';
 import { KIND_MEANING, KIND_STATUS, type ErrorKind } from './kinds';
 import { ERROR_TABLE, type ErrorSource } from './table';
 
-/** The markers between which the README holds the generated error table. */
+/** The markers between which docs/errors.md holds the generated error table. */
 export const ERROR_TABLE_START = '<!-- error-table:start -->';
 export const ERROR_TABLE_END = '<!-- error-table:end -->';
 

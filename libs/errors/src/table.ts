@@ -38,7 +38,7 @@ export type ErrorSpec = {
 /**
  * Every error code of the product (docs/architecture.md §4): the one place that says what HTTP
  * status a code answers with, what kind of error it is and what its message says. The exception
- * filter, the OpenAPI document and the README's error table read it; a unit spec walks every code
+ * filter, the OpenAPI document and docs/errors.md's error table read it; a unit spec walks every code
  * through a real Nest application and checks the status it really answers.
  *
  * A code is a stable string `AREA.REASON` (plus `INTERNAL`). Adding a code = adding a line here.

@@ -57,7 +57,7 @@ export interface RepublishResult {
 const HORIZON_MAX_WAIT_MS = 10_000;
 
 /**
- * Republishes the ledger topic from PostgreSQL (docs/guarantees.md §4 and §7; the README,
+ * Republishes the ledger topic from PostgreSQL (docs/guarantees.md §4 and §7; docs/operations.md,
  * "Operations: republishing the ledger topic"): every event of `events` with a global position in
  * [`fromPosition`, `toPosition`], in position order, as the relay's very records (same key = the
  * table id, same value = the stored envelope's canonical JSON, same headers including the

@@ -35,7 +35,7 @@ const auth: Middleware = {
 };
 api.use(auth);
 
-/** The API's error body (`{ error: { code, message, details } }`, README "Errors"). */
+/** The API's error body (`{ error: { code, message, details } }`, docs/errors.md). */
 export interface ApiErrorBody {
   readonly error: { readonly code: string; readonly message: string; readonly details?: unknown };
 }

@@ -11,7 +11,7 @@ import { parseCard } from '../lib/cards';
 
 /**
  * A pit manager's decision requests on the recall page (void the round, correct its result), and
- * the 202 answer each gets: nothing changes until a second pit manager approves it (README
+ * the 202 answer each gets: nothing changes until a second pit manager approves it (docs/http-api.md
  * "Management decisions (four eyes)"; docs/domain-rules.md §6). Rendered for pit managers only.
  */
 

@@ -15,7 +15,7 @@ export function Empty({ children }: { children: ReactNode }) {
   return <p className="state empty">{children}</p>;
 }
 
-/** An error from the API, with its machine-readable code (README "Errors"). */
+/** An error from the API, with its machine-readable code (docs/errors.md). */
 export function ErrorMessage({ error }: { error: unknown }) {
   const e = error instanceof ConsoleApiError ? error : null;
   return (

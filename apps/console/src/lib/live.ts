@@ -4,7 +4,7 @@ import { currentBearer } from '../api/client';
 
 /**
  * The live stream of the tables: `GET /live/tables` (server-sent events fed by the projections,
- * README "The HTTP API"), one `event: table` with data `{"tableId","shoeId","globalPosition"}`
+ * docs/http-api.md), one `event: table` with data `{"tableId","shoeId","globalPosition"}`
  * after each projection commit that changed a table (`shoeId` null: every table may have changed).
  * The console refetches what changed on such an event: there is no polling interval.
  *

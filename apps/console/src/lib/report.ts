@@ -1,5 +1,5 @@
 /**
- * The reconciliation report's arithmetic in the console (README "Reads and writes",
+ * The reconciliation report's arithmetic in the console (docs/http-api.md "Reads and writes",
  * docs/domain-rules.md §4): totals of the rows the API answers, and the per-gaming-day series the
  * chart draws. Every figure stays a decimal string of **integer minor units** and is added with
  * BigInt; amounts of different currencies are never added together (a total is per currency).

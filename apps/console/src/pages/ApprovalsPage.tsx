@@ -24,7 +24,7 @@ const KIND_LABEL: Readonly<Record<string, string>> = {
   CORRECT_COMMENCEMENT: 'Correct the commencement card',
 };
 
-/** A management reason's bounds (README "Reads and writes": 3–500 characters). */
+/** A management reason's bounds (docs/http-api.md "Reads and writes": 3–500 characters). */
 export const REASON_MIN = 3;
 export const REASON_MAX = 500;
 
@@ -45,7 +45,7 @@ interface Outcome {
 }
 
 /**
- * Approvals (`/approvals`; docs/domain-rules.md §6, README "Management decisions (four eyes)"):
+ * Approvals (`/approvals`; docs/domain-rules.md §6, docs/http-api.md "Management decisions (four eyes)"):
  * tab "Pending" lists the decisions waiting for a second pit manager with what each would change
  * (the bets and amounts affected); tab "Decided" the approved, rejected and expired ones. A pit
  * manager may approve (optional remark) or reject (reason required) another manager's request after

@@ -67,7 +67,7 @@ function pick(params: URLSearchParams, keys: readonly string[]): Record<string, 
 }
 
 /**
- * Audit (`/audit`; README "Reads and writes"): tabs **Events** (`GET /audit/events` with every
+ * Audit (`/audit`; docs/http-api.md "Reads and writes"): tabs **Events** (`GET /audit/events` with every
  * filter: table, shoe, round, type, actor, time range in the gaming day's zone, limit; keyset cursor
  * paging), **Decisions** (`GET /audit/decisions`, the same filters), **Access log**
  * (`GET /audit/access-log`: who looked at what) and **Chain** (`GET /shoes/{id}/chain` or

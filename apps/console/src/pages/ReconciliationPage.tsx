@@ -168,7 +168,7 @@ function ReportFilters({ q, tables, setParams }: { q: ReportQuery; tables: reado
 }
 
 /**
- * Reconciliation (`/reconciliation`; README "Reads and writes", docs/domain-rules.md §4): the
+ * Reconciliation (`/reconciliation`; docs/http-api.md "Reads and writes", docs/domain-rules.md §4): the
  * report of `GET /reports/reconciliation` grouped by any of table, shoe, dealer, gaming day (and
  * always currency: amounts of different currencies are never added), filtered by table, shoe,
  * dealer, currency and gaming days — all in the URL's query string, so a view can be shared. The

@@ -28,7 +28,7 @@ function badSegment(s: string): boolean {
 
 /**
  * Serves the built console (apps/console → `dist/console`, `npm run -s build`) at `/console`
- * (docs: README "The back-office console"), same origin as the API so the API's bearer roles apply
+ * (docs: README "The console"), same origin as the API so the API's bearer roles apply
  * to each of its calls. The files hold no data: the routes are `@Public()` (no token), yet every
  * request still counts in the per-address budget (edge middleware, docs/architecture.md §10).
  *

@@ -19,7 +19,7 @@ import { createDataSource } from '@ledger/event-store';
 import type { ReadModel, WalletBetRow } from '@ledger/read-model';
 import { ApiError } from '../kernel/api-error';
 import { first } from '../kernel/sql';
-import { betIdOfTransactionId, expectedTransactions, type LedgerBet, type LedgerTransaction } from '../kernel/as-of/wallet-transactions';
+import { betIdOfTransactionId, expectedTransactions, type LedgerBet, type LedgerBetRevision, type LedgerTransaction } from '../kernel/as-of/wallet-transactions';
 import { migrateAll } from '../persistence/migrate-all';
 import { TEST_DATABASE_URL, TEST_SERVICE_DATABASE_URLS } from '../../../../test/support/ledger-harness';
 import { columnMap, readWalletFile } from './wallet-file';
@@ -33,7 +33,7 @@ function bet(i: number): LedgerBet {
   const stake = BigInt(100 + (i % 50) * 10);
   const gamingDay = i < 800 ? '2026-01-05' : '2026-01-02';
   const payout = i % 3 === 0 ? 0n : stake * 2n;
-  const history: LedgerBet['history'] = [{ kind: 'SETTLED', revision: 1, payout, occurredAt: `${gamingDay}T10:01:00.000Z`, eventId: `e-${i}-1` }];
+  const history: LedgerBetRevision[] = [{ kind: 'SETTLED', revision: 1, payout, occurredAt: `${gamingDay}T10:01:00.000Z`, eventId: `e-${i}-1` }];
   if (i % 10 === 1) history.push({ kind: 'REFUNDED', revision: 1, payout: null, occurredAt: `${gamingDay}T10:02:00.000Z`, eventId: `e-${i}-2` });
   return {
     betId: `bet-${String(i).padStart(4, '0')}`,

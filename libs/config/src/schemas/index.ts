@@ -24,7 +24,7 @@ export * from './migration-cli';
 export * from './verify';
 export * from './signer';
 
-/** Every process's schema and the name the README's configuration table gives it ("used by"). */
+/** Every process's schema and the name docs/configuration.md gives it ("used by"). */
 export const CONFIG_SCHEMAS: ReadonlyArray<{ readonly schema: Function; readonly usedBy: string }> = [
   { schema: LedgerApiEnv, usedBy: 'API' },
   { schema: RelayEnv, usedBy: 'relay' },

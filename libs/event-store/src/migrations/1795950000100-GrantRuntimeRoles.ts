@@ -44,7 +44,7 @@ export class GrantRuntimeRoles1795950000100 implements MigrationInterface {
          WHERE NOT EXISTS (SELECT 1 FROM pg_roles WHERE rolname = x);
         IF missing IS NOT NULL THEN
           RAISE EXCEPTION 'ledger: database role(s) % missing', missing USING ERRCODE = 'LA002',
-            HINT = 'Create the roles first: bash scripts/stack.sh up on a development machine; in production see the README, "Database roles".';
+            HINT = 'Create the roles first: bash scripts/stack.sh up on a development machine; in production see docs/operations.md, "Database roles".';
         END IF;
         IF NOT pg_has_role(current_user, 'ledger_owner', 'MEMBER') THEN
           RAISE EXCEPTION 'ledger: migrations run as ledger_owner, not as %', current_user USING ERRCODE = 'LA002',

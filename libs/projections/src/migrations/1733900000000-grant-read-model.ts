@@ -53,7 +53,7 @@ export function grantReadModelSql(schema: string): string[] {
         WHERE NOT EXISTS (SELECT 1 FROM pg_roles WHERE rolname = x);
        IF missing IS NOT NULL THEN
          RAISE EXCEPTION 'ledger: database role(s) % missing', missing USING ERRCODE = 'LA002',
-           HINT = 'Create the roles first: bash scripts/stack.sh up on a development machine; in production see the README, "Database roles".';
+           HINT = 'Create the roles first: bash scripts/stack.sh up on a development machine; in production see docs/operations.md, "Database roles".';
        END IF;
      END
      $$`,

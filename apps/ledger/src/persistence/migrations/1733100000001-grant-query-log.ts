@@ -17,7 +17,7 @@ export class GrantQueryLog1733100000001 implements MigrationInterface {
       BEGIN
         IF NOT EXISTS (SELECT 1 FROM pg_roles WHERE rolname = 'ledger_app') THEN
           RAISE EXCEPTION 'ledger: database role ledger_app missing' USING ERRCODE = 'LA002',
-            HINT = 'Create the roles first: bash scripts/stack.sh up on a development machine; in production see the README, "Database roles".';
+            HINT = 'Create the roles first: bash scripts/stack.sh up on a development machine; in production see docs/operations.md, "Database roles".';
         END IF;
         REVOKE ALL ON query_log FROM ledger_app;
         GRANT SELECT, INSERT ON query_log TO ledger_app;

@@ -30,7 +30,7 @@ export class CreateStreamSnapshots1797020000100 implements MigrationInterface {
       BEGIN
         IF NOT EXISTS (SELECT 1 FROM pg_roles WHERE rolname = 'ledger_app') THEN
           RAISE EXCEPTION 'ledger: database role ledger_app missing' USING ERRCODE = 'LA002',
-            HINT = 'Create the roles first: bash scripts/stack.sh up on a development machine; in production see the README, "Database roles".';
+            HINT = 'Create the roles first: bash scripts/stack.sh up on a development machine; in production see docs/operations.md, "Database roles".';
         END IF;
         REVOKE ALL ON stream_snapshots FROM ledger_app;
         GRANT SELECT, INSERT, UPDATE ON stream_snapshots TO ledger_app;

@@ -16,7 +16,7 @@ export class GrantGamingDayCloses1799000100001 implements MigrationInterface {
       BEGIN
         IF NOT EXISTS (SELECT 1 FROM pg_roles WHERE rolname = 'ledger_app') THEN
           RAISE EXCEPTION 'ledger: database role ledger_app missing' USING ERRCODE = 'LA002',
-            HINT = 'Create the roles first: bash scripts/stack.sh up on a development machine; in production see the README, "Database roles".';
+            HINT = 'Create the roles first: bash scripts/stack.sh up on a development machine; in production see docs/operations.md, "Database roles".';
         END IF;
         REVOKE ALL ON gaming_day_closes, gaming_day_close_tables FROM ledger_app;
         GRANT SELECT, INSERT ON gaming_day_closes, gaming_day_close_tables TO ledger_app;

@@ -76,7 +76,7 @@ export class CreateWalletMatch1799000200000 implements MigrationInterface {
       BEGIN
         IF NOT EXISTS (SELECT 1 FROM pg_roles WHERE rolname = 'ledger_app') THEN
           RAISE EXCEPTION 'ledger: database role ledger_app missing' USING ERRCODE = 'LA002',
-            HINT = 'Create the roles first: bash scripts/stack.sh up on a development machine; in production see the README, "Database roles".';
+            HINT = 'Create the roles first: bash scripts/stack.sh up on a development machine; in production see docs/operations.md, "Database roles".';
         END IF;
         REVOKE ALL ON wallet_match_runs, wallet_match_items FROM ledger_app;
         GRANT SELECT, INSERT ON wallet_match_runs, wallet_match_items TO ledger_app;

@@ -31,7 +31,7 @@ export class IntegrityIncidents1799000400001 implements MigrationInterface {
       BEGIN
         IF NOT EXISTS (SELECT 1 FROM pg_roles WHERE rolname = 'ledger_app') THEN
           RAISE EXCEPTION 'ledger: database role ledger_app missing' USING ERRCODE = 'LA002',
-            HINT = 'Create the roles first: bash scripts/stack.sh up on a development machine; in production see the README, "Database roles".';
+            HINT = 'Create the roles first: bash scripts/stack.sh up on a development machine; in production see docs/operations.md, "Database roles".';
         END IF;
         REVOKE ALL ON integrity_incidents FROM ledger_app;
         GRANT SELECT, INSERT ON integrity_incidents TO ledger_app;

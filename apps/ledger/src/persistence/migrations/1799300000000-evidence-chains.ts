@@ -224,7 +224,7 @@ DO $$
 BEGIN
   IF NOT EXISTS (SELECT 1 FROM pg_roles WHERE rolname = 'ledger_app') THEN
     RAISE EXCEPTION 'ledger: database role ledger_app missing' USING ERRCODE = 'LA002',
-      HINT = 'Create the roles first: bash scripts/stack.sh up on a development machine; in production see the README, "Database roles".';
+      HINT = 'Create the roles first: bash scripts/stack.sh up on a development machine; in production see docs/operations.md, "Database roles".';
   END IF;
   REVOKE ALL ON query_log, wallet_match_runs, wallet_match_items, evidence_heads FROM PUBLIC;
   REVOKE ALL ON query_log, wallet_match_runs, wallet_match_items, evidence_heads FROM ledger_app;
