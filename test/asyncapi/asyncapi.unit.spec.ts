@@ -6,7 +6,11 @@ import addFormats from 'ajv-formats';
 import { EVENT_TYPES, type LedgerEvent } from '@ledger/events';
 import { LEDGER_RECORD_HEADERS, toKafkaMessage } from '../../libs/event-store/src/relay-record';
 import { envelopeToRow } from '../../libs/event-store/src/rows';
-import { LEDGER_TOPICS } from '@ledger/infra';
+import { anchorsTopic, LEDGER_ANCHORS_TOPIC, LEDGER_EVENTS_TOPIC, LEDGER_TOPICS } from '@ledger/infra';
+import { DEFAULT_ANCHORS_TOPIC, DEFAULT_EVENTS_DLQ_TOPIC, DEFAULT_EVENTS_TOPIC, deadLetterTopicOf } from '@ledger/config';
+import { ANCHOR_RECORD_KEY } from '@ledger/anchors';
+import { deadLetterTopicDeclaration } from '@ledger/projections';
+import { END_MARKER as CONFIG_END, START_MARKER as CONFIG_START } from '../../scripts/gen-config-docs';
 import { ANALYTICS_ID_NAMESPACE, ANALYTICS_RECORD_KINDS, ANALYTICS_RECORD_TYPES, AnalyticsRecord, analyticsRecordId, analyticsRecordsOfEvents, DEFAULT_ANALYTICS_TOPICS, SCHEMA_ID_BASE, uuidV5 } from '@ledger/read-model';
 import { smallShoe } from '../../libs/projections/src/testing/small-shoe.fixture';
 import { syntheticLedger } from '../../libs/projections/src/testing/synthetic-shoes';
@@ -69,15 +73,16 @@ describe('AsyncAPI document', () => {
     expect(doc.version()).toBe('3.0.0');
   });
 
-  it('documents the ledger topic and the three analytics topics exactly as topics.ts declares them', () => {
+  it('documents every topic the product writes, as the code declares them: ledger events, dead letters, anchors, analytics', () => {
     const documented = doc
       .channels()
       .all()
       .map((c) => c.address());
-    const declared = LEDGER_TOPICS.map((t) => t.name);
-    expect([...documented].sort()).toEqual([...declared].sort());
+    const declared = [...LEDGER_TOPICS, deadLetterTopicDeclaration(deadLetterTopicOf(LEDGER_EVENTS_TOPIC)), anchorsTopic()];
+    expect([...documented].sort()).toEqual(declared.map((t) => t.name).sort());
     expect(Object.values(DEFAULT_ANALYTICS_TOPICS).every((t) => documented.includes(t))).toBe(true);
-    for (const t of LEDGER_TOPICS) {
+    expect(documented).toEqual(expect.arrayContaining([DEFAULT_EVENTS_TOPIC, DEFAULT_EVENTS_DLQ_TOPIC, DEFAULT_ANCHORS_TOPIC, LEDGER_ANCHORS_TOPIC]));
+    for (const t of declared) {
       const ch = doc
         .channels()
         .all()
@@ -90,32 +95,81 @@ describe('AsyncAPI document', () => {
         'retention.ms': Number(t.configs['retention.ms']),
         'retention.bytes': Number(t.configs['retention.bytes']),
       });
+      // every channel is written by an operation of the product
+      expect(
+        doc
+          .operations()
+          .all()
+          .some(
+            (o) =>
+              o.action() === 'send' &&
+              o
+                .channels()
+                .all()
+                .some((c) => c.address() === t.name),
+          ),
+      ).toBe(true);
     }
   });
 
+  it('documents every topic the configuration table (docs/configuration.md) names', () => {
+    const readme = readFileSync(resolve(__dirname, '../../docs/configuration.md'), 'utf8');
+    const table = readme.slice(readme.indexOf(CONFIG_START), readme.indexOf(CONFIG_END));
+    const named = new Set(table.match(/baccarat\.[a-z0-9.-]+\.v[0-9]+/g));
+    expect(named.size).toBeGreaterThanOrEqual(6);
+    const documented = doc
+      .channels()
+      .all()
+      .map((c) => c.address());
+    expect(documented).toEqual(expect.arrayContaining([...named]));
+  });
+
   it('documents for every message: key, header names, de-duplication header, payload schema by $id', () => {
+    let n = 0;
     for (const ch of doc.channels().all()) {
       for (const m of ch.messages().all()) {
+        n++;
         const key = m.bindings().get('kafka')!.json();
-        expect(key.key).toMatchObject({ type: 'string' });
-        expect(key['x-key-location']).toBe('$message.payload#/tableId');
+        expect(m.correlationId()?.location()).toMatch(/^\$message\.header#\//);
+        expect(m.schemaFormat()).toBe('application/schema+json;version=draft-07');
+        const payload = stripParserKeys(m.payload()!.json()) as { schema?: { $id?: string } };
+        expect(payload.schema?.$id).toMatch(new RegExp(`^${SCHEMA_ID_BASE.replace(/\./g, '\\.')}`));
+        if (m.name() === 'DeadLetter') {
+          // a refused record's key and headers as read, plus the dlq_* headers
+          expect(key.key.type).toEqual(['string', 'null']);
+          continue;
+        }
+        if (m.name() === 'AnchorCheckpoint') expect(key.key).toMatchObject({ type: 'string', const: ANCHOR_RECORD_KEY });
+        else {
+          expect(key.key).toMatchObject({ type: 'string' });
+          expect(key['x-key-location']).toBe('$message.payload#/tableId');
+        }
         expect(m.correlationId()?.location()).toBe('$message.header#/ce_id');
         const headers = stripParserKeys(m.headers()!.json()) as { required?: string[]; allOf?: { required?: string[] }[] };
         const required = [...(headers.required ?? []), ...(headers.allOf ?? []).flatMap((s) => s.required ?? [])];
         // the CloudEvents Kafka binding's required attributes (binary content mode) and the content type
         expect(required).toEqual(expect.arrayContaining(['ce_specversion', 'ce_id', 'ce_type', 'ce_source', 'content-type']));
-        expect(m.schemaFormat()).toBe('application/schema+json;version=draft-07');
-        const payload = stripParserKeys(m.payload()!.json()) as { schema?: { $id?: string } };
-        expect(payload.schema?.$id).toMatch(new RegExp(`^${SCHEMA_ID_BASE.replace(/\./g, '\\.')}`));
       }
     }
+    expect(n).toBe(6);
   });
 });
 
 describe('JSON Schemas (docs/asyncapi/schemas)', () => {
   it('every file is a valid draft-07 JSON Schema with a unique $id named after the file', () => {
     expect(schemaFiles.sort()).toEqual(
-      ['analytics-headers.v1.schema.json', 'ledger-event-headers.v1.schema.json', 'ledger-event.v1.schema.json', 'roads.v1.schema.json', 'round-outcome.v1.schema.json', 'settlement.v1.schema.json'].sort(),
+      [
+        'analytics-headers.v1.schema.json',
+        'anchor-checkpoint.v1.schema.json',
+        'anchor-headers.v1.schema.json',
+        'dead-letter-headers.v1.schema.json',
+        'dead-letter.v1.schema.json',
+        'ledger-event-headers.v1.schema.json',
+        'ledger-event.v1.schema.json',
+        'roads.v1.schema.json',
+        'round-outcome.v1.schema.json',
+        'settlement.v1.schema.json',
+      ].sort(),
     );
     const ids = new Set<string>();
     for (const f of schemaFiles) {

@@ -71,7 +71,7 @@ describe('GET /schemas: the topics JSON Schemas, resolvable by $id', () => {
     const { schemas } = (await res.json()) as { schemas: { id: string; path: string }[] };
     expect(schemas.map((s) => s.id).sort()).toEqual(FILES.map((f) => `${SCHEMA_ID_BASE}${f}`).sort());
     for (const s of schemas) expect(s.path).toBe(schemaServedPath(s.id));
-    expect(FILES.length).toBe(6);
+    expect(FILES.length).toBe(10);
   });
 
   it('every $id and every $ref inside resolves through GET /schemas, and all compile with ajv loading them from the API', async () => {

@@ -5,7 +5,7 @@ import { GENESIS_HASH } from '@ledger/events';
 import { errorFields, type LedgerLogger } from '@ledger/event-store';
 import { appendAnchorLines } from './anchor-file';
 import { GENESIS_ANCHOR_HASH, anchorHash, anchorText, buildCheckpoint, signCheckpoint, type SignedAnchor } from './checkpoint';
-import { connectProducer, ensureAnchorsTopic } from './kafka-io';
+import { anchorRecord, connectProducer, ensureAnchorsTopic } from './kafka-io';
 import type { AnchorSigningKey } from './keys';
 import type { AnchoredStream } from './merkle';
 import { databaseLedgerId, pgSession, type SqlSession } from './sql';
@@ -369,21 +369,7 @@ export class AnchorPublisher {
     if (!kafka || state.unpublished.length === 0) return;
     try {
       this.producer ??= await connectProducer(kafka);
-      await this.producer.send(
-        this.options.topic,
-        state.unpublished.map((a) => ({
-          key: 'anchors',
-          value: anchorText(a),
-          headers: {
-            ce_specversion: '1.0',
-            ce_id: `${a.checkpoint.ledgerId}/${a.checkpoint.seq}`,
-            ce_type: 'baccarat.ledger.AnchorCheckpoint.v1',
-            ce_source: `/ledgers/${a.checkpoint.ledgerId}`,
-            ce_time: a.checkpoint.createdAt,
-            'content-type': 'application/json',
-          },
-        })),
-      );
+      await this.producer.send(this.options.topic, state.unpublished.map(anchorRecord));
       state.unpublished = [];
     } catch (err) {
       this.log.warn({ ...errorFields(err), pending: state.unpublished.length }, 'could not publish checkpoints to the anchors topic; retrying (the anchor file has them)');

@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
-import { createKafka, type IncomingHeaders, type KafkaClient, type KafkaProducer } from '@ledger/kafka';
+import { createKafka, type IncomingHeaders, type KafkaClient, type KafkaProducer, type OutgoingMessage } from '@ledger/kafka';
+import { anchorText, type SignedAnchor } from './checkpoint';
 import { ensureTopics, anchorsTopic } from '@ledger/infra';
 import type { LedgerLogger } from '@ledger/event-store';
 
@@ -28,6 +29,33 @@ export async function ensureAnchorsTopic(kafka: KafkaClient, topic: string): Pro
   } finally {
     await admin.disconnect();
   }
+}
+
+/** Key of every record of the anchors topic (one partition: the checkpoints in order). */
+export const ANCHOR_RECORD_KEY = 'anchors';
+
+/** CloudEvents type of an anchors-topic record. */
+export const ANCHOR_RECORD_TYPE = 'baccarat.ledger.AnchorCheckpoint.v1';
+
+/**
+ * The anchors-topic record of a signed checkpoint (documented in `docs/asyncapi/asyncapi.yaml`):
+ * key {@link ANCHOR_RECORD_KEY}, value {@link anchorText} (the anchor file's line), CloudEvents
+ * binary-mode headers with `ce_id` `<ledgerId>/<seq>` (the same for a republished checkpoint, so
+ * consumers de-duplicate on it).
+ */
+export function anchorRecord(a: SignedAnchor): OutgoingMessage {
+  return {
+    key: ANCHOR_RECORD_KEY,
+    value: anchorText(a),
+    headers: {
+      ce_specversion: '1.0',
+      ce_id: `${a.checkpoint.ledgerId}/${a.checkpoint.seq}`,
+      ce_type: ANCHOR_RECORD_TYPE,
+      ce_source: `/ledgers/${a.checkpoint.ledgerId}`,
+      ce_time: a.checkpoint.createdAt,
+      'content-type': 'application/json',
+    },
+  };
 }
 
 /** The port's idempotent producer (acks = all, one request in flight, no topic auto-creation), connected. */

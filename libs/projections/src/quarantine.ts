@@ -67,30 +67,53 @@ function bytesOf(b: Buffer | string | null | undefined): Buffer | null {
  *   projector sent it when it first saw the record)
  */
 export async function writeQuarantine(tx: ProjectionTx, group: string, r: EventRecord, refusal: Refusal, dlqPending: boolean): Promise<void> {
-  const value = bytesOf(r.value);
+  const row = quarantineRow(r, group, refusal, new Date());
   await tx.query(
     `INSERT INTO ${tx.t('quarantine')} (topic, partition, kafka_offset, consumer_group, reason, detail, authentic, event_id, stream_id, stream_version,
        record_key, headers, value, value_bytes, dlq_pending)
      VALUES ($1,$2,$3,$4,$5,$6,$7,$8,$9,$10,$11,$12::jsonb,$13,$14,$15)
      ON CONFLICT (topic, partition, kafka_offset) DO NOTHING`,
     [
-      r.topic,
-      r.partition,
-      r.offset,
+      row.topic,
+      row.partition,
+      row.kafka_offset,
       group,
-      refusal.reason,
-      pgText(refusal.detail, MAX_DETAIL),
+      row.reason,
+      row.detail,
       refusal.authentic,
       refusal.eventId === undefined ? null : pgText(refusal.eventId, 200),
       refusal.streamId === undefined ? null : pgText(refusal.streamId, 200),
       refusal.streamVersion ?? null,
-      bytesOf(r.key),
-      JSON.stringify(keptHeaders(r.headers)),
-      value === null ? null : value.subarray(0, QUARANTINE_MAX_VALUE_BYTES),
-      value?.length ?? 0,
+      row.record_key,
+      JSON.stringify(row.headers),
+      row.value,
+      row.value_bytes,
       dlqPending,
     ],
   );
+}
+
+/**
+ * What the quarantine keeps of a refused record, as its dead-letter copy reads it back: position,
+ * group, reason, detail (at most 2000 characters, no NUL), key, headers ({@link keptHeaders}), the
+ * value cut at `QUARANTINE_MAX_VALUE_BYTES` and its full size.
+ * @param quarantinedAt when it was refused (the row's `quarantined_at`; the database's clock when written)
+ */
+export function quarantineRow(r: EventRecord, group: string, refusal: Refusal, quarantinedAt: Date): PendingRow {
+  const value = bytesOf(r.value);
+  return {
+    topic: r.topic,
+    partition: r.partition,
+    kafka_offset: r.offset,
+    consumer_group: group,
+    reason: refusal.reason,
+    detail: pgText(refusal.detail, MAX_DETAIL),
+    record_key: bytesOf(r.key),
+    headers: keptHeaders(r.headers),
+    value: value === null ? null : value.subarray(0, QUARANTINE_MAX_VALUE_BYTES),
+    value_bytes: value?.length ?? 0,
+    quarantined_at: quarantinedAt,
+  };
 }
 
 /** What `quarantine` holds: every record refused, by reason, and the dead-letter copies not yet sent. */
@@ -139,7 +162,8 @@ export interface DeadLetterPublisherOptions {
   readonly batchSize?: number;
 }
 
-interface PendingRow {
+/** A quarantine row about to be copied to the dead-letter topic (see {@link deadLetterMessage}). */
+export interface PendingRow {
   topic: string;
   partition: number;
   kafka_offset: string;
@@ -265,8 +289,11 @@ export class DeadLetterPublisher {
   }
 }
 
-/** The dead-letter copy of a quarantine row. */
-function deadLetterMessage(r: PendingRow): OutgoingMessage {
+/**
+ * The dead-letter copy of a quarantine row (documented in `docs/asyncapi/asyncapi.yaml`): the
+ * refused record's key, kept value and first value of each header, plus the `dlq_*` headers.
+ */
+export function deadLetterMessage(r: PendingRow): OutgoingMessage {
   const headers: Record<string, Buffer | string> = {};
   for (const [name, v] of Object.entries(r.headers ?? {})) {
     const first = Array.isArray(v) ? v[0] : v;
