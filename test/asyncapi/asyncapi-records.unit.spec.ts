@@ -2,8 +2,8 @@ import { generateKeyPairSync } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { fromFile, Parser, type AsyncAPIDocumentInterface } from '@asyncapi/parser';
-import Ajv, { type ValidateFunction } from 'ajv';
-import addFormats from 'ajv-formats';
+import type { ValidateFunction } from 'ajv';
+import { explain, newAjv, stripParserKeys } from './asyncapi-support';
 import type { OutgoingMessage } from '@ledger/kafka';
 import { ANCHOR_RECORD_KEY, ANCHOR_RECORD_TYPE, anchorHash, anchorRecord, buildCheckpoint, evidenceStreamId, GENESIS_ANCHOR_HASH, parseAnchor, publicKeyId, signCheckpoint, type SignedAnchor } from '@ledger/anchors';
 import { checkRecord, deadLetterMessage, QUARANTINE_MAX_VALUE_BYTES, QUARANTINE_REASONS, quarantineRow, type EventRecord } from '@ledger/projections';
@@ -24,28 +24,6 @@ import { syntheticLedger } from '../../libs/projections/src/testing/synthetic-sh
 jest.setTimeout(60_000);
 
 const DOCS = resolve(__dirname, '../../docs/asyncapi');
-
-function newAjv(): Ajv {
-  const ajv = new Ajv({ allErrors: true, strict: true });
-  addFormats(ajv);
-  return ajv;
-}
-
-/** The parser annotates schemas with `x-parser-*` keys; JSON Schema validators must not see them. */
-function stripParserKeys<T>(v: T): T {
-  if (Array.isArray(v)) return v.map(stripParserKeys) as T;
-  if (v && typeof v === 'object')
-    return Object.fromEntries(
-      Object.entries(v)
-        .filter(([k]) => !k.startsWith('x-parser-'))
-        .map(([k, x]) => [k, stripParserKeys(x)]),
-    ) as T;
-  return v;
-}
-
-function explain(validate: ValidateFunction, what: string): string {
-  return `${what}: ${JSON.stringify(validate.errors, null, 1)}`;
-}
 
 /** Header values as a consumer reads them: text. */
 function headersAsRead(m: OutgoingMessage): Record<string, string> {

@@ -1,8 +1,8 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { fromFile, Parser, type AsyncAPIDocumentInterface } from '@asyncapi/parser';
-import Ajv, { type ValidateFunction } from 'ajv';
-import addFormats from 'ajv-formats';
+import type { ValidateFunction } from 'ajv';
+import { explain, newAjv, stripParserKeys } from './asyncapi-support';
 import { EVENT_TYPES, type LedgerEvent } from '@ledger/events';
 import { LEDGER_RECORD_HEADERS, toKafkaMessage } from '../../libs/event-store/src/relay-record';
 import { envelopeToRow } from '../../libs/event-store/src/rows';
@@ -31,29 +31,7 @@ const SCHEMAS = join(DOCS, 'schemas');
 const schemaFiles = readdirSync(SCHEMAS).filter((f) => f.endsWith('.schema.json'));
 const loadSchema = (file: string): Record<string, any> => JSON.parse(readFileSync(join(SCHEMAS, file), 'utf8'));
 
-function newAjv(): Ajv {
-  const ajv = new Ajv({ allErrors: true, strict: true });
-  addFormats(ajv);
-  return ajv;
-}
-
-/** The parser annotates schemas with `x-parser-*` keys; JSON Schema validators must not see them. */
-function stripParserKeys<T>(v: T): T {
-  if (Array.isArray(v)) return v.map(stripParserKeys) as T;
-  if (v && typeof v === 'object')
-    return Object.fromEntries(
-      Object.entries(v)
-        .filter(([k]) => !k.startsWith('x-parser-'))
-        .map(([k, x]) => [k, stripParserKeys(x)]),
-    ) as T;
-  return v;
-}
-
 const CHANNEL_OF_KIND = { 'round-outcome': 'roundOutcomes', settlement: 'settlements', roads: 'roads' } as const;
-
-function explain(validate: ValidateFunction, what: string): string {
-  return `${what}: ${JSON.stringify(validate.errors, null, 1)}`;
-}
 
 describe('AsyncAPI document', () => {
   let doc: AsyncAPIDocumentInterface;
