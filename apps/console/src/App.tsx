@@ -1,4 +1,4 @@
-import type { ReactElement } from 'react';
+import { useEffect, useState, type ReactElement } from 'react';
 import { BrowserRouter, Navigate, NavLink, Outlet, Route, Routes, useLocation } from 'react-router';
 import { useSession, CAN, type Role } from './session';
 import { SignInPage } from './pages/SignInPage';
@@ -11,6 +11,8 @@ import { AuditPage } from './pages/AuditPage';
 import { StaffPage } from './pages/StaffPage';
 import { WalletPage } from './pages/WalletPage';
 import { TopicsPage } from './pages/TopicsPage';
+import { CloseDayPage, ClosesPage } from './pages/ClosesPage';
+import { gamingDayOf, type GamingDayRule } from './lib/zoned';
 
 /** A page of the navigation bar and the roles that see it (the API checks the same roles). */
 interface NavItem {
@@ -24,11 +26,30 @@ export const NAV: readonly NavItem[] = [
   { to: '/tables', label: 'Tables', visible: () => true },
   { to: '/approvals', label: 'Approvals', visible: CAN.readAudit },
   { to: '/reconciliation', label: 'Reconciliation', visible: CAN.readAudit },
+  { to: '/closes', label: 'Closes', visible: CAN.readAudit },
   { to: '/staff', label: 'Staff', visible: CAN.readAudit },
   { to: '/wallet', label: 'Wallet', visible: CAN.readAudit },
   { to: '/audit', label: 'Audit', visible: CAN.readAudit },
   { to: '/topics', label: 'Topics', visible: () => true },
 ];
+
+/**
+ * Today's gaming day, from the rule the API answers (`GET /me` `gamingDay`: zone and cut-off hour),
+ * checked again every minute so that it turns at the cut-off.
+ */
+function TodayGamingDay({ rule }: { rule: GamingDayRule }) {
+  const [now, setNow] = useState(() => Date.now());
+  useEffect(() => {
+    const t = setInterval(() => setNow(Date.now()), 60_000);
+    return () => clearInterval(t);
+  }, []);
+  const cutoff = `${String(rule.cutoffHour).padStart(2, '0')}:00`;
+  return (
+    <span className="today" data-testid="gaming-day" title={`${rule.timeZone}, the day turns at ${cutoff}`}>
+      Gaming day {gamingDayOf(now, rule)} <span className="tz">({rule.timeZone})</span>
+    </span>
+  );
+}
 
 function Layout() {
   const { principal, signOut } = useSession();
@@ -50,6 +71,7 @@ function Layout() {
             ))}
           </ul>
         </nav>
+        <TodayGamingDay rule={principal.gamingDay} />
         <span className="who" data-testid="who">
           {principal.sub} · {principal.role}
         </span>
@@ -138,6 +160,22 @@ export function App() {
             element={
               <Guard allow={CAN.readAudit}>
                 <AuditPage />
+              </Guard>
+            }
+          />
+          <Route
+            path="/closes"
+            element={
+              <Guard allow={CAN.readAudit}>
+                <ClosesPage />
+              </Guard>
+            }
+          />
+          <Route
+            path="/closes/:day"
+            element={
+              <Guard allow={CAN.readAudit}>
+                <CloseDayPage />
               </Guard>
             }
           />

@@ -4,7 +4,8 @@ import { useQuery } from '@tanstack/react-query';
 import { createColumnHelper, type ColumnDef } from '@tanstack/react-table';
 import { Bar, CartesianGrid, ComposedChart, Legend, Line, ResponsiveContainer, Tooltip, XAxis, YAxis } from 'recharts';
 import type { components } from '../api/schema';
-import { api, ConsoleApiError, currentBearer, unwrap } from '../api/client';
+import { api, unwrap } from '../api/client';
+import { fetchFile } from '../api/fetch-file';
 import { Empty, ErrorMessage, Loading, QueryState } from '../components/States';
 import { bigintSorting, DataTable } from '../components/DataTable';
 import { formatMinor, formatRatioPercent } from '../lib/money';
@@ -80,22 +81,6 @@ function columnsFor(groupBy: readonly Dimension[]): ColumnDef<Row, any>[] {
       ],
     }),
   ];
-}
-
-/** Raises the API's error from a non-JSON call (the CSV export) as a {@link ConsoleApiError}. */
-async function fetchFile(path: string): Promise<Blob> {
-  let res: Response;
-  try {
-    const token = currentBearer();
-    res = await fetch(path, { headers: token ? { Authorization: `Bearer ${token}` } : {} });
-  } catch (e) {
-    throw new ConsoleApiError(0, 'UNREACHABLE', `the ledger API could not be reached (${(e as Error).message})`);
-  }
-  if (!res.ok) {
-    const body = (await res.json().catch(() => null)) as { error?: { code?: string; message?: string } } | null;
-    throw new ConsoleApiError(res.status, body?.error?.code ?? `HTTP.${res.status}`, body?.error?.message ?? res.statusText);
-  }
-  return res.blob();
 }
 
 /** The filters form, its fields from the URL's query (keyed by it, so a new query resets them): Apply puts them in the URL, Reset clears it. */
