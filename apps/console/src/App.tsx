@@ -12,6 +12,7 @@ import { StaffPage } from './pages/StaffPage';
 import { WalletPage } from './pages/WalletPage';
 import { TopicsPage } from './pages/TopicsPage';
 import { CloseDayPage, ClosesPage } from './pages/ClosesPage';
+import { ExportsPage } from './pages/ExportsPage';
 import { gamingDayOf, type GamingDayRule } from './lib/zoned';
 
 /** A page of the navigation bar and the roles that see it (the API checks the same roles). */
@@ -30,6 +31,7 @@ export const NAV: readonly NavItem[] = [
   { to: '/staff', label: 'Staff', visible: CAN.readAudit },
   { to: '/wallet', label: 'Wallet', visible: CAN.readAudit },
   { to: '/audit', label: 'Audit', visible: CAN.readAudit },
+  { to: '/exports', label: 'Exports', visible: CAN.readAudit },
   { to: '/topics', label: 'Topics', visible: () => true },
 ];
 
@@ -176,6 +178,14 @@ export function App() {
             element={
               <Guard allow={CAN.readAudit}>
                 <CloseDayPage />
+              </Guard>
+            }
+          />
+          <Route
+            path="/exports"
+            element={
+              <Guard allow={CAN.readAudit}>
+                <ExportsPage />
               </Guard>
             }
           />
