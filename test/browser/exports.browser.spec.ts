@@ -27,9 +27,10 @@ test('one export and the signed bundle download what the API answers, and the bu
   await expect(page).toHaveURL(/\/console\/exports$/);
   await expect(page.getByRole('heading', { level: 1 })).toHaveText('Exports for regulators');
 
-  // a period that has ended, covering the seeded rounds (whole minutes: what the inputs hold)
-  const to = new Date(Math.floor(Date.now() / 60_000) * 60_000).toISOString();
+  // a period covering the seeded rounds (whole minutes: what the inputs hold), exported once it has ended
+  const to = new Date(Math.ceil((Date.now() + 1) / 60_000) * 60_000).toISOString();
   const from = new Date(Date.parse(to) - 3 * 3600_000).toISOString();
+  await page.waitForTimeout(Math.max(0, Date.parse(to) - Date.now() + 1_000));
   await page.getByLabel('From', { exact: true }).fill(isoToZoned(from, me.gamingDay.timeZone));
   await page.getByLabel('To', { exact: true }).fill(isoToZoned(to, me.gamingDay.timeZone));
   await page.getByLabel('Kind').selectOption('settlements');
@@ -66,6 +67,7 @@ test('one export and the signed bundle download what the API answers, and the bu
       await expect(row.locator('td').nth(3)).toHaveText(f.sha256);
     }
     await expect(page.getByTestId('manifest')).toContainText(manifest.keyId);
+    expect(manifest.signed.files.find((f) => f.name === 'events.jsonl')!.rows, 'the seeded rounds are in the period').toBeGreaterThan(0);
     // the regulator's verifier, with the public half of the key the development API signs with
     const out = execFileSync(process.execPath, [join(REPO, 'examples/verify-export/verify.mjs'), dir, '--key', join(REPO, '.stack/anchors/anchor-public.pem')], { encoding: 'utf8' });
     expect(out).toContain('OK: the export verifies');
