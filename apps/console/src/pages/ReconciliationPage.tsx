@@ -41,7 +41,7 @@ function count(key: 'betsSettled' | 'betsRefunded' | 'betsResettled' | 'roundsRe
 function columnsFor(groupBy: readonly Dimension[]): ColumnDef<Row, any>[] {
   // eslint-disable-line @typescript-eslint/no-explicit-any -- mixed column value types
   const dims = DIMENSIONS.filter((d) => groupBy.includes(d.key)).map((d) =>
-    help.accessor((r) => (r as Record<string, unknown>)[d.field] as string | undefined, { id: d.field, header: d.label, meta: { className: 'nowrap' }, cell: (c) => c.getValue() ?? '–' }),
+    help.accessor((r) => (r as Record<string, unknown>)[d.field] as string | undefined, { id: d.field, header: d.label, meta: { className: d.key === 'day' ? 'nowrap' : 'ids' }, cell: (c) => c.getValue() ?? '–' }),
   );
   return [
     ...(dims.length ? [help.group({ id: 'g-groups', header: 'Group', meta: { className: 'group' }, columns: dims })] : []),
