@@ -11,9 +11,11 @@ import { readFileSync } from 'node:fs';
 import type { APIRequestContext } from '@playwright/test';
 import { expect, expectNoSeriousA11yViolations, screenshotPage, test, watchPageErrors } from './support/fixtures';
 import { gamingDayOf, type GamingDayRule } from '../../apps/console/src/lib/zoned';
+import { formatInstant } from '../../apps/console/src/lib/time';
 
 interface Close {
   closeId: string;
+  closedAt: string;
   gamingDay: string;
   tableIds: string[];
   keyId: string;
@@ -55,6 +57,10 @@ test("today's gaming day in the header, the closes list and a day's signed repor
   const rows = page.getByTestId('closes').locator('tbody tr');
   await expect(rows).toHaveCount(list.items.length);
   await expect(page.getByTestId('closes').locator('tbody tr td:first-child')).toHaveText(list.items.map((c) => c.gamingDay));
+  // one date format: a time is its gaming day's date format (YYYY-MM-DD) with the time and zone
+  const closedAt = list.items.map((c) => formatInstant(c.closedAt, me.gamingDay.timeZone));
+  for (const t of closedAt) expect(t).toMatch(/^\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2} \S+$/);
+  await expect(page.getByTestId('closes').locator('tbody tr td:nth-child(4)')).toHaveText(closedAt);
   await expect(page.getByTestId('signature-status')).toHaveText(list.items.map((c) => `signature verified by the API (${c.keyId})`));
   await expect(page.getByTestId('refused')).toHaveCount(list.refused.length === 0 ? 0 : 1);
   await expectNoSeriousA11yViolations(page);
