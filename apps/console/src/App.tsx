@@ -100,6 +100,20 @@ function Guard({ allow, children }: { allow: (r: Role) => boolean; children: Rea
   return children;
 }
 
+/** The pages of pit managers and auditors (the API refuses the other roles anyway), each behind {@link Guard}. */
+const BACK_OFFICE_ROUTES: readonly (readonly [string, ReactElement])[] = [
+  ['/shoes/:shoeId', <ShoePage />],
+  ['/shoes/:shoeId/rounds/:roundId', <RecallPage />],
+  ['/approvals', <ApprovalsPage />],
+  ['/reconciliation', <ReconciliationPage />],
+  ['/staff', <StaffPage />],
+  ['/wallet', <WalletPage />],
+  ['/audit', <AuditPage />],
+  ['/closes', <ClosesPage />],
+  ['/closes/:day', <CloseDayPage />],
+  ['/exports', <ExportsPage />],
+];
+
 /** The console's routes under `/console` (each page has a stable URL that can be shared). */
 export function App() {
   return (
@@ -109,86 +123,9 @@ export function App() {
         <Route element={<Layout />}>
           <Route index element={<Navigate to="/tables" replace />} />
           <Route path="/tables" element={<TablesPage />} />
-          <Route
-            path="/shoes/:shoeId"
-            element={
-              <Guard allow={CAN.readAudit}>
-                <ShoePage />
-              </Guard>
-            }
-          />
-          <Route
-            path="/shoes/:shoeId/rounds/:roundId"
-            element={
-              <Guard allow={CAN.readAudit}>
-                <RecallPage />
-              </Guard>
-            }
-          />
-          <Route
-            path="/approvals"
-            element={
-              <Guard allow={CAN.readAudit}>
-                <ApprovalsPage />
-              </Guard>
-            }
-          />
-          <Route
-            path="/reconciliation"
-            element={
-              <Guard allow={CAN.readAudit}>
-                <ReconciliationPage />
-              </Guard>
-            }
-          />
-          <Route
-            path="/staff"
-            element={
-              <Guard allow={CAN.readAudit}>
-                <StaffPage />
-              </Guard>
-            }
-          />
-          <Route
-            path="/wallet"
-            element={
-              <Guard allow={CAN.readAudit}>
-                <WalletPage />
-              </Guard>
-            }
-          />
-          <Route
-            path="/audit"
-            element={
-              <Guard allow={CAN.readAudit}>
-                <AuditPage />
-              </Guard>
-            }
-          />
-          <Route
-            path="/closes"
-            element={
-              <Guard allow={CAN.readAudit}>
-                <ClosesPage />
-              </Guard>
-            }
-          />
-          <Route
-            path="/closes/:day"
-            element={
-              <Guard allow={CAN.readAudit}>
-                <CloseDayPage />
-              </Guard>
-            }
-          />
-          <Route
-            path="/exports"
-            element={
-              <Guard allow={CAN.readAudit}>
-                <ExportsPage />
-              </Guard>
-            }
-          />
+          {BACK_OFFICE_ROUTES.map(([path, page]) => (
+            <Route key={path} path={path} element={<Guard allow={CAN.readAudit}>{page}</Guard>} />
+          ))}
           <Route path="/topics" element={<TopicsPage />} />
           <Route path="*" element={<p className="state">No such page.</p>} />
         </Route>

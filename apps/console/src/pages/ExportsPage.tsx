@@ -126,6 +126,41 @@ npm run -s export -- --from ${from} --to ${to} --out ${out} \\
   );
 }
 
+/** The period, kind and format, and the two actions: one export, or the bundle. */
+function ExportForm({ onSubmit, busy, defaults }: { onSubmit: (e: SubmitEvent<HTMLFormElement>) => Promise<void>; busy: boolean; defaults: { from: string; to: string } }) {
+  return (
+    <form className="filters" onSubmit={(e) => void onSubmit(e)} aria-label="Export">
+      <label>
+        From <input type="datetime-local" name="from" defaultValue={defaults.from} required />
+      </label>
+      <label>
+        To <input type="datetime-local" name="to" defaultValue={defaults.to} required />
+      </label>
+      <label>
+        Kind{' '}
+        <select name="kind" defaultValue="events">
+          {KINDS.map((k) => (
+            <option key={k}>{k}</option>
+          ))}
+        </select>
+      </label>
+      <label>
+        Format{' '}
+        <select name="format" defaultValue="jsonl">
+          <option value="jsonl">JSONL</option>
+          <option value="csv">CSV</option>
+        </select>
+      </label>
+      <button type="submit" name="action" value="one" disabled={busy}>
+        Download this export
+      </button>
+      <button type="submit" name="action" value="bundle" className="primary" disabled={busy}>
+        Download the bundle (five exports and the signed manifest)
+      </button>
+    </form>
+  );
+}
+
 /** `/exports`: pick a period, a kind and a format; download one export or the whole signed bundle; how to verify it. */
 export function ExportsPage() {
   const { gamingDay: rule } = usePrincipal();
@@ -175,35 +210,7 @@ export function ExportsPage() {
         What the ledger recorded in a period, streamed by the API (docs/reports.md §5). Times are of the gaming day zone ({rule.timeZone}); <em>to</em> is exclusive. Export a period that has ended: a bundle&apos;s files must cover
         the same events.
       </p>
-      <form className="filters" onSubmit={(e) => void submit(e)} aria-label="Export">
-        <label>
-          From <input type="datetime-local" name="from" defaultValue={defaults.from} required />
-        </label>
-        <label>
-          To <input type="datetime-local" name="to" defaultValue={defaults.to} required />
-        </label>
-        <label>
-          Kind{' '}
-          <select name="kind" defaultValue="events">
-            {KINDS.map((k) => (
-              <option key={k}>{k}</option>
-            ))}
-          </select>
-        </label>
-        <label>
-          Format{' '}
-          <select name="format" defaultValue="jsonl">
-            <option value="jsonl">JSONL</option>
-            <option value="csv">CSV</option>
-          </select>
-        </label>
-        <button type="submit" name="action" value="one" disabled={busy}>
-          Download this export
-        </button>
-        <button type="submit" name="action" value="bundle" className="primary" disabled={busy}>
-          Download the bundle (five exports and the signed manifest)
-        </button>
-      </form>
+      <ExportForm onSubmit={submit} busy={busy} defaults={defaults} />
       {busy ? (
         <p className="state" role="status">
           Exporting…
