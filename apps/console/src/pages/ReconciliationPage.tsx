@@ -271,10 +271,10 @@ function ExportBar({ report, query }: { report: Report; query: ReportQuery }) {
           {report.items.length} row{report.items.length === 1 ? '' : 's'}, amounts in {report.unit} (shown in major units)
         </span>
         <button type="button" onClick={() => void exportAs('csv')} disabled={busy !== null}>
-          {busy === 'csv' ? 'Exporting…' : 'Export CSV'}
+          {busy === 'csv' ? 'Exporting…' : 'Export CSV (minor units)'}
         </button>
         <button type="button" onClick={() => void exportAs('xlsx')} disabled={busy !== null}>
-          {busy === 'xlsx' ? 'Exporting…' : 'Export XLSX'}
+          {busy === 'xlsx' ? 'Exporting…' : 'Export XLSX (minor units)'}
         </button>
       </div>
       {exportError ? <ErrorMessage error={exportError} /> : null}
