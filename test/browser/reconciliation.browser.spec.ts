@@ -70,6 +70,10 @@ test('the report, its totals, the URL filters, and the CSV and XLSX exports equa
   await screenshotPage(page, 'reconciliation');
 
   // CSV: the API's own export, downloaded as a file
+  // the screen shows major units and the files hold minor units: both say so
+  await expect(page.getByText(/amounts in minor units.*\(shown in major units\)/)).toBeVisible();
+  await expect(page.getByRole('button', { name: 'Export CSV (minor units)', exact: true })).toBeVisible();
+  await expect(page.getByRole('button', { name: 'Export XLSX (minor units)', exact: true })).toBeVisible();
   const [csvDownload] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: 'Export CSV' }).click()]);
   expect(csvDownload.suggestedFilename()).toMatch(/^reconciliation_table-day-currency.*\.csv$/);
   const csvRows = parseCsv(readFileSync(await csvDownload.path(), 'utf8'));

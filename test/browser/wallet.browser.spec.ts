@@ -4,10 +4,12 @@
  * one bet the ledger never saw — and sees the run: its totals are the API's, and the findings list
  * the amount that differs and the unknown bet with the money formatted from the exact strings
  * (formatMinor). A file with a decimal amount is refused with its line shown. axe on the page;
- * screenshot `wallet`.
+ * screenshot `wallet`. A file matched by a time period (`from`, `to` of the gaming day zone) is scoped by that period, as the API says.
  */
 import { expect, expectNoSeriousA11yViolations, screenshotPage, test } from './support/fixtures';
 import { formatMinor } from '../../apps/console/src/lib/money';
+import { formatInstant } from '../../apps/console/src/lib/time';
+import { isoToZoned } from '../../apps/console/src/lib/zoned';
 
 interface Bet {
   betId: string;
@@ -68,4 +70,30 @@ test('uploads a wallet file and sees the summary and the findings', async ({ pag
   await page.getByRole('button', { name: 'Upload and match' }).click();
   await expect(page.getByTestId('upload-error')).toContainText('WALLET.FILE_INVALID');
   await expect(page.getByTestId('upload-error')).toContainText('line 2');
+});
+
+test('matches a wallet file by a time period, in the gaming day zone, as the API scopes it', async ({ page, signIn, stack }) => {
+  test.setTimeout(120_000);
+  const { api } = await signIn(page, 'pit-manager', 'pm-1');
+  const me = (await (await api.get('/me')).json()) as { gamingDay: { timeZone: string } };
+  const bets = ((await (await api.get(`/settlements?shoeId=${stack.classic.shoeId}&limit=10`)).json()) as { items: Bet[] }).items;
+  const b = bets[0];
+  const csv = ['transactionId,roundId,betId,accountId,type,amount,currency,time', [b.betTransactionId, b.roundId, b.betId, b.accountId, 'bet', b.stake, b.currency, b.placedAt].join(',')].join('\n');
+  // a period of whole minutes around the bet (what the inputs hold)
+  const from = new Date(Math.floor(Date.parse(b.placedAt) / 60_000) * 60_000 - 60_000).toISOString();
+  const to = new Date(Date.parse(from) + 3 * 60_000).toISOString();
+  await page.goto('/console/wallet');
+  await page.getByLabel('Wallet file (CSV or JSONL)').setInputFiles({ name: 'period.csv', mimeType: 'text/csv', buffer: Buffer.from(csv) });
+  await page.getByLabel('Or a time period from').fill(isoToZoned(from, me.gamingDay.timeZone));
+  await page.getByLabel('to (exclusive)').fill(isoToZoned(to, me.gamingDay.timeZone));
+  await page.getByRole('button', { name: 'Upload and match' }).click();
+  await expect(page).toHaveURL(/\/console\/wallet\?run=/);
+  const runId = new URL(page.url()).searchParams.get('run')!;
+  const run = (await (await api.get(`/reconciliation/wallet-files/${runId}`)).json()) as { scope: { source: string; from: string; to: string }; totals: Record<string, number> };
+  expect(run.scope.source).toBe('period');
+  expect([Date.parse(run.scope.from), Date.parse(run.scope.to)]).toEqual([Date.parse(from), Date.parse(to)]);
+  expect(run.totals.MATCHED).toBe(1);
+  await expect(page.getByTestId('wallet-scope')).toContainText(`the period ${formatInstant(run.scope.from, me.gamingDay.timeZone)} to ${formatInstant(run.scope.to, me.gamingDay.timeZone)}`);
+  for (const [status, n] of Object.entries(run.totals)) await expect(page.getByTestId('wallet-totals').locator(`[data-col="${status}"]`)).toHaveText(String(n));
+  await expectNoSeriousA11yViolations(page);
 });

@@ -1,4 +1,4 @@
-import { isoToZoned, zonedToIso, zoneOffsetMs } from '../../apps/console/src/lib/zoned';
+import { gamingDayOf, isoToZoned, zonedToIso, zoneOffsetMs } from '../../apps/console/src/lib/zoned';
 
 describe('gaming-day zone wall times', () => {
   it('converts a Malta wall time to UTC in winter and summer', () => {
@@ -20,5 +20,19 @@ describe('gaming-day zone wall times', () => {
     expect(zonedToIso('', 'UTC')).toBeNull();
     expect(zonedToIso('2026-12-02 09:30', 'UTC')).toBeNull();
     expect(isoToZoned('nope', 'UTC')).toBe('');
+  });
+});
+
+describe('the gaming day of an instant', () => {
+  it('is the zone date, or the previous one before the cut-off hour', () => {
+    const utc6 = { timeZone: 'UTC', cutoffHour: 6 };
+    expect(gamingDayOf(Date.parse('2026-12-02T04:00:00Z'), utc6)).toBe('2026-12-01');
+    expect(gamingDayOf(Date.parse('2026-12-02T06:00:00Z'), utc6)).toBe('2026-12-02');
+    const malta = { timeZone: 'Europe/Malta', cutoffHour: 6 };
+    // 05:30 UTC is 06:30 in Malta in winter: past the cut-off
+    expect(gamingDayOf(Date.parse('2026-12-02T05:30:00Z'), malta)).toBe('2026-12-02');
+    expect(gamingDayOf(Date.parse('2026-12-02T04:30:00Z'), malta)).toBe('2026-12-01');
+    // midnight cut-off: the calendar date of the zone
+    expect(gamingDayOf(Date.parse('2026-12-01T23:30:00Z'), { timeZone: 'Europe/Malta', cutoffHour: 0 })).toBe('2026-12-02');
   });
 });

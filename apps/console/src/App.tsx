@@ -1,4 +1,4 @@
-import type { ReactElement } from 'react';
+import { useEffect, useState, type ReactElement } from 'react';
 import { BrowserRouter, Navigate, NavLink, Outlet, Route, Routes, useLocation } from 'react-router';
 import { useSession, CAN, type Role } from './session';
 import { SignInPage } from './pages/SignInPage';
@@ -11,6 +11,9 @@ import { AuditPage } from './pages/AuditPage';
 import { StaffPage } from './pages/StaffPage';
 import { WalletPage } from './pages/WalletPage';
 import { TopicsPage } from './pages/TopicsPage';
+import { CloseDayPage, ClosesPage } from './pages/ClosesPage';
+import { ExportsPage } from './pages/ExportsPage';
+import { gamingDayOf, type GamingDayRule } from './lib/zoned';
 
 /** A page of the navigation bar and the roles that see it (the API checks the same roles). */
 interface NavItem {
@@ -24,11 +27,31 @@ export const NAV: readonly NavItem[] = [
   { to: '/tables', label: 'Tables', visible: () => true },
   { to: '/approvals', label: 'Approvals', visible: CAN.readAudit },
   { to: '/reconciliation', label: 'Reconciliation', visible: CAN.readAudit },
+  { to: '/closes', label: 'Closes', visible: CAN.readAudit },
   { to: '/staff', label: 'Staff', visible: CAN.readAudit },
   { to: '/wallet', label: 'Wallet', visible: CAN.readAudit },
   { to: '/audit', label: 'Audit', visible: CAN.readAudit },
+  { to: '/exports', label: 'Exports', visible: CAN.readAudit },
   { to: '/topics', label: 'Topics', visible: () => true },
 ];
+
+/**
+ * Today's gaming day, from the rule the API answers (`GET /me` `gamingDay`: zone and cut-off hour),
+ * checked again every minute so that it turns at the cut-off.
+ */
+function TodayGamingDay({ rule }: { rule: GamingDayRule }) {
+  const [now, setNow] = useState(() => Date.now());
+  useEffect(() => {
+    const t = setInterval(() => setNow(Date.now()), 60_000);
+    return () => clearInterval(t);
+  }, []);
+  const cutoff = `${String(rule.cutoffHour).padStart(2, '0')}:00`;
+  return (
+    <span className="today" data-testid="gaming-day" title={`${rule.timeZone}, the day turns at ${cutoff}`}>
+      Gaming day {gamingDayOf(now, rule)} <span className="tz">({rule.timeZone})</span>
+    </span>
+  );
+}
 
 function Layout() {
   const { principal, signOut } = useSession();
@@ -50,6 +73,7 @@ function Layout() {
             ))}
           </ul>
         </nav>
+        <TodayGamingDay rule={principal.gamingDay} />
         <span className="who" data-testid="who">
           {principal.sub} · {principal.role}
         </span>
@@ -76,6 +100,20 @@ function Guard({ allow, children }: { allow: (r: Role) => boolean; children: Rea
   return children;
 }
 
+/** The pages of pit managers and auditors (the API refuses the other roles anyway), each behind {@link Guard}. */
+const BACK_OFFICE_ROUTES: readonly (readonly [string, ReactElement])[] = [
+  ['/shoes/:shoeId', <ShoePage />],
+  ['/shoes/:shoeId/rounds/:roundId', <RecallPage />],
+  ['/approvals', <ApprovalsPage />],
+  ['/reconciliation', <ReconciliationPage />],
+  ['/staff', <StaffPage />],
+  ['/wallet', <WalletPage />],
+  ['/audit', <AuditPage />],
+  ['/closes', <ClosesPage />],
+  ['/closes/:day', <CloseDayPage />],
+  ['/exports', <ExportsPage />],
+];
+
 /** The console's routes under `/console` (each page has a stable URL that can be shared). */
 export function App() {
   return (
@@ -85,62 +123,9 @@ export function App() {
         <Route element={<Layout />}>
           <Route index element={<Navigate to="/tables" replace />} />
           <Route path="/tables" element={<TablesPage />} />
-          <Route
-            path="/shoes/:shoeId"
-            element={
-              <Guard allow={CAN.readAudit}>
-                <ShoePage />
-              </Guard>
-            }
-          />
-          <Route
-            path="/shoes/:shoeId/rounds/:roundId"
-            element={
-              <Guard allow={CAN.readAudit}>
-                <RecallPage />
-              </Guard>
-            }
-          />
-          <Route
-            path="/approvals"
-            element={
-              <Guard allow={CAN.readAudit}>
-                <ApprovalsPage />
-              </Guard>
-            }
-          />
-          <Route
-            path="/reconciliation"
-            element={
-              <Guard allow={CAN.readAudit}>
-                <ReconciliationPage />
-              </Guard>
-            }
-          />
-          <Route
-            path="/staff"
-            element={
-              <Guard allow={CAN.readAudit}>
-                <StaffPage />
-              </Guard>
-            }
-          />
-          <Route
-            path="/wallet"
-            element={
-              <Guard allow={CAN.readAudit}>
-                <WalletPage />
-              </Guard>
-            }
-          />
-          <Route
-            path="/audit"
-            element={
-              <Guard allow={CAN.readAudit}>
-                <AuditPage />
-              </Guard>
-            }
-          />
+          {BACK_OFFICE_ROUTES.map(([path, page]) => (
+            <Route key={path} path={path} element={<Guard allow={CAN.readAudit}>{page}</Guard>} />
+          ))}
           <Route path="/topics" element={<TopicsPage />} />
           <Route path="*" element={<p className="state">No such page.</p>} />
         </Route>

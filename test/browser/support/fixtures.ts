@@ -107,3 +107,16 @@ export async function expectNoSeriousA11yViolations(page: Page, options: A11yOpt
   if (results.violations.length) await info.attach(`axe ${new URL(page.url()).pathname}`, { body: described(results.violations), contentType: 'text/plain' });
   expect(serious, `serious or critical accessibility violations on ${page.url()}:\n${described(serious)}`).toEqual([]);
 }
+
+/**
+ * Collects what a page logs as an error (`console.error`, an uncaught exception) from now on; the
+ * scenario asserts the list is empty at its end: `const errors = watchPageErrors(page); … expect(errors).toEqual([])`.
+ */
+export function watchPageErrors(page: Page): string[] {
+  const errors: string[] = [];
+  page.on('console', (m) => {
+    if (m.type() === 'error') errors.push(`console: ${m.text()}`);
+  });
+  page.on('pageerror', (e) => errors.push(`uncaught: ${e.message}`));
+  return errors;
+}

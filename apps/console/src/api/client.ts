@@ -10,10 +10,10 @@ import type { paths } from './schema';
 export const api = createClient<paths>({ baseUrl: '' });
 
 let bearer: string | null = null;
-let onUnauthorized: (() => void) | null = null;
+let onUnauthorized: ((code: string) => void) | null = null;
 
-/** Sets (or clears) the token every call carries and what to do on a 401 (sign out). */
-export function setBearer(token: string | null, unauthorized?: () => void): void {
+/** Sets (or clears) the token every call carries and what to do on a 401 (end the session; given the API's error code). */
+export function setBearer(token: string | null, unauthorized?: (code: string) => void): void {
   bearer = token;
   onUnauthorized = unauthorized ?? null;
 }
@@ -28,8 +28,15 @@ const auth: Middleware = {
     if (bearer) request.headers.set('Authorization', `Bearer ${bearer}`);
     return request;
   },
-  onResponse({ response }) {
-    if (response.status === 401 && onUnauthorized) onUnauthorized();
+  async onResponse({ response }) {
+    if (response.status === 401 && onUnauthorized) {
+      const handler = onUnauthorized;
+      const body = (await response
+        .clone()
+        .json()
+        .catch(() => null)) as Partial<ApiErrorBody> | null;
+      handler(body?.error?.code ?? 'HTTP.401');
+    }
     return response;
   },
 };

@@ -27,13 +27,21 @@ function formatter(timeZone: string, withDate: boolean): Intl.DateTimeFormat {
 }
 
 /**
- * An ISO-8601 instant (as the API sends `occurredAt`, `recordedAt`) in the gaming day's zone:
- * `formatInstant("2026-12-01T23:30:00Z", "Europe/Malta")` → `"02/12/2026, 00:30:00 CET"`.
- * An empty or unreadable value is shown as `"–"`.
+ * An ISO-8601 instant (as the API sends `occurredAt`, `recordedAt`) in the gaming day's zone, in the
+ * console's one date format: the date as the API writes gaming days (`YYYY-MM-DD`), then the time
+ * and the zone's name: `formatInstant("2026-12-01T23:30:00Z", "Europe/Malta")` →
+ * `"2026-12-02 00:30:00 CET"`; without the date `"00:30:00 CET"`. An empty or unreadable value is
+ * shown as `"–"`.
  */
 export function formatInstant(iso: string | null | undefined, timeZone: string, withDate = true): string {
   if (!iso) return '–';
   const t = Date.parse(iso);
   if (Number.isNaN(t)) return '–';
-  return formatter(timeZone, withDate).format(new Date(t));
+  const p = Object.fromEntries(
+    formatter(timeZone, withDate)
+      .formatToParts(new Date(t))
+      .map((x) => [x.type, x.value]),
+  );
+  const time = `${p.hour}:${p.minute}:${p.second} ${p.timeZoneName}`;
+  return withDate ? `${p.year}-${p.month}-${p.day} ${time}` : time;
 }

@@ -52,3 +52,20 @@ export function isoToZoned(iso: string | null | undefined, timeZone: string): st
   if (Number.isNaN(ms)) return '';
   return new Date(ms + zoneOffsetMs(ms, timeZone)).toISOString().slice(0, 16);
 }
+
+/** The gaming-day rule as the API answers it (`GET /me` `gamingDay`; a close report's `gamingDayRule`). */
+export interface GamingDayRule {
+  readonly timeZone: string;
+  readonly cutoffHour: number;
+}
+
+/**
+ * The gaming day (`YYYY-MM-DD`) instant `ms` falls in under `rule`, as the ledger cuts days
+ * (docs/domain-rules.md §4): the calendar date in the rule's zone, or the previous date before its
+ * cut-off hour. `gamingDayOf(Date.parse("2026-12-02T04:00:00Z"), { timeZone: "UTC", cutoffHour: 6 })`
+ * → `"2026-12-01"`.
+ */
+export function gamingDayOf(ms: number, rule: GamingDayRule): string {
+  const wall = ms + zoneOffsetMs(ms, rule.timeZone);
+  return new Date(wall - rule.cutoffHour * 3_600_000).toISOString().slice(0, 10);
+}

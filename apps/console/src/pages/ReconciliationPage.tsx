@@ -4,7 +4,8 @@ import { useQuery } from '@tanstack/react-query';
 import { createColumnHelper, type ColumnDef } from '@tanstack/react-table';
 import { Bar, CartesianGrid, ComposedChart, Legend, Line, ResponsiveContainer, Tooltip, XAxis, YAxis } from 'recharts';
 import type { components } from '../api/schema';
-import { api, ConsoleApiError, currentBearer, unwrap } from '../api/client';
+import { api, unwrap } from '../api/client';
+import { fetchFile } from '../api/fetch-file';
 import { Empty, ErrorMessage, Loading, QueryState } from '../components/States';
 import { bigintSorting, DataTable } from '../components/DataTable';
 import { formatMinor, formatRatioPercent } from '../lib/money';
@@ -40,7 +41,7 @@ function count(key: 'betsSettled' | 'betsRefunded' | 'betsResettled' | 'roundsRe
 function columnsFor(groupBy: readonly Dimension[]): ColumnDef<Row, any>[] {
   // eslint-disable-line @typescript-eslint/no-explicit-any -- mixed column value types
   const dims = DIMENSIONS.filter((d) => groupBy.includes(d.key)).map((d) =>
-    help.accessor((r) => (r as Record<string, unknown>)[d.field] as string | undefined, { id: d.field, header: d.label, meta: { className: 'nowrap' }, cell: (c) => c.getValue() ?? '–' }),
+    help.accessor((r) => (r as Record<string, unknown>)[d.field] as string | undefined, { id: d.field, header: d.label, meta: { className: d.key === 'day' ? 'nowrap' : 'ids' }, cell: (c) => c.getValue() ?? '–' }),
   );
   return [
     ...(dims.length ? [help.group({ id: 'g-groups', header: 'Group', meta: { className: 'group' }, columns: dims })] : []),
@@ -80,22 +81,6 @@ function columnsFor(groupBy: readonly Dimension[]): ColumnDef<Row, any>[] {
       ],
     }),
   ];
-}
-
-/** Raises the API's error from a non-JSON call (the CSV export) as a {@link ConsoleApiError}. */
-async function fetchFile(path: string): Promise<Blob> {
-  let res: Response;
-  try {
-    const token = currentBearer();
-    res = await fetch(path, { headers: token ? { Authorization: `Bearer ${token}` } : {} });
-  } catch (e) {
-    throw new ConsoleApiError(0, 'UNREACHABLE', `the ledger API could not be reached (${(e as Error).message})`);
-  }
-  if (!res.ok) {
-    const body = (await res.json().catch(() => null)) as { error?: { code?: string; message?: string } } | null;
-    throw new ConsoleApiError(res.status, body?.error?.code ?? `HTTP.${res.status}`, body?.error?.message ?? res.statusText);
-  }
-  return res.blob();
 }
 
 /** The filters form, its fields from the URL's query (keyed by it, so a new query resets them): Apply puts them in the URL, Reset clears it. */
@@ -286,10 +271,10 @@ function ExportBar({ report, query }: { report: Report; query: ReportQuery }) {
           {report.items.length} row{report.items.length === 1 ? '' : 's'}, amounts in {report.unit} (shown in major units)
         </span>
         <button type="button" onClick={() => void exportAs('csv')} disabled={busy !== null}>
-          {busy === 'csv' ? 'Exporting…' : 'Export CSV'}
+          {busy === 'csv' ? 'Exporting…' : 'Export CSV (minor units)'}
         </button>
         <button type="button" onClick={() => void exportAs('xlsx')} disabled={busy !== null}>
-          {busy === 'xlsx' ? 'Exporting…' : 'Export XLSX'}
+          {busy === 'xlsx' ? 'Exporting…' : 'Export XLSX (minor units)'}
         </button>
       </div>
       {exportError ? <ErrorMessage error={exportError} /> : null}

@@ -5,10 +5,11 @@ import { ErrorMessage } from '../components/States';
 
 /**
  * Sign in with a bearer token (development: `LEDGER_ENV=development npm run -s token -- --role pit-manager --sub pm-1`).
- * The token is checked by the API (`GET /me`); the console never holds a signing key.
+ * The token is checked by the API (`GET /me`); the console never holds a signing key. When a session
+ * ended by itself (the token expired, or the API refuses it now) the page says so.
  */
 export function SignInPage() {
-  const { principal, signIn } = useSession();
+  const { principal, ended, signIn } = useSession();
   const [token, setToken] = useState('');
   const [error, setError] = useState<unknown>(null);
   const [busy, setBusy] = useState(false);
@@ -33,6 +34,11 @@ export function SignInPage() {
   return (
     <main id="main" className="sign-in">
       <h1>Baccarat ledger console</h1>
+      {ended ? (
+        <p className="notice" role="status" data-testid="session-ended">
+          {ended}
+        </p>
+      ) : null}
       <form onSubmit={submit}>
         <label htmlFor="token">Token</label>
         <textarea id="token" name="token" rows={4} value={token} onChange={(e) => setToken(e.target.value)} required autoComplete="off" spellCheck={false} />

@@ -1,4 +1,5 @@
 import { useMemo, type ReactNode } from 'react';
+import { Markdown } from '../components/Markdown';
 import { useQuery } from '@tanstack/react-query';
 import { api, unwrap } from '../api/client';
 import { ErrorMessage, QueryState } from '../components/States';
@@ -19,10 +20,10 @@ function schemaOf(v: unknown): Obj | null {
   return o.schemaFormat !== undefined && o.schema !== undefined ? obj(o.schema) : o;
 }
 
-/** Text of the document (descriptions are CommonMark): shown as plain pre-wrapped text, never as HTML. */
+/** Text of the document (descriptions are CommonMark): rendered as React elements, never as HTML. */
 function Prose({ text }: { text: unknown }) {
   const t = str(text);
-  return t ? <p style={{ whiteSpace: 'pre-wrap' }}>{t}</p> : null;
+  return t ? <Markdown text={t} /> : null;
 }
 
 function Json({ value, label }: { value: unknown; label: string }) {
@@ -88,9 +89,7 @@ function AsyncApiDocument({ document: raw }: { document: unknown }) {
         {str(info.description) ? (
           <details>
             <summary>About these topics (keys, partitions, order, CloudEvents headers, signatures)</summary>
-            <pre className="json" style={{ maxHeight: 'none' }}>
-              {String(info.description)}
-            </pre>
+            <Markdown text={String(info.description)} headingBase={3} />
           </details>
         ) : null}
         {servers.length ? (

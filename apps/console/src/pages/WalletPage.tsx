@@ -5,7 +5,9 @@ import type { components } from '../api/schema';
 import { api, ConsoleApiError, currentBearer, unwrap } from '../api/client';
 import { Empty, ErrorMessage, QueryState } from '../components/States';
 import { formatMinor } from '../lib/money';
-import { CAN, useSession } from '../session';
+import { CAN, usePrincipal, useSession } from '../session';
+import { formatInstant } from '../lib/time';
+import { zonedToIso } from '../lib/zoned';
 import '../components/DataTable.css';
 
 type Run = components['schemas']['WalletRunReport'];
@@ -53,11 +55,18 @@ async function uploadFile(file: File, query: URLSearchParams): Promise<Run> {
   return body as Run;
 }
 
-/** The upload's query from the form: the gaming days and the renamed columns given. */
-function uploadQuery(f: FormData): URLSearchParams {
+/**
+ * The upload's query from the form: the gaming days, or a time period instead (`from`, `to`: wall
+ * times of the gaming day's zone, sent as instants), and the renamed columns given.
+ */
+function uploadQuery(f: FormData, timeZone: string): URLSearchParams {
   const q = new URLSearchParams();
   for (const k of ['fromDay', 'toDay']) {
     const v = String(f.get(k) ?? '').trim();
+    if (v) q.set(k, v);
+  }
+  for (const k of ['from', 'to']) {
+    const v = zonedToIso(String(f.get(k) ?? ''), timeZone);
     if (v) q.set(k, v);
   }
   for (const field of FIELDS) {
@@ -82,6 +91,14 @@ function UploadForm({ busy, onSubmit }: { busy: boolean; onSubmit: (e: SubmitEve
       <div>
         <label htmlFor="w-to">To gaming day</label>
         <input id="w-to" name="toDay" type="date" />
+      </div>
+      <div>
+        <label htmlFor="w-from-time">Or a time period from</label>
+        <input id="w-from-time" name="from" type="datetime-local" />
+      </div>
+      <div>
+        <label htmlFor="w-to-time">to (exclusive)</label>
+        <input id="w-to-time" name="to" type="datetime-local" />
       </div>
       <details>
         <summary>Column names (if the file&apos;s differ)</summary>
@@ -124,7 +141,7 @@ export function WalletPage() {
       setError(new ConsoleApiError(400, 'WALLET.NO_FILE', 'choose a wallet file first'));
       return;
     }
-    const q = uploadQuery(f);
+    const q = uploadQuery(f, principal?.gamingDay.timeZone ?? 'UTC');
     setBusy(true);
     setError(null);
     try {
@@ -186,6 +203,7 @@ function UploadError({ error }: { error: unknown }) {
 
 /** One run: its scope, totals, the summary per currency and gaming day, and its findings. */
 function RunView({ runId }: { runId: string }) {
+  const timeZone = usePrincipal().gamingDay.timeZone;
   const run = useQuery({ queryKey: ['wallet-run', runId], queryFn: () => unwrap(api.GET('/reconciliation/wallet-files/{runId}', { params: { path: { runId } } })) as Promise<Run> });
   const findings = useQuery({
     queryKey: ['wallet-findings', runId],
@@ -201,7 +219,8 @@ function RunView({ runId }: { runId: string }) {
           <h2>Run {r.runId}</h2>
           <p className="muted" data-testid="wallet-scope">
             {r.file.format.toUpperCase()} file of {r.file.rows} transaction(s), SHA-256 {r.file.sha256.slice(0, 16)}…; scope{' '}
-            {r.scope.source === 'period' ? `${r.scope.from} to ${r.scope.to}` : `gaming days ${r.scope.fromDay} to ${r.scope.toDay}`}; uploaded by {r.actorId} at {r.createdAt}
+            {r.scope.source === 'period' ? `the period ${formatInstant(r.scope.from, timeZone)} to ${formatInstant(r.scope.to, timeZone)}` : `gaming days ${r.scope.fromDay} to ${r.scope.toDay}`}; uploaded by {r.actorId} at{' '}
+            {formatInstant(r.createdAt, timeZone)}
           </p>
           <RunTotals r={r} />
           <RunSummary r={r} />
