@@ -7,7 +7,7 @@
  * the page prints the `npm run export` and `verify.mjs` commands for the period. axe, no error
  * logged; screenshot `exports`.
  */
-import { execFileSync } from 'node:child_process';
+import { spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -69,8 +69,12 @@ test('one export and the signed bundle download what the API answers, and the bu
     await expect(page.getByTestId('manifest')).toContainText(manifest.keyId);
     expect(manifest.signed.files.find((f) => f.name === 'events.jsonl')!.rows, 'the seeded rounds are in the period').toBeGreaterThan(0);
     // the regulator's verifier, with the public half of the key the development API signs with
-    const out = execFileSync(process.execPath, [join(REPO, 'examples/verify-export/verify.mjs'), dir, '--key', join(REPO, '.stack/anchors/anchor-public.pem')], { encoding: 'utf8' });
-    expect(out).toContain('OK: the export verifies');
+    // other scenarios of the tier deal rounds meanwhile: the newest events of the bundle may lie after
+    // its last checkpoint (the relay signs one every few seconds), which the verifier states as the
+    // NOT_ANCHORED limit when allowed; every other check stays mandatory
+    const r = spawnSync(process.execPath, [join(REPO, 'examples/verify-export/verify.mjs'), dir, '--key', join(REPO, '.stack/anchors/anchor-public.pem'), '--allow-unanchored'], { encoding: 'utf8' });
+    expect(r.stdout, r.stdout + r.stderr).toMatch(/^OK: the export verifies/m);
+    expect(r.status).toBe(0);
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
