@@ -34,6 +34,9 @@ import {
   pgSession,
   publicKeyId,
   signCheckpoint,
+  ItemsDigest,
+  WALLET_ITEM_FIELDS,
+  WALLET_ITEM_TAG_FIELD,
   verifyLedger,
   type BrokenEvidence,
   type DivergenceKind,
@@ -188,7 +191,8 @@ describe('verify names each forgery of the owner, by its own kind', () => {
     for (let i = 0; i < 3; i++) {
       const runId = randomUUID();
       await app.query('BEGIN');
-      await app.query(`SELECT ledger_add_wallet_items($1::uuid, $2::json)`, [runId, JSON.stringify([item(1, 5 + i), item(2, 7)])]);
+      const differs = { ...item(2, 7), status: 'FIELDS_DIFFER', wallet_amount: '7', ledger_amount: '7', differences: 'roundId', wallet_values: { roundId: 'r-é€😀' } };
+      await app.query(`SELECT ledger_add_wallet_items($1::uuid, $2::json)`, [runId, JSON.stringify([item(1, 5 + i), differs])]);
       await app.query(`SELECT ledger_record_wallet_run($1::jsonb)`, [JSON.stringify(run(runId, 2))]);
       await app.query('COMMIT');
     }
@@ -319,6 +323,36 @@ describe('verify names each forgery of the owner, by its own kind', () => {
     it("a run's item altered: WALLET_RUN_ITEMS_ALTERED naming the run", async () => {
       const d = await found(...off, `UPDATE wallet_match_items SET wallet_amount = 0 WHERE run_id = '${runs[0].runId}' AND seq = 2`);
       expect(d).toEqual([{ kind: 'WALLET_RUN_ITEMS_ALTERED', streamId: 'wallet_match_runs', version: Number(runs[0].seq), eventId: runs[0].runId }]);
+    });
+
+    it.each([
+      ["the wallet's value rewritten", `wallet_values = '{"roundId": "r-1"}'`],
+      ["the wallet's values cleared, as if stored before they were kept", 'wallet_values = NULL'],
+    ])('%s: WALLET_RUN_ITEMS_ALTERED naming the run', async (_what, set) => {
+      const d = await found(...off, `UPDATE wallet_match_items SET ${set} WHERE run_id = '${runs[1].runId}' AND seq = 2`);
+      expect(d).toEqual([{ kind: 'WALLET_RUN_ITEMS_ALTERED', streamId: 'wallet_match_runs', version: Number(runs[1].seq), eventId: runs[1].runId }]);
+    });
+
+    it("the items' digest of the database and of verify agree, for items with wallet values and without (stored before they were kept)", async () => {
+      const both = async (): Promise<[string, string]> => {
+        const [db] = (await owner.query(`SELECT ledger_wallet_items_digest($1::uuid) AS d`, [runs[2].runId])).rows;
+        const d = new ItemsDigest();
+        const rows = (await owner.query(`SELECT ${WALLET_ITEM_TAG_FIELD} AS tag, ${WALLET_ITEM_FIELDS} AS fields FROM wallet_match_items WHERE run_id = $1 ORDER BY seq`, [runs[2].runId])).rows;
+        for (const r of rows) d.add(r.fields, r.tag);
+        return [db.d, d.hex()];
+      };
+      const [withValues, mine] = await both();
+      expect(mine).toBe(withValues);
+      await owner.query('BEGIN');
+      try {
+        for (const sql of off) await owner.query(sql);
+        await owner.query(`UPDATE wallet_match_items SET wallet_values = NULL WHERE run_id = $1`, [runs[2].runId]);
+        const [without, mineWithout] = await both();
+        expect(mineWithout).toBe(without);
+        expect(without).not.toBe(withValues);
+      } finally {
+        await owner.query('ROLLBACK');
+      }
     });
   });
 

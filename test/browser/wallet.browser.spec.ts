@@ -1,9 +1,10 @@
 /**
  * The wallet page (docs/reports.md §4): a pit manager uploads a small wallet file built from the
  * seeded classic shoe's settlements — one bet as the ledger has it, one bet off by one minor unit,
- * one bet the ledger never saw — and sees the run: its totals are the API's, and the findings list
+ * one bet the ledger never saw, one bet on another account — and sees the run: its totals are the API's, and the findings list
  * the amount that differs and the unknown bet with the money formatted from the exact strings
- * (formatMinor). A file with a decimal amount is refused with its line shown. axe on the page;
+ * (formatMinor); a bet booked to another account is FIELDS_DIFFER with the ledger's and the wallet's
+ * account side by side. A file with a decimal amount is refused with its line shown. axe on the page;
  * screenshot `wallet`. A file matched by a time period (`from`, `to` of the gaming day zone) is scoped by that period, as the API says.
  */
 import { expect, expectNoSeriousA11yViolations, screenshotPage, test } from './support/fixtures';
@@ -27,8 +28,8 @@ test('uploads a wallet file and sees the summary and the findings', async ({ pag
   const list = await api.get(`/settlements?shoeId=${stack.classic.shoeId}&limit=10`);
   expect(list.status()).toBe(200);
   const bets = ((await list.json()) as { items: Bet[] }).items;
-  expect(bets.length).toBeGreaterThanOrEqual(2);
-  const [good, off] = bets;
+  expect(bets.length).toBeGreaterThanOrEqual(3);
+  const [good, off, moved] = bets;
   const row = (b: Bet, txn: string, amount: string) => [txn, b.roundId, b.betId, b.accountId, 'bet', amount, b.currency, b.placedAt].join(',');
   const ghost = `${stack.classic.shoeId}-ghost`;
   const csv = [
@@ -36,6 +37,7 @@ test('uploads a wallet file and sees the summary and the findings', async ({ pag
     row(good, good.betTransactionId, good.stake),
     row(off, off.betTransactionId, String(BigInt(off.stake) + 1n)),
     row({ ...good, betId: ghost }, `${ghost}:bet`, '1234'),
+    row({ ...moved, accountId: 'acct-wallet-7' }, moved.betTransactionId, moved.stake),
   ].join('\n');
 
   await page.goto('/console/wallet');
@@ -45,7 +47,7 @@ test('uploads a wallet file and sees the summary and the findings', async ({ pag
   await expect(page).toHaveURL(/\/console\/wallet\?run=/);
   const runId = new URL(page.url()).searchParams.get('run')!;
   const run = (await (await api.get(`/reconciliation/wallet-files/${runId}`)).json()) as { totals: Record<string, number> };
-  expect(run.totals).toMatchObject({ MATCHED: 1, AMOUNT_DIFFERS: 1, MISSING_IN_LEDGER: 1, DUPLICATED: 0 });
+  expect(run.totals).toMatchObject({ MATCHED: 1, AMOUNT_DIFFERS: 1, FIELDS_DIFFER: 1, MISSING_IN_LEDGER: 1, DUPLICATED: 0 });
   for (const [status, n] of Object.entries(run.totals)) await expect(page.getByTestId('wallet-totals').locator(`[data-col="${status}"]`)).toHaveText(String(n));
 
   const findings = page.getByTestId('wallet-findings');
@@ -56,6 +58,12 @@ test('uploads a wallet file and sees the summary and the findings', async ({ pag
   const unknown = findings.locator(`tr[data-txn="${ghost}:bet"]`);
   await expect(unknown).toHaveAttribute('data-status', 'MISSING_IN_LEDGER');
   await expect(unknown.locator('[data-col="wallet"]')).toHaveText(formatMinor('1234', good.currency, true));
+  // a field that differs: the ledger's value and the wallet's, side by side
+  const fields = findings.locator(`tr[data-txn="${moved.betTransactionId}"]`);
+  await expect(fields).toHaveAttribute('data-status', 'FIELDS_DIFFER');
+  await expect(fields.locator('li[data-field="accountId"]')).toHaveText(`Account: ledger ${moved.accountId}, wallet acct-wallet-7`);
+  await expect(fields.locator('[data-col="wallet-value"]')).toHaveText('acct-wallet-7');
+  await expect(differs.locator('li[data-field="amount"]')).toHaveText('Amount');
   // the bet that matched is no finding
   await expect(findings.locator(`tr[data-txn="${good.betTransactionId}"]`)).toHaveCount(0);
   await expect(page.getByTestId('wallet-summary').locator('tbody tr').first()).toBeVisible();

@@ -98,12 +98,14 @@ describe('wallet matching', () => {
     const offByOne = lines.find((l) => l.type === 'bet')!;
     expect([win, refund, offByOne].every(Boolean)).toBe(true);
     const ghost = { ...offByOne, txn_id: `${shoeId}-ghost:bet`, betId: `${shoeId}-ghost`, amount: '500' };
-    const file = [...lines.filter((l) => l !== win).map((l) => (l === offByOne ? { ...l, amount: String(BigInt(l.amount) + 1n) } : l)), { ...refund }, ghost];
+    // a bet the wallet booked against another round: FIELDS_DIFFER, with the wallet's round shown
+    const misfiled = lines.find((l) => l.type === 'bet' && l !== offByOne && l.betId !== refund.betId)!;
+    const file = [...lines.filter((l) => l !== win).map((l) => (l === offByOne ? { ...l, amount: String(BigInt(l.amount) + 1n) } : l === misfiled ? { ...l, roundId: 'R-wallet-9' } : l)), { ...refund }, ghost];
 
     const res = await upload(csvOf(file), '?map.transactionId=txn_id');
     const run = await json(res);
     expect(res.status).toBe(201);
-    expect(run.totals).toEqual({ MATCHED: lines.length - 2, MISSING_IN_WALLET: 1, MISSING_IN_LEDGER: 1, AMOUNT_DIFFERS: 1, FIELDS_DIFFER: 0, DUPLICATED: 1 });
+    expect(run.totals).toEqual({ MATCHED: lines.length - 3, MISSING_IN_WALLET: 1, MISSING_IN_LEDGER: 1, AMOUNT_DIFFERS: 1, FIELDS_DIFFER: 1, DUPLICATED: 1 });
     expect(run.file).toMatchObject({ format: 'csv', rows: file.length });
     expect(run.header).toMatchObject({ report: 'wallet-match', title: 'Wallet match', noActivity: false, filters: { 'map.transactionId': 'txn_id', scope: 'file' } });
     expect(run.scope.fromDay).toBe(run.scope.toDay);
@@ -112,15 +114,20 @@ describe('wallet matching', () => {
     const findings = page.items
       .filter((i: { status: string }) => i.status !== 'MATCHED')
       .map((i: { status: string; transactionId: string; ledgerAmount: string | null; walletAmount: string | null }) => [i.status, i.transactionId, i.ledgerAmount, i.walletAmount]);
-    expect(findings).toHaveLength(4);
+    expect(findings).toHaveLength(5);
     expect(findings).toEqual(
       expect.arrayContaining([
+        ['FIELDS_DIFFER', misfiled.txn_id, misfiled.amount, misfiled.amount],
         ['MISSING_IN_WALLET', win.txn_id, win.amount, null],
         ['DUPLICATED', refund.txn_id, refund.amount, refund.amount],
         ['AMOUNT_DIFFERS', offByOne.txn_id, offByOne.amount, String(BigInt(offByOne.amount) + 1n)],
         ['MISSING_IN_LEDGER', ghost.txn_id, null, '500'],
       ]),
     );
+    // the wallet's value where fields differ, beside the ledger's
+    const fieldsDiffer = page.items.find((i: { status: string }) => i.status === 'FIELDS_DIFFER');
+    expect(fieldsDiffer).toMatchObject({ roundId: misfiled.roundId, differences: ['roundId'], walletValues: { roundId: 'R-wallet-9' } });
+    expect(page.items.find((i: { status: string }) => i.status === 'AMOUNT_DIFFERS')).toMatchObject({ differences: ['amount'], walletValues: {} });
     // the same file over the time period of the shoe instead of its gaming day: the same findings
     const again = await json(await upload(csvOf(file), `?map.transactionId=txn_id&from=${encodeURIComponent(t0)}&to=${encodeURIComponent(t1)}`));
     expect(again.totals).toEqual(run.totals);
@@ -155,7 +162,8 @@ describe('wallet matching', () => {
         .filter((r) => r.status !== 'MATCHED')
         .map((r) => r.transactionId)
         .sort(),
-    ).toEqual([win.txn_id, refund.txn_id, offByOne.txn_id, ghost.txn_id].sort());
+    ).toEqual([win.txn_id, refund.txn_id, offByOne.txn_id, ghost.txn_id, misfiled.txn_id].sort());
+    expect(csvRows.find((r) => r.status === 'FIELDS_DIFFER')).toMatchObject({ roundId: misfiled.roundId, differences: 'roundId', walletRoundId: 'R-wallet-9', walletBetId: '' });
     const onlyMissing = await h.client.get('auditor', 'aud-w', `/reconciliation/wallet-files/${run.runId}/items?status=MISSING_IN_WALLET`);
     expect(onlyMissing.items.map((i: { transactionId: string }) => i.transactionId)).toEqual([win.txn_id]);
 

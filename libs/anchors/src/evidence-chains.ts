@@ -38,17 +38,26 @@ export function evidenceHash(tag: string, prevHash: string, fields: readonly (st
     .digest('hex');
 }
 
-/** The tag of a wallet item's body. */
+/** The tag of the body of a wallet item stored without wallet values (`wallet_values` null): its 15 fields. */
 export const WALLET_ITEM_TAG = 'wallet_match_items/1';
+/** The tag of the body of a wallet item stored with wallet values: its 16 fields, the 16th `wallet_values`. */
+export const WALLET_ITEM_TAG_2 = 'wallet_match_items/2';
+/** The tags of a wallet item's body. */
+export type WalletItemTag = typeof WALLET_ITEM_TAG | typeof WALLET_ITEM_TAG_2;
 
 /** A run's `items_sha256`: SHA-256 over the raw SHA-256 of each item's body, in seq order (no items: SHA-256 of nothing). */
 export class ItemsDigest {
   private readonly outer: Hash = createHash('sha256');
   private n = 0;
 
-  /** Adds the next item (its fields in the order of the items' `fields`). */
-  add(fields: readonly (string | null)[]): void {
-    this.outer.update(createHash('sha256').update(evidenceBody(WALLET_ITEM_TAG, fields), 'utf8').digest());
+  /**
+   * Adds the next item: its fields in the order of {@link WALLET_ITEM_FIELDS}, under `tag`
+   * ({@link WALLET_ITEM_TAG_FIELD} says which).
+   * @throws Error for a tag that is neither
+   */
+  add(fields: readonly (string | null)[], tag: string = WALLET_ITEM_TAG): void {
+    if (tag !== WALLET_ITEM_TAG && tag !== WALLET_ITEM_TAG_2) throw new Error(`unknown wallet item tag ${tag}`);
+    this.outer.update(createHash('sha256').update(evidenceBody(tag, fields), 'utf8').digest());
     this.n++;
   }
 
@@ -131,6 +140,15 @@ export const EVIDENCE_CHAINS: readonly EvidenceChainSpec[] = [
   },
 ];
 
-/** The hashed fields of a wallet item, as text (see {@link ItemsDigest}). */
-export const WALLET_ITEM_FIELDS = `ARRAY[run_id::text, seq::text, status, transaction_id, type, bet_id, round_id, account_id, currency,
-  to_char(gaming_day, 'YYYY-MM-DD'), ledger_amount::text, wallet_amount::text, wallet_line::text, ${TS('wallet_time')}, differences::text]`;
+/** The first 15 hashed fields of a wallet item, as text. */
+const WALLET_ITEM_FIELDS_1 = `run_id::text, seq::text, status, transaction_id, type, bet_id, round_id, account_id, currency,
+  to_char(gaming_day, 'YYYY-MM-DD'), ledger_amount::text, wallet_amount::text, wallet_line::text, ${TS('wallet_time')}, differences::text`;
+/**
+ * The hashed fields of a wallet item, as text (see {@link ItemsDigest}): 15 for an item stored
+ * without wallet values (`wallet_values` null: stored before they existed), 16 with them (the 16th
+ * is `wallet_values` as PostgreSQL prints the jsonb).
+ */
+export const WALLET_ITEM_FIELDS = `CASE WHEN wallet_values IS NULL THEN ARRAY[${WALLET_ITEM_FIELDS_1}]
+  ELSE ARRAY[${WALLET_ITEM_FIELDS_1}, wallet_values::text] END`;
+/** The tag of a wallet item's body, as text: `/1` without wallet values, `/2` with them (see {@link WALLET_ITEM_FIELDS}). */
+export const WALLET_ITEM_TAG_FIELD = `CASE WHEN wallet_values IS NULL THEN '${WALLET_ITEM_TAG}' ELSE '${WALLET_ITEM_TAG_2}' END`;

@@ -4,7 +4,7 @@
  * (test/attack/evidence-forgery.int.spec.ts checks the two agree on rows PostgreSQL wrote).
  */
 import { createHash } from 'node:crypto';
-import { EVIDENCE_GENESIS, ItemsDigest, WALLET_ITEM_TAG, evidenceBody, evidenceField, evidenceHash } from './evidence-chains';
+import { EVIDENCE_GENESIS, ItemsDigest, WALLET_ITEM_TAG, WALLET_ITEM_TAG_2, evidenceBody, evidenceField, evidenceHash } from './evidence-chains';
 
 const sha = (b: string | Buffer) => createHash('sha256').update(b).digest();
 
@@ -40,5 +40,16 @@ describe('evidence hash', () => {
     expect(d.count).toBe(2);
     const inner = (seq: string) => sha(Buffer.from(`${WALLET_ITEM_TAG}|1:r|1:${seq}`, 'utf8'));
     expect(d.hex()).toBe(sha(Buffer.concat([inner('1'), inner('2')])).toString('hex'));
+  });
+
+  it('an item with wallet values is digested under its own tag, so clearing them changes the digest; an unknown tag is refused', () => {
+    const one = new ItemsDigest();
+    one.add(['r', '1', '{}'], WALLET_ITEM_TAG_2);
+    const digest = one.hex();
+    expect(digest).toBe(sha(sha(Buffer.from(`${WALLET_ITEM_TAG_2}|1:r|1:1|2:{}`, 'utf8'))).toString('hex'));
+    const cleared = new ItemsDigest();
+    cleared.add(['r', '1'], WALLET_ITEM_TAG);
+    expect(cleared.hex()).not.toBe(digest);
+    expect(() => new ItemsDigest().add(['r', '1'], 'wallet_match_items/9')).toThrow('unknown wallet item tag');
   });
 });

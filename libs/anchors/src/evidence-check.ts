@@ -1,5 +1,5 @@
 import { evidenceStreamId } from './evidence-anchor';
-import { EVIDENCE_CHAINS, EVIDENCE_GENESIS, ItemsDigest, WALLET_ITEM_FIELDS, evidenceHash, type EvidenceChainSpec } from './evidence-chains';
+import { EVIDENCE_CHAINS, EVIDENCE_GENESIS, ItemsDigest, WALLET_ITEM_FIELDS, WALLET_ITEM_TAG_FIELD, evidenceHash, type EvidenceChainSpec } from './evidence-chains';
 import type { DivergenceList } from './report';
 import type { SqlSession } from './sql';
 
@@ -220,13 +220,15 @@ function checkHead(w: ChainWalk, head: { seq: string; hash: string } | null, out
 async function checkItems(session: SqlSession, runs: Map<string, { seq: string; itemsSha256: string }>, out: DivergenceList): Promise<number> {
   const seen = new Map<string, ItemsDigest>();
   let n = 0;
-  await session.query(`DECLARE evidence_items NO SCROLL CURSOR FOR SELECT run_id::text AS run_id, ${WALLET_ITEM_FIELDS} AS fields FROM wallet_match_items ORDER BY wallet_match_items.run_id, wallet_match_items.seq`);
+  await session.query(
+    `DECLARE evidence_items NO SCROLL CURSOR FOR SELECT run_id::text AS run_id, ${WALLET_ITEM_TAG_FIELD} AS tag, ${WALLET_ITEM_FIELDS} AS fields FROM wallet_match_items ORDER BY wallet_match_items.run_id, wallet_match_items.seq`,
+  );
   for (;;) {
-    const batch: { run_id: string; fields: (string | null)[] }[] = await session.query(`FETCH ${FETCH} FROM evidence_items`);
+    const batch: { run_id: string; tag: string; fields: (string | null)[] }[] = await session.query(`FETCH ${FETCH} FROM evidence_items`);
     for (const item of batch) {
       let d = seen.get(item.run_id);
       if (!d) seen.set(item.run_id, (d = new ItemsDigest()));
-      d.add(item.fields);
+      d.add(item.fields, item.tag);
       n++;
     }
     if (batch.length < FETCH) break;

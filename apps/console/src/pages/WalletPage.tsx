@@ -340,11 +340,36 @@ function FindingsTable({ items }: { items: readonly Item[] }) {
                 {i.walletAmount === null ? '–' : formatMinor(i.walletAmount, i.currency, true)}
               </td>
               <td>{i.walletLine ?? '–'}</td>
-              <td>{i.differences.join(', ') || '–'}</td>
+              <td>
+                <Differences item={i} />
+              </td>
             </tr>
           ))}
         </tbody>
       </table>
     </div>
+  );
+}
+
+/** The item fields whose value the wallet may give differently (`walletValues`, docs/reports.md §4); the amount has its own columns. */
+const VALUE_FIELDS = { currency: 'Currency', type: 'Type', betId: 'Bet', roundId: 'Round', accountId: 'Account' } as const;
+
+/** Where an item differs: the amount by name (its two values are in their columns); any other field with the ledger's and the wallet's value. */
+function Differences({ item }: { item: Item }) {
+  if (!item.differences.length) return <>–</>;
+  return (
+    <ul className="differences" data-testid="wallet-differences">
+      {item.differences.map((f) =>
+        f in VALUE_FIELDS ? (
+          <li key={f} data-field={f}>
+            {VALUE_FIELDS[f as keyof typeof VALUE_FIELDS]}: ledger <code>{item[f as keyof typeof VALUE_FIELDS] ?? '–'}</code>, wallet <code data-col="wallet-value">{item.walletValues[f as keyof typeof VALUE_FIELDS] ?? '–'}</code>
+          </li>
+        ) : (
+          <li key={f} data-field={f}>
+            {f === 'amount' ? 'Amount' : f}
+          </li>
+        ),
+      )}
+    </ul>
   );
 }

@@ -43,7 +43,16 @@ export interface MatchItem {
   readonly walletTime: string | null;
   /** Fields where the wallet's row differs from the ledger (`amount`, `currency`, `type`, `betId`, `roundId`, `accountId`). */
   readonly differences: readonly string[];
+  /** The wallet's value of each field of `differences` but the amount (that is `walletAmount`); `{}` when none. */
+  readonly walletValues: WalletValues;
 }
+
+/** The fields of a wallet row, other than its amount, that can differ from the ledger's transaction. */
+export const WALLET_VALUE_FIELDS = ['currency', 'type', 'betId', 'roundId', 'accountId'] as const;
+export type WalletValueField = (typeof WALLET_VALUE_FIELDS)[number];
+
+/** The wallet's values of the fields that differ from the ledger, by field (only those that differ). */
+export type WalletValues = Readonly<Partial<Record<WalletValueField, string>>>;
 
 /** Counts and sums of one currency and gaming day. */
 export interface MatchSummaryRow {
@@ -251,6 +260,7 @@ function itemOfRow(r: WalletRow, l: LedgerTransaction | undefined, duplicate: bo
       ledgerAmount: l?.amount ?? null,
       ...wallet,
       differences: [],
+      walletValues: {},
     };
   }
   if (!l) {
@@ -266,17 +276,44 @@ function itemOfRow(r: WalletRow, l: LedgerTransaction | undefined, duplicate: bo
       ledgerAmount: null,
       ...wallet,
       differences: [],
+      walletValues: {},
     };
   }
-  const differences: string[] = [];
-  if (r.amount !== l.amount) differences.push('amount');
-  if (r.currency !== l.currency) differences.push('currency');
-  if (r.type !== l.type) differences.push('type');
-  if (r.betId !== null && r.betId !== l.betId) differences.push('betId');
-  if (r.roundId !== null && r.roundId !== l.roundId) differences.push('roundId');
-  if (r.accountId !== null && r.accountId !== l.accountId) differences.push('accountId');
+  const { differences, walletValues } = differencesOf(r, l);
   const status: MatchStatus = differences.includes('amount') || differences.includes('currency') ? 'AMOUNT_DIFFERS' : differences.length ? 'FIELDS_DIFFER' : 'MATCHED';
-  return { status, transactionId: l.transactionId, type: l.type, betId: l.betId, roundId: l.roundId, accountId: l.accountId, currency: l.currency, gamingDay: l.gamingDay, ledgerAmount: l.amount, ...wallet, differences };
+  return {
+    status,
+    transactionId: l.transactionId,
+    type: l.type,
+    betId: l.betId,
+    roundId: l.roundId,
+    accountId: l.accountId,
+    currency: l.currency,
+    gamingDay: l.gamingDay,
+    ledgerAmount: l.amount,
+    ...wallet,
+    differences,
+    walletValues,
+  };
+}
+
+/**
+ * Where wallet row `r` differs from the ledger's transaction `l`: the fields, in the order amount,
+ * currency, type, betId, roundId, accountId (an id the row leaves out is not a difference), and the
+ * row's value of each but the amount.
+ */
+function differencesOf(r: WalletRow, l: LedgerTransaction): { differences: string[]; walletValues: WalletValues } {
+  const differences: string[] = [];
+  const walletValues: Partial<Record<WalletValueField, string>> = {};
+  if (r.amount !== l.amount) differences.push('amount');
+  for (const f of WALLET_VALUE_FIELDS) {
+    const mine = r[f];
+    if (mine !== null && mine !== l[f]) {
+      differences.push(f);
+      walletValues[f] = mine;
+    }
+  }
+  return { differences, walletValues };
 }
 
 /** The item of a ledger transaction of the scope that no row names (its amount not 0). */
@@ -295,6 +332,7 @@ function missingInWallet(l: LedgerTransaction): MatchItem {
     walletLine: null,
     walletTime: null,
     differences: [],
+    walletValues: {},
   };
 }
 

@@ -23,10 +23,10 @@ const NAMED = 'wallet_stage_named';
 /** The items numbered (`seq` from 1) in the order of {@link compareItems}. */
 const SORTED = 'wallet_stage_sorted';
 
-/** The item columns as `ledger_add_wallet_items` takes them (text: gaming day, wallet time, differences joined by `,`). */
+/** The item columns as `ledger_add_wallet_items` takes them (text: gaming day, wallet time, differences joined by `,`; the wallet values a JSON object). */
 const ITEM_FIELDS = `status text, transaction_id text, type text, bet_id text, round_id text, account_id text, currency text, gaming_day text,
-  ledger_amount bigint, wallet_amount bigint, wallet_line integer, wallet_time text, differences text`;
-const ITEM_NAMES = 'status, transaction_id, type, bet_id, round_id, account_id, currency, gaming_day, ledger_amount, wallet_amount, wallet_line, wallet_time, differences';
+  ledger_amount bigint, wallet_amount bigint, wallet_line integer, wallet_time text, differences text, wallet_values jsonb`;
+const ITEM_NAMES = 'status, transaction_id, type, bet_id, round_id, account_id, currency, gaming_day, ledger_amount, wallet_amount, wallet_line, wallet_time, differences, wallet_values';
 
 /** Creates the upload's staging tables in transaction `tx` (dropped at its end). */
 export async function createWalletStage(tx: Queryable): Promise<void> {
@@ -157,6 +157,7 @@ export async function stageItems(tx: Queryable, items: readonly MatchItem[]): Pr
     wallet_line: it.walletLine,
     wallet_time: it.walletTime,
     differences: it.differences.join(','),
+    wallet_values: it.walletValues,
     k_day: utf16Key(it.gamingDay).toString('hex'),
     k_currency: utf16Key(it.currency).toString('hex'),
     k_txn: utf16Key(it.transactionId).toString('hex'),

@@ -178,6 +178,7 @@ describe('the wallet upload streamed through its staging (int)', () => {
       walletLine: i.walletLine,
       walletTime: i.walletTime,
       differences: [...i.differences],
+      walletValues: i.walletValues,
     }));
     expect(stored).toEqual(expected);
 

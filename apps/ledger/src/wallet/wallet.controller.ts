@@ -18,7 +18,27 @@ import { WalletItemsPage, WalletRunReport, WalletRunsPage } from './wallet.respo
 import { WalletService, type WalletItemView } from './wallet.service';
 
 /** The columns of the items CSV, in order. */
-export const WALLET_ITEM_CSV_COLUMNS = ['seq', 'status', 'transactionId', 'type', 'betId', 'roundId', 'accountId', 'currency', 'gamingDay', 'ledgerAmount', 'walletAmount', 'walletLine', 'walletTime', 'differences'] as const;
+export const WALLET_ITEM_CSV_COLUMNS = [
+  'seq',
+  'status',
+  'transactionId',
+  'type',
+  'betId',
+  'roundId',
+  'accountId',
+  'currency',
+  'gamingDay',
+  'ledgerAmount',
+  'walletAmount',
+  'walletLine',
+  'walletTime',
+  'differences',
+  'walletCurrency',
+  'walletType',
+  'walletBetId',
+  'walletRoundId',
+  'walletAccountId',
+] as const;
 
 /**
  * Wallet matching (docs/reports.md §4): upload a wallet transaction file, match it against the
@@ -102,7 +122,7 @@ export class WalletController {
       '`format=json` (default) or `Accept: application/json`: a page; `format=csv` or `Accept: text/csv`: every item (of the status) as CSV with a header line (attachment); the report header in `Ledger-Report-Header` (docs/reports.md §1)',
     content: {
       'application/json': { schema: { $ref: getSchemaPath(WalletItemsPage) } },
-      'text/csv': { schema: { type: 'string', description: `one line per item: ${WALLET_ITEM_CSV_COLUMNS.join(', ')} (differences separated by |)` } },
+      'text/csv': { schema: { type: 'string', description: `one line per item: ${WALLET_ITEM_CSV_COLUMNS.join(', ')} (differences separated by |; wallet* columns: the wallet's value where that field differs, else empty)` } },
     },
   })
   async items(@Param('runId') runId: string, @Query() q: WalletItemsQuery, @Req() req: Request, @Res({ passthrough: true }) res: Response) {
@@ -111,9 +131,23 @@ export class WalletController {
     const run = await this.wallet.runWithItems(runId); // 404 (unknown, or its items pruned) before any byte is sent
     res.setHeader(REPORT_HEADER_HTTP, headerValue({ ...run.header, filters: { ...run.header.filters, ...(status ? { status } : {}) } }));
     const rows = async function* (items: AsyncGenerator<WalletItemView>) {
-      for await (const i of items) yield { ...i, differences: i.differences.join('|') };
+      for await (const i of items) yield csvItem(i);
     };
     const csv = Readable.from(rows(this.wallet.allItems(runId, status))).pipe(csvStream({ columns: WALLET_ITEM_CSV_COLUMNS }));
     return new StreamableFile(csv, { type: CSV_CONTENT_TYPE, disposition: `attachment; filename="wallet-match-${run.runId}${status ? `-${status.toLowerCase()}` : ''}.csv"` });
   }
+}
+
+/** An item as a CSV line's fields ({@link WALLET_ITEM_CSV_COLUMNS}): differences joined by `|`, the wallet's values one column each. */
+function csvItem(i: WalletItemView): Record<(typeof WALLET_ITEM_CSV_COLUMNS)[number], unknown> {
+  const { walletValues: v, ...rest } = i;
+  return {
+    ...rest,
+    differences: i.differences.join('|'),
+    walletCurrency: v.currency ?? null,
+    walletType: v.type ?? null,
+    walletBetId: v.betId ?? null,
+    walletRoundId: v.roundId ?? null,
+    walletAccountId: v.accountId ?? null,
+  };
 }

@@ -69,6 +69,15 @@ export class WalletRunsPage {
   @NStr() nextCursor!: string | null;
 }
 
+/** The wallet's values of the fields that differ from the ledger (only those present; the amount is `walletAmount`). */
+export class WalletValuesSchema {
+  @Str({ required: false, description: "the wallet's currency" }) currency?: string;
+  @Enum(WALLET_TXN_TYPES, { required: false, description: "the wallet's transaction type" }) type?: string;
+  @Str({ required: false, description: "the wallet's bet id" }) betId?: string;
+  @Str({ required: false, description: "the wallet's round id" }) roundId?: string;
+  @Str({ required: false, description: "the wallet's account id" }) accountId?: string;
+}
+
 /** One transaction of a run and what became of it. */
 export class WalletItem {
   @Int() seq!: number;
@@ -85,6 +94,8 @@ export class WalletItem {
   @NInt('line of the file') walletLine!: number | null;
   @NTime() walletTime!: string | null;
   @Strs('fields that differ: amount, currency, type, betId, roundId, accountId') differences!: string[];
+  @One(() => WalletValuesSchema, "the wallet's value of each field of `differences` but the amount (that is `walletAmount`); `{}` when none, and for items stored before the values were kept")
+  walletValues!: WalletValuesSchema;
 }
 
 /** A page of a run's items by `seq`. */

@@ -15,7 +15,7 @@ import { expectedTransactions, type LedgerBet, type LedgerBetRevision, type Ledg
 import type { WalletBetRow } from '@ledger/read-model';
 import { FileTooLargeError, TooManyRowsError, WalletFileReader, type ColumnMap, type WalletFileFormat } from './wallet-file';
 import { checkBudget, lockCallerBudget, type WalletBudgetLimits } from './wallet-budget';
-import { scopeOfRows, WalletMatcher, type MatchScope, type MatchStatus, type MatchTotals } from './wallet-match';
+import { scopeOfRows, WalletMatcher, type MatchScope, type MatchStatus, type MatchTotals, type WalletValues } from './wallet-match';
 import { createWalletStage, indexWalletStage, moveStagedItems, collectNamedBets, namedBetPages, stagedRowPages, stageItems, stageRows } from './wallet-staging';
 
 /** Most bets of a match's scope (its gaming days) loaded at once; more: 413 `WALLET.SCOPE_TOO_LARGE`. */
@@ -79,6 +79,8 @@ export interface WalletItemView {
   readonly walletLine: number | null;
   readonly walletTime: string | null;
   readonly differences: string[];
+  /** The wallet's value of each field of `differences` but the amount; `{}` for an item stored before they were kept. */
+  readonly walletValues: WalletValues;
 }
 
 const RUN_COLUMNS = `run_id, created_at, actor_id, actor_role, format, file_sha256, file_bytes::text AS file_bytes, file_rows, column_map,
@@ -86,7 +88,7 @@ const RUN_COLUMNS = `run_id, created_at, actor_id, actor_role, format, file_sha2
 /** The runs with their prune, if any (the columns of {@link RUN_COLUMNS} are unambiguous over both). */
 const RUN_FROM = `wallet_match_runs LEFT JOIN wallet_match_prunes USING (run_id)`;
 const ITEM_COLUMNS = `seq, status, transaction_id, type, bet_id, round_id, account_id, currency, gaming_day::text AS gaming_day,
-  ledger_amount::text AS ledger_amount, wallet_amount::text AS wallet_amount, wallet_line, wallet_time, differences`;
+  ledger_amount::text AS ledger_amount, wallet_amount::text AS wallet_amount, wallet_line, wallet_time, differences, wallet_values`;
 
 /**
  * Wallet matching (docs/reports.md §4): reads an uploaded wallet file, computes the ledger's
@@ -403,6 +405,7 @@ type ItemRow = {
   wallet_line: number | null;
   wallet_time: Date | null;
   differences: string[] | null;
+  wallet_values: WalletValues | null;
 };
 
 function runView(r: RunRow): WalletRunView {
@@ -438,6 +441,7 @@ function itemView(r: ItemRow): WalletItemView {
     walletLine: r.wallet_line,
     walletTime: r.wallet_time === null ? null : iso(r.wallet_time),
     differences: r.differences ?? [],
+    walletValues: r.wallet_values ?? {},
   };
 }
 

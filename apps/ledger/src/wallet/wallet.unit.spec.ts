@@ -182,9 +182,22 @@ describe('matching (docs/reports.md §4)', () => {
     );
     const by = new Map(r.items.map((i) => [i.transactionId, i]));
     expect(by.get('lost:win:1')?.status).toBe('MATCHED');
-    expect(by.get('won:bet')).toMatchObject({ status: 'FIELDS_DIFFER', differences: ['accountId'] });
-    expect(by.get('won:win:1')).toMatchObject({ status: 'AMOUNT_DIFFERS', differences: ['currency'] });
-    expect(by.get('lost:bet')?.status).toBe('MISSING_IN_WALLET');
+    expect(by.get('won:bet')).toMatchObject({ status: 'FIELDS_DIFFER', differences: ['accountId'], walletValues: { accountId: 'acc-2' } });
+    expect(by.get('won:win:1')).toMatchObject({ status: 'AMOUNT_DIFFERS', differences: ['currency'], walletValues: { currency: 'USD' } });
+    expect(by.get('lost:bet')).toMatchObject({ status: 'MISSING_IN_WALLET', walletValues: {} });
+    expect(by.get('lost:win:1')?.walletValues).toEqual({});
+  });
+
+  it("Given a row that differs in type, round and amount, Then the wallet's value of each field but the amount is kept, in the order of the differences", () => {
+    const r = matchWallet(
+      [row(2, 'won:bet', 'win', 999n, { roundId: 'r-9', currency: 'EUR' })],
+      ledger.filter((t) => t.betId === 'won'),
+      scope,
+      day,
+    );
+    const item = r.items.find((i) => i.transactionId === 'won:bet');
+    expect(item).toMatchObject({ status: 'AMOUNT_DIFFERS', differences: ['amount', 'type', 'roundId'], walletAmount: 999n, walletValues: { type: 'win', roundId: 'r-9' } });
+    expect(Object.keys(item?.walletValues ?? {})).toEqual(['type', 'roundId']);
   });
 
   it('Given a time period, Then a ledger transaction is in it by its occurredAt, from inclusive, to exclusive', () => {
