@@ -171,6 +171,32 @@ describe('console reads: /me, /tables/overview, /shoes, /shoes/{id}/rounds, and 
     expect(log.items.map((x: any) => x.route)).toContain('GET /tables/overview');
   });
 
+  it('GET /audit/events with a time window pages in order of occurredAt then position, by its own cursor; a cursor of the other order is refused', async () => {
+    const all = (await read('auditor', `/audit/events?shoeId=${older}&limit=1000`, '/audit/events')).items as { globalPosition: string; occurredAt: string }[];
+    expect(all.length).toBeGreaterThan(10);
+    const from = all[0].occurredAt;
+    const to = new Date(Date.parse(all[all.length - 1].occurredAt) + 1).toISOString();
+    const seen: { globalPosition: string; occurredAt: string }[] = [];
+    let cursor: string | null = null;
+    do {
+      const path: string = `/audit/events?shoeId=${older}&from=${encodeURIComponent(from)}&to=${encodeURIComponent(to)}&limit=7${cursor ? `&cursor=${cursor}` : ''}`;
+      const page = await read('auditor', path, '/audit/events');
+      seen.push(...page.items);
+      cursor = page.nextCursor;
+    } while (cursor);
+    const byTime = [...all].filter((e) => e.occurredAt >= from).sort((a, b) => Date.parse(a.occurredAt) - Date.parse(b.occurredAt) || Number(BigInt(a.globalPosition) - BigInt(b.globalPosition)));
+    expect(seen.map((e) => e.globalPosition)).toEqual(byTime.map((e) => e.globalPosition));
+    // a cursor of a global-order page on a time-window page, and the reverse: 400, not a page of something else
+    const global = await h.client.get('auditor', 'aud-1', `/audit/events?shoeId=${older}&limit=3`);
+    const timed = await h.client.get('auditor', 'aud-1', `/audit/events?shoeId=${older}&from=${encodeURIComponent(from)}&limit=3`);
+    const auth = { authorization: `Bearer ${h.client.token('auditor', 'aud-1')}` };
+    const crossed = [
+      await fetch(`${h.baseUrl}/audit/events?shoeId=${older}&from=${encodeURIComponent(from)}&limit=3&cursor=${global.nextCursor}`, { headers: auth }),
+      await fetch(`${h.baseUrl}/audit/events?shoeId=${older}&limit=3&cursor=${timed.nextCursor}`, { headers: auth }),
+    ];
+    for (const res of crossed) expect([res.status, ((await res.json()) as { error: { code: string } }).error.code]).toEqual([400, 'VALIDATION.FAILED']);
+  });
+
   it('every other read route answers the schema its document names', async () => {
     const rounds = (await h.client.get('auditor', 'aud-1', `/shoes/${older}/rounds?limit=1000`)).items;
     const voided = rounds.find((r: any) => r.status === 'VOIDED');

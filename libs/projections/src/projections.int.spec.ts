@@ -81,7 +81,7 @@ describe('projections (PostgreSQL + Kafka)', () => {
     expect(v.reason).toMatch(/discard tray/);
     expect(v.data.cause).toBe('MANAGEMENT');
     const idx: { indexname: string }[] = await q(`SELECT indexname FROM pg_indexes WHERE schemaname = 'read' AND tablename = 'audit_events'`);
-    // one index per audit filter, in keyset order (migrations/1797020000000-audit-keyset-indexes.ts), and nothing no query reads
+    // one index per audit filter, in keyset order (read-model migrations 1797020000000-audit-keyset-indexes, 1799000700000-audit-time-order), and nothing no query reads
     expect(idx.map((i) => i.indexname).sort()).toEqual([
       'audit_events_actor_pos_idx',
       'audit_events_decisions_pos_idx',
@@ -89,7 +89,7 @@ describe('projections (PostgreSQL + Kafka)', () => {
       'audit_events_round_pos_idx',
       'audit_events_shoe_pos_idx',
       'audit_events_table_pos_idx',
-      'audit_events_time_idx',
+      'audit_events_time_pos_idx',
       'audit_events_type_pos_idx',
     ]);
   });

@@ -22,7 +22,11 @@ export class AuditController {
   constructor(private readonly read: AuditService) {}
 
   @Get('audit/events')
-  @ApiOperation({ summary: 'Events by table, shoe, round, type, actor and time range (occurredAt), in global order' })
+  @ApiOperation({
+    summary: 'Events by table, shoe, round, type, actor and time range (occurredAt)',
+    description:
+      'In global order; with a time window (`from` or `to`), in order of `occurredAt`, then global position, so the page is one index range whatever the ledger holds. A `nextCursor` continues the query it came from (400 `VALIDATION.FAILED` on another: a cursor of a page without a time window on one with, or the reverse).',
+  })
   @ApiOkResponse({ type: AuditEventsPage })
   events(@Query() q: EventSearchQuery) {
     return this.read.events(eventFilters(q));

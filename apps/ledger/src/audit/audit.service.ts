@@ -1,7 +1,7 @@
 import { Inject, Injectable } from '@nestjs/common';
 import type { DataSource } from 'typeorm';
 import { AUDIT_DECISION_TYPES, type ReadModel } from '@ledger/read-model';
-import { decodePositionCursor, keysetPage, type Page } from '../kernel/pagination';
+import { decodePositionCursor, decodeTimePositionCursor, keysetPage, type Page } from '../kernel/pagination';
 import { rows as sqlRows } from '../kernel/sql';
 import { DATA_SOURCE, READ_MODEL } from '../kernel/tokens';
 
@@ -38,10 +38,21 @@ export class AuditService {
     @Inject(DATA_SOURCE) private readonly ds: DataSource,
   ) {}
 
-  /** Events by table, shoe, round, type, actor and time range, in global order; keyset pagination. */
+  /**
+   * Events by table, shoe, round, type, actor and time range; keyset pagination. In global order;
+   * with a time window (`from` or `to`), in order of `occurredAt`, then global position, the cursor
+   * a pair of both (docs/architecture.md §7).
+   * @throws ApiError 400 `VALIDATION.FAILED` for a cursor of another page's kind
+   */
   async events(f: EventFilters): Promise<Page<Record<string, unknown>>> {
-    const rows = await this.readModel.audit.page({ ...f, afterPosition: decodePositionCursor(f.cursor), take: f.limit + 1 });
-    return keysetPage(rows, f.limit, (r) => r.global_position);
+    if (!f.from && !f.to) {
+      const rows = await this.readModel.audit.page({ ...f, afterPosition: decodePositionCursor(f.cursor), take: f.limit + 1 });
+      return keysetPage(rows, f.limit, (r) => r.global_position);
+    }
+    const after = decodeTimePositionCursor(f.cursor);
+    const rows = await this.readModel.audit.page({ ...f, afterOccurredAt: after?.time ?? null, afterPosition: after?.position ?? null, take: f.limit + 1 });
+    const page = keysetPage(rows, f.limit, (r) => [r.occurred_key, r.global_position]);
+    return { ...page, items: page.items.map(({ occurredKey: _key, ...item }) => item) };
   }
 
   /**

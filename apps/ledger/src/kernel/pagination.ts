@@ -60,6 +60,24 @@ export function decodePositionCursor(raw: unknown): string | null {
   return key;
 }
 
+/** The exact text of a `timestamptz` as a time-ordered page's key: ISO-8601 UTC with microseconds. */
+const MICRO_TIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{6}Z$/;
+
+/**
+ * A cursor over a `(time, bigint)` key (an audit page with a time window: `occurred_at` with
+ * microseconds, then the global position), as this API writes them: a pair `[time, position]`.
+ * @returns `{ time, position }`, or null for no cursor
+ * @throws ApiError 400 `VALIDATION.FAILED` for a cursor of another shape (one of a page without a time window, too)
+ */
+export function decodeTimePositionCursor(raw: unknown): { time: string; position: string } | null {
+  const key = decodeCursor<unknown>(raw);
+  if (key === null) return null;
+  const [time, position] = Array.isArray(key) && key.length === 2 ? key : [];
+  if (typeof time !== 'string' || !MICRO_TIME.test(time) || Number.isNaN(Date.parse(time))) throw new ApiError('VALIDATION.FAILED', 'cursor is not one this API returned');
+  if (typeof position !== 'string' || !/^\d{1,19}$/.test(position) || BigInt(position) > MAX_BIGINT) throw new ApiError('VALIDATION.FAILED', 'cursor is not one this API returned');
+  return { time, position };
+}
+
 /**
  * A cursor over an id key (bet id): it must decode to a string of the id alphabet.
  * @throws ApiError 400 `VALIDATION.FAILED`

@@ -1,4 +1,4 @@
-import { decodeIdCursor, decodePositionCursor, encodeCursor } from './pagination';
+import { decodeIdCursor, decodePositionCursor, decodeTimePositionCursor, encodeCursor } from './pagination';
 import { isGamingDay, isIntegerText, isIsoTime } from './query.dto';
 
 describe('read-side query checks (docs/guarantees.md §11)', () => {
@@ -45,5 +45,22 @@ describe('read-side query checks (docs/guarantees.md §11)', () => {
     }
     for (const key of ['a b', '\u0000', 1, [1], { a: 1 }]) expect(() => decodeIdCursor(encodeCursor(key))).toThrow(expect.objectContaining({ code: 'VALIDATION.FAILED' }));
     expect(() => decodePositionCursor('not-base64-!!')).toThrow(expect.objectContaining({ code: 'VALIDATION.FAILED' }));
+  });
+
+  it("a time-ordered page's cursor decodes only to [time with microseconds, position], never to a global-order page's", () => {
+    expect(decodeTimePositionCursor(encodeCursor(['2026-12-02T10:00:00.123456Z', '42']))).toEqual({ time: '2026-12-02T10:00:00.123456Z', position: '42' });
+    expect(decodeTimePositionCursor(undefined)).toBeNull();
+    for (const key of [
+      '42',
+      ['2026-12-02T10:00:00.123Z', '42'],
+      ['2026-12-02T10:00:00.123456Z', 42],
+      ['2026-12-02T10:00:00.123456Z', '99999999999999999999'],
+      ['2026-13-02T10:00:00.123456Z', '42'],
+      ['2026-12-02T10:00:00.123456Z', '42', 'x'],
+      ["2026-12-02T10:00:00.123456Z'", '42'],
+      { time: '2026-12-02T10:00:00.123456Z', position: '42' },
+    ]) {
+      expect(() => decodeTimePositionCursor(encodeCursor(key))).toThrow(expect.objectContaining({ code: 'VALIDATION.FAILED' }));
+    }
   });
 });

@@ -35,6 +35,9 @@ export type RecallEventRow = Pick<
   | 'data'
 > & { prev_hash: string };
 
+/** An event of a page of {@link AuditReads.page}: with a time window, its `occurred_at` as the page's key too (ISO-8601 UTC with microseconds, exact, for the next cursor). */
+export type AuditPageRow = AuditEventPageRow & { occurred_key?: string };
+
 /** A management decision of `GET /audit/decisions` and of the decisions export (before camelCase). */
 export type DecisionEventRow = Pick<
   AuditEventPageRow,
@@ -50,8 +53,13 @@ export interface AuditEventFilters {
   readonly actorId?: string | null;
   readonly from?: string | null;
   readonly to?: string | null;
-  /** Only events after this global position (a decoded cursor, decimal string). */
+  /**
+   * Only events after this global position (a decoded cursor, decimal string); with a time window
+   * (`from` or `to`), after the event at (`afterOccurredAt`, `afterPosition`) in time order.
+   */
   readonly afterPosition?: string | null;
+  /** With a time window: the `occurredAt` of the cursor's event (ISO-8601 UTC, microseconds, as a page's `occurred_key` gives it). */
+  readonly afterOccurredAt?: string | null;
   /** Most rows read (a page's limit + 1 tells whether there is a next page). */
   readonly take: number;
 }
@@ -101,14 +109,24 @@ export class AuditReads {
     );
   }
 
-  /** Events by table, shoe, round, type, actor and time range, in global order (keyset on the position). */
-  page(f: AuditEventFilters): Promise<AuditEventPageRow[]> {
+  /**
+   * Events by table, shoe, round, type, actor and time range (docs/architecture.md §7, "Audit
+   * search"): without a time window in global order, keyset on the position, one `(filter,
+   * global_position)` index range; with `from` or `to`, in order of `(occurred_at,
+   * global_position)`, keyset on both (`afterOccurredAt`, `afterPosition`), one range of the index
+   * of that pair (migration 1799000700000), and each row carries its `occurred_key`.
+   */
+  page(f: AuditEventFilters): Promise<AuditPageRow[]> {
     const where: string[] = [];
     const args: unknown[] = [];
-    const add = (sql: string, v: unknown) => {
-      if (v === null || v === undefined) return;
-      args.push(v);
-      where.push(sql.replace('?', `$${args.length}`));
+    const add = (sql: string, ...v: unknown[]) => {
+      if (v.some((x) => x === null || x === undefined)) return;
+      let text = sql;
+      for (const x of v) {
+        args.push(x);
+        text = text.replace('?', `$${args.length}`);
+      }
+      where.push(text);
     };
     add('table_id = ?', f.tableId);
     add('shoe_id = ?', f.shoeId);
@@ -117,14 +135,18 @@ export class AuditReads {
     add('actor_id = ?', f.actorId);
     add('occurred_at >= ?', f.from);
     add('occurred_at < ?', f.to);
-    add('global_position > ?', f.afterPosition);
+    const byTime = Boolean(f.from || f.to);
+    if (byTime) add('(occurred_at, global_position) > (?::timestamptz, ?::bigint)', f.afterOccurredAt, f.afterPosition);
+    else add('global_position > ?', f.afterPosition);
     args.push(f.take);
-    return rows<AuditEventPageRow>(
+    const key = byTime ? `, to_char(occurred_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') AS occurred_key` : '';
+    const order = byTime ? 'audit_events.occurred_at, audit_events.global_position' : 'audit_events.global_position';
+    return rows<AuditPageRow>(
       this.q,
       `SELECT global_position::text AS global_position, event_id, stream_id, stream_version, table_id, shoe_id, round_id, bet_id, type, schema_version,
-              actor_id, actor_role, occurred_at, recorded_at, correlation_id, causation_id, reason, acting_manager_id, approver_id, compensates, hash, data
+              actor_id, actor_role, occurred_at, recorded_at, correlation_id, causation_id, reason, acting_manager_id, approver_id, compensates, hash, data${key}
          FROM ${this.t.events} AS audit_events ${where.length ? 'WHERE ' + where.join(' AND ') : ''}
-        ORDER BY audit_events.global_position LIMIT $${args.length}`,
+        ORDER BY ${order} LIMIT $${args.length}`,
       args,
     );
   }
