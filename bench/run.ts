@@ -13,7 +13,8 @@
  *
  * Environment: BENCH_QUICK=1 (= --quick), BENCH_PROFILE=1 (= --profile: node --cpu-prof on every
  * Node process, summaries in the JSON), BENCH_DATABASE_URL
- * [postgres://ledger:ledger@127.0.0.1:5432/ledger_bench], BENCH_PORT [3901], KAFKA_BROKERS [127.0.0.1:9092].
+ * [postgres://ledger:ledger@127.0.0.1:5432/ledger_bench], BENCH_PORT [3901], KAFKA_BROKERS [127.0.0.1:9092]
+ * (bench/lib/config.ts: every phase and every ceiling, the Java producer and Kafka's perf tools included).
  *
  * Output: the performance targets and the figures, as tables on stdout; the full results (with
  * `targets`, one row per target, bench/lib/targets.ts) in bench/results/latest.json and
@@ -33,6 +34,7 @@ import { renderTable, renderTargets } from './lib/report';
 import { detailRows, targetInputs } from './lib/summary';
 import { computeTargets } from './lib/targets';
 import { summarizeDir } from './lib/cpuprofile';
+import { brokersOf } from './lib/config';
 import { cpuSecondsOf, fmtInt, load1, machineCpu, memoryOf, nowMs, round, say, sleep, waitFor } from './lib/util';
 import { ingestBatched, ingestUnbatched, warmUp, type IngestFigures } from './phases/ingest';
 import { benchTables, retries } from './lib/workload';
@@ -70,7 +72,7 @@ const want = (phase: string) => !ONLY || ONLY.has(phase);
 const DATABASE_URL = process.env.BENCH_DATABASE_URL ?? 'postgres://ledger:ledger@127.0.0.1:5432/ledger_bench';
 /** The database the counters are read for: BENCH_DATABASE_URL's. */
 const DB_NAME = decodeURIComponent(new URL(DATABASE_URL).pathname.slice(1)) || 'ledger_bench';
-const BROKERS = (process.env.KAFKA_BROKERS ?? '127.0.0.1:9092').split(',');
+const BROKERS = brokersOf(process.env);
 const PORT = Number(process.env.BENCH_PORT ?? 3901);
 const READ_SCHEMA = 'bench_read';
 const REBUILD_SCHEMA = 'bench_rebuild';
@@ -202,7 +204,7 @@ async function main(): Promise<void> {
     admin,
     Object.values(TOPICS).map((name) => ({ name, partitions: 6, configs: { 'retention.ms': '-1', 'cleanup.policy': 'delete' } })),
   );
-  const broker = kafkaBroker();
+  const broker = kafkaBroker(BROKERS);
   const kafkaPid = broker.pid;
   const pgVersion = (await pg.query('SHOW server_version')).rows[0].server_version;
   const postmasterStart = async () => String((await pg.query('SELECT pg_postmaster_start_time()::text AS t')).rows[0].t);
@@ -381,9 +383,19 @@ async function main(): Promise<void> {
       ceilings.copyIngest = copies;
       ceilings.commits = await commitCeiling(pg, DATABASE_URL, { ...P.pgbench, tmpDir: TMP_DIR, logDir: LOG_DIR });
       if (recordSample) {
-        ceilings.producer = await headerProducer({ name: 'header-producer', topic: TOPICS.perf, records: P.producer.records, throughput: -1, samples: recordSample, tmpDir: TMP_DIR, logDir: LOG_DIR });
-        ceilings.producerAt1000 = await headerProducer({ name: 'header-producer-1000', topic: TOPICS.perf, records: 1000 * P.producer.latencySeconds, throughput: 1000, samples: recordSample, tmpDir: TMP_DIR, logDir: LOG_DIR });
+        ceilings.producer = await headerProducer({ brokers: BROKERS, name: 'header-producer', topic: TOPICS.perf, records: P.producer.records, throughput: -1, samples: recordSample, tmpDir: TMP_DIR, logDir: LOG_DIR });
+        ceilings.producerAt1000 = await headerProducer({
+          brokers: BROKERS,
+          name: 'header-producer-1000',
+          topic: TOPICS.perf,
+          records: 1000 * P.producer.latencySeconds,
+          throughput: 1000,
+          samples: recordSample,
+          tmpDir: TMP_DIR,
+          logDir: LOG_DIR,
+        });
         ceilings.producerPerformanceNoHeaders = await producerPerformance({
+          brokers: BROKERS,
           name: 'kafka-producer-perf',
           topic: TOPICS.perf,
           records: P.producer.records,
@@ -399,7 +411,7 @@ async function main(): Promise<void> {
     if (want('rebuild')) {
       const seed: SeedFigures = await seedTopic(kafka, TOPICS.rebuild, P.rebuild.events, `${RUN}`);
       const ceilings = (results.ceilings ??= {}) as Record<string, unknown>;
-      if (want('ceilings')) ceilings.consumer = (await consumerPerformance({ topic: TOPICS.rebuild, records: seed.events, group: `bench-consumer-perf-${RUN}`, logDir: LOG_DIR })) as ConsumerCeiling;
+      if (want('ceilings')) ceilings.consumer = (await consumerPerformance({ brokers: BROKERS, topic: TOPICS.rebuild, records: seed.events, group: `bench-consumer-perf-${RUN}`, logDir: LOG_DIR })) as ConsumerCeiling;
       say(`rebuild: ${seed.events} events into ${REBUILD_SCHEMA} (own process)`);
       const c0 = await pgCounters(pg, DB_NAME);
       const m0 = machineCpu();
