@@ -19,6 +19,9 @@
 # KAFKA_BROKERS (one 127.0.0.1/localhost broker) names the broker scripts/stack.sh starts or checks
 # (KAFKA_PORT, its controller on KAFKA_CONTROLLER_PORT [KAFKA_PORT + 1], STACK_DIR for a second
 # stack); the database of BENCH_DATABASE_URL is the one recreated (on its host and port).
+# A failing phase or ceiling is recorded in latest.json (`failures`, and its targets 'not measured'
+# with the reason); the other figures are still measured and latest.json is still written; the exit
+# code is then 1 (0 when everything was measured, whatever the targets' verdicts).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 say() { printf '[bench] %s\n' "$*" >&2; }
