@@ -118,10 +118,11 @@ async function setUp(c: BenchContext, startedAt: Date): Promise<void> {
     }
   })();
   c.kafka = createKafka({ clientId: `ledger-bench-${RUN}`, brokers: [...c.config.brokers], logLevel: 'nothing' });
-  c.admin = c.kafka.admin();
-  await c.admin.connect();
+  const admin = c.kafka.admin();
+  await admin.connect();
+  c.admin = admin; // set once connected: the tear-down deletes the run's topics only then
   const topics = Object.values(c.topics).map((name) => ({ name, partitions: 6, configs: { 'retention.ms': '-1', 'cleanup.policy': 'delete' } }));
-  await ensureTopics(c.admin, topics);
+  await ensureTopics(admin, topics);
   c.client = new LedgerClient(`http://127.0.0.1:${c.config.port}`, jwtSecret(), { deviceTables: benchTables().map((t) => t.tableId) });
 }
 

@@ -117,8 +117,10 @@ export function within20(x: number | null, ref: number | null): boolean {
 /** A row before its verdict: `measured` says whether every figure the verdict needs is there. */
 type Draft = Omit<TargetRow, 'status' | 'reason'> & {
   readonly measured: boolean;
-  /** The phases (and ceilings) whose failure or absence leaves the row unmeasured, e.g. 'ingest', 'ceilings.producer'. */
+  /** The phases and ceilings whose failure leaves the row unmeasured, e.g. 'ingest.batched', 'ceilings.producer' (a failure named so or under it). */
   readonly phases: readonly string[];
+  /** The `--only` phases the row needs, e.g. 'ingest', 'ceilings'. */
+  readonly needs: readonly string[];
   /** Why it is not measured when no phase failed nor was left out (e.g. a size the run does not measure). */
   readonly missing?: string;
 };
@@ -130,14 +132,14 @@ function missingReason(d: Draft, i: TargetInputs): string {
   const phases = ['setup', ...d.phases];
   const failed = Object.entries(i.failures ?? {}).filter(([k]) => phases.some((p) => k === p || k.startsWith(`${p}.`)));
   if (failed.length > 0) return failed.map(([k, e]) => `${k} failed: ${e}`).join('; ');
-  const skipped = [...new Set(phases.map((p) => p.split('.')[0]).filter((p) => i.skipped?.includes(p)))];
+  const skipped = d.needs.filter((p) => i.skipped?.includes(p));
   if (skipped.length > 0) return `not run in this run (--only): ${skipped.join(', ')}`;
   return d.missing ?? MISSING;
 }
 
 /** The verdict of a row: 'not measured' (with its reason) when a figure it needs is missing. */
 function finish(d: Draft, i: TargetInputs): TargetRow {
-  const { measured, phases: _phases, missing: _missing, ...row } = d;
+  const { measured, phases: _phases, needs: _needs, missing: _missing, ...row } = d;
   if (!measured) return { ...row, met: false, status: 'not measured', reason: missingReason(d, i) };
   return { ...row, status: row.met ? 'met' : 'not met' };
 }
@@ -160,7 +162,8 @@ function batchedRow(i: TargetInputs): Draft {
     size: b ? `batches of ${b.batchSize} bets, ${b.clientEvents} client events` : MISSING,
     sizeDiffers: !!b && b.batchSize !== TARGET_SIZES.batchedBets,
     measured: !!b && ratio !== null,
-    phases: ['ingest', 'ceilings.copyIngest'],
+    phases: ['ingest.api', 'ingest.batched.500', 'ceilings.copyIngest.ingest500'],
+    needs: ['ingest', 'ceilings'],
     ...(b && ceiling === null ? { note: 'no COPY ceiling measured: the ratio cannot be judged' } : {}),
   };
 }
@@ -187,7 +190,8 @@ function perBetCostRow(i: TargetInputs): Draft {
     size: sizes.length > 0 ? side : MISSING,
     sizeDiffers: false,
     measured: ratio !== null,
-    phases: ['ingest'],
+    phases: ['ingest.api', 'ingest.batched'],
+    needs: ['ingest'],
     missing: sizes.length > 0 ? `needs 500- and 10,000-bet requests; this run measured ${measuredSizes.join(', ') || 'none'}` : undefined,
   };
 }
@@ -208,7 +212,8 @@ function unbatchedRow(i: TargetInputs): Draft {
     size: u ? `${u.clients} clients, p99 ${u.p99Ms} ms` : MISSING,
     sizeDiffers: !!u && u.clients !== TARGET_SIZES.unbatchedClients,
     measured: !!u && u.p99Ms !== null,
-    phases: ['ingest.unbatched'],
+    phases: ['ingest.api', 'ingest.unbatched'],
+    needs: ['ingest'],
   };
 }
 
@@ -231,6 +236,7 @@ function lagRow(i: TargetInputs): Draft {
     sizeDiffers: !!l && l.offeredEventsPerSecond !== TARGET_SIZES.lagRate,
     measured: !!l && (!ok || ours !== null),
     phases: ['live', 'lag'],
+    needs: ['lag'],
     ...(l && !ok ? { note: `not sustained: achieved ${r0(l.achievedEventsPerSecond)} of ${l.offeredEventsPerSecond} ev/s offered (< 95 %); no lag figure is claimed` } : {}),
     ...(l && ok && l.unprojected > 0 ? { note: `${l.unprojected} request(s) never seen projected` } : {}),
   };
@@ -253,6 +259,7 @@ function roundRow(i: TargetInputs): Draft {
     sizeDiffers: !!r && r.bets !== TARGET_SIZES.roundBets,
     measured: !!r && r.msMax !== null,
     phases: ['live', 'round'],
+    needs: ['round'],
   };
 }
 
@@ -273,7 +280,8 @@ function relayRow(i: TargetInputs): Draft {
     size: r ? `backlog of ${r.backlog} events` : MISSING,
     sizeDiffers: false,
     measured: !!r && ratio !== null,
-    phases: ['relay', 'ceilings.producer'],
+    phases: ['ingest.api', 'relay', 'ceilings.producer'],
+    needs: ['ceilings'],
     ...(r && !r.producerHasHeaders ? { note: 'the producer ceiling ran without the relay’s headers: not comparable' } : {}),
   };
 }
@@ -296,6 +304,7 @@ function rebuildRow(i: TargetInputs): Draft {
     sizeDiffers: !!r && r.events < TARGET_SIZES.rebuildEvents,
     measured: !!r && ratio !== null,
     phases: ['rebuild', 'ceilings.copyRebuild'],
+    needs: ['rebuild', 'ceilings'],
   };
 }
 
@@ -304,6 +313,7 @@ function memoryRow(i: TargetInputs): Draft {
   const m = i.memory;
   const each = m ? [m.api, m.relay, m.projector] : [];
   const worst = each.length === 0 || each.some((x) => x === null) ? null : Math.max(...(each as number[]));
+  const unknown = m ? (['API', 'relay', 'projector'] as const).filter((_, k) => each[k] === null) : [];
   return {
     name: 'peak RSS under the bench',
     figure: 'peak RSS under the bench',
@@ -317,8 +327,9 @@ function memoryRow(i: TargetInputs): Draft {
     size: m ? `API ${m.api}, relay ${m.relay}, projector ${m.projector} MiB` : MISSING,
     sizeDiffers: !!m && m.quick,
     measured: worst !== null,
-    phases: ['ingest', 'relay', 'live'],
-    missing: m ? 'a process did not run: its peak is unknown' : undefined,
+    phases: ['ingest.api', 'relay', 'live'],
+    needs: [],
+    missing: m ? `${unknown.join(', ')} did not run: peak unknown` : undefined,
   };
 }
 
@@ -340,7 +351,8 @@ function appendRow(i: TargetInputs): Draft {
     size: a ? `${a.shortEvents} vs ${a.longEvents} events, ${a.samples} appends each, p99 ${a.shortP99} vs ${a.longP99} ms (ratio ${div(a.longP99, a.shortP99)})` : MISSING,
     sizeDiffers: !!a && (a.shortEvents > 2 * TARGET_SIZES.appendShort || a.longEvents < TARGET_SIZES.appendLong),
     measured: !!a && a.longP50 !== null && a.shortP50 !== null,
-    phases: ['append'],
+    phases: ['ingest.api', 'append'],
+    needs: ['append'],
   };
 }
 
@@ -361,6 +373,7 @@ function auditRow(i: TargetInputs): Draft {
     sizeDiffers: !!a && a.rows < TARGET_SIZES.auditRows,
     measured: !!a && a.p99Ms !== null,
     phases: ['live', 'audit'],
+    needs: ['audit'],
     ...(a && a.failed > 0 ? { note: `${a.failed} page request(s) failed` } : {}),
   };
 }
