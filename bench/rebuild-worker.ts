@@ -12,6 +12,7 @@ import { Client } from 'pg';
 import { createKafka } from '@ledger/kafka';
 import { createProjectionDataSource, rebuildProjections, scopedRebuild } from '@ledger/projections';
 import { ALL_PROJECTIONS, READ_MODEL_MIGRATIONS } from '@ledger/read-model';
+import { brokersOf } from './lib/config';
 
 interface Stat {
   calls: number;
@@ -62,7 +63,7 @@ async function main(): Promise<void> {
   const maxRecordsPerTransaction = Number(process.env.REBUILD_MAX_RECORDS_PER_TX ?? 5000);
   const ds = createProjectionDataSource(process.env.DATABASE_URL, { applicationName: 'ledger-bench-rebuild', poolSize: concurrency + 3 });
   await ds.initialize();
-  const kafka = createKafka({ clientId: 'ledger-bench-rebuild', brokers: (process.env.KAFKA_BROKERS ?? '127.0.0.1:9092').split(','), logLevel: 'error' });
+  const kafka = createKafka({ clientId: 'ledger-bench-rebuild', brokers: brokersOf(process.env), logLevel: 'error' });
   const cpu0 = process.cpuUsage();
   const t0 = performance.now();
   const r = await rebuildProjections({ ds, kafka, topic, schema, projections: ALL_PROJECTIONS, migrations: READ_MODEL_MIGRATIONS, partitionsConsumedConcurrently: concurrency, maxRecordsPerTransaction });

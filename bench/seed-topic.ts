@@ -12,6 +12,7 @@ import { Command } from 'commander';
 import { createKafka } from '@ledger/kafka';
 import { createTopic, produce } from '../libs/projections/src/testing/kafka-kit';
 import { syntheticLedger } from '../libs/projections/src/testing/synthetic-shoes';
+import { brokersOf } from './lib/config';
 
 async function main(): Promise<void> {
   const opts = new Command('seed-topic')
@@ -23,7 +24,7 @@ async function main(): Promise<void> {
     .parse(process.argv)
     .opts<{ topic: string; shoes: string; partitions: string; seed: string; bets: string }>();
   if (opts.topic === 'baccarat.ledger.events.v1') throw new Error('refusing to write synthetic events to the ledger topic');
-  const brokers = (process.env.KAFKA_BROKERS ?? '127.0.0.1:9092').split(',');
+  const brokers = brokersOf(process.env);
   const kafka = createKafka({ clientId: 'seed-topic', brokers, logLevel: 'error' });
   const admin = kafka.admin();
   await admin.connect();

@@ -12,15 +12,36 @@
 #   bash scripts/bench.sh [--quick] [--profile] [--keep-topics] [--only ingest,append,relay,lag,round,audit,rebuild,ceilings]
 #   BENCH_QUICK=1 bash scripts/bench.sh      # = --quick: every figure at a small size (CI, < ~4 minutes)
 # Needs psql, pgbench, java and javac (the producer ceiling is compiled against the stack's kafka-clients jar).
+#
+# Addresses: KAFKA_BROKERS [127.0.0.1:$KAFKA_PORT, KAFKA_PORT 9092], BENCH_DATABASE_URL
+# [postgres://ledger:ledger@127.0.0.1:5432/ledger_bench], BENCH_PORT [3901]. Every phase and every
+# ceiling (the Java producer, Kafka's ProducerPerformance and ConsumerPerformance) uses them. A local
+# KAFKA_BROKERS (one 127.0.0.1/localhost broker) names the broker scripts/stack.sh starts or checks
+# (KAFKA_PORT, its controller on KAFKA_CONTROLLER_PORT [KAFKA_PORT + 1], STACK_DIR for a second
+# stack); the database of BENCH_DATABASE_URL is the one recreated (on its host and port).
+# A failing phase or ceiling is recorded in latest.json (`failures`, and its targets 'not measured'
+# with the reason); the other figures are still measured and latest.json is still written; the exit
+# code is then 1 (0 when everything was measured, whatever the targets' verdicts).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 say() { printf '[bench] %s\n' "$*" >&2; }
 started=$(date +%s)
 if [ ! -d node_modules ]; then say "installing npm packages from the lock file (npm ci)"; npm ci --no-audit --no-fund >&2; fi
-bash scripts/stack.sh up
+# one address for the stack and the bench: KAFKA_PORT from a local KAFKA_BROKERS, or KAFKA_BROKERS from KAFKA_PORT
+if [ -n "${KAFKA_BROKERS:-}" ]; then
+  if [ -z "${KAFKA_PORT:-}" ] && [[ "$KAFKA_BROKERS" =~ ^(127\.0\.0\.1|localhost):([0-9]+)$ ]]; then export KAFKA_PORT="${BASH_REMATCH[2]}"; fi
+else
+  export KAFKA_BROKERS="127.0.0.1:${KAFKA_PORT:-9092}"
+fi
+if [ -n "${KAFKA_PORT:-}" ]; then export KAFKA_CONTROLLER_PORT="${KAFKA_CONTROLLER_PORT:-$((KAFKA_PORT + 1))}"; fi
+export BENCH_DATABASE_URL="${BENCH_DATABASE_URL:-postgres://ledger:ledger@127.0.0.1:5432/ledger_bench}"
+# the bench database's name, host and port, for the stack's fresh-test-db
+read -r bench_db bench_pghost bench_pgport < <(node -e 'const u = new URL(process.argv[1]); console.log(decodeURIComponent(u.pathname.slice(1)) || "ledger_bench", u.hostname || "127.0.0.1", u.port || "5432")' "$BENCH_DATABASE_URL")
+say "Kafka $KAFKA_BROKERS, database $bench_db on $bench_pghost:$bench_pgport, API port ${BENCH_PORT:-3901}"
+PGHOST="$bench_pghost" PGPORT="$bench_pgport" bash scripts/stack.sh up
 say "building dist/"
 npm run -s build >&2
-TEST_DB_NAME=ledger_bench bash scripts/stack.sh fresh-test-db
+PGHOST="$bench_pghost" PGPORT="$bench_pgport" TEST_DB_NAME="$bench_db" bash scripts/stack.sh fresh-test-db
 # development mode: the bench's API, relay and projector and its client use the development secret
 export LEDGER_ENV=${LEDGER_ENV:-development}
 # the whole casino from one address and as fast as it can deal (every simulated device and platform

@@ -21,7 +21,7 @@ export function renderTable(title: string, rows: readonly Row[]): string {
   return [title, sep, line(head), sep, ...cells.map(line), sep].join('\n') + '\n';
 }
 
-/** The targets table: one row per performance target (bench/lib/targets.ts), the same rows as `targets` in latest.json. */
+/** The targets table: one row per performance target (bench/lib/targets.ts), the same rows as `targets` in latest.json; status met, MISSED or NOT MEASURED with its reason. */
 export function renderTargets(title: string, rows: readonly TargetRow[]): string {
   const num = (x: number | null) => (x === null ? '–' : Number.isInteger(x) ? x.toLocaleString('en-US') : String(x));
   return renderTable(
@@ -32,7 +32,7 @@ export function renderTargets(title: string, rows: readonly TargetRow[]): string
       ceiling: num(t.ceiling),
       ratio: t.ratio,
       target: t.target,
-      status: (t.met ? 'met' : 'MISSED') + (t.sizeDiffers ? ` (size differs: ${t.size})` : '') + (t.note ? ` — ${t.note}` : ''),
+      status: (t.status === 'met' ? 'met' : t.status === 'not met' ? 'MISSED' : `NOT MEASURED: ${t.reason}`) + (t.sizeDiffers ? ` (size differs: ${t.size})` : '') + (t.note ? ` — ${t.note}` : ''),
     })),
   );
 }

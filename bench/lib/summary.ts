@@ -11,7 +11,7 @@ import type { AppendFigures } from '../phases/append';
 import type { AuditFigures } from '../phases/audit';
 import type { CommitCeiling, ConsumerCeiling, CopyCeiling, HeaderProducerCeiling, ProducerCeiling } from '../phases/ceilings';
 import type { Row } from './report';
-import type { TargetInputs } from './targets';
+import { computeTargets, TARGET_SIZES, type TargetInputs } from './targets';
 import { fmtInt, round } from './util';
 
 interface Ceilings {
@@ -28,11 +28,24 @@ type Results = Record<string, unknown>;
 const ceilingsOf = (r: Results) => (r.ceilings ?? {}) as Ceilings;
 const ingestOf = (r: Results) => r.ingest as { unbatched?: IngestFigures; batched?: Record<string, IngestFigures> } | undefined;
 
-/** The batch size with the most client events per second, and its figures. */
-function bestBatch(r: Results): { size: string; f: IngestFigures } | null {
-  let best: { size: string; f: IngestFigures } | null = null;
-  for (const [size, f] of Object.entries(ingestOf(r)?.batched ?? {})) if (!best || (f.clientEventsPerSecond ?? 0) > (best.f.clientEventsPerSecond ?? 0)) best = { size, f };
-  return best;
+/** The batch size the batched-ingest target is judged at (500 bets a request), and its figures; null when not measured. */
+function targetBatch(r: Results): { size: string; f: IngestFigures } | null {
+  const size = String(TARGET_SIZES.batchedBets);
+  const f = ingestOf(r)?.batched?.[size];
+  return f ? { size, f } : null;
+}
+
+/** µs of CPU per bet (API + PostgreSQL backends serving the bench database ÷ bets) of each batch size measured. */
+export function perBetCost(r: Results): { batchSize: number; microsPerBet: number | null }[] {
+  return Object.entries(ingestOf(r)?.batched ?? {})
+    .map(([size, f]) => {
+      const cpu = (f as IngestFigures & { cpu?: Record<string, number | null> }).cpu;
+      const api = cpu?.apiCpuSeconds;
+      const pg = cpu?.postgresBackendsCpuSeconds;
+      const ok = typeof api === 'number' && typeof pg === 'number' && f.bets > 0;
+      return { batchSize: Number(size), microsPerBet: ok ? round(((api + pg) * 1e6) / f.bets, 1) : null };
+    })
+    .sort((a, b) => a.batchSize - b.batchSize);
 }
 
 /** The lag floor: the producer's p99 at 1,000 records/s with the relay's records + one commit (ms). */
@@ -57,11 +70,19 @@ function roundFloor(ce: Ceilings, bets: number): number | null {
   return (n / ce.producer.recordsPerSecond + n / ce.consumer.recordsPerSecond + n / copy) * 1000;
 }
 
-/** What {@link computeTargets} needs, from the results. */
-export function targetInputs(r: Results, quick: boolean): TargetInputs {
+/** The run's outcome beside its figures: what failed (name → error message) and which phases `--only` left out. */
+export interface RunOutcome {
+  readonly quick: boolean;
+  readonly failures: Readonly<Record<string, string>>;
+  readonly skipped: readonly string[];
+}
+
+/** What {@link computeTargets} needs, from the results (figures of failed phases are absent, their failures named). */
+export function targetInputs(r: Results, o: RunOutcome): TargetInputs {
+  const quick = o.quick;
   const ce = ceilingsOf(r);
   const ing = ingestOf(r);
-  const best = bestBatch(r);
+  const best = targetBatch(r);
   const lag = r.lag as LagFigures | undefined;
   const rnd = r.round as RoundFigures | undefined;
   const rel = r.relay as RelayFigures | undefined;
@@ -92,7 +113,23 @@ export function targetInputs(r: Results, quick: boolean): TargetInputs {
     memory: mem ? { api: peak('api'), relay: peak('relay'), projector: peak('projector'), quick } : null,
     append: app ? { shortEvents: app.shortEvents, longEvents: app.longEvents, shortP50: app.short.p50, longP50: app.long.p50, shortP99: app.short.p99, longP99: app.long.p99, samples: app.samples } : null,
     audit: aud ? { rows: aud.rows, p99Ms: aud.pageMs.p99, requests: aud.requests, failed: aud.failed } : null,
+    perBetCost: ing?.batched ? perBetCost(r) : null,
+    failures: o.failures,
+    skipped: o.skipped,
   };
+}
+
+/**
+ * Completes the results of a run, whatever failed: `failures` (name → error message; {} when none),
+ * `skipped`, `targets` (every target row, each 'met', 'not met' or 'not measured' with its reason)
+ * and `table` (the figures that were measured). Mutates and returns `r`.
+ */
+export function finishResults(r: Results, o: RunOutcome): Results {
+  r.failures = { ...o.failures };
+  r.skipped = [...o.skipped];
+  r.targets = computeTargets(targetInputs(r, o));
+  r.table = detailRows(r);
+  return r;
 }
 
 /** The figures table (every phase that ran), each figure next to its ceiling. */
@@ -120,6 +157,13 @@ export function detailRows(r: Results): Row[] {
       ratio: ratio(f.clientEventsPerSecond, copyRate),
     });
   }
+  return [...rows, ...liveRows(r, ce)];
+}
+
+/** The figures table's rows after the ingest: append, relay, lag, round, audit, rebuild. */
+function liveRows(r: Results, ce: Ceilings): Row[] {
+  const rows: Row[] = [];
+  const ratio = (a: number | null | undefined, b: number | null | undefined) => (a && b ? round(a / b, 3) : null);
   const app = r.append as AppendFigures | undefined;
   if (app) {
     rows.push({

@@ -23,6 +23,8 @@ import type { KafkaClient } from '@ledger/kafka';
 import type { Pg } from '../lib/pg';
 import { runCommand } from '../lib/procs';
 import { round, say } from '../lib/util';
+import { bootstrapServers } from '../lib/config';
+import { consumerPerfArgs, headerProducerArgs, listenersOf, pickBroker, producerPerfArgs, producerProps, type BrokerProcess } from '../lib/kafka-tools';
 
 /** Rows of one table to COPY: the newest `rows` by physical order (the rows a phase appended), or all. */
 export interface CopySource {
@@ -215,14 +217,9 @@ export interface ProducerCeiling {
   readonly props: string;
 }
 
-/**
- * The running broker's process: `kafka.Kafka` on this machine (the stack may have been started
- * from another checkout, scripts/stack.sh "Another checkout's broker"), its pid and jar folder.
- * KAFKA_LIBS overrides the folder; else this checkout's `.stack/kafka/libs`, else the broker's `-cp`.
- */
-export function kafkaBroker(): { pid: number | null; libs: string } {
-  let pid: number | null = null;
-  let cp: string | null = null;
+/** Every `kafka.Kafka` process on this machine, with its class path folder and listeners. */
+function brokerProcesses(): BrokerProcess[] {
+  const out: BrokerProcess[] = [];
   for (const d of readdirSync('/proc')) {
     if (!/^\d+$/.test(d)) continue;
     let cmd: string[];
@@ -231,47 +228,44 @@ export function kafkaBroker(): { pid: number | null; libs: string } {
     } catch {
       continue;
     }
-    if (!cmd.includes('kafka.Kafka')) continue;
-    pid = Number(d);
+    const k = cmd.indexOf('kafka.Kafka');
+    if (k < 0) continue;
     const i = cmd.indexOf('-cp');
-    if (i >= 0) cp = cmd[i + 1].replace(/\/\*$/, '');
-    break;
+    const props = cmd[k + 1];
+    let listeners: string | null = null;
+    try {
+      listeners = props ? listenersOf(readFileSync(props, 'utf8')) : null;
+    } catch {
+      listeners = null;
+    }
+    out.push({ pid: Number(d), libs: i >= 0 ? cmd[i + 1].replace(/\/\*$/, '') : null, listeners });
   }
-  const local = resolve('.stack/kafka/libs');
-  const libs = process.env.KAFKA_LIBS ?? (existsSync(local) ? local : cp);
-  if (!libs) throw new Error('no Kafka jars: set KAFKA_LIBS, or run scripts/stack.sh up');
-  return { pid, libs };
+  return out;
 }
 
-const KAFKA_CP = () => `${kafkaBroker().libs}/*`;
-const JVM = ['-Xms128m', '-Xmx512m', '-XX:+UseG1GC', '-Dlog4j2.level=warn'];
+/**
+ * The broker process serving `brokers` on this machine (several may run: scripts/stack.sh with
+ * another KAFKA_PORT, or another checkout's, "Another checkout's broker"), its pid (null when it
+ * runs elsewhere) and the folder of Kafka jars the Java ceilings run with: KAFKA_LIBS, else this
+ * checkout's `.stack/kafka/libs` (STACK_DIR's when set), else that broker's `-cp`.
+ * @throws Error when no folder of Kafka jars is known
+ */
+export function kafkaBroker(brokers: readonly string[]): { pid: number | null; libs: string } {
+  const found = pickBroker(brokerProcesses(), brokers);
+  const local = resolve(process.env.STACK_DIR ?? '.stack', 'kafka/libs');
+  const libs = process.env.KAFKA_LIBS ?? (existsSync(local) ? local : found?.libs);
+  if (!libs) throw new Error('no Kafka jars: set KAFKA_LIBS, or run scripts/stack.sh up');
+  return { pid: found?.pid ?? null, libs };
+}
 
-/** org.apache.kafka.tools.ProducerPerformance; `throughput` -1 = as fast as it goes. */
-export async function producerPerformance(o: { topic: string; records: number; recordBytes: number; throughput: number; logDir: string; name: string }): Promise<ProducerCeiling> {
-  const props = ['bootstrap.servers=127.0.0.1:9092', 'acks=all'];
-  say(`ceiling: Kafka ProducerPerformance ${o.records} records × ${o.recordBytes} B, throughput ${o.throughput === -1 ? 'max' : o.throughput + '/s'}`);
-  const r = await runCommand(
-    o.name,
-    'java',
-    [
-      ...JVM,
-      '-cp',
-      KAFKA_CP(),
-      'org.apache.kafka.tools.ProducerPerformance',
-      '--topic',
-      o.topic,
-      '--num-records',
-      String(o.records),
-      '--record-size',
-      String(o.recordBytes),
-      '--throughput',
-      String(o.throughput),
-      '--producer-props',
-      ...props,
-    ],
-    o.logDir,
-    { timeoutMs: 600_000 },
-  );
+const kafkaClasspath = (brokers: readonly string[]) => `${kafkaBroker(brokers).libs}/*`;
+
+/** org.apache.kafka.tools.ProducerPerformance against `brokers`; `throughput` -1 = as fast as it goes. @throws Error when it fails or prints no result */
+export async function producerPerformance(o: { brokers: readonly string[]; topic: string; records: number; recordBytes: number; throughput: number; logDir: string; name: string }): Promise<ProducerCeiling> {
+  const props = producerProps(o.brokers);
+  say(`ceiling: Kafka ProducerPerformance ${o.records} records × ${o.recordBytes} B, throughput ${o.throughput === -1 ? 'max' : o.throughput + '/s'}, brokers ${props[0]}`);
+  const args = producerPerfArgs({ brokers: o.brokers, classpath: kafkaClasspath(o.brokers), topic: o.topic, records: o.records, recordBytes: o.recordBytes, throughput: o.throughput });
+  const r = await runCommand(o.name, 'java', args, o.logDir, { timeoutMs: 600_000 });
   // "N records sent, X records/sec (Y MB/sec), A ms avg latency, M ms max latency, P50 ms 50th, P95 ms 95th, P99 ms 99th, P999 ms 99.9th."
   const m = /(\d+) records sent, ([\d.]+) records\/sec \(([\d.]+) MB\/sec\), ([\d.]+) ms avg latency, ([\d.]+) ms max latency, (\d+) ms 50th, (\d+) ms 95th, (\d+) ms 99th/.exec(r.out);
   if (r.code !== 0 || !m) throw new Error(`${o.name}: ProducerPerformance failed: ${r.out.slice(-2000)}`);
@@ -294,16 +288,11 @@ export interface ConsumerCeiling {
   readonly peakMiB: number;
 }
 
-/** org.apache.kafka.tools.ConsumerPerformance over `topic` (a fresh group each time). */
-export async function consumerPerformance(o: { topic: string; records: number; group: string; logDir: string }): Promise<ConsumerCeiling> {
+/** org.apache.kafka.tools.ConsumerPerformance over `topic` on `brokers` (a fresh group each time). @throws Error when it fails or prints no result */
+export async function consumerPerformance(o: { brokers: readonly string[]; topic: string; records: number; group: string; logDir: string }): Promise<ConsumerCeiling> {
   say(`ceiling: Kafka ConsumerPerformance ${o.records} records of ${o.topic}`);
-  const r = await runCommand(
-    'kafka-consumer-perf',
-    'java',
-    [...JVM, '-cp', KAFKA_CP(), 'org.apache.kafka.tools.ConsumerPerformance', '--bootstrap-server', '127.0.0.1:9092', '--topic', o.topic, '--messages', String(o.records), '--group', o.group, '--timeout', '60000'],
-    o.logDir,
-    { timeoutMs: 600_000 },
-  );
+  const args = consumerPerfArgs({ brokers: o.brokers, classpath: kafkaClasspath(o.brokers), topic: o.topic, records: o.records, group: o.group });
+  const r = await runCommand('kafka-consumer-perf', 'java', args, o.logDir, { timeoutMs: 600_000 });
   // header: start.time, end.time, data.consumed.in.MB, MB.sec, data.consumed.in.nMsg, nMsg.sec, rebalance.time.ms, fetch.time.ms, fetch.MB.sec, fetch.nMsg.sec
   const line = r.out
     .split('\n')
@@ -390,9 +379,12 @@ export interface HeaderProducerCeiling {
   readonly props: string;
 }
 
-/** Compiles (once per run) and runs bench/kafka/HeaderProducerPerf.java; `throughput` -1 = as fast as it goes. */
-export async function headerProducer(o: { name: string; topic: string; records: number; throughput: number; samples: RecordSample; tmpDir: string; logDir: string }): Promise<HeaderProducerCeiling> {
-  const libs = kafkaBroker().libs;
+/**
+ * Compiles (once per run) and runs bench/kafka/HeaderProducerPerf.java against `brokers`; `throughput` -1 = as fast as it goes.
+ * @throws Error when javac or the producer fails, or it prints no result
+ */
+export async function headerProducer(o: { brokers: readonly string[]; name: string; topic: string; records: number; throughput: number; samples: RecordSample; tmpDir: string; logDir: string }): Promise<HeaderProducerCeiling> {
+  const libs = kafkaBroker(o.brokers).libs;
   const classes = join(o.tmpDir, 'java');
   if (!existsSync(join(classes, 'HeaderProducerPerf.class'))) {
     mkdirSync(classes, { recursive: true });
@@ -404,7 +396,8 @@ export async function headerProducer(o: { name: string; topic: string; records: 
   say(
     `ceiling: Java producer with the relay's records (${o.samples.meanValueBytes} B values, ${o.samples.meanHeaders} headers, ${o.samples.meanHeaderBytes} B of headers), ${o.records} records, throughput ${o.throughput === -1 ? 'max' : o.throughput + '/s'}`,
   );
-  const r = await runCommand(o.name, 'java', [...JVM, '-cp', `${classes}:${libs}/*`, 'HeaderProducerPerf', '127.0.0.1:9092', o.topic, String(o.records), String(o.throughput), o.samples.file], o.logDir, { timeoutMs: 600_000 });
+  const args = headerProducerArgs({ brokers: o.brokers, classpath: `${classes}:${libs}/*`, topic: o.topic, records: o.records, throughput: o.throughput, samplesFile: o.samples.file });
+  const r = await runCommand(o.name, 'java', args, o.logDir, { timeoutMs: 600_000 });
   const m = /RESULT records=(\d+) seconds=([\d.]+) rps=([\d.]+) p50=([\d.]+) p99=([\d.]+) max=([\d.]+) avg=([\d.]+)/.exec(r.out);
   if (r.code !== 0 || !m) throw new Error(`${o.name} failed: ${r.out.slice(-2000)}`);
   return {
@@ -416,6 +409,6 @@ export async function headerProducer(o: { name: string; topic: string; records: 
     meanHeaderBytes: o.samples.meanHeaderBytes,
     meanHeaders: o.samples.meanHeaders,
     peakMiB: r.peakMiB,
-    props: 'acks=all enable.idempotence=true (client defaults otherwise)',
+    props: `bootstrap.servers=${bootstrapServers(o.brokers)} acks=all enable.idempotence=true (client defaults otherwise)`,
   };
 }

@@ -7,7 +7,7 @@
 import { computeTargets, type TargetInputs, type TargetRow } from '../../bench/lib/targets';
 import { achievedRate, buildSchedule, lagFromSchedule, monotoneStages, runOpenLoop, sendTimes, sustained } from '../../bench/lib/openloop';
 
-const NONE: TargetInputs = { batched: null, unbatched: null, lag: null, round: null, relay: null, rebuild: null, memory: null, append: null, audit: null };
+const NONE: TargetInputs = { batched: null, unbatched: null, lag: null, round: null, relay: null, rebuild: null, memory: null, append: null, audit: null, perBetCost: null, failures: {}, skipped: [] };
 const row = (i: Partial<TargetInputs>, name: string): TargetRow => {
   const r = computeTargets({ ...NONE, ...i }).find((t) => t.name === name);
   if (!r) throw new Error(`no target row ${name}`);
@@ -15,10 +15,11 @@ const row = (i: Partial<TargetInputs>, name: string): TargetRow => {
 };
 
 describe('bench targets', () => {
-  it('has one row per target of the issue, in its order, all missed when nothing was measured', () => {
+  it('has one row per target of the issue, in its order, all missed and not measured when nothing was measured', () => {
     const rows = computeTargets(NONE);
     expect(rows.map((r) => r.name)).toEqual([
       'batched ingest',
+      'per-bet cost 10,000 vs 500',
       'unbatched ingest',
       'lag at 1,000 events/s',
       '10,000-bet round',
@@ -32,12 +33,50 @@ describe('bench targets', () => {
       expect(r.met).toBe(false);
       expect(typeof r.met).toBe('boolean');
       expect(r.ours).toBeNull();
+      expect(r.status).toBe('not measured');
+      expect(r.reason).toBe('not measured in this run');
     }
+  });
+
+  it('a failed phase or ceiling is the reason its targets are not measured; the others keep their verdicts', () => {
+    const rows = computeTargets({
+      ...NONE,
+      unbatched: { requestsPerSecond: 1600, p99Ms: 40, clients: 8, commitsPerSecond: 3200 },
+      relay: { eventsPerSecond: 60_000, producerRecordsPerSecond: null, producerHasHeaders: false, backlog: 1000 },
+      failures: { 'ceilings.producer': 'header-producer failed: connection refused', lag: 'timeout' },
+      skipped: ['audit'],
+    });
+    const by = (name: string) => rows.find((r) => r.name === name)!;
+    expect(by('relay to Kafka')).toMatchObject({ status: 'not measured', met: false, ours: 60_000, reason: 'ceilings.producer failed: header-producer failed: connection refused' });
+    expect(by('lag at 1,000 events/s')).toMatchObject({ status: 'not measured', reason: 'lag failed: timeout' });
+    expect(by('audit page over ≥ 2,000,000 events')).toMatchObject({ status: 'not measured', reason: 'not run in this run (--only): audit' });
+    expect(by('unbatched ingest')).toMatchObject({ status: 'met', met: true });
+    expect(by('unbatched ingest').reason).toBeUndefined();
+    // a set-up failure leaves every target unmeasured, each naming it
+    for (const r of computeTargets({ ...NONE, failures: { setup: 'ECONNREFUSED 127.0.0.1:19092' } })) expect(r.reason).toBe('setup failed: ECONNREFUSED 127.0.0.1:19092');
+  });
+
+  it('per-bet cost: µs per bet at 10,000 within 25 % of 500, the three sizes side by side; without 10,000 not measured', () => {
+    const cost = (large: number | null) => [{ batchSize: 500, microsPerBet: 40 }, { batchSize: 2000, microsPerBet: 42 }, ...(large === null ? [] : [{ batchSize: 10_000, microsPerBet: large }])];
+    const ok = row({ perBetCost: cost(50) }, 'per-bet cost 10,000 vs 500');
+    expect(ok).toMatchObject({ status: 'met', ours: 50, ceiling: 40, ratio: 1.25 });
+    expect(ok.size).toBe('500: 40 µs, 2,000: 42 µs, 10,000: 50 µs');
+    expect(row({ perBetCost: cost(50.1) }, 'per-bet cost 10,000 vs 500')).toMatchObject({ status: 'not met', met: false });
+    const quick = row({ perBetCost: cost(null) }, 'per-bet cost 10,000 vs 500');
+    expect(quick).toMatchObject({ status: 'not measured', met: false, ceiling: 40 });
+    expect(quick.reason).toBe('needs 500- and 10,000-bet requests; this run measured 500, 2,000');
+  });
+
+  it('lag not sustained is a verdict (not met), not a missing figure', () => {
+    const l = { offeredEventsPerSecond: 1000, achievedEventsPerSecond: 500, sustained: false, p99Ms: null, unprojected: 0, floorMs: null, seconds: 6 };
+    expect(row({ lag: l }, 'lag at 1,000 events/s')).toMatchObject({ status: 'not met', ours: null });
   });
 
   it('batched ingest: the ceiling is the same run’s client events over the COPY time of its rows (same units)', () => {
     // 20,000 client events in 1.25 s = 16,000/s; the COPY of the same rows took 0.5 s → 40,000 client events/s
-    const r = row({ batched: { clientEventsPerSecond: 16_000, clientEvents: 20_000, copySeconds: 0.5, batchSize: 2000 } }, 'batched ingest');
+    const r = row({ batched: { clientEventsPerSecond: 16_000, clientEvents: 20_000, copySeconds: 0.5, batchSize: 500 } }, 'batched ingest');
+    expect(r.sizeDiffers).toBe(false);
+    expect(r.status).toBe('not met');
     expect(r.ceiling).toBe(40_000);
     expect(r.ratio).toBe(0.4);
     expect(r.met).toBe(false); // ≥ 12,000 but < 0.5 × COPY
@@ -45,7 +84,7 @@ describe('bench targets', () => {
     expect(ok.ratio).toBe(0.8);
     expect(ok.met).toBe(true);
     expect(row({ batched: { clientEventsPerSecond: 11_999, clientEvents: 20_000, copySeconds: 2, batchSize: 2000 } }, 'batched ingest').met).toBe(false);
-    expect(row({ batched: { clientEventsPerSecond: 16_000, clientEvents: 20_000, copySeconds: null, batchSize: 2000 } }, 'batched ingest').met).toBe(false);
+    expect(row({ batched: { clientEventsPerSecond: 16_000, clientEvents: 20_000, copySeconds: null, batchSize: 500 } }, 'batched ingest')).toMatchObject({ met: false, status: 'not measured' });
   });
 
   it('unbatched ingest needs both the rate and the p99', () => {
@@ -87,7 +126,7 @@ describe('bench targets', () => {
   it('peak RSS: each of the three under 300 MiB; an unknown one is not met', () => {
     expect(row({ memory: { api: 250, relay: 120, projector: 299.9, quick: false } }, 'peak RSS under the bench')).toMatchObject({ met: true, ours: 299.9 });
     expect(row({ memory: { api: 300, relay: 120, projector: 200, quick: false } }, 'peak RSS under the bench').met).toBe(false);
-    expect(row({ memory: { api: 100, relay: null, projector: 200, quick: false } }, 'peak RSS under the bench').met).toBe(false);
+    expect(row({ memory: { api: 100, relay: null, projector: 200, quick: false } }, 'peak RSS under the bench')).toMatchObject({ met: false, status: 'not measured', reason: 'relay did not run: peak unknown' });
   });
 
   it('append latency: within ±20 % at p50 and p99', () => {
