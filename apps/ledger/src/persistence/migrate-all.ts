@@ -18,7 +18,7 @@ import { WalletMatchRetention1799200000000 } from './migrations/1799200000000-wa
 import { EvidenceChains1799300000000 } from './migrations/1799300000000-evidence-chains';
 import { ExportReceiptSeals1799300000001 } from './migrations/1799300000001-export-receipt-seals';
 import { WalletStagingTemp1799400000000 } from './migrations/1799400000000-wallet-staging-temp';
-import { WalletValues1799500000000 } from './migrations/1799500000000-wallet-values';
+import { WalletValues1799600000000 } from './migrations/1799600000000-wallet-values';
 
 /**
  * The API's migrations beside the event store's, in the same TypeORM `migrations` table: the query
@@ -41,7 +41,7 @@ export const API_EXTRA_MIGRATIONS = [
   EvidenceChains1799300000000,
   ExportReceiptSeals1799300000001,
   WalletStagingTemp1799400000000,
-  WalletValues1799500000000,
+  WalletValues1799600000000,
 ];
 
 /** The schemas {@link migrateAll} brings up to date, in the order it runs them. */

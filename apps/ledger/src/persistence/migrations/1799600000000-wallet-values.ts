@@ -14,8 +14,8 @@ import { MigrationInterface, QueryRunner } from 'typeorm';
  * `ledger_add_wallet_items` (same signature, so `ledger_app` keeps EXECUTE) stores the values,
  * `{}` when a caller gives none. Run as `ledger_owner`.
  */
-export class WalletValues1799500000000 implements MigrationInterface {
-  name = 'WalletValues1799500000000';
+export class WalletValues1799600000000 implements MigrationInterface {
+  name = 'WalletValues1799600000000';
 
   async up(q: QueryRunner): Promise<void> {
     await q.query(`ALTER TABLE wallet_match_items ADD COLUMN IF NOT EXISTS wallet_values jsonb`);
