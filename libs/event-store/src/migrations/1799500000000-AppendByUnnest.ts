@@ -1,5 +1,4 @@
 import type { MigrationInterface, QueryRunner } from 'typeorm';
-import { APPEND_GRANTS } from './1797000000000-AppendWithoutGlobalLock';
 import { APPEND_WITH_TRACE_FUNCTION_SQL } from './1798000000000-OutboxTraceContext';
 
 /**
@@ -15,7 +14,9 @@ import { APPEND_WITH_TRACE_FUNCTION_SQL } from './1798000000000-OutboxTraceConte
  * The insert now reads the positions and the arrays together with `unnest(...) WITH ORDINALITY`,
  * O(n) whatever the plan. The rows, their values and everything else the function does are
  * unchanged (the function's text differs from `1798000000000` in that statement only); `down` puts
- * the previous text back.
+ * the previous text back. No grant is run again: `CREATE OR REPLACE` keeps the function's owner and
+ * privileges, and re-running `APPEND_GRANTS` would hand the relay back the writes on `outbox_progress`
+ * and `position_gaps` that `1799100000000` took away.
  */
 
 /** The statement of `1798000000000`'s function that reads the arrays by subscript. */
@@ -49,11 +50,9 @@ export class AppendByUnnest1799500000000 implements MigrationInterface {
 
   public async up(q: QueryRunner): Promise<void> {
     await q.query(APPEND_BY_UNNEST_FUNCTION_SQL);
-    for (const statement of APPEND_GRANTS) await q.query(statement);
   }
 
   public async down(q: QueryRunner): Promise<void> {
     await q.query(APPEND_WITH_TRACE_FUNCTION_SQL);
-    for (const statement of APPEND_GRANTS) await q.query(statement);
   }
 }
