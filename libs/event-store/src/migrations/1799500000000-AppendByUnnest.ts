@@ -2,14 +2,15 @@ import type { MigrationInterface, QueryRunner } from 'typeorm';
 import { APPEND_WITH_TRACE_FUNCTION_SQL } from './1798000000000-OutboxTraceContext';
 
 /**
- * `ledger_append` reads the events' arrays in one pass (docs/architecture.md §5): the insert of the
+ * `ledger_append` reads the events' arrays in one pass (docs/architecture.md §2, step 5): the insert of the
  * events took element `i` of each array parameter per row (`p_data[i]`, `p_types[i]`,
  * `p_prev_hashes[i]`, `p_hashes[i]`). PL/pgSQL plans that statement with the call's values as
  * constants (a custom plan: the function sees appends of 1 and of 10,000 events, so the generic plan
  * never wins), and an element of a flat array of variable-length values (text, jsonb) is found by
  * walking the array from its start: O(i) per row, O(n²) per append. An append of 10,000 bets spent
- * most of its time there (≈ 0.3 s per such array at 10,000 against 2 ms at 500 on the bench machine),
- * so a batch of bets cost more per bet the larger it was.
+ * most of its time there (the statement took ≈ 1.1–1.5 s, ≈ 0.25–0.4 s now; a probe reading a jsonb
+ * and a text array of 10,000 by subscript under a custom plan: ≈ 310 ms, by unnest ≈ 40 ms), so a
+ * batch of bets cost more per bet the larger it was.
  *
  * The insert now reads the positions and the arrays together with `unnest(...) WITH ORDINALITY`,
  * O(n) whatever the plan. The rows, their values and everything else the function does are
