@@ -2,7 +2,7 @@ import type { DataSource } from 'typeorm';
 import { catalogueHistogram } from '@ledger/metrics';
 import { GENESIS_HASH, type LedgerEvent } from '@ledger/events';
 import { DuplicateReferenceError, InvalidAppendError, StreamTableMismatchError } from './errors';
-import { computeEventHash } from './hash';
+import { chainEvents, withPositions } from './chain';
 import type { LedgerLogger } from './logger';
 import { prepareAppend, type Prepared } from './append-request';
 import type { IdempotencyStore, Refusal } from './idempotency';
@@ -151,27 +151,7 @@ export class EventAppender {
    * @returns the result, or what the function found instead (the head moved, another table)
    */
   private async callAppend(p: Prepared, head: StreamHead): Promise<{ kind: 'APPENDED'; result: AppendResult } | { kind: 'VERSION'; version: number } | { kind: 'TABLE_MISMATCH'; tableId: string }> {
-    let prevHash = head.lastHash;
-    const chained = p.events.map((e, i) => {
-      const envelope = {
-        eventId: e.eventId,
-        type: e.type,
-        schemaVersion: e.schemaVersion,
-        streamId: p.streamId,
-        streamVersion: head.version + i + 1,
-        tableId: p.tableId,
-        occurredAt: p.occurredAt,
-        recordedAt: p.recordedAt,
-        actor: p.actor,
-        correlationId: p.correlationId,
-        causationId: p.causationId,
-        prevHash,
-        data: e.data,
-      };
-      const hash = computeEventHash(envelope);
-      prevHash = hash;
-      return { ...envelope, hash };
-    });
+    const chained = chainEvents(p, head);
     const refs = (type: string, field: string) => p.events.filter((e) => e.type === type).map((e) => String((e.data as Record<string, unknown>)[field]));
     const k = p.idempotency;
     const trace = activeTraceContext();
@@ -213,7 +193,7 @@ export class EventAppender {
     if (r.status === 'TABLE_MISMATCH') return { kind: 'TABLE_MISMATCH', tableId: r.table_id ?? '' };
     if (r.status !== 'APPENDED') return { kind: 'VERSION', version: r.version };
     const positions = r.positions!;
-    const events = chained.map((e, i) => ({ ...e, globalPosition: positions[i] }) as unknown as LedgerEvent);
+    const events = withPositions(chained, positions);
     const lastVersion = head.version + p.events.length;
     this.log.debug({ streamId: p.streamId, correlationId: p.correlationId, count: events.length, lastVersion, lastPosition: positions[positions.length - 1] }, 'events appended');
     const idempotent = k ? { statusCode: k.statusCode, response: k.response(events) } : undefined;

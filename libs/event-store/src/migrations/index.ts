@@ -8,6 +8,7 @@ import { CreateOutboxLeases1796000500000 } from './1796000500000-CreateOutboxLea
 import { AppendWithoutGlobalLock1797000000000 } from './1797000000000-AppendWithoutGlobalLock';
 import { OutboxTraceContext1798000000000 } from './1798000000000-OutboxTraceContext';
 import { GuardedProgress1799100000000 } from './1799100000000-GuardedProgress';
+import { AppendByUnnest1799500000000 } from './1799500000000-AppendByUnnest';
 
 /** The event store's migrations, oldest first. Register them in any DataSource that runs migrations. */
 export const EVENT_STORE_MIGRATIONS = [
@@ -21,10 +22,19 @@ export const EVENT_STORE_MIGRATIONS = [
   AppendWithoutGlobalLock1797000000000,
   OutboxTraceContext1798000000000,
   GuardedProgress1799100000000,
+  AppendByUnnest1799500000000,
 ];
 
 export { CreateEvents1795950000000, CreateStreamsOutboxIdempotency1795950000001, CreateRejections1795950000002, CreateReferences1795950000003 };
-export { GrantRuntimeRoles1795950000100, ScopeIdempotencyKeysByCaller1795950000110, CreateOutboxLeases1796000500000, AppendWithoutGlobalLock1797000000000, OutboxTraceContext1798000000000, GuardedProgress1799100000000 };
+export {
+  GrantRuntimeRoles1795950000100,
+  ScopeIdempotencyKeysByCaller1795950000110,
+  CreateOutboxLeases1796000500000,
+  AppendWithoutGlobalLock1797000000000,
+  OutboxTraceContext1798000000000,
+  GuardedProgress1799100000000,
+  AppendByUnnest1799500000000,
+};
 export { OUTBOX_LEASE_GRANTS } from './1796000500000-CreateOutboxLeases';
 export { APPEND_GRANTS } from './1797000000000-AppendWithoutGlobalLock';
 export { MARK_PROGRESS_GRANTS } from './1799100000000-GuardedProgress';
