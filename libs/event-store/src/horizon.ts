@@ -19,7 +19,7 @@ const HORIZON_POLL_MS = 2;
  * lock on `streams` or `events` (`pg_locks`: RowShareLock from the stream's `FOR UPDATE`,
  * RowExclusiveLock from an insert). Every append holding a position ≤ L locked its stream before it
  * took the position and keeps that lock until it ends, so it is over or in that list. Once every
- * transaction of the list has ended (`pg_xact_status`), L is final. Transactions
+ * transaction of the list has ended for new snapshots (`pg_visible_in_snapshot`), L is final. Transactions
  * of other databases and of other tables (the projector's, a long report) never delay it; a slow
  * append does, by its own length. {@link advance} waits at most {@link HORIZON_WAIT_MS} and otherwise
  * keeps the candidate for its next call.
@@ -66,7 +66,7 @@ async function takeCandidate(client: Client): Promise<{ last: bigint; xids: stri
   const l = await client.query<{ last: string | null }>(`SELECT pg_sequence_last_value('events_global_position_seq')::text AS last`);
   // (a second statement: the locks are looked at after L was read.) pg_locks names a transaction by
   // its 32-bit id; it is matched to the 64-bit ids in progress now (pg_snapshot_xip), so the wait
-  // asks pg_xact_status, not the lock table again. A transaction in pg_locks but not in the snapshot
+  // looks at new snapshots, not the lock table again. A transaction in pg_locks but not in the snapshot
   // either ended or began after L was read (so holds no position ≤ L): no need to wait for it.
   const x = await client.query<{ xids: string[] }>(
     `WITH writers AS (
@@ -84,9 +84,18 @@ async function takeCandidate(client: Client): Promise<{ last: bigint; xids: stri
   return { last: l.rows[0].last === null ? 0n : BigInt(l.rows[0].last), xids: x.rows[0].xids };
 }
 
-/** Whether every transaction in `xids` (64-bit ids) has ended (`pg_xact_status`: a commit-log lookup). */
+/**
+ * Whether every transaction in `xids` (64-bit ids) has ended *for the snapshots taken from now on*:
+ * none is still in progress in a snapshot taken now (`pg_visible_in_snapshot`). Not
+ * `pg_xact_status`: PostgreSQL marks a commit in the commit log before it takes the transaction
+ * out of the list of running ones, and in between a new snapshot still treats it as running, so
+ * the batch claimed next would not see its events though the commit log says committed — on a
+ * loaded machine that window let the horizon pass an append that then surfaced inside a recorded
+ * hole (`EVENT_IN_HOLE`, docs/guarantees.md §5). Snapshots only move forward: a transaction ended
+ * for this one has ended for the claim's.
+ */
 async function allEnded(client: Client, xids: readonly string[]): Promise<boolean> {
   if (xids.length === 0) return true;
-  const { rows } = await client.query<{ pending: number }>(`SELECT count(*)::int AS pending FROM unnest($1::xid8[]) x WHERE pg_xact_status(x) = 'in progress'`, [xids]);
+  const { rows } = await client.query<{ pending: number }>(`SELECT count(*)::int AS pending FROM unnest($1::xid8[]) x WHERE NOT pg_visible_in_snapshot(x, pg_current_snapshot())`, [xids]);
   return rows[0].pending === 0;
 }
