@@ -23,17 +23,23 @@ describe('the README as the front door', () => {
       reconcile: /curl [^\n]*\/reports\/reconciliation/,
       'close a day': /curl -s -X POST [^\n]*\/gaming-days\/[^\n]*\/close/,
       'approve an early close': /close-requests\/<requestId>\/approve/,
-      'match a wallet': /curl -s -X POST [^\n]*--data-binary @wallet\.csv/,
+      // a file that exists after the demo: the one it writes, found by the command itself
+      'match a wallet': /WALLET=\$\(ls -t \.stack\/demo\/wallet-\*\.csv[^\n]*\n+curl -s -X POST [^\n]*--data-binary @"\$WALLET"/,
       recall: /curl [^\n]*\/rounds\/<roundId>\/recall/,
       verify: /^npm run -s verify$/m,
       export: /npm run -s export -- --from \S+ --to \S+ --out/,
-      'verify the bundle': /node examples\/verify-export\/verify\.mjs \S+ --key/,
+      // the demo's operator key, where the demo leaves it
+      'verify the bundle': /node examples\/verify-export\/verify\.mjs \S+ --key \.stack\/anchors\/anchor-public\.pem/,
+      // no hard-coded date in a command: the demo deals today
+      'dates of the demo': /export DAY=\$\(date -u/,
       'consume a topic': /node examples\/outcome-consumer\/consume\.mjs/,
     };
     const missing = Object.entries(tasks)
       .filter(([, re]) => !re.test(readme))
       .map(([t]) => t);
     expect(missing).toEqual([]);
+    // a command with a fixed date fails on any other day (a closed day, an empty reconciliation)
+    expect(readme.match(/^(?:curl|LEDGER_TOKEN|node|npm)[^\n]*\b20\d\d-\d\d-\d\d/gm)).toBeNull();
   });
 
   it('links every document of docs/ from docs/index.md, and the index from the README', () => {

@@ -190,6 +190,15 @@ describe('wallet matching', () => {
     expect([mapping.status, (await json(mapping)).error.code]).toEqual([400, 'VALIDATION.FAILED']);
     const empty = await upload('transactionId,type,amount,currency,time\n', '');
     expect([empty.status, (await json(empty)).error.code]).toEqual([400, 'WALLET.SCOPE_UNKNOWN']);
+    // a body of 0 bytes (a file name curl could not read), scoped explicitly: refused, not a run of every transaction missing
+    for (const [contentType, scoped] of [
+      ['text/csv', '?fromDay=2026-01-05&toDay=2026-01-05'],
+      ['application/x-ndjson', '?fromDay=2026-01-05&toDay=2026-01-05'],
+    ]) {
+      const nothing = await upload('', scoped, contentType);
+      const refusal = await json(nothing);
+      expect([nothing.status, refusal.error.code, refusal.error.details.problems[0].line]).toEqual([400, 'WALLET.FILE_INVALID', 1]);
+    }
     const unknown = await fetch(`${h.baseUrl}/reconciliation/wallet-files/00000000-0000-4000-8000-000000000000`, { headers: auth });
     expect([unknown.status, (await json(unknown)).error.code]).toEqual([404, 'WALLET.RUN_NOT_FOUND']);
     expect(await runCount()).toBe(before);

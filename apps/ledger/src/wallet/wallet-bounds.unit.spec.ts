@@ -67,6 +67,21 @@ describe('wallet file reading in bounded chunks', () => {
     await expect(readWalletFile(rows(11), { format: 'csv', map, limitBytes: 1 << 20, limitRows: 10 })).rejects.toBeInstanceOf(TooManyRowsError);
     await expect(readWalletFile(rows(10, 'bad,row\n'), { format: 'csv', map, limitBytes: 1 << 20, limitRows: 10 })).rejects.toBeInstanceOf(TooManyRowsError);
   });
+
+  it.each([
+    ['csv', '', 'the file is empty'],
+    ['jsonl', '', 'the file is empty'],
+    ['csv', '\n\n', 'the file has no header line'],
+  ] as const)('Given a %s body %j, Then it is a problem of line 1 (a run of it would find every ledger transaction missing)', async (format, text, problem) => {
+    const file = await readWalletFile(Readable.from([Buffer.from(text)]), { format, map, limitBytes: 1 << 20, limitRows: 10 });
+    expect(file.rows).toEqual([]);
+    expect(file.problems).toEqual([{ line: 1, problem: expect.stringContaining(problem) }]);
+  });
+
+  it('Given a CSV of a header line alone, Then it is a file of no transactions, not a problem', async () => {
+    const file = await readWalletFile(Readable.from([Buffer.from(HEADER)]), { format: 'csv', map, limitBytes: 1 << 20, limitRows: 10 });
+    expect(file).toMatchObject({ rows: [], problems: [] });
+  });
 });
 
 describe('the per-caller budget of wallet matching', () => {

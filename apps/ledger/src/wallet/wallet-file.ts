@@ -240,6 +240,7 @@ export class WalletFileReader {
         }
       }
       if (chunk.length) yield chunk;
+      if (this.counter.bytes === 0) this.problem(1, 'the file is empty (0 bytes): a wallet file has a header line (CSV) or one transaction a line (JSONL)');
     } finally {
       // whatever ended the read: no byte more is read from the body
       // (its error listener stays: an error of the body after the read, a client gone, must not go unhandled)
@@ -272,6 +273,7 @@ export class WalletFileReader {
         const cols = header;
         yield { line: info.lines, record: Object.fromEntries(record.map((v, i) => [cols[i], v])) };
       }
+      if (header === null && this.counter.bytes > 0) this.problem(1, 'the file has no header line');
     } catch (e) {
       if (!(e instanceof CsvError)) throw e;
       this.problem(Number((e as CsvError & { lines?: number }).lines ?? 0), `not CSV: ${e.message.slice(0, 200)}`);
