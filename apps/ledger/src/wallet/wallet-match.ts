@@ -281,20 +281,12 @@ function itemOfRow(r: WalletRow, l: LedgerTransaction | undefined, duplicate: bo
   }
   const { differences, walletValues } = differencesOf(r, l);
   const status: MatchStatus = differences.includes('amount') || differences.includes('currency') ? 'AMOUNT_DIFFERS' : differences.length ? 'FIELDS_DIFFER' : 'MATCHED';
-  return {
-    status,
-    transactionId: l.transactionId,
-    type: l.type,
-    betId: l.betId,
-    roundId: l.roundId,
-    accountId: l.accountId,
-    currency: l.currency,
-    gamingDay: l.gamingDay,
-    ledgerAmount: l.amount,
-    ...wallet,
-    differences,
-    walletValues,
-  };
+  return { status, ...ledgerSide(l), ...wallet, differences, walletValues };
+}
+
+/** An item's fields as the ledger's transaction `l` has them. */
+function ledgerSide(l: LedgerTransaction): Pick<MatchItem, 'transactionId' | 'type' | 'betId' | 'roundId' | 'accountId' | 'currency' | 'gamingDay' | 'ledgerAmount'> {
+  return { transactionId: l.transactionId, type: l.type, betId: l.betId, roundId: l.roundId, accountId: l.accountId, currency: l.currency, gamingDay: l.gamingDay, ledgerAmount: l.amount };
 }
 
 /**
@@ -320,14 +312,7 @@ function differencesOf(r: WalletRow, l: LedgerTransaction): { differences: strin
 function missingInWallet(l: LedgerTransaction): MatchItem {
   return {
     status: 'MISSING_IN_WALLET',
-    transactionId: l.transactionId,
-    type: l.type,
-    betId: l.betId,
-    roundId: l.roundId,
-    accountId: l.accountId,
-    currency: l.currency,
-    gamingDay: l.gamingDay,
-    ledgerAmount: l.amount,
+    ...ledgerSide(l),
     walletAmount: null,
     walletLine: null,
     walletTime: null,
