@@ -80,6 +80,10 @@ test('one export and the signed bundle download what the API answers, and the bu
 
   await expect(page.getByTestId('export-command')).toContainText(`npm run -s export -- --from ${from} --to ${to}`);
   await expect(page.getByTestId('verify-command')).toContainText('node examples/verify-export/verify.mjs');
+  // the token command works as shown in the demo (outside development mode the secret is required)
+  await expect(page.getByTestId('export-command')).toContainText('TOKEN=$(LEDGER_ENV=development npm run -s token -- --role auditor --sub regulator-it)');
+  // and where the demo's key is: the anchor key the relay wrote, the one verify.mjs accepted above
+  await expect(page.getByTestId('demo-key')).toContainText('--key .stack/anchors/anchor-public.pem');
   await expectNoSeriousA11yViolations(page);
   await screenshotPage(page, 'exports');
 });
