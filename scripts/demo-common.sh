@@ -1,13 +1,40 @@
 #!/usr/bin/env bash
-# Sourced by scripts/demo.sh and scripts/demo-stop.sh: where the demo keeps its pid files and logs,
-# and which of its processes are alive.
-#   env STACK_DIR [<repo>/.stack]  (pid files <STACK_DIR>/{api,relay,projector}.pid, logs <STACK_DIR>/logs)
+# Sourced by scripts/demo.sh and scripts/demo-stop.sh: where the demo keeps its pid files, logs and
+# lock, and which of its processes are alive.
+#   env STACK_DIR [<repo>/.stack]  (pid files <STACK_DIR>/{api,relay,projector}.pid, logs <STACK_DIR>/logs,
+#   lock <STACK_DIR>/demo.lock). A relative STACK_DIR is read from the folder the command was started
+#   in, as scripts/stack.sh reads it: the caller sets DEMO_CALLER_PWD before changing to the checkout;
+#   STACK_DIR is exported absolute, so scripts/stack.sh started from the checkout finds the same folder.
 
 DEMO_ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 DEMO_STATE="${STACK_DIR:-$DEMO_ROOT/.stack}"
-# relative to the checkout, as scripts/stack.sh reads it
-[[ "$DEMO_STATE" = /* ]] || DEMO_STATE="$DEMO_ROOT/$DEMO_STATE"
+[[ "$DEMO_STATE" = /* ]] || DEMO_STATE="${DEMO_CALLER_PWD:-$PWD}/$DEMO_STATE"
+export STACK_DIR="$DEMO_STATE"
 DEMO_SERVICES=(api relay projector)
+DEMO_LOCK="$DEMO_STATE/demo.lock"
+
+# Takes the demo's lock (flock on $DEMO_LOCK, file descriptor 8, held until this shell exits; the
+# file names the holder's pid) or refuses at once, exit 1, naming the demo that holds it: one demo
+# at a time from its first step, the build included, not only once its services wrote their pid files.
+# Programs that outlive the demo's shell must be started with 8>&- (they would hold the lock on).
+demo_lock() {
+  local holder
+  mkdir -p "$DEMO_STATE"
+  exec 8>>"$DEMO_LOCK"
+  if ! flock -n 8; then
+    holder="$(cat "$DEMO_LOCK" 2>/dev/null)"
+    printf '\033[1m[demo]\033[0m another demo is starting or running (pid %s, lock %s); nothing was started or stopped.\n' "${holder:-unknown}" "$DEMO_LOCK" >&2
+    printf '\033[1m[demo]\033[0m wait for it to end, or stop it (Ctrl-C in its terminal, or: kill %s; --replace stops only a demo left running with --keep-running)\n' "${holder:-<its pid>}" >&2
+    exit 1
+  fi
+  echo "$$" >"$DEMO_LOCK"
+}
+
+# Releases the lock taken by demo_lock (also released when the shell exits).
+demo_unlock() {
+  { : >"$DEMO_LOCK"; } 2>/dev/null || true
+  flock -u 8 2>/dev/null || true
+}
 
 # The entry point each service is started from (what its command line names).
 demo_main_of() {

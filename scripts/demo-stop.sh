@@ -2,7 +2,8 @@
 # Stops the API, relay and projector that `npm run demo` started (Kafka and PostgreSQL stay up;
 # `npm run stack:down` stops Kafka). Only processes its pid files name and that run the service's
 # entry point are signalled; stale pid files are removed.
-#   env STACK_DIR [<repo>/.stack]
+#   env STACK_DIR [<repo>/.stack; a relative one is read from the current folder]
+DEMO_CALLER_PWD=$PWD
 cd "$(dirname "$0")/.."
 # shellcheck source=scripts/demo-common.sh
 source scripts/demo-common.sh

@@ -9,14 +9,18 @@
 # prints the back-office console's address ($LEDGER_API/console) with a pit-manager token to sign in.
 #
 # Before anything starts or is built (a refusal takes a moment, names what to change and exits 1;
-# a bad option exits 2 with the usage): the options are checked; a demo still running (one left up
-# with --keep-running) is left alone unless --replace says to stop it; every port the services need
+# a bad option exits 2 with the usage): the options are checked; the demo's lock
+# (<STACK_DIR>/demo.lock) is taken, so a second demo started while one is building or running is
+# refused at once with the pid of the one that holds it (released when this script exits); a demo
+# still running (one left up with --keep-running) is left alone unless --replace says to stop it; every port the services need
 # (PORT, RELAY_HTTP_PORT, PROJECTOR_HTTP_PORT) must be free.
 #   env PORT [3000]  RELAY_HTTP_PORT [3001]  PROJECTOR_HTTP_PORT [3002]  LEDGER_ENV [development]
 #   DATABASE_URL [postgres://ledger_app:ledger_app@127.0.0.1:5432/ledger]
 #   (the API's role; the relay, the projector and the migrations use the same database as ledger_relay,
-#   ledger_projector, ledger_owner)  STACK_DIR [<repo>/.stack] (pid files, logs/)
+#   ledger_projector, ledger_owner)  STACK_DIR [<repo>/.stack; a relative one is read from the current
+#   folder, as scripts/stack.sh reads it] (pid files, logs/, demo.lock)
 set -euo pipefail
+DEMO_CALLER_PWD=$PWD
 cd "$(dirname "$0")/.."
 # shellcheck source=scripts/demo-common.sh
 source scripts/demo-common.sh
@@ -82,7 +86,11 @@ while [ $# -gt 0 ]; do
   shift
 done
 
-# a demo still running (left up with --keep-running, or another one in progress): never stopped by surprise
+# one demo at a time, from here on (the build included): a second one is refused at once
+demo_lock
+trap demo_unlock EXIT
+
+# a demo still running (left up with --keep-running): never stopped by surprise
 running=()
 for name in "${DEMO_SERVICES[@]}"; do
   pid="$(demo_live_pid "$name")"
@@ -131,7 +139,8 @@ if [ ${#taken[@]} -gt 0 ]; then
 fi
 
 if [ ! -d node_modules ]; then say "installing npm packages from the lock file (npm ci)"; npm ci --no-audit --no-fund >&2; fi
-bash scripts/stack.sh up
+# (Kafka, when stack.sh starts it, outlives this script: it must not hold the demo's lock)
+bash scripts/stack.sh up 8>&-
 say "building"
 npm run -s build >&2
 
@@ -154,14 +163,17 @@ logs=$DEMO_STATE/logs
 mkdir -p "$logs"
 start() { # name
   local name=$1
-  nohup env TS_NODE_BASEURL=./dist node -r tsconfig-paths/register "$(demo_main_of "$name")" >"$logs/$name.log" 2>&1 &
+  nohup env TS_NODE_BASEURL=./dist node -r tsconfig-paths/register "$(demo_main_of "$name")" >"$logs/$name.log" 2>&1 8>&- &
   echo $! >"$DEMO_STATE/$name.pid"
   say "started $name (pid $!, log $logs/$name.log)"
 }
 for name in "${DEMO_SERVICES[@]}"; do start "$name"; done
 # stopped at the end, or at once when one did not come up (even with --keep-running)
 up=0
-cleanup() { [ "$keep" = 1 ] && [ "$up" = 1 ] || bash scripts/demo-stop.sh >&2; }
+cleanup() {
+  [ "$keep" = 1 ] && [ "$up" = 1 ] || bash scripts/demo-stop.sh >&2
+  demo_unlock
+}
 trap cleanup EXIT
 
 # every service answers on its port (or the demo stops with the reason its log gives)

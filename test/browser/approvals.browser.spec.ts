@@ -18,7 +18,7 @@ interface Settlement {
   refundedStake: string | null;
 }
 
-test('pm-1 requests a void, sees it as their own, pm-2 approves it in the console and the bets are refunded', async ({ page, browser, signIn, apiAs, stack }) => {
+test('pm-1 requests a void, sees it as their own, pm-2 approves it in the console and the bets are refunded', async ({ page, browser, signIn, apiAs, stack, pageErrors }) => {
   test.setTimeout(180_000);
   const shoe = shoeOf(stack, 'T-CLASSIC-01');
   const pm1 = await apiAs('pit-manager', 'pm-1');
@@ -65,6 +65,7 @@ test('pm-1 requests a void, sees it as their own, pm-2 approves it in the consol
 
   // pm-2, in a browser context of their own, approves it
   const context = await browser.newContext({ baseURL: stack.baseUrl });
+  pageErrors.watch(context);
   const page2 = await context.newPage();
   const { api: pm2 } = await signIn(page2, 'pit-manager', 'pm-2');
   await page2.goto('/console/approvals');
@@ -137,8 +138,10 @@ test('a rejection needs a reason of 3–500 characters and shows the API answer'
   expect(view).toMatchObject({ status: 'REJECTED', decidedBy: 'pm-2' });
 });
 
-test("a decision decided meanwhile by another manager shows the API's error code and leaves the list", async ({ page, signIn, apiAs, stack }) => {
+test("a decision decided meanwhile by another manager shows the API's error code and leaves the list", async ({ page, signIn, apiAs, stack, pageErrors }) => {
   test.setTimeout(120_000);
+  // the approval of a decision already decided is refused on purpose
+  pageErrors.allow(/\b422\b.*\/decisions\/[^/\s]+\/approve\b/);
   const shoe = shoeOf(stack, 'T-CLASSIC-01');
   const pm1 = await apiAs('pit-manager', 'pm-1');
   const [roundId] = await dealRounds('T-CLASSIC-01', 1);

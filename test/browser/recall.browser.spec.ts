@@ -72,7 +72,9 @@ test('the corrected round shows RESULTED and CORRECTED; a pit manager is offered
   await screenshotPage(page, 'recall-corrected');
 });
 
-test('a pit manager’s refused request shows the API’s error code', async ({ page, stack, signIn }) => {
+test('a pit manager’s refused request shows the API’s error code', async ({ page, stack, signIn, pageErrors }) => {
+  // a card that does not exist: refused on purpose
+  pageErrors.allow(/\b400\b.*\/rounds\/[^/\s]+\/result-corrections\b/);
   await signIn(page, 'pit-manager', 'pm-1');
   await page.goto(`/console/shoes/${stack.classic.shoeId}/rounds/${stack.classic.correctedRoundId}`);
   await page.getByTestId('card-1').fill('ZZ');
@@ -127,7 +129,8 @@ test('a pit manager requests a void in the console and sees the 202 answer with 
   await expect(row).toContainText('browser test cleanup');
 });
 
-test('an unknown round shows the API’s error code under a heading', async ({ page, stack, signIn }) => {
+test('an unknown round shows the API’s error code under a heading', async ({ page, stack, signIn, pageErrors }) => {
+  pageErrors.allow(/\b404\b.*\/rounds\/NO-SUCH-ROUND\//);
   await signIn(page, 'auditor', 'aud-1');
   await page.goto(`/console/shoes/${stack.classic.shoeId}/rounds/NO-SUCH-ROUND`);
   await expect(page.getByRole('heading', { level: 1 })).toContainText('NO-SUCH-ROUND');

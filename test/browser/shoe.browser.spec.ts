@@ -67,7 +67,8 @@ test('a pit manager sees the roads, the rounds card by card and the card account
   await expect(page).toHaveURL(new RegExp(`/console/shoes/${shoeId}/rounds/${stack.classic.voidedRoundId}$`));
 });
 
-test('an unknown shoe shows the API’s error code, and an auditor sees the shoe page too', async ({ page, stack, signIn }) => {
+test('an unknown shoe shows the API’s error code, and an auditor sees the shoe page too', async ({ page, stack, signIn, pageErrors }) => {
+  pageErrors.allow(/\b404\b.*\/shoes\/NO-SUCH-SHOE\//);
   await signIn(page, 'auditor', 'aud-1');
   await page.goto('/console/shoes/NO-SUCH-SHOE');
   await expect(page.getByRole('alert').first()).toContainText('SHOE.NOT_FOUND');

@@ -1,7 +1,8 @@
 /**
  * `npm run demo` (scripts/demo.sh) refuses before it starts, builds or stops anything: a bad option
- * (exit 2 with the usage), a demo still running (one left up with `--keep-running`: refused, not
- * stopped, unless `--replace`), a port of the API, the relay or the projector that another program
+ * (exit 2 with the usage), another demo still starting (it holds `<STACK_DIR>/demo.lock` from its
+ * first step, the build included: refused at once naming its pid, even with `--replace`), a demo
+ * still running (one left up with `--keep-running`: refused, not stopped, unless `--replace`), a port of the API, the relay or the projector that another program
  * holds (all named at once with their variables); `--help` answers at once (exit 0). Every spec
  * runs the real script in a scratch STACK_DIR (its pid files) with stand-ins for `npm`, `npx`,
  * `pg_isready`, `psql`, `mvn` and `java` first on PATH that only record that they were called: the
@@ -10,7 +11,7 @@
  * pid file. Before: `--bogus` built for 72 s and stopped the kept demo; ports 3001/3002 were
  * discovered 251 s later as "projections did not catch up".
  */
-import { spawn, type ChildProcess } from 'node:child_process';
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { chmodSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -70,6 +71,17 @@ async function keptRunningDemo(): Promise<number> {
   writeFileSync(join(state, 'api.pid'), `${sentinel.pid}\n`);
   return sentinel.pid!;
 }
+/** A demo still in its build: a process holding the demo's lock (flock on <STACK_DIR>/demo.lock) whose pid the lock file names. */
+async function buildingDemo(): Promise<number> {
+  const lock = join(state, 'demo.lock');
+  sentinel = spawn('bash', ['-c', 'exec 8>>"$1"; flock 8; echo $$ >"$1"; exec sleep 30', 'building-demo', lock], { stdio: 'ignore' });
+  await new Promise((res) => sentinel!.once('spawn', res));
+  for (let i = 0; i < 100 && readFileSafe(lock).trim() !== String(sentinel.pid); i++) await new Promise((res) => setTimeout(res, 20));
+  return sentinel.pid!;
+}
+const readFileSafe = (f: string) => (existsSync(f) ? readFileSync(f, 'utf8') : '');
+/** Whether the demo's lock is free (nobody holds the flock). */
+const lockFree = () => spawnSync('flock', ['-n', join(state, 'demo.lock'), 'true']).status === 0;
 const alive = (pid: number) => {
   try {
     process.kill(pid, 0);
@@ -133,6 +145,41 @@ describe('scripts/demo.sh refuses before anything starts', () => {
     expect(r.stderr).toContain('--replace');
     expect(calls()).toBe('');
     expect(alive(pid)).toBe(true);
+  });
+
+  it('Given a demo still building (it holds the lock, no pid file of a service yet), When a second demo runs, even with --replace, Then it refuses within 2 s naming its pid, and the first runs on', async () => {
+    const pid = await buildingDemo();
+    for (const args of [[], ['--replace']]) {
+      const started = Date.now();
+      const r = await demo(args);
+      expect(Date.now() - started).toBeLessThan(2_000);
+      expect(r.status).toBe(1);
+      expect(r.stderr).toContain(`another demo is starting or running (pid ${pid}, lock ${join(state, 'demo.lock')})`);
+      expect(r.stderr).toContain(`kill ${pid}`);
+    }
+    expect(calls()).toBe('');
+    expect(alive(pid)).toBe(true);
+  });
+
+  it('Given a relative STACK_DIR, Then it is read from the current folder, as scripts/stack.sh reads it: the kept-running demo there is found', async () => {
+    const pid = await keptRunningDemo();
+    const r = await demo([], { STACK_DIR: 'state' }); // the demo runs in `scratch`, beside `state`
+    expect(r.status).toBe(1);
+    expect(r.stderr).toContain(`a demo is still running: api (pid ${pid})`);
+    expect(existsSync(join(ROOT, 'state'))).toBe(false);
+    expect(calls()).toBe('');
+  });
+
+  it('Given a demo that stopped (here at a taken port), Then it released the lock: the next demo is not refused by it', async () => {
+    const port = await takenPort();
+    const env = { PORT: String(port), RELAY_HTTP_PORT: String(await freePort()), PROJECTOR_HTTP_PORT: String(await freePort()) };
+    const first = await demo([], env);
+    expect(first.status).toBe(1);
+    expect(existsSync(join(state, 'demo.lock'))).toBe(true);
+    expect(lockFree()).toBe(true);
+    const second = await demo([], env);
+    expect(second.stderr).not.toContain('another demo');
+    expect(second.stderr).toContain(`port ${port} (PORT, the ledger API) is taken`);
   });
 
   it('Given the ports of the relay and the projector are taken, Then it stops at once naming RELAY_HTTP_PORT and PROJECTOR_HTTP_PORT, before building', async () => {

@@ -13,18 +13,20 @@
  *
  * Fixtures: `stack` (what the global setup started and seeded: ./stack-file.ts), `baseURL` (the
  * API of this run, which serves the console at /console), `signIn(page, role, sub, tables?)` and
- * `apiAs(role, sub, tables?)`. Tokens are real: minted with `mintToken` of `@ledger/tokens` and the
+ * `apiAs(role, sub, tables?)`, and, in every test without asking, `pageErrors`: a test fails when its
+ * browser logged an error or a request failed (4xx/5xx, no answer) unless it declared that error with
+ * `pageErrors.allow(/…/)`. Tokens are real: minted with `mintToken` of `@ledger/tokens` and the
  * development secret, as `npm run -s token` mints them (scripts/mint-token.ts).
  */
 import AxeBuilder from '@axe-core/playwright';
-import { expect, request, test as base, type APIRequestContext, type Page } from '@playwright/test';
+import { expect, request, test as base, type APIRequestContext, type BrowserContext, type Page } from '@playwright/test';
 import { mintConsoleToken, signInWithToken, type ConsoleRole } from './tokens';
 import { readStack, type BrowserStack } from './stack-file';
 
 export { expect } from '@playwright/test';
 export { screenshotPage, VIEWPORTS } from './screenshots';
 export { dealRounds } from './seed';
-export { shoeOf } from './stack-file';
+export { shoeOf, type BrowserStack } from './stack-file';
 export { mintConsoleToken, ROLES, signInWithToken, type ConsoleRole } from './tokens';
 
 /** What {@link Fixtures.signIn} resolves. */
@@ -44,6 +46,24 @@ export interface Fixtures {
   signIn: (page: Page, role: ConsoleRole, sub: string, tables?: readonly string[]) => Promise<SignedIn>;
   /** An HTTP client of this run's API with a token for `role`/`sub`: what the API answers that role. Disposed after the test. */
   apiAs: (role: ConsoleRole, sub: string, tables?: readonly string[]) => Promise<APIRequestContext>;
+  /**
+   * Automatic, in every browser scenario: collects what the test's browser context logs as an error
+   * (`console.error`, an uncaught exception, a request that failed or was answered 4xx/5xx) and fails
+   * the test at its end if anything was collected. A scenario that provokes an error on purpose
+   * declares it: `pageErrors.allow(/404 .*\/shoes\/SHOE-NOPE/)`; a page of another context
+   * (`browser.newContext()`) is watched after `pageErrors.watch(context)`.
+   */
+  pageErrors: PageErrors;
+}
+
+/** What the automatic {@link Fixtures.pageErrors} fixture resolves. */
+export interface PageErrors {
+  /** The errors collected so far (`console: …`, `uncaught: …`, `failed: …`, `<status> <method> <url>`). */
+  readonly errors: readonly string[];
+  /** Errors matching one of `patterns` are expected by the scenario and do not fail it. */
+  allow: (...patterns: RegExp[]) => void;
+  /** Watches another browser context too (one the scenario made with `browser.newContext()`). */
+  watch: (context: BrowserContext) => void;
 }
 
 /** Worker-scoped fixtures. */
@@ -67,6 +87,19 @@ export const test = base.extend<Fixtures, WorkerFixtures>({
     });
     for (const c of made) await c.dispose();
   },
+  pageErrors: [
+    async ({ context }, use, testInfo) => {
+      const errors: string[] = [];
+      const allowed: RegExp[] = [];
+      const watch = (c: BrowserContext) => watchContextErrors(c, errors);
+      watch(context);
+      await use({ errors, allow: (...patterns) => allowed.push(...patterns), watch });
+      const unexpected = errors.filter((e) => !allowed.some((a) => a.test(e)));
+      if (errors.length) await testInfo.attach('page errors', { body: errors.join('\n'), contentType: 'text/plain' });
+      if (testInfo.status === testInfo.expectedStatus) expect(unexpected, 'errors logged or requests failed in the browser (pageErrors.allow(...) the expected ones)').toEqual([]);
+    },
+    { auto: true },
+  ],
   signIn: async ({ apiAs }, use) => {
     await use(async (page, role, sub, tables) => {
       const token = mintConsoleToken(role, sub, tables);
@@ -109,14 +142,20 @@ export async function expectNoSeriousA11yViolations(page: Page, options: A11yOpt
 }
 
 /**
- * Collects what a page logs as an error (`console.error`, an uncaught exception) from now on; the
- * scenario asserts the list is empty at its end: `const errors = watchPageErrors(page); … expect(errors).toEqual([])`.
+ * Collects into `errors` what the pages of `context` log as an error (`console.error` with the
+ * resource it names, an uncaught exception), the requests that failed (no answer) and those answered
+ * with a status of 400 or more (`<status> <method> <url>`).
  */
-export function watchPageErrors(page: Page): string[] {
-  const errors: string[] = [];
-  page.on('console', (m) => {
-    if (m.type() === 'error') errors.push(`console: ${m.text()}`);
+export function watchContextErrors(context: BrowserContext, errors: string[]): void {
+  context.on('console', (m) => {
+    if (m.type() === 'error') errors.push(`console: ${m.text()}${m.location().url ? ` (${m.location().url})` : ''}`);
   });
-  page.on('pageerror', (e) => errors.push(`uncaught: ${e.message}`));
-  return errors;
+  context.on('weberror', (e) => errors.push(`uncaught: ${e.error().message}`));
+  context.on('requestfailed', (r) => {
+    // a navigation or a fetch the page itself abandoned (a route left, a download) is no failure
+    if (r.failure()?.errorText !== 'net::ERR_ABORTED') errors.push(`failed: ${r.method()} ${r.url()}: ${r.failure()?.errorText ?? ''}`);
+  });
+  context.on('response', (r) => {
+    if (r.status() >= 400) errors.push(`${r.status()} ${r.request().method()} ${r.url()}`);
+  });
 }

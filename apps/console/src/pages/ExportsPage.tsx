@@ -109,9 +109,12 @@ function Instructions({ period, format }: { period: Period | null; format: Forma
   return (
     <section aria-labelledby="verify-h">
       <h2 id="verify-h">Make and verify a bundle from a shell</h2>
-      <p>The same bundle from the command line (docs/reports.md §5), with an auditor token and this API&apos;s address:</p>
+      <p>
+        The same bundle from the command line (docs/reports.md §5), with an auditor token and this API&apos;s address. <code>LEDGER_ENV=development</code> mints the token with the development secret, as the README does for the
+        demo; elsewhere the token comes from your identity provider (or <code>JWT_SECRET</code> set as the API&apos;s).
+      </p>
       <pre className="cmd" data-testid="export-command">
-        <code>{`TOKEN=$(npm run -s token -- --role auditor --sub regulator-it)
+        <code>{`TOKEN=$(LEDGER_ENV=development npm run -s token -- --role auditor --sub regulator-it)
 npm run -s export -- --from ${from} --to ${to} --out ${out} \\
   --api ${window.location.origin} --token "$TOKEN"${format === 'csv' ? ' --format csv' : ''}`}</code>
       </pre>
@@ -122,6 +125,10 @@ npm run -s export -- --from ${from} --to ${to} --out ${out} \\
       <pre className="cmd" data-testid="verify-command">
         <code>{`node examples/verify-export/verify.mjs ${out} --key operator-public.pem`}</code>
       </pre>
+      <p data-testid="demo-key">
+        In the demo (<code>npm run demo</code>) the operator&apos;s public key is the anchor key the relay wrote: <code>.stack/anchors/anchor-public.pem</code> (docs/anchors.md §1), so{' '}
+        <code>--key .stack/anchors/anchor-public.pem</code>.
+      </p>
     </section>
   );
 }

@@ -128,6 +128,7 @@ export function WalletPage() {
   const runId = params.get('run');
   const { principal } = useSession();
   const canUpload = principal ? CAN.matchWallet(principal.role) : false;
+  const timeZone = principal?.gamingDay.timeZone ?? 'UTC';
   const queries = useQueryClient();
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<unknown>(null);
@@ -141,7 +142,7 @@ export function WalletPage() {
       setError(new ConsoleApiError(400, 'WALLET.NO_FILE', 'choose a wallet file first'));
       return;
     }
-    const q = uploadQuery(f, principal?.gamingDay.timeZone ?? 'UTC');
+    const q = uploadQuery(f, timeZone);
     setBusy(true);
     setError(null);
     try {
@@ -170,7 +171,7 @@ export function WalletPage() {
             <ul data-testid="wallet-runs">
               {page.items.map((r) => (
                 <li key={r.runId}>
-                  <Link to={`/wallet?run=${r.runId}`}>{r.createdAt}</Link> by {r.actorId}: {r.file.rows} rows, {r.itemCount - r.totals.MATCHED} finding(s)
+                  <Link to={`/wallet?run=${r.runId}`}>{formatInstant(r.createdAt, timeZone)}</Link> by {r.actorId}: {r.file.rows} rows, {r.itemCount - r.totals.MATCHED} finding(s)
                 </li>
               ))}
             </ul>
