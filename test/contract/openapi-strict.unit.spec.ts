@@ -90,6 +90,21 @@ describe('the OpenAPI document names its operations by hand (docs/api-versioning
     expect(unheaded).toEqual([]);
   });
 
+  it('documents X-Correlation-Id on every answer, the caller budget on every token operation, Content-Disposition on the downloads', () => {
+    const headersOf = (a: { $ref?: string; headers?: Record<string, unknown> }) =>
+      Object.keys((a.$ref ? (doc.components!.responses as Record<string, { headers?: Record<string, unknown> }>)[a.$ref.split('/').pop()!] : a).headers ?? {});
+    const answers = ops.flatMap((o) => Object.entries(o.op.responses as Record<string, { $ref?: string; headers?: Record<string, unknown> }>).map(([s, a]) => ({ key: `${o.key} ${s}`, op: o.op, names: headersOf(a) })));
+    expect(answers.filter((a) => !a.names.includes('X-Correlation-Id')).map((a) => a.key)).toEqual([]);
+    const tokenOps = answers.filter((a) => ((a.op['x-roles'] as string[] | undefined) ?? []).length > 0);
+    expect(tokenOps.length).toBeGreaterThan(40);
+    const limitNames = ['X-RateLimit-Limit-caller', 'X-RateLimit-Remaining-caller', 'X-RateLimit-Reset-caller'];
+    expect(tokenOps.filter((a) => !limitNames.every((n) => a.names.includes(n))).map((a) => a.key)).toEqual([]);
+    expect(Object.keys((doc.components!.responses as Record<string, { headers?: Record<string, unknown> }>).Error429.headers ?? {})).toContain('Retry-After-caller');
+    const downloads = ['/exports/{kind}', '/reports/reconciliation', '/statistics/staff', '/reconciliation/wallet-files/{runId}/items', '/gaming-days/{day}/close'];
+    expect(downloads.filter((p) => !headersOf(doc.paths[p].get!.responses['200'] as { headers?: Record<string, unknown> }).includes('Content-Disposition'))).toEqual([]);
+    for (const n of [...limitNames, 'X-Correlation-Id', 'Content-Disposition', 'Retry-After-caller']) expect(doc.components!.headers?.[n]).toBeDefined();
+  });
+
   it('refuses to build a document with an operation it has no name for, or a name for no operation', () => {
     const base = (): OpenAPIObject => ({ openapi: '3.0.0', info: { title: 't', version: '1' }, paths: { '/health': { get: { responses: {} } } }, components: {} }) as OpenAPIObject;
     const extra = base();
