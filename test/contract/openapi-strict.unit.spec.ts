@@ -105,6 +105,12 @@ describe('the OpenAPI document names its operations by hand (docs/api-versioning
     for (const n of [...limitNames, 'X-Correlation-Id', 'Content-Disposition', 'Retry-After-caller']) expect(doc.components!.headers?.[n]).toBeDefined();
   });
 
+  it("gives a close's signed bytes a media type of their own, apart from the list of closes", () => {
+    const content = (doc.paths['/gaming-days/{day}/close'].get!.responses['200'] as unknown as { content: Record<string, { schema: Record<string, unknown> }> }).content;
+    expect(content['application/json'].schema).toEqual({ $ref: '#/components/schemas/GamingDayCloses' });
+    expect(content['application/vnd.ledger.close-report+json'].schema.$ref).toBe('#/components/schemas/CloseReportBodyDto');
+  });
+
   it('refuses to build a document with an operation it has no name for, or a name for no operation', () => {
     const base = (): OpenAPIObject => ({ openapi: '3.0.0', info: { title: 't', version: '1' }, paths: { '/health': { get: { responses: {} } } }, components: {} }) as OpenAPIObject;
     const extra = base();
