@@ -111,6 +111,12 @@ describe('the OpenAPI document names its operations by hand (docs/api-versioning
     expect(content['application/vnd.ledger.close-report+json'].schema.$ref).toBe('#/components/schemas/CloseReportBodyDto');
   });
 
+  it('documents 406 on exactly the operations that negotiate several media types', () => {
+    const negotiated = ops.filter((o) => Object.entries(o.op.responses as Record<string, { content?: Record<string, unknown> }>).some(([s, a]) => s.startsWith('2') && Object.keys(a.content ?? {}).length > 1)).map((o) => o.key);
+    expect(negotiated).toEqual(expect.arrayContaining(['GET /exports/{kind}', 'GET /reports/reconciliation', 'GET /gaming-days/{day}/close']));
+    expect(ops.filter((o) => (o.op.responses as Record<string, unknown>)['406'] !== undefined).map((o) => o.key)).toEqual(negotiated);
+  });
+
   it('refuses to build a document with an operation it has no name for, or a name for no operation', () => {
     const base = (): OpenAPIObject => ({ openapi: '3.0.0', info: { title: 't', version: '1' }, paths: { '/health': { get: { responses: {} } } }, components: {} }) as OpenAPIObject;
     const extra = base();
