@@ -54,6 +54,20 @@ describe('the OpenAPI document under a strict JSON Schema validator', () => {
     expect([burn('1C'), burn({ rank: 2 })]).toEqual([false, false]);
   });
 
+  it('types the card lists of a correction, a dealt card, a recalled round and a hold as patterned strings', () => {
+    const correction = (cards: unknown) => validate('CorrectResultDto', { reason: 'misread', cards });
+    expect(correction(['2S', 'KC', '3H', '6D', 'AS'])).toBe(true);
+    expect([correction(['2S', 'KC', '3H', 'XX']), correction(['2S', 'KC', '3H', 6])]).toEqual([false, false]);
+    const card = (doc.components.schemas as Record<string, { properties: Record<string, Record<string, unknown>> }>).DealtCard.properties.card;
+    expect(card.pattern).toBe('^(10|[2-9TJQKAtjqka])[SHDCshdc]$');
+    const recall = (doc.components.schemas as Record<string, { properties: Record<string, { items?: Record<string, unknown> }> }>).RecallRound.properties.cards;
+    expect(recall.items?.pattern).toBe('^(10|[2-9TJQKAtjqka])[SHDCshdc]$');
+    const hold = (doc.components.schemas as Record<string, { properties: Record<string, Record<string, unknown>> }>).ReconciliationRow.properties.hold;
+    const re = new RegExp(hold.pattern as string);
+    expect(['0.125892', '-0.079536', '1.000000'].every((h) => re.test(h))).toBe(true);
+    expect(['0.5', '1/2', 'NaN'].some((h) => re.test(h))).toBe(false);
+  });
+
   it('converts OpenAPI 3.0 nullability to 3.1 without losing the description', () => {
     expect(schemaTo31({ nullable: true, description: 'd', type: 'object', allOf: [{ $ref: '#/x' }] })).toEqual({ oneOf: [{ $ref: '#/x' }, { type: 'null' }], description: 'd' });
     expect(schemaTo31({ type: 'string', nullable: true, enum: ['A'], example: 'A' })).toEqual({ type: ['string', 'null'], enum: ['A', null], examples: ['A'] });
