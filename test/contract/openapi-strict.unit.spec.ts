@@ -54,6 +54,20 @@ describe('the OpenAPI document under a strict JSON Schema validator', () => {
     expect([burn('1C'), burn({ rank: 2 })]).toEqual([false, false]);
   });
 
+  it('types the card lists of a correction, a dealt card, a recalled round and a hold as patterned strings', () => {
+    const correction = (cards: unknown) => validate('CorrectResultDto', { reason: 'misread', cards });
+    expect(correction(['2S', 'KC', '3H', '6D', 'AS'])).toBe(true);
+    expect([correction(['2S', 'KC', '3H', 'XX']), correction(['2S', 'KC', '3H', 6])]).toEqual([false, false]);
+    const card = (doc.components.schemas as Record<string, { properties: Record<string, Record<string, unknown>> }>).DealtCard.properties.card;
+    expect(card.pattern).toBe('^(10|[2-9TJQKAtjqka])[SHDCshdc]$');
+    const recall = (doc.components.schemas as Record<string, { properties: Record<string, { items?: Record<string, unknown> }> }>).RecallRound.properties.cards;
+    expect(recall.items?.pattern).toBe('^(10|[2-9TJQKAtjqka])[SHDCshdc]$');
+    const hold = (doc.components.schemas as Record<string, { properties: Record<string, Record<string, unknown>> }>).ReconciliationRow.properties.hold;
+    const re = new RegExp(hold.pattern as string);
+    expect(['0.125892', '-0.079536', '1.000000'].every((h) => re.test(h))).toBe(true);
+    expect(['0.5', '1/2', 'NaN'].some((h) => re.test(h))).toBe(false);
+  });
+
   it('converts OpenAPI 3.0 nullability to 3.1 without losing the description', () => {
     expect(schemaTo31({ nullable: true, description: 'd', type: 'object', allOf: [{ $ref: '#/x' }] })).toEqual({ oneOf: [{ $ref: '#/x' }, { type: 'null' }], description: 'd' });
     expect(schemaTo31({ type: 'string', nullable: true, enum: ['A'], example: 'A' })).toEqual({ type: ['string', 'null'], enum: ['A', null], examples: ['A'] });
@@ -88,6 +102,33 @@ describe('the OpenAPI document names its operations by hand (docs/api-versioning
         .map(([s]) => `${o.key} ${s}`),
     );
     expect(unheaded).toEqual([]);
+  });
+
+  it('documents X-Correlation-Id on every answer, the caller budget on every token operation, Content-Disposition on the downloads', () => {
+    const headersOf = (a: { $ref?: string; headers?: Record<string, unknown> }) =>
+      Object.keys((a.$ref ? (doc.components!.responses as Record<string, { headers?: Record<string, unknown> }>)[a.$ref.split('/').pop()!] : a).headers ?? {});
+    const answers = ops.flatMap((o) => Object.entries(o.op.responses as Record<string, { $ref?: string; headers?: Record<string, unknown> }>).map(([s, a]) => ({ key: `${o.key} ${s}`, op: o.op, names: headersOf(a) })));
+    expect(answers.filter((a) => !a.names.includes('X-Correlation-Id')).map((a) => a.key)).toEqual([]);
+    const tokenOps = answers.filter((a) => ((a.op['x-roles'] as string[] | undefined) ?? []).length > 0);
+    expect(tokenOps.length).toBeGreaterThan(40);
+    const limitNames = ['X-RateLimit-Limit-caller', 'X-RateLimit-Remaining-caller', 'X-RateLimit-Reset-caller'];
+    expect(tokenOps.filter((a) => !limitNames.every((n) => a.names.includes(n))).map((a) => a.key)).toEqual([]);
+    expect(Object.keys((doc.components!.responses as Record<string, { headers?: Record<string, unknown> }>).Error429.headers ?? {})).toContain('Retry-After-caller');
+    const downloads = ['/exports/{kind}', '/reports/reconciliation', '/statistics/staff', '/reconciliation/wallet-files/{runId}/items', '/gaming-days/{day}/close'];
+    expect(downloads.filter((p) => !headersOf(doc.paths[p].get!.responses['200'] as { headers?: Record<string, unknown> }).includes('Content-Disposition'))).toEqual([]);
+    for (const n of [...limitNames, 'X-Correlation-Id', 'Content-Disposition', 'Retry-After-caller']) expect(doc.components!.headers?.[n]).toBeDefined();
+  });
+
+  it("gives a close's signed bytes a media type of their own, apart from the list of closes", () => {
+    const content = (doc.paths['/gaming-days/{day}/close'].get!.responses['200'] as unknown as { content: Record<string, { schema: Record<string, unknown> }> }).content;
+    expect(content['application/json'].schema).toEqual({ $ref: '#/components/schemas/GamingDayCloses' });
+    expect(content['application/vnd.ledger.close-report+json'].schema.$ref).toBe('#/components/schemas/CloseReportBodyDto');
+  });
+
+  it('documents 406 on exactly the operations that negotiate several media types', () => {
+    const negotiated = ops.filter((o) => Object.entries(o.op.responses as Record<string, { content?: Record<string, unknown> }>).some(([s, a]) => s.startsWith('2') && Object.keys(a.content ?? {}).length > 1)).map((o) => o.key);
+    expect(negotiated).toEqual(expect.arrayContaining(['GET /exports/{kind}', 'GET /reports/reconciliation', 'GET /gaming-days/{day}/close']));
+    expect(ops.filter((o) => (o.op.responses as Record<string, unknown>)['406'] !== undefined).map((o) => o.key)).toEqual(negotiated);
   });
 
   it('refuses to build a document with an operation it has no name for, or a name for no operation', () => {

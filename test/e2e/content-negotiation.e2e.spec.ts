@@ -2,7 +2,8 @@
  * Reports and exports answer the media type a client asks for (docs/api-versioning.md §6): a
  * generated client sets `Accept` from the document's media types, and must get CSV for
  * `Accept: text/csv` and JSON Lines for `Accept: application/x-ndjson` without knowing the
- * `format` parameter; `format` still wins when given, and no `Accept` (or `*\/*`) gets the default.
+ * `format` parameter; `format` still wins when given, and no `Accept` (or `*\/*`) gets the default;
+ * an `Accept` that names none of the route's types is 406 `REQUEST.NOT_ACCEPTABLE`.
  * Real PostgreSQL and Kafka, the API in-process.
  */
 import { answerFormat } from '../../apps/ledger/src/kernel/answer-format';
@@ -49,11 +50,32 @@ describe('content negotiation of the report and export answers', () => {
     expect(await get(`/exports/rejections?${PERIOD}&format=jsonl`, 'text/csv')).toEqual({ status: 200, type: 'application/x-ndjson' });
   });
 
-  it('answerFormat: the format given, else the best accepted type, else the first', () => {
-    const req = (accept: string | false) => ({ accepts: (types: string[]) => (accept === false ? false : types.includes(accept) ? accept : false) }) as never;
+  it("an Accept naming none of the route's types: 406 REQUEST.NOT_ACCEPTABLE; a browser's Accept (…, */*;q=0.8) still gets the default", async () => {
+    const refused = async (path: string, accept: string) => {
+      const r = await fetch(`${h.baseUrl}${path}`, { headers: { authorization: `Bearer ${h.client.token('auditor', 'aud-negotiation')}`, accept } });
+      return { path, accept, status: r.status, code: ((await r.json()) as { error: { code: string } }).error.code };
+    };
+    const cases: [string, string][] = [
+      [`/exports/rejections?${PERIOD}`, 'application/json'],
+      ['/reports/reconciliation', 'application/xml'],
+      ['/statistics/staff?fromDay=2000-01-01&toDay=2000-01-01', 'image/png'],
+    ];
+    for (const [path, accept] of cases) expect(await refused(path, accept)).toEqual({ path, accept, status: 406, code: 'REQUEST.NOT_ACCEPTABLE' });
+    const browser = 'text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8';
+    expect(await get('/reports/reconciliation', browser)).toEqual({ status: 200, type: 'application/json' });
+    expect(await get(`/exports/rejections?${PERIOD}`, browser)).toEqual({ status: 200, type: 'application/x-ndjson' });
+    expect(await get('/reports/reconciliation', 'text/*')).toEqual({ status: 200, type: 'text/csv' });
+    // format wins over an Accept it does not match
+    expect(await get('/reports/reconciliation?format=json', 'application/xml')).toEqual({ status: 200, type: 'application/json' });
+  });
+
+  it('answerFormat: the format given, else the best accepted type, else the first without Accept; an Accept matching none is refused', () => {
+    const req = (accept: string | undefined, best: string | false) => ({ headers: accept === undefined ? {} : { accept }, accepts: (types: string[]) => (best !== false && types.includes(best) ? best : false) }) as never;
     const byType = { 'application/json': 'json', 'text/csv': 'csv' } as const;
-    expect(answerFormat(req('text/csv'), undefined, byType)).toBe('csv');
-    expect(answerFormat(req('text/csv'), 'json', byType)).toBe('json');
-    expect(answerFormat(req(false), undefined, byType)).toBe('json');
+    expect(answerFormat(req('text/csv', 'text/csv'), undefined, byType)).toBe('csv');
+    expect(answerFormat(req('text/csv', 'text/csv'), 'json', byType)).toBe('json');
+    expect(answerFormat(req(undefined, false), undefined, byType)).toBe('json');
+    expect(answerFormat(req('application/xml', false), 'csv', byType)).toBe('csv');
+    expect(() => answerFormat(req('application/xml', false), undefined, byType)).toThrow(expect.objectContaining({ code: 'REQUEST.NOT_ACCEPTABLE', status: 406 }));
   });
 });

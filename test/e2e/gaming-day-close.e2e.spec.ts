@@ -143,7 +143,11 @@ describe('gaming-day close: frozen signed report, adjustments in the next day, a
     expect(JSON.parse(close.bytes)).toEqual(close.report);
     const raw = await call('GET', `/gaming-days/${day}/close?tableId=${table.tableId}&format=raw`, 'auditor');
     expect(raw.headers.get('x-report-signature')).toBe(close.signature);
+    expect(raw.headers.get('content-type')).toBe('application/vnd.ledger.close-report+json');
     expect(await raw.text()).toBe(close.bytes);
+    // the same bytes chosen by Accept alone (the media type the document declares for them)
+    const byAccept = await fetch(`${h.baseUrl}/gaming-days/${day}/close?tableId=${table.tableId}`, { headers: { authorization: `Bearer ${token('auditor', 'aud-1')}`, accept: 'application/vnd.ledger.close-report+json' } });
+    expect([byAccept.headers.get('content-type'), await byAccept.text()]).toEqual(['application/vnd.ledger.close-report+json', close.bytes]);
     // a second close of the same day and table: 409; a future day: 422; an unknown table: 404
     const again = await call('POST', `/gaming-days/${day}/close`, 'pit-manager', { tableIds: [table.tableId], early: true, reason: 'once more' });
     expect([again.status, ((await again.json()) as any).error.code]).toEqual([409, 'GAMING_DAY.ALREADY_CLOSED']);

@@ -15,6 +15,7 @@ import { DEV_JWT_SECRET } from '@ledger/tokens';
 import { API_CSP } from '../../apps/ledger/src/common/http-hygiene';
 import { CONSOLE_CSP } from '../../apps/ledger/src/static/console-static.controller';
 import { createTopic, testKafka } from '../../libs/projections/src/testing/kafka-kit';
+import { committedDocument } from '../support/openapi-contract';
 import { HARNESS_EDGE_LIMITS, LedgerHarness, runId, startLedger, TEST_DATABASE_URL, TEST_SERVICE_DATABASE_URLS, TEST_TABLE_IDS } from '../support/ledger-harness';
 
 jest.setTimeout(180_000);
@@ -112,6 +113,16 @@ describe('security headers, /v1 and request ids (in-process API)', () => {
     // a /v2 does not exist; /v1x is not /v1
     expect((await json(await get('/v2/health'))).error.code).toBe('ROUTE.NOT_FOUND');
     expect((await get('/v1health')).status).toBe(404);
+  });
+
+  it('answers with the headers the document declares on every answer of a token route, under the names it declares', async () => {
+    const declared = Object.keys((committedDocument() as unknown as { components: { headers: Record<string, unknown> } }).components.headers);
+    const names = ['X-Correlation-Id', 'X-RateLimit-Limit-caller', 'X-RateLimit-Remaining-caller', 'X-RateLimit-Reset-caller'];
+    expect(declared).toEqual(expect.arrayContaining(names));
+    const res = await get('/tables', { authorization: `Bearer ${auditor}`, 'x-correlation-id': 'corr-hygiene-1' });
+    expect(res.status).toBe(200);
+    expect(res.headers.get('x-correlation-id')).toBe('corr-hygiene-1');
+    for (const n of names.slice(1)) expect({ n, value: res.headers.get(n) }).toEqual({ n, value: expect.stringMatching(/^\d+$/) });
   });
 
   it('echoes a well-formed X-Request-Id and puts it in the error body', async () => {

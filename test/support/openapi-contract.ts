@@ -135,6 +135,15 @@ export class ResponseContract {
       problems.push(...this.validateJson(op, r, where));
       return this.count({ kind: 'json', problems });
     }
+    if (type.endsWith('+json')) {
+      // a JSON media type of its own (a close's signed bytes): JSON with a documented schema
+      if (!declared.content![type].schema) problems.push(`${where}: no schema documented for ${op.operationId} ${r.status} ${type}`);
+      if (r.body !== null) {
+        const parsed = this.parse(r, where);
+        if (!parsed.ok) problems.push(parsed.problem);
+      }
+      return this.count({ kind: 'json', problems });
+    }
     if (type === 'text/csv') {
       if (r.body === null || r.body.split('\n')[0].trim() === '') problems.push(`${where}: a CSV answer without a header line`);
       return this.count({ kind: 'csv', problems });

@@ -14,6 +14,8 @@ export const KIND_STATUS = {
   'not-found': 404,
   /** Another request got there first: a stale expected version, a key or id already used for something else. */
   conflict: 409,
+  /** The `Accept` header names none of the media types the route answers in (and no wildcard that matches one). */
+  'not-acceptable': 406,
   /** The body is over the size limit. */
   'too-large': 413,
   /** The body's content encoding or charset is not one the API reads. */
@@ -33,7 +35,7 @@ export const KIND_STATUS = {
 /** What sort of error a code is; each kind has one HTTP status, see {@link KIND_STATUS}. */
 export type ErrorKind = keyof typeof KIND_STATUS;
 
-/** The HTTP statuses of the error table (400, 401, 403, 404, 409, 413, 415, 422, 429, 500, 503). */
+/** The HTTP statuses of the error table (400, 401, 403, 404, 406, 409, 413, 415, 422, 429, 500, 503). */
 export type ErrorStatus = (typeof KIND_STATUS)[ErrorKind];
 
 /** One line per kind, for docs/errors.md and the OpenAPI description. */
@@ -43,6 +45,7 @@ export const KIND_MEANING: Readonly<Record<ErrorKind, string>> = {
   forbidden: "the token's role may not do this",
   'not-found': 'the request names a table, shoe, round, bet or route the ledger does not hold',
   conflict: 'another request got there first: a stale expected version, an idempotency key, event id or shoe id already used for something else',
+  'not-acceptable': "the `Accept` header names none of the route's media types (nor `*/*` or a wildcard matching one): ask for one the document lists, or send no `Accept`",
   'too-large': 'the body is over the size limit of its route (writes 64 KiB, the bets batch 5 MiB, without a valid token 4 KiB by default)',
   'unsupported-media-type': "the body's content encoding or charset is not one the API reads",
   'wrong-state': "well formed, but the shoe's or round's state does not allow it now (betting closed, shoe closed, a round in progress)",

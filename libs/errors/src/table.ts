@@ -50,6 +50,7 @@ export const ERROR_TABLE = {
   'REQUEST.MALFORMED': { kind: 'validation', status: 400, message: 'the request cannot be read (a body that is not JSON, a bad path)', raisedBy: ['api'] },
   'REQUEST.REFUSED': { kind: 'validation', status: 400, message: 'the HTTP layer refused the request', raisedBy: ['api'] },
   'REQUEST.TOO_LARGE': { kind: 'too-large', status: 413, message: 'the request body is over the size limit', raisedBy: ['api'] },
+  'REQUEST.NOT_ACCEPTABLE': { kind: 'not-acceptable', status: 406, message: 'the Accept header ({accept}) names none of the media types this route answers in: {available}', raisedBy: ['api'] },
   'REQUEST.UNSUPPORTED_MEDIA_TYPE': { kind: 'unsupported-media-type', status: 415, message: 'unsupported content encoding or charset', raisedBy: ['api'] },
   'AUTH.UNAUTHENTICATED': { kind: 'auth', status: 401, message: 'a valid bearer token with an expiry, a subject and a known role is required', raisedBy: ['api'] },
   'AUTH.FORBIDDEN': { kind: 'forbidden', status: 403, message: 'role {role} may not do this', raisedBy: ['api'] },

@@ -15,6 +15,9 @@ const WITH_PATH_ID: readonly ErrorStatus[] = [404];
 /** What a write (a body) adds: a conflict (409), a body too large (413) or unreadable (415), a refusal of the state or rules (422). */
 const WITH_BODY: readonly ErrorStatus[] = [409, 413, 415, 422];
 
+/** Whether an operation answers several media types by content negotiation (a success with more than one). */
+const negotiated = (op: OperationObject): boolean => Object.entries(op.responses ?? {}).some(([s, r]) => s.startsWith('2') && Object.keys((r as ResponseObject).content ?? {}).length > 1);
+
 /** Component name of the shared error response of `status` (`Error404`). */
 const responseName = (status: number): string => `Error${status}`;
 
@@ -54,7 +57,8 @@ function errorResponses(): Record<string, ResponseObject> {
  * - the table in Markdown at the end of `info.description`;
  * - every operation lists each error status it can answer with (no `default`: a status the
  *   document does not list is a break of the contract the e2e tier checks): 400, 500, 503 on every
- *   route; 401, 403 and 429 behind the token; 404 with a path parameter; 409, 413, 415, 422 on a write (POST), and
+ *   route; 401, 403 and 429 behind the token; 404 with a path parameter; 406 where the success has several
+ *   media types (content negotiation); 409, 413, 415, 422 on a write (POST), and
  *   409 on `GET /audit/anchors/verify` (a verification already running), 404 and 422 on
  *   `GET /exports/manifest` (an unknown receipt, receipts that make no bundle). A status the operation
  *   already documents is kept.
@@ -72,6 +76,8 @@ export function withErrorTable(doc: OpenAPIObject): OpenAPIObject {
       const op = item[m] as OperationObject | undefined;
       if (!op) continue;
       const statuses = new Set<number>([...ANY_ROUTE, ...(op.security?.length ? WITH_TOKEN : []), ...(path.includes('{') ? WITH_PATH_ID : []), ...(m === 'post' ? WITH_BODY : [])]);
+      // content negotiation (answerFormat): an Accept naming none of the success's media types is 406
+      if (negotiated(op)) statuses.add(406);
       if (path === '/audit/anchors/verify') statuses.add(409);
       if (path === '/exports/manifest') for (const s of [404, 422]) statuses.add(s);
       // asOf (docs/reports.md §3): 409 ASOF.NOT_PROJECTED until the read model reaches the position

@@ -104,17 +104,33 @@ export const RESPONSE_HEADERS: Readonly<Record<string, { description: string; sc
   'X-Report-Key-Id': { description: 'the id of the key that signed the close (`ed25519:` + 16 hex)', schema: { type: 'string' } },
   'X-Report-Sha256': { description: 'SHA-256 (64 hex) of the signed bytes answered', schema: { type: 'string', pattern: '^[0-9a-f]{64}$' } },
   'Ledger-Export-Receipt': { description: "the export's receipt id (UUID), recorded after the last byte; GET /exports/manifest signs a bundle from it", schema: { type: 'string', format: 'uuid' } },
+  'X-Correlation-Id': {
+    description: "the request's correlation id, carried into every event it causes: the caller's X-Correlation-Id when it is at most 128 characters, else a new UUID",
+    schema: { type: 'string', minLength: 1, maxLength: 128 },
+  },
+  'X-RateLimit-Limit-caller': {
+    description: "the caller's request budget per window (its role's `RATE_LIMIT_*`; docs/architecture.md §10); only when the request carried a valid bearer token to a route that needs one",
+    schema: { type: 'integer', minimum: 0 },
+  },
+  'X-RateLimit-Remaining-caller': { description: "the requests left of the caller's budget in this window; only with a valid bearer token", schema: { type: 'integer', minimum: 0 } },
+  'X-RateLimit-Reset-caller': { description: "seconds until the caller's window ends and its budget is whole again; only with a valid bearer token", schema: { type: 'integer', minimum: 0 } },
+  'Retry-After-caller': { description: "on a 429 of the caller's budget (`details.scope` `caller`): seconds until the caller's block ends", schema: { type: 'integer', minimum: 0 } },
+  'Content-Disposition': { description: 'a download (CSV, an export): `attachment; filename="<name>"`; not on a JSON answer', schema: { type: 'string', pattern: '^attachment; filename="[^"]+"$' } },
 };
 
 /** Headers on every answer of every operation. */
-const ALWAYS = ['X-Request-Id', 'API-Version'];
+const ALWAYS = ['X-Request-Id', 'API-Version', 'X-Correlation-Id'];
+/** The caller budget's headers (`@nestjs/throttler`, throttler `caller`): on the answers of an operation that needs a token, once the guard counted the request. */
+const RATE_LIMIT = ['X-RateLimit-Limit-caller', 'X-RateLimit-Remaining-caller', 'X-RateLimit-Reset-caller'];
+/** Headers of a 429 or 503 answer, by status. */
+const REFUSAL: Readonly<Record<string, readonly string[]>> = { '429': ['Retry-After', 'Retry-After-caller'], '503': ['Retry-After'] };
 /** The extra headers of an operation's successful answer, by `METHOD /path`. */
 const SUCCESS_HEADERS: Readonly<Record<string, readonly string[]>> = {
-  'GET /reports/reconciliation': ['Ledger-Report-Header'],
-  'GET /statistics/staff': ['Ledger-Report-Header'],
-  'GET /reconciliation/wallet-files/{runId}/items': ['Ledger-Report-Header'],
-  'GET /gaming-days/{day}/close': ['X-Report-Signature', 'X-Report-Key-Id', 'X-Report-Sha256'],
-  'GET /exports/{kind}': ['Ledger-Report-Header', 'Ledger-Export-Count', 'Ledger-Export-Positions', 'Ledger-Export-Receipt'],
+  'GET /reports/reconciliation': ['Ledger-Report-Header', 'Content-Disposition'],
+  'GET /statistics/staff': ['Ledger-Report-Header', 'Content-Disposition'],
+  'GET /reconciliation/wallet-files/{runId}/items': ['Ledger-Report-Header', 'Content-Disposition'],
+  'GET /gaming-days/{day}/close': ['X-Report-Signature', 'X-Report-Key-Id', 'X-Report-Sha256', 'Content-Disposition'],
+  'GET /exports/{kind}': ['Ledger-Report-Header', 'Ledger-Export-Count', 'Ledger-Export-Positions', 'Ledger-Export-Receipt', 'Content-Disposition'],
 };
 
 const METHODS = ['get', 'put', 'post', 'delete', 'patch'] as const;
@@ -145,8 +161,10 @@ function describe(op: Json): string {
  * `doc` with the names above (docs/api-versioning.md §6): every operation's hand-written
  * `operationId` ({@link OPERATION_IDS}), a `description` (its summary and who may call it), its tag
  * among the document's {@link TAGS}; the {@link SERVERS}; the {@link RESPONSE_HEADERS} as components,
- * `X-Request-Id` and `API-Version` on every answer, `Retry-After` on 429 and 503, the report and
- * export headers on the answers that set them. Changed in place and returned.
+ * `X-Request-Id`, `API-Version` and `X-Correlation-Id` on every answer, the caller budget's
+ * `X-RateLimit-*-caller` on every answer of an operation that needs a token (and on the shared error
+ * answers), `Retry-After` on 429 and 503, the report, export and download headers on the answers
+ * that set them. Changed in place and returned.
  * @throws Error naming an operation without a hand-written id, an id for no operation, or a tag not declared
  */
 export function withOperationNames(doc: OpenAPIObject): OpenAPIObject {
@@ -158,7 +176,7 @@ export function withOperationNames(doc: OpenAPIObject): OpenAPIObject {
     else op.operationId = id;
     op.description = describe(op);
     for (const t of (op.tags as string[] | undefined) ?? []) if (!TAGS.some((d) => d.name === t)) problems.push(`${key}: tag ${t} is not declared in TAGS`);
-    withHeaders(key, op);
+    withHeaders(key, op, ((op[ROLES_EXTENSION] as string[] | undefined) ?? []).length > 0);
   }
   for (const key of Object.keys(OPERATION_IDS)) if (!ops.some(([k]) => k === key)) problems.push(`OPERATION_IDS names ${key}, which is no operation`);
   if (problems.length) throw new Error(`the OpenAPI document's operations: ${problems.join('; ')}`);
@@ -166,17 +184,17 @@ export function withOperationNames(doc: OpenAPIObject): OpenAPIObject {
   doc.servers = SERVERS.map((s) => ({ ...s }));
   doc.components = { ...doc.components, headers: Object.fromEntries(Object.entries(RESPONSE_HEADERS).map(([n, h]) => [n, { ...h }])) };
   for (const [name, r] of Object.entries(doc.components.responses ?? {})) {
-    const status = Number(name.replace(/^Error/, ''));
-    (r as unknown as Json).headers = Object.fromEntries([...ALWAYS, ...(status === 429 || status === 503 ? ['Retry-After'] : [])].map((h) => [h, ref(h)]));
+    const status = name.replace(/^Error/, '');
+    (r as unknown as Json).headers = Object.fromEntries([...ALWAYS, ...RATE_LIMIT, ...(REFUSAL[status] ?? [])].map((h) => [h, ref(h)]));
   }
   return doc;
 }
 
 /** The headers of one operation's own (inline) answers; the shared error answers get theirs in {@link withOperationNames}. */
-function withHeaders(key: string, op: Json): void {
+function withHeaders(key: string, op: Json, limited: boolean): void {
   for (const [status, r] of Object.entries((op.responses as Record<string, Json> | undefined) ?? {})) {
     if ('$ref' in r) continue;
-    const names = [...ALWAYS, ...(status.startsWith('2') ? (SUCCESS_HEADERS[key] ?? []) : []), ...(status === '429' || status === '503' ? ['Retry-After'] : [])];
+    const names = [...ALWAYS, ...(limited ? RATE_LIMIT : []), ...(status.startsWith('2') ? (SUCCESS_HEADERS[key] ?? []) : []), ...(REFUSAL[status] ?? [])];
     r.headers = { ...((r.headers as Json | undefined) ?? {}), ...Object.fromEntries(names.map((h) => [h, ref(h)])) };
   }
 }

@@ -1,3 +1,5 @@
+import { ApiProperty } from '@nestjs/swagger';
+import { CARD_JSON_PATTERN } from '../common/validators';
 import { Bool, Day, Enum, Int, List, NBool, NEnum, NInt, NOne, NStr, NStrs, NTime, Str, Strs, Time } from '../kernel/openapi-props';
 import { VARIANTS, SHOE_STATUSES, ROUND_STATUSES, WINNERS, POSITIONS } from '../kernel/response-enums';
 import { BeadCell, BigRoad } from '../kernel/roads.dto';
@@ -63,7 +65,7 @@ export class ShoesPage {
 export class DealtCard {
   @Int('0-based index in dealing order') index!: number;
   @NEnum(POSITIONS, 'the tableau position (P1 B1 P2 B2 P3 B3)') position!: string | null;
-  @Str({ description: 'card code: rank A 2..9 T J Q K, suit S H D C', example: '9S' }) card!: string;
+  @ApiProperty({ type: String, pattern: CARD_JSON_PATTERN, description: 'card code: rank A 2..9 T J Q K (or 10), suit S H D C', example: '9S' }) card!: string;
 }
 
 /** A round of a shoe (from `hand_outcomes`): its outcome in force, cards and revision. */

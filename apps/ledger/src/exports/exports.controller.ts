@@ -80,6 +80,7 @@ export class ExportsController {
       correlationId: req.correlationId ?? null,
     };
     const { from, to } = exportPeriod(q);
-    await this.heavy.run(req as never, () => this.exports.stream(kind, { from, to, format: answerFormat(req, q.format, { 'application/x-ndjson': 'jsonl', 'text/csv': 'csv' }), through: q.through }, caller, res));
+    const format = answerFormat(req, q.format, { 'application/x-ndjson': 'jsonl', 'text/csv': 'csv' });
+    await this.heavy.run(req as never, () => this.exports.stream(kind, { from, to, format, through: q.through }, caller, res));
   }
 }

@@ -13,6 +13,9 @@ import { CLOSE_CSV_COLUMNS, closeCsvRecords, type CloseReportBody } from '../ker
 import { CloseDayBody, CloseDayQuery, CloseReportBodyDto, EarlyCloseRequestDto, EarlyCloseRequestList, GamingDayCloses, GamingDayClosesList, GamingDayCloseWithReport } from './gaming-day-close.dto';
 import { GamingDayCloseService } from './gaming-day-close.service';
 
+/** The media type of a close's exact signed bytes (`format=raw`): JSON, but not the list of closes `application/json` answers (docs/reports.md §2). */
+export const CLOSE_REPORT_TYPE = 'application/vnd.ledger.close-report+json';
+
 function checkDay(day: string): string {
   if (!isGamingDay(day)) throw new ApiError('VALIDATION.FAILED', 'day must be a gaming day YYYY-MM-DD that exists', { problems: 'day must be a date YYYY-MM-DD that exists' });
   return day;
@@ -78,26 +81,26 @@ export class GamingDayCloseController {
   @Get(':day/close')
   @UseInterceptors(QueryLogInterceptor)
   @ApiOperation({ summary: "A day's frozen close report(s) with signature, key id and exact signed bytes; JSON, CSV or the raw bytes" })
-  @ApiProduces('application/json', 'text/csv')
+  @ApiProduces('application/json', 'text/csv', CLOSE_REPORT_TYPE)
   @ApiOkResponse({
-    description:
-      '`format=json` (default) or `Accept: application/json`: the closes of the day; `format=csv` or `Accept: text/csv`: their rows, totals and adjustments (attachment); `format=raw`: the exact signed bytes of the one close (headers x-report-signature, x-report-key-id, x-report-sha256)',
+    description: `\`format=json\` (default) or \`Accept: application/json\`: the closes of the day; \`format=csv\` or \`Accept: text/csv\`: their rows, totals and adjustments (attachment); \`format=raw\` or \`Accept: ${CLOSE_REPORT_TYPE}\`: the exact signed bytes of the one close, as \`${CLOSE_REPORT_TYPE}\` (headers x-report-signature, x-report-key-id, x-report-sha256)`,
     content: {
-      'application/json': { schema: { anyOf: [{ $ref: getSchemaPath(GamingDayCloses) }, { $ref: getSchemaPath(CloseReportBodyDto) }], description: 'GamingDayCloses; format=raw: the signed CloseReportBodyDto, byte for byte' } },
+      'application/json': { schema: { $ref: getSchemaPath(GamingDayCloses) } },
       'text/csv': { schema: { type: 'string' } },
+      [CLOSE_REPORT_TYPE]: { schema: { $ref: getSchemaPath(CloseReportBodyDto), description: 'the signed CloseReportBodyDto, byte for byte' } },
     },
   })
   async get(@Param('day') day: string, @Query() q: CloseDayQuery, @Req() req: Request, @Res({ passthrough: true }) res: Response) {
     // 404 only for a day without any close; the tableId filter narrows the list (possibly to none), like the other list filters
     const { closes: all, refused } = await this.closes.ofDay(checkDay(day), null);
     const closes = all.filter((c) => !q.tableId || c.tableIds.includes(q.tableId));
-    const format = answerFormat(req, q.format, { 'application/json': 'json', 'text/csv': 'csv' });
+    const format = answerFormat(req, q.format, { 'application/json': 'json', 'text/csv': 'csv', [CLOSE_REPORT_TYPE]: 'raw' });
     if (format === 'raw') {
       if (closes.length !== 1) {
         throw new ApiError('VALIDATION.FAILED', `format=raw needs exactly one close; ${closes.length} match: give the tableId of one`, { problems: 'format=raw: tableId must select exactly one close' });
       }
       const c = closes[0];
-      res.setHeader('content-type', 'application/json; charset=utf-8');
+      res.setHeader('content-type', CLOSE_REPORT_TYPE);
       res.setHeader('x-report-signature', c.signature);
       res.setHeader('x-report-key-id', c.keyId);
       res.setHeader('x-report-sha256', c.sha256);

@@ -1,3 +1,5 @@
+import { ApiProperty } from '@nestjs/swagger';
+import { CARD_JSON_PATTERN } from '../common/validators';
 import { Bool, Day, Enum, Int, List, NBool, NEnum, NInt, NOne, NStr, NStrs, NTime, One, Position, Str, Strs, Time } from '../kernel/openapi-props';
 import { EVENT_ROLES, ROUND_STATUSES, WINNERS, DECISION_STATUSES, DECISION_KINDS } from '../kernel/response-enums';
 import { ChainProblem } from '../kernel/chain.dto';
@@ -17,7 +19,7 @@ export class RoundRevision {
   @Enum(['RESULTED', 'CORRECTED', 'VOIDED']) kind!: string;
   @Str() shoeId!: string;
   @Str() tableId!: string;
-  @NStrs() cards!: string[] | null;
+  @ApiProperty({ type: 'array', items: { type: 'string', pattern: CARD_JSON_PATTERN }, nullable: true, description: 'card codes in dealing order' }) cards!: string[] | null;
   @NStrs() playerCards!: string[] | null;
   @NStrs() bankerCards!: string[] | null;
   @NInt() playerTotal!: number | null;
@@ -107,7 +109,7 @@ export class RecallRound {
   @Time() openedAt!: string;
   @Enum(ROUND_STATUSES) status!: string;
   @Bool() bettingClosed!: boolean;
-  @Strs('card codes in dealing order') cards!: string[];
+  @ApiProperty({ type: 'array', items: { type: 'string', pattern: CARD_JSON_PATTERN }, description: 'card codes in dealing order' }) cards!: string[];
   @Strs() unneededCards!: string[];
   @NStrs() playerCards!: string[] | null;
   @NStrs() bankerCards!: string[] | null;

@@ -18,7 +18,8 @@ export class ReconciliationRow {
   @Amount('stakes of the settled bets') turnover!: string;
   @Amount('returned to players') payouts!: string;
   @Amount('turnover − payouts') ggr!: string;
-  @NStr('GGR / turnover, 6 decimals (exact); null without turnover') hold!: string | null;
+  @ApiProperty({ type: String, nullable: true, pattern: '^-?\\d+\\.\\d{6}$', description: 'GGR / turnover, a decimal of exactly 6 places (rounded, exact numeric; `-0.079536`); null without turnover', example: '0.125892' }) hold!:
+    string | null;
   @Amount('stakes refunded by voids') voidedStakes!: string;
   @Amount('payout change of result corrections') correctionPayoutDelta!: string;
   @Position('count') betsSettled!: string;
