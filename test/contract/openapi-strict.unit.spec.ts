@@ -62,6 +62,13 @@ describe('the OpenAPI document under a strict JSON Schema validator', () => {
     expect(card.pattern).toBe('^(10|[2-9TJQKAtjqka])[SHDCshdc]$');
     const recall = (doc.components.schemas as Record<string, { properties: Record<string, { items?: Record<string, unknown> }> }>).RecallRound.properties.cards;
     expect(recall.items?.pattern).toBe('^(10|[2-9TJQKAtjqka])[SHDCshdc]$');
+    // every list of card codes a round answers with: the player's, the banker's, the unneeded ones
+    const schemas = doc.components.schemas as Record<string, { properties: Record<string, { items?: Record<string, unknown> }> }>;
+    for (const [schema, field] of ['RecallRound', 'RoundRow', 'RoundRevision'].flatMap((n) => ['playerCards', 'bankerCards', 'unneededCards'].map((f) => [n, f] as const))) {
+      const prop = schemas[schema]?.properties[field];
+      if (prop) expect([schema, field, prop.items?.pattern]).toEqual([schema, field, '^(10|[2-9TJQKAtjqka])[SHDCshdc]$']);
+    }
+    expect(['RecallRound', 'RoundRow', 'RoundRevision'].filter((n) => schemas[n]?.properties.playerCards)).toHaveLength(3);
     const hold = (doc.components.schemas as Record<string, { properties: Record<string, Record<string, unknown>> }>).ReconciliationRow.properties.hold;
     const re = new RegExp(hold.pattern as string);
     expect(['0.125892', '-0.079536', '1.000000'].every((h) => re.test(h))).toBe(true);

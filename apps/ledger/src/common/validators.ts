@@ -1,3 +1,4 @@
+import { ApiProperty } from '@nestjs/swagger';
 import { registerDecorator, ValidationOptions } from 'class-validator';
 import { isCardText } from '@ledger/events';
 import type { RefusalContext } from './validation.pipe';
@@ -18,6 +19,10 @@ const CARD_MALFORMED: RefusalContext = { code: 'CARD.MALFORMED' };
  * of `CARD_PATTERN` spelled out), for the OpenAPI document (`card` fields: type string, this pattern).
  */
 export const CARD_JSON_PATTERN = '^(10|[2-9TJQKAtjqka])[SHDCshdc]$';
+
+/** A response property that is a list of card codes ({@link CARD_JSON_PATTERN} each), `null` too when `nullable`. */
+export const CardCodes = (o: { readonly nullable?: boolean; readonly description?: string } = {}) =>
+  ApiProperty({ type: 'array', items: { type: 'string', pattern: CARD_JSON_PATTERN }, nullable: o.nullable ?? false, description: o.description ?? 'card codes' });
 
 /** {@link IsMinorUnits}'s string form as a JSON Schema `pattern`: 1..30 decimal digits. */
 export const MINOR_UNITS_JSON_PATTERN = '^[0-9]{1,30}$';

@@ -1,5 +1,5 @@
 import { ApiProperty } from '@nestjs/swagger';
-import { CARD_JSON_PATTERN } from '../common/validators';
+import { CARD_JSON_PATTERN, CardCodes } from '../common/validators';
 import { Bool, Day, Enum, Int, List, NBool, NEnum, NInt, NOne, NStr, NStrs, NTime, Str, Strs, Time } from '../kernel/openapi-props';
 import { VARIANTS, SHOE_STATUSES, ROUND_STATUSES, WINNERS, POSITIONS } from '../kernel/response-enums';
 import { BeadCell, BigRoad } from '../kernel/roads.dto';
@@ -70,10 +70,10 @@ export class DealtCard {
 
 /** A round of a shoe (from `hand_outcomes`): its outcome in force, cards and revision. */
 export class RoundRow extends RoundSummary {
-  @NStrs({ description: 'card codes', example: ['9S', 'KH'] }) playerCards!: string[] | null;
-  @NStrs({ description: 'card codes', example: ['4D', '3C'] }) bankerCards!: string[] | null;
+  @CardCodes({ nullable: true, description: "the player's cards" }) playerCards!: string[] | null;
+  @CardCodes({ nullable: true, description: "the banker's cards" }) bankerCards!: string[] | null;
   @List(() => DealtCard, 'every card dealt to the round in dealing order (the corrected ones after a correction)') cards!: DealtCard[];
-  @Strs('cards drawn and not needed') unneededCards!: string[];
+  @CardCodes({ description: 'cards drawn and not needed' }) unneededCards!: string[];
   @Int('0 while open; 1 resulted; +1 per correction or void') currentRevision!: number;
   @Str() dealerId!: string;
   @Str('the dealer who dealt it') dealingDealerId!: string;

@@ -1,5 +1,5 @@
 import { ApiProperty } from '@nestjs/swagger';
-import { CARD_JSON_PATTERN } from '../common/validators';
+import { CARD_JSON_PATTERN, CardCodes } from '../common/validators';
 import { Bool, Day, Enum, Int, List, NBool, NEnum, NInt, NOne, NStr, NStrs, NTime, One, Position, Str, Strs, Time } from '../kernel/openapi-props';
 import { EVENT_ROLES, ROUND_STATUSES, WINNERS, DECISION_STATUSES, DECISION_KINDS } from '../kernel/response-enums';
 import { ChainProblem } from '../kernel/chain.dto';
@@ -20,8 +20,8 @@ export class RoundRevision {
   @Str() shoeId!: string;
   @Str() tableId!: string;
   @ApiProperty({ type: 'array', items: { type: 'string', pattern: CARD_JSON_PATTERN }, nullable: true, description: 'card codes in dealing order' }) cards!: string[] | null;
-  @NStrs() playerCards!: string[] | null;
-  @NStrs() bankerCards!: string[] | null;
+  @CardCodes({ nullable: true, description: "the player's cards" }) playerCards!: string[] | null;
+  @CardCodes({ nullable: true, description: "the banker's cards" }) bankerCards!: string[] | null;
   @NInt() playerTotal!: number | null;
   @NInt() bankerTotal!: number | null;
   @NEnum(WINNERS) winner!: string | null;
@@ -110,9 +110,9 @@ export class RecallRound {
   @Enum(ROUND_STATUSES) status!: string;
   @Bool() bettingClosed!: boolean;
   @ApiProperty({ type: 'array', items: { type: 'string', pattern: CARD_JSON_PATTERN }, description: 'card codes in dealing order' }) cards!: string[];
-  @Strs() unneededCards!: string[];
-  @NStrs() playerCards!: string[] | null;
-  @NStrs() bankerCards!: string[] | null;
+  @CardCodes({ description: 'cards drawn and not needed' }) unneededCards!: string[];
+  @CardCodes({ nullable: true, description: "the player's cards" }) playerCards!: string[] | null;
+  @CardCodes({ nullable: true, description: "the banker's cards" }) bankerCards!: string[] | null;
   @NInt() playerTotal!: number | null;
   @NInt() bankerTotal!: number | null;
   @NEnum(WINNERS) winner!: string | null;
