@@ -24,19 +24,33 @@ const HORIZON_POLL_MS = 2;
  * append does, by its own length. {@link advance} waits at most {@link HORIZON_WAIT_MS} and otherwise
  * keeps the candidate for its next call.
  *
- * One instance per session that uses it (the relay's publisher session). Not thread-safe.
+ * Its state belongs to one session: a call with another `client` (the relay reconnected, after a
+ * PostgreSQL crash and restart especially) starts again from nothing. A crash can take back sequence
+ * values handed to appends that never committed (nextval's WAL record is flushed only by a later
+ * commit), so a horizon computed before it may lie beyond what the restarted sequence hands out next;
+ * kept, it let the relay record as holes positions that appends after the restart then committed
+ * into (`EVENT_IN_HOLE`, seen in the fault-injection run).
+ *
+ * One instance per user (the relay's publisher, a republish run). Not thread-safe.
  */
 export class CommitHorizon {
   private safe: bigint | null = null;
   private candidate: { readonly last: bigint; readonly xids: readonly string[] } | null = null;
+  /** The session {@link safe} and {@link candidate} were read on. */
+  private session: Client | null = null;
 
   /**
    * Moves the horizon as far as it can now and returns it.
-   * @param client a session of a role with SELECT on `events_global_position_seq` (the relay's)
+   * @param client a session of a role with SELECT on `events_global_position_seq` (the relay's);
+   *   another session than the last call's forgets everything known so far (see the class comment)
    * @param waitMs longest wait for the candidate's transactions, in ms
    * @returns the horizon (a position; 0 when no position was ever taken)
    */
   async advance(client: Client, waitMs: number = HORIZON_WAIT_MS): Promise<bigint> {
+    if (client !== this.session) {
+      this.reset();
+      this.session = client;
+    }
     if (this.candidate === null) this.candidate = await takeCandidate(client);
     const deadline = performance.now() + waitMs;
     let advanced = false;
@@ -55,10 +69,11 @@ export class CommitHorizon {
     }
   }
 
-  /** Forgets everything (a new session, a new leadership). */
+  /** Forgets everything (a new session does so by itself, see {@link advance}). */
   reset(): void {
     this.safe = null;
     this.candidate = null;
+    this.session = null;
   }
 }
 
