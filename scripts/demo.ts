@@ -16,7 +16,7 @@ import { Command, InvalidArgumentError } from 'commander';
 import { MultiBar, Presets } from 'cli-progress';
 import { createHash } from 'node:crypto';
 import { spawn } from 'node:child_process';
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { formatMinor } from '@ledger/rules';
 import { apiRequestOf, decisionsPathOf, pendingDecisionOf } from '@ledger/client';
@@ -74,12 +74,16 @@ const api = process.env.LEDGER_API ?? 'http://127.0.0.1:3000';
 // development mode (scripts/demo.sh sets LEDGER_ENV=development): the API and these tokens use the development secret unless JWT_SECRET is set
 const client = new LedgerClient(api, jwtSecret(), { deviceTables: DEMO_TABLES });
 const out = (s = '') => process.stdout.write(`${s}\n`);
+/** A copy of this run's wallet file (README, "Match a wallet file"); removed when a run starts. */
+const LATEST_WALLET_FILE = '.stack/demo/wallet-latest.csv';
 
 async function main(): Promise<void> {
   const seed = opts.seed ?? SeededRandom.newSeed();
   const shoesPerTable = opts.shoes;
   const runTag = createHash('sha256').update(seed).digest('hex').slice(0, 8);
   mkdirSync('.stack/demo', { recursive: true });
+  // the README's wallet how-to reads the last file of a run that reached the wallet step, never an older run's
+  rmSync(LATEST_WALLET_FILE, { force: true });
   out(`seed ${seed}  (reproduce: npm run demo -- --seed ${seed})`);
   const tables: SimTable[] = JSON.parse(readFileSync('config/tables.json', 'utf8')).tables.filter((t: SimTable) => DEMO_TABLES.includes(t.tableId));
 
@@ -376,6 +380,7 @@ async function walletMatch(runTag: string, bets: readonly SimSettlement[], perio
   const csv = [columns.join(','), ...file.map((l) => columns.map((c) => l[c]).join(','))].join('\n') + '\n';
   const walletFile = `.stack/demo/wallet-${runTag}.csv`;
   writeFileSync(walletFile, csv);
+  writeFileSync(LATEST_WALLET_FILE, csv);
   out(`  wallet file ${walletFile}: ${file.length} transactions of the simulated shoes, with 4 injected faults:`);
   out(`    a missing win ${win.transactionId}, a doubled refund ${refund.transactionId}, a bet off by one minor unit ${offByOne.transactionId}, an unknown bet ${ghost.transactionId}`);
   const res = await fetch(`${api}/reconciliation/wallet-files?from=${encodeURIComponent(period.from)}&to=${encodeURIComponent(period.to)}`, {

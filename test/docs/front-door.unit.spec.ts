@@ -23,8 +23,8 @@ describe('the README as the front door', () => {
       reconcile: /curl [^\n]*\/reports\/reconciliation/,
       'close a day': /curl -s -X POST [^\n]*\/gaming-days\/[^\n]*\/close/,
       'approve an early close': /close-requests\/<requestId>\/approve/,
-      // a file that exists after the demo: the one it writes, found by the command itself
-      'match a wallet': /WALLET=\$\(ls -t \.stack\/demo\/wallet-\*\.csv[^\n]*\n+curl -s -X POST [^\n]*--data-binary @"\$WALLET"/,
+      // a file that exists after the demo: the copy of its run's file it leaves (never an older run's)
+      'match a wallet': /WALLET=\.stack\/demo\/wallet-latest\.csv[^\n]*\n+curl -s -X POST [^\n]*--data-binary @"\$WALLET"/,
       recall: /curl [^\n]*\/rounds\/<roundId>\/recall/,
       verify: /^npm run -s verify$/m,
       export: /npm run -s export -- --from \S+ --to \S+ --out/,
