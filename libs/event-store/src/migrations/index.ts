@@ -9,6 +9,7 @@ import { AppendWithoutGlobalLock1797000000000 } from './1797000000000-AppendWith
 import { OutboxTraceContext1798000000000 } from './1798000000000-OutboxTraceContext';
 import { GuardedProgress1799100000000 } from './1799100000000-GuardedProgress';
 import { AppendByUnnest1799500000000 } from './1799500000000-AppendByUnnest';
+import { ReferencesByInsert1799700000000 } from './1799700000000-ReferencesByInsert';
 
 /** The event store's migrations, oldest first. Register them in any DataSource that runs migrations. */
 export const EVENT_STORE_MIGRATIONS = [
@@ -23,6 +24,7 @@ export const EVENT_STORE_MIGRATIONS = [
   OutboxTraceContext1798000000000,
   GuardedProgress1799100000000,
   AppendByUnnest1799500000000,
+  ReferencesByInsert1799700000000,
 ];
 
 export { CreateEvents1795950000000, CreateStreamsOutboxIdempotency1795950000001, CreateRejections1795950000002, CreateReferences1795950000003 };
@@ -34,6 +36,7 @@ export {
   OutboxTraceContext1798000000000,
   GuardedProgress1799100000000,
   AppendByUnnest1799500000000,
+  ReferencesByInsert1799700000000,
 };
 export { OUTBOX_LEASE_GRANTS } from './1796000500000-CreateOutboxLeases';
 export { APPEND_GRANTS } from './1797000000000-AppendWithoutGlobalLock';
