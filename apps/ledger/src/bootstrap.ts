@@ -9,6 +9,7 @@ import { collectProcessMetrics } from '@ledger/metrics';
 import { AppModule } from './app.module';
 import { tokenAuthentication } from './kernel/auth/token-authentication';
 import { applyHttpWiring } from './common/http-wiring';
+import { ByteBudget } from './common/batch-admission';
 import { installGracefulShutdown } from './common/graceful-shutdown';
 import { httpHygiene, InFlightRequests, securityHeaders } from './common/http-hygiene';
 import { withErrorTable } from './common/openapi-errors';
@@ -58,6 +59,7 @@ export async function createLedgerApp(options: LedgerAppOptions = {}): Promise<N
     verifier: auth.verifier,
     limits: config,
     address: { storage: app.get<ThrottlerStorage>(getStorageToken()), limit: config.RATE_LIMIT_PER_ADDRESS, windowMs: config.RATE_LIMIT_WINDOW_MS },
+    batches: { budget: new ByteBudget(config.BETS_BATCH_BYTES_IN_FLIGHT), timeoutMs: config.BETS_BATCH_QUEUE_TIMEOUT_MS, bodyLimitBytes: config.BODY_LIMIT_BETS_BATCH_BYTES, idleMs: config.HEAVY_READ_IDLE_TIMEOUT_MS },
   });
   SwaggerModule.setup('docs', app, () => openApiDocument(app, SwaggerModule));
   if (options.gracefulShutdown) {

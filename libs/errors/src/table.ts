@@ -60,6 +60,7 @@ export const ERROR_TABLE = {
   'ANCHORS.VERIFY_RUNNING': { kind: 'conflict', status: 409, message: 'a verification of the anchors is already running; try again when it ends', raisedBy: ['api'] },
   'RATE.LIMITED': { kind: 'rate-limited', status: 429, message: 'over the request budget of this {scope} ({limit} requests per {windowMs} ms); retry after {retryAfterSeconds} s', raisedBy: ['api'] },
   'RATE.HEAVY_READ_BUSY': { kind: 'rate-limited', status: 429, message: 'too many heavy reads at once ({scope}: at most {limit}); retry after {retryAfterSeconds} s', raisedBy: ['api'] },
+  'RATE.BETS_BATCH_BUSY': { kind: 'rate-limited', status: 429, message: 'too many bets batches at once (at most {limitBytes} bytes; waited {waitedMs} ms); retry after {retryAfterSeconds} s', raisedBy: ['api'] },
   'RATE.LIVE_STREAMS_BUSY': { kind: 'rate-limited', status: 429, message: 'too many live streams open ({scope}: at most {limit}); close one, then retry after {retryAfterSeconds} s', raisedBy: ['api'] },
   'ROUTE.NOT_FOUND': { kind: 'not-found', status: 404, message: 'no such route', raisedBy: ['api'] },
   'FILES.NOT_BUILT': { kind: 'not-found', status: 404, message: 'the {what} is not on this server ({hint})', raisedBy: ['api'] },

@@ -10,7 +10,7 @@ import { assignCorrelationId } from './correlation.middleware';
 export type BodyLimits = Pick<LedgerApiEnv, 'BODY_LIMIT_UNAUTHENTICATED_BYTES' | 'BODY_LIMIT_BYTES' | 'BODY_LIMIT_BETS_BATCH_BYTES'> & Partial<Pick<LedgerApiEnv, 'WALLET_FILE_MAX_BYTES'>>;
 
 /** The one route allowed the larger body: `POST /shoes/{shoeId}/rounds/{roundId}/bets/batch`. */
-const BETS_BATCH = /^\/shoes\/[^/]+\/rounds\/[^/]+\/bets\/batch\/?$/;
+export const BETS_BATCH = /^\/shoes\/[^/]+\/rounds\/[^/]+\/bets\/batch\/?$/;
 /** The wallet file upload, `POST /reconciliation/wallet-files` (docs/reports.md §4): its own limit, `WALLET_FILE_MAX_BYTES`. */
 const WALLET_FILES = /^(?:\/v1)?\/reconciliation\/wallet-files\/?$/;
 

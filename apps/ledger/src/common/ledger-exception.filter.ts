@@ -29,6 +29,7 @@ export const TRANSPORT_REFUSALS: ReadonlySet<ErrorCode> = new Set<ErrorCode>([
   'REQUEST.UNSUPPORTED_MEDIA_TYPE',
   'RATE.LIMITED',
   'RATE.HEAVY_READ_BUSY',
+  'RATE.BETS_BATCH_BUSY',
 ]);
 
 /** Longest route or message a sampled refusal keeps, in characters. */

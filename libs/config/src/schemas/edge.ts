@@ -109,6 +109,35 @@ export function WithEdgeLimits<B extends EnvClass>(Base: B) {
 }
 
 /**
+ * The bets batches' byte budget (docs/architecture.md §10, "Limits at the edge";
+ * `apps/ledger/src/common/batch-admission.ts`): how many bytes of batch bodies the API works on at
+ * once, and how long a batch may wait in line for room.
+ */
+export function WithBetsBatchBudget<B extends EnvClass>(Base: B) {
+  class BetsBatchBudgetEnv extends Base {
+    /**
+     * Bytes of bets-batch bodies (`POST /shoes/{shoeId}/rounds/{roundId}/bets/batch`, by their
+     * `Content-Length`) the API works on at once over all callers, from the body read to the answer
+     * sent: what a batch costs in memory while it is decided, appended and answered grows with its
+     * body, so this bounds the API's memory. A batch that does not fit waits in line, first come
+     * first served; a batch alone runs whatever its size (docs/architecture.md §10, "Limits at the edge").
+     * @default 3145728
+     */
+    @IntVar(1024, 1_073_741_824, 'bytes')
+    BETS_BATCH_BYTES_IN_FLIGHT: number = 3_145_728;
+
+    /**
+     * Longest wait of a bets batch in line for {@link BETS_BATCH_BYTES_IN_FLIGHT}, in ms; past it:
+     * 429 `RATE.BETS_BATCH_BUSY` with `Retry-After: 1`, its body never read, nothing recorded.
+     * @default 30000
+     */
+    @IntVar(100, 600_000, 'ms')
+    BETS_BATCH_QUEUE_TIMEOUT_MS: number = 30_000;
+  }
+  return BetsBatchBudgetEnv;
+}
+
+/**
  * The API's heavy reads (docs/architecture.md §10, "Limits at the edge"): chain and anchor
  * verification, game recall, exports, staff statistics — how many run at once per caller and over
  * all, their statement timeout, and the idle timeout after which an answer nobody reads is cut.
@@ -142,6 +171,7 @@ export function WithHeavyReads<B extends EnvClass>(Base: B) {
      * Idle timeout of a heavy read's answer, in ms: when the socket has accepted no byte of it for
      * this long while some are waiting (a client that stopped reading and never closes), the API cuts
      * the answer and gives its slot, its connection and its snapshot back (`ledger_heavy_reads_cut_total{reason="stalled"}`).
+     * The answer of a bets batch is cut the same way, giving its bytes of `BETS_BATCH_BYTES_IN_FLIGHT` back.
      * @default 30000
      */
     @IntVar(100, 3_600_000, 'ms')

@@ -2,7 +2,7 @@ import { BoolVar, FileVar, IntVar, SecretVar, TextVar } from '../env-var';
 import { CommonEnv, WithDatabase, WithGamingDay, WithEventsTopic, WithKafka, WithLogging, WithMigrations, WithMigrationsDatabase, WithReadModel } from './common';
 import { WithAnchorVerification, WithAnchors } from './anchors';
 import { WithSigningSecret, WithTokenPolicy, WithTokenVerification } from './tokens';
-import { WithEdgeLimits, WithHeavyReads } from './edge';
+import { WithBetsBatchBudget, WithEdgeLimits, WithHeavyReads } from './edge';
 import { WithTracing } from './tracing';
 import { WithGamingDayClose } from './gaming-day-close';
 import { WithWalletLimits } from './wallet';
@@ -17,8 +17,10 @@ export class LedgerApiEnv extends WithWalletLimits(
     WithTracing(
       WithGamingDay(
         WithHeavyReads(
-          WithEdgeLimits(
-            WithAnchorVerification(WithAnchors(WithKafka(WithTokenVerification(WithSigningSecret(WithTokenPolicy(WithMigrations(WithReadModel(WithEventsTopic(WithMigrationsDatabase(WithDatabase(WithLogging(CommonEnv)))))))))))),
+          WithBetsBatchBudget(
+            WithEdgeLimits(
+              WithAnchorVerification(WithAnchors(WithKafka(WithTokenVerification(WithSigningSecret(WithTokenPolicy(WithMigrations(WithReadModel(WithEventsTopic(WithMigrationsDatabase(WithDatabase(WithLogging(CommonEnv)))))))))))),
+            ),
           ),
         ),
       ),
