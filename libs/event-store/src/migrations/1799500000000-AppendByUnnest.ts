@@ -1,5 +1,6 @@
 import type { MigrationInterface, QueryRunner } from 'typeorm';
 import { APPEND_WITH_TRACE_FUNCTION_SQL } from './1798000000000-OutboxTraceContext';
+import { editFunctionText } from './function-text';
 
 /**
  * `ledger_append` reads the events' arrays in one pass (docs/architecture.md §2, step 5): the insert of the
@@ -36,14 +37,7 @@ export const APPEND_INSERT_BY_UNNEST = `    SELECT u.e_pos, u.e_id, p_stream_id,
      WHERE u.i <= n;`;
 
 /** `ledger_append` of `1798000000000` with its insert reading the arrays by {@link APPEND_INSERT_BY_UNNEST}. */
-export const APPEND_BY_UNNEST_FUNCTION_SQL = replaceOnce(APPEND_WITH_TRACE_FUNCTION_SQL, APPEND_INSERT_BY_SUBSCRIPT, APPEND_INSERT_BY_UNNEST);
-
-/** `sql` with `from` replaced by `to`. @throws Error when `from` does not occur exactly once (the base function changed) */
-function replaceOnce(sql: string, from: string, to: string): string {
-  const at = sql.indexOf(from);
-  if (at < 0 || sql.indexOf(from, at + 1) >= 0) throw new Error('AppendByUnnest: the insert of ledger_append was not found exactly once');
-  return sql.slice(0, at) + to + sql.slice(at + from.length);
-}
+export const APPEND_BY_UNNEST_FUNCTION_SQL = editFunctionText('AppendByUnnest', APPEND_WITH_TRACE_FUNCTION_SQL, [[APPEND_INSERT_BY_SUBSCRIPT, APPEND_INSERT_BY_UNNEST]]);
 
 /** `ledger_append` whose insert reads its arrays in one pass (see the file comment). */
 export class AppendByUnnest1799500000000 implements MigrationInterface {

@@ -1,5 +1,6 @@
 import type { MigrationInterface, QueryRunner } from 'typeorm';
 import { APPEND_BY_UNNEST_FUNCTION_SQL } from './1799500000000-AppendByUnnest';
+import { editFunctionText } from './function-text';
 
 /**
  * `ledger_append` finds the round and bet ids another stream holds from what its own insert did not
@@ -72,14 +73,7 @@ export const RESERVATION_EDITS: ReadonlyArray<readonly [string, string]> = [
 ];
 
 /** `ledger_append` of `1799500000000` with the reservations of {@link reservationAfter}. */
-export const REFERENCES_BY_INSERT_FUNCTION_SQL = RESERVATION_EDITS.reduce((sql, [from, to]) => replaceOnce(sql, from, to), APPEND_BY_UNNEST_FUNCTION_SQL);
-
-/** `sql` with `from` replaced by `to`. @throws Error when `from` does not occur exactly once (the base function changed) */
-function replaceOnce(sql: string, from: string, to: string): string {
-  const at = sql.indexOf(from);
-  if (at < 0 || sql.indexOf(from, at + 1) >= 0) throw new Error(`ReferencesByInsert: "${from.trim().split('\n')[0]}" was not found exactly once in ledger_append`);
-  return sql.slice(0, at) + to + sql.slice(at + from.length);
-}
+export const REFERENCES_BY_INSERT_FUNCTION_SQL = editFunctionText('ReferencesByInsert', APPEND_BY_UNNEST_FUNCTION_SQL, RESERVATION_EDITS);
 
 /** `ledger_append` whose id reservations look up only the ids their insert did not add (see the file comment). */
 export class ReferencesByInsert1799700000000 implements MigrationInterface {
