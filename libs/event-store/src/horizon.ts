@@ -17,7 +17,7 @@ const HORIZON_POLL_MS = 2;
  *
  * How: read the sequence's last value L, then the transactions of this database that hold a write
  * lock on `streams` or `events` (`pg_locks`: RowShareLock from the stream's `FOR UPDATE`,
- * RowExclusiveLock from an insert). Every append holding a position ≤ L locked its stream before it
+ * RowExclusiveLock from an insert), by their 64-bit ids. Every append holding a position ≤ L locked its stream before it
  * took the position and keeps that lock until it ends, so it is over or in that list. Once every
  * transaction of the list has ended for new snapshots (`pg_visible_in_snapshot`), L is final. Transactions
  * of other databases and of other tables (the projector's, a long report) never delay it; a slow
@@ -28,8 +28,8 @@ const HORIZON_POLL_MS = 2;
  * PostgreSQL crash and restart especially) starts again from nothing. A crash can take back sequence
  * values handed to appends that never committed (nextval's WAL record is flushed only by a later
  * commit), so a horizon computed before it may lie beyond what the restarted sequence hands out next;
- * kept, it let the relay record as holes positions that appends after the restart then committed
- * into (`EVENT_IN_HOLE`, seen in the fault-injection run).
+ * kept, it would let the relay record as holes positions that appends after the restart then commit
+ * into (`EVENT_IN_HOLE`).
  *
  * One instance per user (the relay's publisher, a republish run). Not thread-safe.
  */
@@ -80,9 +80,12 @@ export class CommitHorizon {
 async function takeCandidate(client: Client): Promise<{ last: bigint; xids: string[] }> {
   const l = await client.query<{ last: string | null }>(`SELECT pg_sequence_last_value('events_global_position_seq')::text AS last`);
   // (a second statement: the locks are looked at after L was read.) pg_locks names a transaction by
-  // its 32-bit id; it is matched to the 64-bit ids in progress now (pg_snapshot_xip), so the wait
-  // looks at new snapshots, not the lock table again. A transaction in pg_locks but not in the snapshot
-  // either ended or began after L was read (so holds no position ≤ L): no need to wait for it.
+  // its 32-bit id; it is widened to the 64-bit id (xid8) next to the current snapshot's xmax, which
+  // every running transaction is within 2^31 of. Not by matching the snapshot's list of running ids
+  // (pg_snapshot_xip): that list holds only ids below the snapshot's xmax (the latest completed id
+  // + 1), so the newest writers — running, but above every completed id — were never in it and the
+  // horizon passed their positions (EVENT_IN_HOLE; test/fault/horizon-race.int.spec.ts). A writer
+  // that began after L was read is waited for too: it holds no position ≤ L, and costs only its own length.
   const x = await client.query<{ xids: string[] }>(
     `WITH writers AS (
        SELECT DISTINCT t.transactionid::text::bigint AS xid32
@@ -91,10 +94,13 @@ async function takeCandidate(client: Client): Promise<{ last: bigint; xids: stri
         WHERE r.locktype = 'relation' AND r.granted AND r.pid <> pg_backend_pid()
           AND r.database = (SELECT oid FROM pg_database WHERE datname = current_database())
           AND r.relation IN ('streams'::regclass, 'events'::regclass)
-          AND r.mode IN ('RowShareLock', 'RowExclusiveLock'))
-     SELECT coalesce(array_agg(x::text), '{}') AS xids
-       FROM pg_snapshot_xip(pg_current_snapshot()) x
-      WHERE (x::text::bigint % 4294967296) IN (SELECT xid32 FROM writers)`,
+          AND r.mode IN ('RowShareLock', 'RowExclusiveLock')),
+     s AS (SELECT pg_snapshot_xmax(pg_current_snapshot())::text::bigint AS xmax),
+     widened AS (SELECT (s.xmax - s.xmax % 4294967296) + w.xid32 AS c, s.xmax FROM writers w, s)
+     SELECT coalesce(array_agg((CASE WHEN c > xmax + 2147483648 THEN c - 4294967296
+                                     WHEN c < xmax - 2147483648 THEN c + 4294967296
+                                     ELSE c END)::text), '{}') AS xids
+       FROM widened`,
   );
   return { last: l.rows[0].last === null ? 0n : BigInt(l.rows[0].last), xids: x.rows[0].xids };
 }
