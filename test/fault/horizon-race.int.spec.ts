@@ -13,7 +13,7 @@ import { Client } from 'pg';
 import type { DataSource } from 'typeorm';
 import { PgEventStore } from '@ledger/event-store';
 import { CommitHorizon } from '../../libs/event-store/src/horizon';
-import { collectingLogger, dealerChanges, DEVICE, ids, openTestDataSource, pgClient, TEST_RELAY_DATABASE_URL } from '../../libs/event-store/src/testing/int-support';
+import { collectingLogger, dealerChanges, DEVICE, ensureTestTopic, ids, openTestDataSource, pgClient, TEST_EVENTS_TOPIC, TEST_RELAY_DATABASE_URL } from '../../libs/event-store/src/testing/int-support';
 
 jest.setTimeout(120_000);
 
@@ -26,6 +26,8 @@ let relay: Client;
 let admin: Client;
 
 beforeAll(async () => {
+  // the outbox rows these appends leave are published by the relay specs that run later: to the suites' topic
+  await ensureTestTopic();
   ds = await openTestDataSource(WRITERS + 2);
   relay = new Client({ connectionString: TEST_RELAY_DATABASE_URL });
   await relay.connect();
@@ -39,7 +41,7 @@ afterAll(async () => {
 });
 
 it('never calls a position final while an append still writes it', async () => {
-  const store = new PgEventStore(ds, { logger: collectingLogger(), topic: 'test.horizon-race' });
+  const store = new PgEventStore(ds, { logger: collectingLogger(), topic: TEST_EVENTS_TOPIC });
   const horizon = new CommitHorizon();
   let stop = false;
   let appended = 0;
