@@ -37,6 +37,15 @@ demo_unlock() {
 }
 
 # The entry point each service is started from (what its command line names).
+# The node heap option of service $1 (SERVICE_HEAP_MIB, libs/config/src/heap.ts).
+demo_heap_of() {
+  case "$1" in
+    api) echo --max-old-space-size=176 ;;
+    relay) echo --max-old-space-size=160 ;;
+    projector) echo --max-old-space-size=160 ;;
+  esac
+}
+
 demo_main_of() {
   case "$1" in
     api) echo dist/apps/ledger/src/main.js ;;

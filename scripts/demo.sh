@@ -163,7 +163,7 @@ logs=$DEMO_STATE/logs
 mkdir -p "$logs"
 start() { # name
   local name=$1
-  nohup env TS_NODE_BASEURL=./dist node -r tsconfig-paths/register "$(demo_main_of "$name")" >"$logs/$name.log" 2>&1 8>&- &
+  nohup env TS_NODE_BASEURL=./dist node "$(demo_heap_of "$name")" -r tsconfig-paths/register "$(demo_main_of "$name")" >"$logs/$name.log" 2>&1 8>&- &
   echo $! >"$DEMO_STATE/$name.pid"
   say "started $name (pid $!, log $logs/$name.log)"
 }

@@ -7,6 +7,7 @@
  */
 import { join } from 'node:path';
 import { cpus } from 'node:os';
+import { heapOption, SERVICE_HEAP_MIB, type HeapSizedService } from '@ledger/config';
 import type { KafkaAdmin, KafkaClient } from '@ledger/kafka';
 import type { LedgerClient } from '@ledger/simulator';
 import type { BenchConfig } from './config';
@@ -96,9 +97,14 @@ export interface BenchContext {
 /** The services running now. */
 export const liveServices = (c: BenchContext): Service[] => [c.api, c.relay, c.projector].filter((s): s is Service => s !== null);
 
-/** `node` options of a service: `--cpu-prof` into the profile folder when profiling. */
+/**
+ * `node` options of a service: its heap as production runs it (SERVICE_HEAP_MIB: the API's instances
+ * `api*` as `ledger`), and `--cpu-prof` into the profile folder when profiling.
+ */
 export function nodeArgs(c: BenchContext, name: string): string[] {
-  return c.profile ? ['--cpu-prof', '--cpu-prof-dir', join(c.dirs.profile, name)] : [];
+  const service = name.startsWith('api') ? 'ledger' : name;
+  const heap = service in SERVICE_HEAP_MIB ? [heapOption(service as HeapSizedService)] : [];
+  return [...heap, ...(c.profile ? ['--cpu-prof', '--cpu-prof-dir', join(c.dirs.profile, name)] : [])];
 }
 
 /** Stops a service by its pid and keeps its peak memory and CPU under `key` (summed over its instances). */

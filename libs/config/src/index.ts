@@ -8,6 +8,7 @@
 export * from './config-error';
 export * from './database-roles';
 export * from './env-var';
+export * from './heap';
 export * from './load-config';
 export * from './schemas';
 export * from './startup-error';

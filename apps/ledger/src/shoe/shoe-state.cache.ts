@@ -1,3 +1,4 @@
+import { getHeapStatistics } from 'node:v8';
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import { ConfigService } from '@nestjs/config';
 import type { LedgerApiEnv } from '@ledger/config';
@@ -37,7 +38,12 @@ export class ShoeStateCache {
     private readonly snapshots: ShoeSnapshots,
     config: ConfigService<LedgerApiEnv, true>,
   ) {
-    this.cache = new ByteLru(config.get('SHOE_CACHE_MAX_BYTES', { infer: true }), config.get('SHOE_CACHE_SIZE', { infer: true }));
+    const maxBytes = config.get('SHOE_CACHE_MAX_BYTES', { infer: true });
+    this.cache = new ByteLru(maxBytes, config.get('SHOE_CACHE_SIZE', { infer: true }));
+    const heap = getHeapStatistics().heap_size_limit;
+    if (maxBytes * 3 > heap) {
+      this.logger.warn({ shoeCacheMaxBytes: maxBytes, heapSizeLimit: heap }, 'SHOE_CACHE_MAX_BYTES is over a third of the heap (--max-old-space-size): a 10,000-bet batch may not fit beside it');
+    }
     this.snapshotEvery = config.get('SHOE_SNAPSHOT_EVERY', { infer: true });
   }
 

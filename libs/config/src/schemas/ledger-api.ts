@@ -91,11 +91,13 @@ export class LedgerApiEnv extends WithWalletLimits(
    * Memory budget of the folded shoe states kept in memory, in bytes: the sum of their estimated
    * sizes (~440 B per bet, ~170 B per settlement, docs/architecture.md §3) never exceeds it; the
    * least recently used shoes are dropped first, and a shoe larger than the whole budget is not kept
-   * (each command on it then folds from its snapshot). 128 MiB by default.
-   * @default 134217728
+   * (each command on it then folds from its snapshot). 48 MiB by default: a third of the API's
+   * heap (`--max-old-space-size`, SERVICE_HEAP_MIB in libs/config/src/heap.ts), the rest left to
+   * the requests in flight (a 10,000-bet batch and its settlement).
+   * @default 50331648
    */
   @IntVar(1_048_576, 68_719_476_736, 'bytes')
-  SHOE_CACHE_MAX_BYTES: number = 134_217_728;
+  SHOE_CACHE_MAX_BYTES: number = 50_331_648;
 
   /**
    * Events between two snapshots of a shoe stream's folded state (table `stream_snapshots`,
