@@ -133,7 +133,7 @@ export class LedgerExceptionFilter implements ExceptionFilter {
       body: { error: details === undefined ? { code, message } : { code, message, details } },
     });
     if (e instanceof ApiError) return answer(e.code, e.message, e.details);
-    if (e instanceof ValidationRefusal) return answer(e.code, 'request body is invalid', { problems: [...e.problems] });
+    if (e instanceof ValidationRefusal) return answer(e.code, e.summary, { problems: [...e.problems] });
     const timeout = databaseTimeout(e);
     if (timeout) return answer('DATABASE.TIMEOUT', `the database did not answer in time (${timeout}); nothing was recorded, retry later`, { reason: timeout });
     const coded = e as { code?: unknown; message?: string; details?: Record<string, unknown> };

@@ -13,17 +13,30 @@ export interface RefusalContext {
   readonly code: Exclude<ValidationRefusalCode, 'VALIDATION.FAILED'>;
 }
 
+/** The part of a request a DTO validated: Nest's `ArgumentMetadata.type`. */
+export type RequestPart = ArgumentMetadata['type'];
+
+/** What a refusal's message calls each {@link RequestPart}. */
+const PART_NAMES: Readonly<Record<RequestPart, string>> = { body: 'request body', query: 'query string', param: 'path parameter', custom: 'request' };
+
 /**
- * A body or query the DTOs refuse: 400 with the error code in {@link code} and the problems (the
- * messages of every failed constraint, as Nest's ValidationPipe lists them) in {@link problems}.
- * The exception filter answers `{ code, message: 'request body is invalid', details: { problems } }`.
+ * A body, query or path parameter the DTOs refuse: 400 with the error code in {@link code}, the
+ * problems (the messages of every failed constraint, as Nest's ValidationPipe lists them) in
+ * {@link problems}, and the part refused in {@link part}. The exception filter answers
+ * `{ code, message: '<part> is invalid', details: { problems } }` (e.g. `query string is invalid`).
  */
 export class ValidationRefusal extends BadRequestException {
   constructor(
     readonly code: ValidationRefusalCode,
     readonly problems: readonly string[],
+    readonly part: RequestPart = 'body',
   ) {
     super([...problems]);
+  }
+
+  /** `request body is invalid`, `query string is invalid`, `path parameter is invalid`. */
+  get summary(): string {
+    return `${PART_NAMES[this.part]} is invalid`;
   }
 }
 
@@ -99,6 +112,10 @@ export class LedgerValidationPipe extends ValidationPipe {
         return fast.finish(rest);
       }
     }
-    return super.transform(value, metadata);
+    try {
+      return await super.transform(value, metadata);
+    } catch (e) {
+      throw e instanceof ValidationRefusal && metadata.type !== e.part ? new ValidationRefusal(e.code, e.problems, metadata.type) : e;
+    }
   }
 }
