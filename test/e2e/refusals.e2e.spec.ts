@@ -178,6 +178,33 @@ describe('refused input through the HTTP API', () => {
     await expectRefused(shoeId, () => dev(`/shoes/${shoeId}/rounds`, { roundId: `${shoeId}-r2` }, key), 409, 'IDEMPOTENCY.KEY_REUSED');
   });
 
+  it('answers a retry with the first answer whatever the newer state says of it: refused, stale, or accepted again (the append checks the key)', async () => {
+    const shoeId = await openShoe('T-CLASSIC-01');
+    await dev(`/shoes/${shoeId}/rounds`, { roundId: `${shoeId}-r1` });
+    await dev(`/shoes/${shoeId}/rounds/${shoeId}-r1/close-betting`);
+    const cards = `/shoes/${shoeId}/rounds/${shoeId}-r1/cards`;
+    // refused by the newer state (P1 is dealt already): the first answer
+    const p1Key = { 'idempotency-key': randomUUID() };
+    const p1 = await dev(cards, { position: 'P1', card: '2H' }, p1Key);
+    expect(await dev(cards, { position: 'P1', card: '2H' }, p1Key)).toEqual(p1);
+    // sent at a version the first answer made stale (409 on its own): the first answer
+    const v = await h.store.streamVersion(`shoe-${shoeId}`);
+    const b1Key = { 'idempotency-key': randomUUID() };
+    const b1 = await dev(cards, { position: 'B1', card: '3H', expectedVersion: v }, b1Key);
+    expect(await dev(cards, { position: 'B1', card: '3H', expectedVersion: v }, b1Key)).toEqual(b1);
+    expect((await h.store.readStream(`shoe-${shoeId}`)).filter((e) => e.type === 'CardDealt').map((e) => (e.data as { position: string }).position)).toEqual(['P1', 'B1']);
+
+    // accepted again by the newer state (a KH commencement card calls for ten burns): one burn stored, the first answer
+    const shoe2 = await openShoe('T-CLASSIC-01', 'KH', []);
+    const burnKey = { 'idempotency-key': randomUUID() };
+    const burn = await dev(`/shoes/${shoe2}/burns`, { card: '5C' }, burnKey);
+    const after = await h.store.streamVersion(`shoe-${shoe2}`);
+    expect(await dev(`/shoes/${shoe2}/burns`, { card: '5C' }, burnKey)).toEqual(burn);
+    expect(await h.store.streamVersion(`shoe-${shoe2}`)).toBe(after);
+    // the key on another request the newer state accepts: 409, nothing stored
+    await expectRefused(shoe2, () => dev(`/shoes/${shoe2}/burns`, { card: '6C' }, burnKey), 409, 'IDEMPOTENCY.KEY_REUSED');
+  });
+
   it('answers 409 to a write at a stale expected version, and of two concurrent ones exactly one wins', async () => {
     const shoeId = await openShoe('T-CLASSIC-01');
     const v = await h.store.streamVersion(`shoe-${shoeId}`);

@@ -126,74 +126,91 @@ export class ShoeStreamWriter {
     }
     const streamId = `shoe-${w.shoeId}`;
     return this.lock.run(streamId, async () => {
-      const prior = await this.replayIdempotent<R>(w, shape);
-      if (prior) return prior;
-      for (let attempt = 1; ; attempt++) {
-        // First from this process's cache without a read (one round trip per write: the append);
-        // anything that may come from a stale entry is checked again on the stream itself.
-        const cached = attempt === 1 ? this.states.peek(streamId) : null;
-        let loaded = cached ?? (await this.states.load(streamId));
-        if (cached && w.expectedVersion !== undefined && w.expectedVersion !== loaded.version) loaded = await this.states.load(streamId);
-        if (w.expectedVersion !== undefined && w.expectedVersion !== loaded.version) {
-          throw new ApiError('STREAM.VERSION_CONFLICT', `shoe ${w.shoeId} is at version ${loaded.version}, expected ${w.expectedVersion}`, {
-            expected: w.expectedVersion,
-            actual: loaded.version,
-          });
-        }
-        if (loaded.tableId && w.tableId && loaded.tableId !== w.tableId) {
-          throw new ApiError('SHOE.NOT_FOUND', `shoe ${w.shoeId} is not on table ${w.tableId}`);
-        }
-        const tableId = loaded.tableId ?? w.tableId;
-        if (tableId) {
-          if (TABLE_BOUND_ROLES.includes(w.principal.role)) assertTableAllowed(w.principal, tableId);
-          assertOccurredAtInRange(w.occurredAt, loaded.openedAt, Date.now(), this.occurredAtBounds);
-        }
-        // time-ordered ids (UUIDv7): the unique index on event ids grows at its right edge, not at random pages
-        let events: NewEvent[];
-        try {
-          events = withEvidence(decision(loaded.state, { newId: uuidv7 }), w.evidence);
-        } catch (refusal) {
-          // a refusal on a cached state stands only if the stream has not moved on meanwhile
-          if (cached && (await this.states.load(streamId)).version !== loaded.version) continue;
-          throw refusal;
-        }
-        if (!tableId) throw new ApiError('SHOE.NOT_FOUND', `no shoe ${w.shoeId}`, { shoeId: w.shoeId });
-        try {
-          const result = await this.store.append({
-            streamId,
-            tableId,
-            expectedVersion: loaded.version,
-            expectedHead: { version: loaded.version, lastHash: loaded.lastHash ?? GENESIS_HASH },
-            events,
-            metadata: {
-              actor: w.principal,
-              correlationId: w.correlationId,
-              causationId: w.correlationId,
-              occurredAt: w.occurredAt ?? undefined,
-            },
-            idempotency: key
-              ? { caller: idempotencyCaller(w.principal), key, requestHash: w.requestHash, statusCode: answer.statusCode ?? 201, response: (stored: LedgerEvent[]) => shape(this.toResult(w.shoeId, tableId, stored)) }
-              : undefined,
-          });
-          if (result.outcome === 'APPENDED') this.states.remember(streamId, loaded, result.events);
-          else this.states.forget(streamId); // answered from what was stored: the cache may lag it
-          // the store built the answer once already when it stores one (idempotency key, replay, duplicate)
-          return result.idempotent ? (result.idempotent.response as R) : shape(this.toResult(w.shoeId, tableId, result.events));
-        } catch (e) {
-          if (e instanceof ConcurrencyError) this.states.forget(streamId);
-          if (e instanceof ConcurrencyError && cached && attempt === 1) continue; // the cache lagged: decide again on the stream
-          if (e instanceof ConcurrencyError && w.expectedVersion === undefined && attempt < MAX_ATTEMPTS) {
-            this.logger.debug({ streamId, attempt }, 'lost a race to another writer; retrying');
-            continue;
-          }
-          if (e instanceof ConcurrencyError) {
-            const prior2 = await this.replayIdempotent<R>(w, shape);
-            if (prior2) return prior2;
-          }
-          throw e;
-        }
+      try {
+        return await this.decideAndAppend(w, decision, { ...answer, shape });
+      } catch (e) {
+        // A retry of a request this caller made under the same key gets the first answer (or 409
+        // IDEMPOTENCY.KEY_REUSED), whatever this attempt met (a refusal of the newer state, a version
+        // conflict, a time out of range). The key is looked up only here: a keyed write that goes
+        // through costs one round trip, the append, which checks the key itself (KEY_TAKEN → the
+        // stored answer) in the same transaction.
+        const prior = await this.replayIdempotent<R>(w, shape);
+        if (prior) return prior;
+        throw e;
       }
     });
+  }
+
+  /**
+   * {@link write}'s work inside the stream's lock: decide on the (cached) state and append, deciding
+   * again on a newer state after a lost race (up to {@link MAX_ATTEMPTS} times).
+   * @throws what {@link write} throws, the idempotent replay aside
+   */
+  private async decideAndAppend<R>(w: WriteRequest, decision: ShoeDecision, answer: WriteAnswer<R> & { shape: (r: ShoeCommandResult) => R }): Promise<R> {
+    const { shape } = answer;
+    const streamId = `shoe-${w.shoeId}`;
+    const key = w.idempotencyKey;
+    for (let attempt = 1; ; attempt++) {
+      // First from this process's cache without a read (one round trip per write: the append);
+      // anything that may come from a stale entry is checked again on the stream itself.
+      const cached = attempt === 1 ? this.states.peek(streamId) : null;
+      let loaded = cached ?? (await this.states.load(streamId));
+      if (cached && w.expectedVersion !== undefined && w.expectedVersion !== loaded.version) loaded = await this.states.load(streamId);
+      if (w.expectedVersion !== undefined && w.expectedVersion !== loaded.version) {
+        throw new ApiError('STREAM.VERSION_CONFLICT', `shoe ${w.shoeId} is at version ${loaded.version}, expected ${w.expectedVersion}`, {
+          expected: w.expectedVersion,
+          actual: loaded.version,
+        });
+      }
+      if (loaded.tableId && w.tableId && loaded.tableId !== w.tableId) {
+        throw new ApiError('SHOE.NOT_FOUND', `shoe ${w.shoeId} is not on table ${w.tableId}`);
+      }
+      const tableId = loaded.tableId ?? w.tableId;
+      if (tableId) {
+        if (TABLE_BOUND_ROLES.includes(w.principal.role)) assertTableAllowed(w.principal, tableId);
+        assertOccurredAtInRange(w.occurredAt, loaded.openedAt, Date.now(), this.occurredAtBounds);
+      }
+      // time-ordered ids (UUIDv7): the unique index on event ids grows at its right edge, not at random pages
+      let events: NewEvent[];
+      try {
+        events = withEvidence(decision(loaded.state, { newId: uuidv7 }), w.evidence);
+      } catch (refusal) {
+        // a refusal on a cached state stands only if the stream has not moved on meanwhile
+        if (cached && (await this.states.load(streamId)).version !== loaded.version) continue;
+        throw refusal;
+      }
+      if (!tableId) throw new ApiError('SHOE.NOT_FOUND', `no shoe ${w.shoeId}`, { shoeId: w.shoeId });
+      try {
+        const result = await this.store.append({
+          streamId,
+          tableId,
+          expectedVersion: loaded.version,
+          expectedHead: { version: loaded.version, lastHash: loaded.lastHash ?? GENESIS_HASH },
+          events,
+          metadata: {
+            actor: w.principal,
+            correlationId: w.correlationId,
+            causationId: w.correlationId,
+            occurredAt: w.occurredAt ?? undefined,
+          },
+          idempotency: key
+            ? { caller: idempotencyCaller(w.principal), key, requestHash: w.requestHash, statusCode: answer.statusCode ?? 201, response: (stored: LedgerEvent[]) => shape(this.toResult(w.shoeId, tableId, stored)) }
+            : undefined,
+        });
+        if (result.outcome === 'APPENDED') this.states.remember(streamId, loaded, result.events);
+        else this.states.forget(streamId); // answered from what was stored: the cache may lag it
+        // the store built the answer once already when it stores one (idempotency key, replay, duplicate)
+        return result.idempotent ? (result.idempotent.response as R) : shape(this.toResult(w.shoeId, tableId, result.events));
+      } catch (e) {
+        if (e instanceof ConcurrencyError) this.states.forget(streamId);
+        if (e instanceof ConcurrencyError && cached && attempt === 1) continue; // the cache lagged: decide again on the stream
+        if (e instanceof ConcurrencyError && w.expectedVersion === undefined && attempt < MAX_ATTEMPTS) {
+          this.logger.debug({ streamId, attempt }, 'lost a race to another writer; retrying');
+          continue;
+        }
+        throw e;
+      }
+    }
   }
 
   /**
