@@ -84,3 +84,55 @@ export function logAppend<V>(log: KeyedLog<V>, key: string, value: V): KeyedLog<
   store.values.push(value);
   return { store, size: log.size + 1 };
 }
+
+/**
+ * A running fold of a log's entries, kept with the log's shared store so that the next, longer
+ * view extends it instead of folding every entry again: folding a view of `size` entries costs
+ * O(size − entries already folded) when views grow one append at a time (a round taking one bet a
+ * request), and O(size) otherwise (an older view, a fork). The fold is derived data: it never
+ * changes what any view sees.
+ *
+ * Bounded: at most `keep` stores carry a fold (the least recently folded lose theirs first), so a
+ * shoe cache full of past rounds does not also hold a fold per round.
+ */
+export class LogFold<V, A> {
+  private readonly folds = new WeakMap<object, { upTo: number; acc: A }>();
+  /** Stores that carry a fold, least recently folded first. */
+  private readonly recent: WeakRef<object>[] = [];
+
+  /**
+   * @param init a fresh accumulator (of no entries)
+   * @param step adds one entry to an accumulator, in place
+   * @param keep most stores that carry a fold (a positive integer)
+   */
+  constructor(
+    private readonly init: () => A,
+    private readonly step: (acc: A, value: V) => void,
+    private readonly keep = 256,
+  ) {}
+
+  /** The fold of the entries `log` sees. Read it, never change it (it is shared with later calls). */
+  of(log: KeyedLog<V>): A {
+    const { store } = log;
+    let f = this.folds.get(store);
+    if (!f || f.upTo > log.size) {
+      if (f) return this.foldRange(log, this.init(), 0); // an older, shorter view: folded afresh, not kept
+      f = { upTo: 0, acc: this.init() };
+      this.folds.set(store, f);
+      this.recent.push(new WeakRef(store));
+      if (this.recent.length > this.keep) {
+        const oldest = this.recent.shift()!.deref();
+        if (oldest) this.folds.delete(oldest);
+      }
+    }
+    this.foldRange(log, f.acc, f.upTo);
+    f.upTo = log.size;
+    return f.acc;
+  }
+
+  private foldRange(log: KeyedLog<V>, acc: A, from: number): A {
+    const { values } = log.store;
+    for (let i = from; i < log.size; i++) this.step(acc, values[i]);
+    return acc;
+  }
+}

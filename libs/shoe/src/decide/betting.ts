@@ -2,8 +2,8 @@ import { assertValidStake, builtInPaytable, isBetCodeOf, isBetOffered, MAIN_BETS
 import type { NewEvent } from '@ledger/events';
 import type { BetInput, DecideContext, ShoeCommandOf } from '../commands';
 import { DomainError, passRulesErrors } from '../errors';
-import { logHas, logValues } from '../keyed-log';
-import { commencementComplete, currentRound, type RoundState, type ShoeState } from '../state';
+import { LogFold, logHas } from '../keyed-log';
+import { commencementComplete, currentRound, type BetRecord, type RoundState, type ShoeState } from '../state';
 import { commencementIncomplete, requireId, requireLatestRound, requireTable, roundInProgress, type OpenedShoe } from './guards';
 
 /**
@@ -55,14 +55,11 @@ export function placeBets(s: ShoeState, cmd: ShoeCommandOf<'PlaceBets'>, ctx: De
   const paytable = builtInPaytable(settings.paytableRef);
   const pairsNeedMain = settings.variant === 'classic' && settings.pairBetsRequireMainBet;
 
-  // What the account already has in this round: totals per account+code (§4 max), main wagers (§3.1).
+  // What the account already has in this round (§4 max, §3.1), then what this batch adds (kept
+  // apart: the round's fold is shared with the next request and a refused batch adds nothing)
+  const before = ROUND_STAKES.of(round.bets);
   const totals = new Map<string, bigint>();
   const withMainBet = new Set<string>();
-  for (const b of logValues(round.bets)) {
-    const k = totalKey(b.accountId, b.betCode);
-    totals.set(k, (totals.get(k) ?? 0n) + b.stake);
-    if (MAIN_BETS.includes(b.betCode)) withMainBet.add(b.accountId);
-  }
 
   const batchIds = new Set<string>();
   const events: NewEvent[] = [];
@@ -70,9 +67,9 @@ export function placeBets(s: ShoeState, cmd: ShoeCommandOf<'PlaceBets'>, ctx: De
     const at = { index, betId: bet?.betId };
     const code = checkBetKind(shoe, round, paytable, batchIds, bet, at);
     const k = totalKey(bet.accountId, code);
-    const total = checkStake(shoe, code, bet, totals.get(k) ?? 0n, at);
+    const total = checkStake(shoe, code, bet, totals.get(k) ?? before.totals.get(k) ?? 0n, at);
     // §3.1: a pair wager needs a main wager by the same account accepted before it (this batch counts).
-    if (pairsNeedMain && PAIR_BETS.includes(code) && !withMainBet.has(bet.accountId)) {
+    if (pairsNeedMain && PAIR_BETS.includes(code) && !withMainBet.has(bet.accountId) && !before.withMainBet.has(bet.accountId)) {
       throw new DomainError('BET.PAIR_NEEDS_MAIN_BET', `${code} needs a PLAYER, BANKER or TIE wager by ${bet.accountId} in this round first`, {
         ...at,
         accountId: bet.accountId,
@@ -163,6 +160,26 @@ function checkStake(shoe: OpenedShoe, code: BetCode, bet: BetInput, before: bigi
 }
 
 /** Key of an account's total on a bet code in the round (NUL cannot occur in either id). */
+/** Stakes of a round's bets so far: totals per account and bet code (§4), accounts with a main wager (§3.1). */
+interface RoundStakes {
+  readonly totals: Map<string, bigint>;
+  readonly withMainBet: Set<string>;
+}
+
+/**
+ * {@link RoundStakes} of a round's bets log, folded incrementally: a bet on a round of 20,000 bets
+ * costs the new bets, not a pass over the 20,000 (which made one bet there ~3× the cost of one on a
+ * fresh round).
+ */
+const ROUND_STAKES = new LogFold<BetRecord, RoundStakes>(
+  () => ({ totals: new Map(), withMainBet: new Set() }),
+  (acc, b) => {
+    const k = totalKey(b.accountId, b.betCode);
+    acc.totals.set(k, (acc.totals.get(k) ?? 0n) + b.stake);
+    if (MAIN_BETS.includes(b.betCode)) acc.withMainBet.add(b.accountId);
+  },
+);
+
 function totalKey(accountId: string, code: string): string {
   return `${code}\u0000${accountId}`;
 }

@@ -1,6 +1,7 @@
 import type { ShoeCommand } from '../commands';
 import { findBet, roundBets } from '../state';
-import { bet, DECISION, expectRefused, ofType, readyTable, Table, types, when } from '../shoe-fixtures.spec';
+import { bet, counterIds, DECISION, expectRefused, ofType, readyTable, Table, types, when } from '../shoe-fixtures.spec';
+import { decide } from './index';
 
 const place = (roundId: string, ...bets: ReturnType<typeof bet>[]): ShoeCommand => ({ type: 'PlaceBets', roundId, bets });
 
@@ -121,6 +122,18 @@ describe('PlaceBets (§3, §4)', () => {
     expectRefused(t.events, place('R1', bet('B2', 'PLAYER', 20000n), bet('B3', 'PLAYER', 20001n)), 'BET.ABOVE_MAXIMUM');
     // other accounts and other codes have their own totals
     expect(types(when(t.events, place('R1', bet('B2', 'PLAYER', 40000n), bet('B3', 'PLAYER', 100000n, 'A2'), bet('B4', 'BANKER', 100000n))).events)).toEqual(['BetPlaced', 'BetPlaced', 'BetPlaced']);
+  });
+
+  it('counts every earlier bet of the account when bets arrive one a request on one evolving state, and an older state counts only its own', () => {
+    const t = readyTable().round('R1', [], false);
+    // 99 bets of 1,000 by A1 on PLAYER, one a request, each decided on the state the previous one left
+    for (let i = 1; i <= 99; i++) t.run(place('R1', bet(`P${i}`, 'PLAYER', 1000n)));
+    const older = t.state;
+    t.run(place('R1', bet('P100', 'PLAYER', 1000n))); // 100,000: the maximum
+    expect(() => decide(t.state, place('R1', bet('P101', 'PLAYER', 100n)), counterIds('x'))).toThrow(expect.objectContaining({ code: 'BET.ABOVE_MAXIMUM' }));
+    // the state before P100 holds 99,000: 1,000 more is still within the maximum there
+    expect(types(decide(older, place('R1', bet('Q1', 'PLAYER', 1000n)), counterIds('y')))).toEqual(['BetPlaced']);
+    expect(() => decide(older, place('R1', bet('Q1', 'PLAYER', 1001n)), counterIds('z'))).toThrow(expect.objectContaining({ code: 'BET.ABOVE_MAXIMUM' }));
   });
 
   it('refuses a bet id already used in the shoe or twice in the batch (BET.DUPLICATE_ID)', () => {
