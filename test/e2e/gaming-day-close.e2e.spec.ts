@@ -71,6 +71,11 @@ describe('gaming-day close: frozen signed report, adjustments in the next day, a
     await h?.close();
   });
 
+  it('a day that does not exist is refused as a validation failure whose problems are a list, as every VALIDATION.FAILED', async () => {
+    const bad = await call('POST', '/gaming-days/2026-02-30/close', 'pit-manager', { tableIds: [table.tableId] });
+    expect([bad.status, ((await bad.json()) as any).error]).toEqual([400, { code: 'VALIDATION.FAILED', message: expect.any(String), details: { problems: ['day must be a date YYYY-MM-DD that exists'] } }]);
+  });
+
   it('day D has not ended: a plain close is refused; an early close needs a reason and a second pit manager', async () => {
     expect((await call('POST', `/gaming-days/${day}/close`, 'auditor', { tableIds: [table.tableId] })).status).toBe(403);
     const plain = await call('POST', `/gaming-days/${day}/close`, 'pit-manager', { tableIds: [table.tableId] });

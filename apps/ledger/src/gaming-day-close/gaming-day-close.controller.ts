@@ -17,7 +17,7 @@ import { GamingDayCloseService } from './gaming-day-close.service';
 export const CLOSE_REPORT_TYPE = 'application/vnd.ledger.close-report+json';
 
 function checkDay(day: string): string {
-  if (!isGamingDay(day)) throw new ApiError('VALIDATION.FAILED', 'day must be a gaming day YYYY-MM-DD that exists', { problems: 'day must be a date YYYY-MM-DD that exists' });
+  if (!isGamingDay(day)) throw new ApiError('VALIDATION.FAILED', 'day must be a gaming day YYYY-MM-DD that exists', { problems: ['day must be a date YYYY-MM-DD that exists'] });
   return day;
 }
 
@@ -48,7 +48,7 @@ export class GamingDayCloseController {
       res.status(202);
       return this.closes.requestEarlyClose(checkDay(day), body.tableIds ?? null, body.reason ?? '', { id: p.id });
     }
-    if (body.reason !== undefined) throw new ApiError('VALIDATION.FAILED', 'reason goes with early=true', { problems: 'reason: only with early=true' });
+    if (body.reason !== undefined) throw new ApiError('VALIDATION.FAILED', 'reason goes with early=true', { problems: ['reason: only with early=true'] });
     return this.closes.close(checkDay(day), body.tableIds ?? null, { id: p.id, role: p.role, trigger: 'MANAGER' });
   }
 
@@ -57,7 +57,7 @@ export class GamingDayCloseController {
   @ApiOperation({ summary: "A second pit manager approves an early close of the current gaming day (four eyes): the day is closed for the request's table set" })
   @ApiCreatedResponse({ type: GamingDayCloseWithReport })
   async approve(@Param('day') day: string, @Param('requestId') requestId: string, @CurrentPrincipal() p: Principal) {
-    if (!FILTER_ID.test(requestId)) throw new ApiError('VALIDATION.FAILED', 'requestId must be an id', { problems: 'requestId: 1..64 characters of A-Z a-z 0-9 _ . : -' });
+    if (!FILTER_ID.test(requestId)) throw new ApiError('VALIDATION.FAILED', 'requestId must be an id', { problems: ['requestId: 1..64 characters of A-Z a-z 0-9 _ . : -'] });
     return this.closes.approveEarlyClose(checkDay(day), requestId, { id: p.id, role: p.role, trigger: 'MANAGER' });
   }
 
@@ -97,7 +97,7 @@ export class GamingDayCloseController {
     const format = answerFormat(req, q.format, { 'application/json': 'json', 'text/csv': 'csv', [CLOSE_REPORT_TYPE]: 'raw' });
     if (format === 'raw') {
       if (closes.length !== 1) {
-        throw new ApiError('VALIDATION.FAILED', `format=raw needs exactly one close; ${closes.length} match: give the tableId of one`, { problems: 'format=raw: tableId must select exactly one close' });
+        throw new ApiError('VALIDATION.FAILED', `format=raw needs exactly one close; ${closes.length} match: give the tableId of one`, { problems: ['format=raw: tableId must select exactly one close'] });
       }
       const c = closes[0];
       res.setHeader('content-type', CLOSE_REPORT_TYPE);

@@ -116,7 +116,7 @@ export class GamingDayCloseService {
    */
   async requestEarlyClose(day: string, tableIds: readonly string[] | null, reason: string, requester: { id: string }, now: Date = new Date()): Promise<EarlyCloseRequest> {
     const current = this.assertStarted(day, now);
-    if (day !== current) throw new ApiError('VALIDATION.FAILED', `gaming day ${day} has ended: close it without early`, { problems: 'early: only for the current gaming day' });
+    if (day !== current) throw new ApiError('VALIDATION.FAILED', `gaming day ${day} has ended: close it without early`, { problems: ['early: only for the current gaming day'] });
     const why = reason.trim();
     if (why.length < 3 || why.length > 500) throw ApiError.of('MANAGEMENT.REASON_REQUIRED');
     for (const t of tableIds ?? []) this.tables.get(t); // TABLE.UNKNOWN
