@@ -1,7 +1,7 @@
 import { Controller, Get, Query, UseInterceptors } from '@nestjs/common';
 import { ApiBearerAuth, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { Roles } from '../kernel/auth/roles.decorator';
-import { parseLimit, parseTime } from '../kernel/pagination';
+import { parseLimit, parseWindow } from '../kernel/pagination';
 import { AccessLogQuery, EventSearchQuery } from '../kernel/query.dto';
 import { QueryLogInterceptor } from '../kernel/query-log.interceptor';
 import { AccessLogPage, AuditDecisionsPage, AuditEventsPage } from './audit.responses';
@@ -43,7 +43,7 @@ export class AuditController {
   @ApiOperation({ summary: 'Who looked at what: every audit read, with its filters' })
   @ApiOkResponse({ type: AccessLogPage })
   accessLog(@Query() q: AccessLogQuery) {
-    return this.read.accessLog({ actorId: q.actorId ?? null, from: parseTime(q.from, 'from'), to: parseTime(q.to, 'to'), limit: parseLimit(q.limit), cursor: q.cursor });
+    return this.read.accessLog({ actorId: q.actorId ?? null, ...parseWindow(q), limit: parseLimit(q.limit), cursor: q.cursor });
   }
 }
 
@@ -55,8 +55,7 @@ function eventFilters(q: EventSearchQuery): EventFilters {
     roundId: q.roundId ?? null,
     type: q.type ?? null,
     actorId: q.actorId ?? null,
-    from: parseTime(q.from, 'from'),
-    to: parseTime(q.to, 'to'),
+    ...parseWindow(q),
     limit: parseLimit(q.limit),
     cursor: q.cursor,
   };

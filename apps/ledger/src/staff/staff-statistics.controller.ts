@@ -6,7 +6,7 @@ import { Roles } from '../kernel/auth/roles.decorator';
 import { ApiError } from '../kernel/api-error';
 import { csvAnswer, type HeaderSink } from '../kernel/csv';
 import { HeavyRead, HeavyReadLimiter, type HeavyReadRequest } from '../kernel/heavy-read';
-import { parseTime } from '../kernel/pagination';
+import { parseWindow } from '../kernel/pagination';
 import { QueryLogInterceptor } from '../kernel/query-log.interceptor';
 import { headerValue, REPORT_HEADER_HTTP, reportHeader, type ReportHeader } from '../kernel/report-header';
 import { DEFAULT_MIN_ROUNDS, Z_THRESHOLD } from './staff-flags';
@@ -57,9 +57,7 @@ export class StaffStatisticsController {
     },
   })
   async staff(@Query() q: StaffStatisticsQuery, @Req() req: HeavyReadRequest & Request, @Res({ passthrough: true }) res: Response): Promise<StaffStatisticsAnswer | string> {
-    const from = parseTime(q.from, 'from');
-    const to = parseTime(q.to, 'to');
-    if (from && to && from >= to) throw new ApiError('VALIDATION.FAILED', 'from must be before to', { from, to });
+    const { from, to } = parseWindow(q);
     if (q.fromDay && q.toDay && q.fromDay > q.toDay) throw new ApiError('VALIDATION.FAILED', 'fromDay must not be after toDay', { fromDay: q.fromDay, toDay: q.toDay });
     const f: StaffFilters = {
       groupBy: q.groupBy ?? 'dealer',
