@@ -101,10 +101,10 @@ export class LedgerApiEnv extends WithWalletLimits(
 
   /**
    * Events between two snapshots of a shoe stream's folded state (table `stream_snapshots`,
-   * docs/architecture.md §3): a snapshot is written after the append that ends a round once this
-   * many events were appended since the last one (or after any append once four times as many
-   * were), and a cache miss folds only the events after the latest genuine snapshot. 0: none
-   * written (a miss folds the whole stream).
+   * docs/architecture.md §3), at least: a snapshot is written after the append that ends a round
+   * once this many events, or half the stream's version at the last snapshot if more, were appended
+   * since the last one (or after any append once four times as many were), and a cache miss folds
+   * only the events after the latest genuine snapshot. 0: none written (a miss folds the whole stream).
    * @default 2000
    */
   @IntVar(0, 10_000_000, 'events')
