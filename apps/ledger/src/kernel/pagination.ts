@@ -105,11 +105,11 @@ export function parseTime(raw: unknown, name: string): string | null {
  * A half-open time window `[from, to)` from a query string's `from` and `to` (either may be absent),
  * as SQL parameters ({@link parseTime}). An empty or reversed window (`from` not before `to`) is a
  * mistake of the caller, refused rather than answered with an empty page.
- * @throws ApiError 400 `VALIDATION.FAILED` (details `{ from, to }` for a window that is empty or reversed)
+ * @throws ApiError 400 `VALIDATION.FAILED` (details `{ problems, from, to }` for a window that is empty or reversed)
  */
 export function parseWindow(q: { readonly from?: unknown; readonly to?: unknown }): { from: string | null; to: string | null } {
   const from = parseTime(q.from, 'from');
   const to = parseTime(q.to, 'to');
-  if (from && to && from >= to) throw new ApiError('VALIDATION.FAILED', 'from must be before to', { from, to });
+  if (from && to && from >= to) throw new ApiError('VALIDATION.FAILED', 'from must be before to', { problems: ['from must be before to'], from, to });
   return { from, to };
 }
