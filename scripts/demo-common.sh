@@ -40,7 +40,7 @@ demo_unlock() {
 # The node heap option of service $1 (SERVICE_HEAP_MIB, libs/config/src/heap.ts).
 demo_heap_of() {
   case "$1" in
-    api) echo --max-old-space-size=176 ;;
+    api) echo --max-old-space-size=512 ;;
     relay) echo --max-old-space-size=160 ;;
     projector) echo --max-old-space-size=160 ;;
   esac

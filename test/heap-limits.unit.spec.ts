@@ -19,8 +19,8 @@ const MAIN: Record<HeapSizedService, string> = { ledger: 'dist/apps/ledger/src/m
 const heapOptions = (text: string) => text.match(/--max-old-space-size=\d+/g) ?? [];
 
 describe('service heap limits', () => {
-  it('are positive and leave each service room under 300 MiB resident', () => {
-    for (const s of SERVICES) expect({ s, ok: SERVICE_HEAP_MIB[s] >= 96 && SERVICE_HEAP_MIB[s] <= 200 }).toEqual({ s, ok: true });
+  it('are bounded: relay and projector leave room under 300 MiB resident, the API room to settle a 25,000-bet round (176 MiB did not)', () => {
+    expect({ relay: SERVICE_HEAP_MIB.relay <= 200, projector: SERVICE_HEAP_MIB.projector <= 200, ledger: SERVICE_HEAP_MIB.ledger >= 384 && SERVICE_HEAP_MIB.ledger <= 1024 }).toEqual({ relay: true, projector: true, ledger: true });
   });
 
   it.each([
