@@ -83,9 +83,10 @@ export async function measureRound(client: LedgerClient, pg: Pg, o: { prefix: st
     const settled = (await pg.query(`SELECT count(*)::int AS n FROM "${o.schema}".bet_settlements WHERE round_id = $1 AND status = 'SETTLED'`, [roundId])).rows[0].n;
     if (Number.isFinite(projectedAt) && settled !== o.bets) throw new Error(`round: ${settled} of ${o.bets} bets SETTLED in ${o.schema}.bet_settlements after the last settlement was applied`);
     const positions = settlements.map((e) => e.globalPosition);
-    // the breakdown reads the relay's and the projector's timestamps; left empty when those columns change
-    const breakdownSql = `SELECT extract(epoch FROM min(o.published_at)) * 1000 AS r1, extract(epoch FROM max(o.published_at)) * 1000 AS r2, count(DISTINCT o.published_at)::int AS rb,
-              extract(epoch FROM min(a.applied_at)) * 1000 AS p1, extract(epoch FROM max(a.applied_at)) * 1000 AS p2, count(DISTINCT a.applied_at)::int AS pt
+    // the breakdown reads the relay's and the projector's timestamps, and counts their transactions by the rows' xmin
+    // (the timestamps are clock_timestamp(), one per row); left empty when those columns change
+    const breakdownSql = `SELECT extract(epoch FROM min(o.published_at)) * 1000 AS r1, extract(epoch FROM max(o.published_at)) * 1000 AS r2, count(DISTINCT o.xmin::text)::int AS rb,
+              extract(epoch FROM min(a.applied_at)) * 1000 AS p1, extract(epoch FROM max(a.applied_at)) * 1000 AS p2, count(DISTINCT a.xmin::text)::int AS pt
          FROM outbox o LEFT JOIN "${o.schema}".applied_events a ON a.global_position = o.global_position
         WHERE o.global_position = ANY($1::bigint[])`;
     const empty = { rows: [{ r1: null, r2: null, rb: 0, p1: null, p2: null, pt: 0 }] };
