@@ -18,10 +18,10 @@ import { join } from 'node:path';
 import { Client } from 'pg';
 import type { DataSource } from 'typeorm';
 import { createDataSource } from '@ledger/event-store';
-import { pgClientConfig } from '@ledger/infra';
+import { assertDatabaseReachable, pgClientConfig } from '@ledger/infra';
 import { freePort, REPO_ROOT } from '../fault/cluster';
 import { alive, childPids, killServer, postmasterPid } from '../../scripts/cluster/pg-server';
-import { kill, pairUrl, promote, status, up, type PairPorts } from '../../scripts/cluster/postgres';
+import { down, kill, pairUrl, promote, status, up, type PairPorts } from '../../scripts/cluster/postgres';
 
 jest.setTimeout(300_000);
 
@@ -143,7 +143,12 @@ describe('a primary with a synchronous standby, and URLs that follow the primary
     const killedAt = Date.now();
     await kill(DIR, 'primary');
     await expect(ds.query('SELECT 1')).rejects.toThrow(); // a broken connection, or no read-write host yet
+    // a process starting now refuses to, naming both hosts and why neither would do
+    await expect(assertDatabaseReachable(ownerUrl(), 'DATABASE_URL', 3000)).rejects.toThrow(
+      new RegExp(`STARTUP.DATABASE_UNREACHABLE.*127.0.0.1:${ports.primary},127.0.0.1:${ports.standby}/ledger.*127.0.0.1:${ports.standby}: a standby`),
+    );
     await promote(DIR);
+    await assertDatabaseReachable(ownerUrl(), 'DATABASE_URL', 3000);
 
     const t0 = Date.now();
     let landed: { port: number; standby: boolean } | undefined;
@@ -159,5 +164,19 @@ describe('a primary with a synchronous standby, and URLs that follow the primary
     const st = await status(DIR);
     expect(st.primary?.name).toBe('pg-standby');
     expect(st.promoted).toBe(true);
+  });
+
+  it('down stops what runs; up after the promotion starts the promoted server alone, never the old primary', async () => {
+    await ds?.destroy();
+    ds = undefined;
+    await down(DIR);
+    expect((await status(DIR)).nodes.map((n) => n.role)).toEqual(['down', 'down']);
+    const st = await up(DIR, ports);
+    expect(st.nodes.map((n) => [n.name, n.role])).toEqual([
+      ['pg-primary', 'down'],
+      ['pg-standby', 'primary'],
+    ]);
+    const rows = await withClient(ownerUrl(), async (c) => (await c.query('SELECT count(*)::int AS n FROM pgha_rows WHERE id > 0')).rows[0].n);
+    expect(rows).toBe(201);
   });
 });
