@@ -13,6 +13,7 @@
  *   acknowledged row is there.
  */
 import { randomBytes } from 'node:crypto';
+import { spawn, type ChildProcess } from 'node:child_process';
 import { rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { Client } from 'pg';
@@ -20,7 +21,7 @@ import type { DataSource } from 'typeorm';
 import { createDataSource } from '@ledger/event-store';
 import { assertDatabaseReachable, pgClientConfig } from '@ledger/infra';
 import { freePort, REPO_ROOT } from '../fault/cluster';
-import { alive, childPids, killServer, postmasterPid } from '../../scripts/cluster/pg-server';
+import { alive, childPids, killServer, postgresBinDir, postmasterPid, serverCommand } from '../../scripts/cluster/pg-server';
 import { down, kill, pairUrl, promote, status, up, type PairPorts } from '../../scripts/cluster/postgres';
 
 jest.setTimeout(300_000);
@@ -28,6 +29,22 @@ jest.setTimeout(300_000);
 const DIR = join(REPO_ROOT, '.stack', `pgha-${randomBytes(4).toString('hex')}`);
 let ports: PairPorts;
 let ds: DataSource | undefined;
+let watchdog: ChildProcess | undefined;
+
+/** A detached shell that stops both servers (immediate) if this process dies without its afterAll; killed by afterAll. */
+function startWatchdog(): ChildProcess {
+  const stop = (name: string) =>
+    serverCommand(postgresBinDir(), 'pg_ctl', ['-D', join(DIR, name), '-m', 'immediate', 'stop'])
+      .flat()
+      .map((a) => `'${a.replace(/'/g, `'\\''`)}'`)
+      .join(' ');
+  // a server frozen by the synchronous-commit test is woken first: a stopped process takes no signal to quit
+  const wake = (name: string) => `p=$(head -1 '${join(DIR, name, 'postmaster.pid')}' 2>/dev/null) && kill -CONT $p $(ps -o pid= --ppid $p) 2>/dev/null`;
+  const script = `while kill -0 ${process.pid} 2>/dev/null; do sleep 2; done; ${wake('pg-primary')}; ${wake('pg-standby')}; ${stop('pg-primary')}; ${stop('pg-standby')}`;
+  const child = spawn('bash', ['-c', script], { detached: true, stdio: 'ignore' });
+  child.unref();
+  return child;
+}
 
 /** The port of the server a query of `q` ran on, and whether that server is a standby. */
 async function whereAmI(q: (sql: string) => Promise<Array<Record<string, unknown>>>): Promise<{ port: number; standby: boolean }> {
@@ -50,6 +67,7 @@ const ownerUrl = (order?: Array<'pg-primary' | 'pg-standby'>) => pairUrl(ports, 
 
 beforeAll(async () => {
   ports = { primary: await freePort(), standby: await freePort() };
+  watchdog = startWatchdog();
   await up(DIR, ports);
   await withClient(pairUrl(ports, { user: 'ledger_owner' }), (c) => c.query('CREATE TABLE IF NOT EXISTS pgha_rows (id bigint PRIMARY KEY, at timestamptz NOT NULL DEFAULT now())'));
 });
@@ -64,6 +82,7 @@ afterAll(async () => {
     }
   }
   rmSync(DIR, { recursive: true, force: true });
+  if (watchdog?.pid) process.kill(watchdog.pid, 'SIGKILL');
 });
 
 describe('a primary with a synchronous standby, and URLs that follow the primary', () => {
