@@ -10,7 +10,7 @@ export interface Pg {
 /** A small pool on the bench database; `end()` closes it. */
 export async function connect(url: string, applicationName = 'ledger-bench'): Promise<Pg & { end(): Promise<void> }> {
   // timeouts and keepalives as every connection (the owner's longer statement timeout: the bench loads and counts in bulk)
-  const pool = new Pool({ connectionString: url, application_name: applicationName, ...pgPoolConfig(3, currentDatabaseSessionSettings('migrations')) });
+  const pool = new Pool({ connectionString: url, application_name: applicationName, ...pgPoolConfig(3, currentDatabaseSessionSettings('migrations'), url) });
   // an idle connection lost (e.g. PostgreSQL restarted by someone else) is dropped by the pool, not fatal
   pool.on('error', (e) => process.stderr.write(`[bench] PostgreSQL connection lost: ${e.message}\n`));
   await pool.query('SELECT 1');

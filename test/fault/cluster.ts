@@ -11,10 +11,14 @@
  * also exits when its parent is gone: see orphan-guard.js).
  */
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { chownSync, closeSync, existsSync, mkdirSync, mkdtempSync, openSync, readdirSync, readFileSync, symlinkSync, writeSync } from 'node:fs';
+import { closeSync, existsSync, mkdirSync, mkdtempSync, openSync, readFileSync, symlinkSync, writeSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { createServer } from 'node:net';
 import { join, resolve } from 'node:path';
+import { alive, appendAsServerUser, handToServerUser, killServer, postgresBinDir, postmasterPid, runLogged, serverCommand, serverUserCanReach } from '../../scripts/cluster/pg-server';
+
+// shared with the cluster's PostgreSQL pair (scripts/cluster/postgres.ts); re-exported for the fault run's specs
+export { alive, postgresBinDir, runLogged };
 
 /** The checkout this file lives in. */
 export const REPO_ROOT = resolve(__dirname, '../..');
@@ -254,28 +258,6 @@ export class ServiceProcess {
   }
 }
 
-/** Runs a command to completion (bounded), output appended to `logFile`. @throws on a non-zero exit */
-export async function runLogged(cmd: string, args: string[], env: Record<string, string>, logFile: string, timeoutMs: number): Promise<void> {
-  const fd = openSync(logFile, 'a');
-  writeSync(fd, `\n===== ${new Date().toISOString()} $ ${cmd} ${args.join(' ')} =====\n`);
-  try {
-    await new Promise<void>((res, rej) => {
-      const child = spawn(cmd, args, { cwd: REPO_ROOT, env: { ...process.env, ...env }, stdio: ['ignore', fd, fd] });
-      const timer = setTimeout(() => {
-        child.kill('SIGKILL');
-        rej(new Error(`${cmd} ${args.join(' ')} did not finish in ${timeoutMs} ms (log ${logFile})`));
-      }, timeoutMs);
-      child.once('exit', (code) => {
-        clearTimeout(timer);
-        if (code === 0) res();
-        else rej(new Error(`${cmd} ${args.join(' ')} exited with ${code} (log ${logFile})`));
-      });
-    });
-  } finally {
-    closeSync(fd);
-  }
-}
-
 /**
  * A Kafka broker of this run only: `scripts/stack.sh up|down` with STACK_DIR = `<runDir>/stack`
  * and its own ports, so stopping it disturbs nobody else's tests. The jars are the checkout's
@@ -350,31 +332,6 @@ export class PrivateKafka {
   }
 }
 
-/** Whether a process with this pid exists. */
-export function alive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (e) {
-    return (e as NodeJS.ErrnoException).code === 'EPERM';
-  }
-}
-
-/** The PostgreSQL server binaries: FAULT_PG_BIN, else /usr/lib/postgresql/15/bin, else the newest /usr/lib/postgresql/<v>/bin. */
-export function postgresBinDir(env: NodeJS.ProcessEnv = process.env): string {
-  if (env.FAULT_PG_BIN) return env.FAULT_PG_BIN;
-  const preferred = '/usr/lib/postgresql/15/bin';
-  if (existsSync(join(preferred, 'initdb'))) return preferred;
-  const base = '/usr/lib/postgresql';
-  const versions = existsSync(base)
-    ? readdirSync(base)
-        .filter((v) => existsSync(join(base, v, 'bin', 'initdb')))
-        .sort((a, b) => Number(a) - Number(b))
-    : [];
-  if (!versions.length) throw new Error('no PostgreSQL server binaries (initdb) in /usr/lib/postgresql/*/bin; install the postgresql package or set FAULT_PG_BIN');
-  return join(base, versions[versions.length - 1], 'bin');
-}
-
 /**
  * A PostgreSQL cluster of this run only (docs/guarantees.md §13): `initdb` into `<dir>/data`, its
  * own port on 127.0.0.1 (no Unix socket), started with `pg_ctl` and crashed with SIGKILL of the
@@ -390,7 +347,6 @@ export class PrivatePostgres {
   /** SIGKILLs of the postmaster. */
   kills = 0;
   private readonly bin = postgresBinDir();
-  private readonly asRoot = process.getuid?.() === 0;
 
   constructor(
     readonly dir: string,
@@ -407,10 +363,9 @@ export class PrivatePostgres {
    * directory. @returns the directory for the cluster (not created yet when `preferred`)
    */
   static directory(preferred: string): string {
-    if (process.getuid?.() !== 0) return preferred;
     let parent = preferred;
     while (!existsSync(parent)) parent = join(parent, '..');
-    if (spawnSync('runuser', ['-u', 'postgres', '--', 'test', '-x', parent], { timeout: 10_000 }).status === 0) return preferred;
+    if (serverUserCanReach(parent)) return preferred;
     return mkdtempSync(join(tmpdir(), 'ledger-fault-pg-'));
   }
 
@@ -419,26 +374,15 @@ export class PrivatePostgres {
     return `postgres://${role}:${role}@127.0.0.1:${this.port}/${db}`;
   }
 
-  /** A server binary with its arguments, as the OS user the server runs as. */
-  private command(binary: string, args: string[]): [string, string[]] {
-    const path = join(this.bin, binary);
-    return this.asRoot ? ['runuser', ['-u', 'postgres', '--', path, ...args]] : [path, args];
-  }
-
   private run(binary: string, args: string[], timeoutMs: number): Promise<void> {
-    const [cmd, argv] = this.command(binary, args);
+    const [cmd, argv] = serverCommand(this.bin, binary, args);
     return runLogged(cmd, argv, {}, this.logFile, timeoutMs);
   }
 
   /** initdb (UTF-8, C locale, trust on loopback) and the server settings; @throws when initdb fails */
   async init(): Promise<void> {
     mkdirSync(this.dir, { recursive: true });
-    if (this.asRoot) {
-      const uid = Number(spawnSync('id', ['-u', 'postgres'], { encoding: 'utf8' }).stdout.trim());
-      const gid = Number(spawnSync('id', ['-g', 'postgres'], { encoding: 'utf8' }).stdout.trim());
-      if (!(uid > 0)) throw new Error('running as root, but there is no `postgres` OS user to run the private PostgreSQL cluster as');
-      chownSync(this.dir, uid, gid);
-    }
+    handToServerUser(this.dir);
     await this.run('initdb', ['-D', this.dataDir, '-U', 'postgres', '-A', 'trust', '-E', 'UTF8', '--locale=C'], 120_000);
     const settings = [
       `port = ${this.port}`,
@@ -452,9 +396,7 @@ export class PrivatePostgres {
       'full_page_writes = on',
       `log_line_prefix = '%m [%p] '`,
     ];
-    const [cmd, argv] = this.asRoot ? ['runuser', ['-u', 'postgres', '--', 'sh', '-c', 'cat >> "$1"', 'sh', join(this.dataDir, 'postgresql.conf')]] : ['sh', ['-c', 'cat >> "$1"', 'sh', join(this.dataDir, 'postgresql.conf')]];
-    const r = spawnSync(cmd, argv as string[], { input: `\n# the fault run's private cluster\n${settings.join('\n')}\n` });
-    if (r.status !== 0) throw new Error(`could not write ${this.dataDir}/postgresql.conf: ${r.stderr}`);
+    appendAsServerUser(join(this.dataDir, 'postgresql.conf'), `\n# the fault run's private cluster\n${settings.join('\n')}\n`);
   }
 
   /** Whether it accepts connections. */
@@ -464,10 +406,7 @@ export class PrivatePostgres {
 
   /** The postmaster's pid (first line of postmaster.pid), when it runs. */
   postmasterPid(): number | null {
-    const file = join(this.dataDir, 'postmaster.pid');
-    if (!existsSync(file)) return null;
-    const pid = Number(readFileSync(file, 'utf8').split('\n')[0]);
-    return pid > 0 && alive(pid) ? pid : null;
+    return postmasterPid(this.dataDir);
   }
 
   /** `pg_ctl start` (crash recovery first when the last stop was a crash); waits until it accepts connections (≤ 120 s). */
@@ -484,17 +423,9 @@ export class PrivatePostgres {
   async crash(): Promise<void> {
     const pid = this.postmasterPid();
     if (!pid) throw new Error('the private PostgreSQL is not running; nothing to kill');
-    const children = childPids(pid);
-    process.kill(pid, 'SIGKILL');
-    for (const c of children) {
-      try {
-        process.kill(c, 'SIGKILL');
-      } catch {
-        /* gone already */
-      }
-    }
+    const pids = killServer(pid);
     this.kills++;
-    if (!(await waitFor(() => !alive(pid) && children.every((c) => !alive(c)), 30_000, 100))) throw new Error(`PostgreSQL processes outlived SIGKILL by 30 s`);
+    if (!(await waitFor(() => pids.every((p) => !alive(p)), 30_000, 100))) throw new Error(`PostgreSQL processes outlived SIGKILL by 30 s`);
   }
 
   /** How many times the server log says it ran crash recovery. */
@@ -517,26 +448,9 @@ export class PrivatePostgres {
 
   /** The shell line the watchdog runs to stop it (see {@link startWatchdog}). */
   stopCommandLine(): string {
-    const [cmd, argv] = this.command('pg_ctl', ['-D', this.dataDir, '-m', 'immediate', 'stop']);
+    const [cmd, argv] = serverCommand(this.bin, 'pg_ctl', ['-D', this.dataDir, '-m', 'immediate', 'stop']);
     return [cmd, ...argv].map((a) => `'${a.replace(/'/g, `'\\''`)}'`).join(' ');
   }
-}
-
-/** The pids whose parent is `pid` (from /proc). */
-function childPids(pid: number): number[] {
-  const out: number[] = [];
-  for (const entry of readdirSync('/proc')) {
-    if (!/^\d+$/.test(entry)) continue;
-    try {
-      const stat = readFileSync(`/proc/${entry}/stat`, 'utf8');
-      // pid (comm) state ppid …; comm may hold spaces and parentheses: split after the last ')'
-      const ppid = Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]);
-      if (ppid === pid) out.push(Number(entry));
-    } catch {
-      /* gone */
-    }
-  }
-  return out;
 }
 
 /**

@@ -22,6 +22,8 @@
  * (the environment is passed in): no I/O.
  */
 
+import { formatPostgresUrl, hasHostList, parsePostgresUrl } from './postgres-url';
+
 /** The role that owns the ledger's schemas and tables and runs the migrations. */
 export const LEDGER_OWNER_ROLE = 'ledger_owner';
 /** The API's runtime role. */
@@ -47,12 +49,13 @@ export const LOCAL_DATABASE_URL = 'postgres://ledger_app:ledger_app@127.0.0.1:54
  * `url` with its login replaced by `role` (user and password both the role's name, as
  * `scripts/stack.sh` creates them): same server, port, database and parameters.
  *
- * @param url a `postgres://` URL
+ * @param url a `postgres://` URL, one host or several (`host1:port1,host2:port2`, docs/operations.md)
  * @param role the login to put in it
  * @returns the new URL, as a string
- * @throws TypeError when `url` is not a URL
+ * @throws TypeError when `url` is not a URL (PostgresUrlError, a TypeError, for a malformed host list)
  */
 export function databaseUrlForRole(url: string, role: LedgerDatabaseRole): string {
+  if (hasHostList(url)) return formatPostgresUrl(parsePostgresUrl(url), { userInfo: `${role}:${role}` });
   const u = new URL(url);
   u.username = role;
   u.password = role;

@@ -3,6 +3,7 @@ import { statSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { Expose, Transform } from 'class-transformer';
 import { ValidateBy, type ValidationArguments } from 'class-validator';
+import { postgresUrlProblem, TARGET_SESSION_ATTRS } from './postgres-url';
 
 /**
  * Decorators of the configuration schemas (docs/architecture.md §5). A schema is a class whose
@@ -26,6 +27,8 @@ export interface EnvVarInfo {
   readonly aliases: readonly string[];
   /** Its default is computed from the other validated values ({@link VarOptions.derived}); absent otherwise. */
   readonly derived?: DerivedDefault;
+  /** What is wrong with a refused raw value, in words (added to the error message); absent when the form says it all. */
+  readonly problem?: (raw: string) => string | undefined;
 }
 
 /**
@@ -65,6 +68,7 @@ interface VarSpec<T> extends VarOptions {
   readonly expected: string;
   parse(raw: string): T | typeof INVALID;
   check?(value: T): boolean;
+  problem?(raw: string): string | undefined;
 }
 
 const OWN_VARS = new Map<Function, EnvVarInfo[]>();
@@ -86,7 +90,7 @@ function envVar<T>(spec: VarSpec<T>): PropertyDecorator {
     const name = String(key);
     const ctor = (target as { constructor: Function }).constructor;
     const own = OWN_VARS.get(ctor) ?? [];
-    own.push({ name, expected: spec.expected, secret: spec.secret === true, aliases: spec.aliases ?? [], ...(spec.derived ? { derived: spec.derived } : {}) });
+    own.push({ name, expected: spec.expected, secret: spec.secret === true, aliases: spec.aliases ?? [], ...(spec.derived ? { derived: spec.derived } : {}), ...(spec.problem ? { problem: spec.problem } : {}) });
     OWN_VARS.set(ctor, own);
     Expose()(target, name);
     Transform(({ value }) => (typeof value === 'string' ? spec.parse(value) : value), { toClassOnly: true })(target, name);
@@ -153,6 +157,21 @@ export function UrlVar(protocols: readonly string[], options: VarOptions = {}): 
         return INVALID;
       }
     },
+  });
+}
+
+/**
+ * A PostgreSQL connection URL (`postgres:` or `postgresql:`): one host, as any URL, or several as
+ * libpq writes them (`host1:port1,host2:port2`), with `target_session_attrs` one of
+ * {@link TARGET_SESSION_ATTRS} (docs/operations.md, "A primary with a synchronous standby"). A
+ * refused value's message says what is wrong with it ({@link postgresUrlProblem}).
+ */
+export function PostgresUrlVar(options: VarOptions = {}): PropertyDecorator {
+  return envVar<string>({
+    ...options,
+    expected: `a postgres:// or postgresql:// URL, one host or several (host1:port1,host2:port2; target_session_attrs ${TARGET_SESSION_ATTRS.join(', ')})`,
+    parse: (raw) => (postgresUrlProblem(raw) === undefined ? raw : INVALID),
+    problem: postgresUrlProblem,
   });
 }
 

@@ -10,5 +10,6 @@ export * from './database-roles';
 export * from './env-var';
 export * from './heap';
 export * from './load-config';
+export * from './postgres-url';
 export * from './schemas';
 export * from './startup-error';

@@ -57,9 +57,14 @@ function problemOf(e: ValidationError, info: EnvVarInfo | undefined, raw: string
   for (const [constraint, message] of Object.entries(e.constraints ?? {})) {
     if (constraint !== FORM_CONSTRAINT) messages.push(message);
     else if (raw === undefined) messages.push(`not set: expected ${info?.expected ?? message}`);
-    else messages.push(`expected ${info?.expected ?? message}, got ${shown(raw, info)}`);
+    else messages.push(`expected ${info?.expected ?? message}, got ${shown(raw, info)}${problemIn(raw, info)}`);
   }
   return { variable: readFrom ?? e.property, message: messages.join('; ') };
+}
+
+function problemIn(raw: string, info: EnvVarInfo | undefined): string {
+  const problem = info?.secret ? undefined : info?.problem?.(raw);
+  return problem ? ` (${problem})` : '';
 }
 
 function shown(raw: string, info: EnvVarInfo | undefined): string {

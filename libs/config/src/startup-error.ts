@@ -1,5 +1,6 @@
 import { formatErrorMessage, type ErrorCode } from '@ledger/errors';
 import { ConfigError } from './config-error';
+import { hasHostList, hostLabel, parsePostgresUrl } from './postgres-url';
 
 /** The codes of a process that cannot reach what it depends on at start (libs/errors, source `config`). */
 export type StartupErrorCode = Extract<ErrorCode, 'STARTUP.DATABASE_UNREACHABLE' | 'STARTUP.BROKER_UNREACHABLE'>;
@@ -45,6 +46,14 @@ export function startFailureText(err: unknown): string {
 
 /** A connection URL as it may be shown: `host:port/database`, never the login or the password. */
 export function shownTarget(url: string): string {
+  if (hasHostList(url)) {
+    try {
+      const p = parsePostgresUrl(url);
+      return `${p.hosts.map(hostLabel).join(',')}${p.path}`;
+    } catch {
+      return '(not a URL)';
+    }
+  }
   try {
     const u = new URL(url);
     return `${u.hostname}:${u.port || '5432'}${u.pathname}`;

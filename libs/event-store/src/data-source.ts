@@ -49,7 +49,7 @@ export function createDataSource(url?: string, options: DataSourceOptions = {}):
     poolSize: options.poolSize ?? 10,
     applicationName: options.applicationName ?? 'ledger',
     // timeouts and keepalives on every session (docs/architecture.md §5)
-    extra: pgPoolConfig(options.poolSize ?? 10, options.session),
+    extra: pgPoolConfig(options.poolSize ?? 10, options.session, url ?? DEFAULT_DATABASE_URL),
   });
 }
 

@@ -27,6 +27,6 @@ export function createProjectionDataSource(url: string = DEFAULT_DATABASE_URL, o
     migrationsRun: false,
     logging: false,
     applicationName: options.applicationName ?? 'ledger-projections',
-    extra: pgPoolConfig(options.poolSize ?? 10, options.session),
+    extra: pgPoolConfig(options.poolSize ?? 10, options.session, url),
   });
 }

@@ -1,5 +1,5 @@
 import { LOCAL_DATABASE_URL, resolveDatabaseUrls, type DatabaseUrlEnv } from '../database-roles';
-import { BoolVar, IntVar, ListVar, OneOfVar, TextVar, TimeZoneVar, UrlVar, type DerivedDefault } from '../env-var';
+import { BoolVar, IntVar, ListVar, OneOfVar, PostgresUrlVar, TextVar, TimeZoneVar, type DerivedDefault } from '../env-var';
 
 /**
  * The parts every process's configuration is built from (docs/architecture.md §5): a base class and
@@ -68,8 +68,6 @@ export function WithLogging<B extends EnvClass>(Base: B) {
   return LoggingEnv;
 }
 
-const POSTGRES_URL = ['postgres:', 'postgresql:'];
-
 /**
  * A URL that defaults to `DATABASE_URL` with the login `role` (same server, port and database; the
  * password is the role's name, as `scripts/stack.sh` creates it): {@link resolveDatabaseUrls}.
@@ -84,10 +82,12 @@ export function WithDatabase<B extends EnvClass>(Base: B) {
     /**
      * PostgreSQL connection URL of the API, as its runtime role `ledger_app` (docs/architecture.md §10).
      * It also names the database of every other process: the URLs of the migrations, the relay and the
-     * projector default to it with their own login.
+     * projector default to it with their own login. Several hosts (`host1:port1,host2:port2`) with
+     * `target_session_attrs=read-write` follow the primary of a primary–standby pair (docs/operations.md,
+     * "A primary with a synchronous standby").
      * @default postgres://ledger_app:ledger_app@127.0.0.1:5432/ledger
      */
-    @UrlVar(POSTGRES_URL)
+    @PostgresUrlVar()
     DATABASE_URL: string = DEFAULT_DATABASE_URL;
 
     /**
@@ -149,7 +149,7 @@ export function WithMigrationsDatabase<B extends EnvClass<{ DATABASE_URL: string
      * `npm run migration:run`, `npm run projections:rebuild` (docs/architecture.md §10).
      * @default `DATABASE_URL` with the login `ledger_owner`
      */
-    @UrlVar(POSTGRES_URL, { derived: derivedFromDatabaseUrl('ledger_owner', (u) => u.migrations) })
+    @PostgresUrlVar({ derived: derivedFromDatabaseUrl('ledger_owner', (u) => u.migrations) })
     MIGRATIONS_DATABASE_URL!: string;
   }
   return MigrationsDatabaseEnv;
@@ -163,7 +163,7 @@ export function WithRelayDatabase<B extends EnvClass<{ DATABASE_URL: string }>>(
      * `ledger_relay` (docs/architecture.md §10).
      * @default `DATABASE_URL` with the login `ledger_relay`
      */
-    @UrlVar(POSTGRES_URL, { derived: derivedFromDatabaseUrl('ledger_relay', (u) => u.relay) })
+    @PostgresUrlVar({ derived: derivedFromDatabaseUrl('ledger_relay', (u) => u.relay) })
     RELAY_DATABASE_URL!: string;
   }
   return RelayDatabaseEnv;
@@ -177,7 +177,7 @@ export function WithProjectorDatabase<B extends EnvClass<{ DATABASE_URL: string 
      * `ledger_projector` (docs/architecture.md §10).
      * @default `DATABASE_URL` with the login `ledger_projector`
      */
-    @UrlVar(POSTGRES_URL, { derived: derivedFromDatabaseUrl('ledger_projector', (u) => u.projector) })
+    @PostgresUrlVar({ derived: derivedFromDatabaseUrl('ledger_projector', (u) => u.projector) })
     PROJECTOR_DATABASE_URL!: string;
   }
   return ProjectorDatabaseEnv;

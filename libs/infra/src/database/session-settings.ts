@@ -1,4 +1,6 @@
 import type { ClientConfig, PoolConfig } from 'pg';
+import { isPlainPostgresUrl } from '@ledger/config';
+import { pgConnectionOptions } from './host-selection';
 
 /**
  * Database hygiene of every connection the ledger opens (docs/architecture.md §5): the one place
@@ -89,15 +91,20 @@ export function currentDatabaseSessionSettings(kind: DatabaseSessionKind = 'serv
 
 /**
  * Options of one raw `pg` Client with the session settings.
- * @param connectionString `postgres://user:pass@host:port/db`
+ * @param connectionString `postgres://user:pass@host:port/db`, or with several hosts and
+ *   `target_session_attrs` (`postgres://u:p@h1:5432,h2:5433/db?target_session_attrs=read-write`):
+ *   then each connection goes to the first host that gives such a session (`./host-selection.ts`;
+ *   docs/operations.md, "A primary with a synchronous standby")
  * @param applicationName `application_name` (shown in `pg_stat_activity`)
  * @param settings @default the process's ({@link currentDatabaseSessionSettings})
+ * @throws PostgresUrlError when a URL with several hosts is malformed
  */
 export function pgClientConfig(connectionString: string, applicationName: string, settings: DatabaseSessionSettings = currentDatabaseSessionSettings()): ClientConfig {
   const keepIdleS = Math.max(1, Math.ceil(settings.keepAliveIdleMs / 1000));
   const keepIntervalS = Math.max(1, Math.ceil(keepIdleS / 2));
   return {
-    connectionString,
+    // a multi-host URL also gets the `stream` that chooses the host (host-selection.ts)
+    ...pgConnectionOptions(connectionString, settings.connectTimeoutMs),
     application_name: applicationName,
     statement_timeout: settings.statementTimeoutMs,
     idle_in_transaction_session_timeout: settings.idleInTransactionTimeoutMs,
@@ -112,13 +119,19 @@ export function pgClientConfig(connectionString: string, applicationName: string
 /**
  * The pool options a TypeORM DataSource passes to `pg` (its `extra`), with the session settings;
  * `connectionTimeoutMillis` is then also the longest wait for a free connection of a full pool.
- * The connection string and application name stay TypeORM's own options.
+ * The application name stays TypeORM's own option, and so does the connection string of one
+ * server. A URL with several hosts or `target_session_attrs` (docs/operations.md, "A primary with
+ * a synchronous standby") puts its own `connectionString` (the first host's, which `pg` can read)
+ * and the `stream` that chooses the host for every new connection of the pool into the options:
+ * TypeORM lets `extra` override its own.
  * @param max pool size
  * @param settings @default the process's ({@link currentDatabaseSessionSettings})
+ * @param connectionString the pool's URL (the DataSource's `url`) @default none (TypeORM's own, one server)
+ * @throws PostgresUrlError when `connectionString` is not a PostgreSQL URL
  */
-export function pgPoolConfig(max: number, settings: DatabaseSessionSettings = currentDatabaseSessionSettings()): PoolConfig {
-  const { connectionString: _c, application_name: _a, ...rest } = pgClientConfig('', '', settings);
-  return { ...rest, max };
+export function pgPoolConfig(max: number, settings: DatabaseSessionSettings = currentDatabaseSessionSettings(), connectionString?: string): PoolConfig {
+  const { connectionString: c, application_name: _a, ...rest } = pgClientConfig(connectionString ?? '', '', settings);
+  return { ...rest, ...(connectionString && !isPlainPostgresUrl(connectionString) ? { connectionString: c } : {}), max };
 }
 
 function definedOnly<T extends object>(o: T): Partial<T> {

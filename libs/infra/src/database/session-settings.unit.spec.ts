@@ -1,4 +1,5 @@
-import { loadConfig, MigrationCliEnv } from '@ledger/config';
+import { loadConfig, MigrationCliEnv, parsePostgresUrl } from '@ledger/config';
+import { chooseHost, passesOf, satisfies } from './host-selection';
 import { configureDatabaseSessions, currentDatabaseSessionSettings, databaseSessionSettings, DEFAULT_DATABASE_SESSION_ENV, pgClientConfig, pgPoolConfig } from './session-settings';
 
 describe('database session settings (docs/architecture.md §5)', () => {
@@ -36,5 +37,54 @@ describe('database session settings (docs/architecture.md §5)', () => {
     expect(currentDatabaseSessionSettings().statementTimeoutMs).toBe(1234);
     expect(pgClientConfig('postgres://x', 'a').statement_timeout).toBe(1234);
     expect(currentDatabaseSessionSettings('migrations').statementTimeoutMs).toBe(600_000);
+  });
+});
+
+describe('multi-host URLs (docs/operations.md, "A primary with a synchronous standby")', () => {
+  const PAIR = 'postgres://ledger_app:pw@127.0.0.1:55432,127.0.0.1:55433/ledger?target_session_attrs=read-write';
+
+  it('a one-host URL goes to pg as it is, without a stream: it connects as it always did', () => {
+    expect(pgClientConfig('postgres://u:p@127.0.0.1:5432/db', 'app')).not.toHaveProperty('stream');
+    expect(pgPoolConfig(2, undefined, 'postgres://u:p@127.0.0.1:5432/db')).not.toHaveProperty('connectionString');
+    expect(pgPoolConfig(2, undefined, 'postgres://u:p@127.0.0.1:5432/db')).not.toHaveProperty('stream');
+  });
+
+  it('a multi-host URL gives pg its first host (which pg can read) and a stream that chooses the host', () => {
+    const c = pgClientConfig(PAIR, 'app');
+    expect(c.connectionString).toBe('postgres://ledger_app:pw@127.0.0.1:55432/ledger');
+    expect(typeof c.stream).toBe('function');
+    const pool = pgPoolConfig(3, undefined, PAIR);
+    expect(pool).toMatchObject({ max: 3, connectionString: 'postgres://ledger_app:pw@127.0.0.1:55432/ledger' });
+    expect(typeof pool.stream).toBe('function');
+    // one host with target_session_attrs is checked too
+    expect(typeof pgClientConfig('postgres://u:p@h:1/db?target_session_attrs=primary', 'app').stream).toBe('function');
+  });
+
+  it('a malformed multi-host URL is refused', () => {
+    expect(() => pgClientConfig('postgres://u:p@a:1,b:x/db', 'app')).toThrow('host 2 ("b:x") has no valid port');
+  });
+
+  it('which sessions satisfy which target_session_attrs (libpq’s rules), prefer-standby in two rounds', () => {
+    const primary = { inRecovery: false, readOnly: false };
+    const standby = { inRecovery: true, readOnly: true };
+    const readOnlyPrimary = { inRecovery: false, readOnly: true };
+    const table = (['any', 'read-write', 'read-only', 'primary', 'standby'] as const).map((a) => [a, satisfies(a, primary), satisfies(a, standby), satisfies(a, readOnlyPrimary)]);
+    expect(table).toEqual([
+      ['any', true, true, true],
+      ['read-write', true, false, false],
+      ['read-only', false, true, true],
+      ['primary', true, false, true],
+      ['standby', false, true, false],
+    ]);
+    expect(passesOf('prefer-standby')).toEqual(['standby', 'any']);
+    expect(passesOf('read-write')).toEqual(['read-write']);
+  });
+
+  it('no host in time: the error names every host and why it was passed over', async () => {
+    const url = parsePostgresUrl(PAIR);
+    await expect(chooseHost({ url, connectTimeoutMs: 0 })).rejects.toThrow(
+      'no host of 127.0.0.1:55432,127.0.0.1:55433 gave a read-write session within 0 ms (127.0.0.1:55432: not asked in time; 127.0.0.1:55433: not asked in time)',
+    );
+    await expect(chooseHost({ url, connectTimeoutMs: 1000 }, () => true)).resolves.toBeNull();
   });
 });

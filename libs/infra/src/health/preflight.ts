@@ -6,13 +6,15 @@
 import { Client } from 'pg';
 import { shownTarget, StartupError } from '@ledger/config';
 import type { KafkaClient } from '@ledger/kafka';
+import { NoSuitableHostError } from '../database/host-selection';
 import { pgClientConfig } from '../database/session-settings';
 
 /** The socket errors that mean "nothing answers there" (refused, no such host, no route, timed out). */
 const UNREACHABLE_CODES = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'ETIMEDOUT', 'EHOSTUNREACH', 'ENETUNREACH', 'ECONNRESET']);
 
-/** Whether a connection attempt's error says that nothing answers (rather than, say, a refused password). */
+/** Whether a connection attempt's error says that nothing answers (rather than, say, a refused password); for a multi-host URL, that no host gave the session asked for. */
 export function isUnreachable(err: unknown): boolean {
+  if (err instanceof NoSuitableHostError) return true;
   const e = err as { code?: unknown; message?: unknown } | null;
   if (typeof e?.code === 'string' && UNREACHABLE_CODES.has(e.code)) return true;
   return typeof e?.message === 'string' && /timeout|timed out/i.test(e.message);

@@ -1,0 +1,201 @@
+/**
+ * A PostgreSQL primary with a synchronous streaming standby (scripts/cluster/postgres.ts) and the
+ * services' multi-host URLs (`@ledger/infra`'s `pgClientConfig`, `pgPoolConfig` through
+ * `createDataSource`; docs/operations.md, "A primary with a synchronous standby"): real servers
+ * under `.stack/`, on their own ports, killed at the end whatever happens. The machine's
+ * PostgreSQL service is never touched.
+ *
+ * - a `target_session_attrs=read-write` connection never lands on the standby, even when the URL
+ *   names it first;
+ * - a commit does not return while the standby cannot take it (synchronous), and returns once it can;
+ * - SIGKILL of the primary right after acknowledged commits, promotion of the standby: the same
+ *   DataSource's next queries succeed on the new primary within a bounded wait, and every
+ *   acknowledged row is there.
+ */
+import { randomBytes } from 'node:crypto';
+import { spawn, type ChildProcess } from 'node:child_process';
+import { rmSync } from 'node:fs';
+import { join } from 'node:path';
+import { Client } from 'pg';
+import type { DataSource } from 'typeorm';
+import { createDataSource } from '@ledger/event-store';
+import { assertDatabaseReachable, pgClientConfig } from '@ledger/infra';
+import { freePort, REPO_ROOT } from '../fault/cluster';
+import { alive, childPids, killServer, postgresBinDir, postmasterPid, serverCommand } from '../../scripts/cluster/pg-server';
+import { down, kill, pairUrl, promote, status, up, type PairPorts } from '../../scripts/cluster/postgres';
+
+jest.setTimeout(300_000);
+
+const DIR = join(REPO_ROOT, '.stack', `pgha-${randomBytes(4).toString('hex')}`);
+let ports: PairPorts;
+let ds: DataSource | undefined;
+let watchdog: ChildProcess | undefined;
+
+/** A detached shell that stops both servers (immediate) if this process dies without its afterAll; killed by afterAll. */
+function startWatchdog(): ChildProcess {
+  const stop = (name: string) =>
+    serverCommand(postgresBinDir(), 'pg_ctl', ['-D', join(DIR, name), '-m', 'immediate', 'stop'])
+      .flat()
+      .map((a) => `'${a.replace(/'/g, `'\\''`)}'`)
+      .join(' ');
+  // a server frozen by the synchronous-commit test is woken first: a stopped process takes no signal to quit
+  const wake = (name: string) => `p=$(head -1 '${join(DIR, name, 'postmaster.pid')}' 2>/dev/null) && kill -CONT $p $(ps -o pid= --ppid $p) 2>/dev/null`;
+  const script = `while kill -0 ${process.pid} 2>/dev/null; do sleep 2; done; ${wake('pg-primary')}; ${wake('pg-standby')}; ${stop('pg-primary')}; ${stop('pg-standby')}`;
+  const child = spawn('bash', ['-c', script], { detached: true, stdio: 'ignore' });
+  child.unref();
+  return child;
+}
+
+/** The port of the server a query of `q` ran on, and whether that server is a standby. */
+async function whereAmI(q: (sql: string) => Promise<Array<Record<string, unknown>>>): Promise<{ port: number; standby: boolean }> {
+  const [row] = await q('SELECT inet_server_port() AS port, pg_is_in_recovery() AS standby');
+  return { port: Number(row.port), standby: row.standby === true };
+}
+
+async function withClient<T>(url: string, f: (c: Client) => Promise<T>): Promise<T> {
+  const c = new Client(pgClientConfig(url, 'pgha-spec'));
+  c.on('error', () => undefined);
+  await c.connect();
+  try {
+    return await f(c);
+  } finally {
+    await c.end().catch(() => undefined);
+  }
+}
+
+const ownerUrl = (order?: Array<'pg-primary' | 'pg-standby'>) => pairUrl(ports, { user: 'ledger_owner', order });
+
+beforeAll(async () => {
+  ports = { primary: await freePort(), standby: await freePort() };
+  watchdog = startWatchdog();
+  await up(DIR, ports);
+  await withClient(pairUrl(ports, { user: 'ledger_owner' }), (c) => c.query('CREATE TABLE IF NOT EXISTS pgha_rows (id bigint PRIMARY KEY, at timestamptz NOT NULL DEFAULT now())'));
+});
+
+afterAll(async () => {
+  await ds?.destroy().catch(() => undefined);
+  for (const name of ['pg-primary', 'pg-standby']) {
+    const pid = postmasterPid(join(DIR, name));
+    if (pid) {
+      killServer(pid);
+      for (let i = 0; i < 100 && alive(pid); i++) await new Promise((r) => setTimeout(r, 100));
+    }
+  }
+  rmSync(DIR, { recursive: true, force: true });
+  if (watchdog?.pid) process.kill(watchdog.pid, 'SIGKILL');
+});
+
+describe('a primary with a synchronous standby, and URLs that follow the primary', () => {
+  it('up makes the pair: pg-primary is the primary, pg-standby its synchronous standby; up again changes nothing', async () => {
+    const st = await status(DIR);
+    expect(st.primary?.name).toBe('pg-primary');
+    expect(st.standby?.name).toBe('pg-standby');
+    expect(st.syncState).toBe('sync');
+    const pid = st.primary?.pid;
+    expect((await up(DIR, ports)).primary?.pid).toBe(pid);
+  });
+
+  it('a read-write connection skips the standby named first, a plain one and a pool alike', async () => {
+    const url = ownerUrl(['pg-standby', 'pg-primary']);
+    for (let i = 0; i < 3; i++) expect(await withClient(url, (c) => whereAmI(async (s) => (await c.query(s)).rows))).toEqual({ port: ports.primary, standby: false });
+    const pool = createDataSource(url, { poolSize: 4, applicationName: 'pgha-spec' });
+    await pool.initialize();
+    try {
+      const runners = await Promise.all([0, 1, 2, 3].map(async () => whereAmI((s) => pool.query(s))));
+      expect(runners.every((r) => r.port === ports.primary && !r.standby)).toBe(true);
+    } finally {
+      await pool.destroy();
+    }
+    // and target_session_attrs=standby finds the standby named second
+    const standbyUrl = pairUrl(ports, { user: 'ledger_owner', targetSessionAttrs: 'standby' });
+    expect(await withClient(standbyUrl, (c) => whereAmI(async (s) => (await c.query(s)).rows))).toEqual({ port: ports.standby, standby: true });
+  });
+
+  it('a commit does not return while the standby cannot take it, and returns once it can', async () => {
+    const standbyPid = (await status(DIR)).standby?.pid as number;
+    const frozen = [standbyPid, ...childPids(standbyPid)];
+    await withClient(ownerUrl(), async (c) => {
+      frozen.forEach((p) => process.kill(p, 'SIGSTOP'));
+      let returned = false;
+      const commit = c.query('INSERT INTO pgha_rows (id) VALUES (-1)').then(() => (returned = true));
+      try {
+        await new Promise((r) => setTimeout(r, 2000));
+        expect(returned).toBe(false);
+      } finally {
+        frozen.forEach((p) => process.kill(p, 'SIGCONT'));
+      }
+      await commit;
+      expect(returned).toBe(true);
+    });
+  });
+
+  it('measures what the synchronous standby costs a commit (printed, not asserted)', async () => {
+    const timed = async (c: Client, first: number): Promise<{ median: number; p95: number }> => {
+      const ms: number[] = [];
+      for (let i = 0; i < 200; i++) {
+        const t = process.hrtime.bigint();
+        await c.query('INSERT INTO pgha_rows (id) VALUES ($1)', [-(first + i)]);
+        ms.push(Number(process.hrtime.bigint() - t) / 1e6);
+      }
+      ms.sort((a, b) => a - b);
+      return { median: ms[100], p95: ms[190] };
+    };
+    await withClient(ownerUrl(), async (c) => {
+      const sync = await timed(c, 1000);
+      await c.query('SET synchronous_commit = local');
+      const local = await timed(c, 2000);
+      const f = (x: { median: number; p95: number }) => `median ${x.median.toFixed(2)} ms, p95 ${x.p95.toFixed(2)} ms`;
+      process.stdout.write(`FIGURES commit of one row, 200 each: synchronous standby ${f(sync)}; primary alone (synchronous_commit=local) ${f(local)}\n`);
+    });
+  });
+
+  it('after SIGKILL of the primary and promotion of the standby, the same DataSource writes on the new primary and no acknowledged row is lost', async () => {
+    ds = createDataSource(ownerUrl(), { poolSize: 4, applicationName: 'pgha-spec' });
+    await ds.initialize();
+    const acked: number[] = [];
+    for (let id = 1; id <= 200; id++) {
+      await ds.query('INSERT INTO pgha_rows (id) VALUES ($1)', [id]);
+      acked.push(id);
+    }
+    expect(await whereAmI((s) => ds!.query(s))).toEqual({ port: ports.primary, standby: false });
+
+    const killedAt = Date.now();
+    await kill(DIR, 'primary');
+    await expect(ds.query('SELECT 1')).rejects.toThrow(); // a broken connection, or no read-write host yet
+    // a process starting now refuses to, naming both hosts and why neither would do
+    await expect(assertDatabaseReachable(ownerUrl(), 'DATABASE_URL', 3000)).rejects.toThrow(
+      new RegExp(`STARTUP.DATABASE_UNREACHABLE.*127.0.0.1:${ports.primary},127.0.0.1:${ports.standby}/ledger.*127.0.0.1:${ports.standby}: a standby`),
+    );
+    await promote(DIR);
+    await assertDatabaseReachable(ownerUrl(), 'DATABASE_URL', 3000);
+
+    const t0 = Date.now();
+    let landed: { port: number; standby: boolean } | undefined;
+    while (!landed && Date.now() - t0 < 30_000) {
+      landed = await whereAmI((s) => ds!.query(s)).catch(() => undefined);
+      if (!landed) await new Promise((r) => setTimeout(r, 250));
+    }
+    expect(landed).toEqual({ port: ports.standby, standby: false });
+    process.stdout.write(`FIGURES failover: SIGKILL of the primary to the DataSource's first query on the promoted standby ${Date.now() - killedAt} ms (promotion ${t0 - killedAt} ms of it)\n`);
+    await ds.query('INSERT INTO pgha_rows (id) VALUES ($1)', [201]);
+    const rows: Array<{ id: string }> = await ds.query('SELECT id FROM pgha_rows WHERE id > 0 ORDER BY id');
+    expect(rows.map((r) => Number(r.id))).toEqual([...acked, 201]);
+    const st = await status(DIR);
+    expect(st.primary?.name).toBe('pg-standby');
+    expect(st.promoted).toBe(true);
+  });
+
+  it('down stops what runs; up after the promotion starts the promoted server alone, never the old primary', async () => {
+    await ds?.destroy();
+    ds = undefined;
+    await down(DIR);
+    expect((await status(DIR)).nodes.map((n) => n.role)).toEqual(['down', 'down']);
+    const st = await up(DIR, ports);
+    expect(st.nodes.map((n) => [n.name, n.role])).toEqual([
+      ['pg-primary', 'down'],
+      ['pg-standby', 'primary'],
+    ]);
+    const rows = await withClient(ownerUrl(), async (c) => (await c.query('SELECT count(*)::int AS n FROM pgha_rows WHERE id > 0')).rows[0].n);
+    expect(rows).toBe(201);
+  });
+});
