@@ -1,13 +1,14 @@
 #!/usr/bin/env bash
 # Local infrastructure for the ledger: PostgreSQL (the machine's service) and a single-node Kafka 4.x
-# (KRaft, combined broker+controller) run from the Maven Central artifacts. No Docker needed; users who
-# have Docker may use docker/docker-compose.yml instead, which mirrors these settings.
+# (KRaft, combined broker+controller) run from the Maven Central artifacts. No Docker needed. The
+# production shape (three brokers, a PostgreSQL standby, several instances) is `npm run cluster`.
 #
 #   bash scripts/stack.sh up       start what is down, create roles/databases/topics (idempotent)
 #   bash scripts/stack.sh down     stop Kafka (SIGTERM, then SIGKILL after KAFKA_STOP_TIMEOUT s); PostgreSQL stays up
 #   bash scripts/stack.sh status   print what is up; exit 0 when everything is, 3 otherwise
 #   bash scripts/stack.sh reset    down + delete Kafka's data + drop and recreate the databases
 #   bash scripts/stack.sh fresh-test-db   drop and recreate ledger_test (npm test does this before each run)
+#   bash scripts/stack.sh fetch    only fetch the Kafka jars into <STACK_DIR>/kafka/libs (the cluster's brokers run from them)
 #
 # PostgreSQL roles (scripts/database-roles.sql; docs/operations.md "Database roles"; docs/architecture.md §10):
 # ledger_owner owns the databases and runs the migrations; the API, relay and projector log in as
@@ -51,7 +52,7 @@ DATABASES=(ledger ledger_test)
 
 KAFKA_PORT="${KAFKA_PORT:-9092}"
 KAFKA_CONTROLLER_PORT="${KAFKA_CONTROLLER_PORT:-9093}"
-# Any 16 bytes in URL-safe base64; fixed so that docker/docker-compose.yml can use the same one.
+# Any 16 bytes in URL-safe base64; fixed, so that a reformatted data folder keeps its cluster id.
 KAFKA_CLUSTER_ID="${KAFKA_CLUSTER_ID:-SLfaun8JQKi9UNmvYkNvDw}"
 KAFKA_HEAP_OPTS="${KAFKA_HEAP_OPTS:--Xms256m -Xmx512m}"
 KAFKA_STOP_TIMEOUT="${KAFKA_STOP_TIMEOUT:-30}"
@@ -390,6 +391,8 @@ cmd_up() {
   log "up in $(secs_since "$t0") s: PostgreSQL $PGHOST:$PGPORT (databases ${DATABASES[*]}), Kafka $KAFKA_BROKERS"
 }
 
+cmd_fetch() { kafka_fetch; }
+
 cmd_down() {
   kafka_stop
   log "PostgreSQL left running (it is the machine's service)"
@@ -443,14 +446,14 @@ cmd_fresh_test_db() {
 }
 
 usage() {
-  sed -n '2,9p' "${BASH_SOURCE[0]}" | sed 's/^# \{0,1\}//' >&2
+  sed -n '2,11p' "${BASH_SOURCE[0]}" | sed 's/^# \{0,1\}//' >&2
   exit 2
 }
 
 main() {
   [[ $# -eq 1 ]] || usage
   case "$1" in
-    up | down | reset)
+    up | down | reset | fetch)
       mkdir -p "$STACK_DIR"
       # One stack command at a time per checkout (e.g. a test run and a developer both saying up).
       exec 9>"$STACK_DIR/.lock"

@@ -15,8 +15,25 @@ export interface NewTopic {
 /** What the cluster knows about a topic. */
 export interface TopicMetadata {
   readonly name: string;
-  /** One entry per partition: its id and the broker id of its leader. */
-  readonly partitions: readonly { readonly partitionId: number; readonly leader: number }[];
+  /**
+   * One entry per partition: its id, the broker id of its leader, the broker ids of its replicas
+   * and of those in sync with the leader (the ISR; docs/operations.md, "The production topology").
+   */
+  readonly partitions: readonly { readonly partitionId: number; readonly leader: number; readonly replicas: readonly number[]; readonly isr: readonly number[] }[];
+}
+
+/** A consumer group as its coordinator describes it: its state and, per member, the partitions it holds. */
+export interface GroupDescription {
+  readonly groupId: string;
+  /** `Stable`, `PreparingRebalance`, `CompletingRebalance`, `Empty`, `Dead`, or `Unknown`. */
+  readonly state: string;
+  readonly members: readonly {
+    readonly memberId: string;
+    readonly clientId: string;
+    readonly host: string;
+    /** Topic → partition ids assigned to the member (empty while the group rebalances). */
+    readonly assignment: Readonly<Record<string, readonly number[]>>;
+  }[];
 }
 
 /** A partition's offsets: `low` the first one still held, `high` the next one to be written (the high watermark). Decimal strings. */
@@ -59,6 +76,15 @@ export interface KafkaAdmin {
    * @throws the client's error when no broker answers
    */
   describeCluster(): Promise<{ readonly brokers: readonly { readonly nodeId: number; readonly host: string; readonly port: number }[]; readonly controller: number | null; readonly clusterId: string }>;
+  /**
+   * The effective value of each named config of each topic, as the brokers read it back (a
+   * topic-level value, else the broker's default): e.g. `min.insync.replicas`.
+   * @returns topic → config name → value (a name the broker does not know is absent)
+   * @throws the client's error when a topic is unknown
+   */
+  describeTopicConfigs(topics: readonly string[], names: readonly string[]): Promise<Map<string, Record<string, string>>>;
+  /** The consumer group `groupId`: its state and members' assignments. @throws the client's error when no coordinator answers */
+  describeGroup(groupId: string): Promise<GroupDescription>;
   /** Deletes consumer groups (they must have no member left). @throws the client's error when one cannot be deleted */
   deleteGroups(groupIds: readonly string[]): Promise<void>;
 }

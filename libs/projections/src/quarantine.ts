@@ -139,13 +139,14 @@ export async function quarantineCounts(ds: DataSource, schema: string = DEFAULT_
 
 /**
  * Declaration of a dead-letter topic: one partition (the copies are few and read in order),
- * retained forever, delete policy, like every ledger topic.
+ * retained forever, delete policy, replication and `min.insync.replicas` by the brokers' defaults,
+ * like every ledger topic (`@ledger/infra`'s topics).
  */
 export function deadLetterTopicDeclaration(name: string): LedgerTopic {
   return {
     name,
     partitions: 1,
-    configs: { 'cleanup.policy': 'delete', 'retention.ms': '-1', 'retention.bytes': '-1', 'min.insync.replicas': '1', 'message.timestamp.type': 'CreateTime' },
+    configs: { 'cleanup.policy': 'delete', 'retention.ms': '-1', 'retention.bytes': '-1', 'message.timestamp.type': 'CreateTime' },
   };
 }
 

@@ -39,13 +39,15 @@ export const ANALYTICS_ROADS_TOPIC = 'baccarat.analytics.roads.v1';
 /**
  * Configs shared by every ledger topic. Retention is forever (`retention.ms=-1`,
  * `retention.bytes=-1`) and records are deleted, never compacted: each topic is a replayable
- * history, not a queue nor a latest-value table.
+ * history, not a queue nor a latest-value table. The replication factor and `min.insync.replicas`
+ * are the brokers' defaults (`default.replication.factor`, `min.insync.replicas`): 1 and 1 on the
+ * single-node local stack, 3 and 2 on the cluster (`npm run cluster`, docs/operations.md "The
+ * production topology"), so one declaration serves both.
  */
 const RETAINED_FOREVER: Readonly<Record<string, string>> = {
   'cleanup.policy': 'delete',
   'retention.ms': '-1',
   'retention.bytes': '-1',
-  'min.insync.replicas': '1',
   'message.timestamp.type': 'CreateTime',
 };
 

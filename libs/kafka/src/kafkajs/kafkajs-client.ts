@@ -1,5 +1,5 @@
-import { Kafka, logLevel, Partitioners, type Admin, type Consumer, type KafkaConfig, type LogEntry, type Producer } from 'kafkajs';
-import type { KafkaAdmin, NewTopic, PartitionOffsets, TopicMetadata } from '../admin';
+import { AssignerProtocol, ConfigResourceTypes, Kafka, logLevel, Partitioners, type Admin, type Consumer, type KafkaConfig, type LogEntry, type Producer } from 'kafkajs';
+import type { GroupDescription, KafkaAdmin, NewTopic, PartitionOffsets, TopicMetadata } from '../admin';
 import type { KafkaClient, KafkaClientOptions, KafkaLogger, KafkaLogLevel } from '../client';
 import type { BatchRunOptions, ConsumerCrash, ConsumerOptions, KafkaConsumer, MessageRunOptions, TopicPartitionOffset } from '../consumer';
 import type { KafkaProducer, OutgoingMessage } from '../producer';
@@ -245,7 +245,30 @@ class KafkajsAdmin implements KafkaAdmin {
   }
 
   async fetchTopicMetadata(topics: readonly string[]): Promise<TopicMetadata[]> {
-    return (await this.admin.fetchTopicMetadata({ topics: [...topics] })).topics;
+    return (await this.admin.fetchTopicMetadata({ topics: [...topics] })).topics.map((t) => ({
+      name: t.name,
+      partitions: t.partitions.map((p) => ({ partitionId: p.partitionId, leader: p.leader, replicas: p.replicas, isr: p.isr })),
+    }));
+  }
+
+  async describeTopicConfigs(topics: readonly string[], names: readonly string[]): Promise<Map<string, Record<string, string>>> {
+    const answer = await this.admin.describeConfigs({
+      includeSynonyms: false,
+      resources: topics.map((name) => ({ type: ConfigResourceTypes.TOPIC, name, configNames: [...names] })),
+    });
+    return new Map(answer.resources.map((r) => [r.resourceName, Object.fromEntries(r.configEntries.map((c) => [c.configName, c.configValue]))]));
+  }
+
+  async describeGroup(groupId: string): Promise<GroupDescription> {
+    const g = (await this.admin.describeGroups([groupId])).groups[0];
+    return {
+      groupId,
+      state: g?.state ?? 'Unknown',
+      members: (g?.members ?? []).map((m) => {
+        const decoded = m.memberAssignment.length > 0 ? AssignerProtocol.MemberAssignment.decode(m.memberAssignment) : null;
+        return { memberId: m.memberId, clientId: m.clientId, host: m.clientHost, assignment: decoded?.assignment ?? {} };
+      }),
+    };
   }
 
   async describeCluster(): Promise<{ brokers: { nodeId: number; host: string; port: number }[]; controller: number | null; clusterId: string }> {

@@ -1,0 +1,118 @@
+/**
+ * The cluster's front door and shared-limits store (docs/operations.md, "The production topology"):
+ * HAProxy (Debian's package) balancing the API instances, and a Redis of the cluster's own that the
+ * instances share their limits through. Both run from the machine's binaries, found (and installed
+ * when missing, as root on Debian) by `scripts/ensure-package.sh`.
+ */
+import { spawnSync } from 'node:child_process';
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { livePid, startDetached, stopMember } from './processes';
+import { REPO_ROOT, type Topology } from './topology';
+
+/** The path of `program`, installed from `debianPackage` when missing. @throws Error when it cannot be found or installed */
+export function ensureProgram(program: string, debianPackage: string): string {
+  const r = spawnSync('bash', ['scripts/ensure-package.sh', program, debianPackage], { cwd: REPO_ROOT, encoding: 'utf8', stdio: ['ignore', 'pipe', 'inherit'] });
+  if (r.status !== 0) throw new Error(`${program} is missing and could not be installed (scripts/ensure-package.sh)`);
+  return r.stdout.trim();
+}
+
+const cfgOf = (t: Topology) => join(t.balancer.dir, 'haproxy.cfg');
+const redisConfOf = (t: Topology) => join(t.redis.dir, 'redis.conf');
+/** Redis rewrites its command line to `redis-server <address>`: what tells it from a recycled pid. */
+const redisMarker = (t: Topology) => `redis-server 127.0.0.1:${t.redis.port}`;
+
+/**
+ * The HAProxy configuration: one frontend on `balancer.port`, round robin over the API instances,
+ * each checked with `GET /health/ready` every second (out after 2 failures, back after 2
+ * successes); a request whose connection to an instance failed is sent to another (nothing of it
+ * reached the first: `retry-on conn-failure`); `X-Forwarded-For` set for the APIs' `TRUST_PROXY`;
+ * long timeouts for the live streams; statistics at `/stats` on `balancer.statsPort`.
+ */
+export function haproxyConfig(t: Topology): string {
+  const apis = t.services.filter((s) => s.app === 'api');
+  return `# Written by scripts/cluster/balancer.ts on every start; edit the script, not this file.
+global
+  maxconn 4096
+
+defaults
+  mode http
+  option forwardfor
+  option redispatch
+  retries 2
+  retry-on conn-failure
+  timeout connect 2s
+  timeout client 5m
+  timeout server 5m
+  timeout tunnel 1h
+  timeout http-request 30s
+
+frontend ledger
+  bind 127.0.0.1:${t.balancer.port}
+  default_backend apis
+
+backend apis
+  balance roundrobin
+  option httpchk GET /health/ready
+  http-check expect status 200
+${apis.map((a) => `  server ${a.name} 127.0.0.1:${a.port} check inter 1s fall 2 rise 2`).join('\n')}
+
+listen stats
+  bind 127.0.0.1:${t.balancer.statsPort}
+  stats enable
+  stats uri /stats
+  stats refresh 5s
+`;
+}
+
+/** Starts HAProxy (when it is down). @returns its pid */
+export function balancerUp(t: Topology): number {
+  const haproxy = ensureProgram('haproxy', 'haproxy');
+  mkdirSync(t.balancer.dir, { recursive: true });
+  writeFileSync(cfgOf(t), haproxyConfig(t));
+  const check = spawnSync(haproxy, ['-c', '-q', '-f', cfgOf(t)], { encoding: 'utf8' });
+  if (check.status !== 0) throw new Error(`haproxy refused ${cfgOf(t)}: ${check.stderr.trim()}`);
+  const pidFile = join(t.balancer.dir, 'haproxy.pid');
+  return startDetached({ name: 'haproxy', cmd: haproxy, args: ['-db', '-f', cfgOf(t)], cwd: t.balancer.dir, pidFile, logFile: join(t.balancer.dir, 'haproxy.log'), marker: cfgOf(t) }).pid;
+}
+
+/** Starts the cluster's Redis (no persistence: it holds only the limits' windows and leases). @returns its pid */
+export function redisUp(t: Topology): number {
+  const redis = ensureProgram('redis-server', 'redis-server');
+  mkdirSync(t.redis.dir, { recursive: true });
+  writeFileSync(redisConfOf(t), [`bind 127.0.0.1`, `port ${t.redis.port}`, `dir ${t.redis.dir}`, `save ""`, 'appendonly no', 'protected-mode yes', ''].join('\n'));
+  const pidFile = join(t.redis.dir, 'redis.pid');
+  return startDetached({ name: 'redis', cmd: redis, args: [redisConfOf(t)], cwd: t.redis.dir, pidFile, logFile: join(t.redis.dir, 'redis.log'), marker: redisMarker(t) }).pid;
+}
+
+/** The pids of HAProxy and Redis when they run. */
+export function balancerPids(t: Topology): { haproxy: number | null; redis: number | null } {
+  return { haproxy: livePid(join(t.balancer.dir, 'haproxy.pid'), cfgOf(t)), redis: livePid(join(t.redis.dir, 'redis.pid'), redisMarker(t)) };
+}
+
+/** Stops HAProxy and Redis. @returns how each ended */
+export async function balancerDown(t: Topology): Promise<{ haproxy: string; redis: string }> {
+  const haproxy = await stopMember({ pidFile: join(t.balancer.dir, 'haproxy.pid'), marker: cfgOf(t), graceMs: 10_000, signal: 'SIGUSR1' });
+  const redis = await stopMember({ pidFile: join(t.redis.dir, 'redis.pid'), marker: redisMarker(t), graceMs: 10_000 });
+  return { haproxy, redis };
+}
+
+/** One API instance as HAProxy sees it: `UP`, `DOWN`, `MAINT`, … and the requests it was sent. */
+export interface BackendState {
+  readonly name: string;
+  readonly status: string;
+  readonly requests: number;
+}
+
+/** The API instances' states from HAProxy's statistics (CSV). @throws when the statistics page does not answer */
+export async function backendStates(t: Topology): Promise<BackendState[]> {
+  const res = await fetch(`http://127.0.0.1:${t.balancer.statsPort}/stats;csv`, { signal: AbortSignal.timeout(2000) });
+  const lines = (await res.text()).trim().split('\n');
+  const head = lines[0].replace(/^# /, '').split(',');
+  const col = (name: string) => head.indexOf(name);
+  return lines
+    .slice(1)
+    .map((l) => l.split(','))
+    .filter((c) => c[col('pxname')] === 'apis' && c[col('svname')] !== 'BACKEND' && c[col('svname')] !== 'FRONTEND')
+    .map((c) => ({ name: c[col('svname')], status: c[col('status')], requests: Number(c[col('stot')]) }));
+}

@@ -1,0 +1,56 @@
+/**
+ * The cluster's PostgreSQL pair as the cluster command uses it (docs/operations.md, "The
+ * production topology"): a primary and a synchronous streaming standby under
+ * `<cluster>/postgres` (`./postgres`), with the ledger's roles and database on the primary; and the
+ * relay lease row, read on whichever server is the primary now.
+ */
+import { Client } from 'pg';
+import { down, status, up, type PairStatus } from './postgres';
+import type { Topology } from './topology';
+
+const ports = (t: Topology) => ({ primary: t.postgres.primaryPort, standby: t.postgres.standbyPort });
+
+/** Creates (once) and starts the pair, waits until the standby is synchronous, and makes the `ledger` database. */
+export async function postgresUp(t: Topology, log: (line: string) => void): Promise<void> {
+  const s = await up(t.postgres.dir, ports(t), { databases: ['ledger'], log: (l) => log(l) });
+  log(`postgres: primary 127.0.0.1:${s.primary?.port ?? '?'}, standby ${s.standby ? `127.0.0.1:${s.standby.port} (${s.syncState})` : 'none'}`);
+}
+
+/** Stops both servers (fast shutdown); the data stay. */
+export async function postgresDown(t: Topology, log: (line: string) => void): Promise<void> {
+  await down(t.postgres.dir);
+  log('postgres: stopped');
+}
+
+/** The pair as `status` reports it. */
+export interface PostgresPairStatus {
+  /** A primary runs and a standby replicates from it synchronously. */
+  readonly healthy: boolean;
+  /** One line per server, and the replication. */
+  readonly lines: readonly string[];
+  /** What the pair module read (null when there is no pair yet). */
+  readonly pair: PairStatus | null;
+}
+
+/** Reads the pair's status; never throws (no pair yet: not healthy, one line saying so). */
+export async function postgresStatus(t: Topology): Promise<PostgresPairStatus> {
+  const pair = await status(t.postgres.dir).catch(() => null);
+  if (!pair) return { healthy: false, lines: ['postgres     no pair yet (run up)'], pair: null };
+  const lines = pair.nodes.map((n) => `${n.name.padEnd(12)} ${n.role === 'down' ? 'DOWN' : 'up  '} ${n.pid ? `pid ${n.pid}` : 'no process'}`.padEnd(32) + ` 127.0.0.1:${n.port}  ${n.role}`);
+  lines.push(`replication  standby ${pair.syncState ?? 'not connected'}, replay lag ${pair.replayLagBytes ?? '?'} bytes${pair.promoted ? ' (the standby was promoted)' : ''}`);
+  return { healthy: pair.primary !== null && pair.syncState === 'sync', lines, pair };
+}
+
+/** The holder of the relay's lease row (`<host>:<pid>:<nonce>`) when it is live, read on the primary; null when none or no primary. */
+export async function relayLeaseHolder(t: Topology): Promise<string | null> {
+  const pair = await status(t.postgres.dir).catch(() => null);
+  if (!pair?.primary) return null;
+  const c = new Client({ host: '127.0.0.1', port: pair.primary.port, user: 'ledger_owner', password: 'ledger_owner', database: 'ledger', connectionTimeoutMillis: 2000 });
+  await c.connect();
+  try {
+    const r = await c.query<{ holder: string }>(`SELECT holder FROM public.outbox_leases WHERE name = 'ledger-relay' AND expires_at > clock_timestamp()`);
+    return r.rows[0]?.holder ?? null;
+  } finally {
+    await c.end();
+  }
+}

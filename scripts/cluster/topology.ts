@@ -1,0 +1,104 @@
+/**
+ * The production-shaped topology `npm run cluster` runs on one machine (docs/operations.md, "The
+ * production topology"): three Kafka brokers (KRaft, each broker and controller), a PostgreSQL
+ * primary with a synchronous streaming standby, a Redis for the API instances' shared limits, two
+ * API instances behind HAProxy, two relays (the lease decides which publishes) and two projectors
+ * in one consumer group. Every member gets a port from one base (`CLUSTER_PORT_BASE`) and a folder
+ * under `<STACK_DIR>/cluster/`; nothing of the machine's own services is used or touched.
+ */
+import { join, resolve } from 'node:path';
+
+/** The checkout this file lives in. */
+export const REPO_ROOT = resolve(__dirname, '../..');
+
+/** How many of each member the topology runs. */
+export const COUNTS = { brokers: 3, apis: 2, relays: 2, projectors: 2 } as const;
+
+/** Replication of every topic on the cluster, and the replicas that must acknowledge a write. */
+export const REPLICATION = { factor: 3, minInsync: 2 } as const;
+
+/** The cluster's KRaft cluster id (any 16 bytes, URL-safe base64). */
+export const KAFKA_CLUSTER_ID = 'q3b3LedgerClust3rId0Aw';
+
+/** One Kafka node: broker and controller in one process. */
+export interface BrokerSpec {
+  /** `node.id`, 1..{@link COUNTS.brokers}. */
+  readonly nodeId: number;
+  /** Client listener port (`PLAINTEXT`). */
+  readonly port: number;
+  /** Controller listener port (`CONTROLLER`). */
+  readonly controllerPort: number;
+  /** Its folder: `server.properties`, `data/`, logs, pid file. */
+  readonly dir: string;
+}
+
+/** One ledger service process of the topology. */
+export interface ServiceSpec {
+  /** Its name in `status` and its pid and log files: `api-1`, `relay-2`, `projector-1`, … */
+  readonly name: string;
+  readonly app: 'api' | 'relay' | 'projector';
+  /** The port of its HTTP listener (the API, or the relay's and the projector's health and metrics). */
+  readonly port: number;
+}
+
+/** Every folder, port and member of one cluster. */
+export interface Topology {
+  /** `<STACK_DIR>/cluster`. */
+  readonly dir: string;
+  /** The Kafka jars (`scripts/stack.sh fetch` puts them there; shared with the single-node stack). */
+  readonly kafkaLibs: string;
+  readonly brokers: readonly BrokerSpec[];
+  /** `127.0.0.1:<port>` of every broker, comma-separated (what the services get as `KAFKA_BROKERS`). */
+  readonly bootstrap: string;
+  readonly postgres: { readonly dir: string; readonly primaryPort: number; readonly standbyPort: number };
+  readonly redis: { readonly dir: string; readonly port: number };
+  /** HAProxy: the one address clients use, and its statistics page (CSV at `/stats;csv`). */
+  readonly balancer: { readonly dir: string; readonly port: number; readonly statsPort: number };
+  readonly services: readonly ServiceSpec[];
+  /** Pid files and logs of the services. */
+  readonly runDir: string;
+  /** Settings every ledger service gets on top of the topology's own (a fault run turns the automatic gaming-day close off). */
+  readonly serviceEnv: Readonly<Record<string, string>>;
+}
+
+/** The default base port: members use base+0 … base+220. */
+export const DEFAULT_PORT_BASE = 29_000;
+
+/**
+ * The topology for `stackDir` and `base` (ports: brokers base+92.., controllers base+192..,
+ * PostgreSQL base+432/433, Redis base+379, HAProxy base+80 and stats base+89, APIs base+81..,
+ * relays base+101.., projectors base+111..).
+ * @param stackDir the checkout's `.stack` (or `STACK_DIR`), absolute
+ * @param base the base port (1024 < base ≤ 65,000)
+ * @param serviceEnv settings every ledger service gets on top of the topology's own
+ * @throws Error when `base` is out of range
+ */
+export function topology(stackDir: string, base: number = DEFAULT_PORT_BASE, serviceEnv: Readonly<Record<string, string>> = {}): Topology {
+  if (!Number.isInteger(base) || base <= 1024 || base > 65_000) throw new Error(`CLUSTER_PORT_BASE must be an integer 1025..65000, got ${base}`);
+  const dir = join(stackDir, 'cluster');
+  const brokers = Array.from({ length: COUNTS.brokers }, (_, i) => ({
+    nodeId: i + 1,
+    port: base + 92 + i,
+    controllerPort: base + 192 + i,
+    dir: join(dir, `kafka-${i + 1}`),
+  }));
+  const n = (app: ServiceSpec['app'], count: number, first: number): ServiceSpec[] => Array.from({ length: count }, (_, i) => ({ name: `${app}-${i + 1}`, app, port: first + i }));
+  return {
+    dir,
+    kafkaLibs: join(stackDir, 'kafka', 'libs'),
+    brokers,
+    bootstrap: brokers.map((b) => `127.0.0.1:${b.port}`).join(','),
+    postgres: { dir: join(dir, 'postgres'), primaryPort: base + 432, standbyPort: base + 433 },
+    redis: { dir: join(dir, 'redis'), port: base + 379 },
+    balancer: { dir: join(dir, 'haproxy'), port: base + 80, statsPort: base + 89 },
+    services: [...n('api', COUNTS.apis, base + 81), ...n('relay', COUNTS.relays, base + 101), ...n('projector', COUNTS.projectors, base + 111)],
+    runDir: join(dir, 'services'),
+    serviceEnv,
+  };
+}
+
+/** The topology of this checkout: `STACK_DIR` (default `<repo>/.stack`) and `CLUSTER_PORT_BASE` (default {@link DEFAULT_PORT_BASE}). */
+export function topologyFromEnv(env: NodeJS.ProcessEnv = process.env): Topology {
+  const stackDir = resolve(env.STACK_DIR ?? join(REPO_ROOT, '.stack'));
+  return topology(stackDir, env.CLUSTER_PORT_BASE ? Number(env.CLUSTER_PORT_BASE) : DEFAULT_PORT_BASE);
+}

@@ -1,0 +1,57 @@
+import { haproxyConfig } from '../../scripts/cluster/balancer';
+import { brokerProperties } from '../../scripts/cluster/kafka';
+import { clusterDatabaseUrls, serviceEnv } from '../../scripts/cluster/services';
+import { COUNTS, REPLICATION, topology } from '../../scripts/cluster/topology';
+
+describe('the cluster topology (docs/operations.md, "The production topology")', () => {
+  const t = topology('/tmp/stack-x', 31_000);
+
+  it('Given a base port, Then every member has its own port, all above the base', () => {
+    const ports = [...t.brokers.flatMap((b) => [b.port, b.controllerPort]), t.postgres.primaryPort, t.postgres.standbyPort, t.redis.port, t.balancer.port, t.balancer.statsPort, ...t.services.map((s) => s.port)];
+    expect(new Set(ports).size).toBe(ports.length);
+    expect(Math.min(...ports)).toBeGreaterThan(31_000);
+    expect(t.dir).toBe('/tmp/stack-x/cluster');
+  });
+
+  it('Then it has three brokers, two APIs, two relays and two projectors', () => {
+    expect(t.brokers).toHaveLength(3);
+    expect(COUNTS).toEqual({ brokers: 3, apis: 2, relays: 2, projectors: 2 });
+    expect(t.services.map((s) => s.name)).toEqual(['api-1', 'api-2', 'relay-1', 'relay-2', 'projector-1', 'projector-2']);
+  });
+
+  it('Given a base port out of range, Then it is refused', () => {
+    expect(() => topology('/tmp/x', 80)).toThrow(/CLUSTER_PORT_BASE/);
+    expect(() => topology('/tmp/x', 65_500)).toThrow(/CLUSTER_PORT_BASE/);
+  });
+
+  it('Given a broker, Then its defaults put every topic at RF 3 / min ISR 2, with the three voters and no unclean election', () => {
+    const p = brokerProperties(t, t.brokers[1]);
+    expect(p).toContain(`node.id=2\n`);
+    expect(p).toContain(`default.replication.factor=${REPLICATION.factor}\n`);
+    expect(p).toContain(`min.insync.replicas=${REPLICATION.minInsync}\n`);
+    expect(p).toContain(`offsets.topic.replication.factor=3\n`);
+    expect(p).toContain('unclean.leader.election.enable=false\n');
+    expect(p).toContain(`controller.quorum.voters=1@127.0.0.1:${t.brokers[0].controllerPort},2@127.0.0.1:${t.brokers[1].controllerPort},3@127.0.0.1:${t.brokers[2].controllerPort}\n`);
+  });
+
+  it('Then HAProxy balances both APIs on their readiness, forwards the client address, and retries only failed connections', () => {
+    const cfg = haproxyConfig(t);
+    for (const a of t.services.filter((s) => s.app === 'api')) expect(cfg).toContain(`server ${a.name} 127.0.0.1:${a.port} check`);
+    expect(cfg).toContain('option httpchk GET /health/ready');
+    expect(cfg).toContain('option forwardfor');
+    expect(cfg).toContain('retry-on conn-failure');
+    expect(cfg).toContain(`bind 127.0.0.1:${t.balancer.port}`);
+  });
+
+  it('Then every service connects to both PostgreSQL servers, primary first, read-write only, and to the three brokers', () => {
+    const urls = clusterDatabaseUrls(t);
+    expect(urls.app).toBe(`postgres://ledger_app:ledger_app@127.0.0.1:${t.postgres.primaryPort},127.0.0.1:${t.postgres.standbyPort}/ledger?target_session_attrs=read-write`);
+    for (const s of t.services) {
+      const env = serviceEnv(t, s);
+      expect(env.KAFKA_BROKERS.split(',')).toHaveLength(3);
+      expect(env.DATABASE_URL).toContain('target_session_attrs=read-write');
+    }
+    const api = serviceEnv(t, t.services[0]);
+    expect(api).toMatchObject({ TRUST_PROXY: 'loopback', LIMITS_REDIS_URL: `redis://127.0.0.1:${t.redis.port}` });
+  });
+});
