@@ -69,6 +69,8 @@ export class ShoeDriver {
   readonly answers = new Map<string, string[][]>();
   readonly unexpected: UnexpectedResponse[] = [];
   readonly stats: DriverStats = { requests: 0, retries: 0, connectionErrors: 0, timeouts: 0, serverErrors: 0, actionsDone: 0, shoesFinished: 0 };
+  /** When each 2xx arrived (ms since the epoch), in order: the longest gap is how long the API was unavailable to the load. */
+  readonly answeredAt: number[] = [];
   /** Accepted ids named again by a later answer of ANOTHER action (would mean an action was answered with someone else's events). */
   readonly crossAnswered: string[] = [];
   readonly totalActions: number;
@@ -181,7 +183,10 @@ export class ShoeDriver {
         status = res.status;
         const text = await res.text();
         const parsed = text ? JSON.parse(text) : null;
-        if (res.ok) return { kind: 'ok', body: parsed ?? {} };
+        if (res.ok) {
+          this.answeredAt.push(Date.now());
+          return { kind: 'ok', body: parsed ?? {} };
+        }
         code = parsed?.error?.code ?? `HTTP.${res.status}`;
         if (res.status < 500) return { kind: 'refused', status: res.status, code, attempts: attempt };
         this.stats.serverErrors++;
