@@ -3,6 +3,7 @@ import { CommonEnv, WithDatabase, WithGamingDay, WithEventsTopic, WithKafka, Wit
 import { WithAnchorVerification, WithAnchors } from './anchors';
 import { WithSigningSecret, WithTokenPolicy, WithTokenVerification } from './tokens';
 import { WithBetsBatchBudget, WithEdgeLimits, WithHeavyReads } from './edge';
+import { WithSharedLimits } from './limits';
 import { WithTracing } from './tracing';
 import { WithGamingDayClose } from './gaming-day-close';
 import { WithWalletLimits } from './wallet';
@@ -18,8 +19,12 @@ export class LedgerApiEnv extends WithWalletLimits(
       WithGamingDay(
         WithHeavyReads(
           WithBetsBatchBudget(
-            WithEdgeLimits(
-              WithAnchorVerification(WithAnchors(WithKafka(WithTokenVerification(WithSigningSecret(WithTokenPolicy(WithMigrations(WithReadModel(WithEventsTopic(WithMigrationsDatabase(WithDatabase(WithLogging(CommonEnv)))))))))))),
+            WithSharedLimits(
+              WithEdgeLimits(
+                WithAnchorVerification(
+                  WithAnchors(WithKafka(WithTokenVerification(WithSigningSecret(WithTokenPolicy(WithMigrations(WithReadModel(WithEventsTopic(WithMigrationsDatabase(WithDatabase(WithLogging(CommonEnv))))))))))),
+                ),
+              ),
             ),
           ),
         ),
