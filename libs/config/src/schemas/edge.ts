@@ -39,8 +39,8 @@ export function WithEdgeLimits<B extends EnvClass>(Base: B) {
     /**
      * Requests one remote address may make per window, with a token or without, to any route but
      * `/health` and `/metrics`. Above the largest role budget, so that one betting platform behind
-     * one address is held by its own budget; a real deployment behind a proxy sets `trust proxy`
-     * first (not built: the API sees the proxy's address).
+     * one address is held by its own budget. Behind a load balancer set `TRUST_PROXY`, else every
+     * request counts against the balancer's address.
      * @default 12000
      */
     @IntVar(1, 100_000_000, 'requests')
