@@ -153,8 +153,9 @@ export function WithHeavyReads<B extends EnvClass>(Base: B) {
     HEAVY_READS_PER_CALLER: number = 1;
 
     /**
-     * Heavy reads the API runs at once over all callers; also the size of their own connection
-     * pool, apart from the writes' pool, so a heavy read never holds a connection a write waits for.
+     * Heavy reads the API runs at once over all callers (over all API instances with
+     * `LIMITS_REDIS_URL`); also the size of each instance's own connection pool for them, apart from
+     * the writes' pool, so a heavy read never holds a connection a write waits for.
      * @default 4
      */
     @IntVar(1, 100, 'reads')

@@ -41,7 +41,8 @@ export class LedgerApiEnv extends WithWalletLimits(
   EXPORT_BATCH_ROWS: number = 1000;
 
   /**
-   * Live streams (`GET /live/tables`) pit managers may hold open at once, over all of them: their
+   * Live streams (`GET /live/tables`) pit managers may hold open at once, over all of them (and
+   * over all API instances with `LIMITS_REDIS_URL`): their
    * own share, which auditors' streams never use (a pit manager can always watch the floor). One
    * more: 429 `RATE.LIVE_STREAMS_BUSY` with scope `role`. Each caller holds at most 4.
    * @default 300
