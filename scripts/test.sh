@@ -31,6 +31,8 @@ if [ "$needs_stack" = 1 ]; then
   bash scripts/stack.sh up >&2 || { echo "stack failed to start; see .stack/kafka/kafka.log" >&2; echo "tests: 0 passed, 1 failed"; exit 1; }
   # the Jest tiers' database; the browser tier makes its own (BROWSER_DB_NAME, default ledger_browser)
   if [ "${#jest_tiers[@]}" -gt 0 ]; then bash scripts/stack.sh fresh-test-db >&2 || { echo "tests: 0 passed, 1 failed"; exit 1; }; fi
+  # the specs of the shared limits start a Redis of their own (test/support/redis-server.ts)
+  if redis="$(bash scripts/ensure-package.sh redis-server redis-server)"; then export REDIS_SERVER="$redis"; else echo "tests: 0 passed, 1 failed"; exit 1; fi
   # the services (dist/) and the console (dist/console) the int, e2e and browser tiers run
   npm run -s build >&2 || { echo "build failed"; echo "tests: 0 passed, 1 failed"; exit 1; }
 fi

@@ -13,6 +13,8 @@ import { HttpMetricsMiddleware } from './common/http-metrics.middleware';
 import { LedgerExceptionFilter } from './common/ledger-exception.filter';
 import { rateLimits } from './kernel/auth/rate-limit.guard';
 import { REFUSAL_BUDGET, RefusalBudget } from './common/refusal-budget';
+import { inProcessLimits, type LimitsBackend } from './kernel/limits/limits-backend';
+import { LimitsModule } from './kernel/limits/limits.module';
 import { MeController } from './kernel/auth/me.controller';
 import { HealthController } from './health.controller';
 import { MetricsController } from './metrics.controller';
@@ -44,8 +46,10 @@ export class AppModule implements NestModule {
    * neither the environment nor a `.env` file itself.
    * @param config the API's validated configuration (`loadConfig(LedgerApiEnv, env)`)
    * @param auth the token verification built from it
+   * @param limits where the rate budgets, heavy-read slots, live-stream places and refusal-log bytes
+   *   count (`limitsBackend(config)`: in memory, or shared through `LIMITS_REDIS_URL`; docs/architecture.md §10)
    */
-  static forRoot(config: LedgerApiEnv, auth: TokenAuthentication): DynamicModule {
+  static forRoot(config: LedgerApiEnv, auth: TokenAuthentication, limits: LimitsBackend = inProcessLimits()): DynamicModule {
     return {
       module: AppModule,
       imports: [
@@ -70,7 +74,9 @@ export class AppModule implements NestModule {
           },
         }),
         // the rate limits per address and per caller (docs/architecture.md §10); the guard is AuthModule's, before the token guard
-        ThrottlerModule.forRoot(rateLimits(config)),
+        // counted in memory, or in the shared Redis when LIMITS_REDIS_URL is set
+        ThrottlerModule.forRoot({ ...rateLimits(config), ...(limits.throttlerStorage ? { storage: limits.throttlerStorage } : {}) }),
+        LimitsModule.forRoot(limits),
         AuthModule.forRoot(auth),
         PersistenceModule,
         ShoeModule,
@@ -97,7 +103,7 @@ export class AppModule implements NestModule {
       ],
       controllers: [HealthController, MetricsController, MeController],
       providers: [
-        { provide: REFUSAL_BUDGET, useValue: new RefusalBudget({ payloadMaxBytes: config.REFUSAL_PAYLOAD_MAX_BYTES, bytesPerMinute: config.REFUSAL_LOG_BYTES_PER_MINUTE }) },
+        { provide: REFUSAL_BUDGET, useValue: new RefusalBudget({ payloadMaxBytes: config.REFUSAL_PAYLOAD_MAX_BYTES, bytesPerMinute: config.REFUSAL_LOG_BYTES_PER_MINUTE }, Date.now, limits.refusalBytes) },
         { provide: APP_FILTER, useClass: LedgerExceptionFilter },
       ],
     };

@@ -4,9 +4,10 @@ import { Logger as NestLogger, type INestApplication } from '@nestjs/common';
 import { DocumentBuilder, SwaggerModule, type OpenAPIObject } from '@nestjs/swagger';
 import { Logger } from 'nestjs-pino';
 import { getStorageToken, type ThrottlerStorage } from '@nestjs/throttler';
-import { LedgerApiEnv, loadConfig, type EnvSource } from '@ledger/config';
+import { LedgerApiEnv, loadConfig, trustProxyValue, type EnvSource } from '@ledger/config';
 import { collectProcessMetrics } from '@ledger/metrics';
 import { AppModule } from './app.module';
+import { limitsBackend, type LimitsBackend } from './kernel/limits/limits-backend';
 import { tokenAuthentication } from './kernel/auth/token-authentication';
 import { applyHttpWiring } from './common/http-wiring';
 import { ByteBudget } from './common/batch-admission';
@@ -39,18 +40,24 @@ export interface LedgerAppOptions {
  * the error codes in it are generated from the error table, see {@link withErrorTable}); every route
  * also under `/v1`, `API-Version: 1`, `X-Request-Id`, helmet's headers (docs/api-versioning.md).
  * Shared by `main.ts` and the e2e tests so both run the same wiring. The configuration is validated
- * and the token keys read before anything starts (docs/architecture.md §5, §10).
+ * and the token keys read before anything starts (docs/architecture.md §5, §10). The limits count in
+ * memory or, with `LIMITS_REDIS_URL`, in a Redis every instance shares (logged at start, see
+ * {@link startLimits}); `TRUST_PROXY` is Express's `trust proxy` (whose address `req.ip` is).
  * @throws ConfigError naming every bad or missing variable (e.g. no signing key outside development mode)
  */
 export async function createLedgerApp(options: LedgerAppOptions = {}): Promise<NestExpressApplication> {
   const config = options.config ?? loadConfig(LedgerApiEnv, options.env);
   const auth = tokenAuthentication(config);
   collectProcessMetrics();
-  const app = await NestFactory.create<NestExpressApplication>(AppModule.forRoot(config, auth), {
+  const limits = limitsBackend(config);
+  const app = await NestFactory.create<NestExpressApplication>(AppModule.forRoot(config, auth, limits), {
     bufferLogs: true,
     logger: options.logger === false ? false : undefined,
   });
   if (options.logger !== false) app.useLogger(app.get(Logger));
+  // behind a load balancer: req.ip from X-Forwarded-For, only through the proxies trusted (docs/operations.md)
+  if (config.TRUST_PROXY !== undefined) app.set('trust proxy', trustProxyValue(config.TRUST_PROXY));
+  await startLimits(limits, config.TRUST_PROXY);
   // first: /v1 alias, API-Version, X-Request-Id, the in-flight count; then helmet's headers (docs/api-versioning.md)
   const inFlight = new InFlightRequests();
   app.use(httpHygiene(inFlight));
@@ -69,6 +76,21 @@ export async function createLedgerApp(options: LedgerAppOptions = {}): Promise<N
     app.enableShutdownHooks();
   }
   return app;
+}
+
+/**
+ * Connects the limits' store (when shared) and logs once where the API's limits count: `in-process`
+ * (each instance its own budgets) or `shared` (the Redis, its key prefix and lease), and `TRUST_PROXY`.
+ * A shared store that does not answer yet is logged at error level; the API starts all the same and
+ * refuses what it counts (503 `LIMITS.UNAVAILABLE`) until it answers. Never throws.
+ */
+async function startLimits(limits: LimitsBackend, trustProxy: string | undefined): Promise<void> {
+  const log = new NestLogger('Limits');
+  const started = await limits.start();
+  const fields = { ...limits.describe(), trustProxy: trustProxy ?? 'off' };
+  if (!started.connected) log.error({ ...fields, reason: started.reason }, 'the shared limits store (LIMITS_REDIS_URL) does not answer: requests it counts are refused (503 LIMITS.UNAVAILABLE) until it does');
+  else if (limits.mode === 'shared') log.log(fields, 'limits shared by every API instance through Redis (rate budgets, heavy-read slots, live streams, refusal log)');
+  else log.log(fields, 'limits in this process only (no LIMITS_REDIS_URL): each API instance has its own budgets');
 }
 
 /**

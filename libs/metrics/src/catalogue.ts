@@ -47,6 +47,13 @@ export const METRICS = {
     labels: ['reason'],
     services: ['ledger'],
   },
+  limitsUnavailable: {
+    name: 'ledger_limits_unavailable_total',
+    type: 'counter',
+    help: 'requests refused (503 LIMITS.UNAVAILABLE) or refusals left unstored because the shared limits store (LIMITS_REDIS_URL) did not answer, by limit: rate, heavy-read, live-stream, refusal-log',
+    labels: ['limit'],
+    services: ['ledger'],
+  },
   projectionHalted: { name: 'ledger_projection_halted_partitions', type: 'gauge', help: 'projection partitions halted by an open incident (read from projection_incidents at scrape)', labels: [], services: ['ledger'] },
   appendDuration: {
     name: 'ledger_append_duration_seconds',

@@ -55,7 +55,7 @@ export interface AddressLimit {
   readonly windowMs: number;
 }
 
-/** The remote address a request counts against (Express's `req.ip`, the socket's address without it). */
+/** The remote address a request counts against (Express's `req.ip`: the client's from `X-Forwarded-For` when it came through a proxy `TRUST_PROXY` trusts, else the socket's). */
 export const addressOf = (req: Request): string => req.ip ?? req.socket?.remoteAddress ?? 'unknown';
 
 /**

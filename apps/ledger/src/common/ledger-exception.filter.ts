@@ -88,7 +88,7 @@ export class LedgerExceptionFilter implements ExceptionFilter {
     const isWrite = req.method !== 'GET' && req.method !== 'HEAD';
     const code = body.error.code;
     const caller = req.principal ?? req.edgeCaller ?? null;
-    if (status === 429 && typeof body.error.details?.retryAfterSeconds === 'number') res.setHeader('Retry-After', String(body.error.details.retryAfterSeconds));
+    if ((status === 429 || status === 503) && typeof body.error.details?.retryAfterSeconds === 'number') res.setHeader('Retry-After', String(body.error.details.retryAfterSeconds));
     if (status >= 400 && status < 500) refusals.inc({ reason: code, authenticated: caller ? 'true' : 'false' });
     if (status >= 400 && status < 500 && (isWrite || status === 401 || status === 403 || status === 429)) {
       const sampled = TRANSPORT_REFUSALS.has(code) || !req.principal;
@@ -107,7 +107,7 @@ export class LedgerExceptionFilter implements ExceptionFilter {
         rawPayload: sampled ? this.budget.cap(storablePayload(req.body ?? notRead(req)), contentLength(req)) : boundedPayload(storablePayload(req.body ?? null), 65_536),
       };
       const cost = sampled ? ROW_OVERHEAD_BYTES + Buffer.byteLength(record.message) + Buffer.byteLength(record.route) + Buffer.byteLength(JSON.stringify(record.rawPayload) ?? '') : 0;
-      if (sampled && !this.budget.take(caller ? `sub:${caller.role}:${caller.id}` : `addr:${req.ip ?? req.socket?.remoteAddress ?? 'unknown'}`, cost)) {
+      if (sampled && !(await this.budget.spend(caller ? `sub:${caller.role}:${caller.id}` : `addr:${req.ip ?? req.socket?.remoteAddress ?? 'unknown'}`, cost))) {
         droppedRejections.inc({ reason: code });
       } else {
         try {

@@ -96,7 +96,7 @@ export const SERVERS = [{ url: 'http://127.0.0.1:3000', description: 'the ledger
 export const RESPONSE_HEADERS: Readonly<Record<string, { description: string; schema: Record<string, unknown> }>> = {
   'X-Request-Id': { description: "the request's id: the caller's X-Request-Id when it is 1..128 of [A-Za-z0-9._:-], else a new UUID (docs/api-versioning.md §4)", schema: { type: 'string', pattern: '^[A-Za-z0-9._:-]{1,128}$' } },
   'API-Version': { description: 'the API version that answered (docs/api-versioning.md §1)', schema: { type: 'string', enum: ['1'] } },
-  'Retry-After': { description: 'seconds to wait before trying again (429 rate limits and budgets, 503 DATABASE.TIMEOUT)', schema: { type: 'integer', minimum: 0 } },
+  'Retry-After': { description: 'seconds to wait before trying again (429 rate limits and budgets, 503 DATABASE.TIMEOUT and LIMITS.UNAVAILABLE)', schema: { type: 'integer', minimum: 0 } },
   'Ledger-Report-Header': { description: "the report's header (ReportHeader) as ASCII JSON, where the body cannot carry it (CSV; docs/reports.md §1)", schema: { type: 'string' } },
   'Ledger-Export-Count': { description: 'the rows the export holds (decimal)', schema: { type: 'string', pattern: '^\\d+$' } },
   'Ledger-Export-Positions': { description: 'the global positions the export covers, as ASCII JSON `{first, periodLast, through}`', schema: { type: 'string' } },

@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import { limitsUnavailable, type RedisMinuteBudget } from '../kernel/limits/redis-limits';
 
 /** Injection token of the {@link RefusalBudget}. */
 export const REFUSAL_BUDGET = Symbol('REFUSAL_BUDGET');
@@ -23,7 +24,8 @@ const MINUTE_MS = 60_000;
  * malformed-transport requests may take (docs/guarantees.md §11, §12): per caller (`sub:<subject>`
  * or `addr:<remote address>`) and per minute of the clock, at most `bytesPerMinute` bytes; a
  * refusal beyond it is only counted. Memory is bounded too ({@link MAX_TRACKED_CALLERS} callers).
- * In-process: each API process has its own budget.
+ * In this process's memory ({@link take}: each API process its own budget), or, with `shared`
+ * (`LIMITS_REDIS_URL`), in a Redis every API instance shares ({@link spend}; docs/architecture.md §10).
  */
 export class RefusalBudget {
   private readonly spent = new Map<string, { minute: number; bytes: number }>();
@@ -31,11 +33,29 @@ export class RefusalBudget {
   /**
    * @param options the caps (see {@link RefusalBudgetOptions})
    * @param now clock, ms since the epoch
+   * @param shared the budget shared by every API instance (`LIMITS_REDIS_URL`); null: this process's memory
    */
   constructor(
     readonly options: RefusalBudgetOptions = DEFAULT_REFUSAL_BUDGET,
     private readonly now: () => number = Date.now,
+    private readonly shared: RedisMinuteBudget | null = null,
   ) {}
+
+  /**
+   * Charges `bytes` to `caller`'s budget of the current minute if they fit: in the shared budget when
+   * there is one, else as {@link take}. A shared budget that does not answer charges nothing and
+   * refuses (the refusal is only counted, never stored unbounded; `ledger_limits_unavailable_total{limit="refusal-log"}`).
+   * @returns true when the refusal may be stored, false when it may only be counted; never throws
+   */
+  async spend(caller: string, bytes: number): Promise<boolean> {
+    if (!this.shared) return this.take(caller, bytes);
+    try {
+      return await this.shared.take(caller, bytes, this.options.bytesPerMinute);
+    } catch (err) {
+      limitsUnavailable('refusal-log', err);
+      return false;
+    }
+  }
 
   /**
    * Charges `bytes` to `caller`'s budget of the current minute if they fit in it.

@@ -1,10 +1,12 @@
-import { Inject, Injectable, Logger, SetMetadata } from '@nestjs/common';
+import { Inject, Injectable, Logger, Optional, SetMetadata } from '@nestjs/common';
 import { ConfigService } from '@nestjs/config';
 import type { LedgerApiEnv } from '@ledger/config';
 import { catalogueCounter, catalogueGauge } from '@ledger/metrics';
 import type { Principal } from './auth/principal';
 import { ApiError } from './api-error';
 import { ResponseWatch, type AnswerClosed, type WatchedResponse } from './heavy-read-watch';
+import { inProcessLimits, LIMITS, type LimitsBackend } from './limits/limits-backend';
+import type { Slots } from './limits/slots';
 
 /** Metadata key of {@link HeavyRead}. */
 export const HEAVY_READ_KEY = 'ledger:heavy-read';
@@ -27,7 +29,7 @@ export interface HeavyReadRequest {
   readonly route?: { readonly path?: unknown };
 }
 
-/** Heavy reads holding a slot now in this process. */
+/** Heavy reads holding a slot now in this process (with shared limits, the other instances' are not counted here). */
 const inFlight = catalogueGauge('heavyReads');
 /** Heavy reads whose answer closed before its end, by reason (`aborted`, `stalled`). */
 const cutTotal = catalogueCounter('heavyReadsCut');
@@ -50,10 +52,14 @@ export const CUT_LOG_LINES_PER_MINUTE = 20;
  * `HEAVY_READ_IDLE_TIMEOUT_MS` without a byte accepted by the socket. Each cut is counted
  * (`ledger_heavy_reads_cut_total{reason="aborted"|"stalled"}`) and logged, at most
  * {@link CUT_LOG_LINES_PER_MINUTE} lines a minute (docs/architecture.md §10).
+ *
+ * The slots count in this process's memory, or with `LIMITS_REDIS_URL` in a Redis every API
+ * instance shares (leases renewed while held, `LIMITS_LEASE_MS`); when it does not answer, the read
+ * is refused with 503 `LIMITS.UNAVAILABLE` before it starts.
  */
 @Injectable()
 export class HeavyReadLimiter {
-  private readonly perCaller = new Map<string, number>();
+  private readonly slots: Slots;
   private running = 0;
   private readonly callerLimit: number;
   private readonly totalLimit: number;
@@ -63,7 +69,9 @@ export class HeavyReadLimiter {
   private logLines = 0;
   private suppressed = 0;
 
-  constructor(@Inject(ConfigService) config: ConfigService<LedgerApiEnv, true>) {
+  /** @param limits where the slots count; @default in this process's memory */
+  constructor(@Inject(ConfigService) config: ConfigService<LedgerApiEnv, true>, @Optional() @Inject(LIMITS) limits: LimitsBackend | null = null) {
+    this.slots = (limits ?? inProcessLimits()).slots('heavy-read');
     this.callerLimit = config.get('HEAVY_READS_PER_CALLER', { infer: true });
     this.totalLimit = config.get('HEAVY_READS_MAX_CONCURRENT', { infer: true });
     this.idleMs = config.get('HEAVY_READ_IDLE_TIMEOUT_MS', { infer: true });
@@ -72,12 +80,13 @@ export class HeavyReadLimiter {
   /**
    * Runs `read` in a slot of the request's caller (`req.principal`), and watches `req.res` until its
    * connection closes (see the class).
-   * @throws ApiError `RATE.HEAVY_READ_BUSY` (429) when the caller or the API has no free slot; else what `read` throws
+   * @throws ApiError `RATE.HEAVY_READ_BUSY` (429) when the caller or the API has no free slot,
+   *   `LIMITS.UNAVAILABLE` (503) when the shared slots do not answer; else what `read` throws
    */
   async run<T>(req: HeavyReadRequest | undefined, read: () => Promise<T>): Promise<T> {
     const caller = req?.principal;
     const key = caller ? `${caller.role}|${caller.id}` : 'anonymous';
-    const release = this.take(key);
+    const release = await this.take(key);
     const res = req?.res;
     const watch = res ? new ResponseWatch(res, { idleMs: this.idleMs, onClose: (closed) => this.answerClosed(req, closed) }) : null;
     try {
@@ -89,23 +98,25 @@ export class HeavyReadLimiter {
   }
 
   /**
-   * Takes a slot of `key`. @returns its release, which frees it once however often it is called
-   * @throws ApiError `RATE.HEAVY_READ_BUSY` (429) when `key` or the API has no free slot
+   * Takes a slot of `key` and one of the API's. @returns its release, which frees it once however often it is called
+   * @throws ApiError `RATE.HEAVY_READ_BUSY` (429) when `key` or the API has no free slot, `LIMITS.UNAVAILABLE` (503)
    */
-  private take(key: string): () => void {
-    const mine = this.perCaller.get(key) ?? 0;
-    if (mine >= this.callerLimit) throw ApiError.of('RATE.HEAVY_READ_BUSY', { scope: 'caller', limit: this.callerLimit, retryAfterSeconds: 1 });
-    if (this.running >= this.totalLimit) throw ApiError.of('RATE.HEAVY_READ_BUSY', { scope: 'api', limit: this.totalLimit, retryAfterSeconds: 1 });
-    this.perCaller.set(key, mine + 1);
+  private async take(key: string): Promise<() => void> {
+    const grant = await this.slots.take([
+      { key: `heavy|caller|${key}`, limit: this.callerLimit },
+      { key: 'heavy|api', limit: this.totalLimit },
+    ]);
+    if (!grant.taken) {
+      if (grant.full === 0) throw ApiError.of('RATE.HEAVY_READ_BUSY', { scope: 'caller', limit: this.callerLimit, retryAfterSeconds: 1 });
+      throw ApiError.of('RATE.HEAVY_READ_BUSY', { scope: 'api', limit: this.totalLimit, retryAfterSeconds: 1 });
+    }
     this.running += 1;
     inFlight.set(this.running);
     let freed = false;
     return () => {
       if (freed) return;
       freed = true;
-      const left = (this.perCaller.get(key) ?? 1) - 1;
-      if (left <= 0) this.perCaller.delete(key);
-      else this.perCaller.set(key, left);
+      grant.release();
       this.running -= 1;
       inFlight.set(this.running);
     };

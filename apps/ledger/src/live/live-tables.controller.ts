@@ -1,4 +1,4 @@
-import { Controller, Get, Inject, Query, Req, Res } from '@nestjs/common';
+import { Controller, Get, Inject, Optional, Query, Req, Res } from '@nestjs/common';
 import { ConfigService } from '@nestjs/config';
 import type { LedgerApiEnv } from '@ledger/config';
 import { ApiBearerAuth, ApiOkResponse, ApiOperation, ApiProduces, ApiTags } from '@nestjs/swagger';
@@ -12,6 +12,8 @@ import { DATA_SOURCE } from '../kernel/tokens';
 import { recordQueryLog } from '../kernel/query-log';
 import { NoQuery } from '../kernel/query.dto';
 import { TablesRegistry } from '../kernel/tables/tables.registry';
+import { inProcessLimits, LIMITS, type LimitsBackend } from '../kernel/limits/limits-backend';
+import type { Slots } from '../kernel/limits/slots';
 import { ProjectionChanges } from './projection-changes';
 
 /** Live streams one caller (role and token subject) may hold open at once; one more is 429 `RATE.LIVE_STREAMS_BUSY`. */
@@ -43,7 +45,8 @@ export interface TableEventData {
  * {@link LIVE_STREAMS_PER_CALLER} open per caller, and per role its own share of the process
  * (`LIVE_STREAMS_PIT_MANAGERS`, `LIVE_STREAMS_AUDITORS`: auditors' streams never take the pit
  * managers' places) — one more is 429 `RATE.LIVE_STREAMS_BUSY` (scope `caller` or `role`) with
- * `Retry-After`. A stream ends when its token expires (`event: expired`, then the end of the
+ * `Retry-After`. The places count in this process's memory, or with `LIMITS_REDIS_URL` over every
+ * API instance (leases renewed while the stream is open; docs/architecture.md §10). A stream ends when its token expires (`event: expired`, then the end of the
  * response): a client reconnects with a fresh token (the bearer guard refuses the old one).
  */
 @ApiTags('audit and reconciliation')
@@ -51,8 +54,7 @@ export interface TableEventData {
 @Roles('auditor', 'pit-manager')
 @Controller('live')
 export class LiveTablesController {
-  private readonly perCaller = new Map<string, number>();
-  private readonly perRole = new Map<string, number>();
+  private readonly slots: Slots;
   private readonly roleLimits: ReadonlyMap<string, number>;
   private readonly keepAliveMs: number;
 
@@ -61,7 +63,9 @@ export class LiveTablesController {
     private readonly tables: TablesRegistry,
     @Inject(DATA_SOURCE) private readonly ds: DataSource,
     @Inject(ConfigService) config: ConfigService<LedgerApiEnv, true>,
+    @Optional() @Inject(LIMITS) limits: LimitsBackend | null = null,
   ) {
+    this.slots = (limits ?? inProcessLimits()).slots('live-stream');
     this.keepAliveMs = KEEP_ALIVE_MS;
     this.roleLimits = new Map<string, number>([
       ['pit-manager', config.get('LIVE_STREAMS_PIT_MANAGERS', { infer: true })],
@@ -80,7 +84,7 @@ export class LiveTablesController {
   })
   async live(@Req() req: Request & { principal: Principal; correlationId?: string }, @Res() res: Response, @Query() _q: NoQuery): Promise<void> {
     const p = req.principal;
-    const release = this.admit(p);
+    const release = await this.admit(p);
     try {
       // who watched: one row per subscription, before anything is streamed (an unrecorded audit read is not allowed)
       await recordQueryLog(this.ds, { actorId: p.id, actorRole: p.role, route: 'GET /live/tables', params: '{}', resultCount: null, correlationId: req.correlationId ?? null });
@@ -141,28 +145,19 @@ export class LiveTablesController {
    * Takes a place for a stream of `p`: one of its caller's {@link LIVE_STREAMS_PER_CALLER} and one of
    * its role's share. @returns the function that gives both back (once, however often it is called)
    * @throws ApiError `AUTH.UNAUTHENTICATED` (401) when the token has expired (within the guard's clock
-   *   tolerance), `RATE.LIVE_STREAMS_BUSY` (429, scope `caller` or `role`) when no place is free
+   *   tolerance), `RATE.LIVE_STREAMS_BUSY` (429, scope `caller` or `role`) when no place is free,
+   *   `LIMITS.UNAVAILABLE` (503) when the shared places do not answer
    */
-  private admit(p: Principal): () => void {
-    const key = `${p.role}|${p.id}`;
-    const mine = this.perCaller.get(key) ?? 0;
-    if (mine >= LIVE_STREAMS_PER_CALLER) throw ApiError.of('RATE.LIVE_STREAMS_BUSY', { scope: 'caller', limit: LIVE_STREAMS_PER_CALLER, retryAfterSeconds: 5 });
+  private async admit(p: Principal): Promise<() => void> {
     // within the clock tolerance the guard accepts an expired token; a stream would end at once
     if (p.expiresAt !== undefined && p.expiresAt <= Date.now()) throw new ApiError('AUTH.UNAUTHENTICATED', 'the token has expired: a live stream needs one that has not');
     const roleLimit = this.roleLimits.get(p.role) ?? 0;
-    const ofRole = this.perRole.get(p.role) ?? 0;
-    if (ofRole >= roleLimit) throw ApiError.of('RATE.LIVE_STREAMS_BUSY', { scope: 'role', limit: roleLimit, retryAfterSeconds: 5 });
-    this.perCaller.set(key, mine + 1);
-    this.perRole.set(p.role, ofRole + 1);
-    let released = false;
-    const release = () => {
-      if (released) return;
-      released = true;
-      this.perRole.set(p.role, (this.perRole.get(p.role) ?? 1) - 1);
-      const n = (this.perCaller.get(key) ?? 1) - 1;
-      if (n <= 0) this.perCaller.delete(key);
-      else this.perCaller.set(key, n);
-    };
-    return release;
+    const grant = await this.slots.take([
+      { key: `live|caller|${p.role}|${p.id}`, limit: LIVE_STREAMS_PER_CALLER },
+      { key: `live|role|${p.role}`, limit: roleLimit },
+    ]);
+    if (grant.taken) return grant.release;
+    if (grant.full === 0) throw ApiError.of('RATE.LIVE_STREAMS_BUSY', { scope: 'caller', limit: LIVE_STREAMS_PER_CALLER, retryAfterSeconds: 5 });
+    throw ApiError.of('RATE.LIVE_STREAMS_BUSY', { scope: 'role', limit: roleLimit, retryAfterSeconds: 5 });
   }
 }

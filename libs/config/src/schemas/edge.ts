@@ -39,8 +39,8 @@ export function WithEdgeLimits<B extends EnvClass>(Base: B) {
     /**
      * Requests one remote address may make per window, with a token or without, to any route but
      * `/health` and `/metrics`. Above the largest role budget, so that one betting platform behind
-     * one address is held by its own budget; a real deployment behind a proxy sets `trust proxy`
-     * first (not built: the API sees the proxy's address).
+     * one address is held by its own budget. Behind a load balancer set `TRUST_PROXY`, else every
+     * request counts against the balancer's address.
      * @default 12000
      */
     @IntVar(1, 100_000_000, 'requests')
@@ -153,8 +153,9 @@ export function WithHeavyReads<B extends EnvClass>(Base: B) {
     HEAVY_READS_PER_CALLER: number = 1;
 
     /**
-     * Heavy reads the API runs at once over all callers; also the size of their own connection
-     * pool, apart from the writes' pool, so a heavy read never holds a connection a write waits for.
+     * Heavy reads the API runs at once over all callers (over all API instances with
+     * `LIMITS_REDIS_URL`); also the size of each instance's own connection pool for them, apart from
+     * the writes' pool, so a heavy read never holds a connection a write waits for.
      * @default 4
      */
     @IntVar(1, 100, 'reads')

@@ -11,6 +11,7 @@ export * from './common';
 export * from './tracing';
 export * from './anchors';
 export * from './edge';
+export * from './limits';
 export * from './tokens';
 export * from './record-signing';
 export * from './ledger-api';

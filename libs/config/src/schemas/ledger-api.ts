@@ -3,6 +3,7 @@ import { CommonEnv, WithDatabase, WithGamingDay, WithEventsTopic, WithKafka, Wit
 import { WithAnchorVerification, WithAnchors } from './anchors';
 import { WithSigningSecret, WithTokenPolicy, WithTokenVerification } from './tokens';
 import { WithBetsBatchBudget, WithEdgeLimits, WithHeavyReads } from './edge';
+import { WithSharedLimits } from './limits';
 import { WithTracing } from './tracing';
 import { WithGamingDayClose } from './gaming-day-close';
 import { WithWalletLimits } from './wallet';
@@ -18,8 +19,12 @@ export class LedgerApiEnv extends WithWalletLimits(
       WithGamingDay(
         WithHeavyReads(
           WithBetsBatchBudget(
-            WithEdgeLimits(
-              WithAnchorVerification(WithAnchors(WithKafka(WithTokenVerification(WithSigningSecret(WithTokenPolicy(WithMigrations(WithReadModel(WithEventsTopic(WithMigrationsDatabase(WithDatabase(WithLogging(CommonEnv)))))))))))),
+            WithSharedLimits(
+              WithEdgeLimits(
+                WithAnchorVerification(
+                  WithAnchors(WithKafka(WithTokenVerification(WithSigningSecret(WithTokenPolicy(WithMigrations(WithReadModel(WithEventsTopic(WithMigrationsDatabase(WithDatabase(WithLogging(CommonEnv))))))))))),
+                ),
+              ),
             ),
           ),
         ),
@@ -36,7 +41,8 @@ export class LedgerApiEnv extends WithWalletLimits(
   EXPORT_BATCH_ROWS: number = 1000;
 
   /**
-   * Live streams (`GET /live/tables`) pit managers may hold open at once, over all of them: their
+   * Live streams (`GET /live/tables`) pit managers may hold open at once, over all of them (and
+   * over all API instances with `LIMITS_REDIS_URL`): their
    * own share, which auditors' streams never use (a pit manager can always watch the floor). One
    * more: 429 `RATE.LIVE_STREAMS_BUSY` with scope `role`. Each caller holds at most 4.
    * @default 300

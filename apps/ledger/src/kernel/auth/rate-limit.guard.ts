@@ -31,7 +31,9 @@ const callerOf = (ctx: ExecutionContext): Principal | null => (ctx.switchToHttp(
  * A caller over it is blocked for the rest of a window: 429 `RATE.LIMITED` with `Retry-After`.
  * The per-address budget (`RATE_LIMIT_PER_ADDRESS`) is counted in the same storage, before
  * routing, by the edge middleware (`edgeMiddleware` in edge-limits.ts), so that unknown routes count too.
- * The counts are in this process's memory (one API process per budget).
+ * The counts are in `@nestjs/throttler`'s storage: this process's memory (one budget per API
+ * process), or with `LIMITS_REDIS_URL` a Redis every API instance shares (`@nest-lab/throttler-storage-redis`,
+ * kernel/limits/limits-backend.ts).
  */
 export function rateLimits(s: RateLimitSettings): ThrottlerModuleOptions {
   const budgets = roleBudgets(s);
