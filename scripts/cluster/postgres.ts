@@ -18,6 +18,7 @@ import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { Client } from 'pg';
 import { alive, appendAsServerUser, handToServerUser, killServer, postgresBinDir, postmasterPid, runLogged, serverCommand, serverUserCanReach } from './pg-server';
+import { waitUntil } from './processes';
 
 /** The two servers' ports on 127.0.0.1. */
 export interface PairPorts {
@@ -312,16 +313,5 @@ async function replication(primaryPort: number): Promise<{ syncState: string; la
   });
 }
 
-async function waitFor(what: string, check: () => Promise<boolean> | boolean, timeoutMs = WAIT_MS): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  let last = '';
-  for (;;) {
-    try {
-      if (await check()) return;
-    } catch (e) {
-      last = (e as Error).message;
-    }
-    if (Date.now() >= deadline) throw new Error(`${what}: not within ${timeoutMs} ms${last ? ` (last error: ${last})` : ''}`);
-    await new Promise((r) => setTimeout(r, 200));
-  }
-}
+/** Polls `check` every 200 ms until it is true. @throws Error naming `what` (and the last error seen) after `timeoutMs` */
+const waitFor = (what: string, check: () => Promise<boolean> | boolean, timeoutMs = WAIT_MS): Promise<void> => waitUntil(what, check, timeoutMs, 200);
