@@ -22,7 +22,7 @@ const program = new Command('cluster-fault')
   .option('--seed <s>', 'seed of the shoes', 'cluster-fault')
   .option('--shoes <n>', 'shoes dealt', '12')
   .option('--rounds <n>', 'rounds per shoe', '40')
-  .option('--port-base <n>', 'CLUSTER_PORT_BASE of the run', '32000')
+  .option('--port-base <n>', 'CLUSTER_PORT_BASE of the run', '28000')
   .option('--keep', "keep the run's folder after a passing run")
   .exitOverride()
   .action(async (o: { seed: string; shoes: string; rounds: string; portBase: string; keep?: boolean }) => {

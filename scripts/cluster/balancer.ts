@@ -5,9 +5,9 @@
  * when missing, as root on Debian) by `scripts/ensure-package.sh`.
  */
 import { spawnSync } from 'node:child_process';
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { livePid, startDetached, stopMember } from './processes';
+import { livePid, portOpen, startDetached, stopMember, waitUntil } from './processes';
 import { REPO_ROOT, type Topology } from './topology';
 
 /** The path of `program`, installed from `debianPackage` when missing. @throws Error when it cannot be found or installed */
@@ -65,24 +65,38 @@ listen stats
 `;
 }
 
-/** Starts HAProxy (when it is down). @returns its pid */
-export function balancerUp(t: Topology): number {
+/** Starts HAProxy (when it is down) and waits until it listens. @returns its pid @throws Error with its log's last lines when it does not listen within 15 s */
+export async function balancerUp(t: Topology): Promise<number> {
   const haproxy = ensureProgram('haproxy', 'haproxy');
   mkdirSync(t.balancer.dir, { recursive: true });
   writeFileSync(cfgOf(t), haproxyConfig(t));
   const check = spawnSync(haproxy, ['-c', '-q', '-f', cfgOf(t)], { encoding: 'utf8' });
   if (check.status !== 0) throw new Error(`haproxy refused ${cfgOf(t)}: ${check.stderr.trim()}`);
   const pidFile = join(t.balancer.dir, 'haproxy.pid');
-  return startDetached({ name: 'haproxy', cmd: haproxy, args: ['-db', '-f', cfgOf(t)], cwd: t.balancer.dir, pidFile, logFile: join(t.balancer.dir, 'haproxy.log'), marker: cfgOf(t) }).pid;
+  const logFile = join(t.balancer.dir, 'haproxy.log');
+  const { pid } = startDetached({ name: 'haproxy', cmd: haproxy, args: ['-db', '-f', cfgOf(t)], cwd: t.balancer.dir, pidFile, logFile, marker: cfgOf(t) });
+  await listening('haproxy', t.balancer.port, logFile);
+  return pid;
 }
 
-/** Starts the cluster's Redis (no persistence: it holds only the limits' windows and leases). @returns its pid */
-export function redisUp(t: Topology): number {
+/** Waits until `port` accepts connections. @throws Error naming `name` with the last lines of `logFile` after 15 s */
+async function listening(name: string, port: number, logFile: string): Promise<void> {
+  await waitUntil(`${name} on 127.0.0.1:${port}`, () => portOpen(port), 15_000, 200).catch((e: unknown) => {
+    const tail = readFileSync(logFile, 'utf8').trim().split('\n').slice(-4).join(' | ');
+    throw new Error(`${e instanceof Error ? e.message : String(e)}; its log (${logFile}): ${tail}`);
+  });
+}
+
+/** Starts the cluster's Redis (no persistence: it holds only the limits' windows and leases) and waits until it listens. @returns its pid @throws Error as {@link balancerUp} */
+export async function redisUp(t: Topology): Promise<number> {
   const redis = ensureProgram('redis-server', 'redis-server');
   mkdirSync(t.redis.dir, { recursive: true });
   writeFileSync(redisConfOf(t), [`bind 127.0.0.1`, `port ${t.redis.port}`, `dir ${t.redis.dir}`, `save ""`, 'appendonly no', 'protected-mode yes', ''].join('\n'));
   const pidFile = join(t.redis.dir, 'redis.pid');
-  return startDetached({ name: 'redis', cmd: redis, args: [redisConfOf(t)], cwd: t.redis.dir, pidFile, logFile: join(t.redis.dir, 'redis.log'), marker: redisMarker(t) }).pid;
+  const logFile = join(t.redis.dir, 'redis.log');
+  const { pid } = startDetached({ name: 'redis', cmd: redis, args: [redisConfOf(t)], cwd: t.redis.dir, pidFile, logFile, marker: redisMarker(t) });
+  await listening('redis', t.redis.port, logFile);
+  return pid;
 }
 
 /** The pids of HAProxy and Redis when they run. */

@@ -20,7 +20,7 @@ export async function clusterUp(t: Topology, log: (line: string) => void): Promi
   const t0 = Date.now();
   await postgresUp(t, log);
   await kafkaUp(t, log);
-  log(`redis: pid ${redisUp(t)} on 127.0.0.1:${t.redis.port}`);
+  log(`redis: pid ${await redisUp(t)} on 127.0.0.1:${t.redis.port}`);
   for (const app of APPS) {
     const members = t.services.filter((s) => s.app === app);
     for (const s of members) {
@@ -29,7 +29,7 @@ export async function clusterUp(t: Topology, log: (line: string) => void): Promi
     }
     for (const s of members) await waitHealthy(s, 120_000);
   }
-  log(`haproxy: pid ${balancerUp(t)}; the API is at http://127.0.0.1:${t.balancer.port}`);
+  log(`haproxy: pid ${await balancerUp(t)}; the API is at http://127.0.0.1:${t.balancer.port}`);
   log(`up in ${((Date.now() - t0) / 1000).toFixed(1)} s`);
 }
 

@@ -6,6 +6,7 @@
  * in one consumer group. Every member gets a port from one base (`CLUSTER_PORT_BASE`) and a folder
  * under `<STACK_DIR>/cluster/`; nothing of the machine's own services is used or touched.
  */
+import { readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 
 /** The checkout this file lives in. */
@@ -64,6 +65,23 @@ export interface Topology {
 /** The default base port: members use base+0 … base+220. */
 export const DEFAULT_PORT_BASE = 29_000;
 
+/** The highest port a member uses above the base. */
+const SPAN = 220;
+
+/**
+ * The kernel's range of ephemeral ports (`/proc/sys/net/ipv4/ip_local_port_range`, Linux's default
+ * 32768–60999): any outgoing connection may take one as its local port, so a listener there can
+ * find its port taken. Null where the file cannot be read.
+ */
+function ephemeralPorts(): [number, number] | null {
+  try {
+    const [lo, hi] = readFileSync('/proc/sys/net/ipv4/ip_local_port_range', 'utf8').trim().split(/\s+/).map(Number);
+    return Number.isInteger(lo) && Number.isInteger(hi) ? [lo, hi] : null;
+  } catch {
+    return null;
+  }
+}
+
 /**
  * The topology for `stackDir` and `base` (ports: brokers base+92.., controllers base+192..,
  * PostgreSQL base+432/433, Redis base+379, HAProxy base+80 and stats base+89, APIs base+81..,
@@ -71,10 +89,16 @@ export const DEFAULT_PORT_BASE = 29_000;
  * @param stackDir the checkout's `.stack` (or `STACK_DIR`), absolute
  * @param base the base port (1024 < base ≤ 65,000)
  * @param serviceEnv settings every ledger service gets on top of the topology's own
- * @throws Error when `base` is out of range
+ * @throws Error when `base` is out of range, or its ports overlap the kernel's ephemeral ports
  */
 export function topology(stackDir: string, base: number = DEFAULT_PORT_BASE, serviceEnv: Readonly<Record<string, string>> = {}): Topology {
   if (!Number.isInteger(base) || base <= 1024 || base > 65_000) throw new Error(`CLUSTER_PORT_BASE must be an integer 1025..65000, got ${base}`);
+  const eph = ephemeralPorts();
+  if (eph && base + SPAN >= eph[0] && base <= eph[1]) {
+    throw new Error(
+      `CLUSTER_PORT_BASE ${base}: ports ${base}..${base + SPAN} overlap the kernel's ephemeral ports ${eph[0]}..${eph[1]} (ip_local_port_range), where an outgoing connection can take a listener's port; choose a base below ${eph[0] - SPAN}`,
+    );
+  }
   const dir = join(stackDir, 'cluster');
   const brokers = Array.from({ length: COUNTS.brokers }, (_, i) => ({
     nodeId: i + 1,

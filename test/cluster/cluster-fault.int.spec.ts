@@ -11,10 +11,10 @@ import { downLeftovers } from './leftovers';
 let report: ClusterFaultReport;
 
 beforeAll(async () => {
-  await downLeftovers('cluster-fault-spec', 33_000);
+  await downLeftovers('cluster-fault-spec', 30_000);
   const stackDir = join(REPO_ROOT, '.stack', `cluster-fault-spec-${process.pid}`);
   const log = (line: string) => process.stderr.write(`[cluster-fault] ${line}\n`);
-  report = await runClusterFault({ seed: 'cluster-fault-spec', shoes: 6, rounds: 16, stackDir, portBase: 33_000, keep: false }, log);
+  report = await runClusterFault({ seed: 'cluster-fault-spec', shoes: 6, rounds: 16, stackDir, portBase: 30_000, keep: false }, log);
   process.stderr.write(`${clusterFigures(report)}\n`);
 }, 900_000);
 

@@ -24,6 +24,11 @@ describe('the cluster topology (docs/operations.md, "The production topology")',
     expect(() => topology('/tmp/x', 65_500)).toThrow(/CLUSTER_PORT_BASE/);
   });
 
+  it('Given a base whose ports fall among the ephemeral ports (Linux: 32768–60999), Then it is refused', () => {
+    expect(() => topology('/tmp/x', 33_000)).toThrow(/ephemeral ports/);
+    expect(() => topology('/tmp/x', 32_600)).toThrow(/ephemeral ports/);
+  });
+
   it('Given a broker, Then its defaults put every topic at RF 3 / min ISR 2, with the three voters and no unclean election', () => {
     const p = brokerProperties(t, t.brokers[1]);
     expect(p).toContain(`node.id=2\n`);
