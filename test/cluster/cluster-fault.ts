@@ -286,8 +286,11 @@ function verifyLedger(t: Topology): { exitCode: number | null; divergences: numb
  */
 export async function runClusterFault(o: ClusterFaultOptions, log: (l: string) => void): Promise<ClusterFaultReport> {
   const t0 = Date.now();
-  // no automatic gaming-day close: the checks account for every event as an answer of the load
-  const t = topology(o.stackDir, o.portBase, { GAMING_DAY_CLOSE_SWEEP_MS: '0' });
+  // no automatic gaming-day close: the checks account for every event as an answer of the load; and
+  // rate budgets above what the load asks (the budgets are shared by both APIs through Redis, and
+  // the load's one table device and pit managers deal faster than a table does)
+  const budgets = Object.fromEntries(['RATE_LIMIT_PER_ADDRESS', 'RATE_LIMIT_TABLE_DEVICE', 'RATE_LIMIT_BETTING_PLATFORM', 'RATE_LIMIT_PIT_MANAGER', 'RATE_LIMIT_AUDITOR'].map((k) => [k, '100000000']));
+  const t = topology(o.stackDir, o.portBase, { GAMING_DAY_CLOSE_SWEEP_MS: '0', ...budgets });
   const tag = `${Date.now().toString(36)}`;
   mkdirSync(o.stackDir, { recursive: true });
   const shared = join(REPO_ROOT, '.stack', 'kafka', 'libs');
