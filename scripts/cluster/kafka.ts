@@ -6,7 +6,7 @@
  * are the Maven Central artifacts `scripts/stack.sh fetch` puts under `.stack/kafka/libs`.
  */
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { createKafka, type KafkaAdmin } from '@ledger/kafka';
 import { ensureTopics, LEDGER_TOPICS } from '../../libs/infra/src/kafka/topics';
@@ -184,4 +184,16 @@ export async function withAdmin<T>(t: Topology, fn: (admin: KafkaAdmin) => Promi
   } finally {
     await admin.disconnect();
   }
+}
+
+/**
+ * Lets a cluster in another STACK_DIR (a fault run's, a bench's) use the checkout's Kafka jars
+ * (`.stack/kafka/libs`, fetched once by `scripts/stack.sh fetch`) through a symbolic link instead
+ * of fetching them again. Does nothing when the checkout has none yet or `stackDir` has its own.
+ */
+export function shareKafkaJars(stackDir: string): void {
+  const shared = join(REPO_ROOT, '.stack', 'kafka', 'libs');
+  if (!existsSync(join(shared, '.fetched')) || existsSync(join(stackDir, 'kafka', 'libs'))) return;
+  mkdirSync(join(stackDir, 'kafka'), { recursive: true });
+  symlinkSync(shared, join(stackDir, 'kafka', 'libs'));
 }

@@ -10,7 +10,7 @@
  * promoted primary. It ends with one line, {@link clusterFigures}.
  */
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, readFileSync, rmSync, symlinkSync } from 'node:fs';
+import { mkdirSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { createKafka } from '@ledger/kafka';
 import { generateShoeScript, type ShoeScript, type SimTable } from '@ledger/simulator';
@@ -21,11 +21,11 @@ import { verifyAfterDrain, type CheckReport } from '../fault/checks';
 import { ShoeDriver } from '../fault/driver';
 import { clusterDown, clusterUp } from '../../scripts/cluster/lifecycle';
 import { relayLeaseHolder } from '../../scripts/cluster/database';
-import { kafkaUp, brokerPid, readBackTopics } from '../../scripts/cluster/kafka';
+import { kafkaUp, brokerPid, readBackTopics, shareKafkaJars } from '../../scripts/cluster/kafka';
 import { kill as killPostgres, promote } from '../../scripts/cluster/postgres';
 import { sleep, waitUntil } from '../../scripts/cluster/processes';
 import { clusterDatabaseUrls, servicePid, startService, waitHealthy } from '../../scripts/cluster/services';
-import { COUNTS, REPLICATION, REPO_ROOT, topology, type ServiceSpec, type Topology } from '../../scripts/cluster/topology';
+import { COUNTS, LOAD_RUN_ENV, REPLICATION, REPO_ROOT, topology, type ServiceSpec, type Topology } from '../../scripts/cluster/topology';
 
 /** What a run deals and where it runs. */
 export interface ClusterFaultOptions {
@@ -286,18 +286,10 @@ function verifyLedger(t: Topology): { exitCode: number | null; divergences: numb
  */
 export async function runClusterFault(o: ClusterFaultOptions, log: (l: string) => void): Promise<ClusterFaultReport> {
   const t0 = Date.now();
-  // no automatic gaming-day close: the checks account for every event as an answer of the load; and
-  // rate budgets above what the load asks (the budgets are shared by both APIs through Redis, and
-  // the load's one table device and pit managers deal faster than a table does)
-  const budgets = Object.fromEntries(['RATE_LIMIT_PER_ADDRESS', 'RATE_LIMIT_TABLE_DEVICE', 'RATE_LIMIT_BETTING_PLATFORM', 'RATE_LIMIT_PIT_MANAGER', 'RATE_LIMIT_AUDITOR'].map((k) => [k, '100000000']));
-  const t = topology(o.stackDir, o.portBase, { GAMING_DAY_CLOSE_SWEEP_MS: '0', ...budgets });
+  const t = topology(o.stackDir, o.portBase, LOAD_RUN_ENV);
   const tag = `${Date.now().toString(36)}`;
   mkdirSync(o.stackDir, { recursive: true });
-  const shared = join(REPO_ROOT, '.stack', 'kafka', 'libs');
-  if (existsSync(join(shared, '.fetched')) && !existsSync(join(o.stackDir, 'kafka', 'libs'))) {
-    mkdirSync(join(o.stackDir, 'kafka'), { recursive: true });
-    symlinkSync(shared, join(o.stackDir, 'kafka', 'libs'));
-  }
+  shareKafkaJars(o.stackDir);
   let faults: FaultResult[] = [];
   let holds: [number, number][] = [];
   let driver: ShoeDriver | null = null;
