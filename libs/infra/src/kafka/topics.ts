@@ -110,9 +110,11 @@ export async function ensureTopics(admin: KafkaAdmin, topics: readonly LedgerTop
   const missing = topics.filter((t) => !present.has(t.name));
 
   if (missing.length > 0) {
-    // createTopics resolves false (not an error) when another client created one of them first;
-    // the partition check below covers that case too.
-    await admin.createTopics(missing);
+    // createTopics resolves false (not an error) when another client created one of them first
+    // (so does a retry here); the partition check below covers that case too. On several brokers
+    // its wait for the new partitions' leaders can meet a broker that has not had the topic's
+    // metadata yet (UNKNOWN_TOPIC_OR_PARTITION): transient, so retried like the metadata read.
+    await withMetadataRetry(() => admin.createTopics(missing));
   }
 
   const metadata = await withMetadataRetry(() => admin.fetchTopicMetadata(topics.map((t) => t.name)));
