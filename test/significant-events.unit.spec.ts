@@ -1,6 +1,7 @@
 import { ERROR_CODES } from '@ledger/errors';
 import { EVENT_TYPES } from '@ledger/events';
 import { SIGNIFICANT_EVENTS, SIGNIFICANT_EVENT_CODES, catalogueProblems, type CatalogueReferences, type SignificantEventSpec } from '@ledger/significant-events';
+import type { OccurredAtRefusal } from '../apps/ledger/src/shoe/occurred-at';
 import { collectVarDocs } from '../scripts/gen-config-docs';
 
 /**
@@ -22,6 +23,12 @@ describe('the significant-event catalogue against the product', () => {
     const settings = SIGNIFICANT_EVENT_CODES.flatMap((c) => (SIGNIFICANT_EVENTS[c].threshold ?? []).map((t) => t.setting));
     expect(new Set(settings)).toEqual(new Set(['SIGNIFICANT_WIN_MULTIPLE', 'SIGNIFICANT_WIN_AMOUNT_MINOR', 'OCCURRED_AT_MAX_SKEW_MS', 'RATE_LIMIT_STORM_PER_MINUTE', 'FAIRNESS_ALERT_CONFIDENCE']));
     for (const s of settings) expect(vars.find((v) => v.name === s)?.usedBy).toContain('API');
+  });
+
+  it("names only reasons the API gives for a refused occurredAt (the compiler checks the list against the API's type)", () => {
+    const skewReasons = ['IN_THE_FUTURE', 'BEFORE_SHOE_OPENED'] as const satisfies readonly OccurredAtRefusal[];
+    const [refused] = SIGNIFICANT_EVENTS['DEVICE.CLOCK_SKEW'].raisedBy;
+    expect(refused).toEqual({ kind: 'refusal', errorCode: 'TIME.OCCURRED_AT_OUT_OF_RANGE', reasons: skewReasons });
   });
 
   it('bites on a threshold whose default drifts from the schema, and on a variable the schemas do not have (deliberately broken fixtures)', () => {

@@ -1,7 +1,8 @@
 import type { SignificantEventSource, SignificantEventSpec } from './spec';
 
 const event = (eventType: Extract<SignificantEventSource, { kind: 'ledger-event' }>['eventType']) => ({ kind: 'ledger-event', eventType }) as const;
-const refusal = (errorCode: Extract<SignificantEventSource, { kind: 'refusal' }>['errorCode']) => ({ kind: 'refusal', errorCode }) as const;
+const refusal = (errorCode: Extract<SignificantEventSource, { kind: 'refusal' }>['errorCode'], reasons?: readonly string[]) =>
+  reasons ? ({ kind: 'refusal', errorCode, reasons } as const) : ({ kind: 'refusal', errorCode } as const);
 const monitor = (name: Extract<SignificantEventSource, { kind: 'monitor' }>['monitor']) => ({ kind: 'monitor', monitor: name }) as const;
 const VERIFIER = { kind: 'verifier' } as const;
 const PROJECTOR = { kind: 'projector' } as const;
@@ -24,7 +25,7 @@ export const SIGNIFICANT_EVENTS = {
     severity: 'medium',
     category: 'game',
     raisedBy: [event('RoundVoided')],
-    trigger: 'A round is voided: by a management decision, or automatically by an exposed, dropped or cut card, or with its shoe; every stake of it is refunded.',
+    trigger: 'A round is voided by a management decision, or automatically by an exposed, dropped or cut card; every stake of it is refunded (a round voided with its shoe is part of `SHOE.VOIDED` instead).',
     threshold: null,
     acknowledgement: 'none',
     regulation: ['AGCO-4.02.7', 'IGS-5.8.2', 'UKGC-RTS-17A'],
@@ -142,8 +143,9 @@ export const SIGNIFICANT_EVENTS = {
     title: 'device clock skew over the bound',
     severity: 'medium',
     category: 'device',
-    raisedBy: [refusal('TIME.OCCURRED_AT_OUT_OF_RANGE'), monitor('clock-skew')],
-    trigger: "A device's `occurredAt` is further from the ledger's clock than the bound the API accepts: a write refused as in the future, or a skew measured by the clock-skew monitor.",
+    raisedBy: [refusal('TIME.OCCURRED_AT_OUT_OF_RANGE', ['IN_THE_FUTURE', 'BEFORE_SHOE_OPENED']), monitor('clock-skew')],
+    trigger:
+      "A device's `occurredAt` is further from the ledger's clock than the bound the API accepts: a write refused as ahead of the ledger's clock, or as before its shoe's opening, by more than the bound; or a skew measured by the clock-skew monitor.",
     threshold: [{ setting: 'OCCURRED_AT_MAX_SKEW_MS', measure: "|occurredAt − the ledger's clock|", comparison: 'above', unit: 'ms', default: 5000 }],
     acknowledgement: 'none',
     regulation: ['MS-8-4.5', 'AGCO-4.02.7'],

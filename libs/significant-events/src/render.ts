@@ -16,7 +16,7 @@ export function describeSource(s: SignificantEventSource): string {
     case 'ledger-event':
       return `event \`${s.eventType}\``;
     case 'refusal':
-      return `refusal \`${s.errorCode}\``;
+      return `refusal \`${s.errorCode}\`${s.reasons ? ` (${s.reasons.join(' or ')})` : ''}`;
     case 'verifier':
       return 'the verifier';
     case 'projector':

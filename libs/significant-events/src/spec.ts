@@ -40,7 +40,9 @@ export type SignificantEventMonitor =
 /**
  * Who raises a kind: the component, and what of it the raiser sees.
  * - `ledger-event`: a ledger event of that type is appended (`eventType`, a type of `@ledger/events`);
- * - `refusal`: the API refuses a write with that error code (`errorCode`, a code of `@ledger/errors`);
+ * - `refusal`: the API refuses a write with that error code (`errorCode`, a code of `@ledger/errors`),
+ *   only for the `details.reason`s listed in `reasons` when it has them (the refusal is in the
+ *   `rejections` table, docs/guarantees.md §11);
  * - `verifier`: `npm run -s verify` or `GET /audit/anchors/verify` reports a divergence (libs/anchors);
  * - `projector`: the projector (libs/projections) quarantines a record or halts a partition;
  * - `api-start`: the API, at start, finds its configuration different from the last start's;
@@ -48,7 +50,7 @@ export type SignificantEventMonitor =
  */
 export type SignificantEventSource =
   | { readonly kind: 'ledger-event'; readonly eventType: LedgerEventType }
-  | { readonly kind: 'refusal'; readonly errorCode: ErrorCode }
+  | { readonly kind: 'refusal'; readonly errorCode: ErrorCode; readonly reasons?: readonly string[] }
   | { readonly kind: 'verifier' }
   | { readonly kind: 'projector' }
   | { readonly kind: 'api-start' }
