@@ -14,9 +14,9 @@ module.exports = {
     },
     {
       name: 'domain-no-framework-or-io',
-      comment: 'libs/events, libs/shoe and libs/errors are pure: no package at all (framework, database, Kafka) and no Node module (I/O, clock, randomness). Specs may use test tools.',
+      comment: 'libs/events, libs/shoe, libs/errors and libs/significant-events are pure: no package at all (framework, database, Kafka) and no Node module (I/O, clock, randomness). Specs may use test tools.',
       severity: 'error',
-      from: { path: '^libs/(events|shoe|errors)/src/', pathNot: '\\.spec\\.ts$' },
+      from: { path: '^libs/(events|shoe|errors|significant-events)/src/', pathNot: '\\.spec\\.ts$' },
       to: { dependencyTypes: ['npm', 'npm-dev', 'npm-optional', 'npm-peer', 'npm-bundled', 'npm-no-pkg', 'npm-unknown', 'core'] },
     },
     {

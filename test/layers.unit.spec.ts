@@ -35,6 +35,7 @@ describe('layer rules (dependency-cruiser)', () => {
       'libs/rules/src/index.ts': "import { readFileSync } from 'node:fs';\nimport { E } from '@ledger/events';\nexport const r = [readFileSync, E];\n",
       'libs/events/src/index.ts': "import { Injectable } from '@nestjs/common';\nexport const E = Injectable;\n",
       'libs/shoe/src/index.ts': "import { Pool } from 'pg';\nimport { w } from '../../widgets/src/index';\nexport const s = [Pool, w];\n",
+      'libs/significant-events/src/catalogue.ts': "import { readFileSync } from 'node:fs';\nexport const c = readFileSync;\n",
       'libs/widgets/src/index.ts': "import { a } from '../../../apps/api/src/main';\nexport const w = a;\n",
       'libs/widgets/src/testing/fixture.ts': 'export const f = 1;\n',
       'libs/widgets/src/uses-it.ts': "import { f } from './testing/fixture';\nexport const u = f;\n",
@@ -83,9 +84,10 @@ describe('layer rules (dependency-cruiser)', () => {
       expect(has('rules-imports-only-itself', 'libs/rules/src/index.ts', /^(node:)?fs$/)).toBe(true);
       expect(has('rules-imports-only-itself', 'libs/rules/src/index.ts', /libs\/events/)).toBe(true);
     });
-    it('When the rules run, Then a framework or database import in libs/events or libs/shoe is refused', () => {
+    it('When the rules run, Then a framework or database import in libs/events or libs/shoe, or Node I/O in libs/significant-events, is refused', () => {
       expect(has('domain-no-framework-or-io', 'libs/events/src/index.ts', /@nestjs\/common/)).toBe(true);
       expect(has('domain-no-framework-or-io', 'libs/shoe/src/index.ts', /(^|\/)pg(\/|$)/)).toBe(true);
+      expect(has('domain-no-framework-or-io', 'libs/significant-events/src/catalogue.ts', /^(node:)?fs$/)).toBe(true);
     });
     it('When the rules run, Then a relative import across libraries is refused', () => {
       expect(has('no-relative-import-across-libs', 'libs/shoe/src/index.ts', /^libs\/widgets\//)).toBe(true);

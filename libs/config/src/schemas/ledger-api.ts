@@ -8,6 +8,15 @@ import { WithTracing } from './tracing';
 import { WithGamingDayClose } from './gaming-day-close';
 import { WithWalletLimits } from './wallet';
 
+/** A ratio `N` or `N/D` of positive integers (at most 18 digits each): no sign, no decimal point. */
+const RATIO = /^[1-9]\d{0,17}(\/[1-9]\d{0,17})?$/;
+
+/** Whether a ratio `N/D` (or `N`) is below 1. */
+const belowOne = (text: string): boolean => {
+  const [n, d = '1'] = text.split('/');
+  return BigInt(n) < BigInt(d);
+};
+
 /**
  * The ledger API's configuration (`apps/ledger`; docs/architecture.md §5), read once at start by
  * `main.ts` (or the tests' harness) and served to the Nest app by `@nestjs/config`'s `ConfigService`.
@@ -166,4 +175,42 @@ export class LedgerApiEnv extends WithWalletLimits(
    */
   @IntVar(60_000, 2_592_000_000, 'ms')
   OCCURRED_AT_MAX_AGE_MS: number = 86_400_000;
+
+  // --- the thresholds of the significant-event catalogue (docs/significant-events.md), which names
+  // each kind's variables; a device's clock skew is bounded by OCCURRED_AT_MAX_SKEW_MS above.
+
+  /**
+   * A win whose winnings are at least this multiple of its stake is a significant event
+   * (`WIN.LARGE`, docs/significant-events.md): a ratio `N` or `N/D` of positive integers, exact
+   * (never a float). 100/1 catches the rarest paytable row (Tiger's twin pairs, 100:1).
+   * @default 100/1
+   */
+  @TextVar(RATIO, 'a ratio N or N/D of positive integers')
+  SIGNIFICANT_WIN_MULTIPLE: string = '100/1';
+
+  /**
+   * A win whose winnings are at least this amount, in minor units of the bet's currency (the same
+   * number for every currency), is a significant event (`WIN.LARGE`, docs/significant-events.md):
+   * a positive integer of decimal digits.
+   * @default 1000000
+   */
+  @TextVar(/^[1-9]\d{0,17}$/, 'a positive integer of minor units (decimal digits, at most 18)')
+  SIGNIFICANT_WIN_AMOUNT_MINOR: string = '1000000';
+
+  /**
+   * Requests refused over their budgets (429 `RATE.*`) in one minute, over all callers, at which
+   * the refusals are a significant event (`RATE.LIMIT_STORM`, docs/significant-events.md).
+   * @default 600
+   */
+  @IntVar(1, 10_000_000, 'refusals per minute')
+  RATE_LIMIT_STORM_PER_MINUTE: number = 600;
+
+  /**
+   * Confidence of the chi-squared test of a table's outcomes against the PAR engine's
+   * probabilities: a failed test is a significant event (`STATISTICS.OUT_OF_BOUNDS`,
+   * docs/significant-events.md). A ratio `N/D` below 1, exact (never a float).
+   * @default 95/100
+   */
+  @TextVar(RATIO, 'a ratio N/D of positive integers below 1', { check: belowOne })
+  FAIRNESS_ALERT_CONFIDENCE: string = '95/100';
 }
