@@ -38,16 +38,39 @@ if [ "$needs_stack" = 1 ]; then
 fi
 
 code=0
-results=.stack/jest-results.json
-jest_log=.stack/jest-stderr.log
-rm -f "$results" "$jest_log"
-if [ "${#jest_tiers[@]}" -gt 0 ]; then
-  args=()
-  for t in "${jest_tiers[@]}"; do args+=(--selectProjects "$t"); done
-  # Jest's own summary is kept too: when its JSON cannot be written (a failed expectation holding a
-  # BigInt makes Jest's JSON.stringify throw), the counts come from its "Tests:" line instead
-  npx jest "${args[@]}" --runInBand --forceExit --json --outputFile="$results" "$@" 2> >(tee "$jest_log" >&2)
+rm -f .stack/jest-results*.json .stack/jest-stderr*.log
+# one Jest run: `run_jest <name> <tier>... [-- <paths>]`, its JSON in .stack/jest-results-<name>.json and
+# its stderr in .stack/jest-stderr-<name>.log. Jest's own summary is kept too: when its JSON cannot be
+# written (a failed expectation holding a BigInt makes Jest's JSON.stringify throw), the counts come
+# from its "Tests:" line instead
+run_jest() {
+  local name=$1
+  shift
+  local args=()
+  while [ $# -gt 0 ] && [ "$1" != -- ]; do args+=(--selectProjects "$1"); shift; done
+  [ "${1:-}" = -- ] && shift
+  npx jest "${args[@]}" --runInBand --forceExit --json --outputFile=".stack/jest-results-$name.json" "$@" 2> >(tee ".stack/jest-stderr-$name.log" >&2)
+}
+# the tiers that need no service (unit, data: CPU-bound) run in a Jest process of their own beside the
+# ones that mostly wait on PostgreSQL, Kafka and the services they start (int, e2e), unless paths are
+# given or TEST_SERIAL=1; each process runs its suites one at a time
+pure=()
+stacked=()
+for t in "${jest_tiers[@]}"; do
+  case $t in unit|data) pure+=("$t") ;; *) stacked+=("$t") ;; esac
+done
+jest_runs=()
+if [ "${#pure[@]}" -gt 0 ] && [ "${#stacked[@]}" -gt 0 ] && [ $# -eq 0 ] && [ "${TEST_SERIAL:-0}" != 1 ]; then
+  run_jest pure "${pure[@]}" &
+  pure_pid=$!
+  run_jest stacked "${stacked[@]}"
   code=$?
+  wait "$pure_pid" || code=1
+  jest_runs=(pure stacked)
+elif [ "${#jest_tiers[@]}" -gt 0 ]; then
+  run_jest all "${jest_tiers[@]}" -- "$@"
+  code=$?
+  jest_runs=(all)
 fi
 
 browser_results=.stack/browser/results.json
@@ -70,9 +93,11 @@ fi
 
 node -e '
   const fs = require("fs");
-  const [jestFile, pwFile, jestRan, pwRan, jestLog] = process.argv.slice(1);
+  const [jestRuns, pwFile, pwRan] = process.argv.slice(1);
   let passed = 0, failed = 0;
-  if (jestRan === "1") {
+  for (const name of jestRuns.split(" ").filter(Boolean)) {
+    const jestFile = `.stack/jest-results-${name}.json`;
+    const jestLog = `.stack/jest-stderr-${name}.log`;
     try {
       const r = JSON.parse(fs.readFileSync(jestFile, "utf8"));
       const failedSuites = (r.testResults || []).filter((s) => s.status === "failed" && (s.assertionResults || []).length === 0).length;
@@ -104,5 +129,5 @@ node -e '
     } catch { failed += 1; }
   }
   console.log(`tests: ${passed} passed, ${failed} failed`);
-' "$results" "$browser_results" "$([ "${#jest_tiers[@]}" -gt 0 ] && echo 1 || echo 0)" "$browser" "$jest_log"
+' "${jest_runs[*]}" "$browser_results" "$browser"
 exit $code

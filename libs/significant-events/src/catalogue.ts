@@ -25,7 +25,7 @@ export const SIGNIFICANT_EVENTS = {
     severity: 'medium',
     category: 'game',
     raisedBy: [event('RoundVoided')],
-    trigger: 'A round is voided by a management decision, or automatically by an exposed, dropped or cut card; every stake of it is refunded (a round voided with its shoe is part of `SHOE.VOIDED` instead).',
+    trigger: 'A round is voided by a management decision, or automatically by an exposed, dropped or cut card; every stake of it is refunded (a round voided with its shoe is part of `SHOE.VOIDED_BY_DECISION` instead).',
     threshold: null,
     acknowledgement: 'none',
     regulation: ['AGCO-4.02.7', 'IGS-5.8.2', 'UKGC-RTS-17A'],
@@ -40,7 +40,7 @@ export const SIGNIFICANT_EVENTS = {
     acknowledgement: 'second-person',
     regulation: ['AGCO-4.02.7', 'IGS-5.8.2', 'UKGC-RTS-17A'],
   },
-  'SHOE.VOIDED': {
+  'SHOE.VOIDED_BY_DECISION': {
     title: 'shoe voided',
     severity: 'high',
     category: 'game',

@@ -40,7 +40,8 @@ describe('the significant-event catalogue (docs/significant-events.md)', () => {
     expect(SIGNIFICANT_EVENT_CODES.length).toBeGreaterThanOrEqual(20);
     expect(new Set(SIGNIFICANT_EVENT_CODES).size).toBe(SIGNIFICANT_EVENT_CODES.length);
     for (const code of SIGNIFICANT_EVENT_CODES) expect([code, /^[A-Z][A-Z0-9_]*\.[A-Z][A-Z0-9_]*$/.test(code)]).toEqual([code, true]);
-    for (const c of ['ROUND.VOIDED', 'RESULT.CORRECTED', 'SHOE.VOIDED', 'WIN.LARGE', 'DEVICE.CLOCK_SKEW', 'CHAIN.DIVERGED', 'PROJECTION.HALTED', 'STATISTICS.OUT_OF_BOUNDS']) expect(isSignificantEventCode(c)).toBe(true);
+    for (const c of ['ROUND.VOIDED', 'RESULT.CORRECTED', 'SHOE.VOIDED_BY_DECISION', 'WIN.LARGE', 'DEVICE.CLOCK_SKEW', 'CHAIN.DIVERGED', 'PROJECTION.HALTED', 'STATISTICS.OUT_OF_BOUNDS'])
+      expect(isSignificantEventCode(c)).toBe(true);
   });
 
   it('is sound: no problem against the event catalogue, the error table and its own thresholds', () => {
