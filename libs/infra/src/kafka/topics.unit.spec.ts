@@ -18,7 +18,7 @@ function fakeAdmin(o: { failures: number; error: Error & { type?: string } }) {
   return { admin: admin as unknown as KafkaAdmin, calls: () => calls };
 }
 
-const TOPIC: LedgerTopic = { name: 'spec.topic', partitions: 3 };
+const TOPIC: LedgerTopic = { name: 'spec.topic', partitions: 3, configs: {} };
 
 describe('ensureTopics (libs/infra/src/kafka/topics.ts)', () => {
   it('Given a broker that has not had a new topic’s metadata yet while the leaders are awaited, Then the creation is retried and succeeds', async () => {
