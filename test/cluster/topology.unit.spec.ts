@@ -1,7 +1,9 @@
+import { spawnSync } from 'node:child_process';
+import { CliUsageError } from '@ledger/cli';
 import { haproxyConfig } from '../../scripts/cluster/balancer';
 import { brokerProperties } from '../../scripts/cluster/kafka';
 import { clusterDatabaseUrls, serviceEnv } from '../../scripts/cluster/services';
-import { COUNTS, REPLICATION, topology } from '../../scripts/cluster/topology';
+import { COUNTS, DEFAULT_PORT_BASE, REPLICATION, REPO_ROOT, topology, topologyFromEnv } from '../../scripts/cluster/topology';
 
 describe('the cluster topology (docs/operations.md, "The production topology")', () => {
   const t = topology('/tmp/stack-x', 31_000);
@@ -22,6 +24,32 @@ describe('the cluster topology (docs/operations.md, "The production topology")',
   it('Given a base port out of range, Then it is refused', () => {
     expect(() => topology('/tmp/x', 80)).toThrow(/CLUSTER_PORT_BASE/);
     expect(() => topology('/tmp/x', 65_500)).toThrow(/CLUSTER_PORT_BASE/);
+  });
+
+  it.each([
+    ['abc', /got "abc"/],
+    ['', /got ""/],
+    ['  ', /got " {2}"/],
+    ['29000.5', /got "29000.5"/],
+    ['0x7000', /got "0x7000"/],
+    ['80', /1025\.\.65000.*CLUSTER_PORT_BASE="80"/],
+  ])('Given CLUSTER_PORT_BASE=%j, Then topologyFromEnv refuses with one line quoting the raw text', (raw, message) => {
+    const attempt = () => topologyFromEnv({ STACK_DIR: '/tmp/x', CLUSTER_PORT_BASE: raw });
+    expect(attempt).toThrow(CliUsageError);
+    expect(attempt).toThrow(message);
+    expect(attempt).toThrow(/^[^\n]+$/);
+  });
+
+  it('Given CLUSTER_PORT_BASE unset or a whole number (blanks around it ignored), Then topologyFromEnv takes it', () => {
+    expect(topologyFromEnv({ STACK_DIR: '/tmp/x' }).redis.port).toBe(DEFAULT_PORT_BASE + 379);
+    expect(topologyFromEnv({ STACK_DIR: '/tmp/x', CLUSTER_PORT_BASE: ' 26000 ' }).redis.port).toBe(26_379);
+  });
+
+  it('Given a bad CLUSTER_PORT_BASE, Then `npm run cluster -- status` exits 2 with one line on stderr and no stack trace', () => {
+    const r = spawnSync(process.execPath, ['--import', 'tsx', 'scripts/cluster.ts', 'status'], { cwd: REPO_ROOT, env: { ...process.env, CLUSTER_PORT_BASE: 'abc' }, encoding: 'utf8', timeout: 60_000 });
+    expect(r.status).toBe(2);
+    expect(r.stderr).toBe('cluster: CLUSTER_PORT_BASE must be a whole number 1025..65000 (or unset for 29000), got "abc"\n');
+    expect(r.stdout).toBe('');
   });
 
   it('Given a base whose ports fall among the ephemeral ports (Linux: 32768–60999), Then it is refused', () => {
