@@ -4,9 +4,11 @@
  * (partitions, replicas, in-sync replicas, `min.insync.replicas`), the PostgreSQL pair, HAProxy's
  * view of the API instances, which relay holds the lease and which partitions each projector holds.
  */
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
 import type { KafkaAdmin } from '@ledger/kafka';
 import { LEDGER_EVENTS_TOPIC } from '@ledger/infra';
-import { balancerPids, backendStates, type BackendState } from './balancer';
+import { balancerPids, backendStates, redisAnswers, redisPassword, type BackendState } from './balancer';
 import { postgresStatus, readPair, relayLeaseHolder, type PostgresPairStatus } from './database';
 import { brokerPid, readTopicsWith, withAdmin, type TopicReadBack } from './kafka';
 import { portOpen } from './processes';
@@ -48,6 +50,11 @@ interface GroupMember {
   readonly assignment: Readonly<Record<string, readonly number[]>>;
 }
 
+/** The cluster Redis's password, or null when there is none yet (never generates one: status changes nothing). */
+function redisPasswordIfAny(t: Topology): string | null {
+  return existsSync(join(t.redis.dir, 'password')) ? redisPassword(t) : null;
+}
+
 async function answers(url: string): Promise<boolean> {
   try {
     return (await fetch(url, { signal: AbortSignal.timeout(2000) })).status === 200;
@@ -80,7 +87,13 @@ export async function clusterStatus(t: Topology): Promise<ClusterStatus> {
     members.push({ name: `kafka-${b.nodeId}`, pid: brokerPid(b), port: b.port, up: brokerPid(b) !== null && (await portOpen(b.port)), note: leads === undefined ? undefined : `leads ${leads} partitions` });
   }
   const pids = balancerPids(t);
-  members.push({ name: 'redis', pid: pids.redis, port: t.redis.port, up: pids.redis !== null && (await portOpen(t.redis.port)) });
+  members.push({
+    name: 'redis',
+    pid: pids.redis,
+    port: t.redis.port,
+    up: pids.redis !== null && (await redisAnswers(t.redis.port, redisPasswordIfAny(t))),
+    note: pids.redis === null ? undefined : 'requirepass (password in <cluster>/redis/password)',
+  });
   members.push({ name: 'haproxy', pid: pids.haproxy, port: t.balancer.port, up: pids.haproxy !== null && (await portOpen(t.balancer.port)) });
   const pair = await readPair(t);
   const leaseHolder = await relayLeaseHolder(t, pair).catch(() => null);

@@ -1,6 +1,9 @@
 import { spawnSync } from 'node:child_process';
+import { mkdtempSync, rmSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { CliUsageError } from '@ledger/cli';
-import { haproxyConfig } from '../../scripts/cluster/balancer';
+import { haproxyConfig, redisConfig, redisPassword } from '../../scripts/cluster/balancer';
 import { brokerProperties } from '../../scripts/cluster/kafka';
 import { clusterDatabaseUrls, serviceEnv } from '../../scripts/cluster/services';
 import { COUNTS, DEFAULT_PORT_BASE, REPLICATION, REPO_ROOT, topology, topologyFromEnv } from '../../scripts/cluster/topology';
@@ -77,14 +80,37 @@ describe('the cluster topology (docs/operations.md, "The production topology")',
   });
 
   it('Then every service connects to both PostgreSQL servers, primary first, read-write only, and to the three brokers', () => {
-    const urls = clusterDatabaseUrls(t);
-    expect(urls.app).toBe(`postgres://ledger_app:ledger_app@127.0.0.1:${t.postgres.primaryPort},127.0.0.1:${t.postgres.standbyPort}/ledger?target_session_attrs=read-write`);
-    for (const s of t.services) {
-      const env = serviceEnv(t, s);
-      expect(env.KAFKA_BROKERS.split(',')).toHaveLength(3);
-      expect(env.DATABASE_URL).toContain('target_session_attrs=read-write');
+    const scratch = mkdtempSync(join(tmpdir(), 'cluster-topology-'));
+    try {
+      const t = topology(scratch, 31_000);
+      const urls = clusterDatabaseUrls(t);
+      expect(urls.app).toBe(`postgres://ledger_app:ledger_app@127.0.0.1:${t.postgres.primaryPort},127.0.0.1:${t.postgres.standbyPort}/ledger?target_session_attrs=read-write`);
+      for (const s of t.services) {
+        const env = serviceEnv(t, s);
+        expect(env.KAFKA_BROKERS.split(',')).toHaveLength(3);
+        expect(env.DATABASE_URL).toContain('target_session_attrs=read-write');
+      }
+      const api = serviceEnv(t, t.services[0]);
+      expect(api).toMatchObject({ TRUST_PROXY: 'loopback', LIMITS_REDIS_URL: `redis://:${redisPassword(t)}@127.0.0.1:${t.redis.port}` });
+    } finally {
+      rmSync(scratch, { recursive: true, force: true });
     }
-    const api = serviceEnv(t, t.services[0]);
-    expect(api).toMatchObject({ TRUST_PROXY: 'loopback', LIMITS_REDIS_URL: `redis://127.0.0.1:${t.redis.port}` });
+  });
+
+  it('Then Redis requires a password generated once into <cluster>/redis/password (mode 0600), the one the APIs get in LIMITS_REDIS_URL', () => {
+    const scratch = mkdtempSync(join(tmpdir(), 'cluster-redis-'));
+    try {
+      const t = topology(scratch, 31_000);
+      const password = redisPassword(t);
+      expect(password).toMatch(/^[0-9a-f]{48}$/);
+      expect(statSync(join(t.redis.dir, 'password')).mode & 0o777).toBe(0o600);
+      expect(redisPassword(t)).toBe(password);
+      expect(redisConfig(t)).toContain(`\nrequirepass ${password}\n`);
+      expect(redisConfig(t)).toContain('bind 127.0.0.1\n');
+      expect(serviceEnv(t, t.services[0]).LIMITS_REDIS_URL).toBe(`redis://:${password}@127.0.0.1:${t.redis.port}`);
+      expect(redisPassword(topology(mkdtempSync(join(scratch, 'other-')), 31_000))).not.toBe(password);
+    } finally {
+      rmSync(scratch, { recursive: true, force: true });
+    }
   });
 });
