@@ -5,7 +5,7 @@
  * relay lease row, read on whichever server is the primary now.
  */
 import { Client } from 'pg';
-import { down, status, up, type PairStatus } from './postgres';
+import { down, rejoin, status, up, type PairStatus } from './postgres';
 import type { Topology } from './topology';
 
 const ports = (t: Topology) => ({ primary: t.postgres.primaryPort, standby: t.postgres.standbyPort });
@@ -20,6 +20,16 @@ export async function postgresUp(t: Topology, log: (line: string) => void): Prom
 export async function postgresDown(t: Topology, log: (line: string) => void): Promise<void> {
   await down(t.postgres.dir);
   log('postgres: stopped');
+}
+
+/**
+ * `npm run cluster -- rejoin`: after a failover (the standby promoted), the old primary's folder
+ * becomes the synchronous standby of the promoted server (`./postgres`'s `rejoin`: pg_basebackup).
+ * @throws Error as `rejoin` does (no promotion to undo, the old primary still running, …)
+ */
+export async function postgresRejoin(t: Topology, log: (line: string) => void): Promise<void> {
+  const s = await rejoin(t.postgres.dir, { log });
+  log(`postgres: primary 127.0.0.1:${s.primary?.port ?? '?'} (${s.primary?.name ?? '?'}), standby 127.0.0.1:${s.standby?.port ?? '?'} (${s.standby?.name ?? '?'}, ${s.syncState})`);
 }
 
 /** The pair as `status` reports it. */

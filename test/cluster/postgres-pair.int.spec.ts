@@ -14,7 +14,9 @@
  *   standby is back;
  * - SIGKILL of the primary right after acknowledged commits, promotion of the standby: the same
  *   DataSource's next queries succeed on the new primary within a bounded wait, and every
- *   acknowledged row is there.
+ *   acknowledged row is there;
+ * - `rejoin` after that failover makes the old primary's folder the synchronous standby of the
+ *   promoted server (every row on it, a commit waits for it), and up after down keeps the new roles.
  */
 import { randomBytes } from 'node:crypto';
 import { spawn, type ChildProcess } from 'node:child_process';
@@ -26,7 +28,7 @@ import { createDataSource } from '@ledger/event-store';
 import { assertDatabaseReachable, pgClientConfig } from '@ledger/infra';
 import { assertBuilt, freePort, ledgerServiceEnv, REPO_ROOT, ServiceProcess } from '../fault/cluster';
 import { alive, childPids, killServer, postgresBinDir, postmasterPid, serverCommand } from '../../scripts/cluster/pg-server';
-import { down, kill, pairUrl, promote, status, up, type PairPorts } from '../../scripts/cluster/postgres';
+import { down, kill, pairUrl, promote, rejoin, status, up, type PairPorts } from '../../scripts/cluster/postgres';
 
 jest.setTimeout(300_000);
 
@@ -272,5 +274,28 @@ describe('a primary with a synchronous standby, and URLs that follow the primary
     ]);
     const rows = await withClient(ownerUrl(), async (c) => (await c.query('SELECT count(*)::int AS n FROM pgha_rows WHERE id > 0')).rows[0].n);
     expect(rows).toBe(201);
+  });
+
+  it('rejoin makes the old primary the synchronous standby of the promoted server; up after down keeps the new roles', async () => {
+    const t0 = Date.now();
+    const st = await rejoin(DIR);
+    process.stdout.write(`FIGURES rejoin (pg_basebackup of the promoted server into the old primary's folder, start, synchronous): ${Date.now() - t0} ms\n`);
+    expect([st.primary?.name, st.standby?.name, st.syncState, st.promoted]).toEqual(['pg-standby', 'pg-primary', 'sync', false]);
+    const onStandby = () =>
+      withClient(pairUrl(ports, { user: 'ledger_owner', targetSessionAttrs: 'standby' }), async (c) => (await c.query('SELECT count(*)::int AS n, inet_server_port() AS port FROM pgha_rows WHERE id > 0')).rows[0]);
+    expect(await onStandby()).toEqual({ n: 201, port: ports.primary });
+    await withClient(ownerUrl(), (c) => c.query('INSERT INTO pgha_rows (id) VALUES (202)'));
+    const t1 = Date.now();
+    while ((await onStandby()).n !== 202 && Date.now() - t1 < 10_000) await new Promise((r) => setTimeout(r, 100));
+    expect((await onStandby()).n).toBe(202);
+
+    await down(DIR);
+    const again = await up(DIR, ports);
+    expect(again.nodes.map((n) => [n.name, n.role])).toEqual([
+      ['pg-primary', 'standby'],
+      ['pg-standby', 'primary'],
+    ]);
+    expect(again.syncState).toBe('sync');
+    await expect(rejoin(DIR)).rejects.toThrow(/nothing to rejoin/);
   });
 });
