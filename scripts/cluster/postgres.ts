@@ -18,6 +18,7 @@
 import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { Client } from 'pg';
+import { CliUsageError } from '@ledger/cli';
 import { alive, appendAsServerUser, handToServerUser, killServer, postgresBinDir, postmasterPid, runLogged, serverCommand, serverUserCanReach } from './pg-server';
 import { waitUntil } from './processes';
 
@@ -205,16 +206,17 @@ export async function promote(dir: string, timeoutMs = WAIT_MS): Promise<PairSta
  * follow whichever server accepts writes.
  * @param o.log progress lines @default none
  * @returns the pair's {@link status} (the standby synchronous)
- * @throws Error when no standby was promoted, the promoted server does not run, the old primary
- *   still runs (stop it first: it is a second primary), or the standby is not synchronous within 120 s
+ * @throws CliUsageError (one line, no stack trace from the cluster command) when no standby was
+ *   promoted, the promoted server does not run, or the old primary still runs (stop it first: it
+ *   is a second primary); Error when a server binary fails or the standby is not synchronous within 120 s
  */
 export async function rejoin(dir: string, o: { log?: (line: string) => void } = {}): Promise<PairStatus> {
   const log = o.log ?? (() => undefined);
   const state = readState(dir);
-  if (!state?.promoted) throw new Error(`no promoted standby in ${dir}: nothing to rejoin`);
+  if (!state?.promoted) throw new CliUsageError(`no promoted standby in ${dir}: nothing to rejoin`);
   const [primary, old] = rolesOf(dir, state);
-  if (postmasterPid(old.dataDir)) throw new Error(`${old.name} (port ${old.port}) still runs: it is a second primary; stop it first (npm run cluster -- down stops both, then up starts the promoted one)`);
-  if ((await roleOf(primary.port)) !== 'primary') throw new Error(`${primary.name} (port ${primary.port}), the promoted server, does not run as a primary: run up first`);
+  if (postmasterPid(old.dataDir)) throw new CliUsageError(`${old.name} (port ${old.port}) still runs: it is a second primary; stop it first (npm run cluster -- down stops both, then up starts the promoted one)`);
+  if ((await roleOf(primary.port)) !== 'primary') throw new CliUsageError(`${primary.name} (port ${primary.port}), the promoted server, does not run as a primary: run up first`);
   log(`PostgreSQL: ${old.dataDir} replaced by a copy of ${primary.name}`);
   rmSync(old.dataDir, { recursive: true, force: true });
   await cloneStandby(dir, primary, old, log);
