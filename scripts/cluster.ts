@@ -1,5 +1,5 @@
 /**
- * `npm run cluster -- up | down | status [--json]`: the production-shaped topology on this machine
+ * `npm run cluster -- up | down | rejoin | status [--json]`: the production-shaped topology on this machine
  * (docs/operations.md, "The production topology"): three Kafka brokers (replication factor 3,
  * `min.insync.replicas` 2), a PostgreSQL primary with a synchronous standby, a Redis for the shared
  * limits, HAProxy in front of two API instances, two relays and two projectors. Everything lives
@@ -8,11 +8,14 @@
  *
  *   up       start what is down (idempotent); builds nothing: run `npm run -s build` first
  *   down     stop every member (services first, then HAProxy, Redis, the brokers, PostgreSQL); data stays
+ *   rejoin   after a failover (the standby promoted), the old PostgreSQL primary's folder becomes the
+ *            promoted server's synchronous standby again (pg_basebackup; it must not run)
  *   status   every member, the topics as the brokers read them back, the relay lease, the projectors'
  *            partitions; exit 0 when every member is up and every topic is at RF 3 / min ISR 2, 3 otherwise
  */
 import { Command } from 'commander';
 import { runCli } from '@ledger/cli';
+import { postgresRejoin } from './cluster/database';
 import { clusterDown, clusterUp } from './cluster/lifecycle';
 import { clusterStatus, formatStatus, statusHealthy } from './cluster/status';
 import { topologyFromEnv } from './cluster/topology';
@@ -27,6 +30,9 @@ function program(): Command {
   p.command('down')
     .description('stop every member; data stays')
     .action(() => clusterDown(topologyFromEnv(), log));
+  p.command('rejoin')
+    .description('after a failover, make the old PostgreSQL primary the synchronous standby of the promoted one')
+    .action(() => postgresRejoin(topologyFromEnv(), log));
   p.command('status')
     .description('every member and the topics as the brokers read them back')
     .option('--json', 'one JSON document on stdout')

@@ -1,11 +1,14 @@
 /**
  * The cluster's front door and shared-limits store (docs/operations.md, "The production topology"):
  * HAProxy (Debian's package) balancing the API instances, and a Redis of the cluster's own that the
- * instances share their limits through. Both run from the machine's binaries, found (and installed
+ * instances share their limits through, behind a password (`requirepass`) generated once into
+ * `<cluster>/redis/password` (mode 0600). Both run from the machine's binaries, found (and installed
  * when missing, as root on Debian) by `scripts/ensure-package.sh`.
  */
 import { spawnSync } from 'node:child_process';
-import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { randomBytes } from 'node:crypto';
+import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { connect } from 'node:net';
 import { join } from 'node:path';
 import { livePid, portOpen, startDetached, stopMember, waitUntil } from './processes';
 import { REPO_ROOT, type Topology } from './topology';
@@ -19,6 +22,30 @@ export function ensureProgram(program: string, debianPackage: string): string {
 
 const cfgOf = (t: Topology) => join(t.balancer.dir, 'haproxy.cfg');
 const redisConfOf = (t: Topology) => join(t.redis.dir, 'redis.conf');
+const passwordFileOf = (t: Topology) => join(t.redis.dir, 'password');
+
+/**
+ * The password of the cluster's Redis: read from `<cluster>/redis/password`, or generated there
+ * first (24 random bytes as 48 hex characters, the file mode 0600, its folder created): the same
+ * one for every `up` of the cluster until the folder is deleted. The APIs get it in
+ * `LIMITS_REDIS_URL` (`redis://:<password>@127.0.0.1:<port>`), Redis as `requirepass`.
+ * @throws Error when the file exists but is empty
+ */
+export function redisPassword(t: Topology): string {
+  const file = passwordFileOf(t);
+  if (!existsSync(file)) {
+    mkdirSync(t.redis.dir, { recursive: true });
+    writeFileSync(file, `${randomBytes(24).toString('hex')}\n`, { mode: 0o600, flag: 'wx' });
+  }
+  const password = readFileSync(file, 'utf8').trim();
+  if (!password) throw new Error(`${file} is empty: delete it and run up again (a new password is generated)`);
+  return password;
+}
+
+/** The configuration of the cluster's Redis (loopback only, no persistence, `requirepass`). */
+export function redisConfig(t: Topology): string {
+  return [`bind 127.0.0.1`, `port ${t.redis.port}`, `dir ${t.redis.dir}`, `save ""`, 'appendonly no', 'protected-mode yes', `requirepass ${redisPassword(t)}`, ''].join('\n');
+}
 /** Redis rewrites its command line to `redis-server <address>`: what tells it from a recycled pid. */
 const redisMarker = (t: Topology) => `redis-server 127.0.0.1:${t.redis.port}`;
 
@@ -87,16 +114,42 @@ async function listening(name: string, port: number, logFile: string): Promise<v
   });
 }
 
-/** Starts the cluster's Redis (no persistence: it holds only the limits' windows and leases) and waits until it listens. @returns its pid @throws Error as {@link balancerUp} */
+/** Starts the cluster's Redis (no persistence: it holds only the limits' windows and leases; {@link redisConfig}) and waits until it listens. @returns its pid @throws Error as {@link balancerUp} */
 export async function redisUp(t: Topology): Promise<number> {
   const redis = ensureProgram('redis-server', 'redis-server');
   mkdirSync(t.redis.dir, { recursive: true });
-  writeFileSync(redisConfOf(t), [`bind 127.0.0.1`, `port ${t.redis.port}`, `dir ${t.redis.dir}`, `save ""`, 'appendonly no', 'protected-mode yes', ''].join('\n'));
+  // it holds the password: readable by this user only, also when an older one was written wider
+  writeFileSync(redisConfOf(t), redisConfig(t), { mode: 0o600 });
+  chmodSync(redisConfOf(t), 0o600);
   const pidFile = join(t.redis.dir, 'redis.pid');
   const logFile = join(t.redis.dir, 'redis.log');
   const { pid } = startDetached({ name: 'redis', cmd: redis, args: [redisConfOf(t)], cwd: t.redis.dir, pidFile, logFile, marker: redisMarker(t) });
   await listening('redis', t.redis.port, logFile);
   return pid;
+}
+
+/**
+ * Whether the Redis on `port` answers `AUTH <password>` then `PING` with `+OK` and `+PONG` within 2 s
+ * (what `status` counts as Redis up); false on any other answer (e.g. `-WRONGPASS`, `-NOAUTH`) or none.
+ */
+export function redisAnswers(port: number, password: string | null): Promise<boolean> {
+  return new Promise((resolve) => {
+    const socket = connect({ host: '127.0.0.1', port });
+    let got = '';
+    const want = password === null ? '+PONG\r\n' : '+OK\r\n+PONG\r\n';
+    const done = (ok: boolean) => {
+      socket.destroy();
+      resolve(ok);
+    };
+    socket.setTimeout(2000, () => done(false));
+    socket.on('error', () => done(false));
+    socket.on('connect', () => socket.write(`${password === null ? '' : `AUTH ${password}\r\n`}PING\r\n`));
+    socket.on('data', (d) => {
+      got += d.toString('utf8');
+      if (got === want) done(true);
+      else if (!want.startsWith(got)) done(false);
+    });
+  });
 }
 
 /** The pids of HAProxy and Redis when they run. */

@@ -5,7 +5,7 @@
  * relay lease row, read on whichever server is the primary now.
  */
 import { Client } from 'pg';
-import { down, status, up, type PairStatus } from './postgres';
+import { down, rejoin, status, up, type PairStatus } from './postgres';
 import type { Topology } from './topology';
 
 const ports = (t: Topology) => ({ primary: t.postgres.primaryPort, standby: t.postgres.standbyPort });
@@ -22,6 +22,16 @@ export async function postgresDown(t: Topology, log: (line: string) => void): Pr
   log('postgres: stopped');
 }
 
+/**
+ * `npm run cluster -- rejoin`: after a failover (the standby promoted), the old primary's folder
+ * becomes the synchronous standby of the promoted server (`./postgres`'s `rejoin`: pg_basebackup).
+ * @throws Error as `rejoin` does (no promotion to undo, the old primary still running, …)
+ */
+export async function postgresRejoin(t: Topology, log: (line: string) => void): Promise<void> {
+  const s = await rejoin(t.postgres.dir, { log });
+  log(`postgres: primary 127.0.0.1:${s.primary?.port ?? '?'} (${s.primary?.name ?? '?'}), standby 127.0.0.1:${s.standby?.port ?? '?'} (${s.standby?.name ?? '?'}, ${s.syncState})`);
+}
+
 /** The pair as `status` reports it. */
 export interface PostgresPairStatus {
   /** A primary runs and a standby replicates from it synchronously. */
@@ -32,20 +42,31 @@ export interface PostgresPairStatus {
   readonly pair: PairStatus | null;
 }
 
-/** Reads the pair's status; never throws (no pair yet: not healthy, one line saying so). */
-export async function postgresStatus(t: Topology): Promise<PostgresPairStatus> {
-  const pair = await status(t.postgres.dir).catch(() => null);
+/**
+ * The pair's status as `status` reports it, from one read of the pair ({@link readPair}); never
+ * throws (no pair yet: not healthy, one line saying so).
+ */
+export function postgresStatus(pair: PairStatus | null): PostgresPairStatus {
   if (!pair) return { healthy: false, lines: ['postgres     no pair yet (run up)'], pair: null };
   const lines = pair.nodes.map((n) => `${n.name.padEnd(12)} ${n.role === 'down' ? 'DOWN' : 'up  '} ${n.pid ? `pid ${n.pid}` : 'no process'}`.padEnd(32) + ` 127.0.0.1:${n.port}  ${n.role}`);
   lines.push(`replication  standby ${pair.syncState ?? 'not connected'}, replay lag ${pair.replayLagBytes ?? '?'} bytes${pair.promoted ? ' (the standby was promoted)' : ''}`);
   return { healthy: pair.primary !== null && pair.syncState === 'sync', lines, pair };
 }
 
-/** The holder of the relay's lease row (`<host>:<pid>:<nonce>`) when it is live, read on the primary; null when none or no primary. */
-export async function relayLeaseHolder(t: Topology): Promise<string | null> {
-  const pair = await status(t.postgres.dir).catch(() => null);
-  if (!pair?.primary) return null;
-  const c = new Client({ host: '127.0.0.1', port: pair.primary.port, user: 'ledger_owner', password: 'ledger_owner', database: 'ledger', connectionTimeoutMillis: 2000 });
+/** The pair as `./postgres`'s `status` reads it (each server asked once); null when there is no pair yet or it cannot be read. */
+export function readPair(t: Topology): Promise<PairStatus | null> {
+  return status(t.postgres.dir).catch(() => null);
+}
+
+/**
+ * The holder of the relay's lease row (`<host>:<pid>:<nonce>`) when it is live, read on the primary;
+ * null when none or no primary.
+ * @param pair the pair as already read ({@link readPair}) @default read now
+ */
+export async function relayLeaseHolder(t: Topology, pair?: PairStatus | null): Promise<string | null> {
+  const p = pair === undefined ? await readPair(t) : pair;
+  if (!p?.primary) return null;
+  const c = new Client({ host: '127.0.0.1', port: p.primary.port, user: 'ledger_owner', password: 'ledger_owner', database: 'ledger', connectionTimeoutMillis: 2000 });
   await c.connect();
   try {
     const r = await c.query<{ holder: string }>(`SELECT holder FROM public.outbox_leases WHERE name = 'ledger-relay' AND expires_at > clock_timestamp()`);

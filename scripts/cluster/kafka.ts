@@ -153,24 +153,27 @@ export interface TopicReadBack {
  * services create at start — anchors, dead letters — and Kafka's own `__consumer_offsets`).
  * @throws the client's error when no broker answers
  */
-export async function readBackTopics(t: Topology): Promise<TopicReadBack[]> {
-  return withAdmin(t, async (admin) => {
-    const names = (await admin.listTopics()).sort();
-    const meta = await admin.fetchTopicMetadata(names);
-    const configs = await admin.describeTopicConfigs(names, ['min.insync.replicas']);
-    return meta.map((m) => {
-      const leaders: Record<number, number> = {};
-      for (const p of m.partitions) leaders[p.leader] = (leaders[p.leader] ?? 0) + 1;
-      const isr = configs.get(m.name)?.['min.insync.replicas'];
-      return {
-        name: m.name,
-        partitions: m.partitions.length,
-        minReplicas: Math.min(...m.partitions.map((p) => p.replicas.length)),
-        minIsr: Math.min(...m.partitions.map((p) => p.isr.length)),
-        minInsyncReplicas: isr === undefined ? null : Number(isr),
-        leaders,
-      };
-    });
+export function readBackTopics(t: Topology): Promise<TopicReadBack[]> {
+  return withAdmin(t, readTopicsWith);
+}
+
+/** {@link readBackTopics} on a connected admin client of the cluster. @throws the client's error when no broker answers */
+export async function readTopicsWith(admin: KafkaAdmin): Promise<TopicReadBack[]> {
+  const names = (await admin.listTopics()).sort();
+  const meta = await admin.fetchTopicMetadata(names);
+  const configs = await admin.describeTopicConfigs(names, ['min.insync.replicas']);
+  return meta.map((m) => {
+    const leaders: Record<number, number> = {};
+    for (const p of m.partitions) leaders[p.leader] = (leaders[p.leader] ?? 0) + 1;
+    const isr = configs.get(m.name)?.['min.insync.replicas'];
+    return {
+      name: m.name,
+      partitions: m.partitions.length,
+      minReplicas: Math.min(...m.partitions.map((p) => p.replicas.length)),
+      minIsr: Math.min(...m.partitions.map((p) => p.isr.length)),
+      minInsyncReplicas: isr === undefined ? null : Number(isr),
+      leaders,
+    };
   });
 }
 

@@ -11,12 +11,14 @@
  * connections included; the ledger's roles and databases are created on the primary as
  * `scripts/stack.sh` creates them on the machine's service (`scripts/database-roles.sql`). As
  * root the servers run as the `postgres` OS user (`scripts/cluster/pg-server.ts`). The machine's
- * own PostgreSQL service is never touched. `<dir>/pair.json` remembers the ports and whether the
- * standby was promoted, so that `down`, `status`, `promote` and `kill` need only the folder.
+ * own PostgreSQL service is never touched. `<dir>/pair.json` remembers the ports, which folder is
+ * the primary and whether the standby was promoted, so that `down`, `status`, `promote`, `kill` and
+ * `rejoin` need only the folder.
  */
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { Client } from 'pg';
+import { CliUsageError } from '@ledger/cli';
 import { alive, appendAsServerUser, handToServerUser, killServer, postgresBinDir, postmasterPid, runLogged, serverCommand, serverUserCanReach } from './pg-server';
 import { waitUntil } from './processes';
 
@@ -55,7 +57,7 @@ export interface PairStatus {
   readonly replayLagBytes: number | null;
   /** `replay_lag` of `pg_stat_replication`, ms (null when not connected or idle). */
   readonly replayLagMs: number | null;
-  /** Whether {@link promote} promoted the standby (the folder `pg-primary` then never starts again). */
+  /** Whether {@link promote} promoted the standby (the old primary's folder then never starts again until {@link rejoin}). */
   readonly promoted: boolean;
 }
 
@@ -78,6 +80,8 @@ const WAIT_MS = 120_000;
 interface PairState {
   readonly ports: PairPorts;
   readonly promoted: boolean;
+  /** The folder that is the primary (absent in a pair.json of older checkouts: `pg-standby` when promoted, else `pg-primary`). */
+  readonly primary?: NodeName;
 }
 
 interface Node {
@@ -105,7 +109,8 @@ export function pairUrl(ports: PairPorts, o: { user?: string; database?: string;
  * Creates the pair under `dir` if it is not there, starts what does not run, waits until the
  * standby is synchronous, then makes the ledger's roles and databases on the primary. Running
  * already: nothing changes. After a {@link promote}, only the promoted server starts (the old
- * primary's folder is never started again: it would be a second primary).
+ * primary's folder is never started again: it would be a second primary) until {@link rejoin}
+ * makes the old primary's folder its standby; from then on both start, in their new roles.
  * @param dir the pair's folder (e.g. `<STACK_DIR>/cluster/postgres`), created if missing
  * @param ports the two ports; must be those the pair was made with
  * @returns the pair's {@link status}
@@ -119,13 +124,16 @@ export async function up(dir: string, ports: PairPorts, options: UpOptions = {})
   handToServerUser(dir);
   const state = readState(dir) ?? writeState(dir, { ports, promoted: false });
   if (state.ports.primary !== ports.primary || state.ports.standby !== ports.standby) throw new Error(`the pair in ${dir} was made with ports ${state.ports.primary}/${state.ports.standby}, not ${ports.primary}/${ports.standby}`);
-  const [primary, standby] = nodesOf(dir, ports);
+  const [primary, standby] = rolesOf(dir, state);
   if (state.promoted) {
-    log(`PostgreSQL: the standby was promoted; starting it alone (${primary.dataDir} stays down)`);
-    await startNode(dir, standby);
+    log(`PostgreSQL: the standby was promoted; starting it alone (${standby.dataDir} stays down until rejoin)`);
+    await startNode(dir, primary);
     return status(dir);
   }
-  if (!existsSync(join(primary.dataDir, 'PG_VERSION'))) await initPrimary(dir, primary, log);
+  if (!existsSync(join(primary.dataDir, 'PG_VERSION'))) {
+    if (primary.name !== 'pg-primary') throw new Error(`${primary.dataDir}, the pair's primary, holds no database`);
+    await initPrimary(dir, primary, log);
+  }
   await startNode(dir, primary);
   if (!existsSync(join(standby.dataDir, 'PG_VERSION'))) await cloneStandby(dir, primary, standby, log);
   await startNode(dir, standby);
@@ -141,7 +149,7 @@ export async function up(dir: string, ports: PairPorts, options: UpOptions = {})
 export async function down(dir: string): Promise<void> {
   const state = readState(dir);
   if (!state) return;
-  for (const n of nodesOf(dir, state.ports)) {
+  for (const n of rolesOf(dir, state)) {
     if (!postmasterPid(n.dataDir)) continue;
     const [cmd, args] = serverCommand(postgresBinDir(), 'pg_ctl', ['-D', n.dataDir, '-m', 'fast', '-w', '-t', '60', 'stop']);
     await runLogged(cmd, args, {}, commandLog(dir), 90_000);
@@ -185,7 +193,41 @@ export async function promote(dir: string, timeoutMs = WAIT_MS): Promise<PairSta
   await withSuperuser(port, (c) => c.query('SELECT pg_promote(true, $1)', [Math.ceil(timeoutMs / 1000)]));
   await waitFor('the promoted standby accepting writes', () => withSuperuser(port, async (c) => (await c.query('SELECT txid_current()')).rowCount === 1), timeoutMs);
   const state = readState(dir);
-  if (state) writeState(dir, { ...state, promoted: true });
+  if (state) writeState(dir, { ...state, promoted: true, primary: before.standby.name });
+  return status(dir);
+}
+
+/**
+ * Brings the failed-over old primary back as the standby of the promoted server: its folder is
+ * replaced by a `pg_basebackup` of the new primary (what it held that the standby never confirmed
+ * is dropped; with the synchronous standby, nothing that was acknowledged), it starts on its own
+ * port as {@link STANDBY_NAME}, and once it streams the new primary waits for it again
+ * (`ALTER SYSTEM SET synchronous_standby_names`). The services' multi-host URLs need nothing: they
+ * follow whichever server accepts writes.
+ * @param o.log progress lines @default none
+ * @returns the pair's {@link status} (the standby synchronous)
+ * @throws CliUsageError (one line, no stack trace from the cluster command) when no standby was
+ *   promoted, the promoted server does not run, or the old primary still runs (stop it first: it
+ *   is a second primary); Error when a server binary fails or the standby is not synchronous within 120 s
+ */
+export async function rejoin(dir: string, o: { log?: (line: string) => void } = {}): Promise<PairStatus> {
+  const log = o.log ?? (() => undefined);
+  const state = readState(dir);
+  if (!state?.promoted) throw new CliUsageError(`no promoted standby in ${dir}: nothing to rejoin`);
+  const [primary, old] = rolesOf(dir, state);
+  if (postmasterPid(old.dataDir)) throw new CliUsageError(`${old.name} (port ${old.port}) still runs: it is a second primary; stop it first (npm run cluster -- down stops both, then up starts the promoted one)`);
+  if ((await roleOf(primary.port)) !== 'primary') throw new CliUsageError(`${primary.name} (port ${primary.port}), the promoted server, does not run as a primary: run up first`);
+  log(`PostgreSQL: ${old.dataDir} replaced by a copy of ${primary.name}`);
+  rmSync(old.dataDir, { recursive: true, force: true });
+  await cloneStandby(dir, primary, old, log);
+  await startNode(dir, old);
+  await waitFor(`${old.name} streaming from ${primary.name}`, async () => (await replication(primary.port)) !== null);
+  await withSuperuser(primary.port, async (c) => {
+    await c.query(`ALTER SYSTEM SET synchronous_standby_names = 'FIRST 1 (${STANDBY_NAME})'`);
+    await c.query('SELECT pg_reload_conf()');
+  });
+  await waitFor(`${old.name} synchronous`, async () => (await replication(primary.port))?.syncState === 'sync');
+  writeState(dir, { ...state, promoted: false, primary: primary.name });
   return status(dir);
 }
 
@@ -202,6 +244,13 @@ export async function kill(dir: string, which: NodeRole): Promise<number> {
   const pids = killServer(node.pid);
   await waitFor(`${node.name}'s processes gone`, () => pids.every((p) => !alive(p)), 30_000);
   return node.pid;
+}
+
+/** The pair's folders as [the primary, the other] by its state. */
+function rolesOf(dir: string, state: PairState): [Node, Node] {
+  const [a, b] = nodesOf(dir, state.ports);
+  const primary = state.primary ?? (state.promoted ? 'pg-standby' : 'pg-primary');
+  return primary === 'pg-primary' ? [a, b] : [b, a];
 }
 
 function nodesOf(dir: string, ports: PairPorts): [Node, Node] {

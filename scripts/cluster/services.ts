@@ -4,11 +4,12 @@
  * service's heap (`SERVICE_HEAP_MIB`), detached, its pid and log under `<cluster>/services/`.
  * Every one connects to PostgreSQL through a multi-host URL that follows the primary
  * (`target_session_attrs=read-write`) and to all three brokers; the APIs share their limits
- * through the cluster's Redis and trust HAProxy's `X-Forwarded-For` (loopback).
+ * through the cluster's Redis (its password in `LIMITS_REDIS_URL`) and trust HAProxy's `X-Forwarded-For` (loopback).
  */
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { heapOption, type HeapSizedService } from '../../libs/config/src/heap';
+import { redisPassword } from './balancer';
 import { livePid, startDetached, stopMember, waitUntil } from './processes';
 import { REPO_ROOT, type ServiceSpec, type Topology } from './topology';
 
@@ -55,7 +56,7 @@ export function serviceEnv(t: Topology, s: ServiceSpec): Record<string, string> 
 function ownEnv(t: Topology, s: ServiceSpec, common: Record<string, string>): Record<string, string> {
   switch (s.app) {
     case 'api':
-      return { ...common, PORT: String(s.port), HOST: '127.0.0.1', TRUST_PROXY: 'loopback', LIMITS_REDIS_URL: `redis://127.0.0.1:${t.redis.port}` };
+      return { ...common, PORT: String(s.port), HOST: '127.0.0.1', TRUST_PROXY: 'loopback', LIMITS_REDIS_URL: `redis://:${redisPassword(t)}@127.0.0.1:${t.redis.port}` };
     case 'relay':
       return { ...common, RELAY_HTTP_PORT: String(s.port) };
     case 'projector':

@@ -8,6 +8,7 @@
  */
 import { readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
+import { CliUsageError } from '@ledger/cli';
 
 /** The checkout this file lives in. */
 export const REPO_ROOT = resolve(__dirname, '../..');
@@ -121,10 +122,31 @@ export function topology(stackDir: string, base: number = DEFAULT_PORT_BASE, ser
   };
 }
 
-/** The topology of this checkout: `STACK_DIR` (default `<repo>/.stack`) and `CLUSTER_PORT_BASE` (default {@link DEFAULT_PORT_BASE}). */
+/**
+ * The base port of `CLUSTER_PORT_BASE`'s raw text: {@link DEFAULT_PORT_BASE} when unset; else
+ * decimal digits only (surrounding blanks ignored).
+ * @throws CliUsageError quoting the raw text when it is set but empty, or not a whole number
+ */
+export function portBaseFromEnv(raw: string | undefined): number {
+  if (raw === undefined) return DEFAULT_PORT_BASE;
+  if (!/^\s*\d{1,6}\s*$/.test(raw)) throw new CliUsageError(`CLUSTER_PORT_BASE must be a whole number 1025..65000 (or unset for ${DEFAULT_PORT_BASE}), got ${JSON.stringify(raw)}`);
+  return Number(raw.trim());
+}
+
+/**
+ * The topology of this checkout: `STACK_DIR` (default `<repo>/.stack`) and `CLUSTER_PORT_BASE`
+ * (default {@link DEFAULT_PORT_BASE}; see {@link portBaseFromEnv}).
+ * @throws CliUsageError (one line, quoting the raw text) when `CLUSTER_PORT_BASE` is empty, not a
+ *   whole number, out of range or overlaps the ephemeral ports
+ */
 export function topologyFromEnv(env: NodeJS.ProcessEnv = process.env): Topology {
   const stackDir = resolve(env.STACK_DIR ?? join(REPO_ROOT, '.stack'));
-  return topology(stackDir, env.CLUSTER_PORT_BASE ? Number(env.CLUSTER_PORT_BASE) : DEFAULT_PORT_BASE);
+  const base = portBaseFromEnv(env.CLUSTER_PORT_BASE);
+  try {
+    return topology(stackDir, base);
+  } catch (e) {
+    throw new CliUsageError(`${e instanceof Error ? e.message : String(e)} (CLUSTER_PORT_BASE=${JSON.stringify(env.CLUSTER_PORT_BASE)})`);
+  }
 }
 
 /**

@@ -8,9 +8,15 @@
  * - a `target_session_attrs=read-write` connection never lands on the standby, even when the URL
  *   names it first;
  * - a commit does not return while the standby cannot take it (synchronous), and returns once it can;
+ * - the API's readiness (`GET /health/ready`, the built API from `dist/`) answers 503 with
+ *   `syncCommit.code` `DATABASE.SYNC_COMMIT_STALLED` within seconds of the standby's SIGKILL (its
+ *   `SELECT 1` still answers), leaves no probe backend waiting on the standby, and 200 once the
+ *   standby is back;
  * - SIGKILL of the primary right after acknowledged commits, promotion of the standby: the same
  *   DataSource's next queries succeed on the new primary within a bounded wait, and every
- *   acknowledged row is there.
+ *   acknowledged row is there;
+ * - `rejoin` after that failover makes the old primary's folder the synchronous standby of the
+ *   promoted server (every row on it, a commit waits for it), and up after down keeps the new roles.
  */
 import { randomBytes } from 'node:crypto';
 import { spawn, type ChildProcess } from 'node:child_process';
@@ -20,9 +26,9 @@ import { Client } from 'pg';
 import type { DataSource } from 'typeorm';
 import { createDataSource } from '@ledger/event-store';
 import { assertDatabaseReachable, pgClientConfig } from '@ledger/infra';
-import { freePort, REPO_ROOT } from '../fault/cluster';
+import { assertBuilt, freePort, ledgerServiceEnv, REPO_ROOT, ServiceProcess } from '../fault/cluster';
 import { alive, childPids, killServer, postgresBinDir, postmasterPid, serverCommand } from '../../scripts/cluster/pg-server';
-import { down, kill, pairUrl, promote, status, up, type PairPorts } from '../../scripts/cluster/postgres';
+import { down, kill, pairUrl, promote, rejoin, status, up, type PairPorts } from '../../scripts/cluster/postgres';
 
 jest.setTimeout(300_000);
 
@@ -60,6 +66,17 @@ async function withClient<T>(url: string, f: (c: Client) => Promise<T>): Promise
     return await f(c);
   } finally {
     await c.end().catch(() => undefined);
+  }
+}
+
+/** GET `url` (5 s at most): the status (0 when no answer), the JSON body and how long it took. */
+async function probeJson(url: string): Promise<{ status: number; body: { details?: Record<string, Record<string, unknown>>; error?: Record<string, Record<string, unknown>> }; ms: number }> {
+  const t0 = performance.now();
+  try {
+    const res = await fetch(url, { signal: AbortSignal.timeout(5000) });
+    return { status: res.status, body: (await res.json()) as { details?: Record<string, Record<string, unknown>> }, ms: performance.now() - t0 };
+  } catch {
+    return { status: 0, body: {}, ms: performance.now() - t0 };
   }
 }
 
@@ -149,6 +166,66 @@ describe('a primary with a synchronous standby, and URLs that follow the primary
     });
   });
 
+  it('the API is not ready while a commit cannot come back (standby killed): 503 with syncCommit.code DATABASE.SYNC_COMMIT_STALLED; ready again once the standby is back', async () => {
+    assertBuilt();
+    const apiPort = await freePort();
+    const env = ledgerServiceEnv({ databaseUrl: pairUrl(ports), migrationsUrl: ownerUrl(), brokers: [`127.0.0.1:${await freePort()}`], topic: 'pgha.ledger.events', schema: 'pgha_read' });
+    const api = new ServiceProcess(
+      'api',
+      {
+        ...env,
+        PORT: String(apiPort),
+        HOST: '127.0.0.1',
+        READ_SCHEMA: 'pgha_read',
+        JWT_SECRET: randomBytes(24).toString('hex'),
+        RUN_MIGRATIONS: 'true',
+        TABLES_FILE: join(REPO_ROOT, 'config/tables.json'),
+        READY_SYNC_COMMIT_TIMEOUT_MS: '500',
+      },
+      join(DIR, 'api.log'),
+      () => undefined,
+    );
+    const ready = () => probeJson(`http://127.0.0.1:${apiPort}/health/ready`);
+    const stalled = async () => /^ledger_sync_commit_stalled (\S+)$/m.exec(await (await fetch(`http://127.0.0.1:${apiPort}/metrics`)).text())?.[1];
+    const until = async (want: number, timeoutMs: number) => {
+      const t0 = Date.now();
+      for (;;) {
+        const p = await ready();
+        expect(p.ms).toBeLessThan(2500);
+        if (p.status === want) return { ...p, afterMs: Date.now() - t0 };
+        if (Date.now() - t0 > timeoutMs) throw new Error(`readiness not ${want} within ${timeoutMs} ms: ${p.status} ${JSON.stringify(p.body)}`);
+        await new Promise((r) => setTimeout(r, 100));
+      }
+    };
+    api.start();
+    try {
+      const first = await until(200, 90_000);
+      expect(first.body.details?.syncCommit).toMatchObject({ status: 'up', commitMs: expect.any(Number), boundMs: 500 });
+      expect(await stalled()).toBe('0');
+
+      await kill(DIR, 'standby');
+      const down = await until(503, 15_000);
+      expect(down.body.error?.syncCommit).toMatchObject({ status: 'down', code: 'DATABASE.SYNC_COMMIT_STALLED', boundMs: 500 });
+      expect(down.body.details?.postgres).toMatchObject({ status: 'up' });
+      for (let i = 0; i < 3; i++) expect((await ready()).status).toBe(503);
+      expect(await stalled()).toBe('1');
+      // every cancelled probe gave its backend back: none waits on the standby
+      const waiting = await withClient(ownerUrl(), async (c) => (await c.query(`SELECT count(*)::int AS n FROM pg_stat_activity WHERE application_name LIKE 'ledger-api-ready%' AND wait_event = 'SyncRep'`)).rows[0].n);
+      expect(waiting).toBe(0);
+
+      const restartAt = Date.now();
+      await up(DIR, ports);
+      const restartMs = Date.now() - restartAt;
+      const back = await until(200, 30_000);
+      expect(await stalled()).toBe('0');
+      process.stdout.write(
+        `FIGURES readiness: 503 ${down.afterMs} ms after SIGKILL of the standby (bound 500 ms, that answer in ${Math.round(down.ms)} ms); the standby synchronous again ${restartMs} ms after its restart began, readiness 200 ${back.afterMs} ms after that\n`,
+      );
+    } finally {
+      await api.stop(10_000, false);
+    }
+  });
+
   it('after SIGKILL of the primary and promotion of the standby, the same DataSource writes on the new primary and no acknowledged row is lost', async () => {
     ds = createDataSource(ownerUrl(), { poolSize: 4, applicationName: 'pgha-spec' });
     await ds.initialize();
@@ -197,5 +274,28 @@ describe('a primary with a synchronous standby, and URLs that follow the primary
     ]);
     const rows = await withClient(ownerUrl(), async (c) => (await c.query('SELECT count(*)::int AS n FROM pgha_rows WHERE id > 0')).rows[0].n);
     expect(rows).toBe(201);
+  });
+
+  it('rejoin makes the old primary the synchronous standby of the promoted server; up after down keeps the new roles', async () => {
+    const t0 = Date.now();
+    const st = await rejoin(DIR);
+    process.stdout.write(`FIGURES rejoin (pg_basebackup of the promoted server into the old primary's folder, start, synchronous): ${Date.now() - t0} ms\n`);
+    expect([st.primary?.name, st.standby?.name, st.syncState, st.promoted]).toEqual(['pg-standby', 'pg-primary', 'sync', false]);
+    const onStandby = () =>
+      withClient(pairUrl(ports, { user: 'ledger_owner', targetSessionAttrs: 'standby' }), async (c) => (await c.query('SELECT count(*)::int AS n, inet_server_port() AS port FROM pgha_rows WHERE id > 0')).rows[0]);
+    expect(await onStandby()).toEqual({ n: 201, port: ports.primary });
+    await withClient(ownerUrl(), (c) => c.query('INSERT INTO pgha_rows (id) VALUES (202)'));
+    const t1 = Date.now();
+    while ((await onStandby()).n !== 202 && Date.now() - t1 < 10_000) await new Promise((r) => setTimeout(r, 100));
+    expect((await onStandby()).n).toBe(202);
+
+    await down(DIR);
+    const again = await up(DIR, ports);
+    expect(again.nodes.map((n) => [n.name, n.role])).toEqual([
+      ['pg-primary', 'standby'],
+      ['pg-standby', 'primary'],
+    ]);
+    expect(again.syncState).toBe('sync');
+    await expect(rejoin(DIR)).rejects.toThrow(/nothing to rejoin/);
   });
 });

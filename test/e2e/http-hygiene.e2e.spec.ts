@@ -57,10 +57,16 @@ describe('security headers, /v1 and request ids (in-process API)', () => {
     const ready = await get('/health/ready');
     expect(ready.status).toBe(200);
     const body = await json(ready);
-    expect(Object.keys(body.details).sort()).toEqual(['kafka', 'migrations', 'postgres', 'projections']);
+    expect(Object.keys(body.details).sort()).toEqual(['kafka', 'migrations', 'postgres', 'projections', 'syncCommit']);
     expect(body).toMatchObject({
       error: {},
-      details: { postgres: { status: 'up', latencyMs: expect.any(Number) }, migrations: { status: 'up' }, kafka: { status: 'up', brokers: expect.any(Number) }, projections: { status: 'up' } },
+      details: {
+        postgres: { status: 'up', latencyMs: expect.any(Number) },
+        migrations: { status: 'up' },
+        kafka: { status: 'up', brokers: expect.any(Number) },
+        projections: { status: 'up' },
+        syncCommit: { status: 'up', commitMs: expect.any(Number), boundMs: expect.any(Number) },
+      },
     });
     expect(body.details.kafka.degraded).toBeUndefined();
     expect(body.info).toEqual(body.details);

@@ -58,9 +58,9 @@ describe('Grafana dashboard', () => {
 });
 
 describe('Prometheus alert rules', () => {
-  it('cover halted projections, projector lag, outbox growth, missing anchors and refusal spikes', () => {
+  it('cover halted projections, projector lag, outbox growth, missing anchors, refusal spikes and stalled synchronous commits', () => {
     const text = rules.map((r) => r.expr).join('\n');
-    for (const m of ['ledger_projection_halted_partitions', 'ledger_outbox_unpublished_rows', 'ledger_anchor_last_signed_timestamp_seconds', 'ledger_refusals_total', 'ledger_projector_lag_records']) {
+    for (const m of ['ledger_projection_halted_partitions', 'ledger_outbox_unpublished_rows', 'ledger_anchor_last_signed_timestamp_seconds', 'ledger_refusals_total', 'ledger_projector_lag_records', 'ledger_sync_commit_stalled']) {
       expect(text).toContain(m);
     }
   });

@@ -5,8 +5,9 @@ import { ConfigService } from '@nestjs/config';
 import type { DataSource } from 'typeorm';
 import type { LedgerApiEnv } from '@ledger/config';
 import { apiReadModelRelations, type ReadModel } from '@ledger/read-model';
-import { healthRunner, kafkaCheck, postgresCheck, schemaCheck, withTimeout, CHECK_TIMEOUT_MS, type CheckResult, type HealthCheck, type ProbeQuery } from '@ledger/infra';
+import { healthRunner, kafkaCheck, postgresCheck, schemaCheck, syncCommitCheck, withTimeout, CHECK_TIMEOUT_MS, SYNC_COMMIT_STALLED, type CheckResult, type HealthCheck, type ProbeQuery, type SyncCommitCheck } from '@ledger/infra';
 import { createKafka } from '@ledger/kafka';
+import { catalogueGauge } from '@ledger/metrics';
 import { Public } from './kernel/auth/public.decorator';
 import { NoQuery } from './kernel/query.dto';
 import { ProjectionHealthService } from './projections/projection-health.service';
@@ -15,6 +16,10 @@ import { DATA_SOURCE, READ_MODEL } from './kernel/tokens';
 
 /** The write side's relations the API needs (docs/guarantees.md §1): present once the event store's migrations ran. */
 const API_WRITE_RELATIONS = ['public.events', 'public.streams', 'public.outbox', 'public.idempotency_keys', 'public.rejections'] as const;
+
+/** `ledger_sync_commit_stalled` and `ledger_sync_commit_probe_seconds` (docs/architecture.md §8), set at each readiness probe. */
+const syncCommitStalled = catalogueGauge('syncCommitStalled');
+const syncCommitSeconds = catalogueGauge('syncCommitSeconds');
 
 /**
  * The answer of `GET /health/live` and `GET /health/ready`: terminus's `HealthCheckResult` with the
@@ -35,8 +40,11 @@ export type ProbeAnswer = Omit<HealthCheckResult, 'status'> & { status: HealthCh
  * - `GET /health/ready`: readiness through `@nestjs/terminus`'s `HealthCheckService.check` with
  *   indicators of `HealthIndicatorService` (`status` ok | degraded | error, `info`, `error`,
  *   `details`), 503 when the API cannot do its job:
- *   `postgres` (`SELECT 1` through the API's pool) and `migrations` (the write side's and the read
- *   model's tables exist) are up or down; `kafka` (`describeCluster`) and `projections` are never
+ *   `postgres` (`SELECT 1` through the API's pool), `migrations` (the write side's and the read
+ *   model's tables exist) and `syncCommit` (a transaction that writes WAL, committed on a session of
+ *   its own, comes back within `READY_SYNC_COMMIT_TIMEOUT_MS`: with a synchronous standby that does
+ *   not confirm every write hangs, docs/operations.md; down with `code: 'DATABASE.SYNC_COMMIT_STALLED'`
+ *   and `boundMs`, details `{ commitMs, boundMs }` when up) are up or down; `kafka` (`describeCluster`) and `projections` are never
  *   down: when the broker is unreachable `kafka` is `{ status: 'up', degraded: true, reachable: false, message }`
  *   (the API writes to the outbox and needs no broker to accept facts, docs/guarantees.md §4), and
  *   while a partition is halted `projections` is `{ status: 'up', degraded: true, halted: [...] }`
@@ -50,6 +58,8 @@ export class HealthController implements OnModuleDestroy {
   private readonly postgres: () => Promise<CheckResult>;
   private readonly migrations: () => Promise<CheckResult>;
   private readonly kafkaBounded: () => Promise<CheckResult>;
+  private readonly syncCommitProbe: SyncCommitCheck;
+  private readonly syncCommit: () => Promise<CheckResult>;
 
   constructor(
     private readonly projections: ProjectionHealthService,
@@ -66,10 +76,13 @@ export class HealthController implements OnModuleDestroy {
     this.postgres = bounded('postgres', postgresCheck(query));
     this.migrations = bounded('migrations', schemaCheck(query, [...API_WRITE_RELATIONS, ...apiReadModelRelations(readModel.schema)]));
     this.kafkaBounded = bounded('kafka', this.kafka);
+    this.syncCommitProbe = syncCommitCheck({ url: config.get('DATABASE_URL', { infer: true }), applicationName: 'ledger-api-ready', boundMs: config.get('READY_SYNC_COMMIT_TIMEOUT_MS', { infer: true }) });
+    this.syncCommit = bounded('syncCommit', this.syncCommitProbe);
   }
 
   async onModuleDestroy(): Promise<void> {
     await this.kafka.close();
+    await this.syncCommitProbe.close();
   }
 
   /** `GET /health`: see the class. */
@@ -89,14 +102,20 @@ export class HealthController implements OnModuleDestroy {
 
   /**
    * `GET /health/ready`: see the class. 503 with the same shape (`status: 'error'`, `info`,
-   * `error`, `details`) when `postgres` or `migrations` is down: terminus's
+   * `error`, `details`) when `postgres`, `migrations` or `syncCommit` is down: terminus's
    * `ServiceUnavailableException` is caught here and its report answered as is.
    */
   @Public()
   @Get('ready')
   async ready(@Query() _q: NoQuery, @Res({ passthrough: true }) res: Response): Promise<ProbeAnswer> {
     try {
-      const report = await this.terminus.check([() => this.upOrDown('postgres', this.postgres), () => this.upOrDown('migrations', this.migrations), () => this.kafkaIndicator(), () => this.projectionsIndicator()]);
+      const report = await this.terminus.check([
+        () => this.upOrDown('postgres', this.postgres),
+        () => this.upOrDown('migrations', this.migrations),
+        () => this.syncCommitIndicator(),
+        () => this.kafkaIndicator(),
+        () => this.projectionsIndicator(),
+      ]);
       const degraded = Object.values(report.details).some((d) => (d as Record<string, unknown>).degraded === true);
       return { ...report, status: degraded ? 'degraded' : report.status };
     } catch (err) {
@@ -111,6 +130,19 @@ export class HealthController implements OnModuleDestroy {
     const { status, ...details } = await run();
     const session = this.indicators.check(key);
     return status === 'up' ? session.up(details) : session.down(details);
+  }
+
+  /** `syncCommit` (see the class), and its two gauges: stalled 1 and the bound when its code says so, else 0 and the commit's time. */
+  private async syncCommitIndicator(): Promise<HealthIndicatorResult> {
+    const result = await this.syncCommit();
+    if (result.status === 'up') {
+      syncCommitStalled.set(0);
+      syncCommitSeconds.set(Number(result.commitMs) / 1000);
+    } else if (result.code === SYNC_COMMIT_STALLED) {
+      syncCommitStalled.set(1);
+      syncCommitSeconds.set(Number(result.boundMs) / 1000);
+    }
+    return this.upOrDown('syncCommit', async () => result);
   }
 
   /** `kafka`: up with `{ brokers, controller }`, or up and degraded `{ degraded: true, reachable: false, message }` (never down, docs/guarantees.md §4). */

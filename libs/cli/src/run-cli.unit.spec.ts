@@ -1,5 +1,5 @@
 import { Command } from 'commander';
-import { runCli } from './run-cli';
+import { CliUsageError, runCli } from './run-cli';
 
 /** A program with one command that succeeds, and one that throws. */
 function program(): Command {
@@ -7,6 +7,9 @@ function program(): Command {
   p.command('ok').action(() => undefined);
   p.command('boom').action(() => {
     throw new Error('it broke');
+  });
+  p.command('misused').action(() => {
+    throw new CliUsageError('SETTING must be a number, got "abc"');
   });
   return p;
 }
@@ -27,6 +30,7 @@ describe('runCli (the exit codes of every command-line tool)', () => {
     ['an unknown option', ['ok', '--bogus'], 2],
     ['an unknown command', ['nope'], 2],
     ['a command that throws', ['boom'], 1],
+    ['a command that refuses a setting (CliUsageError)', ['misused'], 2],
   ])('Given %s, Then the exit code is %s', async (_what, args, code) => {
     await runCli(program(), ['node', 'tool', ...(args as string[])]);
     expect(process.exitCode ?? 0).toBe(code);
@@ -35,5 +39,10 @@ describe('runCli (the exit codes of every command-line tool)', () => {
   it('Given a command that throws, Then stderr names the tool and the error', async () => {
     await runCli(program(), ['node', 'tool', 'boom']);
     expect(stderr.mock.calls.map((c) => String(c[0])).join('')).toMatch(/^tool: Error: it broke/);
+  });
+
+  it('Given a CliUsageError, Then stderr is its one line, without a stack trace', async () => {
+    await runCli(program(), ['node', 'tool', 'misused']);
+    expect(stderr.mock.calls.map((c) => String(c[0])).join('')).toBe('tool: SETTING must be a number, got "abc"\n');
   });
 });

@@ -57,6 +57,12 @@ export const ERROR_TABLE = {
   'AUTH.TABLE_NOT_ALLOWED': { kind: 'forbidden', status: 403, message: 'this token may not report for table {tableId}', raisedBy: ['api'] },
   'TIME.OCCURRED_AT_OUT_OF_RANGE': { kind: 'rule-violation', status: 422, message: 'occurredAt {occurredAt} is outside {earliest} .. {latest} ({reason})', raisedBy: ['api'] },
   'DATABASE.TIMEOUT': { kind: 'unavailable', status: 503, message: 'the database did not answer in time ({reason}); nothing was recorded, retry later', raisedBy: ['api'] },
+  'DATABASE.SYNC_COMMIT_STALLED': {
+    kind: 'unavailable',
+    status: 503,
+    message: 'a commit did not come back within {boundMs} ms: the synchronous standby does not confirm, and every write waits on it (GET /health/ready only: the instance is not ready)',
+    raisedBy: ['api'],
+  },
   'LIMITS.UNAVAILABLE': { kind: 'unavailable', status: 503, message: 'the shared limits store does not answer ({limit}: {reason}); nothing was done, retry after {retryAfterSeconds} s', raisedBy: ['api'] },
   'ANCHORS.VERIFY_RUNNING': { kind: 'conflict', status: 409, message: 'a verification of the anchors is already running; try again when it ends', raisedBy: ['api'] },
   'RATE.LIMITED': { kind: 'rate-limited', status: 429, message: 'over the request budget of this {scope} ({limit} requests per {windowMs} ms); retry after {retryAfterSeconds} s', raisedBy: ['api'] },

@@ -6,3 +6,4 @@ export * from './database/session-settings';
 export * from './database/host-selection';
 export * from './health/health';
 export * from './health/preflight';
+export * from './health/sync-commit';

@@ -94,6 +94,20 @@ export const METRICS = {
     labels: ['reason'],
     services: ['projector'],
   },
+  syncCommitStalled: {
+    name: 'ledger_sync_commit_stalled',
+    type: 'gauge',
+    help: '1 while the last readiness probe found that a commit did not come back within READY_SYNC_COMMIT_TIMEOUT_MS (a synchronous standby that does not confirm: every write waits), 0 when it came back; set at each GET /health/ready',
+    labels: [],
+    services: ['ledger'],
+  },
+  syncCommitSeconds: {
+    name: 'ledger_sync_commit_probe_seconds',
+    type: 'gauge',
+    help: 'how long the last readiness probe waited for its commit, seconds (the bound when it did not come back); set at each GET /health/ready',
+    labels: [],
+    services: ['ledger'],
+  },
   relayPublishBatches: { name: 'ledger_relay_publish_batches_total', type: 'counter', help: 'outbox batches this relay published to Kafka (one transactional send each)', labels: [], services: ['relay'] },
   verifications: {
     name: 'ledger_verifications_total',

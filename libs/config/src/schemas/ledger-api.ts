@@ -213,4 +213,16 @@ export class LedgerApiEnv extends WithWalletLimits(
    */
   @TextVar(RATIO, 'a ratio N/D of positive integers below 1', { check: belowOne })
   FAIRNESS_ALERT_CONFIDENCE: string = '95/100';
+
+  /**
+   * Longest time the readiness probe's commit may take, in ms (`GET /health/ready`'s `syncCommit`,
+   * docs/architecture.md §8): the probe commits a transaction that writes WAL on a session of its
+   * own; with a synchronous standby (docs/operations.md, "A primary with a synchronous standby") a
+   * commit waits for the standby, so a standby that is down or stuck makes every write hang. A
+   * commit that does not come back within this bound is cancelled and the API answers 503 with
+   * `syncCommit.code` `DATABASE.SYNC_COMMIT_STALLED`. At most 1200 (the check itself is bounded by 1500).
+   * @default 1000
+   */
+  @IntVar(50, 1200, 'ms')
+  READY_SYNC_COMMIT_TIMEOUT_MS: number = 1000;
 }
