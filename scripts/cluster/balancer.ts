@@ -50,11 +50,17 @@ export function redisConfig(t: Topology): string {
 const redisMarker = (t: Topology) => `redis-server 127.0.0.1:${t.redis.port}`;
 
 /**
- * The HAProxy configuration: one frontend on `balancer.port`, round robin over the API instances,
- * each checked with `GET /health/ready` every second (out after 2 failures, back after 2
- * successes); a request whose connection to an instance failed is sent to another (nothing of it
- * reached the first: `retry-on conn-failure`); `X-Forwarded-For` set for the APIs' `TRUST_PROXY`;
- * long timeouts for the live streams; statistics at `/stats` on `balancer.statsPort`.
+ * The HAProxy configuration: one frontend on `balancer.port`; a shoe's requests (`/shoes/{id}…`,
+ * `/v1/shoes/{id}…`) go to one API instance chosen by a consistent hash of the shoe id (backend
+ * `apis_by_shoe`), so its cached shoe state stays warm (with round robin every other request found
+ * the state another instance had moved on and reloaded it: twice the API's CPU per event, half the
+ * batched ingest, bench/results/cluster-latest.json); everything else round robin (backend `apis`).
+ * Correctness does not depend on the affinity: every append is checked against the stream's version.
+ * Each instance is checked with `GET /health/ready` every second (out after 2 failures, back after 2
+ * successes; the shoe backend tracks those checks), and an instance that is out loses only its share
+ * of the shoes to the others; a request whose connection to an instance failed is sent to another
+ * (nothing of it reached the first: `retry-on conn-failure`); `X-Forwarded-For` set for the APIs'
+ * `TRUST_PROXY`; long timeouts for the live streams; statistics at `/stats` on `balancer.statsPort`.
  */
 export function haproxyConfig(t: Topology): string {
   const apis = t.services.filter((s) => s.app === 'api');
@@ -76,6 +82,8 @@ defaults
 
 frontend ledger
   bind 127.0.0.1:${t.balancer.port}
+  acl shoe_request path_reg ^(/v1)?/shoes/[^/]+
+  use_backend apis_by_shoe if shoe_request
   default_backend apis
 
 backend apis
@@ -83,6 +91,11 @@ backend apis
   option httpchk GET /health/ready
   http-check expect status 200
 ${apis.map((a) => `  server ${a.name} 127.0.0.1:${a.port} check inter 1s fall 2 rise 2`).join('\n')}
+
+backend apis_by_shoe
+  balance hash path,regsub(^/v1/,/),field(3,/)
+  hash-type consistent
+${apis.map((a) => `  server ${a.name} 127.0.0.1:${a.port} track apis/${a.name}`).join('\n')}
 
 listen stats
   bind 127.0.0.1:${t.balancer.statsPort}
@@ -177,9 +190,8 @@ export async function backendStates(t: Topology): Promise<BackendState[]> {
   const lines = (await res.text()).trim().split('\n');
   const head = lines[0].replace(/^# /, '').split(',');
   const col = (name: string) => head.indexOf(name);
-  return lines
-    .slice(1)
-    .map((l) => l.split(','))
-    .filter((c) => c[col('pxname')] === 'apis' && c[col('svname')] !== 'BACKEND' && c[col('svname')] !== 'FRONTEND')
-    .map((c) => ({ name: c[col('svname')], status: c[col('status')], requests: Number(c[col('stot')]) }));
+  const rows = lines.slice(1).map((l) => l.split(','));
+  // an instance's requests: those of both backends (round robin, and by shoe)
+  const sent = (server: string) => rows.filter((c) => (c[col('pxname')] === 'apis' || c[col('pxname')] === 'apis_by_shoe') && c[col('svname')] === server).reduce((n, c) => n + Number(c[col('stot')]), 0);
+  return rows.filter((c) => c[col('pxname')] === 'apis' && c[col('svname')] !== 'BACKEND' && c[col('svname')] !== 'FRONTEND').map((c) => ({ name: c[col('svname')], status: c[col('status')], requests: sent(c[col('svname')]) }));
 }
