@@ -171,15 +171,20 @@ export async function ingestRun(b: ClusterBench, o: IngestOptions): Promise<Inge
 /** Options of one projection run. */
 export interface ProjectionOptions {
   readonly projectors: 1 | 2;
-  /** Bets of the backlog (batched ingest, 4 clients, 500 a request). */
+  /** Bets of the backlog (batched ingest, 500 a request). */
   readonly bets: number;
+  /**
+   * Shoes dealt at once for the backlog (one client each): a shoe's events are one key, so one
+   * partition, so one projector; a backlog of few shoes cannot be spread over the group.
+   */
+  readonly shoes: number;
 }
 
 /** One projection run (see the file comment); every projector runs again after it. */
 export async function projectionRun(b: ClusterBench, o: ProjectionOptions): Promise<ProjectionRun> {
   const projectors = b.t.services.filter((s) => s.app === 'projector');
   for (const s of projectors) await stopService(b.t, s);
-  await ingestBatched(b.client, { prefix: `${b.run}-backlog-${o.projectors}p`, clients: 4, batchSize: 500, bets: o.bets });
+  await ingestBatched(b.client, { prefix: `${b.run}-backlog-${o.projectors}p`, clients: o.shoes, batchSize: 500, bets: o.bets });
   const records = await published(b, 600_000);
   const start = await projectedOffsets(b.pg, b.topic);
   const backlog = records - start;

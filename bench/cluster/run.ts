@@ -11,13 +11,13 @@
  * Needs `dist/` (`npm run -s build`) and the Kafka jars (`scripts/stack.sh fetch`).
  */
 import { cpus, loadavg, totalmem } from 'node:os';
-import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Command } from 'commander';
 import { runCli } from '@ledger/cli';
 import { createKafka } from '@ledger/kafka';
 import { LEDGER_EVENTS_TOPIC } from '@ledger/infra';
-import { LedgerClient } from '@ledger/simulator';
+import { LedgerClient, type SimTable } from '@ledger/simulator';
 import { jwtSecret } from '@ledger/tokens';
 import { clusterDown, clusterUp } from '../../scripts/cluster/lifecycle';
 import { shareKafkaJars } from '../../scripts/cluster/kafka';
@@ -29,6 +29,19 @@ import { say } from '../lib/util';
 import { idleRun, ingestRun, projectionRun, type ClusterBench, type IngestRun, type ProjectionRun } from './phases';
 import type { CpuGroup } from './meter';
 import { renderCluster, sizingTable } from './summary';
+
+/** Copies of each table of config/tables.json the cluster plays on. */
+const TABLE_COPIES = 4;
+
+/**
+ * The tables of config/tables.json that are not virtual, `copies` times each under new ids
+ * (`<id>-C<n>`): the records of a table share a Kafka key, so a partition, so a projector, and three
+ * tables would leave the projector group little to split.
+ */
+function manyTables(copies: number): SimTable[] {
+  const base = (JSON.parse(readFileSync(join(REPO_ROOT, 'config/tables.json'), 'utf8')) as { tables: SimTable[] }).tables.filter((x) => !x.virtualTable);
+  return Array.from({ length: copies }, (_, i) => base.map((x) => ({ ...x, tableId: `${x.tableId}-C${i + 1}` }))).flat();
+}
 
 /** Sizes of a run. */
 function sizes(quick: boolean) {
@@ -48,19 +61,22 @@ async function measure(b: ClusterBench, quick: boolean): Promise<{ idle: Record<
     }
   }
   const projection: ProjectionRun[] = [];
-  for (const projectors of [1, 2] as const) projection.push(await projectionRun(b, { projectors, bets: z.backlogBets }));
+  for (const projectors of [1, 2] as const) projection.push(await projectionRun(b, { projectors, bets: z.backlogBets, shoes: 12 }));
   return { idle, ingest, projection };
 }
 
 async function main(o: { quick?: boolean; portBase: string; keep?: boolean }): Promise<void> {
   const run = `c${Date.now().toString(36)}`;
   const stackDir = join(REPO_ROOT, '.stack', `bench-cluster-${run}`);
-  const t = topology(stackDir, Number(o.portBase), LOAD_RUN_ENV);
+  const tablesFile = join(stackDir, 'tables.json');
+  const t = topology(stackDir, Number(o.portBase), { ...LOAD_RUN_ENV, TABLES_FILE: tablesFile });
   const log = (l: string) => say(`[cluster] ${l}`);
   const started = new Date();
   const loadAtStart = loadavg()[0];
   mkdirSync(stackDir, { recursive: true });
   shareKafkaJars(stackDir);
+  writeFileSync(tablesFile, JSON.stringify({ tables: manyTables(TABLE_COPIES) }, null, 2));
+  process.env.BENCH_TABLES_FILE = tablesFile;
   let ok = false;
   try {
     await clusterUp(t, log);

@@ -32,7 +32,7 @@ export function sizingTable(ingest: readonly IngestRun[], idle: Record<CpuGroup,
     unbatchedMicros: u?.marginalMicrosPerEvent[service] ?? null,
     batchedMicros: b?.marginalMicrosPerEvent[service] ?? null,
   }));
-  const total = (k: 'idleCores' | 'unbatchedMicros' | 'batchedMicros') => (rows.every((r) => r[k] !== null) ? rows.reduce((n, r) => n + (r[k] as number), 0) : null);
+  const total = (k: 'idleCores' | 'unbatchedMicros' | 'batchedMicros') => (rows.every((r) => r[k] !== null) ? Math.round(rows.reduce((n, r) => n + (r[k] as number), 0) * 1000) / 1000 : null);
   return [...rows, { service: 'total', idleCores: total('idleCores'), unbatchedMicros: total('unbatchedMicros'), batchedMicros: total('batchedMicros') }];
 }
 

@@ -10,9 +10,12 @@ import { nowMs } from './util';
 
 export const ACTORS: RunnerActors = { device: 'bench-device', platform: 'bench-platform', manager: 'bench-pm-1', approver: 'bench-pm-2' };
 
-/** The tables of config/tables.json the bench plays on (one per variant, none virtual). */
+/**
+ * The tables the bench plays on: those of `BENCH_TABLES_FILE` (the cluster bench's, which has more
+ * tables, so more Kafka keys) or of config/tables.json (one per variant), none virtual.
+ */
 export function benchTables(): SimTable[] {
-  const all: SimTable[] = JSON.parse(readFileSync('config/tables.json', 'utf8')).tables;
+  const all: SimTable[] = JSON.parse(readFileSync(process.env.BENCH_TABLES_FILE ?? 'config/tables.json', 'utf8')).tables;
   return all.filter((t) => !t.virtualTable);
 }
 
