@@ -5,6 +5,8 @@
 # `tests: N passed, N failed` (Jest's and Playwright's counts added).
 #   TEST_TIERS="unit int"  restricts the tiers (default: all: unit int e2e data browser)
 #   paths given go to Jest; with TEST_TIERS=browser alone they go to Playwright (files or -g <title>)
+# The unit and data tiers run in a Jest process of their own beside the int and e2e tiers (each one
+# suite at a time); TEST_SERIAL=1, or paths given, runs every Jest tier in one process.
 set -uo pipefail
 cd "$(dirname "$0")/.."
 tiers=${TEST_TIERS:-"unit int e2e data browser"}

@@ -1,5 +1,5 @@
 /**
- * `npm run bench:cluster [-- --quick] [--port-base <n>] [--keep]`: the scaling figures on the
+ * `npm run bench:cluster -- [--quick] [--port-base <n>] [--keep]`: the scaling figures on the
  * production-shaped topology (docs/development.md, "Benchmarks", "On the cluster"). Starts the whole
  * cluster of `npm run cluster` (3 brokers at RF 3, a PostgreSQL primary with a synchronous standby,
  * HAProxy, 2 APIs, 2 relays, 2 projectors) in a folder and on ports of its own, then measures

@@ -5,7 +5,7 @@
  * relay lease row, read on whichever server is the primary now.
  */
 import { Client } from 'pg';
-import { down, rejoin, status, up, type PairStatus } from './postgres';
+import { down, promote, rejoin, status, up, type PairStatus } from './postgres';
 import type { Topology } from './topology';
 
 const ports = (t: Topology) => ({ primary: t.postgres.primaryPort, standby: t.postgres.standbyPort });
@@ -30,6 +30,18 @@ export async function postgresDown(t: Topology, log: (line: string) => void): Pr
 export async function postgresRejoin(t: Topology, log: (line: string) => void): Promise<void> {
   const s = await rejoin(t.postgres.dir, { log });
   log(`postgres: primary 127.0.0.1:${s.primary?.port ?? '?'} (${s.primary?.name ?? '?'}), standby 127.0.0.1:${s.standby?.port ?? '?'} (${s.standby?.name ?? '?'}, ${s.syncState})`);
+}
+
+/**
+ * `npm run cluster -- promote`: the primary is lost; the standby becomes the primary
+ * (`./postgres`'s `promote`: `pg_promote()`, and the pair remembers it, so `up` never starts the old
+ * primary's folder again — a manual `pg_ctl promote` would not tell it, and `up` would start a
+ * second primary). The services' multi-host URLs follow on their next connection.
+ * @throws Error when a primary still runs (two primaries) or no standby runs
+ */
+export async function postgresPromote(t: Topology, log: (line: string) => void): Promise<void> {
+  const s = await promote(t.postgres.dir);
+  log(`postgres: ${s.primary?.name ?? '?'} promoted, primary 127.0.0.1:${s.primary?.port ?? '?'}, no standby until \`npm run cluster -- rejoin\``);
 }
 
 /** The pair as `status` reports it. */

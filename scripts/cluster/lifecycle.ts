@@ -2,23 +2,24 @@
  * Starting and stopping the whole cluster (docs/operations.md, "The production topology"), in
  * dependency order: PostgreSQL, the brokers, Redis, the APIs (the first migrates the store), the
  * relays, the projectors, then HAProxy in front; stopped the other way round. `up` returns once the
- * cluster is healthy as `status` judges it (one relay holds the lease, the projectors' group has
- * split the partitions), not merely once each process answers.
+ * services have settled (one relay holds the lease, the projectors' group has split the
+ * partitions), not merely once each process answers; after a promotion it starts the promoted
+ * server alone, and `status` says the standby is missing until `rejoin`.
  */
 import { balancerDown, balancerUp, redisUp } from './balancer';
 import { postgresDown, postgresUp } from './database';
 import { kafkaDown, kafkaUp } from './kafka';
 import { startService, stopService, waitHealthy } from './services';
-import { clusterStatus, statusHealthy } from './status';
+import { clusterStatus, servicesSettled } from './status';
 import { waitUntil } from './processes';
 import type { ServiceSpec, Topology } from './topology';
 
 const APPS: readonly ServiceSpec['app'][] = ['api', 'relay', 'projector'];
 
 /**
- * Starts every member that is down, waits until each is healthy, then until the cluster is (idempotent).
+ * Starts every member that is down, waits until each is healthy, then until the services have settled (idempotent).
  * @param log progress lines
- * @throws Error naming the member that did not start or become healthy (within 120 s each), or the cluster that did not (120 s)
+ * @throws Error naming the member that did not start or become healthy (within 120 s each), or the services that did not settle (120 s)
  */
 export async function clusterUp(t: Topology, log: (line: string) => void): Promise<void> {
   const t0 = Date.now();
@@ -35,7 +36,7 @@ export async function clusterUp(t: Topology, log: (line: string) => void): Promi
   }
   log(`haproxy: pid ${await balancerUp(t)}; the API is at http://127.0.0.1:${t.balancer.port}`);
   // a projector answers before its group has given it partitions, a relay before one holds the lease
-  await waitUntil('the cluster healthy (one relay holding the lease, every projector holding partitions; `npm run cluster -- status` says what is missing)', async () => statusHealthy(await clusterStatus(t)), 120_000, 1000);
+  await waitUntil('the services settled (one relay holding the lease, every projector holding partitions; `npm run cluster -- status` says what is missing)', async () => servicesSettled(await clusterStatus(t)), 120_000, 1000);
   log(`up in ${((Date.now() - t0) / 1000).toFixed(1)} s`);
 }
 

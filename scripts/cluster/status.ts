@@ -128,6 +128,17 @@ export function statusHealthy(s: ClusterStatus): boolean {
   return s.members.every((m) => m.up) && topicsOk && s.postgres.healthy && leaseHolders(s).length === 1 && projectorsOk;
 }
 
+/**
+ * Whether the ledger's services have settled: every member up, exactly one relay holding the lease,
+ * every projector holding partitions of the events topic. What `up` waits for: unlike
+ * {@link statusHealthy} it does not ask for the synchronous standby, which a promoted pair lacks
+ * until `rejoin`.
+ */
+export function servicesSettled(s: ClusterStatus): boolean {
+  const projectors = s.members.filter((m) => m.eventsPartitions !== undefined);
+  return s.members.every((m) => m.up) && leaseHolders(s).length === 1 && projectors.every((m) => (m.eventsPartitions?.length ?? 0) > 0);
+}
+
 /** The status as lines of text. */
 export function formatStatus(s: ClusterStatus): string {
   const lines = s.members.map((m) => `${m.name.padEnd(12)} ${m.up ? 'up  ' : 'DOWN'} ${m.pid ? `pid ${m.pid}` : 'no process'}`.padEnd(32) + ` 127.0.0.1:${m.port}${m.note ? `  ${m.note}` : ''}`);

@@ -63,11 +63,11 @@ export interface Topology {
   readonly serviceEnv: Readonly<Record<string, string>>;
 }
 
-/** The default base port: members use base+0 … base+220. */
+/** The default base port: members use base+80 … base+433. */
 export const DEFAULT_PORT_BASE = 29_000;
 
-/** The highest port a member uses above the base. */
-const SPAN = 220;
+/** The highest port a member uses above the base (the PostgreSQL standby, base+433). */
+const SPAN = 433;
 
 /**
  * The kernel's range of ephemeral ports (`/proc/sys/net/ipv4/ip_local_port_range`, Linux's default

@@ -5,7 +5,7 @@
  */
 import { LEDGER_EVENTS_TOPIC } from '@ledger/infra';
 import type { PairStatus } from '../../scripts/cluster/postgres';
-import { clusterStatus, formatStatus, statusHealthy, type ClusterStatus, type MemberStatus } from '../../scripts/cluster/status';
+import { clusterStatus, formatStatus, servicesSettled, statusHealthy, type ClusterStatus, type MemberStatus } from '../../scripts/cluster/status';
 import { topology } from '../../scripts/cluster/topology';
 
 const pairReads = jest.fn();
@@ -107,5 +107,21 @@ describe('statusHealthy and formatStatus (npm run cluster -- status)', () => {
     expect(s.topics?.map((x) => x.name)).toEqual([LEDGER_EVENTS_TOPIC]);
     expect(s.postgres.healthy).toBe(true);
     expect(statusHealthy(s)).toBe(false);
+  });
+});
+
+describe('what cluster up waits for (servicesSettled)', () => {
+  it('Given a promoted pair without its standby, Then the services have settled though the cluster is not healthy', () => {
+    const s = { ...healthy(), postgres: { healthy: false, lines: ['replication  standby not connected (the standby was promoted)'], pair: null } };
+    expect(statusHealthy(s)).toBe(false);
+    expect(servicesSettled(s)).toBe(true);
+  });
+
+  it('Given a projector without partitions yet, or no relay holding the lease, or a member down, Then they have not', () => {
+    const h = healthy();
+    const noPartitions = { ...h, members: h.members.map((m) => (m.name === 'projector-2' ? { ...m, eventsPartitions: [] } : m)) };
+    const noLease = { ...h, members: h.members.map((m) => (m.name === 'relay-1' ? { ...m, holdsLease: false } : m)) };
+    const down = { ...h, members: h.members.map((m) => (m.name === 'api-2' ? { ...m, up: false } : m)) };
+    expect([servicesSettled(h), servicesSettled(noPartitions), servicesSettled(noLease), servicesSettled(down)]).toEqual([true, false, false, false]);
   });
 });

@@ -58,6 +58,9 @@ describe('the cluster topology (docs/operations.md, "The production topology")',
   it('Given a base whose ports fall among the ephemeral ports (Linux: 32768–60999), Then it is refused', () => {
     expect(() => topology('/tmp/x', 33_000)).toThrow(/ephemeral ports/);
     expect(() => topology('/tmp/x', 32_600)).toThrow(/ephemeral ports/);
+    // its PostgreSQL standby is at base+433: 32,400 + 433 = 32,833, past 32,768
+    expect(() => topology('/tmp/x', 32_400)).toThrow(/ephemeral ports/);
+    expect(() => topology('/tmp/x', 32_300)).not.toThrow();
   });
 
   it('Given a broker, Then its defaults put every topic at RF 3 / min ISR 2, with the three voters and no unclean election', () => {

@@ -146,7 +146,15 @@ export const SIGNIFICANT_EVENTS = {
     raisedBy: [refusal('TIME.OCCURRED_AT_OUT_OF_RANGE', ['IN_THE_FUTURE', 'BEFORE_SHOE_OPENED']), monitor('clock-skew')],
     trigger:
       "A device's `occurredAt` is further from the ledger's clock than the bound the API accepts: a write refused as ahead of the ledger's clock, or as before its shoe's opening, by more than the bound; or a skew measured by the clock-skew monitor.",
-    threshold: [{ setting: 'OCCURRED_AT_MAX_SKEW_MS', measure: "|occurredAt − the ledger's clock|", comparison: 'above', unit: 'ms', default: 5000 }],
+    threshold: [
+      {
+        setting: 'OCCURRED_AT_MAX_SKEW_MS',
+        measure: "occurredAt − the ledger's clock (ahead of it), or the shoe's opening − occurredAt (before it)",
+        comparison: 'above',
+        unit: 'ms',
+        default: 5000,
+      },
+    ],
     acknowledgement: 'none',
     regulation: ['MS-8-4.5', 'AGCO-4.02.7'],
   },
