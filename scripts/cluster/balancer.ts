@@ -79,7 +79,7 @@ defaults
   timeout server 5m
   timeout tunnel 1h
   timeout http-request 30s
-  # above the API's readiness bound (READY_SYNC_COMMIT_TIMEOUT_MS, at most 1200 ms): a check that waits for it gets its 503
+  # above the API's readiness bound (READY_SYNC_COMMIT_TIMEOUT_MS, at most 1000 ms): a check that waits for it gets its 503
   timeout check 2s
 
 frontend ledger

@@ -220,9 +220,9 @@ export class LedgerApiEnv extends WithWalletLimits(
    * own; with a synchronous standby (docs/operations.md, "A primary with a synchronous standby") a
    * commit waits for the standby, so a standby that is down or stuck makes every write hang. A
    * commit that does not come back within this bound is cancelled and the API answers 503 with
-   * `syncCommit.code` `DATABASE.SYNC_COMMIT_STALLED`. At most 1200 (the check itself is bounded by 1500).
+   * `syncCommit.code` `DATABASE.SYNC_COMMIT_STALLED`. At most 1000: with the cancel that follows a stalled commit (a short session, then up to 300 ms for the commit to come back) it stays within the check's own bound of 1500, so a stall is reported with its code.
    * @default 1000
    */
-  @IntVar(50, 1200, 'ms')
+  @IntVar(50, 1000, 'ms')
   READY_SYNC_COMMIT_TIMEOUT_MS: number = 1000;
 }
