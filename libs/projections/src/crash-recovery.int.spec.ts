@@ -80,9 +80,10 @@ describe('projector killed mid-transaction', () => {
     const hw = await highWatermarks(kafka, topic);
     const applicationName = `ledger-projector:${group}`.slice(0, 63);
 
-    // 1. run with a pause inside every transaction (after all writes, before COMMIT): 2 s, so that reading the
-    //    checkpoint and killing fit inside it even on a loaded machine (with 400 ms a CI run saw the COMMIT first)
-    const first = startProjector({ ...env, PROJECTOR_FAULT_DELAY_IN_TX_MS: '2000' });
+    // 1. run with a pause inside every transaction (after all writes, before COMMIT): 5 s, so that reading the
+    //    checkpoint and killing fit inside it even on a loaded machine (with 400 ms a CI run saw the COMMIT
+    //    first; with 2 s too, once, on a machine busy with other work)
+    const first = startProjector({ ...env, PROJECTOR_FAULT_DELAY_IN_TX_MS: '5000' });
     const committed = async () => [...(await storedCheckpoints(ds, SCHEMA, group, topic)).values()].reduce((n, o) => n + o, 0n);
     await until('a first committed transaction', async () => (await committed()) > 0n, 120_000).catch((e) => {
       throw new Error(`${e.message}\n${first.output()}`);
