@@ -16,7 +16,7 @@ import { verifyLedger, type SqlSession } from '@ledger/anchors';
 import { createDataSource, PgEventStore, runMigrations } from '@ledger/event-store';
 import type { DataSource } from 'typeorm';
 import { TEST_DATABASE_URL } from '../support/ledger-harness';
-import { TEST_EVENTS_TOPIC } from '../../libs/event-store/src/testing/int-support';
+import { ensureTestTopic, TEST_EVENTS_TOPIC } from '../../libs/event-store/src/testing/int-support';
 
 jest.setTimeout(60_000);
 
@@ -39,7 +39,9 @@ describe('verify names a forged progress marker and a forged hole, each on its o
     ds = createDataSource(TEST_DATABASE_URL);
     await ds.initialize();
     await runMigrations(ds);
-    // the int suites' topic, which exists: an outbox row for a topic Kafka lacks would stall every relay after it
+    // the int suites' topic, made here if no suite before this one made it: the event's outbox row is
+    // left for the next relay to publish, and a row for a topic Kafka lacks would stall every relay after it
+    await ensureTestTopic();
     const store = new PgEventStore(ds, { topic: TEST_EVENTS_TOPIC });
     const appended = await store.append({
       streamId: `shoe-${randomUUID()}`,
