@@ -54,6 +54,27 @@ export function withTimeout<T>(p: Promise<T>, ms: number, what: string): Promise
 }
 
 /**
+ * `check`, whose last outcome (details or error) is answered again for `ms` after it settled instead
+ * of running the check again: for a check that costs the server something (a commit that writes WAL)
+ * behind a route anyone may call as often as they like (`GET /health/ready`). Calls while it runs
+ * are answered by the healthRunner's single flight.
+ * @param ms how long an outcome is reused, ms
+ * @param now the clock, ms @default Date.now
+ */
+export function reusedFor(check: HealthCheck, ms: number, now: () => number = Date.now): HealthCheck {
+  let last: { at: number; outcome: Promise<Readonly<Record<string, unknown>>> } | null = null;
+  return () => {
+    if (last && now() - last.at < ms) return last.outcome;
+    const outcome = check();
+    outcome.then(
+      () => (last = { at: now(), outcome }),
+      () => (last = { at: now(), outcome }),
+    );
+    return outcome;
+  };
+}
+
+/**
  * Runs every check at once, each bounded by `timeoutMs`, and builds the report. A check still in
  * flight from an earlier probe is not started again: the new probe waits for the same one (a hanging
  * dependency never piles up connections).

@@ -13,18 +13,22 @@
  * session of the same login): PostgreSQL then ends the wait with a WARNING (the empty transaction
  * stays committed locally) and the session is reused; a backend that does not answer the cancel
  * is dropped. At most one probe runs at a time (`healthRunner`), so a stalled standby holds at most
- * one probe backend per process.
+ * one probe backend per process, and an outcome is reused for a second (`reusedFor`), so callers of
+ * the public readiness route cannot make the API write WAL faster than once a second.
  */
 import { Client } from 'pg';
 import type { ErrorCode } from '@ledger/errors';
 import { pgClientConfig } from '../database/session-settings';
-import { CHECK_TIMEOUT_MS, CheckDown, type HealthCheck } from './health';
+import { CHECK_TIMEOUT_MS, CheckDown, reusedFor, type HealthCheck } from './health';
 
 /** The code a readiness check reports a commit that did not come back within its bound with (libs/errors, docs/errors.md). */
 export const SYNC_COMMIT_STALLED: ErrorCode = 'DATABASE.SYNC_COMMIT_STALLED';
 
 /** The statement the probe runs (one simple-protocol round trip): a transaction that gets an xid and writes WAL, and its commit. */
 export const SYNC_COMMIT_PROBE_SQL = "BEGIN; SELECT pg_logical_emit_message(true, 'ledger-ready-probe', ''); COMMIT";
+
+/** How long one probe's outcome answers the readiness calls that follow it, ms (so the probe writes WAL at most once a second). */
+const PROBE_REUSE_MS = 1000;
 
 /** Longest wait for the cancelled commit to return before the probe's session is dropped, ms. */
 const CANCEL_WAIT_MS = 300;
@@ -83,7 +87,8 @@ export function syncCommitCheck(o: SyncCommitCheckOptions): SyncCommitCheck {
       throw err;
     }
   };
-  return Object.assign(check, { close: async () => drop() });
+  // an unauthenticated caller may ask for readiness at any rate: one commit a second at most, whatever they ask
+  return Object.assign(reusedFor(check, PROBE_REUSE_MS), { close: async () => drop() });
 }
 
 /** `pg_cancel_backend(pid)` from a short session of the same login (a login may cancel its own backends). @returns whether PostgreSQL signalled it */
