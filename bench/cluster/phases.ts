@@ -87,7 +87,15 @@ async function projectedOffsets(pg: Pg, topic: string): Promise<number> {
 /** Waits until the relay has published every event of the store. @returns the records on the topic */
 async function published(b: ClusterBench, timeoutMs: number): Promise<number> {
   const want = await storeEvents(b.pg);
-  return waitFor(`the relay to publish ${want} events`, async () => ((await topicRecords(b.admin, b.topic)) >= want ? topicRecords(b.admin, b.topic) : null), timeoutMs, 100);
+  return waitFor(
+    `the relay to publish ${want} events`,
+    async () => {
+      const n = await topicRecords(b.admin, b.topic);
+      return n >= want ? n : null;
+    },
+    timeoutMs,
+    100,
+  );
 }
 
 /** Waits until the projectors' checkpoints reach the topic's end. */
