@@ -4,12 +4,15 @@
 # the system Chromium against the real services, test/browser/playwright.config.ts), and ends with
 # `tests: N passed, N failed` (Jest's and Playwright's counts added).
 #   TEST_TIERS="unit int"  restricts the tiers (default: all: unit int e2e data browser)
-#   paths given go to Jest; with TEST_TIERS=browser alone they go to Playwright (files or -g <title>)
+#   paths given go to Jest (and, unless TEST_TIERS names it, the browser tier is then left out); with
+#   TEST_TIERS=browser alone they go to Playwright (files or -g <title>)
 # The unit and data tiers run in a Jest process of their own beside the int and e2e tiers (each one
 # suite at a time); TEST_SERIAL=1, or paths given, runs every Jest tier in one process.
 set -uo pipefail
 cd "$(dirname "$0")/.."
-tiers=${TEST_TIERS:-"unit int e2e data browser"}
+# `npm test -- <path>` runs the Jest specs named, not the whole browser tier besides
+if [ $# -gt 0 ]; then default_tiers="unit int e2e data"; else default_tiers="unit int e2e data browser"; fi
+tiers=${TEST_TIERS:-$default_tiers}
 mkdir -p .stack
 # a fresh checkout: install from the lock file; the integration tier runs the services from dist/
 [ -d node_modules ] || npm ci --no-audit --no-fund >&2
