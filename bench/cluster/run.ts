@@ -14,14 +14,14 @@ import { cpus, loadavg, totalmem } from 'node:os';
 import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Command } from 'commander';
-import { runCli } from '@ledger/cli';
+import { CliUsageError, runCli } from '@ledger/cli';
 import { createKafka } from '@ledger/kafka';
 import { LEDGER_EVENTS_TOPIC } from '@ledger/infra';
 import { LedgerClient, type SimTable } from '@ledger/simulator';
 import { jwtSecret } from '@ledger/tokens';
 import { clusterDown, clusterUp } from '../../scripts/cluster/lifecycle';
 import { shareKafkaJars } from '../../scripts/cluster/kafka';
-import { COUNTS, LOAD_RUN_ENV, REPLICATION, REPO_ROOT, topology } from '../../scripts/cluster/topology';
+import { COUNTS, LOAD_RUN_ENV, portBaseFromEnv, REPLICATION, REPO_ROOT, topology } from '../../scripts/cluster/topology';
 import { warmUp } from '../phases/ingest';
 import { connect } from '../lib/pg';
 import { benchTables } from '../lib/workload';
@@ -69,7 +69,14 @@ async function main(o: { quick?: boolean; portBase: string; keep?: boolean }): P
   const run = `c${Date.now().toString(36)}`;
   const stackDir = join(REPO_ROOT, '.stack', `bench-cluster-${run}`);
   const tablesFile = join(stackDir, 'tables.json');
-  const t = topology(stackDir, Number(o.portBase), { ...LOAD_RUN_ENV, TABLES_FILE: tablesFile });
+  // the same one-line refusal as CLUSTER_PORT_BASE for a port base that is not a whole number in range
+  const t = (() => {
+    try {
+      return topology(stackDir, portBaseFromEnv(o.portBase), { ...LOAD_RUN_ENV, TABLES_FILE: tablesFile });
+    } catch (e) {
+      throw new CliUsageError(`--port-base ${JSON.stringify(o.portBase)}: ${e instanceof Error ? e.message : String(e)}`);
+    }
+  })();
   const log = (l: string) => say(`[cluster] ${l}`);
   const started = new Date();
   const loadAtStart = loadavg()[0];
