@@ -5,6 +5,9 @@
  * statement shape, so the report can say how much of the rebuild waits on the database and on
  * which statements. Prints one line `RESULT <json>` on stdout.
  *
+ * The breakdown also holds the peaks of `process.memoryUsage()` (rss, heapUsed, heapTotal,
+ * external, arrayBuffers; MiB), sampled every 250 ms, and the phase each peak was seen in.
+ *
  * Environment: DATABASE_URL, KAFKA_BROKERS, REBUILD_TOPIC, REBUILD_SCHEMA,
  * REBUILD_CONCURRENCY [2], REBUILD_MAX_RECORDS_PER_TX [5000].
  */
@@ -56,7 +59,21 @@ const original = Client.prototype.query as (...args: unknown[]) => unknown;
   );
 };
 
+/** The largest of each figure of `process.memoryUsage()` seen by {@link sampleMemory}, MiB, and the phase each was seen in. */
+const memoryPeaks: Record<string, { mib: number; phase: string }> = {};
+let memoryPhase = 'start';
+
+/** Samples `process.memoryUsage()` (rss, heapUsed, heapTotal, external, arrayBuffers) into {@link memoryPeaks}. */
+function sampleMemory(): void {
+  for (const [k, v] of Object.entries(process.memoryUsage())) {
+    const mib = Math.round((v / 1_048_576) * 10) / 10;
+    if (!memoryPeaks[k] || mib > memoryPeaks[k].mib) memoryPeaks[k] = { mib, phase: memoryPhase };
+  }
+}
+
 async function main(): Promise<void> {
+  const sampler = setInterval(sampleMemory, 250);
+  sampler.unref();
   const topic = process.env.REBUILD_TOPIC!;
   const schema = process.env.REBUILD_SCHEMA!;
   const concurrency = Number(process.env.REBUILD_CONCURRENCY ?? 2);
@@ -66,9 +83,11 @@ async function main(): Promise<void> {
   const kafka = createKafka({ clientId: 'ledger-bench-rebuild', brokers: brokersOf(process.env), logLevel: 'error' });
   const cpu0 = process.cpuUsage();
   const t0 = performance.now();
+  memoryPhase = 'rebuild';
   const r = await rebuildProjections({ ds, kafka, topic, schema, projections: ALL_PROJECTIONS, migrations: READ_MODEL_MIGRATIONS, partitionsConsumedConcurrently: concurrency, maxRecordsPerTransaction });
   const wallMs = performance.now() - t0;
   const cpu = process.cpuUsage(cpu0);
+  memoryPhase = 'scoped';
   const scoped = await scopedFigures({ ds, kafka, topic, schema });
   await ds.destroy();
   const top = [...stats.entries()]
@@ -92,6 +111,8 @@ async function main(): Promise<void> {
       cpuUserMs: Math.round(cpu.user / 1000),
       cpuSystemMs: Math.round(cpu.system / 1000),
       topStatements: top,
+      /** Peak of each `process.memoryUsage()` figure (MiB, sampled every 250 ms) and the phase it was seen in (rebuild, scoped). */
+      memoryPeaks,
     },
   };
   process.stdout.write(`RESULT ${JSON.stringify(out)}\n`);

@@ -7,7 +7,9 @@
  * 25,000 bets (the API died, the last card unrecorded), 512 MiB settles it (peak 309 MiB resident);
  * under the bench's ingest the API then peaks at ≈ 330 MiB. Its share for folded shoe states is
  * `SHOE_CACHE_MAX_BYTES` (48 MiB by default), the rest is for the requests in flight, whose bodies
- * are bounded by `BETS_BATCH_BYTES_IN_FLIGHT`.
+ * are bounded by `BETS_BATCH_BYTES_IN_FLIGHT`. A rebuild (`npm run projections:rebuild`, the bench's
+ * rebuild worker) peaked at 525 MiB resident over 1,000,929 events with V8's default heap, at
+ * 311–322 MiB with 160 MiB.
  *
  * test/heap-limits.unit.spec.ts checks every launcher against these figures.
  */
@@ -18,6 +20,8 @@ export const SERVICE_HEAP_MIB = {
   relay: 160,
   /** apps/projector. */
   projector: 160,
+  /** A rebuild of the read model (`npm run projections:rebuild`, the bench's rebuild worker). */
+  rebuild: 160,
 } as const;
 
 /** A service with a heap figure. */
