@@ -8,3 +8,4 @@ export * from './expected';
 export * from './counts';
 export * from './goodness-of-fit';
 export * from './monitor';
+export * from './report';
