@@ -10,7 +10,7 @@ import { fairnessVerdict, falseAlarmRatePerTableDay } from './monitor';
  * so the figures printed are the same on every run (no timing is asserted).
  *
  * A simulated gaming day: 8-deck shoes dealt as `generateShoeScript` deals them (cut card about a
- * deck from the back: about 80 rounds a shoe), {@link SHOES_PER_DAY} of them (about 1,400 rounds,
+ * deck from the back: about 80 rounds a shoe), {@link SHOES_PER_DAY} of them (about 1,270 rounds,
  * a table dealing around the clock), dealers rotating at each shoe among three. The monitor looks
  * at each shoe's close: the shoe, the dealer's day so far, the table's day so far.
  */
@@ -69,7 +69,7 @@ function binomialUpper(n: number, p: number, tail: number): number {
 }
 
 describe('the fairness monitor on simulated shoes', () => {
-  it('Given 1,000,000 honest rounds (about 700 table-days), When the monitor looks at every shoe close, Then for each game the alerting days stay within the stated 5 % rate (binomial bound at 1e-6)', () => {
+  it('Given 1,000,000 honest rounds (about 790 table-days), When the monitor looks at every shoe close, Then for each game the alerting days stay within the stated 5 % rate (binomial bound at 1e-6)', () => {
     const alerts: Record<Variant, number> = { classic: 0, tiger: 0, fabulous4: 0 };
     let rounds = 0;
     let days = 0;
