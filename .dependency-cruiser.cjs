@@ -20,6 +20,15 @@ module.exports = {
       to: { dependencyTypes: ['npm', 'npm-dev', 'npm-optional', 'npm-peer', 'npm-bundled', 'npm-no-pkg', 'npm-unknown', 'core'] },
     },
     {
+      name: 'fairness-imports-rules-and-stdlib-only',
+      comment:
+        'libs/fairness (the fairness statistics, docs/fairness.md) is pure: it imports the rules of baccarat (@ledger/rules) and the @stdlib ' +
+        'special functions its tests need, nothing else (no framework, database or Node module). Specs may use test tools.',
+      severity: 'error',
+      from: { path: '^libs/fairness/src/', pathNot: '\\.spec\\.ts$' },
+      to: { pathNot: '^(libs/(fairness|rules)/src/|node_modules/@stdlib/)' },
+    },
+    {
       name: 'no-app-imports-another-app',
       severity: 'error',
       from: { path: '^apps/([^/]+)/' },

@@ -36,6 +36,7 @@ describe('layer rules (dependency-cruiser)', () => {
       'libs/events/src/index.ts': "import { Injectable } from '@nestjs/common';\nexport const E = Injectable;\n",
       'libs/shoe/src/index.ts': "import { Pool } from 'pg';\nimport { w } from '../../widgets/src/index';\nexport const s = [Pool, w];\n",
       'libs/significant-events/src/catalogue.ts': "import { readFileSync } from 'node:fs';\nexport const c = readFileSync;\n",
+      'libs/fairness/src/monitor.ts': "import { readFileSync } from 'node:fs';\nimport { E } from '@ledger/events';\nexport const m = [readFileSync, E];\n",
       'libs/widgets/src/index.ts': "import { a } from '../../../apps/api/src/main';\nexport const w = a;\n",
       'libs/widgets/src/testing/fixture.ts': 'export const f = 1;\n',
       'libs/widgets/src/uses-it.ts': "import { f } from './testing/fixture';\nexport const u = f;\n",
@@ -88,6 +89,10 @@ describe('layer rules (dependency-cruiser)', () => {
       expect(has('domain-no-framework-or-io', 'libs/events/src/index.ts', /@nestjs\/common/)).toBe(true);
       expect(has('domain-no-framework-or-io', 'libs/shoe/src/index.ts', /(^|\/)pg(\/|$)/)).toBe(true);
       expect(has('domain-no-framework-or-io', 'libs/significant-events/src/catalogue.ts', /^(node:)?fs$/)).toBe(true);
+    });
+    it('When the rules run, Then libs/fairness importing Node I/O or a library other than @ledger/rules is refused', () => {
+      expect(has('fairness-imports-rules-and-stdlib-only', 'libs/fairness/src/monitor.ts', /^(node:)?fs$/)).toBe(true);
+      expect(has('fairness-imports-rules-and-stdlib-only', 'libs/fairness/src/monitor.ts', /libs\/events/)).toBe(true);
     });
     it('When the rules run, Then a relative import across libraries is refused', () => {
       expect(has('no-relative-import-across-libs', 'libs/shoe/src/index.ts', /^libs\/widgets\//)).toBe(true);

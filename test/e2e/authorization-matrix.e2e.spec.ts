@@ -76,6 +76,7 @@ const ALLOWED: Record<string, Role[] | 'public'> = {
   // exports for regulators (exports/exports.controller.ts, docs/reports.md §5)
   // staff and table statistics (staff/staff-statistics.controller.ts, docs/reports.md §6)
   'GET /statistics/staff': AUDIT,
+  'GET /statistics/fairness': AUDIT, // fairness/fairness.controller.ts, docs/fairness.md
   'GET /exports/anchors': AUDIT,
   'GET /exports/manifest': AUDIT, // signs a bundle's manifest: a read of what the exports sent (export_receipts)
   'GET /exports/{kind}': AUDIT,

@@ -9,6 +9,7 @@ import { ApprovalsPage } from './pages/ApprovalsPage';
 import { ReconciliationPage } from './pages/ReconciliationPage';
 import { AuditPage } from './pages/AuditPage';
 import { StaffPage } from './pages/StaffPage';
+import { FairnessPage } from './pages/FairnessPage';
 import { WalletPage } from './pages/WalletPage';
 import { TopicsPage } from './pages/TopicsPage';
 import { CloseDayPage, ClosesPage } from './pages/ClosesPage';
@@ -29,6 +30,7 @@ export const NAV: readonly NavItem[] = [
   { to: '/reconciliation', label: 'Reconciliation', visible: CAN.readAudit },
   { to: '/closes', label: 'Closes', visible: CAN.readAudit },
   { to: '/staff', label: 'Staff', visible: CAN.readAudit },
+  { to: '/fairness', label: 'Fairness', visible: CAN.readAudit },
   { to: '/wallet', label: 'Wallet', visible: CAN.readAudit },
   { to: '/audit', label: 'Audit', visible: CAN.readAudit },
   { to: '/exports', label: 'Exports', visible: CAN.readAudit },
@@ -107,6 +109,7 @@ const BACK_OFFICE_ROUTES: readonly (readonly [string, ReactElement])[] = [
   ['/approvals', <ApprovalsPage />],
   ['/reconciliation', <ReconciliationPage />],
   ['/staff', <StaffPage />],
+  ['/fairness', <FairnessPage />],
   ['/wallet', <WalletPage />],
   ['/audit', <AuditPage />],
   ['/closes', <ClosesPage />],

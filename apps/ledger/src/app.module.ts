@@ -26,6 +26,7 @@ import { SettlementsModule } from './settlements/settlements.module';
 import { ReconciliationModule } from './reconciliation/reconciliation.module';
 import { ShoeViewsModule } from './shoe-views/shoe-views.module';
 import { ChainModule } from './chain/chain.module';
+import { FairnessModule } from './fairness/fairness.module';
 import { ProjectionsModule } from './projections/projections.module';
 import { AnchorsModule } from './anchors/anchors.module';
 import { ShoeModule } from './shoe/shoe.module';
@@ -95,6 +96,7 @@ export class AppModule implements NestModule {
         LiveModule,
         StaticModule,
         StaffModule,
+        FairnessModule,
         ExportsModule,
         WalletModule,
         GamingDayCloseModule,

@@ -444,3 +444,41 @@ function gcd(a: bigint, b: bigint): bigint {
   while (b) [a, b] = [b, a % b];
   return a;
 }
+
+/** An exact distribution over named classes of the first round: `weights[k] / denominator`. */
+export interface RoundDistribution {
+  /** (52N)(52N−1)…(52N−5), the PAR sheet's `combinations` (exact). */
+  readonly denominator: bigint;
+  /** class name → exact numerator over `denominator`; only classes with a weight; they add up to `denominator`. */
+  readonly weights: ReadonlyMap<string, bigint>;
+}
+
+/**
+ * The exact distribution of `classify(outcome)` for one round off the top of a fresh shoe of
+ * `decks` decks, from the same enumeration as {@link computeParSheet} (no Monte Carlo): each outcome
+ * class of the PAR sheet's joint distribution adds its exact weight to the name `classify` gives
+ * its representative round.
+ *
+ * `classify` must depend only on what the enumeration tells apart: the winner, both totals, both
+ * card counts, the naturals, the pairs (and whether both pairs are of one rank) and whether each
+ * side's first two cards are suited: every bet's row is such a function (`matchingRows`). A
+ * classifier reading card ranks or suits beyond that (e.g. "the Player's first card is a 9") gets
+ * the representative's answer for the whole class, which is wrong.
+ *
+ * @param decks decks in the shoe, integer 1..16
+ * @returns `{ denominator, weights }`, both exact bigints (fabulous4, 8 decks: weights of the
+ *   `PLAYER_FABULOUS_PAIR` rows equal the PAR sheet's row `combinations`)
+ * @throws RulesError `SHOE.INVALID_DECK_COUNT` unless 1 ≤ decks ≤ 16, integer
+ */
+export function roundDistribution(decks: number, classify: (outcome: RoundOutcome) => string): RoundDistribution {
+  if (!Number.isInteger(decks) || decks < 1 || decks > MAX_DECKS) {
+    throw new RulesError('SHOE.INVALID_DECK_COUNT', `a shoe holds 1 to ${MAX_DECKS} decks, got ${decks}`, { decks });
+  }
+  const { denominator, classes } = joint(decks);
+  const weights = new Map<string, bigint>();
+  for (const cls of classes) {
+    const name = classify(cls.outcome);
+    weights.set(name, (weights.get(name) ?? 0n) + cls.weight);
+  }
+  return { denominator, weights };
+}

@@ -275,8 +275,17 @@ export const SIGNIFICANT_EVENTS = {
     severity: 'high',
     category: 'fairness',
     raisedBy: [monitor('fairness')],
-    trigger: "A table's observed outcomes fail a chi-squared test against the PAR engine's probabilities at the configured confidence (at 95/100: a p-value below 1/20).",
-    threshold: [{ setting: 'FAIRNESS_ALERT_CONFIDENCE', measure: 'quantile of the chi-squared statistic (1 − its p-value)', comparison: 'above', unit: 'ratio', default: { numerator: '95', denominator: '100' } }],
+    trigger:
+      "A table's observed frequencies (outcomes, pairs, naturals, the game's side outcomes, dealt card ranks) fail a goodness-of-fit test (chi-squared, or exact binomial where counts are small) against the PAR engine's exact probabilities in a shoe, a dealer's gaming day or the table's gaming day, looked at each shoe's close: each test at the Bonferroni level (1 − confidence) / (3 scopes × the game's statistics × 32 looks), so an honest table alerts on at most 1 − confidence of its gaming days (5 % at 95/100; docs/fairness.md).",
+    threshold: [
+      {
+        setting: 'FAIRNESS_ALERT_CONFIDENCE',
+        measure: "confidence per table per gaming day that an honest table raises no alert (each test's 1 − p-value against 1 − (1 − confidence) / tests a day)",
+        comparison: 'above',
+        unit: 'ratio',
+        default: { numerator: '95', denominator: '100' },
+      },
+    ],
     acknowledgement: 'second-person',
     regulation: ['COMAR-36.05.02.17.F', 'UKGC-RTS-17A', 'AGCO-4.02.7'],
   },

@@ -4,3 +4,4 @@ export * from './actions';
 export * from './shoe-script';
 export * from './ledger-client';
 export * from './shoe-runner';
+export * from './biased-shoe';

@@ -1,5 +1,6 @@
-import { BET_CODES, BetCode, Card, card as makeCard, builtInPaytable, commencementBurnCount, dealRound, isBetOffered, MAIN_BETS, nextPosition, PAIR_BETS, Position, RANKS, SUITS, Variant } from '@ledger/rules';
+import { BET_CODES, BetCode, Card, builtInPaytable, commencementBurnCount, dealRound, isBetOffered, MAIN_BETS, nextPosition, PAIR_BETS, Position, Variant } from '@ledger/rules';
 import type { SimBet, TableAction } from './actions';
+import { CUT_CARD_FROM_BACK, rigBankerNatural, ShoeBias, shuffledShoe } from './biased-shoe';
 import { SeededRandom } from './seeded-random';
 
 /**
@@ -44,16 +45,8 @@ export interface ShoeScriptOptions {
   correctionChance?: number;
   /** Stop after this many rounds even before the cut card. @default Infinity */
   maxRounds?: number;
-}
-
-/** The cut card's house rule here: between 52 and 70 cards from the back of the shoe (about one deck). */
-export const CUT_CARD_FROM_BACK = { min: 52, max: 70 } as const;
-
-/** Every card of an N-deck shoe in deck order. */
-export function fullShoe(decks: number): Card[] {
-  const out: Card[] = [];
-  for (let d = 0; d < decks; d++) for (const s of SUITS) for (const r of RANKS) out.push(makeCard(r, s));
-  return out;
+  /** Deal from a biased shoe (docs/fairness.md §5): cards missing, or a dealer who finds Banker naturals. @default honest */
+  bias?: ShoeBias;
 }
 
 /** Generated shoe: the actions, plus what a checker needs. */
@@ -77,7 +70,7 @@ export interface ShoeScript {
  */
 export function generateShoeScript(table: SimTable, seed: string, opts: ShoeScriptOptions): ShoeScript {
   const rng = new SeededRandom(seed);
-  const cards = rng.shuffle(fullShoe(table.decks));
+  const cards = shuffledShoe(table.decks, rng, opts.bias);
   const cutCardIndex = cards.length - (CUT_CARD_FROM_BACK.min + rng.int(CUT_CARD_FROM_BACK.max - CUT_CARD_FROM_BACK.min + 1));
   const paytable = builtInPaytable(table.paytableRef);
   const accounts = opts.accounts ?? 20;
@@ -110,6 +103,7 @@ export function generateShoeScript(table: SimTable, seed: string, opts: ShoeScri
       continue;
     }
     actions.push({ kind: 'closeBetting', roundId });
+    if (opts.bias) rigBankerNatural(cards, idx, rng, opts.bias);
     const dealt: Card[] = [];
     let dropped = false;
     for (let pos = nextPosition(dealt); pos; pos = nextPosition(dealt)) {

@@ -60,7 +60,8 @@ function errorResponses(): Record<string, ResponseObject> {
  *   route; 401, 403 and 429 behind the token; 404 with a path parameter; 406 where the success has several
  *   media types (content negotiation); 409, 413, 415, 422 on a write (POST), and
  *   409 on `GET /audit/anchors/verify` (a verification already running), 404 and 422 on
- *   `GET /exports/manifest` (an unknown receipt, receipts that make no bundle). A status the operation
+ *   `GET /exports/manifest` (an unknown receipt, receipts that make no bundle), 404 on
+ *   `GET /statistics/fairness` (an unknown `tableId`). A status the operation
  *   already documents is kept.
  * The document is changed in place and returned.
  */
@@ -80,6 +81,7 @@ export function withErrorTable(doc: OpenAPIObject): OpenAPIObject {
       if (negotiated(op)) statuses.add(406);
       if (path === '/audit/anchors/verify') statuses.add(409);
       if (path === '/exports/manifest') for (const s of [404, 422]) statuses.add(s);
+      if (path === '/statistics/fairness') statuses.add(404);
       // asOf (docs/reports.md §3): 409 ASOF.NOT_PROJECTED until the read model reaches the position
       if (op.parameters?.some((p) => 'name' in p && p.name === 'asOf')) statuses.add(409);
       const responses: Record<string, unknown> = { ...(op.responses ?? {}) };

@@ -58,6 +58,7 @@ export const OPERATION_IDS: Readonly<Record<string, string>> = {
   'GET /live/tables': 'streamLiveTables',
   'GET /asyncapi': 'getAsyncApi',
   'GET /statistics/staff': 'getStaffStatistics',
+  'GET /statistics/fairness': 'getFairnessStatistics',
   'GET /exports/anchors': 'getExportAnchors',
   'GET /exports/manifest': 'signExportManifest',
   'GET /exports/{kind}': 'exportPeriod',

@@ -206,9 +206,11 @@ export class LedgerApiEnv extends WithWalletLimits(
   RATE_LIMIT_STORM_PER_MINUTE: number = 600;
 
   /**
-   * Confidence of the chi-squared test of a table's outcomes against the PAR engine's
-   * probabilities: a failed test is a significant event (`STATISTICS.OUT_OF_BOUNDS`,
-   * docs/significant-events.md). A ratio `N/D` below 1, exact (never a float).
+   * Confidence of the fairness monitor per table per gaming day (docs/fairness.md §4): each
+   * goodness-of-fit test of a table's frequencies against the PAR engine's probabilities runs at
+   * the Bonferroni level (1 − confidence) / (tests budgeted a day), so an honest table raises the
+   * alert (`STATISTICS.OUT_OF_BOUNDS`, docs/significant-events.md) on at most 1 − confidence of its
+   * gaming days. A ratio `N/D` below 1, exact (never a float).
    * @default 95/100
    */
   @TextVar(RATIO, 'a ratio N/D of positive integers below 1', { check: belowOne })

@@ -80,6 +80,16 @@ export type RoundRevisionRow = {
 /** A round of the tables page (`RoundSummary` before camelCase) with its shoe. */
 export type RoundSummaryRow = Pick<RoundRow, 'shoe_id' | 'round_id' | 'hand_number' | 'status' | 'winner' | 'player_total' | 'banker_total' | 'player_pair' | 'banker_pair' | 'is_natural'>;
 
+/** A resulted round of a table's gaming day as the fairness statistics read it (docs/fairness.md §1): its shoe, the dealer who dealt it, its paytable and its cards. */
+export type FairnessRoundRow = {
+  shoe_id: string;
+  /** The dealer who dealt the round (`dealing_dealer_id`). */
+  dealer_id: string;
+  paytable_ref: string;
+  player_cards: string[];
+  banker_cards: string[];
+};
+
 /** The decision behind an outcome revision (for an adjustment): its position, and the four-eyes decision id of its event, if any. */
 export type RevisionDecisionRow = {
   global_position: string;
@@ -153,6 +163,23 @@ export class OutcomeReads {
              CROSS JOIN LATERAL (SELECT x.shoe_id, ${ROUND_SUMMARY_COLUMNS} FROM ${this.t.outcomes} x
                                   WHERE x.shoe_id = s.shoe_id ORDER BY x.hand_number DESC LIMIT ${perShoe}) AS h`,
       [[...shoeIds]],
+    );
+  }
+
+  /**
+   * The resulted rounds (status RESULTED or CORRECTED, as they now stand; voided and open rounds
+   * left out) of a table's gaming day, optionally of one shoe or one dealer (who dealt them), by
+   * shoe and hand number; one statement on the table/day index. A gaming day of a table holds a few
+   * thousand rounds at most, so the answer is not paged.
+   */
+  resultedOfTableDay(tableId: string, gamingDay: string, filter: { readonly shoeId?: string; readonly dealerId?: string } = {}): Promise<FairnessRoundRow[]> {
+    return rows<FairnessRoundRow>(
+      this.q,
+      `SELECT shoe_id, dealing_dealer_id AS dealer_id, paytable_ref, player_cards, banker_cards FROM ${this.t.outcomes}
+        WHERE table_id = $1 AND gaming_day = $2::date AND status IN ('RESULTED', 'CORRECTED') AND player_cards IS NOT NULL
+          AND ($3::text IS NULL OR shoe_id = $3) AND ($4::text IS NULL OR dealing_dealer_id = $4)
+        ORDER BY shoe_id, hand_number`,
+      [tableId, gamingDay, filter.shoeId ?? null, filter.dealerId ?? null],
     );
   }
 
