@@ -1,5 +1,6 @@
 import type { BetCode, Position, RoundOutcome, Variant, Winner } from '@ledger/rules';
 import type { EventEnvelope, Evidence, ManagementDecision } from './envelope';
+import type { TableClockSkew } from './clock-skew';
 import type { DecisionApprovedData, DecisionExpiredData, DecisionRejectedData, DecisionRequestedData } from './decisions';
 
 /**
@@ -334,6 +335,11 @@ export interface GamingDayClosedData {
   readonly trigger: 'MANAGER' | 'AUTOMATIC';
   /** Present only on an early close: the request and its approval. */
   readonly early?: EarlyCloseApproval;
+  /**
+   * The largest device clock skew of the day per table of the set, as signed in the report (layout 2
+   * on; absent from closes of layout 1): docs/architecture.md §9, "Time the ledger vouches for".
+   */
+  readonly clockSkew?: readonly TableClockSkew[];
 }
 
 /** type literal → data shape. The single source of the catalogue. */

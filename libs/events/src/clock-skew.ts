@@ -51,3 +51,24 @@ export function deviceClockOf(e: { readonly actor: Actor; readonly tableId: stri
   if (!DEVICE_CLOCK_ROLES.includes(e.actor.role)) return null;
   return { deviceId: e.actor.id, tableId: e.tableId, skewMs: clockSkewMs(e.occurredAt, e.recordedAt) };
 }
+
+/**
+ * The largest device clock skew of one table in a gaming day (docs/reports.md §2): what a close's
+ * signed report (layout 2 on) and its `GamingDayClosed` event state per table of their set. Computed
+ * from the events of the table recorded in the day (their `recordedAt`, the gaming-day rule) at or
+ * below the close's position whose actor is a device ({@link DEVICE_CLOCK_ROLES}).
+ */
+export interface TableClockSkew {
+  readonly tableId: string;
+  /** How many such events there are (0: no device reported at the table that day). */
+  readonly deviceEvents: number;
+  /** The event with the largest absolute skew (the first in global order among equals); null when `deviceEvents` is 0. */
+  readonly largest: {
+    readonly deviceId: string;
+    /** `occurredAt − recordedAt`, ms, signed ({@link clockSkewMs}). */
+    readonly skewMs: number;
+    /** Its global position, decimal string. */
+    readonly globalPosition: string;
+    readonly eventId: string;
+  } | null;
+}

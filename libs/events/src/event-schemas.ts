@@ -339,6 +339,25 @@ export const EVENT_DATA_SCHEMAS: { readonly [K in LedgerEventType]: ObjectSchema
       keyId: ID,
       trigger: { enum: ['MANAGER', 'AUTOMATIC'] },
       early: { $ref: '#/definitions/EarlyCloseApproval' },
+      clockSkew: {
+        type: 'array',
+        description: 'the largest device clock skew of the day per table (occurredAt − recordedAt, ms), as signed in the report (layout 2 on)',
+        items: {
+          type: 'object',
+          additionalProperties: false,
+          required: ['tableId', 'deviceEvents', 'largest'],
+          properties: {
+            tableId: ID,
+            deviceEvents: { type: 'integer', minimum: 0 },
+            largest: {
+              type: ['object', 'null'],
+              additionalProperties: false,
+              required: ['deviceId', 'skewMs', 'globalPosition', 'eventId'],
+              properties: { deviceId: ID, skewMs: { type: 'integer' }, globalPosition: { type: 'string', pattern: '^\\d+$' }, eventId: ID },
+            },
+          },
+        },
+      },
     },
   },
 };
