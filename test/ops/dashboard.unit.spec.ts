@@ -61,11 +61,25 @@ describe('Grafana dashboard', () => {
 });
 
 describe('Prometheus alert rules', () => {
-  it('cover halted projections, projector lag, outbox growth, missing anchors, refusal spikes and stalled synchronous commits', () => {
+  it('cover halted projections, projector lag, outbox growth, missing anchors, refusal spikes, stalled synchronous commits and missing clock attestations', () => {
     const text = rules.map((r) => r.expr).join('\n');
-    for (const m of ['ledger_projection_halted_partitions', 'ledger_outbox_unpublished_rows', 'ledger_anchor_last_signed_timestamp_seconds', 'ledger_refusals_total', 'ledger_projector_lag_records', 'ledger_sync_commit_stalled']) {
+    for (const m of [
+      'ledger_projection_halted_partitions',
+      'ledger_outbox_unpublished_rows',
+      'ledger_anchor_last_signed_timestamp_seconds',
+      'ledger_refusals_total',
+      'ledger_projector_lag_records',
+      'ledger_sync_commit_stalled',
+      'ledger_clock_last_attested_timestamp_seconds',
+    ]) {
       expect(text).toContain(m);
     }
+  });
+
+  it('page when no clock attestation for more than 25 hours (90000 s), or none at all', () => {
+    const rule = rules.find((r) => r.alert === 'LedgerClockAttestationMissing')!;
+    expect(rule.expr).toBe('time() - max(ledger_clock_last_attested_timestamp_seconds) > 90000 or absent(ledger_clock_last_attested_timestamp_seconds)');
+    expect(rule).toMatchObject({ labels: { severity: 'page' } });
   });
 
   it.each(rules.map((r) => [r.alert, r.expr]))('%s parses and names catalogue metrics only', (_alert, expr) => {

@@ -360,6 +360,21 @@ export const EVENT_DATA_SCHEMAS: { readonly [K in LedgerEventType]: ObjectSchema
       },
     },
   },
+  ClockAttested: {
+    type: 'object',
+    description: "An API attests its clocks at start and daily: what the machine's time synchronisation reports, its own clock and the database's, and their offset (docs/architecture.md §9).",
+    additionalProperties: false,
+    required: ['host', 'reason', 'source', 'synchronised', 'ledgerClock', 'databaseClock', 'offsetMs'],
+    properties: {
+      host: ID,
+      reason: { enum: ['START', 'PERIODIC'] },
+      source: { type: 'string', minLength: 1, maxLength: 500 },
+      synchronised: { type: 'boolean' },
+      ledgerClock: TIME,
+      databaseClock: TIME,
+      offsetMs: { type: 'integer' },
+    },
+  },
 };
 
 /** The envelope's fields. */
