@@ -12,7 +12,9 @@ import { ClockAttestor, CLOCK_ATTESTOR } from '../../apps/ledger/src/clock/clock
 import { CloseRecords } from '../../apps/ledger/src/kernel/closes/close-records';
 import { NO_TIME_SYNC } from '../../apps/ledger/src/kernel/clock/time-sync';
 import { gamingDay } from '@ledger/projections';
-import { LedgerHarness, startLedger } from '../support/ledger-harness';
+import { Client } from 'pg';
+import { pgSession, readPublicKeys, verifyLedger } from '@ledger/anchors';
+import { LedgerHarness, startLedger, TEST_DATABASE_URL } from '../support/ledger-harness';
 import { waitApplied } from '../support/shoe-steps';
 
 jest.setTimeout(180_000);
@@ -52,6 +54,25 @@ describe('clock attestation at start and daily', () => {
     await waitApplied(h.client, e.eventId);
     const audit = await h.client.get('auditor', 'aud-1', `/audit/events?type=ClockAttested`);
     expect(audit.items.map((x: any) => [x.eventId, x.tableId, x.shoeId])).toEqual([[e.eventId, '*', null]]);
+
+    // and verified like every event: npm run -s verify's check of the database finds nothing in its stream
+    const owner = new Client({ connectionString: TEST_DATABASE_URL });
+    await owner.connect();
+    try {
+      const report = await verifyLedger({
+        session: pgSession(owner),
+        publicKeys: readPublicKeys(['.stack/anchors/anchor-public.pem']),
+        anchorFile: null,
+        kafka: null,
+        anchorsTopic: null,
+        eventsTopic: null,
+        maxDivergences: 100_000,
+      });
+      expect(report.eventsChecked).toBeGreaterThan(0);
+      expect(report.divergences.filter((d) => d.streamId === e.streamId || d.eventId === e.eventId)).toEqual([]);
+    } finally {
+      await owner.end();
+    }
 
     const text = await (await fetch(`${h.baseUrl}/metrics`)).text();
     expect(text).toContain(`ledger_clock_last_attested_timestamp_seconds ${Date.parse(e.data.ledgerClock) / 1000}`);
