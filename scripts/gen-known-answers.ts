@@ -104,6 +104,18 @@ function gamingDay(after: LedgerEvent): LedgerEvent[] {
         early: { requestId: 'r-0001', reason: 'studio closes early — «Kö»', requestedBy: 'pm-ünïcode', approvedBy: 'pm-2' },
       },
     ],
+    [
+      'ClockAttested',
+      {
+        host: 'ledger-api-ü1',
+        reason: 'START',
+        source: 'timedatectl: NTP=yes NTPSynchronized=yes',
+        synchronised: true,
+        ledgerClock: '2025-03-01T07:10:02.100Z',
+        databaseClock: '2025-03-01T07:10:02.097Z',
+        offsetMs: -3,
+      },
+    ],
   ];
   const out: LedgerEvent[] = [];
   let prevHash = GENESIS_HASH;
@@ -120,7 +132,7 @@ function gamingDay(after: LedgerEvent): LedgerEvent[] {
       tableId: '*',
       occurredAt: `2025-03-01T07:10:0${i}.000Z`,
       recordedAt: `2025-03-01T07:10:0${i}.125Z`,
-      actor: { id: i === 0 ? 'pm-ünïcode' : 'pm-2', role: 'pit-manager' },
+      actor: i === 2 ? { id: 'clock-attestor', role: 'system' } : { id: i === 0 ? 'pm-ünïcode' : 'pm-2', role: 'pit-manager' },
       correlationId: id,
       causationId: id,
       prevHash,

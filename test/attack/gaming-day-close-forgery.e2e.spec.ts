@@ -163,8 +163,9 @@ describe('gaming-day closes: forged, replayed and suppressed closes with the API
 
   it('a genuine close event appended again — an exact copy, or one claiming the sweeper — is refused, and verify reports it', async () => {
     const signed = { gamingDay: genuine.gamingDay, tableIds: genuine.tableIds, throughPosition: genuine.throughPosition, reportSha256: genuine.sha256, signature: genuine.signature, keyId: genuine.keyId };
-    const copy = await forgeCloseEvent(genuine.gamingDay, { ...signed, trigger: 'MANAGER', early: genuine.early });
-    const asSweeper = await forgeCloseEvent(genuine.gamingDay, { ...signed, trigger: 'AUTOMATIC' });
+    // an exact copy states the clock skew its report signs (layout 2), as the genuine event does
+    const copy = await forgeCloseEvent(genuine.gamingDay, { ...signed, trigger: 'MANAGER', early: genuine.early, clockSkew: genuine.report.clockSkew });
+    const asSweeper = await forgeCloseEvent(genuine.gamingDay, { ...signed, trigger: 'AUTOMATIC', clockSkew: genuine.report.clockSkew });
     for (const eventId of [copy, asSweeper]) await insertRow({ day: genuine.gamingDay, report: genuine.bytes, sha: genuine.sha256, signature: genuine.signature, keyId: genuine.keyId, eventId, position: genuine.throughPosition });
     const got = await call('GET', `/gaming-days/${genuine.gamingDay}/close?tableId=${table.tableId}`);
     expect(got.status).toBe(200);

@@ -44,4 +44,23 @@ describe('GET /metrics after requests', () => {
     // ids never reach a label
     expect(text).not.toContain(shoeId);
   });
+
+  it('shows the clock skew of a device whose clock runs a minute behind the ledger, by device and table, and its absolute value in the histogram', async () => {
+    const shoeId = runId('skew');
+    const behind = () => new Date(Date.now() - 60_000).toISOString();
+    const dev = (path: string, body: Record<string, unknown>) => h.client.post('table-device', 'device-skewed-1', path, { ...body, occurredAt: behind() });
+    await dev(`/tables/T-TIGER-01/shoes`, { shoeId, dealerId: 'dealer-1' });
+    await dev(`/shoes/${shoeId}/commencement`, { card: '2C' });
+    const stored = await h.store.readStream(`shoe-${shoeId}`);
+    const skews = stored.map((e) => Date.parse(e.occurredAt) - Date.parse(e.recordedAt));
+    expect(skews.every((s) => s <= -60_000)).toBe(true);
+
+    const text = await (await fetch(`${h.baseUrl}/metrics`)).text();
+    const last = sample(text, 'ledger_device_clock_skew_seconds', 'device_id="device-skewed-1"', 'table_id="T-TIGER-01"');
+    expect(last).toBe(skews[skews.length - 1] / 1000);
+    expect(sample(text, 'ledger_device_clock_skew_abs_seconds_count', 'table_id="T-TIGER-01"')).toBeGreaterThanOrEqual(2);
+    expect(sample(text, 'ledger_device_clock_skew_abs_seconds_bucket', 'table_id="T-TIGER-01"', 'le="30"')).toBe(0);
+    // a device that gives no occurredAt has no skew to measure: it is not a series
+    expect(text).not.toContain('device_id="device-1"');
+  });
 });

@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parse as load } from 'yaml';
 import { parser } from '@prometheus-io/lezer-promql';
-import { METRICS, catalogueMarkdown, inCatalogue } from '@ledger/metrics';
+import { METRICS, catalogueMarkdown, inCatalogue, type MetricSpec } from '@ledger/metrics';
 import { typedDashboard } from './dashboard-typed';
 
 // docs/architecture.md §8: the dashboard and the alert rules name only catalogue metrics, in valid PromQL.
@@ -28,11 +28,14 @@ const alerts = load(readFileSync(join(root, 'docker/prometheus/alerts.yml'), 'ut
 const rules = alerts.groups.flatMap((g) => g.rules);
 
 describe('metric catalogue', () => {
-  it('names every metric ledger_*, with help, and no label that would carry money or ids', () => {
-    for (const m of Object.values(METRICS)) {
+  it('names every metric ledger_*, with help, and no label that would carry money or ids (device and table ids only on a metric with a series cap)', () => {
+    for (const m of Object.values(METRICS) as MetricSpec[]) {
       expect(m.name).toMatch(/^ledger_[a-z_]+$/);
       expect(m.help.length).toBeGreaterThan(10);
-      for (const l of m.labels) expect(l).not.toMatch(/id$|amount|stake|payout|payload/i);
+      for (const l of m.labels) {
+        expect(l).not.toMatch(/amount|stake|payout|payload|account|bet|round|shoe/i);
+        if (/id$/i.test(l)) expect([m.name, l, m.maxSeries !== undefined && ['device_id', 'table_id'].includes(l)]).toEqual([m.name, l, true]);
+      }
     }
     expect(new Set(Object.values(METRICS).map((m) => m.name)).size).toBe(Object.keys(METRICS).length);
   });
@@ -58,11 +61,25 @@ describe('Grafana dashboard', () => {
 });
 
 describe('Prometheus alert rules', () => {
-  it('cover halted projections, projector lag, outbox growth, missing anchors, refusal spikes and stalled synchronous commits', () => {
+  it('cover halted projections, projector lag, outbox growth, missing anchors, refusal spikes, stalled synchronous commits and missing clock attestations', () => {
     const text = rules.map((r) => r.expr).join('\n');
-    for (const m of ['ledger_projection_halted_partitions', 'ledger_outbox_unpublished_rows', 'ledger_anchor_last_signed_timestamp_seconds', 'ledger_refusals_total', 'ledger_projector_lag_records', 'ledger_sync_commit_stalled']) {
+    for (const m of [
+      'ledger_projection_halted_partitions',
+      'ledger_outbox_unpublished_rows',
+      'ledger_anchor_last_signed_timestamp_seconds',
+      'ledger_refusals_total',
+      'ledger_projector_lag_records',
+      'ledger_sync_commit_stalled',
+      'ledger_clock_last_attested_timestamp_seconds',
+    ]) {
       expect(text).toContain(m);
     }
+  });
+
+  it('page when no clock attestation for more than 25 hours (90000 s), or none at all', () => {
+    const rule = rules.find((r) => r.alert === 'LedgerClockAttestationMissing')!;
+    expect(rule.expr).toBe('time() - max(ledger_clock_last_attested_timestamp_seconds) > 90000 or absent(ledger_clock_last_attested_timestamp_seconds)');
+    expect(rule).toMatchObject({ labels: { severity: 'page' } });
   });
 
   it.each(rules.map((r) => [r.alert, r.expr]))('%s parses and names catalogue metrics only', (_alert, expr) => {

@@ -101,6 +101,8 @@ export async function startLedger(options: StartLedgerOptions = {}): Promise<Led
     // no automatic gaming-day close: it appends a GamingDayClosed event a minute into any suite
     // (a spec that counts events would see it); the close specs call the sweeper themselves
     GAMING_DAY_CLOSE_SWEEP_MS: '0',
+    // no clock attestation: it appends a ClockAttested event at start (test/e2e/clock-attestation.e2e.spec.ts turns it on)
+    CLOCK_ATTESTATION_INTERVAL_MS: '0',
     ...options.env,
   };
   const kafka = createKafka({ clientId: 'ledger-tests', brokers: TEST_BROKERS, logLevel: 'nothing' });

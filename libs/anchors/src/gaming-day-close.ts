@@ -1,4 +1,5 @@
 import { createHash, verify, type KeyObject } from 'node:crypto';
+import canonicalize from 'canonicalize';
 import { EARLY_CLOSE_TTL_MS, isGamingDayStreamOf, type EarlyCloseApproval, type GamingDayClosedData, type GamingDayCloseRequestedData } from '@ledger/events';
 
 /**
@@ -10,7 +11,8 @@ import { EARLY_CLOSE_TTL_MS, isGamingDayStreamOf, type EarlyCloseApproval, type 
  * - the event is in the stream of its own day (`gaming-day-<day>`, or `gaming-day-<day>:<scope>`);
  * - the bytes are there and their SHA-256 is the event's `reportSha256`;
  * - the event's `keyId` names a known public key and `signature` verifies over the bytes with it;
- * - the bytes name the event's day, table set, position, trigger and early-close approval (a genuine
+ * - the bytes name the event's day, table set, position, trigger, early-close approval and (layout 2
+ *   on) the day's device clock skew per table (a genuine
  *   report and signature copied to another day or table set, or under another trigger or approval, is a
  *   replay, not a close);
  * - in its day's stream ({@link checkDayStream}): no earlier genuine close of that stream covers one of
@@ -61,7 +63,7 @@ export function checkGamingDayClose(close: CloseUnderCheck, keys: ReadonlyMap<st
   const key = keys.get(d.keyId);
   if (!key) return bad('KEY_UNKNOWN', `no public key ${d.keyId}`);
   if (!verifySignature(close.bytes, d.signature, key)) return bad('BAD_SIGNATURE', 'the signature does not verify over the report bytes');
-  let body: { gamingDay?: unknown; tableIds?: unknown; throughPosition?: unknown; trigger?: unknown; early?: unknown };
+  let body: { gamingDay?: unknown; tableIds?: unknown; throughPosition?: unknown; trigger?: unknown; early?: unknown; clockSkew?: unknown };
   try {
     body = JSON.parse(close.bytes) as typeof body;
   } catch {
@@ -73,6 +75,10 @@ export function checkGamingDayClose(close: CloseUnderCheck, keys: ReadonlyMap<st
   }
   if (body.trigger !== d.trigger || !sameEarly(body.early, d.early ?? null)) {
     return bad('REPLAYED', `the signed report is a ${String(body.trigger)} close${body.early ? ' (early)' : ''}, not this close's ${String(d.trigger)}${d.early ? ' (early)' : ''} one`);
+  }
+  // layout 2 on: the event states the clock skew the report signs (layout 1: neither has it)
+  if (canonicalize(body.clockSkew ?? null) !== canonicalize(d.clockSkew ?? null)) {
+    return bad('REPLAYED', 'the clock skew the event states is not the one its signed report states');
   }
   return ok;
 }

@@ -41,6 +41,20 @@ describe('checkGamingDayClose: a close is genuine only with its own signed repor
     expect(cases.map(([, c]) => checkGamingDayClose(c, keys).problem)).toEqual(cases.map(([code]) => code));
   });
 
+  it("layout 2: the event states the report's clock skew; one that states another is a replay; a layout-1 close (neither states one) stays genuine", () => {
+    const clockSkew = [{ tableId: 'T1', deviceEvents: 3, largest: { deviceId: 'device-1', skewMs: -61_250, globalPosition: '40', eventId: 'e-40' } }];
+    const bytes = JSON.stringify({ gamingDay: '2026-03-01', tableIds: ['T1'], throughPosition: '42', trigger: 'MANAGER', early: null, rows: [], clockSkew });
+    const signature = sign(null, Buffer.from(bytes, 'utf8'), privateKey).toString('base64');
+    const v2: CloseUnderCheck = { ...genuine(), bytes, data: { ...genuine().data, reportSha256: sha256OfText(bytes), signature, clockSkew } };
+    expect(checkGamingDayClose(v2, keys)).toEqual({ problem: null, detail: '' });
+    const lower = [{ ...clockSkew[0], largest: { ...clockSkew[0].largest, skewMs: -1 } }];
+    expect(checkGamingDayClose({ ...v2, data: { ...v2.data, clockSkew: lower } }, keys).problem).toBe('REPLAYED');
+    const { clockSkew: _dropped, ...withoutSkew } = v2.data;
+    expect(checkGamingDayClose({ ...v2, data: withoutSkew }, keys).problem).toBe('REPLAYED');
+    expect(checkGamingDayClose({ ...genuine(), data: { ...genuine().data, clockSkew } }, keys).problem).toBe('REPLAYED');
+    expect(checkGamingDayClose(genuine(), keys).problem).toBeNull();
+  });
+
   it('bytes that are signed but not JSON are malformed', () => {
     const bytes = 'not json';
     const signature = sign(null, Buffer.from(bytes, 'utf8'), privateKey).toString('base64');

@@ -1,5 +1,5 @@
 import { randomBytes, randomUUID } from 'node:crypto';
-import { GENESIS_HASH, type LedgerEvent, type NewEvent } from '@ledger/events';
+import { EVENT_TYPES, GENESIS_HASH, type LedgerEvent, type NewEvent } from '@ledger/events';
 import { prepareAppend, type Prepared } from './append-request';
 import { chainEvents, withPositions } from './chain';
 import { computeEventHash } from './hash';
@@ -78,5 +78,27 @@ describe('chainEvents and withPositions: the events an append records', () => {
       expect(e).toBe(chained[i]);
       expect(e.globalPosition).toBe(String(11 + i));
     });
+  });
+});
+
+describe('the two instants of every event (docs/architecture.md §9, "Time the ledger vouches for")', () => {
+  it("every type of the catalogue keeps the device's occurredAt and the ledger's recordedAt, and its hash covers each", () => {
+    for (const type of EVENT_TYPES) {
+      const p = prepareAppend(
+        {
+          streamId: 'shoe-s-1',
+          tableId: 'T-1',
+          expectedVersion: 0,
+          events: [{ eventId: randomUUID(), type, data: {} } as unknown as NewEvent],
+          metadata: { actor: { id: 'device-1', role: 'table-device' }, correlationId: 'c-1', occurredAt: '2026-12-07T11:59:58.5+00:00' },
+        },
+        () => new Date('2026-12-07T12:00:00.000Z'),
+      );
+      const [e] = chainEvents(p, { version: 0, lastHash: GENESIS_HASH });
+      expect([type, e.occurredAt, e.recordedAt]).toEqual([type, '2026-12-07T11:59:58.500Z', '2026-12-07T12:00:00.000Z']);
+      expect(computeEventHash({ ...e, occurredAt: '2026-12-07T11:59:58.501Z' })).not.toBe(e.hash);
+      expect(computeEventHash({ ...e, recordedAt: '2026-12-07T12:00:00.001Z' })).not.toBe(e.hash);
+      expect(computeEventHash(e)).toBe(e.hash);
+    }
   });
 });

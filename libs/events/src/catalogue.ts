@@ -1,5 +1,6 @@
 import type { BetCode, Position, RoundOutcome, Variant, Winner } from '@ledger/rules';
 import type { EventEnvelope, Evidence, ManagementDecision } from './envelope';
+import type { TableClockSkew } from './clock-skew';
 import type { DecisionApprovedData, DecisionExpiredData, DecisionRejectedData, DecisionRequestedData } from './decisions';
 
 /**
@@ -334,6 +335,38 @@ export interface GamingDayClosedData {
   readonly trigger: 'MANAGER' | 'AUTOMATIC';
   /** Present only on an early close: the request and its approval. */
   readonly early?: EarlyCloseApproval;
+  /**
+   * The largest device clock skew of the day per table of the set, as signed in the report (layout 2
+   * on; absent from closes of layout 1): docs/architecture.md §9, "Time the ledger vouches for".
+   */
+  readonly clockSkew?: readonly TableClockSkew[];
+}
+
+/**
+ * An API's attestation of its clocks (docs/architecture.md §9, "Time the ledger vouches for"; 13 Miss.
+ * Code R. 8-4.5): at start and then every `CLOCK_ATTESTATION_INTERVAL_MS` (a day by default), the API
+ * states what the machine's time synchronisation reports and reads its own clock and the database's
+ * against each other. Appended to the current gaming day's stream (ledger-wide, like its closes):
+ * hash-chained, anchored, on Kafka. Actor: `system` `clock-attestor`.
+ */
+export interface ClockAttestedData {
+  /** The API's host name (`os.hostname()`). */
+  readonly host: string;
+  /** `START` (the API started) or `PERIODIC` (its timer). */
+  readonly reason: 'START' | 'PERIODIC';
+  /**
+   * What the machine's time synchronisation reports, as read (`timedatectl show`, `chronyc tracking`,
+   * `/run/systemd/timesync/synchronized`), or `unsynchronised: no time-sync service found`; ≤ 500 characters.
+   */
+  readonly source: string;
+  /** True only when the service read says the clock is synchronised. */
+  readonly synchronised: boolean;
+  /** The API's clock (ISO-8601, ms), read just before the database's. */
+  readonly ledgerClock: string;
+  /** PostgreSQL's `clock_timestamp()` (ISO-8601, ms). */
+  readonly databaseClock: string;
+  /** `databaseClock − ledgerClock`, whole ms, signed (includes one round trip to the database). */
+  readonly offsetMs: number;
 }
 
 /** type literal → data shape. The single source of the catalogue. */
@@ -365,6 +398,7 @@ export interface LedgerEventMap {
   DecisionExpired: DecisionExpiredData;
   GamingDayCloseRequested: GamingDayCloseRequestedData;
   GamingDayClosed: GamingDayClosedData;
+  ClockAttested: ClockAttestedData;
 }
 
 export type LedgerEventType = keyof LedgerEventMap;
@@ -398,10 +432,14 @@ export const SCHEMA_VERSIONS: Readonly<Record<LedgerEventType, number>> = {
   DecisionExpired: 1,
   GamingDayCloseRequested: 1,
   GamingDayClosed: 1,
+  ClockAttested: 1,
 };
 
-/** The types of a gaming day's stream (`gaming-day-<day>`, docs/reports.md §2); every other type is a shoe stream's. */
-export const GAMING_DAY_EVENT_TYPES = ['GamingDayCloseRequested', 'GamingDayClosed'] as const;
+/**
+ * The types of a gaming day's stream (`gaming-day-<day>`, docs/reports.md §2): its close requests and
+ * closes, and the clock attestations made during the day; every other type is a shoe stream's.
+ */
+export const GAMING_DAY_EVENT_TYPES = ['GamingDayCloseRequested', 'GamingDayClosed', 'ClockAttested'] as const;
 /** A type of a gaming day's stream. */
 export type GamingDayEventType = (typeof GAMING_DAY_EVENT_TYPES)[number];
 /** A type of a shoe's stream (`shoe-<shoeId>`): every type but the gaming day's. */

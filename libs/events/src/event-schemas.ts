@@ -339,6 +339,40 @@ export const EVENT_DATA_SCHEMAS: { readonly [K in LedgerEventType]: ObjectSchema
       keyId: ID,
       trigger: { enum: ['MANAGER', 'AUTOMATIC'] },
       early: { $ref: '#/definitions/EarlyCloseApproval' },
+      clockSkew: {
+        type: 'array',
+        description: 'the largest device clock skew of the day per table (occurredAt − recordedAt, ms), as signed in the report (layout 2 on)',
+        items: {
+          type: 'object',
+          additionalProperties: false,
+          required: ['tableId', 'deviceEvents', 'largest'],
+          properties: {
+            tableId: ID,
+            deviceEvents: { type: 'integer', minimum: 0 },
+            largest: {
+              type: ['object', 'null'],
+              additionalProperties: false,
+              required: ['deviceId', 'skewMs', 'globalPosition', 'eventId'],
+              properties: { deviceId: ID, skewMs: { type: 'integer' }, globalPosition: { type: 'string', pattern: '^\\d+$' }, eventId: ID },
+            },
+          },
+        },
+      },
+    },
+  },
+  ClockAttested: {
+    type: 'object',
+    description: "An API attests its clocks at start and daily: what the machine's time synchronisation reports, its own clock and the database's, and their offset (docs/architecture.md §9).",
+    additionalProperties: false,
+    required: ['host', 'reason', 'source', 'synchronised', 'ledgerClock', 'databaseClock', 'offsetMs'],
+    properties: {
+      host: ID,
+      reason: { enum: ['START', 'PERIODIC'] },
+      source: { type: 'string', minLength: 1, maxLength: 500 },
+      synchronised: { type: 'boolean' },
+      ledgerClock: TIME,
+      databaseClock: TIME,
+      offsetMs: { type: 'integer' },
     },
   },
 };

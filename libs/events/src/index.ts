@@ -5,3 +5,4 @@ export * from './decisions';
 export * from './upcasters';
 export * from './patterns';
 export * from './event-schemas';
+export * from './clock-skew';

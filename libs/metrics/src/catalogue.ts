@@ -6,7 +6,10 @@
  * operations table (docs/architecture.md §8) name; the tests check those files against it.
  *
  * Labels never carry money, ids or payloads (docs/domain-rules.md §4): only route templates, status
- * codes, error codes, topic/partition and fixed kinds.
+ * codes, error codes, topic/partition and fixed kinds — save the device clock metrics, whose
+ * `device_id` and `table_id` name members of bounded sets (the configured tables, the devices a
+ * table's tokens name): such a metric declares `maxSeries`, and the code exporting it keeps no more
+ * series than that (docs/architecture.md §9, "Time the ledger vouches for").
  */
 
 /** One metric of the catalogue. `buckets` (histograms only) are upper bounds in seconds or a count. */
@@ -18,7 +21,15 @@ export interface MetricSpec {
   /** The services that export it. */
   readonly services: readonly ('ledger' | 'relay' | 'projector')[];
   readonly buckets?: readonly number[];
+  /**
+   * Only on a metric whose labels name devices or tables (bounded sets, never accounts, bets or
+   * payloads): the most series it exports; readings that would add one more are dropped and counted.
+   */
+  readonly maxSeries?: number;
 }
+
+/** Absolute device clock skew, seconds: from 10 ms (request transit) to 10 minutes. */
+const SKEW_BUCKETS_S = [0.01, 0.05, 0.1, 0.25, 0.5, 1, 2, 5, 10, 30, 60, 300, 600] as const;
 
 /** Prometheus' standard latency buckets, seconds. */
 export const LATENCY_BUCKETS_S = [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10] as const;
@@ -122,6 +133,44 @@ export const METRICS = {
     help: 'unix time (seconds) of the last signed checkpoint (anchor) this process wrote; absent before the first',
     labels: [],
     services: ['projector'],
+  },
+  deviceClockSkew: {
+    name: 'ledger_device_clock_skew_seconds',
+    type: 'gauge',
+    help: "a device's clock skew at its last event: occurredAt − recordedAt (the ledger's clock), seconds, signed (positive: the device is ahead); table devices and betting platforms that give occurredAt, by device and table",
+    labels: ['device_id', 'table_id'],
+    services: ['ledger'],
+    maxSeries: 512,
+  },
+  deviceClockSkewAbs: {
+    name: 'ledger_device_clock_skew_abs_seconds',
+    type: 'histogram',
+    help: 'the absolute clock skew of every append a table device or betting platform made with an occurredAt (|occurredAt − recordedAt|), seconds, by table',
+    labels: ['table_id'],
+    services: ['ledger'],
+    buckets: SKEW_BUCKETS_S,
+    maxSeries: 64,
+  },
+  deviceClockSeriesDropped: {
+    name: 'ledger_device_clock_skew_series_dropped_total',
+    type: 'counter',
+    help: 'device clock readings not exported because ledger_device_clock_skew_seconds already holds its maxSeries (device, table) pairs',
+    labels: [],
+    services: ['ledger'],
+  },
+  clockAttested: {
+    name: 'ledger_clock_last_attested_timestamp_seconds',
+    type: 'gauge',
+    help: 'unix time (seconds, the ledger clock) of the last ClockAttested event this API appended; absent before the first',
+    labels: [],
+    services: ['ledger'],
+  },
+  clockDatabaseOffset: {
+    name: 'ledger_clock_database_offset_seconds',
+    type: 'gauge',
+    help: "the database clock minus the API's clock at the last clock attestation, seconds, signed",
+    labels: [],
+    services: ['ledger'],
   },
 } as const satisfies Record<string, MetricSpec>;
 

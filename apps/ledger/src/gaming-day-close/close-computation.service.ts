@@ -1,7 +1,7 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { ConfigService } from '@nestjs/config';
 import type { DataSource } from 'typeorm';
-import type { LedgerApiEnv } from '@ledger/config';
+import { DEFAULT_EVENTS_TOPIC, type LedgerApiEnv } from '@ledger/config';
 import { DATA_SOURCE } from '../kernel/tokens';
 import { first } from '../kernel/sql';
 import { reportHeader } from '../kernel/report-header';
@@ -9,6 +9,7 @@ import { reconciliationFigures } from '../kernel/as-of/reconciliation-sql';
 import { AdjustmentsService } from '../kernel/closes/adjustments.service';
 import { CLOSE_REPORT_VERSION, type CloseReportBody } from '../kernel/closes/close-report';
 import type { CloseScope } from '../kernel/closes/close-records';
+import { tableClockSkews } from './close-clock-skew';
 
 /**
  * Computes the frozen report of a gaming day for a table set at a global position
@@ -20,6 +21,8 @@ import type { CloseScope } from '../kernel/closes/close-records';
 export class CloseComputation {
   private readonly S: string;
   private readonly dayRule: { timeZone: string; cutoffHour: number };
+  /** This ledger's events topic where it is not the database's only ledger, else null. */
+  private readonly topic: string | null;
 
   constructor(
     @Inject(DATA_SOURCE) private readonly ds: DataSource,
@@ -28,11 +31,15 @@ export class CloseComputation {
   ) {
     this.S = config.get('PROJECTIONS_SCHEMA', { infer: true });
     this.dayRule = { timeZone: config.get('GAMING_DAY_TZ', { infer: true }), cutoffHour: config.get('GAMING_DAY_CUTOFF_HOUR', { infer: true }) };
+    const topic = config.get('LEDGER_EVENTS_TOPIC', { infer: true });
+    this.topic = topic === DEFAULT_EVENTS_TOPIC ? null : topic;
   }
 
   /**
    * @param close the day (`YYYY-MM-DD`), the table set (any order; sorted in the body), the last global
-   *   position covered, and the trigger and early-close approval signed with the figures
+   *   position covered, the trigger and early-close approval signed with the figures, and the layout
+   *   (the current one by default; from 2 on the body states the day's largest device clock skew per
+   *   table, {@link tableClockSkews})
    * @param q where to read the read model: the DataSource, or a transaction's snapshot (a close's, which
    *   the entries check reads too: docs/reports.md §2)
    */
@@ -47,15 +54,18 @@ export class CloseComputation {
       position.toString(),
     ]);
     const asOf = new Date(last?.at ?? '1970-01-01T00:00:00.000Z');
+    const layout = close.reportVersion ?? CLOSE_REPORT_VERSION;
+    const clockSkew = layout >= 2 ? await tableClockSkews(q, { day, tableIds: tables, position, dayRule: this.dayRule, topic: this.topic }) : null;
     const header = reportHeader(
       'Gaming-day close',
       'gaming-day-close',
-      CLOSE_REPORT_VERSION,
+      layout,
       { from: day, to: day },
       { gamingDay: day, tableIds: tables.join(','), throughPosition: position.toString() },
       rows.length === 0 && adjustments.length === 0,
       asOf,
     );
-    return { header, gamingDay: day, tableIds: tables, throughPosition: position.toString(), trigger: close.trigger, early: close.early, gamingDayRule: { ...this.dayRule }, rows, totals, adjustments };
+    const body = { header, gamingDay: day, tableIds: tables, throughPosition: position.toString(), trigger: close.trigger, early: close.early, gamingDayRule: { ...this.dayRule }, rows, totals, adjustments };
+    return clockSkew === null ? body : { ...body, clockSkew };
   }
 }

@@ -11,6 +11,7 @@ import { DATA_SOURCE, EVENT_STORE, READ_MODEL } from '../kernel/tokens';
 import { rows as sqlRows } from '../kernel/sql';
 import type { Adjustment } from '../kernel/closes/adjustments';
 import { recordIncident } from '../kernel/integrity-incidents';
+import { clockSkewStreams } from './close-clock-skew';
 
 /** Something SQL can be run on: the DataSource, or one transaction's manager (a snapshot). */
 export type Queryable = Pick<DataSource, 'query'>;
@@ -110,8 +111,9 @@ function gcd(a: bigint, b: bigint): bigint {
  * The check a signed report's figures pass before they are signed (docs/reports.md §2, "Signed figures
  * come from the verified events"): the read model's entries a close sums are compared with the
  * entries the events give. Which shoes: every shoe with a round opened on the day at the table set
- * (from the events), and every shoe with an entry the report may sum (the day's, and those after an
- * earlier day's close: the adjustments). For each: its hash chain is verified, its
+ * (from the events), every shoe with an entry the report may sum (the day's, and those after an
+ * earlier day's close: the adjustments), and every shoe holding a device's event of the day at the
+ * table set (the events the report's clock skew is computed from). For each: its hash chain is verified, its
  * events up to the close's position are folded with the reconciliation rule ({@link foldEntries}), and
  * the entries must equal the read model's `ledger_entries` rows of that shoe up to the same position,
  * field for field, none missing, none extra. Each adjustment of the report must say what its event
@@ -196,6 +198,8 @@ export class CloseEntriesCheck {
     const streams = new Set<string>();
     for (const r of opened) if (gamingDay(r.recorded_at, this.dayRule) === c.day) streams.add(r.stream_id);
     for (const shoeId of claimed) streams.add(`shoe-${shoeId}`);
+    // the streams of the device events whose clock skew the report states (docs/architecture.md §9)
+    for (const s of await clockSkewStreams(this.ds, { day: c.day, tableIds: tables, position: c.position, dayRule: this.dayRule, topic: this.scope })) streams.add(s);
     return [...streams].sort();
   }
 

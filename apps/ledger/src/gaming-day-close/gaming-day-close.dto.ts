@@ -84,6 +84,21 @@ export class GamingDayRule {
   @Int() cutoffHour!: number;
 }
 
+/** The event with the largest device clock skew of a table's day. */
+export class LargestClockSkewDto {
+  @Str('the device (the event actor: a table device or betting platform)') deviceId!: string;
+  @Int('occurredAt − recordedAt of the event, ms, signed (positive: the device was ahead of the ledger)') skewMs!: number;
+  @Position('the event') globalPosition!: string;
+  @Str() eventId!: string;
+}
+
+/** The largest device clock skew of one table in a gaming day (docs/reports.md §2, docs/architecture.md §9). */
+export class TableClockSkewDto {
+  @Str() tableId!: string;
+  @Int('events of the day at the table whose actor is a table device or betting platform') deviceEvents!: number;
+  @NOne(() => LargestClockSkewDto, 'the one with the largest absolute skew (the first in global order among equals); null when no device reported') largest!: LargestClockSkewDto | null;
+}
+
 /** The signed body of a close (docs/reports.md §2). */
 export class CloseReportBodyDto {
   @One(() => ReportHeaderSchema, 'the report header (docs/reports.md §1); in a close its generatedAt is the recordedAt of the last event covered (docs/reports.md §2)') header!: ReportHeaderSchema;
@@ -96,6 +111,11 @@ export class CloseReportBodyDto {
   @List(() => ReconciliationRow, 'per table, dealer and currency') rows!: ReconciliationRow[];
   @List(() => ReconciliationRow, 'per currency') totals!: ReconciliationRow[];
   @List(() => AdjustmentDto, 'changes to rounds of earlier closed days carried by this day') adjustments!: AdjustmentDto[];
+  @ApiPropertyOptional({
+    type: () => [TableClockSkewDto],
+    description: 'layout 2 on (absent from reports of layout 1): per table of the set, the largest device clock skew of the day (docs/architecture.md §9)',
+  })
+  clockSkew?: TableClockSkewDto[];
 }
 
 /** A close: its GamingDayClosed event, checked against its signed report (docs/reports.md §2). */

@@ -12,7 +12,7 @@ import { CloseEntriesCheck } from './close-entries-check';
 import { TablesRegistry } from '../kernel/tables/tables.registry';
 import { AsOfPositionService } from '../kernel/as-of/as-of-position.service';
 import { CloseComputation } from './close-computation.service';
-import { canonicalReportBytes, sha256Hex, type CloseReportBody } from '../kernel/closes/close-report';
+import { canonicalReportBytes, closeReportVersionOf, sha256Hex, type CloseReportBody } from '../kernel/closes/close-report';
 import { CloseRecords, storedClose, type CloseScope, type RefusedClose, type StoredClose, type StoredCloseWithBytes } from '../kernel/closes/close-records';
 import { ReportSigningKey } from '../kernel/closes/report-signing-key';
 
@@ -218,11 +218,13 @@ export class GamingDayCloseService {
   }
 
   /**
-   * The canonical bytes of a stored close computed again from the events at its position (they must
-   * equal the stored bytes: docs/reports.md §2).
+   * The canonical bytes of a stored close computed again from the events at its position, in the
+   * layout of its stored bytes when given (else the current one): they must equal the stored bytes
+   * (docs/reports.md §2).
    */
-  async recompute(close: StoredClose): Promise<Buffer> {
-    return canonicalReportBytes(await this.computation.body({ ...close, throughPosition: BigInt(close.throughPosition) }));
+  async recompute(close: StoredClose & { bytes?: string }): Promise<Buffer> {
+    const reportVersion = close.bytes === undefined ? undefined : (closeReportVersionOf(close.bytes) ?? undefined);
+    return canonicalReportBytes(await this.computation.body({ ...close, throughPosition: BigInt(close.throughPosition), reportVersion }));
   }
 
   /**
@@ -260,7 +262,17 @@ export class GamingDayCloseService {
       const report = await this.verifiedReport({ gamingDay: day, tableIds: set, throughPosition: position, trigger: actor.trigger, early });
       const bytes = canonicalReportBytes(report);
       const signature = await signer.sign('gaming-day-close', report);
-      const data = { gamingDay: day, tableIds: set, throughPosition: position.toString(), reportSha256: sha256Hex(bytes), signature, keyId: signer.keyId, trigger: actor.trigger, ...(early ? { early } : {}) };
+      const data = {
+        gamingDay: day,
+        tableIds: set,
+        throughPosition: position.toString(),
+        reportSha256: sha256Hex(bytes),
+        signature,
+        keyId: signer.keyId,
+        trigger: actor.trigger,
+        ...(early ? { early } : {}),
+        ...(report.clockSkew ? { clockSkew: report.clockSkew } : {}),
+      };
       out = { report, bytes: bytes.toString('utf8') } as StoredCloseWithBytes & { report: CloseReportBody };
       return { eventId: randomUUID(), type: 'GamingDayClosed', data };
     });

@@ -12,6 +12,7 @@ import { EVENT_STORE } from '../kernel/tokens';
 import { assertOccurredAtInRange, type OccurredAtBounds } from './occurred-at';
 import { ShoeStateCache } from './shoe-state.cache';
 import { StreamLock } from './stream-lock';
+import { recordDeviceClock } from '../kernel/clock/device-clock-metrics';
 import type { WriteRequest } from './write-request';
 
 /** How often a write without an expected version is retried after losing a race to another instance. */
@@ -197,8 +198,10 @@ export class ShoeStreamWriter {
             ? { caller: idempotencyCaller(w.principal), key, requestHash: w.requestHash, statusCode: answer.statusCode ?? 201, response: (stored: LedgerEvent[]) => shape(this.toResult(w.shoeId, tableId, stored)) }
             : undefined,
         });
-        if (result.outcome === 'APPENDED') this.states.remember(streamId, loaded, result.events);
-        else this.states.forget(streamId); // answered from what was stored: the cache may lag it
+        if (result.outcome === 'APPENDED') {
+          this.states.remember(streamId, loaded, result.events);
+          if (w.occurredAt !== null) recordDeviceClock(result.events[0]); // the device's clock skew (docs/architecture.md §9)
+        } else this.states.forget(streamId); // answered from what was stored: the cache may lag it
         // the store built the answer once already when it stores one (idempotency key, replay, duplicate)
         return result.idempotent ? (result.idempotent.response as R) : shape(this.toResult(w.shoeId, tableId, result.events));
       } catch (e) {

@@ -111,8 +111,11 @@ describe('the report signer', () => {
     const key = await client.key();
     expect(key.keyId).toBe(keyId);
     expect(publicKeyId(key.publicKey)).toBe(keyId);
+    const v2 = closeBody();
+    const layout2 = { ...v2, header: { ...(v2.header as object), reportVersion: 2 }, clockSkew: [{ tableId: 'T-CLASSIC-01', deviceEvents: 0, largest: null }] };
     for (const [kind, body] of [
       ['gaming-day-close', closeBody()],
+      ['gaming-day-close', layout2],
       ['export-manifest', manifestBody(keyId)],
     ] as const) {
       const a = await client.sign(kind, body);
@@ -143,6 +146,8 @@ describe('the report signer', () => {
       ['an unknown kind', { status: 400, code: 'SIGNER.MALFORMED_REQUEST' }, () => sign({ kind: 'checkpoint', body: close })],
       ['a field beside kind and body', { status: 400, code: 'SIGNER.MALFORMED_REQUEST' }, () => sign({ kind: 'gaming-day-close', body: close, keyId })],
       ['a close with a field too many', { status: 400, code: 'SIGNER.MALFORMED_REQUEST' }, () => sign({ kind: 'gaming-day-close', body: { ...close, note: 'x' } })],
+      ['a layout-1 close with a clock skew', { status: 400, code: 'SIGNER.MALFORMED_REQUEST' }, () => sign({ kind: 'gaming-day-close', body: { ...close, clockSkew: [] } })],
+      ['a layout-2 close without its clock skew', { status: 400, code: 'SIGNER.MALFORMED_REQUEST' }, () => sign({ kind: 'gaming-day-close', body: { ...close, header: { ...(close.header as object), reportVersion: 2 } } })],
       ['a close without its tables', { status: 400, code: 'SIGNER.MALFORMED_REQUEST' }, () => sign({ kind: 'gaming-day-close', body: { ...close, tableIds: [] } })],
       ['a close with a bad day', { status: 400, code: 'SIGNER.MALFORMED_REQUEST' }, () => sign({ kind: 'gaming-day-close', body: { ...close, gamingDay: '2026-1-2' } })],
       ['a close with another report header', { status: 400, code: 'SIGNER.MALFORMED_REQUEST' }, () => sign({ kind: 'gaming-day-close', body: { ...close, header: { ...(close.header as object), report: 'reconciliation' } } })],

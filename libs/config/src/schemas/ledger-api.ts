@@ -176,6 +176,17 @@ export class LedgerApiEnv extends WithWalletLimits(
   @IntVar(60_000, 2_592_000_000, 'ms')
   OCCURRED_AT_MAX_AGE_MS: number = 86_400_000;
 
+  /**
+   * How often the API attests its clocks, in ms (docs/architecture.md §9, "Time the ledger vouches
+   * for"; 13 Miss. Code R. 8-4.5 asks every clock synchronised at least once every 24 hours): at
+   * start and then at this interval it appends a `ClockAttested` event (what the machine's time
+   * synchronisation reports, its own clock and the database's). 0: never (the test suites only;
+   * the alert `LedgerClockAttestationMissing` fires after 25 hours without one).
+   * @default 86400000
+   */
+  @IntVar(0, 86_400_000, 'ms')
+  CLOCK_ATTESTATION_INTERVAL_MS: number = 86_400_000;
+
   // --- the thresholds of the significant-event catalogue (docs/significant-events.md), which names
   // each kind's variables; a device's clock skew is bounded by OCCURRED_AT_MAX_SKEW_MS above.
 

@@ -10,7 +10,7 @@ import { PgEventStore } from '@ledger/event-store';
 import { gamingDayStreamId, type EarlyCloseApproval, type GamingDayClosedData, type LedgerEvent } from '@ledger/events';
 import { DATA_SOURCE, EVENT_STORE } from '../tokens';
 import { exec, rows as sqlRows } from '../sql';
-import { canonicalReportBytes, type CloseReportBody } from './close-report';
+import { canonicalReportBytes, CLOSE_REPORT_VERSIONS, type CloseReportBody } from './close-report';
 import { ReportSigningKey } from './report-signing-key';
 
 /**
@@ -27,6 +27,8 @@ export interface CloseScope {
   readonly throughPosition: bigint;
   readonly trigger: 'MANAGER' | 'AUTOMATIC';
   readonly early: EarlyCloseApproval | null;
+  /** The report's layout (`CLOSE_REPORT_VERSIONS`); absent: the current one, `CLOSE_REPORT_VERSION`. */
+  readonly reportVersion?: number;
 }
 
 /** What {@link CLOSE_REPORT_COMPUTATION} provides. */
@@ -255,9 +257,13 @@ export class CloseRecords {
   private async recomputed(d: GamingDayClosedData): Promise<string | null> {
     try {
       const computation = this.moduleRef.get<ReportComputation>(CLOSE_REPORT_COMPUTATION, { strict: false });
-      const body = await computation.body({ gamingDay: d.gamingDay, tableIds: d.tableIds, throughPosition: BigInt(d.throughPosition), trigger: d.trigger, early: d.early ?? null });
-      const text = canonicalReportBytes(body).toString('utf8');
-      return sha256OfText(text) === d.reportSha256 ? text : null;
+      // in the layout the close was signed in: the newest first (a close without clockSkew is of layout 1)
+      for (const reportVersion of CLOSE_REPORT_VERSIONS.filter((v) => (d.clockSkew === undefined ? v < 2 : v >= 2))) {
+        const body = await computation.body({ gamingDay: d.gamingDay, tableIds: d.tableIds, throughPosition: BigInt(d.throughPosition), trigger: d.trigger, early: d.early ?? null, reportVersion });
+        const text = canonicalReportBytes(body).toString('utf8');
+        if (sha256OfText(text) === d.reportSha256) return text;
+      }
+      return null;
     } catch {
       return null;
     }

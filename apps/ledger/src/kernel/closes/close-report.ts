@@ -3,10 +3,31 @@ import canonicalize from 'canonicalize';
 import type { ReportHeader } from '../report-header';
 import type { ReconciliationFigures } from '../as-of/reconciliation-sql';
 import type { Adjustment } from './adjustments';
-import type { EarlyCloseApproval } from '@ledger/events';
+import type { EarlyCloseApproval, TableClockSkew } from '@ledger/events';
 
-/** Layout version of the frozen gaming-day report (docs/reports.md §2). */
-export const CLOSE_REPORT_VERSION = 1;
+/**
+ * Layout version of the frozen gaming-day report (docs/reports.md §2): 2 since the report states the
+ * largest device clock skew of the day per table (`clockSkew`). A close keeps the layout it was signed
+ * in: its stored bytes verify as they are, and its body is computed again in its own layout
+ * ({@link CLOSE_REPORT_VERSIONS}).
+ */
+export const CLOSE_REPORT_VERSION = 2;
+
+/** Every layout a stored close may have, newest first: 1 (no `clockSkew`), 2. */
+export const CLOSE_REPORT_VERSIONS: readonly number[] = [2, 1];
+
+/**
+ * The layout of stored close bytes (their `header.reportVersion`), or null when the bytes are not a
+ * report's JSON.
+ */
+export function closeReportVersionOf(bytes: string): number | null {
+  try {
+    const v = (JSON.parse(bytes) as { header?: { reportVersion?: unknown } }).header?.reportVersion;
+    return typeof v === 'number' && Number.isInteger(v) ? v : null;
+  } catch {
+    return null;
+  }
+}
 
 /**
  * The signed body of a gaming-day close (docs/reports.md §2): everything in it is computed from the
@@ -36,6 +57,11 @@ export interface CloseReportBody {
   readonly totals: readonly ReconciliationFigures[];
   /** Changes after the close of an earlier day that this day carries (docs/reports.md §2). */
   readonly adjustments: readonly Adjustment[];
+  /**
+   * Layout 2 on (absent in layout 1): per table of the set, sorted, the largest device clock skew of
+   * the day, from the events (docs/architecture.md §9, "Time the ledger vouches for").
+   */
+  readonly clockSkew?: readonly TableClockSkew[];
 }
 
 /** The canonical bytes of a report body (RFC 8785 JSON Canonicalization Scheme, UTF-8): what is signed and stored. */
