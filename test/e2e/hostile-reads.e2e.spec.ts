@@ -228,6 +228,8 @@ function validQueryValue(name: string, ids: Ids): string | null {
       return encodeURIComponent('2000-01-01T00:00:00.000Z');
     case 'to':
       return encodeURIComponent('2100-01-01T00:00:00.000Z');
+    case 'gamingDay':
+      return ids.day;
     case 'fromDay':
       return '2000-01-01';
     case 'toDay':
