@@ -60,20 +60,25 @@ function clockSkew(e: LedgerEvent, t: DetectionThresholds): SignificantEventDraf
   return draft('DEVICE.CLOCK_SKEW', { deviceId: e.actor.id, skewMs: String(skew), boundMs: String(t.clockSkewBoundMs) }, typeof roundId === 'string' ? roundId : null);
 }
 
+/** The two managers of the four-eyes decision an event carries out (both had a hand in it: neither may acknowledge it), or none. */
+function managers(decision: { readonly actingManagerId: string; readonly approverId: string } | null | undefined): Record<string, string> {
+  return decision ? { actingManagerId: decision.actingManagerId, approverId: decision.approverId } : {};
+}
+
 /** The draft a ledger event raises by its type alone (or its data's own flags), else null. */
 function byType(e: LedgerEvent, t: DetectionThresholds): SignificantEventDraft | null {
   switch (e.type) {
     case 'RoundVoided':
       // a round voided with its shoe is part of SHOE.VOIDED_BY_DECISION
-      return e.data.cause === 'SHOE_VOIDED' ? null : draft('ROUND.VOIDED', { cause: e.data.cause }, e.data.roundId);
+      return e.data.cause === 'SHOE_VOIDED' ? null : draft('ROUND.VOIDED', { cause: e.data.cause, ...managers(e.data.decision) }, e.data.roundId);
     case 'ResultCorrected':
-      return draft('RESULT.CORRECTED', { from: e.data.previousOutcome.winner, to: e.data.outcome.winner }, e.data.roundId);
+      return draft('RESULT.CORRECTED', { from: e.data.previousOutcome.winner, to: e.data.outcome.winner, ...managers(e.data.decision) }, e.data.roundId);
     case 'ShoeVoided':
-      return draft('SHOE.VOIDED_BY_DECISION', { rounds: String(e.data.roundIds.length) });
+      return draft('SHOE.VOIDED_BY_DECISION', { rounds: String(e.data.roundIds.length), ...managers(e.data.decision) });
     case 'CommencementCorrected':
-      return draft('COMMENCEMENT.CORRECTED', { card: e.data.card });
+      return draft('COMMENCEMENT.CORRECTED', { card: e.data.card, ...managers(e.data.decision) });
     case 'GamingDayClosed':
-      return e.data.early ? draft('GAMING_DAY.CLOSED_EARLY', { gamingDay: e.data.gamingDay, requestedBy: e.data.early.requestedBy, approvedBy: e.data.early.approvedBy }) : null;
+      return e.data.early ? draft('GAMING_DAY.CLOSED_EARLY', { gamingDay: e.data.gamingDay, tableIds: e.data.tableIds.join(','), requestedBy: e.data.early.requestedBy, approvedBy: e.data.early.approvedBy }) : null;
     case 'BetSettled':
     case 'BetResettled':
       return largeWin(e, t);
@@ -97,6 +102,8 @@ function byType(e: LedgerEvent, t: DetectionThresholds): SignificantEventDraft |
  * `DEVICE.CLOCK_SKEW` (a table device's fact whose `occurredAt` is further than
  * `OCCURRED_AT_MAX_SKEW_MS` from the ledger's `recordedAt`, either way). `DEALER.CHANGED_MID_SHOE`
  * needs the shoe's state and is not detected here. The significant events' own types raise nothing.
+ * The details of a kind carried out by a four-eyes decision name its two managers (`actingManagerId`,
+ * `approverId`; an early close: `requestedBy`, `approvedBy`): the people whose act raised it.
  * Pure: no clock, no I/O.
  * @returns zero, one or two drafts (a fact of a skewed device may also be a card kind)
  */

@@ -31,16 +31,18 @@ const outcome = { winner: 'PLAYER' };
 
 describe('detectSignificantEvents (docs/significant-events.md)', () => {
   it('raises a round voided, but not a round voided with its shoe', () => {
-    expect(detectSignificantEvents(ev('RoundVoided', { roundId: 'r1', cause: 'MANAGEMENT', decision, causedBy: null }), T)).toEqual([{ code: 'ROUND.VOIDED', severity: 'medium', roundId: 'r1', details: { cause: 'MANAGEMENT' } }]);
+    expect(detectSignificantEvents(ev('RoundVoided', { roundId: 'r1', cause: 'MANAGEMENT', decision, causedBy: null }), T)).toEqual([
+      { code: 'ROUND.VOIDED', severity: 'medium', roundId: 'r1', details: { cause: 'MANAGEMENT', actingManagerId: 'm1', approverId: 'm2' } },
+    ]);
     expect(codes(ev('RoundVoided', { roundId: 'r1', cause: 'EXPOSED_CARD', decision: null, causedBy: 'e' }))).toEqual(['ROUND.VOIDED']);
     expect(codes(ev('RoundVoided', { roundId: 'r1', cause: 'SHOE_VOIDED', decision, causedBy: null }))).toEqual([]);
   });
 
   it('raises a result corrected, a shoe voided and a commencement corrected', () => {
     expect(detectSignificantEvents(ev('ResultCorrected', { roundId: 'r2', previousOutcome: outcome, outcome: { winner: 'BANKER' }, decision }), T)).toEqual([
-      { code: 'RESULT.CORRECTED', severity: 'high', roundId: 'r2', details: { from: 'PLAYER', to: 'BANKER' } },
+      { code: 'RESULT.CORRECTED', severity: 'high', roundId: 'r2', details: { from: 'PLAYER', to: 'BANKER', actingManagerId: 'm1', approverId: 'm2' } },
     ]);
-    expect(detectSignificantEvents(ev('ShoeVoided', { decision, roundIds: ['a', 'b'] }), T)).toEqual([{ code: 'SHOE.VOIDED_BY_DECISION', severity: 'high', details: { rounds: '2' } }]);
+    expect(detectSignificantEvents(ev('ShoeVoided', { decision, roundIds: ['a', 'b'] }), T)).toEqual([{ code: 'SHOE.VOIDED_BY_DECISION', severity: 'high', details: { rounds: '2', actingManagerId: 'm1', approverId: 'm2' } }]);
     expect(codes(ev('CommencementCorrected', { card: 'TH', burnCount: 10, reason: 'why', compensates: 'x' }))).toEqual(['COMMENCEMENT.CORRECTED']);
   });
 
