@@ -8,9 +8,11 @@
  * topic and on the route are printed, not asserted (the machine is shared).
  */
 import { randomUUID } from 'node:crypto';
+import { Client } from 'pg';
+import { pgSession, verifyLedger } from '@ledger/anchors';
 import { significantEventsTopicOf } from '@ledger/infra';
 import type { KafkaConsumer } from '@ledger/kafka';
-import { LedgerHarness, runId, startLedger } from '../support/ledger-harness';
+import { LedgerHarness, runId, startLedger, TEST_DATABASE_URL } from '../support/ledger-harness';
 import { waitApplied } from '../support/shoe-steps';
 
 jest.setTimeout(240_000);
@@ -201,5 +203,37 @@ describe('significant events: raised as facts, acknowledged by a second person',
     const metrics = await (await fetch(`${h.baseUrl}/metrics`)).text();
     expect(metrics).toMatch(/ledger_significant_events_unacknowledged\{severity="high"\} [1-9]/);
     expect(metrics).toMatch(/ledger_significant_events_overdue\{severity="high"\} 0/);
+  });
+
+  it('npm run -s verify covers them: the genuine ones pass, an acknowledgement forged around the API by the raiser is reported', async () => {
+    const significantDivergences = async () => {
+      const owner = new Client({ connectionString: TEST_DATABASE_URL });
+      await owner.connect();
+      try {
+        const report = await verifyLedger({ session: pgSession(owner), publicKeys: new Map(), anchorFile: null, kafka: null, anchorsTopic: null, eventsTopic: null, maxDivergences: 100_000 });
+        return report.divergences.filter((d) => d.source === 'significant-events');
+      } finally {
+        await owner.end();
+      }
+    };
+    const page = await h.client.get('auditor', 'aud-1', `/significant-events?tableId=${TABLE}&limit=100`);
+    const mine = page.items.filter((i: any) => i.shoeId === shoeId);
+    const streams = new Set(mine.map((i: any) => `significant-${i.significantEventId}`));
+    expect(streams.size).toBeGreaterThanOrEqual(4);
+    expect((await significantDivergences()).filter((d) => streams.has(d.streamId!))).toEqual([]);
+
+    // an insider appends, with the store's own function, an acknowledgement of the void by the manager who requested it
+    const voided = mine.find((i: any) => i.code === 'ROUND.VOIDED');
+    const forged = await h.store.append({
+      streamId: `significant-${voided.significantEventId}`,
+      tableId: TABLE,
+      expectedVersion: 1,
+      events: [
+        { eventId: randomUUID(), type: 'SignificantEventAcknowledged', data: { significantEventId: voided.significantEventId, code: 'ROUND.VOIDED', reason: 'nothing to see', acknowledgedBy: 'pm-req', role: 'pit-manager' } },
+      ],
+      metadata: { actor: { id: 'pm-req', role: 'pit-manager' }, correlationId: randomUUID() },
+    });
+    const found = (await significantDivergences()).filter((d) => streams.has(d.streamId!));
+    expect(found.map((d) => [d.kind, d.eventId, d.reason])).toEqual([['SIGNIFICANT_EVENT_NOT_GENUINE', forged.events[0].eventId, 'SignificantEventAcknowledged: acknowledged by pm-req, whose act raised it: a second person must']]);
   });
 });

@@ -111,3 +111,13 @@ export function detectSignificantEvents(e: LedgerEvent, t: DetectionThresholds):
   if (e.type === 'SignificantEventRaised' || e.type === 'SignificantEventAcknowledged') return [];
   return [byType(e, t), clockSkew(e, t)].filter((d): d is SignificantEventDraft => d !== null);
 }
+
+/**
+ * The people whose act raised a significant event (none of them may acknowledge it: the four eyes of
+ * docs/domain-rules.md §6): the cause event's actor (`actor` of the raise) and, for a kind carried out
+ * by a four-eyes decision or an early close, its two managers (named in `details`).
+ */
+export function raisersOf(raise: { readonly actor: string; readonly details: Readonly<Record<string, string>> }): Set<string> {
+  const d = raise.details;
+  return new Set([raise.actor, d.actingManagerId, d.approverId, d.requestedBy, d.approvedBy].filter((v): v is string => typeof v === 'string'));
+}

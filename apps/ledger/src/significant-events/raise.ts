@@ -1,4 +1,4 @@
-import { createHash } from 'node:crypto';
+import { significantEventIdOf } from '@ledger/anchors';
 import { ConcurrencyError, DuplicateEventError, type PgEventStore } from '@ledger/event-store';
 import { LEDGER_WIDE_TABLE_ID, significantStreamId, type LedgerEvent, type SignificantEventRaisedData } from '@ledger/events';
 import type { SignificantEventDraft } from '@ledger/significant-events';
@@ -6,22 +6,11 @@ import type { SignificantEventDraft } from '@ledger/significant-events';
 /** The actor of every raise: the API's significant-event monitor (role `system`). */
 export const MONITOR_ACTOR = { id: 'significant-event-monitor', role: 'system' } as const;
 
-/**
- * The id of the significant event `code` raised by the ledger event `causeEventId`: a UUID (version
- * nibble 8, RFC 9562 variant) from the SHA-256 of both, so a cause delivered twice (a redelivered
- * record, a second API instance, a restart) names the same significant event and raises it once.
- */
-export function significantEventId(causeEventId: string, code: string): string {
-  const h = createHash('sha256').update(`${causeEventId.toLowerCase()}|${code}`).digest('hex');
-  const variant = ((parseInt(h[16], 16) & 0x3) | 0x8).toString(16);
-  return `${h.slice(0, 8)}-${h.slice(8, 12)}-8${h.slice(13, 16)}-${variant}${h.slice(17, 20)}-${h.slice(20, 32)}`;
-}
-
 /** The data of the raise of `draft` caused by `cause` (its dealer: the shoe's when the cause happened, or null). */
 export function raiseData(cause: LedgerEvent, draft: SignificantEventDraft, dealerId: string | null): SignificantEventRaisedData {
   const shoeId = cause.streamId.startsWith('shoe-') ? cause.streamId.slice('shoe-'.length) : null;
   return {
-    significantEventId: significantEventId(cause.eventId, draft.code),
+    significantEventId: significantEventIdOf(cause.eventId, draft.code),
     code: draft.code,
     severity: draft.severity,
     cause: { eventId: cause.eventId, globalPosition: cause.globalPosition, streamId: cause.streamId, eventType: cause.type },

@@ -3,6 +3,7 @@ import { randomUUID } from 'node:crypto';
 import { ConcurrencyError, type PgEventStore } from '@ledger/event-store';
 import { significantStreamId, type LedgerEvent } from '@ledger/events';
 import type { ReadModel, SignificantEventFilter } from '@ledger/read-model';
+import { raisersOf } from '@ledger/significant-events';
 import type { Principal } from '../kernel/auth/principal';
 import { ApiError } from '../kernel/api-error';
 import { camel } from '../kernel/camel';
@@ -23,16 +24,6 @@ export interface AcknowledgementAnswer {
   readonly eventId: string;
   readonly globalPosition: string;
   readonly acknowledgedAt: string;
-}
-
-/**
- * The people whose act raised a significant event (none of them may acknowledge it, docs/domain-rules.md
- * §6's four eyes): the cause event's actor and, for a kind carried out by a four-eyes decision or an
- * early close, its requesting and approving managers (named in the raise's details).
- */
-export function raisersOf(raise: LedgerEvent<'SignificantEventRaised'>): Set<string> {
-  const d = raise.data.details;
-  return new Set([raise.data.actor, d.actingManagerId, d.approverId, d.requestedBy, d.approvedBy].filter((v): v is string => typeof v === 'string'));
 }
 
 /**
@@ -86,7 +77,7 @@ export class SignificantEventsService {
     if (!raise) throw ApiError.of('SIGNIFICANT.NOT_FOUND', { significantEventId: id.slice(0, 64) });
     const done = stream.find((e): e is LedgerEvent<'SignificantEventAcknowledged'> => e.type === 'SignificantEventAcknowledged');
     if (done) throw ApiError.of('SIGNIFICANT.ALREADY_ACKNOWLEDGED', { significantEventId: id, acknowledgedBy: done.data.acknowledgedBy });
-    if (raisersOf(raise).has(p.id)) {
+    if (raisersOf(raise.data).has(p.id)) {
       throw new ApiError('MANAGEMENT.SAME_APPROVER', `${p.id} had a hand in what raised significant event ${id} and may not acknowledge it: a second person must`, { significantEventId: id, actorId: p.id });
     }
     const role = p.role === 'auditor' ? 'auditor' : 'pit-manager';
