@@ -58,9 +58,17 @@ describe('Grafana dashboard', () => {
 });
 
 describe('Prometheus alert rules', () => {
-  it('cover halted projections, projector lag, outbox growth, missing anchors, refusal spikes and stalled synchronous commits', () => {
+  it('cover halted projections, projector lag, outbox growth, missing anchors, refusal spikes, stalled synchronous commits and overdue significant events', () => {
     const text = rules.map((r) => r.expr).join('\n');
-    for (const m of ['ledger_projection_halted_partitions', 'ledger_outbox_unpublished_rows', 'ledger_anchor_last_signed_timestamp_seconds', 'ledger_refusals_total', 'ledger_projector_lag_records', 'ledger_sync_commit_stalled']) {
+    for (const m of [
+      'ledger_projection_halted_partitions',
+      'ledger_outbox_unpublished_rows',
+      'ledger_anchor_last_signed_timestamp_seconds',
+      'ledger_refusals_total',
+      'ledger_projector_lag_records',
+      'ledger_sync_commit_stalled',
+      'ledger_significant_events_overdue',
+    ]) {
       expect(text).toContain(m);
     }
   });
