@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { significantStreamId } from '@ledger/events';
-import { isSignificantEventCode, raisersOf, significantEventCodesFor, significantEventSpec } from '@ledger/significant-events';
+import { causeMayRaise, isSignificantEventCode, raisersOf, significantEventSpec } from '@ledger/significant-events';
 import type { LedgerEventType } from '@ledger/events';
 import type { DivergenceList } from './report';
 import type { SqlSession } from './sql';
@@ -57,7 +57,7 @@ function raiseProblems(e: SignificantEventRecord, cause: CauseRecord | undefined
   if (cause.type !== d.cause.eventType || cause.streamId !== d.cause.streamId || cause.globalPosition !== d.cause.globalPosition)
     out.push(`its cause is named as ${d.cause.eventType} at ${d.cause.globalPosition}, stored as ${cause.type} at ${cause.globalPosition}`);
   if (cause.actorId !== d.actor) out.push(`its actor ${String(d.actor)} is not its cause's ${cause.actorId}`);
-  const raisable = significantEventCodesFor(cause.type as LedgerEventType).includes(d.code) || (d.code === 'DEVICE.CLOCK_SKEW' && cause.actorRole === 'table-device');
+  const raisable = causeMayRaise(d.code, cause.type as LedgerEventType, cause.actorRole);
   if (!raisable) out.push(`a ${cause.type} of a ${cause.actorRole} cannot raise ${d.code}`);
   return out;
 }

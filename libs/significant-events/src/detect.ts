@@ -1,5 +1,5 @@
-import type { LedgerEvent } from '@ledger/events';
-import { parseRatio, significantEventSpec, type ExactRatio, type SignificantEventCode } from './codes';
+import type { LedgerEvent, LedgerEventType } from '@ledger/events';
+import { parseRatio, significantEventCodesFor, significantEventSpec, type ExactRatio, type SignificantEventCode } from './codes';
 import type { Severity } from './severity';
 
 /**
@@ -120,4 +120,13 @@ export function detectSignificantEvents(e: LedgerEvent, t: DetectionThresholds):
 export function raisersOf(raise: { readonly actor: string; readonly details: Readonly<Record<string, string>> }): Set<string> {
   const d = raise.details;
   return new Set([raise.actor, d.actingManagerId, d.approverId, d.requestedBy, d.approvedBy].filter((v): v is string => typeof v === 'string'));
+}
+
+/**
+ * Whether a ledger event of type `eventType`, caused by an actor of role `role`, can raise `code`
+ * (what `npm run -s verify` asks of a raise's cause): a kind its type raises, or a clock skew of a
+ * table device's fact.
+ */
+export function causeMayRaise(code: SignificantEventCode, eventType: LedgerEventType, role: string): boolean {
+  return significantEventCodesFor(eventType).includes(code) || (code === 'DEVICE.CLOCK_SKEW' && role === 'table-device');
 }

@@ -1,5 +1,5 @@
 import type { LedgerEvent, LedgerEventType } from '@ledger/events';
-import { detectSignificantEvents, detectionThresholds } from './detect';
+import { causeMayRaise, detectSignificantEvents, detectionThresholds } from './detect';
 
 const T = detectionThresholds({ SIGNIFICANT_WIN_MULTIPLE: '100/1', SIGNIFICANT_WIN_AMOUNT_MINOR: '1000000', OCCURRED_AT_MAX_SKEW_MS: 5000 });
 const AT = '2026-12-07T12:00:00.000Z';
@@ -93,5 +93,12 @@ describe('detectSignificantEvents (docs/significant-events.md)', () => {
   it('refuses malformed thresholds', () => {
     expect(() => detectionThresholds({ SIGNIFICANT_WIN_MULTIPLE: '0.5', SIGNIFICANT_WIN_AMOUNT_MINOR: '1', OCCURRED_AT_MAX_SKEW_MS: 1 })).toThrow('is not a ratio');
     expect(() => detectionThresholds({ SIGNIFICANT_WIN_MULTIPLE: '1', SIGNIFICANT_WIN_AMOUNT_MINOR: '1.5', OCCURRED_AT_MAX_SKEW_MS: 1 })).toThrow('minor units');
+  });
+
+  it('says which causes may raise a code (what verify asks of a raise)', () => {
+    expect(causeMayRaise('WIN.LARGE', 'BetResettled', 'system')).toBe(true);
+    expect(causeMayRaise('WIN.LARGE', 'ResultCorrected', 'pit-manager')).toBe(false);
+    expect(causeMayRaise('DEVICE.CLOCK_SKEW', 'CardDealt', 'table-device')).toBe(true);
+    expect(causeMayRaise('DEVICE.CLOCK_SKEW', 'BetPlaced', 'betting-platform')).toBe(false);
   });
 });
