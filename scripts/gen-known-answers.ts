@@ -84,6 +84,58 @@ function crafted(after: LedgerEvent): LedgerEvent[] {
 }
 
 /**
+ * A significant event's stream (docs/significant-events.md): its raise and its acknowledgement,
+ * chained from the genesis hash in `significant-<id>`, after `after` in global order. Added with
+ * those types, after every earlier fixture event (which stay byte for byte as they were).
+ */
+function significant(after: LedgerEvent): LedgerEvent[] {
+  const sid = '5a1e0002-0000-4000-8000-000000000001';
+  const datas: [string, string, string, Record<string, unknown>][] = [
+    [
+      'SignificantEventRaised',
+      'significant-event-monitor',
+      'system',
+      {
+        significantEventId: sid,
+        code: 'WIN.LARGE',
+        severity: 'high',
+        cause: { eventId: after.eventId, globalPosition: after.globalPosition, streamId: after.streamId, eventType: after.type },
+        tableId: 'T-FX-1',
+        actor: 'pm-ünïcode',
+        details: { stake: '1', winnings: '900719925474099312345', by: 'multiple,amount' },
+      },
+    ],
+    ['SignificantEventAcknowledged', 'aud-ü', 'auditor', { significantEventId: sid, code: 'WIN.LARGE', reason: 'reviewed — «Kö»', acknowledgedBy: 'aud-ü', role: 'auditor' }],
+  ];
+  const out: LedgerEvent[] = [];
+  let prevHash = GENESIS_HASH;
+  let position = BigInt(after.globalPosition);
+  for (const [i, [type, actorId, role, data]] of datas.entries()) {
+    const id = i === 0 ? sid : `5a1e0002-0000-4000-8000-${String(i + 1).padStart(12, '0')}`;
+    position += 1n;
+    const base = {
+      eventId: id,
+      type,
+      schemaVersion: 1,
+      streamId: `significant-${sid}`,
+      streamVersion: i + 1,
+      tableId: 'T-FX-1',
+      occurredAt: `2025-03-01T07:20:0${i}.000Z`,
+      recordedAt: `2025-03-01T07:20:0${i}.125Z`,
+      actor: { id: actorId, role },
+      correlationId: id,
+      causationId: i === 0 ? after.eventId : sid,
+      prevHash,
+      data,
+    };
+    const e = { ...base, hash: computeEventHash(base as never), globalPosition: position.toString() } as unknown as LedgerEvent;
+    out.push(e);
+    prevHash = e.hash;
+  }
+  return out;
+}
+
+/**
  * The ledger-wide events of a gaming day's stream (docs/reports.md §2), chained from the genesis hash in
  * their own stream `gaming-day-2025-03-01` (table id `*`), after `after` in global order. Added with
  * those types, after every earlier fixture event (which stay byte for byte as they were).
@@ -162,7 +214,8 @@ function pickEvents(): LedgerEvent[] {
     picked.push(e);
   }
   const shoeEvents = [...picked, ...crafted(all[all.length - 1])];
-  const events = [...shoeEvents, ...gamingDay(shoeEvents[shoeEvents.length - 1])];
+  const dayEvents = gamingDay(shoeEvents[shoeEvents.length - 1]);
+  const events = [...shoeEvents, ...dayEvents, ...significant(dayEvents[dayEvents.length - 1])];
   const missing = EVENT_TYPES.filter((t) => !events.some((e) => e.type === t));
   if (missing.length) throw new Error(`no event of ${missing.join(', ')}`);
   return events;

@@ -129,7 +129,7 @@ describe('AsyncAPI document', () => {
         expect(required).toEqual(expect.arrayContaining(['ce_specversion', 'ce_id', 'ce_type', 'ce_source', 'content-type']));
       }
     }
-    expect(n).toBe(6);
+    expect(n).toBe(7);
   });
 });
 

@@ -105,7 +105,15 @@ const ALLOWED: Record<string, Role[] | 'public'> = {
   'GET /gaming-days/closes': AUDIT,
   'GET /gaming-days/{day}/close': AUDIT,
   'GET /gaming-days/{day}/close-requests': AUDIT,
+  'GET /significant-events': AUDIT,
+  'GET /significant-events/live': AUDIT, // significant-events.controller.ts: server-sent events
+  'GET /significant-events/{significantEventId}': AUDIT,
+  // the auditors' one write: a second person's acknowledgement of a significant event (docs/significant-events.md)
+  'POST /significant-events/{significantEventId}/acknowledgements': AUDIT,
 };
+
+/** The POSTs an auditor may make: acknowledging a significant event, nothing else. */
+const AUDITOR_POSTS = ['POST /significant-events/{significantEventId}/acknowledgements'];
 
 const METHODS = ['get', 'post', 'put', 'patch', 'delete'];
 const CODE = /^[A-Z_]+\.[A-Z_]+$/;
@@ -149,13 +157,13 @@ describe('authorization matrix: every endpoint × every role (docs/guarantees.md
     expect([...served].sort()).toEqual([...documented].sort());
   });
 
-  it('only /health (and its probes /health/live, /health/ready) and /metrics are public; every other endpoint documents bearer auth; auditors are never allowed a POST', () => {
+  it('only /health (and its probes /health/live, /health/ready) and /metrics are public; every other endpoint documents bearer auth; auditors are never allowed a POST but the acknowledgement of a significant event', () => {
     expect(
       Object.entries(ALLOWED)
         .filter(([, r]) => r === 'public')
         .map(([e]) => e),
     ).toEqual(['GET /health', 'GET /health/live', 'GET /health/ready', 'GET /metrics']);
-    expect(Object.entries(ALLOWED).filter(([e, r]) => e.startsWith('POST ') && r !== 'public' && r.includes('auditor'))).toEqual([]);
+    expect(Object.entries(ALLOWED).filter(([e, r]) => e.startsWith('POST ') && r !== 'public' && r.includes('auditor') && !AUDITOR_POSTS.includes(e))).toEqual([]);
     expect(Object.entries(ALLOWED).filter(([e, r]) => !e.startsWith('GET ') && r === 'public')).toEqual([]);
     for (const e of documented) {
       const [method, path] = e.split(' ');
@@ -178,6 +186,7 @@ describe('authorization matrix: every endpoint × every role (docs/guarantees.md
       runId: randomUUID(),
       day: '2001-01-01',
       requestId: randomUUID(),
+      significantEventId: randomUUID(),
     };
     const invalidToken = sign({ role: 'pit-manager' }, 'not-the-secret', { subject: 'pm-1', algorithm: 'HS256', expiresIn: '1h' });
     let n = 0;
@@ -241,8 +250,8 @@ describe('authorization matrix: every endpoint × every role (docs/guarantees.md
 
     expect(cells.filter((c) => !c.ok).map((c) => `${c.endpoint} as ${c.caller}: expected ${c.expected}, got ${c.status} ${c.code ?? ''}`)).toEqual([]);
     expect(cells).toHaveLength(documented.length * CALLERS.length);
-    // every POST refused to auditors, answered 403
-    expect(cells.filter((c) => c.endpoint.startsWith('POST ') && c.caller === 'auditor' && c.status !== 403)).toEqual([]);
+    // every POST refused to auditors, answered 403, but the acknowledgement of a significant event
+    expect(cells.filter((c) => c.endpoint.startsWith('POST ') && c.caller === 'auditor' && c.status !== 403 && !AUDITOR_POSTS.includes(c.endpoint))).toEqual([]);
     // nothing recorded by any of these requests (correlation ids are this run's); every refused write
     // and every 401/403 is in the rejection log, and nothing else is
     const [{ n: recorded }] = await h.ds.query(`SELECT count(*)::int AS n FROM events WHERE correlation_id LIKE $1`, [`${run}-%`]);

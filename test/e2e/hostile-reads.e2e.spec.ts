@@ -62,6 +62,9 @@ const KNOWN_READ_ROUTES = [
   '/tables/{tableId}/chain',
   '/projections/applied/{eventId}',
   '/gaming-days/closes',
+  '/significant-events',
+  '/significant-events/live',
+  '/significant-events/{significantEventId}',
   '/gaming-days/{day}/close',
   '/statistics/staff',
   '/reconciliation/wallet-files',
@@ -273,6 +276,8 @@ interface Ids {
   runId: string;
   /** The receipts of the five exports of one period, comma-separated (`GET /exports/manifest`, docs/reports.md §5). */
   receipts: string;
+  /** A significant event the monitor raised (docs/significant-events.md). */
+  significantEventId: string;
 }
 
 function pathWith(op: Operation, ids: Ids, override?: { name: string; value: string }): string {
@@ -488,7 +493,8 @@ describe('hostile input on every read route (docs/guarantees.md §11)', () => {
   let ops: Operation[];
 
   beforeAll(async () => {
-    h = await startLedger();
+    // the significant-event monitor on, for GET /significant-events/{significantEventId}
+    h = await startLedger({ env: { SIGNIFICANT_MONITOR: 'true', SIGNIFICANT_MONITOR_GROUP: `hostile-reads-${runId('sig')}` } });
     await h.startRelay();
     await h.startProjector();
     const tables: SimTable[] = JSON.parse(readFileSync('config/tables.json', 'utf8')).tables;
@@ -518,8 +524,17 @@ describe('hostile input on every read route (docs/guarantees.md §11)', () => {
     });
     const run = (await upload.json()) as { runId?: string };
     if (!run.runId) throw new Error(`wallet upload: ${upload.status} ${JSON.stringify(run)}`);
+    // a significant event the monitor raised from the shoe (a void, a correction, a card exposed…)
+    let significantEventId: string | undefined;
+    for (let i = 0; i < 300 && !significantEventId; i++) {
+      const page = await h.client.get<{ items: { significantEventId: string; shoeId: string | null }[] }>('auditor', 'aud-1', `/significant-events?tableId=${table.tableId}&limit=100`);
+      significantEventId = page.items.find((e) => e.shoeId === shoeId)?.significantEventId;
+      if (!significantEventId) await new Promise((r) => setTimeout(r, 200));
+    }
+    if (!significantEventId) throw new Error('no significant event raised from the shoe within 60 s');
     ids = {
       shoeId,
+      significantEventId,
       roundId: bet.round_id,
       betId: bet.bet_id,
       accountId: bet.account_id,

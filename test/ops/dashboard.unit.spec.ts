@@ -61,7 +61,7 @@ describe('Grafana dashboard', () => {
 });
 
 describe('Prometheus alert rules', () => {
-  it('cover halted projections, projector lag, outbox growth, missing anchors, refusal spikes, stalled synchronous commits and missing clock attestations', () => {
+  it('cover halted projections, projector lag, outbox growth, missing anchors, refusal spikes, stalled synchronous commits, missing clock attestations and overdue significant events', () => {
     const text = rules.map((r) => r.expr).join('\n');
     for (const m of [
       'ledger_projection_halted_partitions',
@@ -71,6 +71,7 @@ describe('Prometheus alert rules', () => {
       'ledger_projector_lag_records',
       'ledger_sync_commit_stalled',
       'ledger_clock_last_attested_timestamp_seconds',
+      'ledger_significant_events_overdue',
     ]) {
       expect(text).toContain(m);
     }

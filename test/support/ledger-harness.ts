@@ -5,7 +5,7 @@ import type { DataSource } from 'typeorm';
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { createDataSource, defaultLogger, OutboxRelay, PgEventStore, runMigrations } from '@ledger/event-store';
-import { databaseUrlForRole, ensureTopics } from '@ledger/infra';
+import { databaseUrlForRole, ensureTopics, significantEventsTopicOf } from '@ledger/infra';
 import { LedgerClient } from '@ledger/simulator';
 import { createProjectionDataSource, ProjectionRunner } from '@ledger/projections';
 import { DEV_JWT_SECRET } from '@ledger/tokens';
@@ -103,12 +103,19 @@ export async function startLedger(options: StartLedgerOptions = {}): Promise<Led
     GAMING_DAY_CLOSE_SWEEP_MS: '0',
     // no clock attestation: it appends a ClockAttested event at start (test/e2e/clock-attestation.e2e.spec.ts turns it on)
     CLOCK_ATTESTATION_INTERVAL_MS: '0',
+    // no significant-event monitor: it appends SignificantEventRaised events (a spec that counts events
+    // would see them); test/e2e/significant-events.e2e.spec.ts turns it on
+    SIGNIFICANT_MONITOR: 'false',
     ...options.env,
   };
   const kafka = createKafka({ clientId: 'ledger-tests', brokers: TEST_BROKERS, logLevel: 'nothing' });
   const admin = kafka.admin();
   await admin.connect();
-  await ensureTopics(admin, [{ name: topic, partitions: 3, configs: { 'retention.ms': '-1', 'cleanup.policy': 'delete' } }]);
+  // the events topic and its significant events' copy (the relay also creates the copy when missing)
+  await ensureTopics(
+    admin,
+    [topic, significantEventsTopicOf(topic)].map((name) => ({ name, partitions: 3, configs: { 'retention.ms': '-1', 'cleanup.policy': 'delete' } })),
+  );
   await admin.disconnect();
   const { createLedgerApp } = await import('../../apps/ledger/src/bootstrap');
   const app = await createLedgerApp({ logger: false, env });

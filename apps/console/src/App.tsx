@@ -14,6 +14,7 @@ import { WalletPage } from './pages/WalletPage';
 import { TopicsPage } from './pages/TopicsPage';
 import { CloseDayPage, ClosesPage } from './pages/ClosesPage';
 import { ExportsPage } from './pages/ExportsPage';
+import { SignificantEventsPage } from './pages/SignificantEventsPage';
 import { gamingDayOf, type GamingDayRule } from './lib/zoned';
 
 /** A page of the navigation bar and the roles that see it (the API checks the same roles). */
@@ -27,6 +28,7 @@ interface NavItem {
 export const NAV: readonly NavItem[] = [
   { to: '/tables', label: 'Tables', visible: () => true },
   { to: '/approvals', label: 'Approvals', visible: CAN.readAudit },
+  { to: '/significant-events', label: 'Significant events', visible: CAN.readAudit },
   { to: '/reconciliation', label: 'Reconciliation', visible: CAN.readAudit },
   { to: '/closes', label: 'Closes', visible: CAN.readAudit },
   { to: '/staff', label: 'Staff', visible: CAN.readAudit },
@@ -107,6 +109,7 @@ const BACK_OFFICE_ROUTES: readonly (readonly [string, ReactElement])[] = [
   ['/shoes/:shoeId', <ShoePage />],
   ['/shoes/:shoeId/rounds/:roundId', <RecallPage />],
   ['/approvals', <ApprovalsPage />],
+  ['/significant-events', <SignificantEventsPage />],
   ['/reconciliation', <ReconciliationPage />],
   ['/staff', <StaffPage />],
   ['/fairness', <FairnessPage />],

@@ -38,6 +38,7 @@ import { ExportsModule } from './exports/exports.module';
 import { WalletModule } from './wallet/wallet.module';
 import { GamingDayCloseModule } from './gaming-day-close/gaming-day-close.module';
 import { ClockModule } from './clock/clock.module';
+import { SignificantEventsModule } from './significant-events/significant-events.module';
 
 /** The ledger's HTTP service: table facts, bets, management decisions, and the reads that drive them. */
 @Module({})
@@ -102,6 +103,7 @@ export class AppModule implements NestModule {
         WalletModule,
         GamingDayCloseModule,
         ClockModule,
+        SignificantEventsModule,
         // the probes' HealthCheckService (docs/architecture.md §8); no logger: a failing readiness answers 503 at every call, its report is the answer, not an error log
         TerminusModule.forRoot({ logger: false }),
       ],

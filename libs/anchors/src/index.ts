@@ -23,5 +23,6 @@ export * from './stream-anchor';
 export * from './gaming-day-close';
 export * from './evidence-chains';
 export * from './evidence-check';
+export * from './significant-check';
 export * from './evidence-anchor';
 export * from './report-signer';

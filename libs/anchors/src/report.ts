@@ -20,7 +20,9 @@ export type DivergenceSource =
   /** the global positions: every one up to the relay's progress an event or a recorded hole (docs/guarantees.md §5) */
   | 'positions'
   /** the evidence chains: the access log and the wallet runs against themselves and their heads (docs/anchors.md "The evidence chains") */
-  | 'evidence';
+  | 'evidence'
+  /** the significant events: every raise against its cause and the catalogue, every acknowledgement against its raise (docs/significant-events.md) */
+  | 'significant-events';
 
 /** What diverges. */
 export type DivergenceKind =
@@ -60,6 +62,8 @@ export type DivergenceKind =
   | 'CLOSE_NOT_GENUINE'
   /** a stored close report with no GamingDayClosed event of the ledger naming it (forged or orphaned) */
   | 'CLOSE_WITHOUT_EVENT'
+  /** a SignificantEventRaised or SignificantEventAcknowledged the ledger's rules could not have written (unknown code, no such cause, not its id, an acknowledgement by someone whose act raised it, …) */
+  | 'SIGNIFICANT_EVENT_NOT_GENUINE'
   /** positions up to the relay's progress that hold no event and are no recorded hole (an event removed) */
   | 'POSITION_UNACCOUNTED'
   /** an event inside a recorded hole (a hole forged over it, or an event written after the relay passed) */

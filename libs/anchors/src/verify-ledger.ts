@@ -10,6 +10,7 @@ import { describeKafkaDifference, readKafkaCopy, sha256Hex, type KafkaCopyIndex 
 import { TopicMissingError, scanTopic } from './kafka-io';
 import { checkDayStream } from './gaming-day-close';
 import { checkEvidenceChains } from './evidence-check';
+import { checkSignificantEvents } from './significant-check';
 import { isEvidenceStream } from './evidence-anchor';
 import { DivergenceList, type DivergenceKind, type VerificationReport } from './report';
 import { databaseLedgerId, type SqlSession } from './sql';
@@ -35,6 +36,9 @@ import { databaseLedgerId, type SqlSession } from './sql';
  *     recomputed row by row — a row altered, removed, reordered or back-dated named by its kind — against
  *     their heads in `evidence_heads` and the heads the checkpoints signed (streams `evidence:<chain>`),
  *     and each run's items against the digest the run recorded.
+ *  7. Every significant event (`significant-check.ts`, docs/significant-events.md): a raise names a code
+ *     of the catalogue and a stored cause that can raise it, with the id both give; an acknowledgement
+ *     follows its raise and comes from a pit manager or auditor who had no hand in the cause.
  *  3. Every event against its record on the ledger topic (read from the first offset to the end), by
  *     event id: the same bytes. An event missing from the topic diverges when a checkpoint covers it
  *     (checkpoints cover published events only) or when it is older than the grace period.
@@ -121,6 +125,9 @@ export async function verifyLedger(o: VerifyLedgerOptions): Promise<Verification
 
   // 6. the evidence chains: the access log and the wallet runs (docs/anchors.md "The evidence chains")
   await checkEvidenceChains(o.session, out, signed);
+
+  // 7. the significant events against their causes and the catalogue (docs/significant-events.md)
+  await checkSignificantEvents(o.session, out);
 
   const divergences = out.sorted();
   return {

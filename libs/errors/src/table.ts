@@ -158,6 +158,10 @@ export const ERROR_TABLE = {
   'DECISION.EXPIRED': { kind: 'wrong-state', status: 422, message: 'decision {decisionId} expired at {expiresAt}', raisedBy: ['shoe', 'api'] },
   'DECISION.NOT_EXPIRED': { kind: 'wrong-state', status: 422, message: 'decision {decisionId} expires at {expiresAt}', raisedBy: ['shoe'] },
 
+  // --- significant events (docs/significant-events.md): acknowledged by a second person; self-acknowledgement is MANAGEMENT.SAME_APPROVER
+  'SIGNIFICANT.NOT_FOUND': { kind: 'not-found', status: 404, message: 'no significant event {significantEventId} (or not projected yet)', raisedBy: ['api'] },
+  'SIGNIFICANT.ALREADY_ACKNOWLEDGED': { kind: 'conflict', status: 409, message: 'significant event {significantEventId} was already acknowledged by {acknowledgedBy}', raisedBy: ['api'] },
+
   // --- wallet matching (docs/reports.md §4) -----------------------------------------------------
   'WALLET.FILE_INVALID': { kind: 'validation', status: 400, message: 'the wallet file has {count} bad row(s) (nothing stored); first: line {line}: {problem}', raisedBy: ['api'] },
   'WALLET.UNSUPPORTED_FILE_TYPE': { kind: 'unsupported-media-type', status: 415, message: 'a wallet file is text/csv or application/x-ndjson in UTF-8, not {contentType}', raisedBy: ['api'] },

@@ -1,5 +1,5 @@
 import type { DataSource } from 'typeorm';
-import type { LedgerEvent } from '@ledger/events';
+import { upcast, type LedgerEvent } from '@ledger/events';
 import { DEFAULT_EVENTS_TOPIC } from './constants';
 import { defaultLogger } from './logger';
 import { EventAppender } from './append';
@@ -119,6 +119,16 @@ export class PgEventStore {
    */
   readAll(fromPosition: string | bigint = '1', limit = 1000): Promise<LedgerEvent[]> {
     return this.reader.readAll(fromPosition, limit);
+  }
+
+  /** The events of the given ids (upcast), in global order; ids not in the store are left out. */
+  async eventsByIds(ids: readonly string[]): Promise<LedgerEvent[]> {
+    return (await this.reader.eventsByIds(ids)).map(upcast);
+  }
+
+  /** The dealer of shoe stream `streamId` at version `atVersion` (its last ShoeOpened or DealerChanged at or below it), or null. */
+  dealerAt(streamId: string, atVersion: number): Promise<string | null> {
+    return this.reader.dealerAt(streamId, atVersion);
   }
 
   /** The stream's current version: the number of events in it; 0 for an unknown stream. */

@@ -1,7 +1,8 @@
 import { catalogueCounter } from '@ledger/metrics';
 import type { Client } from 'pg';
 import { createKafka, type KafkaClient, type KafkaLogger } from '@ledger/kafka';
-import { DEFAULT_LEASE_TTL_MS, LeaderOutboxPublisher, type OutboxCrashPoint } from '@ledger/infra';
+import { DEFAULT_LEASE_TTL_MS, ensureTopics, LeaderOutboxPublisher, significantEventsTopicDeclaration, significantEventsTopicOf, type OutboxCrashPoint, type OutboxRecord } from '@ledger/infra';
+import { SIGNIFICANT_EVENT_TYPES } from '@ledger/events';
 import { DEV_RECORD_SIGNING_KEY } from './record-signature';
 import { LedgerRecordBuilder } from './relay-record';
 import { defaultLogger, errorFields, type LedgerLogger } from './logger';
@@ -151,6 +152,39 @@ function withTraceContext(row: OutboxRow, message: OutgoingMessage, spans: WeakM
   return { ...message, headers };
 }
 
+/** Whether `row` holds a significant event (docs/significant-events.md): it is also copied to its own topic. */
+function isSignificant(row: OutboxRow): boolean {
+  return (SIGNIFICANT_EVENT_TYPES as readonly string[]).includes(row.type);
+}
+
+/**
+ * The significant-events topics the relay copies to ({@link significantEventsTopicOf} of each row's
+ * topic), created when missing before the first batch that needs one (a record for a topic Kafka
+ * lacks would fail the batch again and again: the relay would stall). Each topic is checked once
+ * per process.
+ */
+class SignificantCopyTopics {
+  private readonly ensured = new Set<string>();
+  constructor(private readonly kafka: KafkaClient) {}
+
+  /** Creates the copy topics `rows` need and this process has not checked yet. */
+  async ensure(rows: readonly OutboxRow[]): Promise<void> {
+    const needed = [...new Set(rows.filter(isSignificant).map((r) => significantEventsTopicOf(r.topic)))].filter((t) => !this.ensured.has(t));
+    if (needed.length === 0) return;
+    const admin = this.kafka.admin();
+    await admin.connect();
+    try {
+      // only the missing ones: an existing copy topic is used as it is, whatever its partition count
+      const present = new Set(await admin.listTopics());
+      const missing = needed.filter((t) => !present.has(t));
+      if (missing.length > 0) await ensureTopics(admin, missing.map(significantEventsTopicDeclaration));
+    } finally {
+      await admin.disconnect();
+    }
+    for (const t of needed) this.ensured.add(t);
+  }
+}
+
 /**
  * The transactional outbox's relay (docs/guarantees.md §4 and §5): publishes every committed
  * event to Kafka, in global-position order, at least once.
@@ -212,6 +246,7 @@ export class OutboxRelay {
     const pruneIntervalMs = options.pruneIntervalMs ?? DEFAULT_OUTBOX_PRUNE_INTERVAL_MS;
     let lastPrune = -Infinity;
     const records = new LedgerRecordBuilder(options.recordSigningKey ?? DEV_RECORD_SIGNING_KEY);
+    const copyTopics = new SignificantCopyTopics(kafka);
     // publish spans of the rows in flight, ended once their batch is marked published
     const publishSpans = new WeakMap<OutboxRow, Span>();
     this.publisher = new LeaderOutboxPublisher<OutboxRow>({
@@ -219,11 +254,16 @@ export class OutboxRelay {
         claim: async (client, limit) => {
           const horizon = await this.horizon.advance(client);
           const rows = await claimOutboxRows(client, limit, horizon);
+          await copyTopics.ensure(rows);
           // every position up to here is now published (once this batch is marked) or a hole
           this.claimedThrough = rows.length < limit ? horizon : BigInt(rows[rows.length - 1].global_position);
           return rows;
         },
-        toRecord: (row) => ({ topic: row.topic, message: withTraceContext(row, records.build(row), publishSpans) }),
+        toRecord: (row) => {
+          const record: OutboxRecord = { topic: row.topic, message: withTraceContext(row, records.build(row), publishSpans) };
+          // a significant event also goes, byte for byte, to its own topic (after the ledger topic's record)
+          return isSignificant(row) ? [record, { topic: significantEventsTopicOf(row.topic), message: record.message }] : record;
+        },
         markPublished: (client, rows) => markOutboxRowsPublished(client, rows, this.claimedThrough),
         onBatchPublished: (rows, ms) => {
           for (const row of rows) publishSpans.get(row)?.end();

@@ -64,6 +64,20 @@ export class EventReader {
     return rows.map((r) => upcast(rowToEnvelope(r)));
   }
 
+  /**
+   * The dealer of shoe stream `streamId` at stream version `atVersion`: the `dealerId` of its last
+   * `ShoeOpened` or `DealerChanged` at or below it, or null (no such event, or not a shoe stream).
+   */
+  async dealerAt(streamId: string, atVersion: number): Promise<string | null> {
+    const rows: { dealer_id: string | null }[] = await this.ds.query(
+      `SELECT e.data ->> 'dealerId' AS dealer_id FROM events e
+        WHERE e.stream_id = $1 AND e.stream_version <= $2 AND e.type IN ('ShoeOpened', 'DealerChanged')
+        ORDER BY e.stream_version DESC LIMIT 1`,
+      [streamId, atVersion],
+    );
+    return rows[0]?.dealer_id ?? null;
+  }
+
   /** Stored envelopes (not upcast) of the given ids, in global order. */
   async eventsByIds(ids: readonly string[]): Promise<EventEnvelope<string, unknown>[]> {
     const rows: EventRow[] = await this.ds.query(`SELECT ${EVENT_COLUMNS} FROM events e WHERE e.event_id = ANY($1::uuid[]) ORDER BY e.global_position`, [ids]);

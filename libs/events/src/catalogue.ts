@@ -2,6 +2,7 @@ import type { BetCode, Position, RoundOutcome, Variant, Winner } from '@ledger/r
 import type { EventEnvelope, Evidence, ManagementDecision } from './envelope';
 import type { TableClockSkew } from './clock-skew';
 import type { DecisionApprovedData, DecisionExpiredData, DecisionRejectedData, DecisionRequestedData } from './decisions';
+import type { SignificantEventAcknowledgedData, SignificantEventRaisedData } from './significant';
 
 /**
  * The event catalogue: every event of the shoe and round life cycle (docs/domain-rules.md §5,
@@ -399,6 +400,8 @@ export interface LedgerEventMap {
   GamingDayCloseRequested: GamingDayCloseRequestedData;
   GamingDayClosed: GamingDayClosedData;
   ClockAttested: ClockAttestedData;
+  SignificantEventRaised: SignificantEventRaisedData;
+  SignificantEventAcknowledged: SignificantEventAcknowledgedData;
 }
 
 export type LedgerEventType = keyof LedgerEventMap;
@@ -433,6 +436,8 @@ export const SCHEMA_VERSIONS: Readonly<Record<LedgerEventType, number>> = {
   GamingDayCloseRequested: 1,
   GamingDayClosed: 1,
   ClockAttested: 1,
+  SignificantEventRaised: 1,
+  SignificantEventAcknowledged: 1,
 };
 
 /**
@@ -442,8 +447,12 @@ export const SCHEMA_VERSIONS: Readonly<Record<LedgerEventType, number>> = {
 export const GAMING_DAY_EVENT_TYPES = ['GamingDayCloseRequested', 'GamingDayClosed', 'ClockAttested'] as const;
 /** A type of a gaming day's stream. */
 export type GamingDayEventType = (typeof GAMING_DAY_EVENT_TYPES)[number];
-/** A type of a shoe's stream (`shoe-<shoeId>`): every type but the gaming day's. */
-export type ShoeEventType = Exclude<LedgerEventType, GamingDayEventType>;
+/** The types of a significant event's stream (`significant-<id>`, {@link SIGNIFICANT_STREAM_PREFIX}). */
+export const SIGNIFICANT_EVENT_TYPES = ['SignificantEventRaised', 'SignificantEventAcknowledged'] as const;
+/** A type of a significant event's stream. */
+export type SignificantEventType = (typeof SIGNIFICANT_EVENT_TYPES)[number];
+/** A type of a shoe's stream (`shoe-<shoeId>`): every type but the gaming day's and the significant events'. */
+export type ShoeEventType = Exclude<LedgerEventType, GamingDayEventType | SignificantEventType>;
 
 /** Every event type literal. */
 export const EVENT_TYPES = Object.keys(SCHEMA_VERSIONS) as LedgerEventType[];

@@ -375,6 +375,36 @@ export const EVENT_DATA_SCHEMAS: { readonly [K in LedgerEventType]: ObjectSchema
       offsetMs: { type: 'integer' },
     },
   },
+  SignificantEventRaised: {
+    type: 'object',
+    description: 'A significant event of the catalogue (docs/significant-events.md) raised by a ledger event (its cause); stream significant-<significantEventId>, version 1.',
+    additionalProperties: false,
+    required: ['significantEventId', 'code', 'severity', 'cause', 'actor', 'details'],
+    properties: {
+      significantEventId: ID,
+      code: { type: 'string', pattern: '^[A-Z][A-Z0-9_]*\\.[A-Z][A-Z0-9_]*$' },
+      severity: { type: 'string', enum: ['info', 'low', 'medium', 'high', 'critical'] },
+      cause: {
+        type: 'object',
+        additionalProperties: false,
+        required: ['eventId', 'globalPosition', 'streamId', 'eventType'],
+        properties: { eventId: ID, globalPosition: DECIMAL, streamId: ID, eventType: { type: 'string', enum: [...EVENT_TYPES] } },
+      },
+      tableId: ID,
+      shoeId: ID,
+      roundId: ID,
+      dealerId: ID,
+      actor: { ...ID, description: "The cause event's actor id: whose act raised it." },
+      details: { type: 'object', additionalProperties: { type: 'string' }, description: 'Small facts of the cause as strings (minor units, ms).' },
+    },
+  },
+  SignificantEventAcknowledged: {
+    type: 'object',
+    description: "A pit manager or auditor other than the raise's actor acknowledged the significant event with a reason; stream significant-<significantEventId>, version 2.",
+    additionalProperties: false,
+    required: ['significantEventId', 'code', 'reason', 'acknowledgedBy', 'role'],
+    properties: { significantEventId: ID, code: { type: 'string', minLength: 1 }, reason: REASON, acknowledgedBy: ID, role: { type: 'string', enum: ['pit-manager', 'auditor'] } },
+  },
 };
 
 /** The envelope's fields. */
@@ -384,8 +414,9 @@ const ENVELOPE_PROPERTIES: { readonly [K in keyof EventEnvelope]-?: JsonSchema }
   schemaVersion: { type: 'integer', minimum: 1, description: 'Version of the data shape of this type.' },
   streamId: {
     type: 'string',
-    pattern: '^(shoe-.+|gaming-day-\\d{4}-\\d{2}-\\d{2}(:.+)?)$',
-    description: 'shoe-<shoeId>: one stream per shoe; gaming-day-<YYYY-MM-DD>: a gaming day\'s closes (ledger-wide events, tableId "*"; gaming-day-<YYYY-MM-DD>:<topic> where several ledgers share one database).',
+    pattern: '^(shoe-.+|gaming-day-\\d{4}-\\d{2}-\\d{2}(:.+)?|significant-[0-9a-f-]{36})$',
+    description:
+      'shoe-<shoeId>: one stream per shoe; gaming-day-<YYYY-MM-DD>: a gaming day\'s closes (ledger-wide events, tableId "*"; gaming-day-<YYYY-MM-DD>:<topic> where several ledgers share one database); significant-<id>: one significant event (raised, then acknowledged).',
   },
   streamVersion: { type: 'integer', minimum: 1, description: '1-based, gap-free position in the stream.' },
   globalPosition: { type: 'string', pattern: '^(0|[1-9][0-9]*)$', description: 'Global position of the ledger event: gap-free across all streams, decimal string (bigint).' },

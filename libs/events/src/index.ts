@@ -2,6 +2,7 @@
 export * from './envelope';
 export * from './catalogue';
 export * from './decisions';
+export * from './significant';
 export * from './upcasters';
 export * from './patterns';
 export * from './event-schemas';

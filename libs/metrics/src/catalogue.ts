@@ -172,6 +172,35 @@ export const METRICS = {
     labels: [],
     services: ['ledger'],
   },
+  significantRaised: {
+    name: 'ledger_significant_events_raised_total',
+    type: 'counter',
+    help: 'significant events the monitor raised (SignificantEventRaised appended), by catalogue code and severity (docs/significant-events.md)',
+    labels: ['code', 'severity'],
+    services: ['ledger'],
+  },
+  significantRaiseLag: {
+    name: 'ledger_significant_event_raise_lag_seconds',
+    type: 'histogram',
+    help: "seconds from the cause event's recordedAt to its SignificantEventRaised appended (the monitor's lag behind the ledger)",
+    labels: [],
+    services: ['ledger'],
+    buckets: LATENCY_BUCKETS_S,
+  },
+  significantUnacknowledged: {
+    name: 'ledger_significant_events_unacknowledged',
+    type: 'gauge',
+    help: 'significant events of severity high or above not acknowledged yet, by severity (read from the read model at scrape)',
+    labels: ['severity'],
+    services: ['ledger'],
+  },
+  significantOverdue: {
+    name: 'ledger_significant_events_overdue',
+    type: 'gauge',
+    help: 'significant events of severity high or above not acknowledged SIGNIFICANT_ACK_DEADLINE_SECONDS after they were raised, by severity (read at scrape)',
+    labels: ['severity'],
+    services: ['ledger'],
+  },
 } as const satisfies Record<string, MetricSpec>;
 
 /** A catalogue key. */

@@ -1,4 +1,4 @@
-import { GAMING_DAY_EVENT_TYPES, LEDGER_WIDE_TABLE_ID, ROLES, SCHEMA_VERSIONS, upcast, type EventEnvelope, type LedgerEvent } from '@ledger/events';
+import { GAMING_DAY_EVENT_TYPES, LEDGER_WIDE_TABLE_ID, SIGNIFICANT_EVENT_TYPES, ROLES, SCHEMA_VERSIONS, upcast, type EventEnvelope, type LedgerEvent } from '@ledger/events';
 import { ProjectionError } from './errors';
 
 /**
@@ -34,6 +34,8 @@ const DECIMAL = /^\d+$/;
 const SHOE_STREAM = /^shoe-.+$/;
 /** A gaming day's stream (docs/reports.md §2): its events are ledger-wide, table id `*`. */
 const GAMING_DAY_STREAM = /^gaming-day-\d{4}-\d{2}-\d{2}(:.+)?$/;
+/** A significant event's stream (docs/significant-events.md): `significant-<uuid>`. */
+const SIGNIFICANT_STREAM = /^significant-[0-9a-f-]{36}$/;
 
 function fail(message: string, at: RecordPosition, details: Record<string, unknown> = {}): never {
   throw new ProjectionError('PROJECTION.MALFORMED_EVENT', `${message} (${at.topic}/${at.partition}@${at.offset})`, {
@@ -84,7 +86,9 @@ export function parseEnvelope(r: EventRecord): EventEnvelope<string, unknown> {
   if (!Number.isInteger(e.schemaVersion) || (e.schemaVersion as number) < 1) fail('schemaVersion must be an integer ≥ 1', r, { field: 'schemaVersion' });
   // a shoe's events in shoe-<shoeId> under their table; a gaming day's in gaming-day-<day> under `*`
   const dayEvent = (GAMING_DAY_EVENT_TYPES as readonly unknown[]).includes(e.type);
-  if (!dayEvent && !SHOE_STREAM.test(e.streamId as string)) fail('streamId must be shoe-<shoeId>', r, { field: 'streamId' });
+  const significant = (SIGNIFICANT_EVENT_TYPES as readonly unknown[]).includes(e.type);
+  if (significant && !SIGNIFICANT_STREAM.test(e.streamId as string)) fail(`a ${String(e.type)} must be in stream significant-<uuid>`, r, { field: 'streamId' });
+  if (!dayEvent && !significant && !SHOE_STREAM.test(e.streamId as string)) fail('streamId must be shoe-<shoeId>', r, { field: 'streamId' });
   if (dayEvent && (!GAMING_DAY_STREAM.test(e.streamId as string) || e.tableId !== LEDGER_WIDE_TABLE_ID)) {
     fail(`a ${String(e.type)} must be in stream gaming-day-<YYYY-MM-DD> with table id ${LEDGER_WIDE_TABLE_ID}`, r, { field: 'streamId' });
   }

@@ -44,7 +44,7 @@ function shuffled<T>(xs: readonly T[], seed: number): T[] {
 describe('projections in any order (PostgreSQL)', () => {
   let ds: DataSource;
   const shoes = [smallShoe({ shoeId: 'ordfx-1', tableId: 'T-ORDFX-1' }), smallShoe({ shoeId: 'ordfx-2', tableId: 'T-ORDFX-2' })];
-  const synthetic = syntheticLedger({ shoes: 3, seed: 7, prefix: 'ord', maxRounds: 16, voidRate: 0.1, correctionRate: 0.1, exposedCardRate: 0.05, shoeVoidRate: 0.5 });
+  const synthetic = syntheticLedger({ shoes: 3, seed: 7, prefix: 'ord', maxRounds: 16, voidRate: 0.1, correctionRate: 0.1, exposedCardRate: 0.05, shoeVoidRate: 0.5, significantEvents: true });
   const events: LedgerEvent[] = assignPositions([...shoes.map((s) => s.events), ...synthetic.streams]);
   // as the relay publishes them: signed (the applier's default key is the development one)
   const records: EventRecord[] = events.map((e, i) => {

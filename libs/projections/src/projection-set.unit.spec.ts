@@ -20,6 +20,7 @@ describe('checkProjectionSet (the dependencies between projections, checked at s
       hand_outcomes: ['shoe_state'],
       bet_settlements: ['hand_outcome_revisions', 'hand_outcomes', 'shoe_state'],
       roads: ['hand_outcomes'],
+      significant_events: [],
     });
   });
 

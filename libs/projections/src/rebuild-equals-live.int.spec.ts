@@ -44,7 +44,7 @@ describe('rebuild equals live (PostgreSQL, Kafka)', () => {
   });
 
   it('Given synthetic shoes with voids, corrections and shoe voids, When applied live in batches of 7 and rebuilt, Then every checksum is equal', async () => {
-    const ledger = syntheticLedger({ shoes: 6, seed: 22, prefix: 'rbl', maxRounds: 14, voidRate: 0.1, correctionRate: 0.1, exposedCardRate: 0.05, shoeVoidRate: 0.4 });
+    const ledger = syntheticLedger({ shoes: 6, seed: 22, prefix: 'rbl', maxRounds: 14, voidRate: 0.1, correctionRate: 0.1, exposedCardRate: 0.05, shoeVoidRate: 0.4, significantEvents: true });
     const producer = kafka.producer();
     await producer.connect();
     await produce(producer, topic, ledger.events);

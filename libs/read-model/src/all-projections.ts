@@ -5,6 +5,7 @@ import { reconciliationProjection } from './reconciliation/projection';
 import { roadsProjection } from './roads/projection';
 import { betSettlementsProjection } from './settlements/projection';
 import { shoeStateProjection } from './shoe-state/projection';
+import { significantEventsProjection } from './significant-events/projection';
 
 /**
  * Every projection of the read model, handed to the projector engine (`@ledger/projections`:
@@ -13,4 +14,4 @@ import { shoeStateProjection } from './shoe-state/projection';
  * `projection.ts`), and the order-independence spec runs them in other orders to prove it; this one
  * is the order of the checksums report.
  */
-export const ALL_PROJECTIONS: readonly Projection[] = [auditEventsProjection, shoeStateProjection, reconciliationProjection, handOutcomesProjection, betSettlementsProjection, roadsProjection];
+export const ALL_PROJECTIONS: readonly Projection[] = [auditEventsProjection, shoeStateProjection, reconciliationProjection, handOutcomesProjection, betSettlementsProjection, roadsProjection, significantEventsProjection];

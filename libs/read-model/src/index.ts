@@ -1,6 +1,6 @@
 /**
  * The read model (docs/architecture.md §7): one folder per read model (audit, shoe state, outcomes,
- * settlements, reconciliation, roads), each with its projection (folded by the projector engine,
+ * settlements, reconciliation, roads, significant events), each with its projection (folded by the projector engine,
  * `@ledger/projections`), its tables and their row types, and its typed queries, live and as-of side
  * by side; the list of every projection the engine is handed; the read model's own migrations; the
  * analytics records derived from it. The API reads it as one object, {@link ReadModel}, with the
@@ -15,6 +15,7 @@ export * from './outcomes';
 export * from './settlements';
 export * from './reconciliation';
 export * from './roads';
+export * from './significant-events';
 export * from './analytics';
 export * from './migrations';
 export * from './sql';
@@ -26,4 +27,5 @@ export * from './outcomes/queries';
 export * from './settlements/queries';
 export * from './reconciliation/queries';
 export * from './roads/queries';
+export * from './significant-events/queries';
 export * from './health/queries';

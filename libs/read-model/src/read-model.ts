@@ -8,6 +8,7 @@ import { OUTCOME_TABLES, OutcomeReads } from './outcomes/queries';
 import { SETTLEMENT_TABLES, SettlementReads } from './settlements/queries';
 import { RECONCILIATION_TABLES, ReconciliationReads } from './reconciliation/queries';
 import { ROAD_TABLES, RoadReads } from './roads/queries';
+import { SIGNIFICANT_EVENT_TABLES, SignificantEventReads } from './significant-events/queries';
 import { ENGINE_TABLES, HealthReads } from './health/queries';
 
 /**
@@ -15,7 +16,7 @@ import { ENGINE_TABLES, HealthReads } from './health/queries';
  * No production SQL outside `libs/read-model` names one of them (`test/read-model-owner.unit.spec.ts`).
  */
 export const READ_MODEL_TABLE_NAMES: readonly string[] = [
-  ...new Set<string>([AUDIT_TABLES, SHOE_STATE_TABLES, OUTCOME_TABLES, SETTLEMENT_TABLES, RECONCILIATION_TABLES, ROAD_TABLES, ENGINE_TABLES].flatMap((t) => Object.values(t))),
+  ...new Set<string>([AUDIT_TABLES, SHOE_STATE_TABLES, OUTCOME_TABLES, SETTLEMENT_TABLES, RECONCILIATION_TABLES, ROAD_TABLES, SIGNIFICANT_EVENT_TABLES, ENGINE_TABLES].flatMap((t) => Object.values(t))),
 ].sort();
 
 /** The connections a {@link ReadModel} reads through, and the schema it reads. */
@@ -45,6 +46,7 @@ export class ReadModelView {
   readonly settlements: SettlementReads;
   readonly reconciliation: ReconciliationReads;
   readonly roads: RoadReads;
+  readonly significantEvents: SignificantEventReads;
 
   /**
    * @param q where every query runs (a pool, or one connection's transaction)
@@ -63,6 +65,7 @@ export class ReadModelView {
     this.settlements = new SettlementReads(q, schema, tablesIn(schema, ENGINE_TABLES).applied);
     this.reconciliation = new ReconciliationReads(q, schema);
     this.roads = new RoadReads(q, schema);
+    this.significantEvents = new SignificantEventReads(q, schema);
   }
 }
 

@@ -18,3 +18,4 @@ export * from './catalogue';
 export * from './codes';
 export * from './invariants';
 export * from './render';
+export * from './detect';

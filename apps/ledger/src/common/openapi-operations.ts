@@ -71,6 +71,10 @@ export const OPERATION_IDS: Readonly<Record<string, string>> = {
   'POST /gaming-days/{day}/close-requests/{requestId}/approve': 'approveEarlyClose',
   'GET /gaming-days/{day}/close-requests': 'listEarlyCloseRequests',
   'GET /gaming-days/closes': 'listGamingDayCloses',
+  'GET /significant-events': 'listSignificantEvents',
+  'GET /significant-events/live': 'streamSignificantEvents',
+  'GET /significant-events/{significantEventId}': 'getSignificantEvent',
+  'POST /significant-events/{significantEventId}/acknowledgements': 'acknowledgeSignificantEvent',
 };
 
 /** The document's tags, each with what it groups (every operation's tag must be one of them). */
@@ -86,6 +90,11 @@ export const TAGS: readonly { readonly name: string; readonly description: strin
       'Back office and regulators: recall, audit trail, settlements, reconciliation (turnover, payouts, GGR, hold), roads, staff statistics, wallet matching, gaming-day closes, the live tables stream (docs/reports.md).',
   },
   { name: 'exports', description: "Regulators' exports of a period (events, settlements, decisions, rejections, access log), the anchors they verify against, and the signed bundle manifest (docs/reports.md §5)." },
+  {
+    name: 'significant events',
+    description:
+      'Significant events of the catalogue raised as ledger facts (voids, corrections, large wins, clock skew, early closes…): the searchable list, the live stream, and the acknowledgement by a second person (docs/significant-events.md).',
+  },
   { name: 'Health', description: 'Liveness, readiness and the read side’s health (no token).' },
   { name: 'Metrics', description: 'Prometheus metrics (no token).' },
 ];

@@ -187,6 +187,34 @@ export class LedgerApiEnv extends WithWalletLimits(
   @IntVar(0, 86_400_000, 'ms')
   CLOCK_ATTESTATION_INTERVAL_MS: number = 86_400_000;
 
+  // --- the significant events raised as ledger facts (docs/significant-events.md, "Raised as facts")
+
+  /**
+   * Run the significant-event monitor in this API process: a consumer (group
+   * `SIGNIFICANT_MONITOR_GROUP`) of `LEDGER_EVENTS_TOPIC` that appends a `SignificantEventRaised` for
+   * each significant event of the catalogue a ledger event raises. Several API instances share the
+   * topic's partitions; a cause delivered twice raises once. `false`: nothing is raised.
+   * @default true
+   */
+  @BoolVar()
+  SIGNIFICANT_MONITOR: boolean = true;
+
+  /**
+   * The Kafka consumer group of the significant-event monitor.
+   * @default ledger-significant-events
+   */
+  @TextVar(/^[A-Za-z0-9._-]{1,200}$/, 'a consumer group id (letters, digits, . _ -)')
+  SIGNIFICANT_MONITOR_GROUP: string = 'ledger-significant-events';
+
+  /**
+   * How long a significant event of severity high or above may stay unacknowledged before it is
+   * overdue, in seconds: the gauge `ledger_significant_events_overdue{severity}` counts the overdue
+   * ones and the alert `SignificantEventsOverdue` fires on it (docs/operations.md).
+   * @default 3600
+   */
+  @IntVar(60, 2_592_000, 's')
+  SIGNIFICANT_ACK_DEADLINE_SECONDS: number = 3600;
+
   // --- the thresholds of the significant-event catalogue (docs/significant-events.md), which names
   // each kind's variables; a device's clock skew is bounded by OCCURRED_AT_MAX_SKEW_MS above.
 

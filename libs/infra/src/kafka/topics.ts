@@ -37,6 +37,24 @@ export const ANALYTICS_SETTLEMENTS_TOPIC = 'baccarat.analytics.settlements.v1';
 export const ANALYTICS_ROADS_TOPIC = 'baccarat.analytics.roads.v1';
 
 /**
+ * The significant events' own topic (docs/significant-events.md, docs/architecture.md §6): a copy,
+ * byte for byte (same key, value, CloudEvents headers and signature), of every
+ * `SignificantEventRaised` and `SignificantEventAcknowledged` the relay publishes to the ledger's
+ * events topic, for consumers that want only those. The ledger topic keeps them too (the projector,
+ * `npm run -s verify` and recall read it whole).
+ */
+export const SIGNIFICANT_EVENTS_TOPIC = 'baccarat.significant-events.v1';
+
+/**
+ * The significant-events topic that goes with events topic `eventsTopic`: {@link SIGNIFICANT_EVENTS_TOPIC}
+ * for the ledger's own ({@link LEDGER_EVENTS_TOPIC}), `<eventsTopic>.significant` for any other (a test
+ * suite's, a second ledger's), so two ledgers sharing a broker never mix their copies.
+ */
+export function significantEventsTopicOf(eventsTopic: string): string {
+  return eventsTopic === LEDGER_EVENTS_TOPIC ? SIGNIFICANT_EVENTS_TOPIC : `${eventsTopic}.significant`;
+}
+
+/**
  * Configs shared by every ledger topic. Retention is forever (`retention.ms=-1`,
  * `retention.bytes=-1`) and records are deleted, never compacted: each topic is a replayable
  * history, not a queue nor a latest-value table. The replication factor and `min.insync.replicas`
@@ -58,8 +76,8 @@ const RETAINED_FOREVER: Readonly<Record<string, string>> = {
 export const ANALYTICS_TOPICS: readonly LedgerTopic[] = [ANALYTICS_ROUND_OUTCOMES_TOPIC, ANALYTICS_SETTLEMENTS_TOPIC, ANALYTICS_ROADS_TOPIC].map((name) => ({ name, partitions: 6, configs: RETAINED_FOREVER }));
 
 /**
- * Every topic the ledger needs: the event stream (a replayable copy of the event store) and the
- * analytics topics derived from it.
+ * Every topic the ledger needs: the event stream (a replayable copy of the event store), the
+ * significant events' copy of it and the analytics topics derived from it.
  */
 export const LEDGER_TOPICS: readonly LedgerTopic[] = [
   {
@@ -67,8 +85,14 @@ export const LEDGER_TOPICS: readonly LedgerTopic[] = [
     partitions: 6,
     configs: RETAINED_FOREVER,
   },
+  { name: SIGNIFICANT_EVENTS_TOPIC, partitions: 6, configs: RETAINED_FOREVER },
   ...ANALYTICS_TOPICS,
 ];
+
+/** The declaration of a significant-events topic (as {@link SIGNIFICANT_EVENTS_TOPIC}'s: 6 partitions, retained forever). */
+export function significantEventsTopicDeclaration(name: string): LedgerTopic {
+  return { name, partitions: 6, configs: RETAINED_FOREVER };
+}
 
 /**
  * Retries `fn` while a just-started broker (or a just-created topic) still answers "This server does

@@ -23,6 +23,7 @@ import {
   type OutboxDrainResult,
   type OutboxPublisherLogger,
   type OutboxPublisherMessages,
+  type OutboxRecord,
   type OutboxRunResult,
   type OutboxSource,
 } from './outbox-publisher-types';
@@ -327,16 +328,18 @@ export class LeaderOutboxPublisher<Row> {
     let chunk: OutgoingMessage[] = [];
     let bytes = 0;
     for (const row of rows) {
-      const record = this.source.toRecord(row);
-      const size = record.message.value?.length ?? 0;
-      if (chunk.length > 0 && (record.topic !== topic || bytes + size > this.maxRequestBytes)) {
-        await dispatch(topic!, chunk);
-        chunk = [];
-        bytes = 0;
+      const built = this.source.toRecord(row);
+      for (const record of Array.isArray(built) ? (built as readonly OutboxRecord[]) : [built as OutboxRecord]) {
+        const size = record.message.value?.length ?? 0;
+        if (chunk.length > 0 && (record.topic !== topic || bytes + size > this.maxRequestBytes)) {
+          await dispatch(topic!, chunk);
+          chunk = [];
+          bytes = 0;
+        }
+        topic = record.topic;
+        chunk.push(record.message);
+        bytes += size;
       }
-      topic = record.topic;
-      chunk.push(record.message);
-      bytes += size;
     }
     if (chunk.length > 0) await dispatch(topic!, chunk);
     await settle();

@@ -83,8 +83,8 @@ export interface OutboxPublisherMessages {
 export interface OutboxSource<Row> {
   /** Reads up to `limit` unpublished rows in publication order (no lock needed); `[]` when none. */
   claim(client: Client, limit: number): Promise<readonly Row[]>;
-  /** The Kafka record of a row. Records are sent in row order. */
-  toRecord(row: Row): OutboxRecord;
+  /** The Kafka record of a row (or its records, when a row is published to several topics). Records are sent in row order. */
+  toRecord(row: Row): OutboxRecord | readonly OutboxRecord[];
   /** Marks the rows published (Kafka has acknowledged all of them). */
   markPublished(client: Client, rows: readonly Row[]): Promise<void>;
   /** After COMMIT of a non-empty batch (logging). `ms`: milliseconds from BEGIN to COMMIT. */

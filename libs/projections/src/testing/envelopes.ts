@@ -47,7 +47,7 @@ export interface AppendOptions {
   readonly causationId?: string;
 }
 
-/** Builds the events of one shoe stream, in order. */
+/** Builds the events of one stream (a shoe's, or another given by id), in order. */
 export class StreamBuilder {
   readonly streamId: string;
   readonly events: LedgerEvent[] = [];
@@ -59,8 +59,10 @@ export class StreamBuilder {
     /** Assigns global positions as events are added; `null`: the caller assigns them later (see {@link assignPositions}). */
     private readonly positions: GlobalPositions | null,
     private readonly newId: () => string,
+    /** The stream id. @default `shoe-<shoeId>` */
+    streamId?: string,
   ) {
-    this.streamId = `shoe-${shoeId}`;
+    this.streamId = streamId ?? `shoe-${shoeId}`;
   }
 
   /** Appends one event; returns its envelope. `recordedAt` = occurredAt + 0.25 s. */

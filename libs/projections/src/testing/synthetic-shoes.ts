@@ -47,6 +47,11 @@ export interface SyntheticOptions {
   readonly startAt?: string;
   /** Prefix of shoe and table ids (make it unique per test run). @default 'syn' */
   readonly prefix?: string;
+  /**
+   * Add a significant event's stream (docs/significant-events.md) after every round voided and
+   * result corrected: its raise, and for every other one its acknowledgement. @default false
+   */
+  readonly significantEvents?: boolean;
 }
 
 /** Generated streams, interleaved by time with global positions assigned. */
@@ -85,7 +90,32 @@ export function syntheticLedger(options: SyntheticOptions): SyntheticLedger {
   const streams: LedgerEvent[][] = [];
   const start = Date.parse(options.startAt ?? '2025-03-01T04:40:00.000Z');
   for (let i = 0; i < options.shoes; i++) streams.push(generateShoe(i, start + i * 180_000, rnd, options));
+  if (options.significantEvents) streams.push(...significantStreams(streams, idFactory(`${options.prefix ?? 'syn'}-significant`)));
   return { streams, events: assignPositions(streams) };
+}
+
+/** A significant event's stream per round voided or result corrected of `shoes`: raised 1 ms after its cause, every other one acknowledged 1 s later. */
+function significantStreams(shoes: readonly LedgerEvent[][], newId: () => string): LedgerEvent[][] {
+  const out: LedgerEvent[][] = [];
+  for (const cause of shoes.flat()) {
+    if (cause.type !== 'RoundVoided' && cause.type !== 'ResultCorrected') continue;
+    const id = newId();
+    const code = cause.type === 'RoundVoided' ? 'ROUND.VOIDED' : 'RESULT.CORRECTED';
+    const b = new StreamBuilder(id, cause.tableId, null, newId, `significant-${id}`);
+    const t = Date.parse(cause.occurredAt);
+    const named = { eventId: cause.eventId, globalPosition: '0', streamId: cause.streamId, eventType: cause.type };
+    const raised = { significantEventId: id, code, severity: code === 'ROUND.VOIDED' ? 'medium' : 'high', cause: named, tableId: cause.tableId, roundId: cause.data.roundId, actor: cause.actor.id, details: {} };
+    b.add('SignificantEventRaised', raised, { actor: { id: 'significant-event-monitor', role: 'system' }, occurredAt: new Date(t + 1).toISOString(), eventId: id });
+    if (out.length % 2 === 0) {
+      b.add(
+        'SignificantEventAcknowledged',
+        { significantEventId: id, code, reason: 'reviewed', acknowledgedBy: 'pm-ack', role: 'pit-manager' },
+        { actor: { id: 'pm-ack', role: 'pit-manager' }, occurredAt: new Date(t + 1000).toISOString() },
+      );
+    }
+    out.push(b.events);
+  }
+  return out;
 }
 
 function generateShoe(index: number, startMs: number, rnd: () => number, o: SyntheticOptions): LedgerEvent[] {

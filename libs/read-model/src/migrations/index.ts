@@ -4,17 +4,19 @@ import { LedgerEntries1799000200000 } from './1799000200000-ledger-entries';
 import { LedgerWideEvents1799000400000 } from './1799000400000-ledger-wide-events';
 import { SettlementActingManager1799000600000 } from './1799000600000-settlement-acting-manager';
 import { AuditTimeOrder1799000700000 } from './1799000700000-audit-time-order';
+import { SignificantEvents1799000800000 } from './1799000800000-significant-events';
 
 export { AuditKeysetIndexes1797020000000, auditKeysetIndexesSql, AUDIT_KEYSET_INDEX_NAMES } from './1797020000000-audit-keyset-indexes';
 export { LedgerEntries1799000200000, ledgerEntriesGrantsSql, ledgerEntriesSql } from './1799000200000-ledger-entries';
 export { LedgerWideEvents1799000400000, ledgerWideEventsSql } from './1799000400000-ledger-wide-events';
 export { SettlementActingManager1799000600000, settlementActingManagerSql } from './1799000600000-settlement-acting-manager';
 export { AuditTimeOrder1799000700000, auditTimeOrderSql } from './1799000700000-audit-time-order';
+export { SignificantEvents1799000800000, significantEventsSql } from './1799000800000-significant-events';
 
 /**
  * The migrations of the read model's own tables, oldest first: the audit's keyset indexes, the
  * reconciliation's `ledger_entries`, the audit's ledger-wide events, the settlement histories'
- * acting manager, the audit's time-ordered pages. The engine runs them with its
+ * acting manager, the audit's time-ordered pages, the significant events. The engine runs them with its
  * own, in timestamp order (`runProjectionMigrations(ds, { schema, migrations: READ_MODEL_MIGRATIONS })`).
  * The read tables created before the split are created by the engine's 1733000000000 (it creates
  * both) and indexed by its 1799000100000; they stay there under their recorded names.
@@ -25,6 +27,7 @@ export const READ_MODEL_MIGRATIONS: readonly ProjectionMigrationClass[] = [
   LedgerWideEvents1799000400000,
   SettlementActingManager1799000600000,
   AuditTimeOrder1799000700000,
+  SignificantEvents1799000800000,
 ];
 
 /**

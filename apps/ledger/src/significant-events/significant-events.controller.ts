@@ -1,0 +1,104 @@
+import { Body, Controller, Get, Inject, Optional, Param, Post, Query, Req, Res, UseInterceptors } from '@nestjs/common';
+import { ApiBearerAuth, ApiCreatedResponse, ApiOkResponse, ApiOperation, ApiProduces, ApiTags } from '@nestjs/swagger';
+import type { Request, Response } from 'express';
+import type { Principal } from '../kernel/auth/principal';
+import { CurrentPrincipal } from '../kernel/auth/current-principal.decorator';
+import { Roles } from '../kernel/auth/roles.decorator';
+import { ApiError } from '../kernel/api-error';
+import { inProcessLimits, LIMITS, type LimitsBackend } from '../kernel/limits/limits-backend';
+import type { Slots } from '../kernel/limits/slots';
+import type { Page } from '../kernel/pagination';
+import { NoQuery } from '../kernel/query.dto';
+import { QueryLogInterceptor } from '../kernel/query-log.interceptor';
+import { AcknowledgeSignificantEventDto, SignificantEventsQuery } from './significant-events.dto';
+import { SignificantEventAcknowledgement, SignificantEventsPage, SignificantEventView } from './significant-events.responses';
+import { SignificantEventFeed, type SignificantEventChange } from './significant-event-feed';
+import { SignificantEventsService, type AcknowledgementAnswer } from './significant-events.service';
+
+/** Live streams of significant events one caller may hold open at once; one more is 429 `RATE.LIVE_STREAMS_BUSY`. */
+export const SIGNIFICANT_STREAMS_PER_CALLER = 4;
+/** A comment line this often keeps proxies from closing an idle stream, in ms. */
+const KEEP_ALIVE_MS = 15_000;
+
+/**
+ * The significant events (docs/significant-events.md, "Raised as facts" and "Acknowledged by a
+ * second person"): the searchable list and one event (pit managers, auditors), the live stream of
+ * raises and acknowledgements (server-sent events), and the acknowledgement by a second person.
+ */
+@ApiTags('significant events')
+@ApiBearerAuth()
+@Roles('pit-manager', 'auditor')
+@Controller('significant-events')
+export class SignificantEventsController {
+  private readonly slots: Slots;
+
+  constructor(
+    private readonly service: SignificantEventsService,
+    private readonly feed: SignificantEventFeed,
+    @Optional() @Inject(LIMITS) limits: LimitsBackend | null = null,
+  ) {
+    this.slots = (limits ?? inProcessLimits()).slots('live-stream');
+  }
+
+  @Get()
+  @UseInterceptors(QueryLogInterceptor)
+  @ApiOperation({ summary: 'Significant events, newest first: filter by code, severity, table, dealer, period (raisedAt) and acknowledged=true|false; keyset pages' })
+  @ApiOkResponse({ type: SignificantEventsPage })
+  list(@Query() q: SignificantEventsQuery): Promise<Page<Record<string, unknown>>> {
+    return this.service.list(q);
+  }
+
+  @Get('live')
+  @ApiOperation({ summary: 'Server-sent events: `event: raised` and `event: acknowledged` with the significant event as the list answers it, as the read model gets them; `: keep-alive` every 15 s; at most 4 streams per caller' })
+  @ApiProduces('text/event-stream')
+  @ApiOkResponse({
+    description: 'an event stream (text/event-stream) that stays open',
+    content: { 'text/event-stream': { schema: { type: 'string', example: 'event: raised\ndata: {"significantEventId":"…","code":"WIN.LARGE",…}\n\n' } } },
+  })
+  async live(@Req() req: Request & { principal: Principal }, @Res() res: Response, @Query() _q: NoQuery): Promise<void> {
+    const p = req.principal;
+    const grant = await this.slots.take([{ key: `significant|caller|${p.role}|${p.id}`, limit: SIGNIFICANT_STREAMS_PER_CALLER }]);
+    if (!grant.taken) throw ApiError.of('RATE.LIVE_STREAMS_BUSY', { scope: 'caller', limit: SIGNIFICANT_STREAMS_PER_CALLER, retryAfterSeconds: 5 });
+    res.status(200);
+    res.setHeader('Content-Type', 'text/event-stream; charset=utf-8');
+    res.setHeader('Cache-Control', 'no-cache, no-transform');
+    res.setHeader('X-Accel-Buffering', 'no');
+    res.flushHeaders();
+    req.socket.setTimeout(0);
+    res.write('retry: 3000\n: listening\n\n');
+    const unsubscribe = this.feed.subscribe((c: SignificantEventChange) => {
+      if (!res.writableEnded) res.write(`event: ${c.kind}\ndata: ${JSON.stringify(c.event)}\n\n`);
+    });
+    const keepAlive = setInterval(() => res.writableEnded || res.write(': keep-alive\n\n'), KEEP_ALIVE_MS);
+    const expiry = p.expiresAt === undefined ? null : setTimeout(() => close(), Math.max(0, p.expiresAt - Date.now()));
+    let closed = false;
+    const close = () => {
+      if (closed) return;
+      closed = true;
+      clearInterval(keepAlive);
+      if (expiry) clearTimeout(expiry);
+      unsubscribe();
+      grant.release();
+      if (!res.writableEnded) res.end();
+    };
+    res.on('close', close);
+  }
+
+  @Get(':significantEventId')
+  @UseInterceptors(QueryLogInterceptor)
+  @ApiOperation({ summary: 'One significant event: its cause, and who acknowledged it, when and why' })
+  @ApiOkResponse({ type: SignificantEventView })
+  get(@Param('significantEventId') id: string, @Query() _q: NoQuery): Promise<Record<string, unknown>> {
+    return this.service.get(id);
+  }
+
+  @Post(':significantEventId/acknowledgements')
+  @ApiOperation({
+    summary:
+      'Acknowledge a significant event with a reason as a pit manager or auditor who had no hand in what raised it (422 MANAGEMENT.SAME_APPROVER otherwise); records SignificantEventAcknowledged (201); a second acknowledgement is 409 SIGNIFICANT.ALREADY_ACKNOWLEDGED',
+  })
+  @ApiCreatedResponse({ type: SignificantEventAcknowledgement })
+  acknowledge(@CurrentPrincipal() p: Principal, @Param('significantEventId') id: string, @Body() b: AcknowledgeSignificantEventDto): Promise<AcknowledgementAnswer> {
+    return this.service.acknowledge(id, p, b.reason);
+  }
+}

@@ -1,0 +1,37 @@
+import { catalogueCounter, catalogueGauge, catalogueHistogram } from '@ledger/metrics';
+import { SEVERITIES, severityAtLeast } from '@ledger/significant-events';
+import type { OpenSignificantEventCount } from '@ledger/read-model';
+
+/** What the escalation gauges read at scrape: set by the module's {@link SignificantEventGauges}; null: nothing exported. */
+let openCounts: (() => Promise<readonly OpenSignificantEventCount[]>) | null = null;
+
+/** The severities a second person acknowledges (high, critical): each gets a series, 0 when none is open. */
+const ACKED = SEVERITIES.filter((s) => severityAtLeast(s, 'high'));
+
+/** The open counts now (none when no reader is set or the read fails: a scrape never fails on it). */
+async function readOpenCounts(): Promise<readonly OpenSignificantEventCount[]> {
+  return openCounts ? openCounts().catch(() => []) : [];
+}
+
+/**
+ * The significant events' metrics (docs/architecture.md §8, docs/operations.md): raised per code and
+ * severity, the raise's lag, and the escalation gauges `ledger_significant_events_unacknowledged`
+ * and `ledger_significant_events_overdue` by severity (read from the read model at scrape).
+ */
+export const significantMetrics = {
+  raised: catalogueCounter('significantRaised'),
+  raiseLag: catalogueHistogram('significantRaiseLag'),
+  unacknowledged: catalogueGauge('significantUnacknowledged', async function () {
+    const counts = await readOpenCounts();
+    for (const s of ACKED) this.set({ severity: s }, counts.find((c) => c.severity === s)?.unacknowledged ?? 0);
+  }),
+  overdue: catalogueGauge('significantOverdue', async function () {
+    const counts = await readOpenCounts();
+    for (const s of ACKED) this.set({ severity: s }, counts.find((c) => c.severity === s)?.overdue ?? 0);
+  }),
+};
+
+/** Points the escalation gauges at a reader of the open counts (the API's read model); null stops them. */
+export function exportOpenCounts(read: (() => Promise<readonly OpenSignificantEventCount[]>) | null): void {
+  openCounts = read;
+}

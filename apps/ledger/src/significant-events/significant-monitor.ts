@@ -1,0 +1,99 @@
+import { Inject, Injectable, Logger, OnApplicationBootstrap, OnModuleDestroy } from '@nestjs/common';
+import { ConfigService } from '@nestjs/config';
+import type { LedgerApiEnv } from '@ledger/config';
+import type { PgEventStore } from '@ledger/event-store';
+import type { LedgerEvent } from '@ledger/events';
+import { createKafka, type IncomingMessage, type KafkaConsumer } from '@ledger/kafka';
+import { detectionThresholds, detectSignificantEvents, type DetectionThresholds } from '@ledger/significant-events';
+import { EVENT_STORE } from '../kernel/tokens';
+import { appendRaise, raiseData } from './raise';
+import { significantMetrics } from './significant-metrics';
+
+/** The longest a fetch of the monitor waits for records, in ms: bounds the raise's latency when the topic is quiet. */
+const MONITOR_MAX_WAIT_MS = 100;
+
+/** The event of a record's value, as far as the detector reads it (the truth is then read from PostgreSQL); null when it is not JSON. */
+function recordEvent(m: IncomingMessage): LedgerEvent | null {
+  try {
+    const e = JSON.parse(m.value?.toString('utf8') ?? 'null') as LedgerEvent | null;
+    return e && typeof e === 'object' && typeof e.eventId === 'string' && typeof e.type === 'string' && e.actor && e.data ? e : null;
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * The significant-event monitor (docs/significant-events.md, "Raised as facts"; docs/architecture.md
+ * §6): a consumer of `LEDGER_EVENTS_TOPIC` in group `SIGNIFICANT_MONITOR_GROUP`, run in the API
+ * process when `SIGNIFICANT_MONITOR` is true (the API's role is the one that may append). For each
+ * batch: the records whose event the detector ({@link detectSignificantEvents}) finds significant
+ * are read again from PostgreSQL by event id (a record that is not a stored event raises nothing),
+ * detected again on the stored event, and each draft appended as a `SignificantEventRaised`
+ * ({@link appendRaise}: deterministic id, so a redelivered cause raises once). Its own types raise
+ * nothing. The offsets are committed once the batch's raises are appended (at least once).
+ * Starting fails softly: the API serves without it and logs why.
+ */
+@Injectable()
+export class SignificantEventMonitor implements OnApplicationBootstrap, OnModuleDestroy {
+  private readonly logger = new Logger('SignificantEventMonitor');
+  private readonly thresholds: DetectionThresholds;
+  private consumer: KafkaConsumer | null = null;
+
+  constructor(
+    @Inject(EVENT_STORE) private readonly store: PgEventStore,
+    @Inject(ConfigService) private readonly config: ConfigService<LedgerApiEnv, true>,
+  ) {
+    this.thresholds = detectionThresholds({
+      SIGNIFICANT_WIN_MULTIPLE: config.get('SIGNIFICANT_WIN_MULTIPLE', { infer: true }),
+      SIGNIFICANT_WIN_AMOUNT_MINOR: config.get('SIGNIFICANT_WIN_AMOUNT_MINOR', { infer: true }),
+      OCCURRED_AT_MAX_SKEW_MS: config.get('OCCURRED_AT_MAX_SKEW_MS', { infer: true }),
+    });
+  }
+
+  onApplicationBootstrap(): void {
+    if (!this.config.get('SIGNIFICANT_MONITOR', { infer: true })) return;
+    void this.start().catch((err: unknown) => this.logger.error(`significant-event monitor not started: ${(err as Error).message}`));
+  }
+
+  async onModuleDestroy(): Promise<void> {
+    const c = this.consumer;
+    this.consumer = null;
+    await c?.disconnect();
+  }
+
+  private async start(): Promise<void> {
+    const brokers = this.config.get('KAFKA_BROKERS', { infer: true });
+    const topic = this.config.get('LEDGER_EVENTS_TOPIC', { infer: true });
+    const kafka = createKafka({ clientId: 'ledger-significant-monitor', brokers: [...brokers], logLevel: 'nothing' });
+    const consumer = kafka.consumer({ groupId: this.config.get('SIGNIFICANT_MONITOR_GROUP', { infer: true }), maxWaitTimeInMs: MONITOR_MAX_WAIT_MS });
+    consumer.onCrash((c) => this.logger.error(`significant-event monitor crashed (restart: ${c.restart}): ${c.error.message}`));
+    this.consumer = consumer;
+    await consumer.connect();
+    await consumer.subscribe({ topic, fromBeginning: true });
+    await consumer.run({
+      eachBatch: async ({ batch }) => {
+        await this.handle(batch.messages);
+      },
+    });
+    this.logger.log(`significant-event monitor consuming ${topic}`);
+  }
+
+  /** Raises what `messages` cause. @returns how many raises were appended (not those raised before) */
+  async handle(messages: readonly IncomingMessage[]): Promise<number> {
+    const candidates = messages.map(recordEvent).filter((e): e is LedgerEvent => e !== null && detectSignificantEvents(e, this.thresholds).length > 0);
+    if (candidates.length === 0) return 0;
+    let appended = 0;
+    for (const cause of await this.store.eventsByIds(candidates.map((e) => e.eventId))) {
+      const drafts = detectSignificantEvents(cause, this.thresholds);
+      if (drafts.length === 0) continue;
+      const dealer = cause.streamId.startsWith('shoe-') ? await this.store.dealerAt(cause.streamId, cause.streamVersion) : null;
+      for (const draft of drafts) {
+        if (!(await appendRaise(this.store, cause, raiseData(cause, draft, dealer)))) continue;
+        appended++;
+        significantMetrics.raised.inc({ code: draft.code, severity: draft.severity });
+        significantMetrics.raiseLag.observe((Date.now() - Date.parse(cause.recordedAt)) / 1000);
+      }
+    }
+    return appended;
+  }
+}

@@ -1,0 +1,54 @@
+import type { LedgerEvent } from '@ledger/events';
+import { ProjectionError, type Projection, type ProjectionTx } from '@ledger/projections';
+import { SEVERITIES, severityAtLeast, type Severity } from '@ledger/significant-events';
+import { SIGNIFICANT_EVENTS_TABLE } from './tables';
+
+/** The row of a raise. */
+function raisedRow(e: LedgerEvent<'SignificantEventRaised'>): Record<string, unknown> {
+  const d = e.data;
+  const rank = SEVERITIES.indexOf(d.severity as Severity);
+  return {
+    significant_event_id: d.significantEventId,
+    code: d.code,
+    severity: d.severity,
+    severity_rank: rank,
+    table_id: d.tableId ?? null,
+    shoe_id: d.shoeId ?? null,
+    round_id: d.roundId ?? null,
+    dealer_id: d.dealerId ?? null,
+    actor_id: d.actor,
+    cause_event_id: d.cause.eventId,
+    cause_event_type: d.cause.eventType,
+    cause_global_position: d.cause.globalPosition,
+    details: d.details,
+    requires_ack: rank >= 0 && severityAtLeast(d.severity as Severity, 'high'),
+    raised_at: e.recordedAt,
+    raised_position: e.globalPosition,
+    acknowledged_by: null,
+    acknowledged_role: null,
+    ack_reason: null,
+    acknowledged_at: null,
+    ack_position: null,
+  };
+}
+
+/**
+ * `significant_events`: one row per significant event (docs/significant-events.md, "Raised as
+ * facts"), created by its `SignificantEventRaised` and completed by its `SignificantEventAcknowledged`
+ * (who, in which role, why, when). Reads nothing but its own table.
+ */
+export const significantEventsProjection: Projection<undefined> = {
+  name: 'significant_events',
+  tables: [{ name: SIGNIFICANT_EVENTS_TABLE, orderBy: 'significant_event_id', scope: { tableId: (p) => `table_id = ${p}` } }],
+  async apply(e: LedgerEvent, tx: ProjectionTx): Promise<void> {
+    if (e.type === 'SignificantEventRaised') {
+      tx.createRow(SIGNIFICANT_EVENTS_TABLE, 'significant_event_id', raisedRow(e));
+      return;
+    }
+    if (e.type !== 'SignificantEventAcknowledged') return;
+    const row = await tx.row(SIGNIFICANT_EVENTS_TABLE, 'significant_event_id', e.data.significantEventId);
+    // the stream's version check puts the raise first (same stream, same table key, same partition)
+    if (row === null) throw new ProjectionError('PROJECTION.INCONSISTENT_EVENT', `SignificantEventAcknowledged of ${e.data.significantEventId}, which was never raised`, { eventId: e.eventId });
+    tx.update(row, { acknowledged_by: e.data.acknowledgedBy, acknowledged_role: e.data.role, ack_reason: e.data.reason, acknowledged_at: e.recordedAt, ack_position: e.globalPosition });
+  },
+};

@@ -1,0 +1,132 @@
+import type { LedgerEvent, LedgerEventType } from '@ledger/events';
+import { parseRatio, significantEventCodesFor, significantEventSpec, type ExactRatio, type SignificantEventCode } from './codes';
+import type { Severity } from './severity';
+
+/**
+ * The thresholds the detector reads (docs/significant-events.md; each one the configuration
+ * variable the catalogue names): exact integers, never floats.
+ */
+export interface DetectionThresholds {
+  /** `SIGNIFICANT_WIN_MULTIPLE`: winnings ÷ stake at or above it is a large win. */
+  readonly winMultiple: ExactRatio;
+  /** `SIGNIFICANT_WIN_AMOUNT_MINOR`: winnings at or above it (minor units) is a large win. */
+  readonly winAmountMinor: bigint;
+  /** `OCCURRED_AT_MAX_SKEW_MS`: a device's `occurredAt` further than this from `recordedAt` is a clock skew, in ms. */
+  readonly clockSkewBoundMs: number;
+}
+
+/** The thresholds from the configuration variables' text (`'100/1'`, `'1000000'`, 5000). @throws Error on a malformed ratio or amount */
+export function detectionThresholds(v: { readonly SIGNIFICANT_WIN_MULTIPLE: string; readonly SIGNIFICANT_WIN_AMOUNT_MINOR: string; readonly OCCURRED_AT_MAX_SKEW_MS: number }): DetectionThresholds {
+  if (!/^[1-9]\d{0,17}$/.test(v.SIGNIFICANT_WIN_AMOUNT_MINOR)) throw new Error(`${v.SIGNIFICANT_WIN_AMOUNT_MINOR} is not a positive integer of minor units`);
+  return { winMultiple: parseRatio(v.SIGNIFICANT_WIN_MULTIPLE), winAmountMinor: BigInt(v.SIGNIFICANT_WIN_AMOUNT_MINOR), clockSkewBoundMs: v.OCCURRED_AT_MAX_SKEW_MS };
+}
+
+/** What the detector found in one ledger event: a kind of the catalogue to raise, with its severity and a few facts. */
+export interface SignificantEventDraft {
+  readonly code: SignificantEventCode;
+  readonly severity: Severity;
+  /** The round the cause concerns, when it names one. */
+  readonly roundId?: string;
+  /** Small facts of the cause as strings (minor units, ms). */
+  readonly details: Readonly<Record<string, string>>;
+}
+
+const draft = (code: SignificantEventCode, details: Record<string, string> = {}, roundId?: string | null): SignificantEventDraft => ({
+  code,
+  severity: significantEventSpec(code).severity,
+  ...(roundId ? { roundId } : {}),
+  details,
+});
+
+/** The large-win draft of a settlement, or null (not a win, or under both thresholds). Exact bigint comparison. */
+function largeWin(e: LedgerEvent<'BetSettled' | 'BetResettled'>, t: DetectionThresholds): SignificantEventDraft | null {
+  const d = e.data;
+  if (d.result !== 'WIN') return null;
+  const stake = BigInt(d.stake);
+  const winnings = BigInt(d.winnings);
+  // winnings / stake >= N / D  ⇔  winnings · D >= N · stake (stake > 0)
+  const byMultiple = stake > 0n && winnings * t.winMultiple.denominator >= t.winMultiple.numerator * stake;
+  const byAmount = winnings >= t.winAmountMinor;
+  if (!byMultiple && !byAmount) return null;
+  return draft('WIN.LARGE', { betId: d.betId, accountId: d.accountId, currency: d.currency, stake: d.stake, winnings: d.winnings, by: byMultiple && byAmount ? 'multiple,amount' : byMultiple ? 'multiple' : 'amount' }, d.roundId);
+}
+
+/** The clock-skew draft of a table device's fact: |recordedAt − occurredAt| above the bound, else null. */
+function clockSkew(e: LedgerEvent, t: DetectionThresholds): SignificantEventDraft | null {
+  if (e.actor.role !== 'table-device') return null;
+  const skew = Date.parse(e.recordedAt) - Date.parse(e.occurredAt);
+  if (!Number.isFinite(skew) || Math.abs(skew) <= t.clockSkewBoundMs) return null;
+  const roundId = (e.data as { roundId?: unknown }).roundId;
+  return draft('DEVICE.CLOCK_SKEW', { deviceId: e.actor.id, skewMs: String(skew), boundMs: String(t.clockSkewBoundMs) }, typeof roundId === 'string' ? roundId : null);
+}
+
+/** The two managers of the four-eyes decision an event carries out (both had a hand in it: neither may acknowledge it), or none. */
+function managers(decision: { readonly actingManagerId: string; readonly approverId: string } | null | undefined): Record<string, string> {
+  return decision ? { actingManagerId: decision.actingManagerId, approverId: decision.approverId } : {};
+}
+
+/** The draft a ledger event raises by its type alone (or its data's own flags), else null. */
+function byType(e: LedgerEvent, t: DetectionThresholds): SignificantEventDraft | null {
+  switch (e.type) {
+    case 'RoundVoided':
+      // a round voided with its shoe is part of SHOE.VOIDED_BY_DECISION
+      return e.data.cause === 'SHOE_VOIDED' ? null : draft('ROUND.VOIDED', { cause: e.data.cause, ...managers(e.data.decision) }, e.data.roundId);
+    case 'ResultCorrected':
+      return draft('RESULT.CORRECTED', { from: e.data.previousOutcome.winner, to: e.data.outcome.winner, ...managers(e.data.decision) }, e.data.roundId);
+    case 'ShoeVoided':
+      return draft('SHOE.VOIDED_BY_DECISION', { rounds: String(e.data.roundIds.length), ...managers(e.data.decision) });
+    case 'CommencementCorrected':
+      return draft('COMMENCEMENT.CORRECTED', { card: e.data.card, ...managers(e.data.decision) });
+    case 'GamingDayClosed':
+      return e.data.early ? draft('GAMING_DAY.CLOSED_EARLY', { gamingDay: e.data.gamingDay, tableIds: e.data.tableIds.join(','), requestedBy: e.data.early.requestedBy, approvedBy: e.data.early.approvedBy }) : null;
+    case 'BetSettled':
+    case 'BetResettled':
+      return largeWin(e, t);
+    case 'CardExposed':
+      return draft('CARD.EXPOSED', { card: e.data.card, phase: e.data.phase }, e.data.roundId);
+    case 'CardDropped':
+      return draft('CARD.DROPPED', { phase: e.data.phase }, e.data.roundId);
+    case 'UnneededCardDrawn':
+      return draft('CARD.UNNEEDED', { card: e.data.card }, e.data.roundId);
+    default:
+      return null;
+  }
+}
+
+/**
+ * The significant events one ledger event raises (docs/significant-events.md), for the kinds of the
+ * catalogue a ledger event raises by itself: `ROUND.VOIDED` (not a void of a voided shoe's round),
+ * `RESULT.CORRECTED`, `SHOE.VOIDED_BY_DECISION`, `COMMENCEMENT.CORRECTED`, `GAMING_DAY.CLOSED_EARLY`
+ * (a close carrying `early`), `WIN.LARGE` (a settlement or resettlement won at or above either
+ * threshold, exact integers), `CARD.EXPOSED`, `CARD.DROPPED`, `CARD.UNNEEDED`, and
+ * `DEVICE.CLOCK_SKEW` (a table device's fact whose `occurredAt` is further than
+ * `OCCURRED_AT_MAX_SKEW_MS` from the ledger's `recordedAt`, either way). `DEALER.CHANGED_MID_SHOE`
+ * needs the shoe's state and is not detected here. The significant events' own types raise nothing.
+ * The details of a kind carried out by a four-eyes decision name its two managers (`actingManagerId`,
+ * `approverId`; an early close: `requestedBy`, `approvedBy`): the people whose act raised it.
+ * Pure: no clock, no I/O.
+ * @returns zero, one or two drafts (a fact of a skewed device may also be a card kind)
+ */
+export function detectSignificantEvents(e: LedgerEvent, t: DetectionThresholds): SignificantEventDraft[] {
+  if (e.type === 'SignificantEventRaised' || e.type === 'SignificantEventAcknowledged') return [];
+  return [byType(e, t), clockSkew(e, t)].filter((d): d is SignificantEventDraft => d !== null);
+}
+
+/**
+ * The people whose act raised a significant event (none of them may acknowledge it: the four eyes of
+ * docs/domain-rules.md §6): the cause event's actor (`actor` of the raise) and, for a kind carried out
+ * by a four-eyes decision or an early close, its two managers (named in `details`).
+ */
+export function raisersOf(raise: { readonly actor: string; readonly details: Readonly<Record<string, string>> }): Set<string> {
+  const d = raise.details;
+  return new Set([raise.actor, d.actingManagerId, d.approverId, d.requestedBy, d.approvedBy].filter((v): v is string => typeof v === 'string'));
+}
+
+/**
+ * Whether a ledger event of type `eventType`, caused by an actor of role `role`, can raise `code`
+ * (what `npm run -s verify` asks of a raise's cause): a kind its type raises, or a clock skew of a
+ * table device's fact.
+ */
+export function causeMayRaise(code: SignificantEventCode, eventType: LedgerEventType, role: string): boolean {
+  return significantEventCodesFor(eventType).includes(code) || (code === 'DEVICE.CLOCK_SKEW' && role === 'table-device');
+}
