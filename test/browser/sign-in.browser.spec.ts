@@ -1,7 +1,7 @@
 /**
  * Signing in to the console per role (README "Tests", the browser tier), against the real
  * API serving the console at /console: each role gets the navigation its token allows (NAV of
- * apps/console/src/App.tsx: every role Tables and Topics; pit managers and auditors also Approvals,
+ * apps/console/src/App.tsx: every role Tables and Topics; pit managers and auditors also Approvals, Significant events,
  * Reconciliation, Closes, Staff, Fairness, Wallet, Audit and Exports) and the "who" label the API's `GET /me` answers; a bad token shows the
  * API's error code and stays on the sign-in page; the sign-in page has no serious accessibility
  * violation.
@@ -11,7 +11,7 @@ import { join } from 'node:path';
 import { expect, expectNoSeriousA11yViolations, mintConsoleToken, screenshotPage, test, type ConsoleRole } from './support/fixtures';
 
 const EVERY_ROLE = ['Tables', 'Topics'];
-const BACK_OFFICE = ['Tables', 'Approvals', 'Reconciliation', 'Closes', 'Staff', 'Fairness', 'Wallet', 'Audit', 'Exports', 'Topics'];
+const BACK_OFFICE = ['Tables', 'Approvals', 'Significant events', 'Reconciliation', 'Closes', 'Staff', 'Fairness', 'Wallet', 'Audit', 'Exports', 'Topics'];
 const CASES: readonly { role: ConsoleRole; sub: string; tables?: string[]; nav: string[] }[] = [
   { role: 'table-device', sub: 'device-1', tables: ['T-CLASSIC-01'], nav: EVERY_ROLE },
   { role: 'betting-platform', sub: 'platform-1', nav: EVERY_ROLE },
