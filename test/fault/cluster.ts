@@ -69,7 +69,8 @@ export const SERVICES: readonly ServiceName[] = ['api', 'relay', 'projector'];
 /**
  * The environment every ledger service under test shares: its database (app role `databaseUrl`, owner
  * `migrationsUrl` for RUN_MIGRATIONS), the brokers, the events topic and the read-model schema, in
- * development mode, with every fault-injection knob cleared (a value left in the test runner's own
+ * development mode, without the clock attestation and the significant-event monitor (as
+ * test/support/ledger-harness.ts), with every fault-injection knob cleared (a value left in the test runner's own
  * environment must not reach the child). Each service adds its role's URL and ports.
  */
 export function ledgerServiceEnv(o: { databaseUrl: string; migrationsUrl: string; brokers: readonly string[]; topic: string; schema: string }): Record<string, string> {
@@ -84,6 +85,10 @@ export function ledgerServiceEnv(o: { databaseUrl: string; migrationsUrl: string
     RELAY_CRASH_POINT: '',
     ANALYTICS_PUBLISHER_CRASH_POINT: '',
     PROJECTOR_FAULT_DELAY_IN_TX_MS: '',
+    // as the harness: no clock attestation at start and no significant-event monitor, so the events
+    // are the spec's own (each appends events: a ClockAttested at start, a raise per void or large win)
+    CLOCK_ATTESTATION_INTERVAL_MS: '0',
+    SIGNIFICANT_MONITOR: 'false',
   };
 }
 
