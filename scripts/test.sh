@@ -4,6 +4,7 @@
 # the system Chromium against the real services, test/browser/playwright.config.ts), and ends with
 # `tests: N passed, N failed` (Jest's and Playwright's counts added).
 #   TEST_TIERS="unit int"  restricts the tiers (default: all: unit int e2e data browser)
+#   TEST_BUILT=1  dist/ was built from this tree just before (.ci/run): no second build
 #   paths given go to Jest (and, unless TEST_TIERS names it, the browser tier is then left out); with
 #   TEST_TIERS=browser alone they go to Playwright (files or -g <title>)
 # The unit and data tiers run in a Jest process of their own beside the int and e2e tiers (each one
@@ -38,8 +39,11 @@ if [ "$needs_stack" = 1 ]; then
   if [ "${#jest_tiers[@]}" -gt 0 ]; then bash scripts/stack.sh fresh-test-db >&2 || { echo "tests: 0 passed, 1 failed"; exit 1; }; fi
   # the specs of the shared limits start a Redis of their own (test/support/redis-server.ts)
   if redis="$(bash scripts/ensure-package.sh redis-server redis-server)"; then export REDIS_SERVER="$redis"; else echo "tests: 0 passed, 1 failed"; exit 1; fi
-  # the services (dist/) and the console (dist/console) the int, e2e and browser tiers run
-  npm run -s build >&2 || { echo "build failed"; echo "tests: 0 passed, 1 failed"; exit 1; }
+  # the services (dist/) and the console (dist/console) the int, e2e and browser tiers run; .ci/run,
+  # which built this very tree a moment before, says so with TEST_BUILT=1 (one build of ~1 min, not two)
+  if [ "${TEST_BUILT:-0}" != 1 ]; then
+    npm run -s build >&2 || { echo "build failed"; echo "tests: 0 passed, 1 failed"; exit 1; }
+  fi
 fi
 
 code=0
