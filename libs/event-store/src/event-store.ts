@@ -4,6 +4,7 @@ import { DEFAULT_EVENTS_TOPIC } from './constants';
 import { defaultLogger } from './logger';
 import { EventAppender } from './append';
 import { EventReader } from './read';
+import { SignificantEventLedgerReads } from './significant-reads';
 import { IdempotencyStore } from './idempotency';
 import { ChainVerifier, type IncrementalChainVerification, type VerifiedHead } from './verification';
 import { RejectionLog } from './rejections';
@@ -29,6 +30,8 @@ export * from './types';
 export class PgEventStore {
   private readonly appender: EventAppender;
   private readonly reader: EventReader;
+  /** The significant events as stored (docs/significant-events.md, "What the read model may not decide"). */
+  readonly significant: SignificantEventLedgerReads;
   private readonly idempotency: IdempotencyStore;
   private readonly verifier: ChainVerifier;
   private readonly rejections: RejectionLog;
@@ -42,6 +45,7 @@ export class PgEventStore {
     const log = options.logger ?? defaultLogger('event-store');
     const now = options.now ?? (() => new Date());
     this.reader = new EventReader(ds);
+    this.significant = new SignificantEventLedgerReads(ds);
     this.idempotency = new IdempotencyStore(ds, this.reader, log, now, options.idempotencyRetentionMs ?? DEFAULT_IDEMPOTENCY_RETENTION_MS);
     this.appender = new EventAppender(ds, { topic, log, now, idempotency: this.idempotency });
     this.verifier = new ChainVerifier(ds, log, options.verifyStatementTimeoutMs);

@@ -190,15 +190,22 @@ export const METRICS = {
   significantUnacknowledged: {
     name: 'ledger_significant_events_unacknowledged',
     type: 'gauge',
-    help: 'significant events of severity high or above not acknowledged yet, by severity (read from the read model at scrape)',
+    help: 'significant events of severity high or above not acknowledged yet, by severity (read from the event store at scrape, never from the read model)',
     labels: ['severity'],
     services: ['ledger'],
   },
   significantOverdue: {
     name: 'ledger_significant_events_overdue',
     type: 'gauge',
-    help: 'significant events of severity high or above not acknowledged SIGNIFICANT_ACK_DEADLINE_SECONDS after they were raised, by severity (read at scrape)',
+    help: 'significant events of severity high or above not acknowledged SIGNIFICANT_ACK_DEADLINE_SECONDS after they were raised, by severity (read from the event store at scrape)',
     labels: ['severity'],
+    services: ['ledger'],
+  },
+  significantReadModelMismatches: {
+    name: 'ledger_significant_read_model_mismatches_total',
+    type: 'counter',
+    help: "rows of the significant-events read model the event store contradicts when served (kind: not-raised, acknowledgement); the events' version is served (docs/significant-events.md)",
+    labels: ['kind'],
     services: ['ledger'],
   },
 } as const satisfies Record<string, MetricSpec>;

@@ -1,12 +1,14 @@
 import { Inject, Injectable, Logger, OnModuleDestroy } from '@nestjs/common';
-import type { ReadModel, SignificantEventRow } from '@ledger/read-model';
+import type { PgEventStore, SignificantChange } from '@ledger/event-store';
+import type { LedgerEvent } from '@ledger/events';
+import { significantEventRowOf } from '@ledger/read-model';
 import { camel } from '../kernel/camel';
-import { READ_MODEL } from '../kernel/tokens';
+import { EVENT_STORE } from '../kernel/tokens';
 
-/** How often the feed reads the read model for raises and acknowledgements it has not sent yet, in ms (only while someone listens). */
+/** How often the feed reads the event store for raises and acknowledgements it has not sent yet, in ms (only while someone listens). */
 export const FEED_POLL_MS = 200;
 
-/** A change of a significant event the live stream sends: `raised` or `acknowledged`, with the row as the list answers it. */
+/** A change of a significant event the live stream sends: `raised` or `acknowledged`, with the significant event as the list answers it. */
 export interface SignificantEventChange {
   readonly kind: 'raised' | 'acknowledged';
   readonly event: Record<string, unknown>;
@@ -17,10 +19,12 @@ export type SignificantEventListener = (change: SignificantEventChange) => void;
 
 /**
  * One poller per API process for `GET /significant-events/live` (docs/significant-events.md): while
- * at least one stream is open it reads, every {@link FEED_POLL_MS} ms, the rows of the read model
- * raised or acknowledged after the last position it saw (one indexed query for every subscriber),
- * and hands each change to every subscriber. It starts at the read model's newest position when the
- * first subscriber comes: a stream carries what happens after it opened (the list has the past).
+ * at least one stream is open it reads, every {@link FEED_POLL_MS} ms, the raises and
+ * acknowledgements the event store holds after the last position it sent, up to the relay's
+ * published position (below it positions are final: none is skipped by a late commit; one indexed
+ * query for every subscriber), and hands each change to every subscriber. The read model plays no
+ * part: a write to it can neither hide nor forge a change. It starts at the published position when
+ * the first subscriber comes: a stream carries what happens after it opened (the list has the past).
  */
 @Injectable()
 export class SignificantEventFeed implements OnModuleDestroy {
@@ -30,7 +34,7 @@ export class SignificantEventFeed implements OnModuleDestroy {
   private since: string | null = null;
   private busy = false;
 
-  constructor(@Inject(READ_MODEL) private readonly read: ReadModel) {}
+  constructor(@Inject(EVENT_STORE) private readonly store: PgEventStore) {}
 
   /** Adds a listener (starting the poller for the first). @returns the function that removes it */
   subscribe(fn: SignificantEventListener): () => void {
@@ -59,12 +63,12 @@ export class SignificantEventFeed implements OnModuleDestroy {
     if (this.busy) return;
     this.busy = true;
     try {
+      const through = await this.store.significant.publishedThrough();
       if (this.since === null) {
-        this.since = await this.read.significantEvents.latestPosition();
+        this.since = through;
         return;
       }
-      const since = this.since;
-      for (const r of await this.read.significantEvents.changedAfter(since)) this.emit(r, since);
+      await this.emit(await this.store.significant.changes({ after: this.since, through }));
     } catch (err) {
       this.logger.warn(`significant-event feed: ${(err as Error).message}`);
     } finally {
@@ -72,16 +76,22 @@ export class SignificantEventFeed implements OnModuleDestroy {
     }
   }
 
-  /** Sends `r`'s changes after position `since` and moves the feed's position past them. */
-  private emit(r: SignificantEventRow, since: string): void {
-    const raisedNow = BigInt(r.raised_position) > BigInt(since);
-    const ackedNow = r.ack_position !== null && BigInt(r.ack_position) > BigInt(since);
-    const next = [r.raised_position, r.ack_position ?? '0'].reduce((a, b) => (BigInt(a) > BigInt(b) ? a : b));
-    const event = camel(r);
-    for (const fn of [...this.listeners]) {
-      if (raisedNow) fn({ kind: 'raised', event });
-      if (ackedNow) fn({ kind: 'acknowledged', event });
+  /** Sends each change (an acknowledgement with its raise, read from the store) and moves the feed's position past them. */
+  private async emit(changes: readonly SignificantChange[]): Promise<void> {
+    if (changes.length === 0) return;
+    const acked = changes.flatMap((e) => (e.type === 'SignificantEventAcknowledged' ? [e.data.significantEventId] : []));
+    const raises = new Map((await this.store.significant.byIds(acked)).map((s) => [s.raise.data.significantEventId, s.raise]));
+    for (const e of changes) {
+      const change = changeOf(e, raises);
+      if (change) for (const fn of [...this.listeners]) fn(change);
     }
-    if (BigInt(next) > BigInt(this.since!)) this.since = next;
+    this.since = changes[changes.length - 1].globalPosition;
   }
+}
+
+/** The change `e` makes, shaped as the list answers it (an acknowledgement whose raise is not in `raises`: null). */
+function changeOf(e: SignificantChange, raises: ReadonlyMap<string, LedgerEvent<'SignificantEventRaised'>>): SignificantEventChange | null {
+  if (e.type === 'SignificantEventRaised') return { kind: 'raised', event: camel(significantEventRowOf(e, null)) };
+  const raise = raises.get(e.data.significantEventId);
+  return raise ? { kind: 'acknowledged', event: camel(significantEventRowOf(raise, e)) } : null;
 }

@@ -49,7 +49,10 @@ export class SignificantEventsController {
   }
 
   @Get('live')
-  @ApiOperation({ summary: 'Server-sent events: `event: raised` and `event: acknowledged` with the significant event as the list answers it, as the read model gets them; `: keep-alive` every 15 s; at most 4 streams per caller' })
+  @ApiOperation({
+    summary:
+      'Server-sent events: `event: raised` and `event: acknowledged` with the significant event as the list answers it, as the event store records them (published by the relay, never taken from the read model); `: keep-alive` every 15 s; at most 4 streams per caller',
+  })
   @ApiProduces('text/event-stream')
   @ApiOkResponse({
     description: 'an event stream (text/event-stream) that stays open',

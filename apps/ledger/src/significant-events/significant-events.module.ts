@@ -1,27 +1,33 @@
 import { Inject, Injectable, Module, OnModuleDestroy, OnModuleInit } from '@nestjs/common';
 import { ConfigService } from '@nestjs/config';
 import type { LedgerApiEnv } from '@ledger/config';
-import type { ReadModel } from '@ledger/read-model';
+import type { PgEventStore } from '@ledger/event-store';
+import { SEVERITIES, severityAtLeast } from '@ledger/significant-events';
 import { KernelModule } from '../kernel/kernel.module';
 import { QueryLogInterceptor } from '../kernel/query-log.interceptor';
-import { READ_MODEL } from '../kernel/tokens';
+import { EVENT_STORE } from '../kernel/tokens';
 import { SignificantEventFeed } from './significant-event-feed';
 import { exportOpenCounts } from './significant-metrics';
 import { SignificantEventMonitor } from './significant-monitor';
 import { SignificantEventsController } from './significant-events.controller';
 import { SignificantEventsService } from './significant-events.service';
 
-/** Points the escalation gauges at this process's read model (`SIGNIFICANT_ACK_DEADLINE_SECONDS`) while the module lives. */
+/**
+ * Points the escalation gauges at this process's event store (`SIGNIFICANT_ACK_DEADLINE_SECONDS`) while
+ * the module lives: the open significant events are counted from the stored events, so no write to the
+ * read model can silence an escalation.
+ */
 @Injectable()
 export class SignificantEventGauges implements OnModuleInit, OnModuleDestroy {
   constructor(
-    @Inject(READ_MODEL) private readonly read: ReadModel,
+    @Inject(EVENT_STORE) private readonly store: PgEventStore,
     @Inject(ConfigService) private readonly config: ConfigService<LedgerApiEnv, true>,
   ) {}
 
   onModuleInit(): void {
     const deadline = this.config.get('SIGNIFICANT_ACK_DEADLINE_SECONDS', { infer: true });
-    exportOpenCounts(() => this.read.significantEvents.openCounts(deadline));
+    const severities = SEVERITIES.filter((s) => severityAtLeast(s, 'high'));
+    exportOpenCounts(() => this.store.significant.openCounts({ severities, deadlineSeconds: deadline }));
   }
 
   onModuleDestroy(): void {

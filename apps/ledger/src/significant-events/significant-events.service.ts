@@ -1,8 +1,8 @@
-import { Inject, Injectable } from '@nestjs/common';
+import { Inject, Injectable, Logger } from '@nestjs/common';
 import { randomUUID } from 'node:crypto';
 import { ConcurrencyError, type PgEventStore } from '@ledger/event-store';
 import { significantStreamId, type LedgerEvent } from '@ledger/events';
-import type { ReadModel, SignificantEventFilter } from '@ledger/read-model';
+import { significantEventRowOf, type ReadModel, type SignificantEventFilter, type SignificantEventRow } from '@ledger/read-model';
 import { raisersOf } from '@ledger/significant-events';
 import type { Principal } from '../kernel/auth/principal';
 import { ApiError } from '../kernel/api-error';
@@ -10,6 +10,7 @@ import { camel } from '../kernel/camel';
 import { decodePositionCursor, keysetPage, parseLimit, type Page } from '../kernel/pagination';
 import { EVENT_STORE, READ_MODEL } from '../kernel/tokens';
 import type { SignificantEventsQuery } from './significant-events.dto';
+import { significantMetrics } from './significant-metrics';
 
 /** The UUID form of a significant event id (its stream suffix). */
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
@@ -26,19 +27,51 @@ export interface AcknowledgementAnswer {
   readonly acknowledgedAt: string;
 }
 
+/** The log of read-model mismatches is bounded: one line per 10 s at most (each one is counted). */
+const MISMATCH_LOG_EVERY_MS = 10_000;
+
+/** How a read-model row disagrees with the event store: no raise of its id, or an acknowledgement state the stored events do not have. */
+type RowMismatch = 'not-raised' | 'acknowledgement';
+
+/** Whether a significant event as served (camelCase, from the stored events) matches the list's filter `f` and `acknowledged` (`'true'`, `'false'` or absent). */
+function matches(r: Record<string, unknown>, f: SignificantEventFilter, acknowledged: string | undefined): boolean {
+  const at = Date.parse(String(r.raisedAt));
+  return (
+    (f.code === null || r.code === f.code) &&
+    (f.severity === null || r.severity === f.severity) &&
+    (f.tableId === null || r.tableId === f.tableId) &&
+    (f.dealerId === null || r.dealerId === f.dealerId) &&
+    (f.from === null || at >= Date.parse(f.from)) &&
+    (f.to === null || at < Date.parse(f.to)) &&
+    (acknowledged === undefined || (r.acknowledgedAt !== null) === (acknowledged === 'true'))
+  );
+}
+
 /**
  * The significant events' use cases (docs/significant-events.md, "Acknowledged by a second person"):
- * the searchable list (read model) and the acknowledgement, appended through the event store's one
- * append to the significant event's own stream at version 2, after the raise (version 1).
+ * the searchable list and the acknowledgement, appended through the event store's one append to the
+ * significant event's own stream at version 2, after the raise (version 1). The read model (which
+ * the projector's login writes) selects and orders the list; every row served is rebuilt from the
+ * stored events (docs/significant-events.md, "What the read model may not decide").
  */
 @Injectable()
 export class SignificantEventsService {
+  private readonly logger = new Logger('SignificantEvents');
+  /** When the last mismatch was logged (ms since the epoch). */
+  private loggedAt = 0;
+
   constructor(
     @Inject(EVENT_STORE) private readonly store: PgEventStore,
     @Inject(READ_MODEL) private readonly read: ReadModel,
   ) {}
 
-  /** A page of significant events, newest first. @throws ApiError 400 `VALIDATION.FAILED` (limit, cursor) */
+  /**
+   * A page of significant events, newest first: chosen by the read model's indexed filters, each
+   * served as the event store holds it and kept only if it matches the filter as stored; acknowledged
+   * or not is decided on the stored events alone (a page may then be shorter than `limit`, its
+   * `nextCursor` goes on).
+   * @throws ApiError 400 `VALIDATION.FAILED` (limit, cursor)
+   */
   async list(q: SignificantEventsQuery): Promise<Page<Record<string, unknown>>> {
     const limit = parseLimit(q.limit);
     const f: SignificantEventFilter = {
@@ -48,18 +81,55 @@ export class SignificantEventsService {
       dealerId: q.dealerId ?? null,
       from: q.from ?? null,
       to: q.to ?? null,
-      acknowledged: q.acknowledged === undefined ? null : q.acknowledged === 'true',
       limit,
       beforePosition: decodePositionCursor(q.cursor),
     };
-    return keysetPage(await this.read.significantEvents.page(f), limit, (r) => r.raised_position);
+    const rows = await this.read.significantEvents.page(f);
+    const page = keysetPage(rows, limit, (r) => r.raised_position);
+    const stored = await this.fromLedger(rows.slice(0, limit));
+    // the read model chose the rows; each must still match the filter as the stored events say
+    // (a page may then hold fewer items than `limit`: its cursor goes on)
+    return { ...page, items: stored.filter((r) => matches(r, f, q.acknowledged)) };
   }
 
-  /** One significant event of the read model. @throws ApiError 404 `SIGNIFICANT.NOT_FOUND` */
+  /**
+   * One significant event, as its stored events give it (a raise the read model has not projected
+   * yet is served too).
+   * @throws ApiError 404 `SIGNIFICANT.NOT_FOUND`
+   */
   async get(id: string): Promise<Record<string, unknown>> {
-    const row = UUID.test(id) ? await this.read.significantEvents.byId(id) : undefined;
-    if (!row) throw ApiError.of('SIGNIFICANT.NOT_FOUND', { significantEventId: id.slice(0, 64) });
-    return camel(row);
+    const [found] = UUID.test(id) ? await this.store.significant.byIds([id]) : [];
+    if (!found) throw ApiError.of('SIGNIFICANT.NOT_FOUND', { significantEventId: id.slice(0, 64) });
+    return camel(significantEventRowOf(found.raise, found.acknowledgement));
+  }
+
+  /**
+   * The rows of a page rebuilt from the event store, in the page's order. A row with no stored raise
+   * is left out; a row whose acknowledgement the stored events contradict is served as the events
+   * say. Each disagreement is counted (`ledger_significant_read_model_mismatches_total`) and logged.
+   */
+  private async fromLedger(rows: readonly SignificantEventRow[]): Promise<Record<string, unknown>[]> {
+    const stored = new Map((await this.store.significant.byIds(rows.map((r) => r.significant_event_id))).map((s) => [s.raise.data.significantEventId, s]));
+    const out: Record<string, unknown>[] = [];
+    for (const r of rows) {
+      const s = stored.get(r.significant_event_id);
+      if (!s) {
+        this.mismatch(r, 'not-raised');
+        continue;
+      }
+      if ((r.ack_position !== null) !== (s.acknowledgement !== null)) this.mismatch(r, 'acknowledgement');
+      out.push(camel(significantEventRowOf(s.raise, s.acknowledgement)));
+    }
+    return out;
+  }
+
+  /** Counts a read-model row the event store contradicts, and logs it (one line per {@link MISMATCH_LOG_EVERY_MS} at most). */
+  private mismatch(r: SignificantEventRow, kind: RowMismatch): void {
+    significantMetrics.readModelMismatches.inc({ kind });
+    const now = Date.now();
+    if (now - this.loggedAt < MISMATCH_LOG_EVERY_MS) return;
+    this.loggedAt = now;
+    this.logger.warn(`read model row of significant event ${r.significant_event_id} (${r.code}) contradicted by the event store: ${kind} (every one counted in ledger_significant_read_model_mismatches_total)`);
   }
 
   /**

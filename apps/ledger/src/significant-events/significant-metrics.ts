@@ -1,26 +1,29 @@
 import { catalogueCounter, catalogueGauge, catalogueHistogram } from '@ledger/metrics';
 import { SEVERITIES, severityAtLeast } from '@ledger/significant-events';
-import type { OpenSignificantEventCount } from '@ledger/read-model';
+import type { OpenSignificantCount } from '@ledger/event-store';
 
 /** What the escalation gauges read at scrape: set by the module's {@link SignificantEventGauges}; null: nothing exported. */
-let openCounts: (() => Promise<readonly OpenSignificantEventCount[]>) | null = null;
+let openCounts: (() => Promise<readonly OpenSignificantCount[]>) | null = null;
 
 /** The severities a second person acknowledges (high, critical): each gets a series, 0 when none is open. */
 const ACKED = SEVERITIES.filter((s) => severityAtLeast(s, 'high'));
 
 /** The open counts now (none when no reader is set or the read fails: a scrape never fails on it). */
-async function readOpenCounts(): Promise<readonly OpenSignificantEventCount[]> {
+async function readOpenCounts(): Promise<readonly OpenSignificantCount[]> {
   return openCounts ? openCounts().catch(() => []) : [];
 }
 
 /**
  * The significant events' metrics (docs/architecture.md §8, docs/operations.md): raised per code and
  * severity, the raise's lag, and the escalation gauges `ledger_significant_events_unacknowledged`
- * and `ledger_significant_events_overdue` by severity (read from the read model at scrape).
+ * and `ledger_significant_events_overdue` by severity (read from the event store at scrape, never
+ * from the read model, which the projector's login writes), and the read model's rows the event store
+ * contradicted when served.
  */
 export const significantMetrics = {
   raised: catalogueCounter('significantRaised'),
   raiseLag: catalogueHistogram('significantRaiseLag'),
+  readModelMismatches: catalogueCounter('significantReadModelMismatches'),
   unacknowledged: catalogueGauge('significantUnacknowledged', async function () {
     const counts = await readOpenCounts();
     for (const s of ACKED) this.set({ severity: s }, counts.find((c) => c.severity === s)?.unacknowledged ?? 0);
@@ -31,7 +34,7 @@ export const significantMetrics = {
   }),
 };
 
-/** Points the escalation gauges at a reader of the open counts (the API's read model); null stops them. */
-export function exportOpenCounts(read: (() => Promise<readonly OpenSignificantEventCount[]>) | null): void {
+/** Points the escalation gauges at a reader of the open counts (the API's event store); null stops them. */
+export function exportOpenCounts(read: (() => Promise<readonly OpenSignificantCount[]>) | null): void {
   openCounts = read;
 }

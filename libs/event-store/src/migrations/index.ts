@@ -10,6 +10,7 @@ import { OutboxTraceContext1798000000000 } from './1798000000000-OutboxTraceCont
 import { GuardedProgress1799100000000 } from './1799100000000-GuardedProgress';
 import { AppendByUnnest1799500000000 } from './1799500000000-AppendByUnnest';
 import { ReferencesByInsert1799700000000 } from './1799700000000-ReferencesByInsert';
+import { SignificantEventsIndex1799800000000 } from './1799800000000-SignificantEventsIndex';
 
 /** The event store's migrations, oldest first. Register them in any DataSource that runs migrations. */
 export const EVENT_STORE_MIGRATIONS = [
@@ -25,6 +26,7 @@ export const EVENT_STORE_MIGRATIONS = [
   GuardedProgress1799100000000,
   AppendByUnnest1799500000000,
   ReferencesByInsert1799700000000,
+  SignificantEventsIndex1799800000000,
 ];
 
 export { CreateEvents1795950000000, CreateStreamsOutboxIdempotency1795950000001, CreateRejections1795950000002, CreateReferences1795950000003 };
@@ -37,6 +39,7 @@ export {
   GuardedProgress1799100000000,
   AppendByUnnest1799500000000,
   ReferencesByInsert1799700000000,
+  SignificantEventsIndex1799800000000,
 };
 export { OUTBOX_LEASE_GRANTS } from './1796000500000-CreateOutboxLeases';
 export { APPEND_GRANTS } from './1797000000000-AppendWithoutGlobalLock';

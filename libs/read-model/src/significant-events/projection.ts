@@ -32,6 +32,21 @@ function raisedRow(e: LedgerEvent<'SignificantEventRaised'>): Record<string, unk
   };
 }
 
+/** The columns an acknowledgement fills in. */
+function acknowledgedColumns(e: LedgerEvent<'SignificantEventAcknowledged'>): Record<string, unknown> {
+  return { acknowledged_by: e.data.acknowledgedBy, acknowledged_role: e.data.role, ack_reason: e.data.reason, acknowledged_at: e.recordedAt, ack_position: e.globalPosition };
+}
+
+/**
+ * The row of `significant_events` its stored events give: the raise's columns, completed by the
+ * acknowledgement's when there is one. The projection writes it; the API serves it rebuilt from the
+ * event store, so the read model selects and orders the list but never decides a row's content
+ * (docs/significant-events.md, "What the read model may not decide"). Pure.
+ */
+export function significantEventRowOf(raise: LedgerEvent<'SignificantEventRaised'>, ack: LedgerEvent<'SignificantEventAcknowledged'> | null): Record<string, unknown> {
+  return { ...raisedRow(raise), ...(ack ? acknowledgedColumns(ack) : {}) };
+}
+
 /**
  * `significant_events`: one row per significant event (docs/significant-events.md, "Raised as
  * facts"), created by its `SignificantEventRaised` and completed by its `SignificantEventAcknowledged`
@@ -49,6 +64,6 @@ export const significantEventsProjection: Projection<undefined> = {
     const row = await tx.row(SIGNIFICANT_EVENTS_TABLE, 'significant_event_id', e.data.significantEventId);
     // the stream's version check puts the raise first (same stream, same table key, same partition)
     if (row === null) throw new ProjectionError('PROJECTION.INCONSISTENT_EVENT', `SignificantEventAcknowledged of ${e.data.significantEventId}, which was never raised`, { eventId: e.eventId });
-    tx.update(row, { acknowledged_by: e.data.acknowledgedBy, acknowledged_role: e.data.role, ack_reason: e.data.reason, acknowledged_at: e.recordedAt, ack_position: e.globalPosition });
+    tx.update(row, acknowledgedColumns(e));
   },
 };

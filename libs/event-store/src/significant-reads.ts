@@ -1,0 +1,94 @@
+import type { DataSource } from 'typeorm';
+import { SIGNIFICANT_STREAM_PREFIX, significantStreamId, upcast, type LedgerEvent } from '@ledger/events';
+import { RELAY_PROGRESS_NAME } from './horizon';
+import { EVENT_COLUMNS, rowToEnvelope, type EventRow } from './rows';
+
+/** A significant event as the event store holds it: its raise and, once a second person acknowledged it, the acknowledgement. */
+export interface StoredSignificantEvent {
+  readonly raise: LedgerEvent<'SignificantEventRaised'>;
+  readonly acknowledgement: LedgerEvent<'SignificantEventAcknowledged'> | null;
+}
+
+/** A raise or an acknowledgement of a significant event, as stored. */
+export type SignificantChange = LedgerEvent<'SignificantEventRaised'> | LedgerEvent<'SignificantEventAcknowledged'>;
+
+/** Per severity, the stored significant events with no acknowledgement yet, and those of them raised before the deadline. */
+export interface OpenSignificantCount {
+  readonly severity: string;
+  readonly unacknowledged: number;
+  readonly overdue: number;
+}
+
+/**
+ * The significant events read from the event store itself, not from the read model (which the
+ * projector's login writes): what the routes and the escalation gauges take as the truth
+ * (docs/significant-events.md, "What the read model may not decide"). Served by the partial index
+ * `events_significant_idx` (migration 1799800000000) and the streams' own index.
+ */
+export class SignificantEventLedgerReads {
+  /** @param ds an initialised, migrated DataSource */
+  constructor(private readonly ds: DataSource) {}
+
+  /**
+   * The stored raise and acknowledgement of each id of `ids` (UUIDs, at most 1,000), in the order of
+   * `ids`; an id with no stored raise is left out.
+   * @throws RangeError for more than 1,000 ids
+   */
+  async byIds(ids: readonly string[]): Promise<StoredSignificantEvent[]> {
+    if (ids.length > 1000) throw new RangeError('at most 1000 significant events at a time');
+    if (ids.length === 0) return [];
+    const rows: EventRow[] = await this.ds.query(`SELECT ${EVENT_COLUMNS} FROM events e WHERE e.stream_id = ANY($1::text[]) AND e.stream_version <= 2 ORDER BY e.stream_id, e.stream_version`, [ids.map(significantStreamId)]);
+    const byStream = new Map<string, { raise?: LedgerEvent<'SignificantEventRaised'>; ack?: LedgerEvent<'SignificantEventAcknowledged'> }>();
+    for (const r of rows) {
+      const e = upcast(rowToEnvelope(r));
+      const s = byStream.get(e.streamId) ?? {};
+      if (e.type === 'SignificantEventRaised' && e.streamVersion === 1) s.raise = e as LedgerEvent<'SignificantEventRaised'>;
+      if (e.type === 'SignificantEventAcknowledged' && e.streamVersion === 2) s.ack = e as LedgerEvent<'SignificantEventAcknowledged'>;
+      byStream.set(e.streamId, s);
+    }
+    return ids.flatMap((id) => {
+      const s = byStream.get(significantStreamId(id));
+      return s?.raise ? [{ raise: s.raise, acknowledgement: s.ack ?? null }] : [];
+    });
+  }
+
+  /**
+   * The position every significant event at or below which is final and published: the relay's
+   * `outbox_progress.through_position` (docs/guarantees.md §5), decimal string; `'0'` before the first.
+   */
+  async publishedThrough(): Promise<string> {
+    const rows: { p: string }[] = await this.ds.query(`SELECT coalesce((SELECT through_position FROM outbox_progress WHERE name = $1), 0)::text AS p`, [RELAY_PROGRESS_NAME]);
+    return rows[0]?.p ?? '0';
+  }
+
+  /**
+   * The raises and acknowledgements after global position `after` and at or below `through` (both
+   * decimal strings), in position order, at most 500. Positions below `through` are final, so a reader
+   * that moves `after` to the last one it saw misses none.
+   */
+  async changes(q: { readonly after: string; readonly through: string }): Promise<SignificantChange[]> {
+    const rows: EventRow[] = await this.ds.query(
+      `SELECT ${EVENT_COLUMNS} FROM events e WHERE e.type IN ('SignificantEventRaised', 'SignificantEventAcknowledged')
+          AND e.global_position > $1::bigint AND e.global_position <= $2::bigint ORDER BY e.global_position LIMIT 500`,
+      [q.after, q.through],
+    );
+    return rows.map((r) => upcast(rowToEnvelope(r)) as SignificantChange);
+  }
+
+  /**
+   * Per severity of `severities`, the raises of the event store with no acknowledgement (no version 2
+   * in their stream), and how many of them were recorded more than `deadlineSeconds` ago by
+   * PostgreSQL's clock: what the escalation gauges export. Severities with none are left out.
+   */
+  openCounts(q: { readonly severities: readonly string[]; readonly deadlineSeconds: number }): Promise<OpenSignificantCount[]> {
+    return this.ds.query(
+      `SELECT r.data ->> 'severity' AS severity, count(*)::int AS unacknowledged,
+              count(*) FILTER (WHERE r.recorded_at < now() - make_interval(secs => $2))::int AS overdue
+         FROM events r
+        WHERE r.type = 'SignificantEventRaised' AND r.stream_id LIKE $3 AND r.data ->> 'severity' = ANY($1::text[])
+          AND NOT EXISTS (SELECT 1 FROM events a WHERE a.stream_id = r.stream_id AND a.stream_version = 2)
+        GROUP BY 1 ORDER BY 1`,
+      [q.severities, q.deadlineSeconds, `${SIGNIFICANT_STREAM_PREFIX}%`],
+    );
+  }
+}

@@ -1,0 +1,161 @@
+/**
+ * Significant events against an insider holding the projector's database login (`ledger_projector`),
+ * docs/significant-events.md "What the read model may not decide". The read model of significant
+ * events is the projector's to write: before, the list, one event, the live stream and the escalation
+ * gauges all read it, so marking a large win "acknowledged" there silenced its escalation
+ * (`ledger_significant_events_unacknowledged` dropped), and a forged row was served as a raise of the
+ * ledger. Now the gauges count the stored events, every row served is rebuilt from them (a row with
+ * no raise is left out and counted), and the live stream reads the event store up to the relay's
+ * published position.
+ *
+ * Real PostgreSQL and Kafka; the API (with its monitor), relay and projector in-process.
+ */
+import { randomUUID } from 'node:crypto';
+import { Client } from 'pg';
+import { LedgerHarness, runId, startLedger, TEST_SERVICE_DATABASE_URLS } from '../support/ledger-harness';
+
+jest.setTimeout(240_000);
+
+const TABLE = 'T-CLASSIC-01';
+
+describe('a significant-events read model poisoned with the projector login cannot silence or forge a significant event', () => {
+  let h: LedgerHarness;
+  let projector: Client;
+  const live: { kind: string; event: any }[] = [];
+  const stop = new AbortController();
+  const shoeId = runId('sigpoison');
+  const r1 = `${shoeId}-R1`;
+  const dev = (path: string, body: unknown = {}) => h.client.post('table-device', 'device-1', path, body);
+  const gauge = async (name: string): Promise<number> => {
+    const text = await (await fetch(`${h.baseUrl}/metrics`)).text();
+    const m = new RegExp(`^${name}\\{severity="high"\\} (\\d+)$`, 'm').exec(text);
+    return m ? Number(m[1]) : 0;
+  };
+  const counter = async (kind: string): Promise<number> => {
+    const text = await (await fetch(`${h.baseUrl}/metrics`)).text();
+    const m = new RegExp(`^ledger_significant_read_model_mismatches_total\\{kind="${kind}"\\} (\\d+)$`, 'm').exec(text);
+    return m ? Number(m[1]) : 0;
+  };
+  const until = async <T>(what: string, probe: () => Promise<T | undefined> | T | undefined): Promise<T> => {
+    const deadline = Date.now() + 60_000;
+    for (;;) {
+      const v = await probe();
+      if (v !== undefined) return v;
+      if (Date.now() > deadline) throw new Error(`${what}: not within 60 s`);
+      await new Promise((res) => setTimeout(res, 50));
+    }
+  };
+  /** Opens `GET /significant-events/live` as aud-1 and collects its events until the spec ends. */
+  const listen = async () => {
+    const res = await fetch(`${h.baseUrl}/significant-events/live`, { headers: { authorization: `Bearer ${h.client.token('auditor', 'aud-1')}` }, signal: stop.signal });
+    expect(res.status).toBe(200);
+    const reader = res.body!.getReader();
+    void (async () => {
+      let buf = '';
+      for (;;) {
+        const { done, value } = await reader.read().catch(() => ({ done: true, value: undefined }));
+        if (done) return;
+        buf += Buffer.from(value!).toString('utf8');
+        for (let i = buf.indexOf('\n\n'); i >= 0; i = buf.indexOf('\n\n')) {
+          const block = buf.slice(0, i);
+          buf = buf.slice(i + 2);
+          const kind = /^event: (.+)$/m.exec(block)?.[1];
+          const data = /^data: (.+)$/m.exec(block)?.[1];
+          if (kind && data) live.push({ kind, event: JSON.parse(data) });
+        }
+      }
+    })();
+  };
+
+  beforeAll(async () => {
+    h = await startLedger({ env: { SIGNIFICANT_MONITOR: 'true', SIGNIFICANT_MONITOR_GROUP: `sig-poison-${randomUUID()}`, SIGNIFICANT_WIN_AMOUNT_MINOR: '2000' } });
+    await h.startRelay();
+    await h.startProjector();
+    projector = new Client({ connectionString: TEST_SERVICE_DATABASE_URLS.projector });
+    await projector.connect();
+  });
+  afterAll(async () => {
+    stop.abort();
+    await projector?.end();
+    await h?.close();
+  });
+
+  it('a large win marked acknowledged and a forged raise in the read model: the gauges, the list, the event and the live stream keep to the stored events', async () => {
+    await listen();
+    // the live stream starts at the published position once its poller has run
+    await new Promise((res) => setTimeout(res, 500));
+    await dev(`/tables/${TABLE}/shoes`, { shoeId, dealerId: 'dealer-3' });
+    await dev(`/shoes/${shoeId}/commencement`, { card: 'AS' });
+    await dev(`/shoes/${shoeId}/burns`, { card: null });
+    await dev(`/shoes/${shoeId}/rounds`, { roundId: r1 });
+    await h.client.post('betting-platform', 'platform-1', `/shoes/${shoeId}/rounds/${r1}/bets`, { bet: { betId: `${r1}-B1`, accountId: 'acct-1', betCode: 'PLAYER', stake: '2500', currency: 'EUR' } });
+    await dev(`/shoes/${shoeId}/rounds/${r1}/close-betting`);
+    for (const [position, card] of [
+      ['P1', '9S'],
+      ['B1', '2H'],
+      ['P2', 'KD'],
+      ['B2', '3C'],
+    ])
+      await dev(`/shoes/${shoeId}/rounds/${r1}/cards`, { position, card });
+
+    const listed = await until('the large win listed', async () => {
+      const page = await h.client.get('auditor', 'aud-1', `/significant-events?code=WIN.LARGE&tableId=${TABLE}&acknowledged=false`);
+      return page.items.find((i: any) => i.shoeId === shoeId);
+    });
+    const id: string = listed.significantEventId;
+    const raisedLive = await until('the raise on the live stream', () => live.find((c) => c.kind === 'raised' && c.event.significantEventId === id));
+    expect(raisedLive.event).toMatchObject({ code: 'WIN.LARGE', severity: 'high', shoeId, acknowledgedAt: null });
+    const openBefore = await gauge('ledger_significant_events_unacknowledged');
+    expect(openBefore).toBeGreaterThanOrEqual(1);
+
+    // the insider: the large win "acknowledged" by nobody, its stake rewritten, and a forged critical raise
+    const S = h.readSchema;
+    const marked = await projector.query(
+      `UPDATE ${S}.significant_events SET acknowledged_by = 'pm-nobody', acknowledged_role = 'pit-manager', ack_reason = 'forged', acknowledged_at = now(), ack_position = raised_position + 1,
+              details = details || '{"stake":"1"}'::jsonb WHERE significant_event_id = $1`,
+      [id],
+    );
+    expect(marked.rowCount).toBe(1);
+    const forgedId = randomUUID();
+    await projector.query(
+      `INSERT INTO ${S}.significant_events (significant_event_id, code, severity, severity_rank, table_id, shoe_id, round_id, dealer_id, actor_id, cause_event_id, cause_event_type,
+                                            cause_global_position, details, requires_ack, raised_at, raised_position)
+       SELECT $1, 'CHAIN.DIVERGED', 'critical', 4, table_id, shoe_id, round_id, dealer_id, actor_id, cause_event_id, cause_event_type,
+              cause_global_position, details, true, raised_at, raised_position + 1 FROM ${S}.significant_events WHERE significant_event_id = $2`,
+      [forgedId, id],
+    );
+    const notRaisedBefore = await counter('not-raised');
+
+    // the escalation still counts it: the gauge reads the stored events
+    expect(await gauge('ledger_significant_events_unacknowledged')).toBe(openBefore);
+    // the event and the list say what the events say: not acknowledged, its real stake; the forged row is not served
+    const one = await h.client.get('auditor', 'aud-1', `/significant-events/${id}`);
+    expect(one).toMatchObject({ significantEventId: id, acknowledgedAt: null, acknowledgedBy: null });
+    expect(one.details.stake).toBe('2500');
+    const all = await h.client.get('auditor', 'aud-1', `/significant-events?code=WIN.LARGE&tableId=${TABLE}`);
+    const mine = all.items.filter((i: any) => i.shoeId === shoeId);
+    expect(mine.map((i: any) => [i.significantEventId, i.acknowledgedAt, i.details.stake])).toEqual([[id, null, '2500']]);
+    const open = await h.client.get('auditor', 'aud-1', `/significant-events?code=WIN.LARGE&tableId=${TABLE}&acknowledged=false`);
+    expect(open.items.map((i: any) => i.significantEventId)).toContain(id);
+    const acked = await h.client.get('auditor', 'aud-1', `/significant-events?code=WIN.LARGE&tableId=${TABLE}&acknowledged=true`);
+    expect(acked.items.map((i: any) => i.significantEventId)).not.toContain(id);
+    const table = await h.client.get('auditor', 'aud-1', `/significant-events?tableId=${TABLE}&limit=100`);
+    expect(table.items.map((i: any) => i.significantEventId)).toContain(id);
+    expect(table.items.map((i: any) => i.significantEventId)).not.toContain(forgedId);
+    expect(await counter('not-raised')).toBeGreaterThan(notRaisedBefore);
+    await expect(h.client.get('auditor', 'aud-1', `/significant-events/${forgedId}`)).rejects.toMatchObject({ status: 404 });
+    expect(await counter('acknowledgement')).toBeGreaterThan(0);
+    expect(live.some((c) => c.event.significantEventId === forgedId)).toBe(false);
+
+    // a real acknowledgement by a second person: on the live stream, and the gauge drops by it
+    const res = await fetch(`${h.baseUrl}/significant-events/${id}/acknowledgements`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${h.client.token('pit-manager', 'pm-3')}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ reason: 'win verified on camera' }),
+    });
+    expect(res.status).toBe(201);
+    const ackLive = await until('the acknowledgement on the live stream', () => live.find((c) => c.kind === 'acknowledged' && c.event.significantEventId === id));
+    expect(ackLive.event).toMatchObject({ acknowledgedBy: 'pm-3', ackReason: 'win verified on camera', code: 'WIN.LARGE' });
+    expect(await gauge('ledger_significant_events_unacknowledged')).toBe(openBefore - 1);
+  });
+});
