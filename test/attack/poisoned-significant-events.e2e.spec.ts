@@ -125,6 +125,12 @@ describe('a significant-events read model poisoned with the projector login cann
       [forgedId, id],
     );
     const notRaisedBefore = await counter('not-raised');
+    // overdue is counted on the stored events too: past a deadline of 0 s every open one is overdue, past an hour not this one
+    const high = async (deadlineSeconds: number) => (await h.store.significant.openCounts({ severities: ['high'], deadlineSeconds })).find((c) => c.severity === 'high')!;
+    const now = await high(0);
+    expect(now.overdue).toBe(now.unacknowledged);
+    expect(now.unacknowledged).toBe(openBefore);
+    expect((await high(3600)).overdue).toBeLessThan(now.unacknowledged);
 
     // the escalation still counts it: the gauge reads the stored events
     expect(await gauge('ledger_significant_events_unacknowledged')).toBe(openBefore);

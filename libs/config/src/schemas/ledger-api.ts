@@ -209,7 +209,8 @@ export class LedgerApiEnv extends WithWalletLimits(
   /**
    * How long a significant event of severity high or above may stay unacknowledged before it is
    * overdue, in seconds: the gauge `ledger_significant_events_overdue{severity}` counts the overdue
-   * ones and the alert `SignificantEventsOverdue` fires on it (docs/operations.md).
+   * ones (counted from the stored events) and the alert `LedgerSignificantEventsOverdue` fires on it
+   * (docs/significant-events.md, docs/operations.md).
    * @default 3600
    */
   @IntVar(60, 2_592_000, 's')
