@@ -13,6 +13,7 @@
 import { randomUUID } from 'node:crypto';
 import { Client } from 'pg';
 import { LedgerHarness, runId, startLedger, TEST_SERVICE_DATABASE_URLS } from '../support/ledger-harness';
+import { dealPlayerWin } from '../support/shoe-steps';
 
 jest.setTimeout(240_000);
 
@@ -25,7 +26,6 @@ describe('a significant-events read model poisoned with the projector login cann
   const stop = new AbortController();
   const shoeId = runId('sigpoison');
   const r1 = `${shoeId}-R1`;
-  const dev = (path: string, body: unknown = {}) => h.client.post('table-device', 'device-1', path, body);
   const gauge = async (name: string): Promise<number> => {
     const text = await (await fetch(`${h.baseUrl}/metrics`)).text();
     const m = new RegExp(`^${name}\\{severity="high"\\} (\\d+)$`, 'm').exec(text);
@@ -84,19 +84,8 @@ describe('a significant-events read model poisoned with the projector login cann
     await listen();
     // the live stream starts at the published position once its poller has run
     await new Promise((res) => setTimeout(res, 500));
-    await dev(`/tables/${TABLE}/shoes`, { shoeId, dealerId: 'dealer-3' });
-    await dev(`/shoes/${shoeId}/commencement`, { card: 'AS' });
-    await dev(`/shoes/${shoeId}/burns`, { card: null });
-    await dev(`/shoes/${shoeId}/rounds`, { roundId: r1 });
-    await h.client.post('betting-platform', 'platform-1', `/shoes/${shoeId}/rounds/${r1}/bets`, { bet: { betId: `${r1}-B1`, accountId: 'acct-1', betCode: 'PLAYER', stake: '2500', currency: 'EUR' } });
-    await dev(`/shoes/${shoeId}/rounds/${r1}/close-betting`);
-    for (const [position, card] of [
-      ['P1', '9S'],
-      ['B1', '2H'],
-      ['P2', 'KD'],
-      ['B2', '3C'],
-    ])
-      await dev(`/shoes/${shoeId}/rounds/${r1}/cards`, { position, card });
+    // 2500 on PLAYER wins 2500: at SIGNIFICANT_WIN_AMOUNT_MINOR=2000, a large win (high: a second person must acknowledge it)
+    await dealPlayerWin(h.client, { tableId: TABLE, shoeId, roundId: r1, dealerId: 'dealer-3', stake: '2500' });
 
     const listed = await until('the large win listed', async () => {
       const page = await h.client.get('auditor', 'aud-1', `/significant-events?code=WIN.LARGE&tableId=${TABLE}&acknowledged=false`);

@@ -13,7 +13,7 @@ import { pgSession, verifyLedger } from '@ledger/anchors';
 import { significantEventsTopicOf } from '@ledger/infra';
 import type { KafkaConsumer } from '@ledger/kafka';
 import { LedgerHarness, runId, startLedger, TEST_DATABASE_URL } from '../support/ledger-harness';
-import { waitApplied } from '../support/shoe-steps';
+import { dealPlayerWin, waitApplied } from '../support/shoe-steps';
 
 jest.setTimeout(240_000);
 
@@ -88,21 +88,9 @@ describe('significant events: raised as facts, acknowledged by a second person',
   });
 
   it('a skewed device clock, a large win, a correction, a void and an early close each raise their significant event on the topic and the route', async () => {
-    // the device's clock is 2 minutes behind the ledger's: its shoe opening is recorded with it
-    await dev(`/tables/${TABLE}/shoes`, { shoeId, dealerId: 'dealer-7', occurredAt: new Date(Date.now() - 120_000).toISOString() });
-    await dev(`/shoes/${shoeId}/commencement`, { card: 'AS' });
-    await dev(`/shoes/${shoeId}/burns`, { card: null });
-    await dev(`/shoes/${shoeId}/rounds`, { roundId: r1 });
+    // the device's clock is 2 minutes behind the ledger's: its shoe opening is recorded with it;
     // 2500 on PLAYER wins 2500: at SIGNIFICANT_WIN_AMOUNT_MINOR=2000, a large win
-    await h.client.post('betting-platform', 'platform-1', `/shoes/${shoeId}/rounds/${r1}/bets`, { bet: { betId: `${r1}-B1`, accountId: 'acct-1', betCode: 'PLAYER', stake: '2500', currency: 'EUR' } });
-    await dev(`/shoes/${shoeId}/rounds/${r1}/close-betting`);
-    for (const [position, card] of [
-      ['P1', '9S'],
-      ['B1', '2H'],
-      ['P2', 'KD'],
-      ['B2', '3C'],
-    ])
-      await dev(`/shoes/${shoeId}/rounds/${r1}/cards`, { position, card });
+    await dealPlayerWin(h.client, { tableId: TABLE, shoeId, roundId: r1, dealerId: 'dealer-7', stake: '2500', openedAt: new Date(Date.now() - 120_000).toISOString() });
 
     const skew = await seen('DEVICE.CLOCK_SKEW');
     expect(skew.item).toMatchObject({ severity: 'medium', tableId: TABLE, dealerId: 'dealer-7', actorId: 'device-1', causeEventType: 'ShoeOpened', requiresAck: false });

@@ -43,3 +43,40 @@ export async function waitAsOf(baseUrl: string, token: string, position: bigint)
   }
   throw new Error(`asOf=${position} not answerable within 60 s`);
 }
+
+/** A shoe opened with one round dealt to a PLAYER win: what {@link dealPlayerWin} does. */
+export interface PlayerWinRound {
+  readonly tableId: string;
+  readonly shoeId: string;
+  readonly roundId: string;
+  readonly dealerId: string;
+  /** The PLAYER bet's stake, minor units of EUR (bet `<roundId>-B1` of `acct-1`): it wins as much. */
+  readonly stake: string;
+  /** The device's `occurredAt` of the shoe's opening (a skewed clock), or the device's own now. */
+  readonly openedAt?: string;
+}
+
+/**
+ * Opens shoe `shoeId` on `tableId` (dealer `dealerId`, commencement AS, one burn) as table device
+ * `device-1`, opens round `roundId`, places one PLAYER bet of `stake` EUR as `platform-1`, closes the
+ * betting and deals P 9S, B 2H, P KD, B 3C: Player 9 against Banker 5, a natural, so the bet wins
+ * `stake` (a large win at a low `SIGNIFICANT_WIN_AMOUNT_MINOR`).
+ */
+export async function dealPlayerWin(client: LedgerClient, r: PlayerWinRound): Promise<void> {
+  const dev = (path: string, body: unknown = {}) => client.post('table-device', 'device-1', path, body);
+  await dev(`/tables/${r.tableId}/shoes`, { shoeId: r.shoeId, dealerId: r.dealerId, ...(r.openedAt ? { occurredAt: r.openedAt } : {}) });
+  await dev(`/shoes/${r.shoeId}/commencement`, { card: 'AS' });
+  await dev(`/shoes/${r.shoeId}/burns`, { card: null });
+  await dev(`/shoes/${r.shoeId}/rounds`, { roundId: r.roundId });
+  await client.post('betting-platform', 'platform-1', `/shoes/${r.shoeId}/rounds/${r.roundId}/bets`, {
+    bet: { betId: `${r.roundId}-B1`, accountId: 'acct-1', betCode: 'PLAYER', stake: r.stake, currency: 'EUR' },
+  });
+  await dev(`/shoes/${r.shoeId}/rounds/${r.roundId}/close-betting`);
+  for (const [position, card] of [
+    ['P1', '9S'],
+    ['B1', '2H'],
+    ['P2', 'KD'],
+    ['B2', '3C'],
+  ])
+    await dev(`/shoes/${r.shoeId}/rounds/${r.roundId}/cards`, { position, card });
+}
