@@ -9,7 +9,9 @@
  *   store's BetSettled / BetResettled / BetRefunded of that bet, in order, and the reconciliation
  *   rows equal a recomputation from the store;
  * - no stake lost: every accepted BetPlaced has its BetSettled or BetRefunded (the shoes finished);
- * - projections equal a rebuild (scratch schema, same checksums); every hash chain verifies.
+ * - projections equal a rebuild (scratch schema, same checksums); every hash chain verifies;
+ * - the API's significant-event monitor raised each significant event of the run's events exactly
+ *   once, and every raise is genuine as `npm run -s verify` checks it (`./significant.ts`).
  */
 import type { KafkaClient } from '@ledger/kafka';
 import type { DataSource } from 'typeorm';
@@ -17,11 +19,14 @@ import { PgEventStore } from '@ledger/event-store';
 import { diffChecksums, projectionChecksums, rebuildProjections } from '@ledger/projections';
 import type { ShoeScript } from '@ledger/simulator';
 import type { ShoeDriver } from './driver';
+import { checkSignificant, type SignificantCheck } from './significant';
+import { SIGNIFICANT_STREAM_PREFIX } from '@ledger/events';
 import { ALL_PROJECTIONS, READ_MODEL_MIGRATIONS } from '@ledger/read-model';
 
 /** Counts the run prints, and the problems it asserts on. */
 export interface CheckReport {
   eventsAccepted: number;
+  /** The events of the run's shoes in PostgreSQL (the significant events the ledger raised are in {@link significant}). */
   eventsInPg: number;
   /** Accepted by the API, not (or not once) in PostgreSQL. */
   lost: number;
@@ -48,6 +53,8 @@ export interface CheckReport {
   chainProblems: number;
   projectionsChecksummed: number;
   rebuildEvents: number;
+  /** The significant events the API's monitor raised from the run's events: each per-cause kind exactly once, every raise genuine. */
+  significant: SignificantCheck;
   /** Every disagreement found, one line each (the first 50 are kept). */
   mismatches: string[];
   mismatchCount: number;
@@ -96,6 +103,8 @@ export async function verifyAfterDrain(ctx: { ds: DataSource; kafka: KafkaClient
   }
   let duplicatedInPg = 0;
   for (const r of rows) {
+    // the raises of significant events are the ledger's own: checked by checkSignificant (exactly once per cause and code)
+    if (r.stream_id.startsWith(SIGNIFICANT_STREAM_PREFIX)) continue;
     if (!driver.accepted.has(r.event_id)) {
       duplicatedInPg++;
       mismatch(`PostgreSQL event ${r.event_id} (${r.type} ${r.stream_id} v${r.stream_version}) was never in an answer of the API`);
@@ -286,9 +295,13 @@ export async function verifyAfterDrain(ctx: { ds: DataSource; kafka: KafkaClient
   }
   await ds.query(`DROP SCHEMA IF EXISTS "${scratch}" CASCADE`);
 
+  // ------------------------------------------------------------------ significant events
+  const significant = await checkSignificant(ds);
+  for (const p of significant.problems) mismatch(`significant events: ${p}`);
+
   return {
     eventsAccepted: driver.accepted.size,
-    eventsInPg: rows.length,
+    eventsInPg: rows.filter((r) => !r.stream_id.startsWith(SIGNIFICANT_STREAM_PREFIX)).length,
     lost,
     duplicatedInPg,
     recordsOnKafka: records.length,
@@ -307,6 +320,7 @@ export async function verifyAfterDrain(ctx: { ds: DataSource; kafka: KafkaClient
     chainProblems,
     projectionsChecksummed: Object.keys(live).length,
     rebuildEvents: rebuilt.events,
+    significant,
     mismatches,
     mismatchCount,
   };

@@ -41,6 +41,7 @@ import { databaseUrlForRole, ensureTopics } from '@ledger/infra';
 import { createProjectionDataSource } from '@ledger/projections';
 import { generateShoeScript, SeededRandom, type ShoeScript, type SimTable } from '@ledger/simulator';
 import { CheckReport, verifyAfterDrain } from './checks';
+import { FAULT_RUN_THRESHOLDS_ENV, significantMissing } from './significant';
 import {
   assertBuilt,
   cleanStop,
@@ -337,10 +338,10 @@ async function runLocked(o: FaultOptions, log: FaultLog): Promise<FaultReport> {
   };
   const relayEnv = { ...common, LEDGER_EVENTS_TOPIC: topic, RELAY_POLL_INTERVAL_MS: '100' };
   const services: Record<ServiceName, ServiceProcess> = {
-    // no automatic gaming-day close (GAMING_DAY_CLOSE_SWEEP_MS 0), clock attestation
-    // (CLOCK_ATTESTATION_INTERVAL_MS 0) nor significant-event monitor (SIGNIFICANT_MONITOR false): the
-    // run accounts for every event as an answer to the driver, and a close, an attestation or a raise
-    // is the ledger's own event
+    // no automatic gaming-day close (GAMING_DAY_CLOSE_SWEEP_MS 0) nor clock attestation
+    // (CLOCK_ATTESTATION_INTERVAL_MS 0): the run accounts for every event as an answer to the driver,
+    // and a close or an attestation is the ledger's own event. The significant-event monitor runs (it
+    // is killed with the API): its raises are checked apart, each exactly once (./significant.ts)
     api: new ServiceProcess(
       'api',
       {
@@ -355,7 +356,11 @@ async function runLocked(o: FaultOptions, log: FaultLog): Promise<FaultReport> {
         TABLES_FILE: join(REPO_ROOT, 'config/tables.json'),
         GAMING_DAY_CLOSE_SWEEP_MS: '0',
         CLOCK_ATTESTATION_INTERVAL_MS: '0',
-        SIGNIFICANT_MONITOR: 'false',
+        SIGNIFICANT_MONITOR: 'true',
+        SIGNIFICANT_MONITOR_GROUP: `significant-${runTag}`,
+        SIGNIFICANT_WIN_MULTIPLE: FAULT_RUN_THRESHOLDS_ENV.SIGNIFICANT_WIN_MULTIPLE,
+        SIGNIFICANT_WIN_AMOUNT_MINOR: FAULT_RUN_THRESHOLDS_ENV.SIGNIFICANT_WIN_AMOUNT_MINOR,
+        OCCURRED_AT_MAX_SKEW_MS: String(FAULT_RUN_THRESHOLDS_ENV.OCCURRED_AT_MAX_SKEW_MS),
       },
       join(logDir, 'api.log'),
       log,
@@ -704,6 +709,10 @@ async function runLocked(o: FaultOptions, log: FaultLog): Promise<FaultReport> {
     // ------------------------------------------------------------------------------------ drain
     for (const s of all) s.start();
     if (!(await waitFor(apiHealthy, 90_000))) throw new Error('the API did not come back for the drain');
+    // the monitor in the API raises what the load caused before the API stops
+    const checkDs = ds!;
+    if (!(await waitFor(async () => (await significantMissing(checkDs)) === 0 || !!broken, 120_000, 500)))
+      throw new Error(`the significant-event monitor did not raise every significant event within 120 s (${await significantMissing(checkDs)} missing)`);
     await services.api.stop();
     if (!(await waitFor(async () => (await unpublished()) === 0 || !!broken, 180_000, 250))) throw new Error(`the relay did not drain the outbox within 180 s (${await unpublished()} rows left)`);
     if (!(await waitFor(async () => (await behind()) <= 0 || !!broken, 240_000, 500))) throw new Error(`the projector did not reach the topic's end within 240 s (${await behind()} records behind)`);
@@ -812,6 +821,8 @@ export function failures(r: FaultReport): string[] {
   if (c.settlementsAppliedTwice) out.push(`${c.settlementsAppliedTwice} settlement(s) applied twice`);
   if (c.stakesLost) out.push(`${c.stakesLost} stake(s) lost`);
   if (c.chainProblems) out.push(`${c.chainProblems} hash-chain problem(s)`);
+  if (c.significant.missing || c.significant.duplicated || c.significant.notGenuine)
+    out.push(`significant events: ${c.significant.missing} not raised, ${c.significant.duplicated} raised twice, ${c.significant.notGenuine} not genuine`);
   if (c.mismatchCount) out.push(`${c.mismatchCount} mismatch(es)`);
   return out;
 }
@@ -856,6 +867,7 @@ export function formatReport(r: FaultReport): string {
       `  lost ${c.lost}, duplicated in PostgreSQL ${c.duplicatedInPg}, settlements applied twice ${c.settlementsAppliedTwice}, stakes lost ${c.stakesLost}`,
       `  bets placed ${c.betsPlaced}: settled ${c.betsSettled}, refunded ${c.betsRefunded}, resettled ${c.betsResettled}; settlement revisions in the read model ${c.settlementRevisionsInReadModel}`,
       `  hash chains: ${c.chainStreams} streams, ${c.chainEvents} events, ${c.chainProblems} problems; projections: ${c.projectionsChecksummed} checksums compared with a rebuild of ${c.rebuildEvents} events`,
+      `  significant events: ${c.significant.raised} raised by the API's monitor, ${c.significant.expected} expected once each: ${c.significant.missing} not raised, ${c.significant.duplicated} raised twice, ${c.significant.notGenuine} not genuine`,
       `  mismatches ${c.mismatchCount}${c.mismatches.length ? ':\n    ' + c.mismatches.join('\n    ') : ''}`,
     );
   } else lines.push('  checks: not reached');
