@@ -8,6 +8,11 @@
  * no raise is left out and counted), and the live stream reads the event store up to the relay's
  * published position.
  *
+ * And a pit manager whose correction turned a losing bet into a large win (the resettlement's
+ * `WIN.LARGE`, caused by the `BetResettled` the approver's act appended) is refused its
+ * acknowledgement: the raise names both managers of the correction (found by an adversarial review:
+ * the requester's acknowledgement was accepted, 201).
+ *
  * Real PostgreSQL and Kafka; the API (with its monitor), relay and projector in-process.
  */
 import { randomUUID } from 'node:crypto';
@@ -152,5 +157,47 @@ describe('a significant-events read model poisoned with the projector login cann
     const ackLive = await until('the acknowledgement on the live stream', () => live.find((c) => c.kind === 'acknowledged' && c.event.significantEventId === id));
     expect(ackLive.event).toMatchObject({ acknowledgedBy: 'pm-3', ackReason: 'win verified on camera', code: 'WIN.LARGE' });
     expect(await gauge('ledger_significant_events_unacknowledged')).toBe(openBefore - 1);
+  });
+
+  it("refuses the requesting manager's acknowledgement of the large win their own correction created", async () => {
+    const shoe = runId('sigself');
+    const roundId = `${shoe}-R1`;
+    const dev = (path: string, body: unknown = {}) => h.client.post('table-device', 'device-1', path, body);
+    await dev(`/tables/${TABLE}/shoes`, { shoeId: shoe, dealerId: 'dealer-1' });
+    await dev(`/shoes/${shoe}/commencement`, { card: 'AS' });
+    await dev(`/shoes/${shoe}/burns`, { card: null });
+    await dev(`/shoes/${shoe}/rounds`, { roundId });
+    await h.client.post('betting-platform', 'platform-1', `/shoes/${shoe}/rounds/${roundId}/bets`, {
+      bet: { betId: `${roundId}-B1`, accountId: 'acct-1', betCode: 'PLAYER', stake: '5000', currency: 'EUR' },
+    });
+    await dev(`/shoes/${shoe}/rounds/${roundId}/close-betting`);
+    // Banker 9 against Player 5: the PLAYER bet loses
+    for (const [position, card] of [
+      ['P1', '2H'],
+      ['B1', '9S'],
+      ['P2', '3C'],
+      ['B2', 'KD'],
+    ])
+      await dev(`/shoes/${shoe}/rounds/${roundId}/cards`, { position, card });
+    // corrected to Player 9 against Banker 5: the bet wins 5,000, over SIGNIFICANT_WIN_AMOUNT_MINOR
+    const { decisionId } = await h.client.post('pit-manager', 'pm-req', `/shoes/${shoe}/rounds/${roundId}/result-corrections`, { reason: 'cards misread by the scanner', cards: ['9S', '2H', 'KD', '3C'] });
+    await h.client.post('pit-manager', 'pm-appr', `/decisions/${decisionId}/approve`, {});
+    const win = await until("the resettlement's large win listed", async () => {
+      const page = await h.client.get('auditor', 'aud-1', `/significant-events?code=WIN.LARGE&tableId=${TABLE}&limit=50`);
+      return page.items.find((i: any) => i.shoeId === shoe);
+    });
+    expect(win).toMatchObject({ causeEventType: 'BetResettled', actorId: 'pm-appr' });
+    expect(win.details).toMatchObject({ actingManagerId: 'pm-req', approverId: 'pm-appr', winnings: '5000', multiple: '100/1', amountMinor: '2000' });
+    const ack = (sub: string) =>
+      fetch(`${h.baseUrl}/significant-events/${win.significantEventId}/acknowledgements`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${h.client.token('pit-manager', sub)}`, 'content-type': 'application/json' },
+        body: JSON.stringify({ reason: 'large win reviewed' }),
+      });
+    for (const sub of ['pm-req', 'pm-appr']) {
+      const res = await ack(sub);
+      expect([sub, res.status, ((await res.json()) as any).error?.code]).toEqual([sub, 422, 'MANAGEMENT.SAME_APPROVER']);
+    }
+    expect((await ack('pm-3')).status).toBe(201);
   });
 });

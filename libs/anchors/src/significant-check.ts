@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
-import { significantStreamId } from '@ledger/events';
-import { causeMayRaise, isSignificantEventCode, raisersOf, significantEventSpec } from '@ledger/significant-events';
+import { LEDGER_WIDE_TABLE_ID, significantStreamId, upcast, type EventEnvelope, type LedgerEvent } from '@ledger/events';
+import { causeMayRaise, detectSignificantEvents, isSignificantEventCode, raisersOf, significantEventSpec, statedThresholds } from '@ledger/significant-events';
 import type { LedgerEventType } from '@ledger/events';
 import type { DivergenceList } from './report';
 import type { SqlSession } from './sql';
@@ -35,6 +35,44 @@ export interface CauseRecord {
   readonly globalPosition: string;
   readonly actorId: string;
   readonly actorRole: string;
+  /** The rest of the stored event, for detecting it again (absent: only the fields above are checked). */
+  readonly event?: LedgerEvent;
+  /** The shoe's dealer at the cause (its stream's last ShoeOpened or DealerChanged at or below it), or null. */
+  readonly dealerId?: string | null;
+  /** For a BetResettled: the decision of the correction it carries out (the detector's context). */
+  readonly correction?: { readonly actingManagerId: string; readonly approverId: string } | null;
+}
+
+/**
+ * The kinds a single ledger event raises by itself, which verify detects again from the stored cause
+ * (details, round, table, shoe and dealer must be what the cause gives; a large win under the
+ * thresholds it states).
+ */
+const DETECTED_AGAIN: ReadonlySet<string> = new Set(['ROUND.VOIDED', 'RESULT.CORRECTED', 'SHOE.VOIDED_BY_DECISION', 'COMMENCEMENT.CORRECTED', 'GAMING_DAY.CLOSED_EARLY', 'WIN.LARGE', 'CARD.EXPOSED', 'CARD.DROPPED', 'CARD.UNNEEDED']);
+
+/** Two string records with the same keys and values. */
+function sameDetails(a: Readonly<Record<string, unknown>>, b: Readonly<Record<string, unknown>>): boolean {
+  const ka = Object.keys(a).sort();
+  const kb = Object.keys(b).sort();
+  return ka.length === kb.length && ka.every((k, i) => k === kb[i] && a[k] === b[k]);
+}
+
+/** What is wrong with a raise of a kind its cause raises by itself, detected again from the stored cause (empty when it is what the cause gives). */
+function detectedAgainProblems(d: Record<string, any>, cause: CauseRecord): string[] {
+  if (!DETECTED_AGAIN.has(d.code) || !cause.event) return [];
+  const details: Record<string, string> = d.details ?? {};
+  const t = d.code === 'WIN.LARGE' ? statedThresholds(details) : { winMultiple: { numerator: 1n, denominator: 1n }, winAmountMinor: 1n, clockSkewBoundMs: 0 };
+  if (!t) return ['a large win that states no thresholds it was raised under (multiple, amountMinor)'];
+  const again = detectSignificantEvents(cause.event, t, { correction: cause.correction ?? null }).find((x) => x.code === d.code);
+  if (!again) return [`its cause ${cause.type} does not raise ${d.code}${d.code === 'WIN.LARGE' ? ' under the thresholds it states' : ''}`];
+  const out: string[] = [];
+  if (!sameDetails(details, again.details)) out.push(`its details ${JSON.stringify(details)} are not what its cause gives ${JSON.stringify(again.details)}`);
+  if ((d.roundId ?? null) !== (again.roundId ?? null)) out.push(`its round ${String(d.roundId ?? null)} is not its cause's ${String(again.roundId ?? null)}`);
+  const tableId = cause.event.tableId === LEDGER_WIDE_TABLE_ID ? null : cause.event.tableId;
+  const shoeId = cause.streamId.startsWith('shoe-') ? cause.streamId.slice('shoe-'.length) : null;
+  if ((d.tableId ?? null) !== tableId || (d.shoeId ?? null) !== shoeId) out.push(`its table/shoe ${String(d.tableId ?? null)}/${String(d.shoeId ?? null)} are not its cause's ${String(tableId)}/${String(shoeId)}`);
+  if (cause.dealerId !== undefined && (d.dealerId ?? null) !== cause.dealerId) out.push(`its dealer ${String(d.dealerId ?? null)} is not the shoe's dealer at its cause, ${String(cause.dealerId)}`);
+  return out;
 }
 
 /** What is wrong with one significant event, by the event's id. */
@@ -59,6 +97,7 @@ function raiseProblems(e: SignificantEventRecord, cause: CauseRecord | undefined
   if (cause.actorId !== d.actor) out.push(`its actor ${String(d.actor)} is not its cause's ${cause.actorId}`);
   const raisable = causeMayRaise(d.code, cause.type as LedgerEventType, cause.actorRole);
   if (!raisable) out.push(`a ${cause.type} of a ${cause.actorRole} cannot raise ${d.code}`);
+  else out.push(...detectedAgainProblems(d, cause));
   return out;
 }
 
@@ -94,6 +133,64 @@ export function significantEventProblems(events: readonly SignificantEventRecord
   return out;
 }
 
+/** A stored cause as the check reads it: the event's columns, the shoe's dealer at it, and for a resettlement its correction's decision. */
+type CauseRow = {
+  event_id: string;
+  type: string;
+  stream_id: string;
+  stream_version: number;
+  global_position: string;
+  table_id: string;
+  schema_version: number;
+  actor_id: string;
+  actor_role: string;
+  occurred_at: Date;
+  recorded_at: Date;
+  data: Record<string, any>;
+  dealer_id: string | null;
+  correction: { actingManagerId?: string; approverId?: string } | null;
+};
+
+/** The stored causes of ids `ids` (UUIDs), by event id, with what {@link detectedAgainProblems} reads. */
+async function causeRecords(session: SqlSession, ids: readonly string[]): Promise<Map<string, CauseRecord>> {
+  const rows: CauseRow[] = await session.query(
+    `SELECT e.event_id::text AS event_id, e.type, e.stream_id, e.stream_version, e.global_position::text AS global_position, e.table_id, e.schema_version, e.actor_id, e.actor_role,
+            e.occurred_at, e.recorded_at, e.data,
+            (SELECT d.data ->> 'dealerId' FROM events d WHERE d.stream_id = e.stream_id AND d.stream_version <= e.stream_version AND d.type IN ('ShoeOpened', 'DealerChanged')
+              ORDER BY d.stream_version DESC LIMIT 1) AS dealer_id,
+            (SELECT c.data -> 'decision' FROM events c WHERE e.type = 'BetResettled' AND c.stream_id = e.stream_id AND c.stream_version < e.stream_version
+                AND c.type = 'ResultCorrected' AND c.data ->> 'roundId' = e.data ->> 'roundId' ORDER BY c.stream_version DESC LIMIT 1) AS correction
+       FROM events e WHERE e.event_id = ANY($1::uuid[])`,
+    [ids],
+  );
+  return new Map(
+    rows.map((c) => {
+      const stored = {
+        eventId: c.event_id,
+        schemaVersion: c.schema_version,
+        type: c.type,
+        streamId: c.stream_id,
+        streamVersion: c.stream_version,
+        globalPosition: c.global_position,
+        tableId: c.table_id,
+        occurredAt: new Date(c.occurred_at).toISOString(),
+        recordedAt: new Date(c.recorded_at).toISOString(),
+        actor: { id: c.actor_id, role: c.actor_role },
+        data: c.data,
+      } as unknown as EventEnvelope<string, unknown>;
+      // a type this code cannot read is left to the other checks (its fields above are still compared)
+      let event: LedgerEvent | undefined;
+      try {
+        event = upcast(stored);
+      } catch {
+        event = undefined;
+      }
+      const correction = c.correction?.actingManagerId && c.correction.approverId ? { actingManagerId: c.correction.actingManagerId, approverId: c.correction.approverId } : null;
+      return [c.event_id, { type: c.type, streamId: c.stream_id, globalPosition: c.global_position, actorId: c.actor_id, actorRole: c.actor_role, event, dealerId: c.dealer_id, correction }];
+    }),
+  );
+}
+
 /**
  * Step 7 of `verifyLedger` (`npm run -s verify`, `GET /audit/anchors/verify`): reads every significant
  * event of the ledger and the causes their raises name, in the session's snapshot, and reports each
@@ -109,11 +206,7 @@ export async function checkSignificantEvents(session: SqlSession, out: Divergenc
   );
   if (rows.length === 0) return 0;
   const causeIds = [...new Set(rows.filter((r) => r.type === 'SignificantEventRaised').map((r) => String(r.data.cause?.eventId ?? '')))].filter((id) => /^[0-9a-f-]{36}$/i.test(id));
-  const causeRows: { event_id: string; type: string; stream_id: string; global_position: string; actor_id: string; actor_role: string }[] = await session.query(
-    `SELECT e.event_id::text AS event_id, e.type, e.stream_id, e.global_position::text AS global_position, e.actor_id, e.actor_role FROM events e WHERE e.event_id = ANY($1::uuid[])`,
-    [causeIds],
-  );
-  const causes = new Map(causeRows.map((c) => [c.event_id, { type: c.type, streamId: c.stream_id, globalPosition: c.global_position, actorId: c.actor_id, actorRole: c.actor_role }]));
+  const causes = await causeRecords(session, causeIds);
   const events = rows.map((r) => ({ eventId: r.event_id, type: r.type, streamId: r.stream_id, streamVersion: r.stream_version, globalPosition: r.global_position, actorId: r.actor_id, actorRole: r.actor_role, data: r.data }));
   for (const p of significantEventProblems(events, causes)) {
     const e = p.event;

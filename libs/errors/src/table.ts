@@ -159,7 +159,7 @@ export const ERROR_TABLE = {
   'DECISION.NOT_EXPIRED': { kind: 'wrong-state', status: 422, message: 'decision {decisionId} expires at {expiresAt}', raisedBy: ['shoe'] },
 
   // --- significant events (docs/significant-events.md): acknowledged by a second person; self-acknowledgement is MANAGEMENT.SAME_APPROVER
-  'SIGNIFICANT.NOT_FOUND': { kind: 'not-found', status: 404, message: 'no significant event {significantEventId} (or not projected yet)', raisedBy: ['api'] },
+  'SIGNIFICANT.NOT_FOUND': { kind: 'not-found', status: 404, message: 'no significant event {significantEventId} in the event store', raisedBy: ['api'] },
   'SIGNIFICANT.ALREADY_ACKNOWLEDGED': { kind: 'conflict', status: 409, message: 'significant event {significantEventId} was already acknowledged by {acknowledgedBy}', raisedBy: ['api'] },
 
   // --- wallet matching (docs/reports.md §4) -----------------------------------------------------

@@ -53,6 +53,23 @@ export class SignificantEventLedgerReads {
   }
 
   /**
+   * The four-eyes decision of the latest `ResultCorrected` of round `roundId` in stream `streamId`
+   * below version `beforeVersion`: whom a `BetResettled` there carries out (its large win names both
+   * managers, docs/significant-events.md). Null when there is none (or it names no decision). Reads
+   * the stream's rows through its own index.
+   */
+  async correctionBefore(q: { readonly streamId: string; readonly roundId: string; readonly beforeVersion: number }): Promise<{ actingManagerId: string; approverId: string } | null> {
+    const rows: { acting: string | null; approver: string | null }[] = await this.ds.query(
+      `SELECT e.data -> 'decision' ->> 'actingManagerId' AS acting, e.data -> 'decision' ->> 'approverId' AS approver FROM events e
+        WHERE e.stream_id = $1 AND e.stream_version < $2 AND e.type = 'ResultCorrected' AND e.data ->> 'roundId' = $3
+        ORDER BY e.stream_version DESC LIMIT 1`,
+      [q.streamId, q.beforeVersion, q.roundId],
+    );
+    const r = rows[0];
+    return r?.acting && r.approver ? { actingManagerId: r.acting, approverId: r.approver } : null;
+  }
+
+  /**
    * The position every significant event at or below which is final and published: the relay's
    * `outbox_progress.through_position` (docs/guarantees.md §5), decimal string; `'0'` before the first.
    */

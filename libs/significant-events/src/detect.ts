@@ -21,6 +21,35 @@ export function detectionThresholds(v: { readonly SIGNIFICANT_WIN_MULTIPLE: stri
   return { winMultiple: parseRatio(v.SIGNIFICANT_WIN_MULTIPLE), winAmountMinor: BigInt(v.SIGNIFICANT_WIN_AMOUNT_MINOR), clockSkewBoundMs: v.OCCURRED_AT_MAX_SKEW_MS };
 }
 
+/**
+ * What the detector reads beside the event itself (docs/significant-events.md): for a
+ * `BetResettled`, the four-eyes decision of the `ResultCorrected` it carries out (the latest of its
+ * round before it in its stream; its two managers had a hand in the resettlement's large win). The
+ * monitor and `npm run -s verify` look it up the same way.
+ */
+export interface DetectionContext {
+  readonly correction?: { readonly actingManagerId: string; readonly approverId: string } | null;
+}
+
+/** A large win's details name the thresholds it was raised under: `multiple` (`N/D`) and `amountMinor` (decimal). */
+function thresholdDetails(t: DetectionThresholds): Record<string, string> {
+  return { multiple: `${t.winMultiple.numerator}/${t.winMultiple.denominator}`, amountMinor: t.winAmountMinor.toString() };
+}
+
+/**
+ * The win thresholds a `WIN.LARGE` raise states in its details (`multiple`, `amountMinor`), as
+ * detector thresholds (the clock bound: `boundMs` when stated, else 0), or null when it states none or
+ * malformed ones: what `npm run -s verify` detects the raise's cause again with.
+ */
+export function statedThresholds(details: Readonly<Record<string, string>>): DetectionThresholds | null {
+  try {
+    if (typeof details.multiple !== 'string' || !/^[1-9]\d{0,17}$/.test(details.amountMinor ?? '')) return null;
+    return { winMultiple: parseRatio(details.multiple), winAmountMinor: BigInt(details.amountMinor), clockSkewBoundMs: Number(details.boundMs ?? 0) };
+  } catch {
+    return null;
+  }
+}
+
 /** What the detector found in one ledger event: a kind of the catalogue to raise, with its severity and a few facts. */
 export interface SignificantEventDraft {
   readonly code: SignificantEventCode;
@@ -38,8 +67,13 @@ const draft = (code: SignificantEventCode, details: Record<string, string> = {},
   details,
 });
 
+/** The two managers of the four-eyes decision an event carries out (both had a hand in it: neither may acknowledge it), or none. */
+function managers(decision: { readonly actingManagerId: string; readonly approverId: string } | null | undefined): Record<string, string> {
+  return decision ? { actingManagerId: decision.actingManagerId, approverId: decision.approverId } : {};
+}
+
 /** The large-win draft of a settlement, or null (not a win, or under both thresholds). Exact bigint comparison. */
-function largeWin(e: LedgerEvent<'BetSettled' | 'BetResettled'>, t: DetectionThresholds): SignificantEventDraft | null {
+function largeWin(e: LedgerEvent<'BetSettled' | 'BetResettled'>, t: DetectionThresholds, ctx: DetectionContext): SignificantEventDraft | null {
   const d = e.data;
   if (d.result !== 'WIN') return null;
   const stake = BigInt(d.stake);
@@ -48,7 +82,10 @@ function largeWin(e: LedgerEvent<'BetSettled' | 'BetResettled'>, t: DetectionThr
   const byMultiple = stake > 0n && winnings * t.winMultiple.denominator >= t.winMultiple.numerator * stake;
   const byAmount = winnings >= t.winAmountMinor;
   if (!byMultiple && !byAmount) return null;
-  return draft('WIN.LARGE', { betId: d.betId, accountId: d.accountId, currency: d.currency, stake: d.stake, winnings: d.winnings, by: byMultiple && byAmount ? 'multiple,amount' : byMultiple ? 'multiple' : 'amount' }, d.roundId);
+  const by = byMultiple && byAmount ? 'multiple,amount' : byMultiple ? 'multiple' : 'amount';
+  // a resettlement carries out a correction: its two managers had a hand in the win
+  const decision = e.type === 'BetResettled' ? managers(ctx.correction) : {};
+  return draft('WIN.LARGE', { betId: d.betId, accountId: d.accountId, currency: d.currency, stake: d.stake, winnings: d.winnings, by, ...thresholdDetails(t), ...decision }, d.roundId);
 }
 
 /** The clock-skew draft of a table device's fact: |recordedAt − occurredAt| above the bound, else null. */
@@ -60,13 +97,9 @@ function clockSkew(e: LedgerEvent, t: DetectionThresholds): SignificantEventDraf
   return draft('DEVICE.CLOCK_SKEW', { deviceId: e.actor.id, skewMs: String(skew), boundMs: String(t.clockSkewBoundMs) }, typeof roundId === 'string' ? roundId : null);
 }
 
-/** The two managers of the four-eyes decision an event carries out (both had a hand in it: neither may acknowledge it), or none. */
-function managers(decision: { readonly actingManagerId: string; readonly approverId: string } | null | undefined): Record<string, string> {
-  return decision ? { actingManagerId: decision.actingManagerId, approverId: decision.approverId } : {};
-}
 
 /** The draft a ledger event raises by its type alone (or its data's own flags), else null. */
-function byType(e: LedgerEvent, t: DetectionThresholds): SignificantEventDraft | null {
+function byType(e: LedgerEvent, t: DetectionThresholds, ctx: DetectionContext): SignificantEventDraft | null {
   switch (e.type) {
     case 'RoundVoided':
       // a round voided with its shoe is part of SHOE.VOIDED_BY_DECISION
@@ -81,7 +114,7 @@ function byType(e: LedgerEvent, t: DetectionThresholds): SignificantEventDraft |
       return e.data.early ? draft('GAMING_DAY.CLOSED_EARLY', { gamingDay: e.data.gamingDay, tableIds: e.data.tableIds.join(','), requestedBy: e.data.early.requestedBy, approvedBy: e.data.early.approvedBy }) : null;
     case 'BetSettled':
     case 'BetResettled':
-      return largeWin(e, t);
+      return largeWin(e, t, ctx);
     case 'CardExposed':
       return draft('CARD.EXPOSED', { card: e.data.card, phase: e.data.phase }, e.data.roundId);
     case 'CardDropped':
@@ -98,7 +131,8 @@ function byType(e: LedgerEvent, t: DetectionThresholds): SignificantEventDraft |
  * catalogue a ledger event raises by itself: `ROUND.VOIDED` (not a void of a voided shoe's round),
  * `RESULT.CORRECTED`, `SHOE.VOIDED_BY_DECISION`, `COMMENCEMENT.CORRECTED`, `GAMING_DAY.CLOSED_EARLY`
  * (a close carrying `early`), `WIN.LARGE` (a settlement or resettlement won at or above either
- * threshold, exact integers), `CARD.EXPOSED`, `CARD.DROPPED`, `CARD.UNNEEDED`, and
+ * threshold, exact integers; its details state both thresholds, `multiple` and `amountMinor`, and for
+ * a resettlement the managers of the correction it carries out, from `ctx`), `CARD.EXPOSED`, `CARD.DROPPED`, `CARD.UNNEEDED`, and
  * `DEVICE.CLOCK_SKEW` (a table device's fact whose `occurredAt` is further than
  * `OCCURRED_AT_MAX_SKEW_MS` from the ledger's `recordedAt`, either way). `DEALER.CHANGED_MID_SHOE`
  * needs the shoe's state and is not detected here. The significant events' own types raise nothing.
@@ -107,9 +141,9 @@ function byType(e: LedgerEvent, t: DetectionThresholds): SignificantEventDraft |
  * Pure: no clock, no I/O.
  * @returns zero, one or two drafts (a fact of a skewed device may also be a card kind)
  */
-export function detectSignificantEvents(e: LedgerEvent, t: DetectionThresholds): SignificantEventDraft[] {
+export function detectSignificantEvents(e: LedgerEvent, t: DetectionThresholds, ctx: DetectionContext = {}): SignificantEventDraft[] {
   if (e.type === 'SignificantEventRaised' || e.type === 'SignificantEventAcknowledged') return [];
-  return [byType(e, t), clockSkew(e, t)].filter((d): d is SignificantEventDraft => d !== null);
+  return [byType(e, t, ctx), clockSkew(e, t)].filter((d): d is SignificantEventDraft => d !== null);
 }
 
 /**

@@ -1,5 +1,5 @@
 import type { LedgerEvent, LedgerEventType } from '@ledger/events';
-import { causeMayRaise, detectSignificantEvents, detectionThresholds } from './detect';
+import { causeMayRaise, detectSignificantEvents, detectionThresholds, statedThresholds } from './detect';
 
 const T = detectionThresholds({ SIGNIFICANT_WIN_MULTIPLE: '100/1', SIGNIFICANT_WIN_AMOUNT_MINOR: '1000000', OCCURRED_AT_MAX_SKEW_MS: 5000 });
 const AT = '2026-12-07T12:00:00.000Z';
@@ -65,9 +65,16 @@ describe('detectSignificantEvents (docs/significant-events.md)', () => {
       stake: '1',
       winnings: '123456789012345678901234567890',
       by: 'multiple,amount',
+      multiple: '100/1',
+      amountMinor: '1000000',
     });
     const resettled = ev('BetResettled', { betId: 'b', roundId: 'r', accountId: 'a', currency: 'EUR', result: 'WIN', stake: '10', winnings: '1000', compensates: 'x' });
     expect(codes(resettled)).toEqual(['WIN.LARGE']);
+    // a resettlement carries out a correction: its large win names the correction's two managers
+    expect(detectSignificantEvents(resettled, T, { correction: { actingManagerId: 'm1', approverId: 'm2' } })[0].details).toMatchObject({ actingManagerId: 'm1', approverId: 'm2' });
+    expect(detectSignificantEvents(settled('10', '1000'), T, { correction: { actingManagerId: 'm1', approverId: 'm2' } })[0].details).not.toHaveProperty('actingManagerId');
+    expect(statedThresholds(detectSignificantEvents(resettled, T)[0].details)).toEqual({ winMultiple: { numerator: 100n, denominator: 1n }, winAmountMinor: 1000000n, clockSkewBoundMs: 0 });
+    expect(statedThresholds({ multiple: '0/1', amountMinor: '5' })).toBeNull();
     const ratio = detectionThresholds({ SIGNIFICANT_WIN_MULTIPLE: '201/2', SIGNIFICANT_WIN_AMOUNT_MINOR: '1000000', OCCURRED_AT_MAX_SKEW_MS: 5000 });
     expect(detectSignificantEvents(settled('2', '201'), ratio).length).toBe(1);
     expect(detectSignificantEvents(settled('2', '200'), ratio).length).toBe(0);

@@ -4,7 +4,7 @@ import type { LedgerApiEnv } from '@ledger/config';
 import type { PgEventStore } from '@ledger/event-store';
 import type { LedgerEvent } from '@ledger/events';
 import { createKafka, type IncomingMessage, type KafkaConsumer } from '@ledger/kafka';
-import { detectionThresholds, detectSignificantEvents, type DetectionThresholds } from '@ledger/significant-events';
+import { detectionThresholds, detectSignificantEvents, type DetectionContext, type DetectionThresholds } from '@ledger/significant-events';
 import { EVENT_STORE } from '../kernel/tokens';
 import { appendRaise, raiseData } from './raise';
 import { significantMetrics } from './significant-metrics';
@@ -78,13 +78,20 @@ export class SignificantEventMonitor implements OnApplicationBootstrap, OnModule
     this.logger.log(`significant-event monitor consuming ${topic}`);
   }
 
+  /** What the detector reads beside `cause`: for a resettlement, the decision of the correction it carries out. */
+  private async contextOf(cause: LedgerEvent): Promise<DetectionContext> {
+    if (cause.type !== 'BetResettled') return {};
+    const d = cause.data as { roundId: string };
+    return { correction: await this.store.significant.correctionBefore({ streamId: cause.streamId, roundId: d.roundId, beforeVersion: cause.streamVersion }) };
+  }
+
   /** Raises what `messages` cause. @returns how many raises were appended (not those raised before) */
   async handle(messages: readonly IncomingMessage[]): Promise<number> {
     const candidates = messages.map(recordEvent).filter((e): e is LedgerEvent => e !== null && detectSignificantEvents(e, this.thresholds).length > 0);
     if (candidates.length === 0) return 0;
     let appended = 0;
     for (const cause of await this.store.eventsByIds(candidates.map((e) => e.eventId))) {
-      const drafts = detectSignificantEvents(cause, this.thresholds);
+      const drafts = detectSignificantEvents(cause, this.thresholds, await this.contextOf(cause));
       if (drafts.length === 0) continue;
       const dealer = cause.streamId.startsWith('shoe-') ? await this.store.dealerAt(cause.streamId, cause.streamVersion) : null;
       for (const draft of drafts) {
