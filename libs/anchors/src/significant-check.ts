@@ -48,7 +48,17 @@ export interface CauseRecord {
  * (details, round, table, shoe and dealer must be what the cause gives; a large win under the
  * thresholds it states).
  */
-const DETECTED_AGAIN: ReadonlySet<string> = new Set(['ROUND.VOIDED', 'RESULT.CORRECTED', 'SHOE.VOIDED_BY_DECISION', 'COMMENCEMENT.CORRECTED', 'GAMING_DAY.CLOSED_EARLY', 'WIN.LARGE', 'CARD.EXPOSED', 'CARD.DROPPED', 'CARD.UNNEEDED']);
+const DETECTED_AGAIN: ReadonlySet<string> = new Set([
+  'ROUND.VOIDED',
+  'RESULT.CORRECTED',
+  'SHOE.VOIDED_BY_DECISION',
+  'COMMENCEMENT.CORRECTED',
+  'GAMING_DAY.CLOSED_EARLY',
+  'WIN.LARGE',
+  'CARD.EXPOSED',
+  'CARD.DROPPED',
+  'CARD.UNNEEDED',
+]);
 
 /** Two string records with the same keys and values. */
 function sameDetails(a: Readonly<Record<string, unknown>>, b: Readonly<Record<string, unknown>>): boolean {

@@ -97,7 +97,6 @@ function clockSkew(e: LedgerEvent, t: DetectionThresholds): SignificantEventDraf
   return draft('DEVICE.CLOCK_SKEW', { deviceId: e.actor.id, skewMs: String(skew), boundMs: String(t.clockSkewBoundMs) }, typeof roundId === 'string' ? roundId : null);
 }
 
-
 /** The draft a ledger event raises by its type alone (or its data's own flags), else null. */
 function byType(e: LedgerEvent, t: DetectionThresholds, ctx: DetectionContext): SignificantEventDraft | null {
   switch (e.type) {
