@@ -33,17 +33,18 @@ const MISMATCH_LOG_EVERY_MS = 10_000;
 /** How a read-model row disagrees with the event store: no raise of its id, or an acknowledgement state the stored events do not have. */
 type RowMismatch = 'not-raised' | 'acknowledgement';
 
-/** Whether a significant event as served (camelCase, from the stored events) matches the list's filter `f` and `acknowledged` (`'true'`, `'false'` or absent). */
-function matches(r: Record<string, unknown>, f: SignificantEventFilter, acknowledged: string | undefined): boolean {
-  const at = Date.parse(String(r.raisedAt));
+/**
+ * Whether a significant event as served (camelCase, from the stored events) matches the list's filter
+ * `f` (its period is left to the read model's `raised_at`, the raise's own `recordedAt`, compared in
+ * PostgreSQL at full precision).
+ */
+function matches(r: Record<string, unknown>, f: SignificantEventFilter): boolean {
   return (
     (f.code === null || r.code === f.code) &&
     (f.severity === null || r.severity === f.severity) &&
     (f.tableId === null || r.tableId === f.tableId) &&
     (f.dealerId === null || r.dealerId === f.dealerId) &&
-    (f.from === null || at >= Date.parse(f.from)) &&
-    (f.to === null || at < Date.parse(f.to)) &&
-    (acknowledged === undefined || (r.acknowledgedAt !== null) === (acknowledged === 'true'))
+    (f.acknowledged === null || (r.acknowledgedAt !== null) === f.acknowledged)
   );
 }
 
@@ -67,9 +68,9 @@ export class SignificantEventsService {
 
   /**
    * A page of significant events, newest first: chosen by the read model's indexed filters, each
-   * served as the event store holds it and kept only if it matches the filter as stored; acknowledged
-   * or not is decided on the stored events alone (a page may then be shorter than `limit`, its
-   * `nextCursor` goes on).
+   * served as the event store holds it and kept only if it matches the filter as stored, acknowledged
+   * or not included (a row the read model misfiled is left out: the page may then be shorter than
+   * `limit`, its `nextCursor` goes on).
    * @throws ApiError 400 `VALIDATION.FAILED` (limit, cursor)
    */
   async list(q: SignificantEventsQuery): Promise<Page<Record<string, unknown>>> {
@@ -81,6 +82,8 @@ export class SignificantEventsService {
       dealerId: q.dealerId ?? null,
       from: q.from ?? null,
       to: q.to ?? null,
+      // the read model's word chooses the page (full pages); each row is then confirmed on the stored events
+      acknowledged: q.acknowledged === undefined ? null : q.acknowledged === 'true',
       limit,
       beforePosition: decodePositionCursor(q.cursor),
     };
@@ -89,7 +92,7 @@ export class SignificantEventsService {
     const stored = await this.fromLedger(rows.slice(0, limit));
     // the read model chose the rows; each must still match the filter as the stored events say
     // (a page may then hold fewer items than `limit`: its cursor goes on)
-    return { ...page, items: stored.filter((r) => matches(r, f, q.acknowledged)) };
+    return { ...page, items: stored.filter((r) => matches(r, f)) };
   }
 
   /**

@@ -4,10 +4,7 @@ import { SIGNIFICANT_EVENTS_TABLE, type SignificantEventRow } from './tables';
 /** The significant-events read model's tables (their names are declared in `tables.ts`). */
 export const SIGNIFICANT_EVENT_TABLES = { significantEvents: SIGNIFICANT_EVENTS_TABLE } as const;
 
-/**
- * The filters of a page of significant events (every one optional; null: not filtered). Whether one
- * was acknowledged is not among them: the API decides it on the stored events.
- */
+/** The filters of a page of significant events (every one optional; null: not filtered). */
 export interface SignificantEventFilter {
   readonly code: string | null;
   readonly severity: string | null;
@@ -17,6 +14,8 @@ export interface SignificantEventFilter {
   readonly from: string | null;
   /** Raised before, ISO-8601. */
   readonly to: string | null;
+  /** true: acknowledged only; false: not acknowledged only (the read model's word: the API confirms it on the stored events). */
+  readonly acknowledged: boolean | null;
   /** Rows at most (the page size; one more is read to tell whether a next page exists). */
   readonly limit: number;
   /** Continue below this raise position (decimal string), newest first; null: from the newest. */
@@ -49,6 +48,7 @@ export class SignificantEventReads {
     if (f.dealerId !== null) add((p) => `dealer_id = ${p}`, f.dealerId);
     if (f.from !== null) add((p) => `raised_at >= ${p}::timestamptz`, f.from);
     if (f.to !== null) add((p) => `raised_at < ${p}::timestamptz`, f.to);
+    if (f.acknowledged !== null) where.push(f.acknowledged ? 'acknowledged_at IS NOT NULL' : 'acknowledged_at IS NULL');
     if (f.beforePosition !== null) add((p) => `raised_position < ${p}::bigint`, f.beforePosition);
     params.push(f.limit + 1);
     const cond = where.length > 0 ? `WHERE ${where.join(' AND ')}` : '';
