@@ -66,7 +66,7 @@ export interface SignificantEventRefusalCause {
 export interface SignificantEventProjectorCause {
   readonly kind: 'projector';
   readonly record: 'quarantine' | 'incident';
-  /** The record's key: `topic/partition/offset` of a quarantined record, the incident's id. */
+  /** The record's key: `topic/partition/offset@<µs quarantined>` of a quarantined record, `topic/partition@<µs halted>#<id>` of an incident. */
   readonly key: string;
   readonly consumerGroup: string;
   /** The quarantine's reason, or the incident's code. */

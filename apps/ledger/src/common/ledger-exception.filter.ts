@@ -95,7 +95,8 @@ export class LedgerExceptionFilter implements ExceptionFilter {
       refusals.inc({ reason: code, authenticated: caller ? 'true' : 'false' });
       const reason = body.error.details?.reason;
       const tableId = refusedTableId(req.params?.tableId, body.error.details);
-      tapRefusal({ code, status, reason: typeof reason === 'string' ? reason : undefined, requestId: req.requestId ?? null, actor: req.principal ?? null, tableId, atMs: Date.now() });
+      const shoeId = typeof req.params?.shoeId === 'string' ? req.params.shoeId : null;
+      tapRefusal({ code, status, reason: typeof reason === 'string' ? reason : undefined, requestId: req.requestId ?? null, actor: req.principal ?? null, tableId, shoeId, atMs: Date.now() });
     }
     if (status >= 400 && status < 500 && (isWrite || status === 401 || status === 403 || status === 429)) {
       const sampled = TRANSPORT_REFUSALS.has(code) || !req.principal;

@@ -10,6 +10,8 @@ export interface RefusalSeen {
   /** The caller with a valid token, or null. */
   readonly actor: { readonly id: string; readonly role: string } | null;
   readonly tableId: string | null;
+  /** The path's shoe, when it names one (its table is then looked up in the background when `tableId` is null). */
+  readonly shoeId: string | null;
   /** The ledger's clock, ms since the epoch. */
   readonly atMs: number;
 }

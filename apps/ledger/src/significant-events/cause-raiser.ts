@@ -32,11 +32,11 @@ interface Pending {
   readonly causationId?: string;
 }
 
-/** The data of a window's raise, with the metadata of its append. */
-function windowRaise(w: DueWindow<FirstCause>): Pending {
+/** The data of a window's raise, with the metadata of its append; a refusal's table, when only its shoe is known, read from the store. */
+async function windowRaise(w: DueWindow<FirstCause>, store: PgEventStore): Promise<Pending> {
   const f = w.first;
   if (f.kind === 'event') return { data: windowedRaiseData(f.e, f.draft, f.dealer, w.window), tableId: f.e.tableId, correlationId: f.e.correlationId, causationId: f.e.eventId };
-  const r = f.r;
+  const r = f.r.tableId === null && f.r.shoeId !== null ? { ...f.r, tableId: await store.tableOfStream(`shoe-${f.r.shoeId}`) } : f.r;
   const cause = {
     kind: 'refusal',
     errorCode: r.code,
@@ -168,11 +168,13 @@ export class SignificantCauseRaiser implements OnApplicationBootstrap, OnModuleD
   }
 
   private async appendDue(all: boolean): Promise<void> {
-    const jobs = [...this.windows.due(Date.now(), all).map(windowRaise), ...this.pending.splice(0)];
+    const jobs: (Pending | DueWindow<FirstCause>)[] = [...this.windows.due(Date.now(), all), ...this.pending.splice(0)];
     let failed = 0;
     let lastError = '';
-    for (const j of jobs) {
+    for (const job of jobs) {
+      const code = 'data' in job ? job.data.code : job.code;
       try {
+        const j = 'data' in job ? job : await windowRaise(job, this.store);
         if (!(await appendRaiseData(this.store, j.data, j))) continue;
         significantMetrics.raised.inc({ code: j.data.code, severity: j.data.severity });
         const count = Number((j.data.cause as { window?: { count?: number } }).window?.count ?? 1);
@@ -180,44 +182,43 @@ export class SignificantCauseRaiser implements OnApplicationBootstrap, OnModuleD
       } catch (err) {
         failed++;
         lastError = (err as Error).message;
-        significantMetrics.causesDropped.inc({ code: j.data.code });
+        significantMetrics.causesDropped.inc({ code });
       }
     }
     // bounded logging: one line per flush whatever failed
     if (failed > 0) this.logger.warn(`significant events: ${failed} raise(s) not appended (counted in ledger_significant_event_causes_dropped_total): ${lastError}`);
   }
 
-  /** Reads the projector's new quarantined records and incidents and queues their raises (one poll at a time). */
+  /** Reads the projector's new quarantined records and incidents and queues their raises (one poll at a time; each read on its own). */
   async pollProjector(): Promise<void> {
     if (this.polling) return;
     this.polling = true;
     try {
-      for (const q of await this.read.health.quarantinedAfter(this.quarantineCursor, POLL_LIMIT)) {
-        const key = `${q.topic}/${q.partition}/${q.kafka_offset}`;
-        this.quarantineCursor = { atUs: q.at_us, key };
-        const cause = { kind: 'projector', record: 'quarantine', key, consumerGroup: q.consumer_group, reason: q.reason } as const;
-        this.enqueue(PROJECTOR_RECORD_CODES.quarantine, {
-          data: nonEventRaiseData({ code: PROJECTOR_RECORD_CODES.quarantine, cause, actor: RAISER_ACTORS.projector, details: { reason: q.reason, ...(q.stream_id ? { streamId: q.stream_id } : {}) } }),
-          tableId: null,
-        });
-      }
-      for (const i of await this.read.health.incidentsAfter(this.incidentCursor, POLL_LIMIT)) {
-        this.incidentCursor = i.id;
-        const cause = { kind: 'projector', record: 'incident', key: i.id, consumerGroup: i.consumer_group, reason: i.code } as const;
-        this.enqueue(PROJECTOR_RECORD_CODES.incident, {
-          data: nonEventRaiseData({
-            code: PROJECTOR_RECORD_CODES.incident,
-            cause,
-            actor: RAISER_ACTORS.projector,
-            details: { code: i.code, partition: `${i.topic}/${i.partition}`, ...(i.projection ? { projection: i.projection } : {}) },
-          }),
-          tableId: null,
-        });
-      }
-    } catch (err) {
-      this.logger.warn(`significant events: the projector's records not read: ${(err as Error).message}`);
+      await this.readQuarantine().catch((err: unknown) => this.logger.warn(`significant events: the projector's quarantine not read: ${(err as Error).message}`));
+      await this.readIncidents().catch((err: unknown) => this.logger.warn(`significant events: the projector's incidents not read: ${(err as Error).message}`));
     } finally {
       this.polling = false;
+    }
+  }
+
+  private async readQuarantine(): Promise<void> {
+    for (const q of await this.read.health.quarantinedAfter(this.quarantineCursor, POLL_LIMIT)) {
+      const key = `${q.topic}/${q.partition}/${q.kafka_offset}`;
+      this.quarantineCursor = { atUs: q.at_us, key };
+      // the record's place and when it was quarantined: a topic re-created reuses offsets
+      const cause = { kind: 'projector', record: 'quarantine', key: `${key}@${q.at_us}`, consumerGroup: q.consumer_group, reason: q.reason } as const;
+      const details = { reason: q.reason, ...(q.stream_id ? { streamId: q.stream_id } : {}) };
+      this.enqueue(PROJECTOR_RECORD_CODES.quarantine, { data: nonEventRaiseData({ code: PROJECTOR_RECORD_CODES.quarantine, cause, actor: RAISER_ACTORS.projector, details }), tableId: null });
+    }
+  }
+
+  private async readIncidents(): Promise<void> {
+    for (const i of await this.read.health.incidentsAfter(this.incidentCursor, POLL_LIMIT)) {
+      this.incidentCursor = i.id;
+      // the partition, when it halted and the incident's id: a read model rebuilt numbers its incidents from 1 again
+      const cause = { kind: 'projector', record: 'incident', key: `${i.topic}/${i.partition}@${i.at_us}#${i.id}`, consumerGroup: i.consumer_group, reason: i.code } as const;
+      const details = { code: i.code, partition: `${i.topic}/${i.partition}`, ...(i.projection ? { projection: i.projection } : {}) };
+      this.enqueue(PROJECTOR_RECORD_CODES.incident, { data: nonEventRaiseData({ code: PROJECTOR_RECORD_CODES.incident, cause, actor: RAISER_ACTORS.projector, details }), tableId: null });
     }
   }
 

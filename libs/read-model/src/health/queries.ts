@@ -58,6 +58,8 @@ export interface IncidentRow {
   readonly partition: number;
   readonly code: string;
   readonly projection: string | null;
+  /** `halted_at` as microseconds since the epoch, decimal. */
+  readonly at_us: string;
 }
 
 /** The engine's reads on the API's pool. */
@@ -116,6 +118,10 @@ export class HealthReads {
 
   /** The projection incidents with an id above `afterId`, oldest first, at most `limit` (the significant-event raiser's poll). */
   incidentsAfter(afterId: string, limit: number): Promise<IncidentRow[]> {
-    return rows<IncidentRow>(this.ds, `SELECT id::text AS id, consumer_group, topic, partition, code, projection FROM ${this.t.incidents} WHERE id > $1::bigint ORDER BY id LIMIT $2`, [afterId, limit]);
+    return rows<IncidentRow>(
+      this.ds,
+      `SELECT id::text AS id, consumer_group, topic, partition, code, projection, (extract(epoch FROM halted_at) * 1000000)::bigint::text AS at_us FROM ${this.t.incidents} WHERE id > $1::bigint ORDER BY id LIMIT $2`,
+      [afterId, limit],
+    );
   }
 }
