@@ -8,11 +8,12 @@
  * - a record the projector quarantines raises `RECORD.QUARANTINED`; an incident (a halted partition) `PROJECTION.HALTED`;
  * - a storm of 429s raises one `RATE.LIMIT_STORM` per minute;
  * - `GET /audit/anchors/verify` finding a stored chain broken raises `CHAIN.DIVERGED`, and finding it again raises nothing new;
- * - every raise passes `npm run -s verify`'s step 7 (no SIGNIFICANT_EVENT_NOT_GENUINE).
+ * - every raise passes `npm run -s verify`'s step 7 (no SIGNIFICANT_EVENT_NOT_GENUINE); a raise an
+ *   insider forges with a cause its code does not admit (a quarantine raising CHAIN.DIVERGED) is reported.
  */
 import { randomUUID } from 'node:crypto';
 import { Client } from 'pg';
-import { pgSession, verifyLedger } from '@ledger/anchors';
+import { pgSession, significantEventIdFor, verifyLedger } from '@ledger/anchors';
 import { significantEventsTopicOf } from '@ledger/infra';
 import type { KafkaConsumer } from '@ledger/kafka';
 import { LedgerHarness, runId, startLedger, TEST_DATABASE_URL } from '../support/ledger-harness';
@@ -219,15 +220,27 @@ describe('significant events raised by refusals, the projector, the verifier and
     }
   });
 
-  it("every raise of the spec passes verify's step 7 (no SIGNIFICANT_EVENT_NOT_GENUINE)", async () => {
+  it("every raise of the spec passes verify's step 7; a raise forged with a cause its code does not admit is reported", async () => {
     const mine: { stream_id: string }[] = await h.ds.query(`SELECT stream_id FROM events WHERE type = 'SignificantEventRaised' AND recorded_at >= $1`, [started]);
     expect(mine.length).toBeGreaterThanOrEqual(5);
     const streams = new Set(mine.map((r) => r.stream_id));
+    // an insider appends, with the store's own function and as the ledger, a CHAIN.DIVERGED "caused" by a quarantined record, its id the one that cause gives
+    const cause = { kind: 'projector', record: 'quarantine', key: `${h.topic}/0/1@1`, consumerGroup: 'forger', reason: 'HASH_MISMATCH' } as const;
+    const id = significantEventIdFor('CHAIN.DIVERGED', cause);
+    const forged = await h.store.append({
+      streamId: `significant-${id}`,
+      tableId: '*',
+      expectedVersion: 0,
+      events: [{ eventId: id, type: 'SignificantEventRaised', data: { significantEventId: id, code: 'CHAIN.DIVERGED', severity: 'critical', cause, actor: 'projector', details: {} } }],
+      metadata: { actor: { id: 'significant-event-monitor', role: 'system' }, correlationId: randomUUID() },
+    });
+    streams.add(`significant-${id}`);
     const owner = new Client({ connectionString: TEST_DATABASE_URL });
     await owner.connect();
     try {
       const report = await verifyLedger({ session: pgSession(owner), publicKeys: new Map(), anchorFile: null, kafka: null, anchorsTopic: null, eventsTopic: null, maxDivergences: 100_000 });
-      expect(report.divergences.filter((d) => d.source === 'significant-events' && streams.has(d.streamId!))).toEqual([]);
+      const found = report.divergences.filter((d) => d.source === 'significant-events' && streams.has(d.streamId!));
+      expect(found.map((d) => [d.kind, d.eventId, d.reason])).toEqual([['SIGNIFICANT_EVENT_NOT_GENUINE', forged.events[0].eventId, "SignificantEventRaised: a projector's quarantine record cannot raise CHAIN.DIVERGED"]]);
     } finally {
       await owner.end();
     }

@@ -8,6 +8,12 @@ export const PROJECTOR_RECORD_CODES = { quarantine: 'RECORD.QUARANTINED', incide
 /** The `actor` of a raise whose cause is no one's act: the component that saw it. */
 export const RAISER_ACTORS = { projector: 'projector', verifier: 'verifier', 'rate-limit-window': 'rate-limits' } as const;
 
+/** The code a storm of 429s raises (the rate-limit monitor's). */
+export const STORM_CODE = 'RATE.LIMIT_STORM' satisfies SignificantEventCode;
+
+/** The codes a ledger event raises that are flood-bounded (one raise per device and window, with the count): a device's clock skew. */
+export const WINDOWED_EVENT_CODES: ReadonlySet<SignificantEventCode> = new Set<SignificantEventCode>(['DEVICE.CLOCK_SKEW']);
+
 /** The length of a rate-limit storm's window, in seconds: its threshold is per minute. */
 export const STORM_WINDOW_SECONDS = 60;
 
@@ -121,7 +127,7 @@ export function causeProblems(code: SignificantEventCode, cause: SignificantEven
   switch (cause.kind) {
     case undefined:
     case 'event':
-      return cause.window ? [...(code === 'DEVICE.CLOCK_SKEW' ? [] : [`${code} is not raised by a window of events`]), ...windowProblems(cause.window)] : [];
+      return cause.window ? [...(WINDOWED_EVENT_CODES.has(code) ? [] : [`${code} is not raised by a window of events`]), ...windowProblems(cause.window)] : [];
     case 'refusal': {
       const out = refusalCodeFor(cause.errorCode, cause.reason) === code ? [] : [`a refusal ${cause.errorCode}${cause.reason ? ` (${cause.reason})` : ''} cannot raise ${code}`];
       if (actor !== cause.actorId || cause.window?.subject !== `${cause.actorRole}:${cause.actorId}`)

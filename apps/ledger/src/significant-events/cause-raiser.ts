@@ -4,7 +4,7 @@ import type { LedgerApiEnv } from '@ledger/config';
 import type { PgEventStore } from '@ledger/event-store';
 import type { LedgerEvent, SignificantEventRaisedData } from '@ledger/events';
 import type { ReadModel } from '@ledger/read-model';
-import { FloodWindows, PROJECTOR_RECORD_CODES, RAISER_ACTORS, refusalCodeFor, StormCounter, verifierCodeFor, type DueWindow, type SignificantEventCode, type SignificantEventDraft } from '@ledger/significant-events';
+import { FloodWindows, PROJECTOR_RECORD_CODES, RAISER_ACTORS, refusalCodeFor, STORM_CODE, StormCounter, verifierCodeFor, type DueWindow, type SignificantEventCode, type SignificantEventDraft } from '@ledger/significant-events';
 import { setSignificantTaps, type DivergenceSeen, type RefusalSeen } from '../kernel/significant-taps';
 import { EVENT_STORE, READ_MODEL } from '../kernel/tokens';
 import { appendRaiseData, nonEventRaiseData, windowedRaiseData } from './raise';
@@ -119,9 +119,9 @@ export class SignificantCauseRaiser implements OnApplicationBootstrap, OnModuleD
       const w = this.storm.add(r.atMs);
       const threshold = this.config.get('RATE_LIMIT_STORM_PER_MINUTE', { infer: true });
       if (w)
-        this.enqueue('RATE.LIMIT_STORM', {
+        this.enqueue(STORM_CODE, {
           data: nonEventRaiseData({
-            code: 'RATE.LIMIT_STORM',
+            code: STORM_CODE,
             cause: { kind: 'rate-limit-window', window: w, threshold },
             actor: RAISER_ACTORS['rate-limit-window'],
             details: { count: String(w.count), threshold: String(threshold), windowStart: w.start },

@@ -4,7 +4,7 @@ import type { LedgerApiEnv } from '@ledger/config';
 import type { PgEventStore } from '@ledger/event-store';
 import type { LedgerEvent } from '@ledger/events';
 import { createKafka, type IncomingMessage, type KafkaConsumer } from '@ledger/kafka';
-import { detectionThresholds, detectSignificantEvents, type DetectionThresholds } from '@ledger/significant-events';
+import { detectionThresholds, detectSignificantEvents, WINDOWED_EVENT_CODES, type DetectionThresholds } from '@ledger/significant-events';
 import { EVENT_STORE } from '../kernel/tokens';
 import { appendRaise, raiseData } from './raise';
 import { significantMetrics } from './significant-metrics';
@@ -94,7 +94,7 @@ export class SignificantEventMonitor implements OnApplicationBootstrap, OnModule
       const dealer = cause.streamId.startsWith('shoe-') ? await this.store.dealerAt(cause.streamId, cause.streamVersion) : null;
       for (const draft of drafts) {
         // a device's skew is flood-bounded: one raise per (device, window), when the window ends
-        if (draft.code === 'DEVICE.CLOCK_SKEW') {
+        if (WINDOWED_EVENT_CODES.has(draft.code)) {
           this.causes.skewedFact(cause, draft, dealer);
           continue;
         }
