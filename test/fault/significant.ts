@@ -64,11 +64,12 @@ async function pairs(ds: DataSource, t: DetectionThresholds): Promise<{ expected
   for (const e of events) {
     if (e.type === 'SignificantEventRaised') {
       count++;
-      const key = `${e.data.cause.eventId}|${e.data.code}`;
+      const c = e.data.cause as { kind?: string; eventId?: string };
+      const key = `${c.kind ?? 'event'}|${c.eventId ?? ''}|${e.data.code}`;
       raised.set(key, (raised.get(key) ?? 0) + 1);
       continue;
     }
-    for (const d of detectSignificantEvents(e, t)) if (PER_CAUSE.has(d.code)) expected.add(`${e.eventId}|${d.code}`);
+    for (const d of detectSignificantEvents(e, t)) if (PER_CAUSE.has(d.code)) expected.add(`event|${e.eventId}|${d.code}`);
   }
   return { expected, raised, count };
 }

@@ -1,19 +1,32 @@
 import { createHash } from 'node:crypto';
-import { LEDGER_WIDE_TABLE_ID, significantStreamId, upcast, type EventEnvelope, type LedgerEvent } from '@ledger/events';
-import { causeMayRaise, detectSignificantEvents, isSignificantEventCode, raisersOf, significantEventSpec, statedThresholds } from '@ledger/significant-events';
+import { LEDGER_WIDE_TABLE_ID, significantStreamId, upcast, type EventEnvelope, type LedgerEvent, type SignificantEventCause, type SignificantEventEventCause } from '@ledger/events';
+import { causeKey, causeMayRaise, causeProblems, detectSignificantEvents, isSignificantEventCode, raisersOf, significantEventSpec, statedThresholds, type SignificantEventCode } from '@ledger/significant-events';
 import type { LedgerEventType } from '@ledger/events';
 import type { DivergenceList } from './report';
 import type { SqlSession } from './sql';
 
 /**
- * The id of the significant event `code` raised by the ledger event `causeEventId`: a UUID (version
- * nibble 8, RFC 9562 variant) from the SHA-256 of both, so a cause delivered twice names the same
- * significant event (the API's monitor raises with it; `npm run -s verify` checks every raise has it).
+ * A UUID (version nibble 8, RFC 9562 variant) from the SHA-256 of a cause's stable key
+ * (`causeKey` of `@ledger/significant-events`): the same cause names the same significant event.
  */
-export function significantEventIdOf(causeEventId: string, code: string): string {
-  const h = createHash('sha256').update(`${causeEventId.toLowerCase()}|${code}`).digest('hex');
+export function significantEventIdOfKey(key: string): string {
+  const h = createHash('sha256').update(key).digest('hex');
   const variant = ((parseInt(h[16], 16) & 0x3) | 0x8).toString(16);
   return `${h.slice(0, 8)}-${h.slice(8, 12)}-8${h.slice(13, 16)}-${variant}${h.slice(17, 20)}-${h.slice(20, 32)}`;
+}
+
+/**
+ * The id of the significant event `code` raised by the ledger event `causeEventId` (an event cause
+ * without a window): the SHA-256 of both, so a cause delivered twice names the same significant
+ * event (the API's monitor raises with it; `npm run -s verify` checks every raise has it).
+ */
+export function significantEventIdOf(causeEventId: string, code: string): string {
+  return significantEventIdOfKey(`${causeEventId.toLowerCase()}|${code}`);
+}
+
+/** The id of the significant event `code` raised by `cause`, of any kind: from the cause's stable key (docs/significant-events.md, "Causes"). */
+export function significantEventIdFor(code: string, cause: SignificantEventCause): string {
+  return significantEventIdOfKey(causeKey(code, cause));
 }
 
 /** A stored significant event (`SignificantEventRaised` or `SignificantEventAcknowledged`) as the check reads it. */
@@ -35,6 +48,8 @@ export interface CauseRecord {
   readonly globalPosition: string;
   readonly actorId: string;
   readonly actorRole: string;
+  /** ISO-8601 (a windowed cause's first event must be in its window). */
+  readonly recordedAt?: string;
   /** The rest of the stored event, for detecting it again (absent: only the fields above are checked). */
   readonly event?: LedgerEvent;
   /** The shoe's dealer at the cause (its stream's last ShoeOpened or DealerChanged at or below it), or null. */
@@ -99,15 +114,32 @@ function raiseProblems(e: SignificantEventRecord, cause: CauseRecord | undefined
   if (d.severity !== significantEventSpec(d.code).severity) out.push(`severity ${String(d.severity)} is not the catalogue's ${significantEventSpec(d.code).severity} for ${d.code}`);
   if (e.eventId !== d.significantEventId || e.streamId !== significantStreamId(String(d.significantEventId)) || e.streamVersion !== 1) out.push('not the first event of stream significant-<its significantEventId>');
   if (e.actorRole !== 'system') out.push(`raised by ${e.actorRole} ${e.actorId}, not by the ledger (system)`);
-  const causeId = String(d.cause?.eventId ?? '');
-  if (!cause) return [...out, `its cause ${causeId} is no event of the ledger`];
-  if (e.eventId !== significantEventIdOf(causeId, d.code)) out.push(`its id is not the one its cause and code give (${significantEventIdOf(causeId, d.code)})`);
-  if (cause.type !== d.cause.eventType || cause.streamId !== d.cause.streamId || cause.globalPosition !== d.cause.globalPosition)
-    out.push(`its cause is named as ${d.cause.eventType} at ${d.cause.globalPosition}, stored as ${cause.type} at ${cause.globalPosition}`);
-  if (cause.actorId !== d.actor) out.push(`its actor ${String(d.actor)} is not its cause's ${cause.actorId}`);
-  const raisable = causeMayRaise(d.code, cause.type as LedgerEventType, cause.actorRole);
-  if (!raisable) out.push(`a ${cause.type} of a ${cause.actorRole} cannot raise ${d.code}`);
-  else out.push(...detectedAgainProblems(d, cause));
+  if (!d.cause || typeof d.cause !== 'object') return [...out, 'it names no cause'];
+  const c = d.cause as SignificantEventCause;
+  out.push(...causeProblems(d.code, c, String(d.actor)));
+  const isEvent = c.kind === undefined || c.kind === 'event';
+  if (isEvent && !cause) return [...out, `its cause ${String((c as { eventId?: unknown }).eventId ?? '')} is no event of the ledger`];
+  const expected = significantEventIdFor(d.code, c);
+  if (e.eventId !== expected) out.push(`its id is not the one its cause and code give (${expected})`);
+  return isEvent ? [...out, ...eventCauseProblems(d, c as SignificantEventEventCause, cause!)] : out;
+}
+
+/** The problems of a raise's event cause against the stored event it names. */
+function eventCauseProblems(raise: Record<string, any>, c: SignificantEventEventCause, cause: CauseRecord): string[] {
+  const code = raise.code as SignificantEventCode;
+  const actor = String(raise.actor);
+  const out: string[] = [];
+  if (cause.type !== c.eventType || cause.streamId !== c.streamId || cause.globalPosition !== c.globalPosition)
+    out.push(`its cause is named as ${c.eventType} at ${c.globalPosition}, stored as ${cause.type} at ${cause.globalPosition}`);
+  if (cause.actorId !== actor) out.push(`its actor ${actor} is not its cause's ${cause.actorId}`);
+  if (!causeMayRaise(code, cause.type as LedgerEventType, cause.actorRole)) out.push(`a ${cause.type} of a ${cause.actorRole} cannot raise ${code}`);
+  else if (!c.window) out.push(...detectedAgainProblems(raise, cause));
+  if (c.window) {
+    const at = Date.parse(cause.recordedAt ?? '');
+    const start = Date.parse(c.window.start);
+    if (c.window.subject !== `${cause.actorRole}:${cause.actorId}`) out.push(`its window's subject ${c.window.subject} is not its cause's ${cause.actorRole}:${cause.actorId}`);
+    if (!(at >= start && at < start + c.window.seconds * 1000)) out.push(`its cause was recorded at ${String(cause.recordedAt)}, outside its window from ${c.window.start}`);
+  }
   return out;
 }
 
@@ -125,9 +157,11 @@ function ackProblems(e: SignificantEventRecord, raise: SignificantEventRecord | 
 
 /**
  * Step 7 of `npm run -s verify` (docs/significant-events.md, "What verify checks"): every
- * `SignificantEventRaised` names a code of the catalogue with its severity, has the id its cause and
- * code give, heads its own stream, was written by the ledger, and names a stored cause that can raise
- * that code; every `SignificantEventAcknowledged` follows its raise in the same stream and was written
+ * `SignificantEventRaised` names a code of the catalogue with its severity, has the id its cause's
+ * stable key and code give, heads its own stream, was written by the ledger, names a cause of a kind
+ * its code's `raisedBy` admits (`causeProblems`: the refusal's error code and reason, the
+ * projector's record, the divergence, a minute's storm; a well-formed window), and, for an event
+ * cause, a stored event that can raise that code (in its window, of its subject, when windowed); every `SignificantEventAcknowledged` follows its raise in the same stream and was written
  * by a pit manager or an auditor, as themselves, who had no hand in the cause. Pure.
  * @param events the significant events, in stream order
  * @param causes the stored events the raises name, by event id
@@ -196,7 +230,10 @@ async function causeRecords(session: SqlSession, ids: readonly string[]): Promis
         event = undefined;
       }
       const correction = c.correction?.actingManagerId && c.correction.approverId ? { actingManagerId: c.correction.actingManagerId, approverId: c.correction.approverId } : null;
-      return [c.event_id, { type: c.type, streamId: c.stream_id, globalPosition: c.global_position, actorId: c.actor_id, actorRole: c.actor_role, event, dealerId: c.dealer_id, correction }];
+      return [
+        c.event_id,
+        { type: c.type, streamId: c.stream_id, globalPosition: c.global_position, actorId: c.actor_id, actorRole: c.actor_role, recordedAt: new Date(c.recorded_at).toISOString(), event, dealerId: c.dealer_id, correction },
+      ];
     }),
   );
 }

@@ -1,4 +1,4 @@
-import { significantEventIdOf, significantEventProblems, type CauseRecord, type SignificantEventRecord } from './significant-check';
+import { significantEventIdFor, significantEventIdOf, significantEventProblems, type CauseRecord, type SignificantEventRecord } from './significant-check';
 
 const CAUSE = '11111111-2222-4333-8444-555555555555';
 const causes = new Map<string, CauseRecord>([[CAUSE, { type: 'ResultCorrected', streamId: 'shoe-S1', globalPosition: '40', actorId: 'pm-appr', actorRole: 'pit-manager' }]]);
@@ -65,5 +65,85 @@ describe('significant events in npm run -s verify (docs/significant-events.md)',
     expect(reasons([raise, ack('dev-1', { actorRole: 'table-device', data: { ...ack('dev-1').data, role: 'table-device' } })])).toEqual([
       'acknowledged by table-device dev-1, named as table-device dev-1: only a pit manager or an auditor, as themselves',
     ]);
+  });
+
+  describe('causes that are not a ledger event (refusals, the projector, the verifier, a storm of 429s)', () => {
+    const W = { start: '2026-12-07T16:00:00.000Z', seconds: 60, subject: 'table-device:dev-1', count: 7 };
+    /** A raise of `code` by `cause` with the id the cause gives, by the ledger. */
+    const raiseBy = (code: string, cause: Record<string, any>, actor: string, severity = 'medium'): SignificantEventRecord => {
+      const id = significantEventIdFor(code, cause as any);
+      return { ...raise, eventId: id, streamId: `significant-${id}`, data: { significantEventId: id, code, severity, cause, actor, details: {} } };
+    };
+    const refusal = { kind: 'refusal', errorCode: 'TABLEAU.VIOLATION', requestId: 'req-1', actorId: 'dev-1', actorRole: 'table-device', tableId: 'T1', window: W };
+    const skewRefusal = { ...refusal, errorCode: 'TIME.OCCURRED_AT_OUT_OF_RANGE', reason: 'IN_THE_FUTURE' };
+    const quarantine = { kind: 'projector', record: 'quarantine', key: 'ledger.events/0/12', consumerGroup: 'projector', reason: 'HASH_MISMATCH' };
+    const incident = { kind: 'projector', record: 'incident', key: '3', consumerGroup: 'projector', reason: 'PROJECTION.GAP' };
+    const divergence = { kind: 'verifier', divergence: 'HEAD_MISMATCH', source: 'anchors', where: 'shoe-S1@3#e' };
+    const storm = { kind: 'rate-limit-window', window: { ...W, subject: '*', count: 600 }, threshold: 600 };
+
+    it('finds nothing wrong with genuine raises of each kind', () => {
+      expect(
+        reasons([
+          raiseBy('CARD.WRONG', refusal, 'dev-1'),
+          raiseBy('DEVICE.CLOCK_SKEW', skewRefusal, 'dev-1'),
+          raiseBy('RECORD.QUARANTINED', quarantine, 'projector', 'high'),
+          raiseBy('PROJECTION.HALTED', incident, 'projector', 'high'),
+          raiseBy('CHAIN.DIVERGED', divergence, 'verifier', 'critical'),
+          raiseBy('ANCHOR.DIVERGED', { ...divergence, divergence: 'ANCHOR_FORK', source: 'anchor-file', where: 'anchor 4' }, 'verifier', 'critical'),
+          raiseBy('RATE.LIMIT_STORM', storm, 'rate-limits'),
+        ]),
+      ).toEqual([]);
+    });
+
+    it('derives the id from (code, subject, window) for a windowed cause: another window, subject or code is another id; the count is not in it', () => {
+      const id = significantEventIdFor('CARD.WRONG', refusal as any);
+      expect(significantEventIdFor('CARD.WRONG', { ...refusal, requestId: 'req-2', window: { ...W, count: 1 } } as any)).toBe(id);
+      expect(significantEventIdFor('CARD.WRONG', { ...refusal, window: { ...W, start: '2026-12-07T16:01:00.000Z' } } as any)).not.toBe(id);
+      expect(significantEventIdFor('CARD.WRONG', { ...refusal, window: { ...W, subject: 'table-device:dev-2' } } as any)).not.toBe(id);
+      expect(significantEventIdFor('CARD.ACCOUNTING_ANOMALY', refusal as any)).not.toBe(id);
+      // an event cause without a tag or window keeps the id of the raises written before the tagged causes
+      expect(significantEventIdFor('RESULT.CORRECTED', raise.data.cause)).toBe(ID);
+      expect(significantEventIdFor('RESULT.CORRECTED', { ...raise.data.cause, kind: 'event' })).toBe(ID);
+    });
+
+    it('reports a forged raise whose cause kind its code does not admit', () => {
+      expect(reasons([raiseBy('WIN.LARGE', refusal, 'dev-1', 'high')])).toEqual(['a refusal TABLEAU.VIOLATION cannot raise WIN.LARGE']);
+      expect(reasons([raiseBy('CHAIN.DIVERGED', quarantine, 'projector', 'critical')])).toEqual(["a projector's quarantine record cannot raise CHAIN.DIVERGED"]);
+      expect(reasons([raiseBy('PROJECTION.HALTED', quarantine, 'projector', 'high')])).toEqual(["a projector's quarantine record cannot raise PROJECTION.HALTED"]);
+      expect(reasons([raiseBy('RECORD.QUARANTINED', divergence, 'verifier', 'high')])).toEqual(['a divergence HEAD_MISMATCH cannot raise RECORD.QUARANTINED']);
+      expect(reasons([raiseBy('ANCHOR.DIVERGED', divergence, 'verifier', 'critical')])).toEqual(['a divergence HEAD_MISMATCH cannot raise ANCHOR.DIVERGED']);
+      expect(reasons([raiseBy('CHAIN.DIVERGED', { ...divergence, divergence: 'SIGNIFICANT_EVENT_NOT_GENUINE' }, 'verifier', 'critical')])).toEqual(['a divergence SIGNIFICANT_EVENT_NOT_GENUINE cannot raise CHAIN.DIVERGED']);
+      expect(reasons([raiseBy('CARD.WRONG', storm, 'rate-limits')])).toEqual(['a window of 429 refusals cannot raise CARD.WRONG']);
+      expect(reasons([raiseBy('CARD.WRONG', { kind: 'telepathy' }, 'x')])).toEqual(['its cause is of an unknown kind telepathy']);
+    });
+
+    it("reports a refusal cause whose error code or reason the code's raisedBy does not list, or whose actor is not the refusal's", () => {
+      expect(reasons([raiseBy('DEVICE.CLOCK_SKEW', { ...skewRefusal, reason: 'TOO_OLD' }, 'dev-1')])).toEqual(['a refusal TIME.OCCURRED_AT_OUT_OF_RANGE (TOO_OLD) cannot raise DEVICE.CLOCK_SKEW']);
+      expect(reasons([raiseBy('CARD.WRONG', { ...refusal, errorCode: 'SHOE.CARD_EXCEEDS_DECKS' }, 'dev-1')])).toEqual(['a refusal SHOE.CARD_EXCEEDS_DECKS cannot raise CARD.WRONG']);
+      expect(reasons([raiseBy('CARD.WRONG', refusal, 'pm-1')])).toEqual(["its actor pm-1 and window subject table-device:dev-1 are not the refusal's table-device:dev-1"]);
+    });
+
+    it('reports a malformed window, a storm under its threshold, an id not from the cause key, a human author', () => {
+      expect(reasons([raiseBy('CARD.WRONG', { ...refusal, window: { ...W, start: '2026-12-07T16:00:30.000Z' } }, 'dev-1')])).toEqual(["its window's start 2026-12-07T16:00:30.000Z is not aligned to 60 s"]);
+      expect(reasons([raiseBy('CARD.WRONG', { ...refusal, window: { ...W, count: 0 } }, 'dev-1')])).toEqual(["its window's count 0 is not a positive integer"]);
+      expect(reasons([raiseBy('RATE.LIMIT_STORM', { ...storm, window: { ...storm.window, count: 5 } }, 'rate-limits')])).toEqual(['its count 5 does not reach its threshold 600']);
+      const forged = raiseBy('CHAIN.DIVERGED', divergence, 'verifier', 'critical');
+      const moved = { ...forged, data: { ...forged.data, cause: { ...divergence, where: 'shoe-S2@1#f' } } };
+      expect(reasons([moved])).toEqual([`its id is not the one its cause and code give (${significantEventIdFor('CHAIN.DIVERGED', moved.data.cause as any)})`]);
+      expect(reasons([{ ...forged, actorId: 'aud-1', actorRole: 'auditor' }])).toEqual(['raised by auditor aud-1, not by the ledger (system)']);
+      expect(reasons([raiseBy('CHAIN.DIVERGED', divergence, 'aud-1', 'critical')])).toEqual(['its actor aud-1 is not the verifier']);
+    });
+
+    it("checks a device's windowed clock skew against its first stored event: of the window's device, recorded in it", () => {
+      const SKEWED = '22222222-2222-4333-8444-555555555555';
+      const first = { type: 'CardDealt', streamId: 'shoe-S1', globalPosition: '50', actorId: 'dev-1', actorRole: 'table-device', recordedAt: '2026-12-07T16:00:10.000Z' };
+      const withCauses = new Map([...causes, [SKEWED, first]]);
+      const cause = { kind: 'event', eventId: SKEWED, globalPosition: '50', streamId: 'shoe-S1', eventType: 'CardDealt', window: W };
+      const check = (c: Record<string, any>, actor = 'dev-1', code = 'DEVICE.CLOCK_SKEW') => significantEventProblems([raiseBy(code, c, actor, code === 'CARD.EXPOSED' ? 'low' : 'medium')], withCauses).map((p) => p.reason);
+      expect(check(cause)).toEqual([]);
+      expect(check({ ...cause, window: { ...W, start: '2026-12-07T16:01:00.000Z' } })).toEqual(['its cause was recorded at 2026-12-07T16:00:10.000Z, outside its window from 2026-12-07T16:01:00.000Z']);
+      expect(check({ ...cause, window: { ...W, subject: 'table-device:dev-9' } })).toEqual(["its window's subject table-device:dev-9 is not its cause's table-device:dev-1"]);
+      expect(check(cause, 'dev-1', 'CARD.EXPOSED').sort()).toEqual(['CARD.EXPOSED is not raised by a window of events', 'a CardDealt of a table-device cannot raise CARD.EXPOSED'].sort());
+    });
   });
 });

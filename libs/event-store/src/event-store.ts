@@ -135,6 +135,11 @@ export class PgEventStore {
     return this.reader.dealerAt(streamId, atVersion);
   }
 
+  /** The table of stream `streamId` (its first event's), or null for an unknown stream. */
+  tableOfStream(streamId: string): Promise<string | null> {
+    return this.reader.tableOfStream(streamId);
+  }
+
   /** The stream's current version: the number of events in it; 0 for an unknown stream. */
   streamVersion(streamId: string): Promise<number> {
     return this.reader.streamVersion(streamId);

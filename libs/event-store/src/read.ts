@@ -78,6 +78,12 @@ export class EventReader {
     return rows[0]?.dealer_id ?? null;
   }
 
+  /** The table of stream `streamId` (its first event's), or null for an unknown stream. */
+  async tableOfStream(streamId: string): Promise<string | null> {
+    const rows: { table_id: string }[] = await this.ds.query(`SELECT e.table_id FROM events e WHERE e.stream_id = $1 AND e.stream_version = 1`, [streamId]);
+    return rows[0]?.table_id ?? null;
+  }
+
   /** Stored envelopes (not upcast) of the given ids, in global order. */
   async eventsByIds(ids: readonly string[]): Promise<EventEnvelope<string, unknown>[]> {
     const rows: EventRow[] = await this.ds.query(`SELECT ${EVENT_COLUMNS} FROM events e WHERE e.event_id = ANY($1::uuid[]) ORDER BY e.global_position`, [ids]);

@@ -38,6 +38,13 @@ const ID = { type: 'string', minLength: 1 };
 const IDS = { type: 'array', items: ID };
 const ID_OR_NULL = { anyOf: [ID, { type: 'null' }] };
 const NULL = { type: 'null' };
+/** The window a significant event's cause stands for (flood bound, storms). */
+const CAUSE_WINDOW = {
+  type: 'object',
+  additionalProperties: false,
+  required: ['start', 'seconds', 'subject', 'count'],
+  properties: { start: { type: 'string', format: 'date-time' }, seconds: { type: 'integer', minimum: 1 }, subject: ID, count: { type: 'integer', minimum: 1 } },
+};
 const BOOL = { type: 'boolean' };
 const POSITIVE = { type: 'integer', minimum: 1 };
 const COUNT = { type: 'integer', minimum: 0 };
@@ -377,7 +384,8 @@ export const EVENT_DATA_SCHEMAS: { readonly [K in LedgerEventType]: ObjectSchema
   },
   SignificantEventRaised: {
     type: 'object',
-    description: 'A significant event of the catalogue (docs/significant-events.md) raised by a ledger event (its cause); stream significant-<significantEventId>, version 1.',
+    description:
+      'A significant event of the catalogue (docs/significant-events.md) raised by its cause (a ledger event, refusals, the projector, the verifier, a storm of 429s); stream significant-<significantEventId>, version 1.',
     additionalProperties: false,
     required: ['significantEventId', 'code', 'severity', 'cause', 'actor', 'details'],
     properties: {
@@ -385,16 +393,36 @@ export const EVENT_DATA_SCHEMAS: { readonly [K in LedgerEventType]: ObjectSchema
       code: { type: 'string', pattern: '^[A-Z][A-Z0-9_]*\\.[A-Z][A-Z0-9_]*$' },
       severity: { type: 'string', enum: ['info', 'low', 'medium', 'high', 'critical'] },
       cause: {
-        type: 'object',
-        additionalProperties: false,
-        required: ['eventId', 'globalPosition', 'streamId', 'eventType'],
-        properties: { eventId: ID, globalPosition: DECIMAL, streamId: ID, eventType: { type: 'string', enum: [...EVENT_TYPES] } },
+        description:
+          "What raised it (docs/significant-events.md, \"Causes\"): a ledger event (untagged, or kind event; with a window for a device's skewed facts), refusals of a window, a projector's record, a verifier's divergence, a minute of 429s.",
+        oneOf: [
+          {
+            type: 'object',
+            additionalProperties: false,
+            required: ['eventId', 'globalPosition', 'streamId', 'eventType'],
+            properties: { kind: { const: 'event' }, eventId: ID, globalPosition: DECIMAL, streamId: ID, eventType: { type: 'string', enum: [...EVENT_TYPES] }, window: CAUSE_WINDOW },
+          },
+          {
+            type: 'object',
+            additionalProperties: false,
+            required: ['kind', 'errorCode', 'requestId', 'actorId', 'actorRole', 'window'],
+            properties: { kind: { const: 'refusal' }, errorCode: ID, reason: ID, requestId: ID, actorId: ID, actorRole: ID, tableId: ID, window: CAUSE_WINDOW },
+          },
+          {
+            type: 'object',
+            additionalProperties: false,
+            required: ['kind', 'record', 'key', 'consumerGroup', 'reason'],
+            properties: { kind: { const: 'projector' }, record: { enum: ['quarantine', 'incident'] }, key: ID, consumerGroup: ID, reason: ID },
+          },
+          { type: 'object', additionalProperties: false, required: ['kind', 'divergence', 'source', 'where'], properties: { kind: { const: 'verifier' }, divergence: ID, source: ID, where: ID } },
+          { type: 'object', additionalProperties: false, required: ['kind', 'window', 'threshold'], properties: { kind: { const: 'rate-limit-window' }, window: CAUSE_WINDOW, threshold: { type: 'integer', minimum: 1 } } },
+        ],
       },
       tableId: ID,
       shoeId: ID,
       roundId: ID,
       dealerId: ID,
-      actor: { ...ID, description: "The cause event's actor id: whose act raised it." },
+      actor: { ...ID, description: "Whose act raised it: the cause event's or refusal's actor id, else the raiser (projector, verifier, rate-limits)." },
       details: { type: 'object', additionalProperties: { type: 'string' }, description: 'Small facts of the cause as strings (minor units, ms).' },
     },
   },

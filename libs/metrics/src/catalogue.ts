@@ -187,6 +187,20 @@ export const METRICS = {
     services: ['ledger'],
     buckets: LATENCY_BUCKETS_S,
   },
+  significantCausesCoalesced: {
+    name: 'ledger_significant_event_causes_coalesced_total',
+    type: 'counter',
+    help: 'causes (refusals, a device\'s skewed facts) folded into the one raise of their (code, device or caller, window) beyond its first (docs/significant-events.md, "Floods are bounded")',
+    labels: ['code'],
+    services: ['ledger'],
+  },
+  significantCausesDropped: {
+    name: 'ledger_significant_event_causes_dropped_total',
+    type: 'counter',
+    help: 'causes of significant events not raised: the bounded queue of windows full, or the raise failed (logged once per flush)',
+    labels: ['code'],
+    services: ['ledger'],
+  },
   significantUnacknowledged: {
     name: 'ledger_significant_events_unacknowledged',
     type: 'gauge',

@@ -19,3 +19,5 @@ export * from './codes';
 export * from './invariants';
 export * from './render';
 export * from './detect';
+export * from './causes';
+export * from './flood';

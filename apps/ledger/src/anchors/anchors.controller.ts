@@ -14,6 +14,7 @@ import { HeavyRead, HeavyReadLimiter, type HeavyReadRequest } from '../kernel/he
 import { AnchorsVerifyQuery, isIntegerText } from '../kernel/query.dto';
 import { QueryLogInterceptor } from '../kernel/query-log.interceptor';
 import { AnchorsVerification } from './anchors.responses';
+import { tapDivergences } from '../kernel/significant-taps';
 
 /**
  * `GET /audit/anchors/verify` (docs/guarantees.md §8, docs/anchors.md): the report of
@@ -85,7 +86,7 @@ export class AnchorsController {
       await session.connect();
       // a heavy read: the heavy-read pool, with its statement timeout (reset before the connection goes back)
       await exec(session, `SET statement_timeout = ${this.statementTimeoutMs}`);
-      return await verifyLedger({
+      const report = await verifyLedger({
         session,
         ledgerId: config.ledgerId,
         publicKeys,
@@ -96,6 +97,9 @@ export class AnchorsController {
         graceMs,
         keyProblem,
       });
+      // CHAIN.DIVERGED / ANCHOR.DIVERGED (docs/significant-events.md, "Causes"): queued, raised in the background
+      tapDivergences(report.divergences);
+      return report;
     } finally {
       this.running = false;
       if (session.isReleased === false) await exec(session, 'RESET statement_timeout').catch(() => undefined);

@@ -8,6 +8,7 @@ import type { Principal } from '../kernel/auth/principal';
 import { catalogueCounter } from '@ledger/metrics';
 import { REJECTION_LOG, RejectionLog } from '../kernel/rejection-log';
 import { REFUSAL_BUDGET, RefusalBudget } from './refusal-budget';
+import { tapRefusal } from '../kernel/significant-taps';
 
 /** Every refusal (4xx), by code and whether the caller had a valid token (docs/architecture.md §8). */
 const refusals = catalogueCounter('refusals');
@@ -58,7 +59,8 @@ export interface ErrorBody {
  *   `REFUSAL_PAYLOAD_MAX_BYTES` (length and SHA-256 kept), route and message at 512 characters, and
  *   stored only while its caller (token subject, else remote address) has budget left this minute
  *   (`REFUSAL_LOG_BYTES_PER_MINUTE`); beyond it only counted (`ledger_rejections_dropped_total`).
- * A 429 carries `Retry-After` (its `details.retryAfterSeconds`).
+ * A 429 carries `Retry-After` (its `details.retryAfterSeconds`). Every refusal is handed to the
+ * significant-event raiser (`tapRefusal`: constant time, never fails the refusal).
  * - errors that carry a code of the table (`ApiError`, `DomainError`, `RulesError`,
  *   `EventStoreError`, …) keep it;
  * - framework and body-parser refusals get the code of their HTTP status (`REQUEST.MALFORMED`,
@@ -89,7 +91,13 @@ export class LedgerExceptionFilter implements ExceptionFilter {
     const code = body.error.code;
     const caller = req.principal ?? req.edgeCaller ?? null;
     if ((status === 429 || status === 503) && typeof body.error.details?.retryAfterSeconds === 'number') res.setHeader('Retry-After', String(body.error.details.retryAfterSeconds));
-    if (status >= 400 && status < 500) refusals.inc({ reason: code, authenticated: caller ? 'true' : 'false' });
+    if (status >= 400 && status < 500) {
+      refusals.inc({ reason: code, authenticated: caller ? 'true' : 'false' });
+      const reason = body.error.details?.reason;
+      const tableId = refusedTableId(req.params?.tableId, body.error.details);
+      const shoeId = typeof req.params?.shoeId === 'string' ? req.params.shoeId : null;
+      tapRefusal({ code, status, reason: typeof reason === 'string' ? reason : undefined, requestId: req.requestId ?? null, actor: req.principal ?? null, tableId, shoeId, atMs: Date.now() });
+    }
     if (status >= 400 && status < 500 && (isWrite || status === 401 || status === 403 || status === 429)) {
       const sampled = TRANSPORT_REFUSALS.has(code) || !req.principal;
       const route = `${req.method} ${req.originalUrl}`;

@@ -9,6 +9,7 @@ import { EVENT_STORE } from '../kernel/tokens';
 import { SignificantEventFeed } from './significant-event-feed';
 import { exportOpenCounts } from './significant-metrics';
 import { SignificantEventMonitor } from './significant-monitor';
+import { SignificantCauseRaiser } from './cause-raiser';
 import { SignificantEventsController } from './significant-events.controller';
 import { SignificantEventsService } from './significant-events.service';
 
@@ -37,11 +38,11 @@ export class SignificantEventGauges implements OnModuleInit, OnModuleDestroy {
 
 /**
  * Significant events (docs/significant-events.md): the monitor that raises them from the ledger
- * topic, the list, the live stream, the acknowledgement, and the escalation gauges.
+ * topic, the raiser of those whose cause is not a ledger event (refusals, 429 storms, the verifier, the projector), the list, the live stream, the acknowledgement, and the escalation gauges.
  */
 @Module({
   imports: [KernelModule],
   controllers: [SignificantEventsController],
-  providers: [SignificantEventsService, SignificantEventFeed, SignificantEventMonitor, SignificantEventGauges, QueryLogInterceptor],
+  providers: [SignificantEventsService, SignificantEventFeed, SignificantCauseRaiser, SignificantEventMonitor, SignificantEventGauges, QueryLogInterceptor],
 })
 export class SignificantEventsModule {}

@@ -11,9 +11,17 @@ export class SignificantEventView {
   @ApiProperty({ nullable: true, type: String }) roundId!: string | null;
   @ApiProperty({ nullable: true, type: String }) dealerId!: string | null;
   @ApiProperty({ description: 'whose act caused it (the cause event’s actor)' }) actorId!: string;
-  @ApiProperty({ format: 'uuid' }) causeEventId!: string;
-  @ApiProperty({ example: 'BetSettled' }) causeEventType!: string;
-  @ApiProperty({ description: 'decimal string' }) causeGlobalPosition!: string;
+  @ApiProperty({ enum: ['event', 'refusal', 'projector', 'verifier', 'rate-limit-window'], description: 'what raised it (docs/significant-events.md, "Causes")' }) causeKind!: string;
+  @ApiProperty({ format: 'uuid', nullable: true, type: String, description: 'the cause event (null when the cause is not a ledger event)' }) causeEventId!: string | null;
+  @ApiProperty({ example: 'BetSettled', nullable: true, type: String }) causeEventType!: string | null;
+  @ApiProperty({ description: 'decimal string', nullable: true, type: String }) causeGlobalPosition!: string | null;
+  @ApiProperty({
+    type: 'object',
+    additionalProperties: true,
+    nullable: true,
+    description: 'the cause as raised: a refusal (error code, reason, request, actor, window with its count), a projector record, a divergence, a window of 429s',
+  })
+  cause!: Record<string, unknown> | null;
   @ApiProperty({ type: 'object', additionalProperties: { type: 'string' }, description: 'small facts of the cause as strings (minor units, ms)' }) details!: Record<string, string>;
   @ApiProperty({ description: 'severity high or above: a second person must acknowledge it' }) requiresAck!: boolean;
   @ApiProperty({ format: 'date-time' }) raisedAt!: string;

@@ -15,15 +15,18 @@ async function readOpenCounts(): Promise<readonly OpenSignificantCount[]> {
 
 /**
  * The significant events' metrics (docs/architecture.md §8, docs/operations.md): raised per code and
- * severity, the raise's lag, and the escalation gauges `ledger_significant_events_unacknowledged`
- * and `ledger_significant_events_overdue` by severity (read from the event store at scrape, never
- * from the read model, which the projector's login writes), and the read model's rows the event store
+ * severity, the raise's lag, the causes folded into a window's raise or dropped (flood bound), and
+ * the escalation gauges `ledger_significant_events_unacknowledged` and
+ * `ledger_significant_events_overdue` by severity (read from the event store at scrape, never from
+ * the read model, which the projector's login writes), and the read model's rows the event store
  * contradicted when served.
  */
 export const significantMetrics = {
   raised: catalogueCounter('significantRaised'),
   raiseLag: catalogueHistogram('significantRaiseLag'),
   readModelMismatches: catalogueCounter('significantReadModelMismatches'),
+  causesCoalesced: catalogueCounter('significantCausesCoalesced'),
+  causesDropped: catalogueCounter('significantCausesDropped'),
   unacknowledged: catalogueGauge('significantUnacknowledged', async function () {
     const counts = await readOpenCounts();
     for (const s of ACKED) this.set({ severity: s }, counts.find((c) => c.severity === s)?.unacknowledged ?? 0);

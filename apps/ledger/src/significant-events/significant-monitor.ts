@@ -4,10 +4,11 @@ import type { LedgerApiEnv } from '@ledger/config';
 import type { PgEventStore } from '@ledger/event-store';
 import type { LedgerEvent } from '@ledger/events';
 import { createKafka, type IncomingMessage, type KafkaConsumer } from '@ledger/kafka';
-import { detectionThresholds, detectSignificantEvents, type DetectionContext, type DetectionThresholds } from '@ledger/significant-events';
+import { detectionThresholds, detectSignificantEvents, WINDOWED_EVENT_CODES, type DetectionContext, type DetectionThresholds } from '@ledger/significant-events';
 import { EVENT_STORE } from '../kernel/tokens';
 import { appendRaise, raiseData } from './raise';
 import { significantMetrics } from './significant-metrics';
+import { SignificantCauseRaiser } from './cause-raiser';
 
 /** The longest a fetch of the monitor waits for records, in ms: bounds the raise's latency when the topic is quiet. */
 const MONITOR_MAX_WAIT_MS = 100;
@@ -30,7 +31,10 @@ function recordEvent(m: IncomingMessage): LedgerEvent | null {
  * are read again from PostgreSQL by event id (a record that is not a stored event raises nothing),
  * detected again on the stored event, and each draft appended as a `SignificantEventRaised`
  * ({@link appendRaise}: deterministic id, so a redelivered cause raises once). Its own types raise
- * nothing. The offsets are committed once the batch's raises are appended (at least once).
+ * nothing. The offsets are committed once the batch's raises are appended (at least once). A
+ * device's clock skew is handed to the {@link SignificantCauseRaiser} instead: one raise per
+ * (device, window of `SIGNIFICANT_FLOOD_WINDOW_SECONDS`) with the count, when the window ends (a
+ * window not raised when the API stops abruptly is lost; docs/significant-events.md).
  * Starting fails softly: the API serves without it and logs why.
  */
 @Injectable()
@@ -42,6 +46,7 @@ export class SignificantEventMonitor implements OnApplicationBootstrap, OnModule
   constructor(
     @Inject(EVENT_STORE) private readonly store: PgEventStore,
     @Inject(ConfigService) private readonly config: ConfigService<LedgerApiEnv, true>,
+    private readonly causes: SignificantCauseRaiser,
   ) {
     this.thresholds = detectionThresholds({
       SIGNIFICANT_WIN_MULTIPLE: config.get('SIGNIFICANT_WIN_MULTIPLE', { infer: true }),
@@ -95,6 +100,11 @@ export class SignificantEventMonitor implements OnApplicationBootstrap, OnModule
       if (drafts.length === 0) continue;
       const dealer = cause.streamId.startsWith('shoe-') ? await this.store.dealerAt(cause.streamId, cause.streamVersion) : null;
       for (const draft of drafts) {
+        // a device's skew is flood-bounded: one raise per (device, window), when the window ends
+        if (WINDOWED_EVENT_CODES.has(draft.code)) {
+          this.causes.skewedFact(cause, draft, dealer);
+          continue;
+        }
         if (!(await appendRaise(this.store, cause, raiseData(cause, draft, dealer)))) continue;
         appended++;
         significantMetrics.raised.inc({ code: draft.code, severity: draft.severity });

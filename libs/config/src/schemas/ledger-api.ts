@@ -207,6 +207,26 @@ export class LedgerApiEnv extends WithWalletLimits(
   SIGNIFICANT_MONITOR_GROUP: string = 'ledger-significant-events';
 
   /**
+   * The window of the flood bound, in seconds (docs/significant-events.md, "Floods are bounded"):
+   * the significant events raised by refusals (`CARD.WRONG`, `CARD.ACCOUNTING_ANOMALY`,
+   * `DEVICE.CLOCK_SKEW`, `READ_MODEL.DIVERGED`) and a device's skewed facts are raised at most once
+   * per (code, device or caller, window aligned to the epoch), when the window ends, carrying how
+   * many causes it stands for.
+   * @default 60
+   */
+  @IntVar(1, 3600, 's')
+  SIGNIFICANT_FLOOD_WINDOW_SECONDS: number = 60;
+
+  /**
+   * How often the API reads the projector's quarantine and projection incidents to raise
+   * `RECORD.QUARANTINED` and `PROJECTION.HALTED` (the projector's role cannot append events), in ms
+   * (docs/significant-events.md, "Causes").
+   * @default 5000
+   */
+  @IntVar(100, 3_600_000, 'ms')
+  SIGNIFICANT_PROJECTOR_POLL_MS: number = 5000;
+
+  /**
    * How long a significant event of severity high or above may stay unacknowledged before it is
    * overdue, in seconds: the gauge `ledger_significant_events_overdue{severity}` counts the overdue
    * ones (counted from the stored events) and the alert `LedgerSignificantEventsOverdue` fires on it

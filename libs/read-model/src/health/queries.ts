@@ -1,6 +1,6 @@
 import type { DataSource } from 'typeorm';
 import { projectionStatus, type ProjectionStatus } from '@ledger/projections';
-import { first, tablesIn } from '../sql';
+import { first, rows, tablesIn } from '../sql';
 
 /**
  * The projection engine's bookkeeping as the API reads it (docs/guarantees.md §6, docs/reports.md §3):
@@ -33,6 +33,33 @@ export function apiReadModelRelations(schema: string): string[] {
 export function projectorReadModelRelations(schema: string): string[] {
   const t = tablesIn(schema, ENGINE_TABLES);
   return [t.checkpoints, t.applied, t.incidents, t.quarantine, t.analyticsOutbox];
+}
+
+/** A record the projector quarantined, as the significant-event raiser reads it (`RECORD.QUARANTINED`). */
+export interface QuarantineRow {
+  readonly topic: string;
+  readonly partition: number;
+  /** Decimal string. */
+  readonly kafka_offset: string;
+  readonly consumer_group: string;
+  readonly reason: string;
+  readonly stream_id: string | null;
+  readonly event_id: string | null;
+  /** Its position in the raiser's keyset: `quarantined_at` as microseconds since the epoch, decimal. */
+  readonly at_us: string;
+}
+
+/** A projection incident (a halted partition), as the significant-event raiser reads it (`PROJECTION.HALTED`). */
+export interface IncidentRow {
+  /** Decimal string. */
+  readonly id: string;
+  readonly consumer_group: string;
+  readonly topic: string;
+  readonly partition: number;
+  readonly code: string;
+  readonly projection: string | null;
+  /** `halted_at` as microseconds since the epoch, decimal. */
+  readonly at_us: string;
 }
 
 /** The engine's reads on the API's pool. */
@@ -71,5 +98,30 @@ export class HealthReads {
       [topic, after.toString(), through.toString()],
     );
     return row?.p ? BigInt(row.p) : null;
+  }
+
+  /**
+   * The quarantined records after the keyset position (`afterUs`, `afterKey` = `topic/partition/offset`), oldest first, at most `limit`
+   * (the significant-event raiser's poll, docs/significant-events.md "Causes").
+   */
+  quarantinedAfter(after: { readonly atUs: string; readonly key: string }, limit: number): Promise<QuarantineRow[]> {
+    return rows<QuarantineRow>(
+      this.ds,
+      `SELECT q.* FROM (SELECT topic, partition, kafka_offset::text AS kafka_offset, consumer_group, reason, stream_id, event_id,
+                               (extract(epoch FROM quarantined_at) * 1000000)::bigint::text AS at_us
+                          FROM ${this.t.quarantine}) q
+        WHERE (q.at_us::bigint, q.topic || '/' || q.partition || '/' || q.kafka_offset) > ($1::bigint, $2::text)
+        ORDER BY q.at_us::bigint, q.topic || '/' || q.partition || '/' || q.kafka_offset LIMIT $3`,
+      [after.atUs, after.key, limit],
+    );
+  }
+
+  /** The projection incidents with an id above `afterId`, oldest first, at most `limit` (the significant-event raiser's poll). */
+  incidentsAfter(afterId: string, limit: number): Promise<IncidentRow[]> {
+    return rows<IncidentRow>(
+      this.ds,
+      `SELECT id::text AS id, consumer_group, topic, partition, code, projection, (extract(epoch FROM halted_at) * 1000000)::bigint::text AS at_us FROM ${this.t.incidents} WHERE id > $1::bigint ORDER BY id LIMIT $2`,
+      [afterId, limit],
+    );
   }
 }

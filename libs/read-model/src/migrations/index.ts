@@ -5,6 +5,7 @@ import { LedgerWideEvents1799000400000 } from './1799000400000-ledger-wide-event
 import { SettlementActingManager1799000600000 } from './1799000600000-settlement-acting-manager';
 import { AuditTimeOrder1799000700000 } from './1799000700000-audit-time-order';
 import { SignificantEvents1799000800000 } from './1799000800000-significant-events';
+import { SignificantEventCauses1799000850000 } from './1799000850000-significant-event-causes';
 
 export { AuditKeysetIndexes1797020000000, auditKeysetIndexesSql, AUDIT_KEYSET_INDEX_NAMES } from './1797020000000-audit-keyset-indexes';
 export { LedgerEntries1799000200000, ledgerEntriesGrantsSql, ledgerEntriesSql } from './1799000200000-ledger-entries';
@@ -12,6 +13,7 @@ export { LedgerWideEvents1799000400000, ledgerWideEventsSql } from './1799000400
 export { SettlementActingManager1799000600000, settlementActingManagerSql } from './1799000600000-settlement-acting-manager';
 export { AuditTimeOrder1799000700000, auditTimeOrderSql } from './1799000700000-audit-time-order';
 export { SignificantEvents1799000800000, significantEventsSql } from './1799000800000-significant-events';
+export { SignificantEventCauses1799000850000, significantEventCausesSql } from './1799000850000-significant-event-causes';
 
 /**
  * The migrations of the read model's own tables, oldest first: the audit's keyset indexes, the
@@ -28,6 +30,7 @@ export const READ_MODEL_MIGRATIONS: readonly ProjectionMigrationClass[] = [
   SettlementActingManager1799000600000,
   AuditTimeOrder1799000700000,
   SignificantEvents1799000800000,
+  SignificantEventCauses1799000850000,
 ];
 
 /**

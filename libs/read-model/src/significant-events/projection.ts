@@ -1,4 +1,4 @@
-import type { LedgerEvent } from '@ledger/events';
+import { causeKindOf, type LedgerEvent } from '@ledger/events';
 import { ProjectionError, type Projection, type ProjectionTx } from '@ledger/projections';
 import { SEVERITIES, severityAtLeast, type Severity } from '@ledger/significant-events';
 import { SIGNIFICANT_EVENTS_TABLE } from './tables';
@@ -6,6 +6,8 @@ import { SIGNIFICANT_EVENTS_TABLE } from './tables';
 /** The row of a raise. */
 function raisedRow(e: LedgerEvent<'SignificantEventRaised'>): Record<string, unknown> {
   const d = e.data;
+  // an event cause (untagged in the raises before the tagged causes) names its event; the others are in `cause`
+  const event = d.cause.kind === undefined || d.cause.kind === 'event' ? d.cause : null;
   const rank = SEVERITIES.indexOf(d.severity as Severity);
   return {
     significant_event_id: d.significantEventId,
@@ -17,9 +19,11 @@ function raisedRow(e: LedgerEvent<'SignificantEventRaised'>): Record<string, unk
     round_id: d.roundId ?? null,
     dealer_id: d.dealerId ?? null,
     actor_id: d.actor,
-    cause_event_id: d.cause.eventId,
-    cause_event_type: d.cause.eventType,
-    cause_global_position: d.cause.globalPosition,
+    cause_kind: causeKindOf(d.cause),
+    cause_event_id: event ? event.eventId : null,
+    cause_event_type: event ? event.eventType : null,
+    cause_global_position: event ? event.globalPosition : null,
+    cause: d.cause,
     details: d.details,
     requires_ack: rank >= 0 && severityAtLeast(d.severity as Severity, 'high'),
     raised_at: e.recordedAt,

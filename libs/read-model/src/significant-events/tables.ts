@@ -22,9 +22,14 @@ export type SignificantEventRow = {
   readonly dealer_id: string | null;
   /** Whose act caused it (the cause event's actor). */
   readonly actor_id: string;
-  readonly cause_event_id: string;
-  readonly cause_event_type: string;
-  readonly cause_global_position: string;
+  /** The cause's kind: `event`, `refusal`, `projector`, `verifier`, `rate-limit-window` (docs/significant-events.md, "Causes"). */
+  readonly cause_kind: string;
+  /** The cause event's id, type and position; null for a cause that is not a ledger event. */
+  readonly cause_event_id: string | null;
+  readonly cause_event_type: string | null;
+  readonly cause_global_position: string | null;
+  /** The cause as raised (null in rows projected before the tagged causes). */
+  readonly cause: Record<string, unknown> | null;
   readonly details: Record<string, string>;
   /** Whether a second person must acknowledge it (severity high or above). */
   readonly requires_ack: boolean;
