@@ -337,8 +337,8 @@ async function runLocked(o: FaultOptions, log: FaultLog): Promise<FaultReport> {
   };
   const relayEnv = { ...common, LEDGER_EVENTS_TOPIC: topic, RELAY_POLL_INTERVAL_MS: '100' };
   const services: Record<ServiceName, ServiceProcess> = {
-    // no automatic gaming-day close (GAMING_DAY_CLOSE_SWEEP_MS 0), clock attestation
-    // (CLOCK_ATTESTATION_INTERVAL_MS 0) nor significant-event monitor (SIGNIFICANT_MONITOR false): the
+    // no automatic gaming-day close (GAMING_DAY_CLOSE_SWEEP_MS 0), clock or configuration attestation
+    // (CLOCK_ATTESTATION_INTERVAL_MS 0, CONFIGURATION_ATTESTATION false) nor significant-event monitor (SIGNIFICANT_MONITOR false): the
     // run accounts for every event as an answer to the driver, and a close, an attestation or a raise
     // is the ledger's own event
     api: new ServiceProcess(
@@ -355,6 +355,7 @@ async function runLocked(o: FaultOptions, log: FaultLog): Promise<FaultReport> {
         TABLES_FILE: join(REPO_ROOT, 'config/tables.json'),
         GAMING_DAY_CLOSE_SWEEP_MS: '0',
         CLOCK_ATTESTATION_INTERVAL_MS: '0',
+        CONFIGURATION_ATTESTATION: 'false',
         SIGNIFICANT_MONITOR: 'false',
       },
       join(logDir, 'api.log'),

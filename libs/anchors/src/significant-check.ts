@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { significantStreamId } from '@ledger/events';
-import { causeMayRaise, isSignificantEventCode, raisersOf, significantEventSpec } from '@ledger/significant-events';
-import type { LedgerEventType } from '@ledger/events';
+import { causeMayRaise, configurationDrafts, isMidShoe, isSignificantEventCode, raisersOf, significantEventSpec, type AttestationOf } from '@ledger/significant-events';
+import type { ConfigurationAttestedData, LedgerEventType } from '@ledger/events';
 import type { DivergenceList } from './report';
 import type { SqlSession } from './sql';
 
@@ -35,6 +35,10 @@ export interface CauseRecord {
   readonly globalPosition: string;
   readonly actorId: string;
   readonly actorRole: string;
+  /** A `DealerChanged`: its stream version and the version of its shoe's first `RoundOpened` (null: none). */
+  readonly dealerChange?: { readonly streamVersion: number; readonly firstRoundVersion: number | null };
+  /** A `ConfigurationAttested`: its data and the ledger's previous attestation (null: it is the first). */
+  readonly configuration?: { readonly data: ConfigurationAttestedData; readonly previous: AttestationOf | null };
 }
 
 /** What is wrong with one significant event, by the event's id. */
@@ -59,7 +63,35 @@ function raiseProblems(e: SignificantEventRecord, cause: CauseRecord | undefined
   if (cause.actorId !== d.actor) out.push(`its actor ${String(d.actor)} is not its cause's ${cause.actorId}`);
   const raisable = causeMayRaise(d.code, cause.type as LedgerEventType, cause.actorRole);
   if (!raisable) out.push(`a ${cause.type} of a ${cause.actorRole} cannot raise ${d.code}`);
+  else out.push(...conditionProblems(d.code, d.details, cause));
   return out;
+}
+
+/** Whether `b` is an object of exactly `a`'s string entries (whatever their order). */
+function sameStrings(a: Readonly<Record<string, string>>, b: unknown): boolean {
+  if (!b || typeof b !== 'object') return false;
+  const bb = b as Record<string, unknown>;
+  return Object.keys(bb).length === Object.keys(a).length && Object.entries(a).every(([k, v]) => bb[k] === v);
+}
+
+/**
+ * The problems of a raise whose condition is in the stored events, not in its cause alone: a
+ * `DEALER.CHANGED_MID_SHOE` whose dealer change came before any round of its shoe; a `CONFIG.*` kind
+ * whose part the attestation did not change since the previous one (or the first attestation), or
+ * whose details are not what changed.
+ */
+function conditionProblems(code: string, details: unknown, cause: CauseRecord): string[] {
+  if (code === 'DEALER.CHANGED_MID_SHOE') {
+    const c = cause.dealerChange;
+    return c && isMidShoe(c.streamVersion, c.firstRoundVersion) ? [] : [`its DealerChanged (version ${c?.streamVersion ?? '?'} of ${cause.streamId}) came before any round of its shoe: not mid-shoe`];
+  }
+  if (cause.type !== 'ConfigurationAttested') return [];
+  const c = cause.configuration;
+  if (!c?.previous) return [`its ConfigurationAttested at ${cause.globalPosition} is the first of the ledger: nothing to compare with`];
+  const draft = configurationDrafts(c.previous, c.data).find((x) => x.code === code);
+  const part = code === 'CONFIG.TABLES_CHANGED' ? 'tables' : code === 'CONFIG.PAYTABLES_CHANGED' ? 'paytables' : 'keys';
+  if (!draft) return [`its ConfigurationAttested at ${cause.globalPosition} changed no ${part} since the previous attestation ${c.previous.eventId}`];
+  return sameStrings(draft.details, details) ? [] : [`its details are not what changed since the previous attestation: ${JSON.stringify(draft.details)}`];
 }
 
 /** The problems of an acknowledgement (empty when genuine). */
@@ -78,10 +110,12 @@ function ackProblems(e: SignificantEventRecord, raise: SignificantEventRecord | 
  * Step 7 of `npm run -s verify` (docs/significant-events.md, "What verify checks"): every
  * `SignificantEventRaised` names a code of the catalogue with its severity, has the id its cause and
  * code give, heads its own stream, was written by the ledger, and names a stored cause that can raise
- * that code; every `SignificantEventAcknowledged` follows its raise in the same stream and was written
+ * that code, on the condition the stored events say (`DEALER.CHANGED_MID_SHOE`: a round of its shoe
+ * opened before the change; `CONFIG.*`: its part changed since the ledger's previous configuration
+ * attestation, and its details say what); every `SignificantEventAcknowledged` follows its raise in the same stream and was written
  * by a pit manager or an auditor, as themselves, who had no hand in the cause. Pure.
  * @param events the significant events, in stream order
- * @param causes the stored events the raises name, by event id
+ * @param causes the stored events the raises name, by event id, with the conditions' context ({@link CauseRecord})
  */
 export function significantEventProblems(events: readonly SignificantEventRecord[], causes: ReadonlyMap<string, CauseRecord>): SignificantProblem[] {
   const raises = new Map<string, SignificantEventRecord>();
@@ -92,6 +126,43 @@ export function significantEventProblems(events: readonly SignificantEventRecord
     for (const reason of reasons) out.push({ event: e, reason });
   }
   return out;
+}
+
+/** A stored cause as step 7 reads it (the data of a configuration attestation only). */
+interface CauseRow {
+  readonly event_id: string;
+  readonly type: string;
+  readonly stream_id: string;
+  readonly stream_version: number;
+  readonly global_position: string;
+  readonly actor_id: string;
+  readonly actor_role: string;
+  readonly data: ConfigurationAttestedData | null;
+}
+
+/**
+ * Adds to each cause whose raises have a condition in the stored events what the check needs: a
+ * `DealerChanged`'s version and its shoe's first `RoundOpened`; a `ConfigurationAttested`'s data and
+ * the ledger's previous attestation (the last one below it in global order).
+ */
+async function addConditions(session: SqlSession, rows: readonly CauseRow[], causes: Map<string, CauseRecord>): Promise<void> {
+  const dealerStreams = [...new Set(rows.filter((r) => r.type === 'DealerChanged').map((r) => r.stream_id))];
+  if (dealerStreams.length > 0) {
+    const firsts: { stream_id: string; v: number }[] = await session.query(`SELECT e.stream_id, min(e.stream_version) AS v FROM events e WHERE e.stream_id = ANY($1::text[]) AND e.type = 'RoundOpened' GROUP BY e.stream_id`, [
+      dealerStreams,
+    ]);
+    const first = new Map(firsts.map((f) => [f.stream_id, Number(f.v)]));
+    for (const r of rows.filter((x) => x.type === 'DealerChanged')) causes.set(r.event_id, { ...causes.get(r.event_id)!, dealerChange: { streamVersion: r.stream_version, firstRoundVersion: first.get(r.stream_id) ?? null } });
+  }
+  if (!rows.some((r) => r.type === 'ConfigurationAttested')) return;
+  const attestations: { event_id: string; global_position: string; data: ConfigurationAttestedData }[] = await session.query(
+    `SELECT e.event_id::text AS event_id, e.global_position::text AS global_position, e.data FROM events e WHERE e.table_id = '*' AND e.type = 'ConfigurationAttested' ORDER BY e.global_position`,
+  );
+  for (const r of rows.filter((x) => x.type === 'ConfigurationAttested')) {
+    const before = attestations.filter((a) => BigInt(a.global_position) < BigInt(r.global_position));
+    const previous = before.length > 0 ? { eventId: before[before.length - 1].event_id, data: before[before.length - 1].data } : null;
+    causes.set(r.event_id, { ...causes.get(r.event_id)!, configuration: { data: r.data!, previous } });
+  }
 }
 
 /**
@@ -109,11 +180,14 @@ export async function checkSignificantEvents(session: SqlSession, out: Divergenc
   );
   if (rows.length === 0) return 0;
   const causeIds = [...new Set(rows.filter((r) => r.type === 'SignificantEventRaised').map((r) => String(r.data.cause?.eventId ?? '')))].filter((id) => /^[0-9a-f-]{36}$/i.test(id));
-  const causeRows: { event_id: string; type: string; stream_id: string; global_position: string; actor_id: string; actor_role: string }[] = await session.query(
-    `SELECT e.event_id::text AS event_id, e.type, e.stream_id, e.global_position::text AS global_position, e.actor_id, e.actor_role FROM events e WHERE e.event_id = ANY($1::uuid[])`,
+  const causeRows: CauseRow[] = await session.query(
+    `SELECT e.event_id::text AS event_id, e.type, e.stream_id, e.stream_version, e.global_position::text AS global_position, e.actor_id, e.actor_role,
+            CASE WHEN e.type = 'ConfigurationAttested' THEN e.data END AS data
+       FROM events e WHERE e.event_id = ANY($1::uuid[])`,
     [causeIds],
   );
   const causes = new Map(causeRows.map((c) => [c.event_id, { type: c.type, streamId: c.stream_id, globalPosition: c.global_position, actorId: c.actor_id, actorRole: c.actor_role }]));
+  await addConditions(session, causeRows, causes);
   const events = rows.map((r) => ({ eventId: r.event_id, type: r.type, streamId: r.stream_id, streamVersion: r.stream_version, globalPosition: r.global_position, actorId: r.actor_id, actorRole: r.actor_role, data: r.data }));
   for (const p of significantEventProblems(events, causes)) {
     const e = p.event;

@@ -39,6 +39,7 @@ const IDS = { type: 'array', items: ID };
 const ID_OR_NULL = { anyOf: [ID, { type: 'null' }] };
 const NULL = { type: 'null' };
 const BOOL = { type: 'boolean' };
+const SHA256_HEX = { type: 'string', pattern: '^[0-9a-f]{64}$' };
 const POSITIVE = { type: 'integer', minimum: 1 };
 const COUNT = { type: 'integer', minimum: 0 };
 const HAND_TOTAL = { type: 'integer', minimum: 0, maximum: 9 };
@@ -373,6 +374,31 @@ export const EVENT_DATA_SCHEMAS: { readonly [K in LedgerEventType]: ObjectSchema
       ledgerClock: TIME,
       databaseClock: TIME,
       offsetMs: { type: 'integer' },
+    },
+  },
+  ConfigurationAttested: {
+    type: 'object',
+    description: 'An API states at start fingerprints of its tables, of the paytables it knows and the ids of its keys, never a secret (docs/significant-events.md, "Configuration at start").',
+    additionalProperties: false,
+    required: ['host', 'tables', 'paytables', 'keys'],
+    properties: {
+      host: ID,
+      tables: {
+        type: 'array',
+        items: {
+          type: 'object',
+          additionalProperties: false,
+          required: ['tableId', 'variant', 'decks', 'currency', 'virtualTable', 'pairBetsRequireMainBet', 'limitsSha256', 'paytableRef'],
+          properties: { tableId: ID, variant: VARIANT, decks: POSITIVE, currency: CURRENCY, virtualTable: BOOL, pairBetsRequireMainBet: BOOL, limitsSha256: SHA256_HEX, paytableRef: ID },
+        },
+      },
+      paytables: { type: 'array', items: { type: 'object', additionalProperties: false, required: ['ref', 'sha256'], properties: { ref: ID, sha256: SHA256_HEX } } },
+      keys: {
+        type: 'object',
+        additionalProperties: false,
+        required: ['anchors', 'reports', 'tokens'],
+        properties: { anchors: IDS, reports: ID_OR_NULL, tokens: IDS },
+      },
     },
   },
   SignificantEventRaised: {

@@ -101,7 +101,8 @@ function byType(e: LedgerEvent, t: DetectionThresholds): SignificantEventDraft |
  * threshold, exact integers), `CARD.EXPOSED`, `CARD.DROPPED`, `CARD.UNNEEDED`, and
  * `DEVICE.CLOCK_SKEW` (a table device's fact whose `occurredAt` is further than
  * `OCCURRED_AT_MAX_SKEW_MS` from the ledger's `recordedAt`, either way). `DEALER.CHANGED_MID_SHOE`
- * needs the shoe's state and is not detected here. The significant events' own types raise nothing.
+ * needs the shoe's stream ({@link dealerChangeDraft}) and the `CONFIG.*` kinds the previous
+ * attestation (`configurationDrafts`): not detected here. The significant events' own types raise nothing.
  * The details of a kind carried out by a four-eyes decision name its two managers (`actingManagerId`,
  * `approverId`; an early close: `requestedBy`, `approvedBy`): the people whose act raised it.
  * Pure: no clock, no I/O.
@@ -110,6 +111,30 @@ function byType(e: LedgerEvent, t: DetectionThresholds): SignificantEventDraft |
 export function detectSignificantEvents(e: LedgerEvent, t: DetectionThresholds): SignificantEventDraft[] {
   if (e.type === 'SignificantEventRaised' || e.type === 'SignificantEventAcknowledged') return [];
   return [byType(e, t), clockSkew(e, t)].filter((d): d is SignificantEventDraft => d !== null);
+}
+
+/**
+ * The types whose significant events need more than the event itself (docs/significant-events.md):
+ * a `DealerChanged` (was a round of its shoe opened before it? {@link dealerChangeDraft}) and a
+ * `ConfigurationAttested` (what did the previous attestation say? `configurationDrafts`). The
+ * monitor reads that context from the event store for them.
+ */
+export const CONTEXT_CAUSE_TYPES: readonly LedgerEventType[] = ['DealerChanged', 'ConfigurationAttested'];
+
+/** Whether a dealer change at stream version `changeVersion` is mid-shoe: its shoe's first `RoundOpened` (`firstRoundVersion`, null: none) came before it. */
+export function isMidShoe(changeVersion: number, firstRoundVersion: number | null): boolean {
+  return firstRoundVersion !== null && firstRoundVersion < changeVersion;
+}
+
+/**
+ * The `DEALER.CHANGED_MID_SHOE` draft of a dealer change: only when its shoe had opened a round
+ * before it (`firstRoundVersion`, the stream version of the shoe's first `RoundOpened`, is below the
+ * change's); a change before the first round is the ordinary start of a shoe (null). Pure.
+ * @param firstRoundVersion the version of the shoe stream's first `RoundOpened`, or null when it has none
+ */
+export function dealerChangeDraft(e: LedgerEvent<'DealerChanged'>, firstRoundVersion: number | null): SignificantEventDraft | null {
+  if (!isMidShoe(e.streamVersion, firstRoundVersion)) return null;
+  return draft('DEALER.CHANGED_MID_SHOE', { previousDealerId: e.data.previousDealerId, dealerId: e.data.dealerId });
 }
 
 /**

@@ -19,3 +19,4 @@ export * from './codes';
 export * from './invariants';
 export * from './render';
 export * from './detect';
+export * from './configuration';
