@@ -75,12 +75,14 @@ export class ConfigurationAttestor implements OnApplicationBootstrap, OnModuleDe
    * @throws what the append throws
    */
   async attest(): Promise<LedgerEvent<'ConfigurationAttested'>> {
+    // the report key first: in development mode it is the anchors' development key, created at its first use
+    const reportKeyId = await this.reportKeyId();
     const data = configurationFingerprint({
       host: hostname(),
       tables: this.tables.list(),
       paytables: BUILT_IN_PAYTABLES,
       anchorKeyIds: this.anchorKeyIds(),
-      reportKeyId: await this.reportKeyId(),
+      reportKeyId,
       tokenKeys: loadVerificationKeys({
         LEDGER_ENV: this.config.get('LEDGER_ENV', { infer: true }),
         JWT_SECRET: this.config.get('JWT_SECRET', { infer: true }),
