@@ -148,7 +148,7 @@ export async function roundPhase(c: BenchContext): Promise<void> {
 export async function significantPhase(c: BenchContext): Promise<void> {
   const { pg, kafka, client } = conn(c);
   const cpu = await cpuMeter(c, pg);
-  const s = await measureSignificant(client, pg, kafka, { prefix: c.run, topic: `${c.topics.live}.significant`, ...c.sizes.significant, timeoutMs: 60_000 });
+  const s = await measureSignificant(client, pg, kafka, { prefix: c.run, topic: c.topics.liveSignificant, ...c.sizes.significant, timeoutMs: 60_000 });
   c.results.significant = { ...s, cpu: await cpu(), loadAverage: load1() };
   writeFileSync(join('bench/results', 'significant-latest.json'), JSON.stringify({ run: c.run, quick: c.quick, at: new Date().toISOString(), cores: cpus().length, ...(c.results.significant as object) }, null, 2));
 }

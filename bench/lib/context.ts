@@ -8,6 +8,7 @@
 import { join } from 'node:path';
 import { cpus } from 'node:os';
 import { heapOption, SERVICE_HEAP_MIB, type HeapSizedService } from '@ledger/config';
+import { significantEventsTopicOf } from '@ledger/infra';
 import type { KafkaAdmin, KafkaClient } from '@ledger/kafka';
 import type { LedgerClient } from '@ledger/simulator';
 import type { BenchConfig } from './config';
@@ -60,6 +61,8 @@ export function topicsOf(run: string) {
   return {
     ingest: `bench.${run}.ingest`,
     live: `bench.${run}.live`,
+    /** The live topic's significant events' copy (the relay's `significantEventsTopicOf`), created with the others so a reader can subscribe first. */
+    liveSignificant: significantEventsTopicOf(`bench.${run}.live`),
     rebuild: `bench.${run}.rebuild`,
     perf: `bench.${run}.perf`,
     roundOutcomes: `bench.${run}.analytics.round-outcomes`,
