@@ -1,5 +1,5 @@
 /**
- * The significant events' latency at the bench's load (issue 27: "a void, a correction, an early
+ * The significant events' latency at the bench's load (docs/significant-events.md, "How fast"; the acceptance: "a void, a correction, an early
  * close, a large win and a device with a skewed clock each raise their significant event on the topic
  * and the route within 1 s"): while the unbatched ingest drives the live API (relay and projector
  * running, the API's significant-event monitor on), a shoe of its own on the classic table opens with

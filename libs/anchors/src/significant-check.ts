@@ -1,6 +1,17 @@
 import { createHash } from 'node:crypto';
 import { significantStreamId } from '@ledger/events';
-import { causeMayRaise, configurationDrafts, isMidShoe, isSignificantEventCode, raisersOf, significantEventSpec, type AttestationOf } from '@ledger/significant-events';
+import {
+  causeMayRaise,
+  configurationDrafts,
+  configurationPartOf,
+  isMidShoe,
+  isSignificantEventCode,
+  raisersOf,
+  significantEventCodesFor,
+  significantEventSpec,
+  type AttestationOf,
+  type SignificantEventCode,
+} from '@ledger/significant-events';
 import type { ConfigurationAttestedData, LedgerEventType } from '@ledger/events';
 import type { DivergenceList } from './report';
 import type { SqlSession } from './sql';
@@ -75,13 +86,13 @@ function sameStrings(a: Readonly<Record<string, string>>, b: unknown): boolean {
 }
 
 /**
- * The problems of a raise whose condition is in the stored events, not in its cause alone: a
- * `DEALER.CHANGED_MID_SHOE` whose dealer change came before any round of its shoe; a `CONFIG.*` kind
+ * The problems of a raise whose condition is in the stored events, not in its cause alone: the
+ * dealer change's kind (mid-shoe) whose dealer change came before any round of its shoe; a `CONFIG.*` kind
  * whose part the attestation did not change since the previous one (or the first attestation), or
  * whose details are not what changed.
  */
 function conditionProblems(code: string, details: unknown, cause: CauseRecord): string[] {
-  if (code === 'DEALER.CHANGED_MID_SHOE') {
+  if (cause.type === 'DealerChanged' && significantEventCodesFor('DealerChanged').includes(code as SignificantEventCode)) {
     const c = cause.dealerChange;
     return c && isMidShoe(c.streamVersion, c.firstRoundVersion) ? [] : [`its DealerChanged (version ${c?.streamVersion ?? '?'} of ${cause.streamId}) came before any round of its shoe: not mid-shoe`];
   }
@@ -89,7 +100,7 @@ function conditionProblems(code: string, details: unknown, cause: CauseRecord): 
   const c = cause.configuration;
   if (!c?.previous) return [`its ConfigurationAttested at ${cause.globalPosition} is the first of the ledger: nothing to compare with`];
   const draft = configurationDrafts(c.previous, c.data).find((x) => x.code === code);
-  const part = code === 'CONFIG.TABLES_CHANGED' ? 'tables' : code === 'CONFIG.PAYTABLES_CHANGED' ? 'paytables' : 'keys';
+  const part = configurationPartOf(code);
   if (!draft) return [`its ConfigurationAttested at ${cause.globalPosition} changed no ${part} since the previous attestation ${c.previous.eventId}`];
   return sameStrings(draft.details, details) ? [] : [`its details are not what changed since the previous attestation: ${JSON.stringify(draft.details)}`];
 }

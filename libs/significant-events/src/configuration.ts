@@ -12,6 +12,11 @@ export const CONFIGURATION_PART_CODES: Readonly<Record<ConfigurationPart, Signif
   keys: 'CONFIG.KEYS_ROTATED',
 };
 
+/** The part whose change raises `code`, or null when `code` is not one of the configuration kinds. */
+export function configurationPartOf(code: string): ConfigurationPart | null {
+  return (Object.keys(CONFIGURATION_PART_CODES) as ConfigurationPart[]).find((p) => CONFIGURATION_PART_CODES[p] === code) ?? null;
+}
+
 /** The most changes a raise's `details.changes` names; more are counted (`… and N more`). */
 export const MAX_NAMED_CHANGES = 40;
 
