@@ -3,7 +3,7 @@
  * in ONE run, each against the machine's own ceiling measured in the same run. Not a test: it
  * prints figures and marks the targets met, not met or not measured.
  *
- *   npx tsx bench/run.ts [--quick] [--profile] [--keep-topics] [--only ingest,append,relay,lag,round,audit,rebuild,ceilings]
+ *   npx tsx bench/run.ts [--quick] [--profile] [--keep-topics] [--only ingest,append,relay,lag,round,audit,significant,rebuild,ceilings]
  *
  * Expects (scripts/bench.sh does it): the stack up (`scripts/stack.sh up`), `dist/` built
  * (`npm run -s build`), and an empty bench database (`TEST_DB_NAME=ledger_bench bash scripts/stack.sh
@@ -47,9 +47,9 @@ import { warmUp } from './phases/ingest';
 import { benchTables, retries } from './lib/workload';
 import type { LagFigures } from './phases/lag';
 import { dropExport, kafkaBroker } from './phases/ceilings';
-import { appendPhase, auditPhase, ceilingsPhase, ingestPhase, lagPhase, livePhase, rebuildPhase, relayPhase, roundPhase, stopServices } from './steps';
+import { appendPhase, auditPhase, ceilingsPhase, ingestPhase, lagPhase, livePhase, rebuildPhase, relayPhase, roundPhase, significantPhase, stopServices } from './steps';
 
-const PHASES = ['ingest', 'append', 'relay', 'lag', 'round', 'audit', 'rebuild', 'ceilings'] as const;
+const PHASES = ['ingest', 'append', 'relay', 'lag', 'round', 'audit', 'significant', 'rebuild', 'ceilings'] as const;
 const argv = process.argv.slice(2);
 const QUICK = argv.includes('--quick') || process.env.BENCH_QUICK === '1';
 const onlyArg = argv.find((a) => a.startsWith('--only='))?.slice('--only='.length) ?? (argv.includes('--only') ? argv[argv.indexOf('--only') + 1] : undefined);
@@ -144,11 +144,12 @@ async function runPhases(c: BenchContext): Promise<void> {
     if (up && (want('relay') || want('lag') || want('round') || want('ceilings'))) await contained(failures, 'relay', () => relayPhase(c));
     await contained(failures, 'ingest.stop', () => stopServices(c, false));
   }
-  if (want('lag') || want('round') || want('audit')) {
+  if (want('lag') || want('round') || want('audit') || want('significant')) {
     const live = await contained(failures, 'live', async () => (await livePhase(c), true));
     if (live && want('lag')) await contained(failures, 'lag', () => lagPhase(c));
     if (live && want('round')) await contained(failures, 'round', () => roundPhase(c));
     if (live && want('audit')) await contained(failures, 'audit', () => auditPhase(c));
+    if (live && want('significant')) await contained(failures, 'significant', () => significantPhase(c));
   }
   await contained(failures, 'live.stop', () => stopServices(c, true));
   if (want('ceilings')) await contained(failures, 'ceilings', () => ceilingsPhase(c));

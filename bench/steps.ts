@@ -6,6 +6,7 @@
  * throws on failure, and each ceiling runs on its own so one failing leaves the others' figures.
  * Every Kafka client and tool is given the configured brokers (bench/lib/config.ts).
  */
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { cpus } from 'node:os';
 import type { KafkaAdmin, KafkaClient } from '@ledger/kafka';
@@ -21,6 +22,7 @@ import { measureLag } from './phases/lag';
 import { measureRound } from './phases/round';
 import { measureAppend } from './phases/append';
 import { measureAudit } from './phases/audit';
+import { measureSignificant } from './phases/significant';
 import { seedTopic } from './phases/rebuild';
 import { commitCeiling, consumerPerformance, dropExport, exportRows, grownTables, headerProducer, loadCeiling, producerPerformance, sampleRecords, tableCounts } from './phases/ceilings';
 
@@ -136,6 +138,19 @@ export async function roundPhase(c: BenchContext): Promise<void> {
   const r = await measureRound(client, pg, { prefix: c.run, schema: c.readSchema, ...c.sizes.round, timeoutMs: 120_000 });
   c.results.round = { ...r, cpu: await cpu(), loadAverage: load1() };
   say(`  round of ${r.bets} bets: projected ${r.runs.map((x) => x.projectedMs).join(', ')} ms after the last card's request`);
+}
+
+/**
+ * Significant events at the bench's load: cause recordedAt → the raise on the significant-events
+ * topic and on `GET /significant-events`, per kind (bench/phases/significant.ts), while the
+ * unbatched ingest drives the live API; also written to bench/results/significant-latest.json.
+ */
+export async function significantPhase(c: BenchContext): Promise<void> {
+  const { pg, kafka, client } = conn(c);
+  const cpu = await cpuMeter(c, pg);
+  const s = await measureSignificant(client, pg, kafka, { prefix: c.run, topic: c.topics.liveSignificant, ...c.sizes.significant, timeoutMs: 60_000 });
+  c.results.significant = { ...s, cpu: await cpu(), loadAverage: load1() };
+  writeFileSync(join('bench/results', 'significant-latest.json'), JSON.stringify({ run: c.run, quick: c.quick, at: new Date().toISOString(), cores: cpus().length, ...(c.results.significant as object) }, null, 2));
 }
 
 /** Audit pages over the seeded rows. */

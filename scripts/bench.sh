@@ -9,7 +9,7 @@
 # read schema bench_read) and stops them when done. Prints a table; full results in
 # bench/results/latest.json (fields: bench/results/README.md).
 #
-#   bash scripts/bench.sh [--quick] [--profile] [--keep-topics] [--only ingest,append,relay,lag,round,audit,rebuild,ceilings]
+#   bash scripts/bench.sh [--quick] [--profile] [--keep-topics] [--only ingest,append,relay,lag,round,audit,significant,rebuild,ceilings]
 #   BENCH_QUICK=1 bash scripts/bench.sh      # = --quick: every figure at a small size (CI, < ~4 minutes)
 # Needs psql, pgbench, java and javac (the producer ceiling is compiled against the stack's kafka-clients jar).
 #

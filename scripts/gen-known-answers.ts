@@ -197,6 +197,36 @@ function gamingDay(after: LedgerEvent): LedgerEvent[] {
   return out;
 }
 
+/**
+ * A configuration attestation (docs/significant-events.md, "Configuration at start"): the next event
+ * of the gaming day's stream (after `lastOfDay`), placed after `after` in global order, so every
+ * earlier fixture event stays byte for byte as it was.
+ */
+function configurationAttested(lastOfDay: LedgerEvent, after: LedgerEvent): LedgerEvent {
+  const id = '5a1e0003-0000-4000-8000-000000000001';
+  const base = {
+    eventId: id,
+    type: 'ConfigurationAttested',
+    schemaVersion: 1,
+    streamId: lastOfDay.streamId,
+    streamVersion: lastOfDay.streamVersion + 1,
+    tableId: '*',
+    occurredAt: '2025-03-01T07:30:00.000Z',
+    recordedAt: '2025-03-01T07:30:00.125Z',
+    actor: { id: 'configuration-attestor', role: 'system' },
+    correlationId: id,
+    causationId: id,
+    prevHash: lastOfDay.hash,
+    data: {
+      host: 'ledger-api-ü1',
+      tables: [{ tableId: 'T-FX-1', variant: 'classic', decks: 8, currency: 'EUR', virtualTable: false, pairBetsRequireMainBet: true, limitsSha256: '0f'.repeat(32), paytableRef: 'classic-standard@1' }],
+      paytables: [{ ref: 'classic-standard@1', sha256: 'e3'.repeat(32) }],
+      keys: { anchors: ['ed25519:00112233aabbccdd'], reports: null, tokens: ['kid=k-ü/rs256:0123456789abcdef'] },
+    },
+  };
+  return { ...base, hash: computeEventHash(base as never), globalPosition: (BigInt(after.globalPosition) + 1n).toString() } as unknown as LedgerEvent;
+}
+
 /** The events of the fixture: for every (type, variant) the first one, then the crafted ones. */
 function pickEvents(): LedgerEvent[] {
   const all = [
@@ -215,7 +245,8 @@ function pickEvents(): LedgerEvent[] {
   }
   const shoeEvents = [...picked, ...crafted(all[all.length - 1])];
   const dayEvents = gamingDay(shoeEvents[shoeEvents.length - 1]);
-  const events = [...shoeEvents, ...dayEvents, ...significant(dayEvents[dayEvents.length - 1])];
+  const sigEvents = significant(dayEvents[dayEvents.length - 1]);
+  const events = [...shoeEvents, ...dayEvents, ...sigEvents, configurationAttested(dayEvents[dayEvents.length - 1], sigEvents[sigEvents.length - 1])];
   const missing = EVENT_TYPES.filter((t) => !events.some((e) => e.type === t));
   if (missing.length) throw new Error(`no event of ${missing.join(', ')}`);
   return events;

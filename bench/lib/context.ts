@@ -8,6 +8,7 @@
 import { join } from 'node:path';
 import { cpus } from 'node:os';
 import { heapOption, SERVICE_HEAP_MIB, type HeapSizedService } from '@ledger/config';
+import { significantEventsTopicOf } from '@ledger/infra';
 import type { KafkaAdmin, KafkaClient } from '@ledger/kafka';
 import type { LedgerClient } from '@ledger/simulator';
 import type { BenchConfig } from './config';
@@ -26,6 +27,7 @@ export function sizesFor(quick: boolean) {
         lag: { rate: 1000, seconds: 6, warmupSeconds: 1, shoes: 64, pollMs: 5 },
         round: { bets: 1000, batchSize: 1000, runs: 1 },
         audit: { rows: 100_000, values: 2, pages: 3 },
+        significant: { clients: 4, seconds: 12, betsPerRound: 20, maxShoes: 4 },
         rebuild: { events: 20_000, concurrency: 2, maxRecordsPerTx: 5000 },
         pgbench: { seconds: 2, clients: 8 },
         producer: { records: 100_000, latencySeconds: 3, sampleRecords: 2000 },
@@ -37,6 +39,7 @@ export function sizesFor(quick: boolean) {
         lag: { rate: 1000, seconds: 20, warmupSeconds: 3, shoes: 96, pollMs: 5 },
         round: { bets: 10_000, batchSize: 10_000, runs: 3 },
         audit: { rows: 2_000_000, values: 6, pages: 4 },
+        significant: { clients: 8, seconds: 30, betsPerRound: 20, maxShoes: 12 },
         rebuild: { events: 1_000_000, concurrency: 2, maxRecordsPerTx: 5000 },
         pgbench: { seconds: 5, clients: 8 },
         producer: { records: 1_000_000, latencySeconds: 10, sampleRecords: 5000 },
@@ -58,6 +61,8 @@ export function topicsOf(run: string) {
   return {
     ingest: `bench.${run}.ingest`,
     live: `bench.${run}.live`,
+    /** The live topic's significant events' copy (the relay's `significantEventsTopicOf`), created with the others so a reader can subscribe first. */
+    liveSignificant: significantEventsTopicOf(`bench.${run}.live`),
     rebuild: `bench.${run}.rebuild`,
     perf: `bench.${run}.perf`,
     roundOutcomes: `bench.${run}.analytics.round-outcomes`,

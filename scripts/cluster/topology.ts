@@ -151,13 +151,14 @@ export function topologyFromEnv(env: NodeJS.ProcessEnv = process.env): Topology 
 
 /**
  * Settings for a cluster that carries a synthetic load (the fault run, the cluster bench), as
- * {@link Topology.serviceEnv}: no automatic gaming-day close, clock attestation nor significant-event
+ * {@link Topology.serviceEnv}: no automatic gaming-day close, clock or configuration attestation nor significant-event
  * monitor (every event is then an answer to the load), and rate budgets above what the load asks (they are shared by both API instances through
  * Redis, and the load's one table device and pit managers deal far faster than a table does).
  */
 export const LOAD_RUN_ENV: Readonly<Record<string, string>> = {
   GAMING_DAY_CLOSE_SWEEP_MS: '0',
   CLOCK_ATTESTATION_INTERVAL_MS: '0',
+  CONFIGURATION_ATTESTATION: 'false',
   SIGNIFICANT_MONITOR: 'false',
   ...Object.fromEntries(['RATE_LIMIT_PER_ADDRESS', 'RATE_LIMIT_TABLE_DEVICE', 'RATE_LIMIT_BETTING_PLATFORM', 'RATE_LIMIT_PIT_MANAGER', 'RATE_LIMIT_AUDITOR'].map((k) => [k, '100000000'])),
 };

@@ -85,9 +85,10 @@ export function ledgerServiceEnv(o: { databaseUrl: string; migrationsUrl: string
     RELAY_CRASH_POINT: '',
     ANALYTICS_PUBLISHER_CRASH_POINT: '',
     PROJECTOR_FAULT_DELAY_IN_TX_MS: '',
-    // as the harness: no clock attestation at start and no significant-event monitor, so the events
+    // as the harness: no clock or configuration attestation at start and no significant-event monitor, so the events
     // are the spec's own (each appends events: a ClockAttested at start, a raise per void or large win)
     CLOCK_ATTESTATION_INTERVAL_MS: '0',
+    CONFIGURATION_ATTESTATION: 'false',
     SIGNIFICANT_MONITOR: 'false',
   };
 }

@@ -338,10 +338,11 @@ async function runLocked(o: FaultOptions, log: FaultLog): Promise<FaultReport> {
   };
   const relayEnv = { ...common, LEDGER_EVENTS_TOPIC: topic, RELAY_POLL_INTERVAL_MS: '100' };
   const services: Record<ServiceName, ServiceProcess> = {
-    // no automatic gaming-day close (GAMING_DAY_CLOSE_SWEEP_MS 0) nor clock attestation
-    // (CLOCK_ATTESTATION_INTERVAL_MS 0): the run accounts for every event as an answer to the driver,
-    // and a close or an attestation is the ledger's own event. The significant-event monitor runs (it
-    // is killed with the API): its raises are checked apart, each exactly once (./significant.ts)
+    // no automatic gaming-day close (GAMING_DAY_CLOSE_SWEEP_MS 0), clock or configuration attestation
+    // (CLOCK_ATTESTATION_INTERVAL_MS 0, CONFIGURATION_ATTESTATION false): the run accounts for every
+    // event as an answer to the driver, and a close or an attestation is the ledger's own event. The
+    // significant-event monitor runs (it is killed with the API): its raises are checked apart, each
+    // exactly once (./significant.ts)
     api: new ServiceProcess(
       'api',
       {
@@ -356,6 +357,7 @@ async function runLocked(o: FaultOptions, log: FaultLog): Promise<FaultReport> {
         TABLES_FILE: join(REPO_ROOT, 'config/tables.json'),
         GAMING_DAY_CLOSE_SWEEP_MS: '0',
         CLOCK_ATTESTATION_INTERVAL_MS: '0',
+        CONFIGURATION_ATTESTATION: 'false',
         SIGNIFICANT_MONITOR: 'true',
         SIGNIFICANT_MONITOR_GROUP: `significant-${runTag}`,
         SIGNIFICANT_WIN_MULTIPLE: FAULT_RUN_THRESHOLDS_ENV.SIGNIFICANT_WIN_MULTIPLE,

@@ -103,6 +103,8 @@ export async function startLedger(options: StartLedgerOptions = {}): Promise<Led
     GAMING_DAY_CLOSE_SWEEP_MS: '0',
     // no clock attestation: it appends a ClockAttested event at start (test/e2e/clock-attestation.e2e.spec.ts turns it on)
     CLOCK_ATTESTATION_INTERVAL_MS: '0',
+    // nor configuration attestation at start (test/e2e/configuration-attestation.e2e.spec.ts turns it on)
+    CONFIGURATION_ATTESTATION: 'false',
     // no significant-event monitor: it appends SignificantEventRaised events (a spec that counts events
     // would see them); test/e2e/significant-events.e2e.spec.ts turns it on
     SIGNIFICANT_MONITOR: 'false',

@@ -1,6 +1,20 @@
 import { createHash } from 'node:crypto';
-import { LEDGER_WIDE_TABLE_ID, significantStreamId, upcast, type EventEnvelope, type LedgerEvent, type SignificantEventCause, type SignificantEventEventCause } from '@ledger/events';
-import { causeKey, causeMayRaise, causeProblems, detectSignificantEvents, isSignificantEventCode, raisersOf, significantEventSpec, statedThresholds, type SignificantEventCode } from '@ledger/significant-events';
+import { LEDGER_WIDE_TABLE_ID, significantStreamId, upcast, type ConfigurationAttestedData, type EventEnvelope, type LedgerEvent, type SignificantEventCause, type SignificantEventEventCause } from '@ledger/events';
+import {
+  causeKey,
+  causeMayRaise,
+  causeProblems,
+  configurationDrafts,
+  configurationPartOf,
+  detectAgain,
+  isMidShoe,
+  isSignificantEventCode,
+  raisersOf,
+  significantEventCodesFor,
+  significantEventSpec,
+  type AttestationOf,
+  type SignificantEventCode,
+} from '@ledger/significant-events';
 import type { LedgerEventType } from '@ledger/events';
 import type { DivergenceList } from './report';
 import type { SqlSession } from './sql';
@@ -56,24 +70,11 @@ export interface CauseRecord {
   readonly dealerId?: string | null;
   /** For a BetResettled: the decision of the correction it carries out (the detector's context). */
   readonly correction?: { readonly actingManagerId: string; readonly approverId: string } | null;
+  /** A `DealerChanged`: its stream version and the version of its shoe's first `RoundOpened` (null: none). */
+  readonly dealerChange?: { readonly streamVersion: number; readonly firstRoundVersion: number | null };
+  /** A `ConfigurationAttested`: its data and the ledger's previous attestation (null: it is the first). */
+  readonly configuration?: { readonly data: ConfigurationAttestedData; readonly previous: AttestationOf | null };
 }
-
-/**
- * The kinds a single ledger event raises by itself, which verify detects again from the stored cause
- * (details, round, table, shoe and dealer must be what the cause gives; a large win under the
- * thresholds it states).
- */
-const DETECTED_AGAIN: ReadonlySet<string> = new Set([
-  'ROUND.VOIDED',
-  'RESULT.CORRECTED',
-  'SHOE.VOIDED_BY_DECISION',
-  'COMMENCEMENT.CORRECTED',
-  'GAMING_DAY.CLOSED_EARLY',
-  'WIN.LARGE',
-  'CARD.EXPOSED',
-  'CARD.DROPPED',
-  'CARD.UNNEEDED',
-]);
 
 /** Two string records with the same keys and values. */
 function sameDetails(a: Readonly<Record<string, unknown>>, b: Readonly<Record<string, unknown>>): boolean {
@@ -84,12 +85,12 @@ function sameDetails(a: Readonly<Record<string, unknown>>, b: Readonly<Record<st
 
 /** What is wrong with a raise of a kind its cause raises by itself, detected again from the stored cause (empty when it is what the cause gives). */
 function detectedAgainProblems(d: Record<string, any>, cause: CauseRecord): string[] {
-  if (!DETECTED_AGAIN.has(d.code) || !cause.event) return [];
+  if (!cause.event) return [];
   const details: Record<string, string> = d.details ?? {};
-  const t = d.code === 'WIN.LARGE' ? statedThresholds(details) : { winMultiple: { numerator: 1n, denominator: 1n }, winAmountMinor: 1n, clockSkewBoundMs: 0 };
-  if (!t) return ['a large win that states no thresholds it was raised under (multiple, amountMinor)'];
-  const again = detectSignificantEvents(cause.event, t, { correction: cause.correction ?? null }).find((x) => x.code === d.code);
-  if (!again) return [`its cause ${cause.type} does not raise ${d.code}${d.code === 'WIN.LARGE' ? ' under the thresholds it states' : ''}`];
+  const found = detectAgain({ code: d.code, details, event: cause.event, ctx: { correction: cause.correction ?? null } });
+  if (found === null) return [];
+  if ('problem' in found) return [found.problem];
+  const again = found.draft;
   const out: string[] = [];
   if (!sameDetails(details, again.details)) out.push(`its details ${JSON.stringify(details)} are not what its cause gives ${JSON.stringify(again.details)}`);
   if ((d.roundId ?? null) !== (again.roundId ?? null)) out.push(`its round ${String(d.roundId ?? null)} is not its cause's ${String(again.roundId ?? null)}`);
@@ -133,7 +134,10 @@ function eventCauseProblems(raise: Record<string, any>, c: SignificantEventEvent
     out.push(`its cause is named as ${c.eventType} at ${c.globalPosition}, stored as ${cause.type} at ${cause.globalPosition}`);
   if (cause.actorId !== actor) out.push(`its actor ${actor} is not its cause's ${cause.actorId}`);
   if (!causeMayRaise(code, cause.type as LedgerEventType, cause.actorRole)) out.push(`a ${cause.type} of a ${cause.actorRole} cannot raise ${code}`);
-  else if (!c.window) out.push(...detectedAgainProblems(raise, cause));
+  else {
+    if (!c.window) out.push(...detectedAgainProblems(raise, cause));
+    out.push(...conditionProblems(code, raise.details, cause));
+  }
   if (c.window) {
     const at = Date.parse(cause.recordedAt ?? '');
     const start = Date.parse(c.window.start);
@@ -141,6 +145,33 @@ function eventCauseProblems(raise: Record<string, any>, c: SignificantEventEvent
     if (!(at >= start && at < start + c.window.seconds * 1000)) out.push(`its cause was recorded at ${String(cause.recordedAt)}, outside its window from ${c.window.start}`);
   }
   return out;
+}
+
+/** Whether `b` is an object of exactly `a`'s string entries (whatever their order). */
+function sameStrings(a: Readonly<Record<string, string>>, b: unknown): boolean {
+  if (!b || typeof b !== 'object') return false;
+  const bb = b as Record<string, unknown>;
+  return Object.keys(bb).length === Object.keys(a).length && Object.entries(a).every(([k, v]) => bb[k] === v);
+}
+
+/**
+ * The problems of a raise whose condition is in the stored events, not in its cause alone: the
+ * dealer change's kind (mid-shoe) whose dealer change came before any round of its shoe; a `CONFIG.*` kind
+ * whose part the attestation did not change since the previous one (or the first attestation), or
+ * whose details are not what changed.
+ */
+function conditionProblems(code: string, details: unknown, cause: CauseRecord): string[] {
+  if (cause.type === 'DealerChanged' && significantEventCodesFor('DealerChanged').includes(code as SignificantEventCode)) {
+    const c = cause.dealerChange;
+    return c && isMidShoe(c.streamVersion, c.firstRoundVersion) ? [] : [`its DealerChanged (version ${c?.streamVersion ?? '?'} of ${cause.streamId}) came before any round of its shoe: not mid-shoe`];
+  }
+  if (cause.type !== 'ConfigurationAttested') return [];
+  const c = cause.configuration;
+  if (!c?.previous) return [`its ConfigurationAttested at ${cause.globalPosition} is the first of the ledger: nothing to compare with`];
+  const draft = configurationDrafts(c.previous, c.data).find((x) => x.code === code);
+  const part = configurationPartOf(code);
+  if (!draft) return [`its ConfigurationAttested at ${cause.globalPosition} changed no ${part} since the previous attestation ${c.previous.eventId}`];
+  return sameStrings(draft.details, details) ? [] : [`its details are not what changed since the previous attestation: ${JSON.stringify(draft.details)}`];
 }
 
 /** The problems of an acknowledgement (empty when genuine). */
@@ -161,10 +192,14 @@ function ackProblems(e: SignificantEventRecord, raise: SignificantEventRecord | 
  * stable key and code give, heads its own stream, was written by the ledger, names a cause of a kind
  * its code's `raisedBy` admits (`causeProblems`: the refusal's error code and reason, the
  * projector's record, the divergence, a minute's storm; a well-formed window), and, for an event
- * cause, a stored event that can raise that code (in its window, of its subject, when windowed); every `SignificantEventAcknowledged` follows its raise in the same stream and was written
+ * cause, a stored event that can raise that code (in its window, of its subject, when windowed), on
+ * the condition the stored events say (`DEALER.CHANGED_MID_SHOE`: a round of its shoe opened before
+ * the change; `CONFIG.*`: its part changed since the ledger's previous configuration attestation),
+ * with the details, round, table, shoe and dealer its cause gives (the detector's kinds, detected
+ * again); every `SignificantEventAcknowledged` follows its raise in the same stream and was written
  * by a pit manager or an auditor, as themselves, who had no hand in the cause. Pure.
  * @param events the significant events, in stream order
- * @param causes the stored events the raises name, by event id
+ * @param causes the stored events the raises name, by event id, with the conditions' context ({@link CauseRecord})
  */
 export function significantEventProblems(events: readonly SignificantEventRecord[], causes: ReadonlyMap<string, CauseRecord>): SignificantProblem[] {
   const raises = new Map<string, SignificantEventRecord>();
@@ -207,7 +242,7 @@ async function causeRecords(session: SqlSession, ids: readonly string[]): Promis
        FROM events e WHERE e.event_id = ANY($1::uuid[])`,
     [ids],
   );
-  return new Map(
+  const causes = new Map<string, CauseRecord>(
     rows.map((c) => {
       const stored = {
         eventId: c.event_id,
@@ -236,6 +271,33 @@ async function causeRecords(session: SqlSession, ids: readonly string[]): Promis
       ];
     }),
   );
+  await addConditions(session, rows, causes);
+  return causes;
+}
+
+/**
+ * Adds to each cause whose raises have a condition in the stored events what the check needs: a
+ * `DealerChanged`'s version and its shoe's first `RoundOpened`; a `ConfigurationAttested`'s data and
+ * the ledger's previous attestation (the last one below it in global order).
+ */
+async function addConditions(session: SqlSession, rows: readonly CauseRow[], causes: Map<string, CauseRecord>): Promise<void> {
+  const dealerStreams = [...new Set(rows.filter((r) => r.type === 'DealerChanged').map((r) => r.stream_id))];
+  if (dealerStreams.length > 0) {
+    const firsts: { stream_id: string; v: number }[] = await session.query(`SELECT e.stream_id, min(e.stream_version) AS v FROM events e WHERE e.stream_id = ANY($1::text[]) AND e.type = 'RoundOpened' GROUP BY e.stream_id`, [
+      dealerStreams,
+    ]);
+    const first = new Map(firsts.map((f) => [f.stream_id, Number(f.v)]));
+    for (const r of rows.filter((x) => x.type === 'DealerChanged')) causes.set(r.event_id, { ...causes.get(r.event_id)!, dealerChange: { streamVersion: r.stream_version, firstRoundVersion: first.get(r.stream_id) ?? null } });
+  }
+  if (!rows.some((r) => r.type === 'ConfigurationAttested')) return;
+  const attestations: { event_id: string; global_position: string; data: ConfigurationAttestedData }[] = await session.query(
+    `SELECT e.event_id::text AS event_id, e.global_position::text AS global_position, e.data FROM events e WHERE e.table_id = '*' AND e.type = 'ConfigurationAttested' ORDER BY e.global_position`,
+  );
+  for (const r of rows.filter((x) => x.type === 'ConfigurationAttested')) {
+    const before = attestations.filter((a) => BigInt(a.global_position) < BigInt(r.global_position));
+    const previous = before.length > 0 ? { eventId: before[before.length - 1].event_id, data: before[before.length - 1].data } : null;
+    causes.set(r.event_id, { ...causes.get(r.event_id)!, configuration: { data: r.data as ConfigurationAttestedData, previous } });
+  }
 }
 
 /**

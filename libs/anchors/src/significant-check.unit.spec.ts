@@ -146,4 +146,74 @@ describe('significant events in npm run -s verify (docs/significant-events.md)',
       expect(check(cause, 'dev-1', 'CARD.EXPOSED').sort()).toEqual(['CARD.EXPOSED is not raised by a window of events', 'a CardDealt of a table-device cannot raise CARD.EXPOSED'].sort());
     });
   });
+
+  describe('the kinds whose condition is in the stored events: verify recomputes it', () => {
+    const DEALER_CAUSE = '21111111-2222-4333-8444-555555555555';
+    const PREV_ATT = '31111111-2222-4333-8444-555555555555';
+    const ATT = '41111111-2222-4333-8444-555555555555';
+    const raiseOf = (cause: { eventId: string; streamId: string; globalPosition: string; eventType: string }, code: string, actor: string, details: Record<string, string>, tableId?: string): SignificantEventRecord => {
+      const id = significantEventIdOf(cause.eventId, code);
+      return {
+        eventId: id,
+        type: 'SignificantEventRaised',
+        streamId: `significant-${id}`,
+        streamVersion: 1,
+        globalPosition: '99',
+        actorId: 'significant-event-monitor',
+        actorRole: 'system',
+        data: { significantEventId: id, code, severity: code === 'DEALER.CHANGED_MID_SHOE' ? 'low' : code === 'CONFIG.TABLES_CHANGED' ? 'medium' : 'high', cause, ...(tableId ? { tableId } : {}), actor, details },
+      };
+    };
+    const config = (over: Partial<{ limits: string; paytableRef: string; reports: string | null }> = {}) => ({
+      host: 'api-1',
+      tables: [
+        { tableId: 'T-1', variant: 'classic', decks: 8, currency: 'EUR', virtualTable: false, pairBetsRequireMainBet: true, limitsSha256: over.limits ?? 'a'.repeat(64), paytableRef: over.paytableRef ?? 'classic-standard@1' },
+      ],
+      paytables: [{ ref: 'classic-standard@1', sha256: 'b'.repeat(64) }],
+      keys: { anchors: ['ed25519:00aa'], reports: over.reports === undefined ? 'ed25519:00aa' : over.reports, tokens: ['hs256:0011'] },
+    });
+    const dealerCause = (firstRoundVersion: number | null): Map<string, CauseRecord> =>
+      new Map([[DEALER_CAUSE, { type: 'DealerChanged', streamId: 'shoe-S2', globalPosition: '50', actorId: 'device-1', actorRole: 'table-device', dealerChange: { streamVersion: 5, firstRoundVersion } }]]);
+    const dealerRaise = raiseOf({ eventId: DEALER_CAUSE, streamId: 'shoe-S2', globalPosition: '50', eventType: 'DealerChanged' }, 'DEALER.CHANGED_MID_SHOE', 'device-1', { previousDealerId: 'd-1', dealerId: 'd-2' }, 'T-1');
+    const attCause = (previous: ReturnType<typeof config> | null, current: ReturnType<typeof config>): Map<string, CauseRecord> =>
+      new Map([
+        [
+          ATT,
+          {
+            type: 'ConfigurationAttested',
+            streamId: 'gaming-day-2026-12-07',
+            globalPosition: '70',
+            actorId: 'configuration-attestor',
+            actorRole: 'system',
+            configuration: { data: current, previous: previous ? { eventId: PREV_ATT, data: previous } : null },
+          },
+        ],
+      ]);
+    const configRaise = (code: string, changes: string) =>
+      raiseOf({ eventId: ATT, streamId: 'gaming-day-2026-12-07', globalPosition: '70', eventType: 'ConfigurationAttested' }, code, 'configuration-attestor', { changes, previousAttestation: PREV_ATT });
+
+    it('a dealer change after the shoe opened a round raises DEALER.CHANGED_MID_SHOE; a forged raise for a change before the first round is reported', () => {
+      expect(significantEventProblems([dealerRaise], dealerCause(3)).map((p) => p.reason)).toEqual([]);
+      expect(significantEventProblems([dealerRaise], dealerCause(null)).map((p) => p.reason)).toEqual(['its DealerChanged (version 5 of shoe-S2) came before any round of its shoe: not mid-shoe']);
+      expect(significantEventProblems([dealerRaise], dealerCause(7)).map((p) => p.reason)).toEqual(['its DealerChanged (version 5 of shoe-S2) came before any round of its shoe: not mid-shoe']);
+    });
+
+    it('a configuration change raises the kind of its part, with what changed; a raise the two attestations do not give is reported', () => {
+      const rotated = configRaise('CONFIG.KEYS_ROTATED', 'reports signing key ed25519:00aa → ed25519:00bb');
+      expect(significantEventProblems([rotated], attCause(config(), config({ reports: 'ed25519:00bb' }))).map((p) => p.reason)).toEqual([]);
+      // an identical restart changes nothing: a forged rotation is reported
+      expect(significantEventProblems([rotated], attCause(config(), config())).map((p) => p.reason)).toEqual([`its ConfigurationAttested at 70 changed no keys since the previous attestation ${PREV_ATT}`]);
+      // the first attestation ever raises nothing
+      expect(significantEventProblems([rotated], attCause(null, config({ reports: 'ed25519:00bb' }))).map((p) => p.reason)).toEqual(['its ConfigurationAttested at 70 is the first of the ledger: nothing to compare with']);
+      // another part changed, not this one
+      const tables = configRaise('CONFIG.TABLES_CHANGED', 'T-1 limits changed');
+      expect(significantEventProblems([tables], attCause(config(), config({ paytableRef: 'classic-no-commission@1' }))).map((p) => p.reason)).toEqual([
+        `its ConfigurationAttested at 70 changed no tables since the previous attestation ${PREV_ATT}`,
+      ]);
+      // the right kind, details that lie about what changed
+      expect(significantEventProblems([configRaise('CONFIG.TABLES_CHANGED', 'T-9 removed')], attCause(config(), config({ limits: 'c'.repeat(64) }))).map((p) => p.reason)).toEqual([
+        `its details are not what changed since the previous attestation: {"changes":"T-1 limits changed","previousAttestation":"${PREV_ATT}"}`,
+      ]);
+    });
+  });
 });

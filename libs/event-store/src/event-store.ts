@@ -140,6 +140,16 @@ export class PgEventStore {
     return this.reader.tableOfStream(streamId);
   }
 
+  /** The stream version of the first event of type `type` in stream `streamId`, or null when it has none. */
+  firstVersionOfType(streamId: string, type: string): Promise<number | null> {
+    return this.reader.firstVersionOfType(streamId, type);
+  }
+
+  /** The last ledger-wide event (table id `*`) of type `type` below global position `beforePosition`, or null. */
+  lastLedgerWideBefore(type: string, beforePosition: string): Promise<LedgerEvent | null> {
+    return this.reader.lastLedgerWideBefore(type, beforePosition);
+  }
+
   /** The stream's current version: the number of events in it; 0 for an unknown stream. */
   streamVersion(streamId: string): Promise<number> {
     return this.reader.streamVersion(streamId);

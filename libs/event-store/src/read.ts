@@ -84,6 +84,22 @@ export class EventReader {
     return rows[0]?.table_id ?? null;
   }
 
+  /** The stream version of the first event of type `type` in stream `streamId`, or null when it has none (e.g. a shoe's first `RoundOpened`). */
+  async firstVersionOfType(streamId: string, type: string): Promise<number | null> {
+    const rows: { v: number | null }[] = await this.ds.query(`SELECT min(e.stream_version) AS v FROM events e WHERE e.stream_id = $1 AND e.type = $2`, [streamId, type]);
+    return rows[0]?.v ?? null;
+  }
+
+  /**
+   * The last ledger-wide event (table id `*`) of type `type` below global position `beforePosition`,
+   * upcast, or null (e.g. the configuration attestation before another). Served by
+   * `events_table_id_global_position_idx`.
+   */
+  async lastLedgerWideBefore(type: string, beforePosition: string): Promise<LedgerEvent | null> {
+    const rows: EventRow[] = await this.ds.query(`SELECT ${EVENT_COLUMNS} FROM events e WHERE e.table_id = '*' AND e.type = $1 AND e.global_position < $2::bigint ORDER BY e.global_position DESC LIMIT 1`, [type, beforePosition]);
+    return rows.length === 0 ? null : upcast(rowToEnvelope(rows[0]));
+  }
+
   /** Stored envelopes (not upcast) of the given ids, in global order. */
   async eventsByIds(ids: readonly string[]): Promise<EventEnvelope<string, unknown>[]> {
     const rows: EventRow[] = await this.ds.query(`SELECT ${EVENT_COLUMNS} FROM events e WHERE e.event_id = ANY($1::uuid[]) ORDER BY e.global_position`, [ids]);

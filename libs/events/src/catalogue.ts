@@ -3,6 +3,7 @@ import type { EventEnvelope, Evidence, ManagementDecision } from './envelope';
 import type { TableClockSkew } from './clock-skew';
 import type { DecisionApprovedData, DecisionExpiredData, DecisionRejectedData, DecisionRequestedData } from './decisions';
 import type { SignificantEventAcknowledgedData, SignificantEventRaisedData } from './significant';
+import type { ConfigurationAttestedData } from './configuration';
 
 /**
  * The event catalogue: every event of the shoe and round life cycle (docs/domain-rules.md §5,
@@ -400,6 +401,7 @@ export interface LedgerEventMap {
   GamingDayCloseRequested: GamingDayCloseRequestedData;
   GamingDayClosed: GamingDayClosedData;
   ClockAttested: ClockAttestedData;
+  ConfigurationAttested: ConfigurationAttestedData;
   SignificantEventRaised: SignificantEventRaisedData;
   SignificantEventAcknowledged: SignificantEventAcknowledgedData;
 }
@@ -436,15 +438,16 @@ export const SCHEMA_VERSIONS: Readonly<Record<LedgerEventType, number>> = {
   GamingDayCloseRequested: 1,
   GamingDayClosed: 1,
   ClockAttested: 1,
+  ConfigurationAttested: 1,
   SignificantEventRaised: 1,
   SignificantEventAcknowledged: 1,
 };
 
 /**
  * The types of a gaming day's stream (`gaming-day-<day>`, docs/reports.md §2): its close requests and
- * closes, and the clock attestations made during the day; every other type is a shoe stream's.
+ * closes, and the clock and configuration attestations made during the day; every other type is a shoe stream's.
  */
-export const GAMING_DAY_EVENT_TYPES = ['GamingDayCloseRequested', 'GamingDayClosed', 'ClockAttested'] as const;
+export const GAMING_DAY_EVENT_TYPES = ['GamingDayCloseRequested', 'GamingDayClosed', 'ClockAttested', 'ConfigurationAttested'] as const;
 /** A type of a gaming day's stream. */
 export type GamingDayEventType = (typeof GAMING_DAY_EVENT_TYPES)[number];
 /** The types of a significant event's stream (`significant-<id>`, {@link SIGNIFICANT_STREAM_PREFIX}). */

@@ -1,8 +1,9 @@
-import { BET_CODES, POSITIONS, VARIANTS } from '@ledger/rules';
+import { POSITIONS } from '@ledger/rules';
 import { EVENT_TYPES, SCHEMA_VERSIONS, type EarlyCloseApproval, type LedgerEventMap, type LedgerEventType, type RoundOutcomeData } from './catalogue';
 import type { AffectedBet, DecisionProposal } from './decisions';
 import { ROLES, type EventEnvelope, type Evidence, type ManagementDecision } from './envelope';
 import { CAMERA_ID_PATTERN, SEGMENT_REF_PATTERN, TIMECODE_PATTERN } from './patterns';
+import { ID, IDS, ID_OR_NULL, NULL, CAUSE_WINDOW, BOOL, SHA256_HEX, POSITIVE, COUNT, HAND_TOTAL, TIME, REASON, DECIMAL, MINOR, SIGNED_MINOR, DROPPED, CURRENCY, CARD, VARIANT, BET_CODE } from './schema-primitives';
 
 /**
  * The JSON Schema (draft-07) of the ledger event (docs/guarantees.md §10): the envelope, and the
@@ -34,32 +35,6 @@ export interface ObjectSchema<D> {
 export type SharedDefinition = 'ManagementDecision' | 'Evidence' | 'RoundOutcome' | 'DecisionProposal' | 'AffectedBet' | 'EarlyCloseApproval';
 
 const ref = (name: SharedDefinition): JsonSchema => ({ $ref: `#/definitions/${name}` });
-const ID = { type: 'string', minLength: 1 };
-const IDS = { type: 'array', items: ID };
-const ID_OR_NULL = { anyOf: [ID, { type: 'null' }] };
-const NULL = { type: 'null' };
-/** The window a significant event's cause stands for (flood bound, storms). */
-const CAUSE_WINDOW = {
-  type: 'object',
-  additionalProperties: false,
-  required: ['start', 'seconds', 'subject', 'count'],
-  properties: { start: { type: 'string', format: 'date-time' }, seconds: { type: 'integer', minimum: 1 }, subject: ID, count: { type: 'integer', minimum: 1 } },
-};
-const BOOL = { type: 'boolean' };
-const POSITIVE = { type: 'integer', minimum: 1 };
-const COUNT = { type: 'integer', minimum: 0 };
-const HAND_TOTAL = { type: 'integer', minimum: 0, maximum: 9 };
-const TIME = { type: 'string', format: 'date-time' };
-const REASON = { type: 'string', minLength: 3, maxLength: 500 };
-const DECIMAL = { type: 'string', pattern: '^(0|[1-9][0-9]*)$' };
-const MINOR = { ...DECIMAL, description: 'Integer minor units as a decimal string (JSON numbers cannot carry every bigint).' };
-const SIGNED_MINOR = { type: 'string', pattern: '^(0|-?[1-9][0-9]*)$', description: 'Signed integer minor units as a decimal string.' };
-const DROPPED = { type: 'string', pattern: '^(0|-?[1-9][0-9]*(/[1-9][0-9]*)?)$', description: 'Fraction of a minor unit dropped by rounding down: `"num/den"` (`"1/4"`), `"0"` when none.' };
-const CURRENCY = { type: 'string', pattern: '^[A-Z]{3}$', description: 'ISO 4217 currency code.' };
-const CARD = { type: 'string', pattern: '^[A2-9TJQK][SHDC]$', description: 'Canonical card code: rank A 2-9 T J Q K, suit S H D C (`TH`, never `10H`).' };
-const VARIANT = { type: 'string', enum: [...VARIANTS] };
-/** Every bet code of every variant, in the variants' order, once each. */
-const BET_CODE = { type: 'string', enum: [...new Set(VARIANTS.flatMap((v) => BET_CODES[v]))], description: 'Bet code (the variant decides which are offered).' };
 
 /** The definitions the data schemas share. */
 export const SHARED_DEFINITIONS: {
@@ -380,6 +355,31 @@ export const EVENT_DATA_SCHEMAS: { readonly [K in LedgerEventType]: ObjectSchema
       ledgerClock: TIME,
       databaseClock: TIME,
       offsetMs: { type: 'integer' },
+    },
+  },
+  ConfigurationAttested: {
+    type: 'object',
+    description: 'An API states at start fingerprints of its tables, of the paytables it knows and the ids of its keys, never a secret (docs/significant-events.md, "Configuration at start").',
+    additionalProperties: false,
+    required: ['host', 'tables', 'paytables', 'keys'],
+    properties: {
+      host: ID,
+      tables: {
+        type: 'array',
+        items: {
+          type: 'object',
+          additionalProperties: false,
+          required: ['tableId', 'variant', 'decks', 'currency', 'virtualTable', 'pairBetsRequireMainBet', 'limitsSha256', 'paytableRef'],
+          properties: { tableId: ID, variant: VARIANT, decks: POSITIVE, currency: CURRENCY, virtualTable: BOOL, pairBetsRequireMainBet: BOOL, limitsSha256: SHA256_HEX, paytableRef: ID },
+        },
+      },
+      paytables: { type: 'array', items: { type: 'object', additionalProperties: false, required: ['ref', 'sha256'], properties: { ref: ID, sha256: SHA256_HEX } } },
+      keys: {
+        type: 'object',
+        additionalProperties: false,
+        required: ['anchors', 'reports', 'tokens'],
+        properties: { anchors: IDS, reports: ID_OR_NULL, tokens: IDS },
+      },
     },
   },
   SignificantEventRaised: {

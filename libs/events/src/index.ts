@@ -3,6 +3,7 @@ export * from './envelope';
 export * from './catalogue';
 export * from './decisions';
 export * from './significant';
+export * from './configuration';
 export * from './upcasters';
 export * from './patterns';
 export * from './event-schemas';

@@ -6,7 +6,6 @@ const refusal = (errorCode: Extract<SignificantEventSource, { kind: 'refusal' }>
 const monitor = (name: Extract<SignificantEventSource, { kind: 'monitor' }>['monitor']) => ({ kind: 'monitor', monitor: name }) as const;
 const VERIFIER = { kind: 'verifier' } as const;
 const PROJECTOR = { kind: 'projector' } as const;
-const API_START = { kind: 'api-start' } as const;
 
 /**
  * Every kind of significant event of the ledger (docs/significant-events.md): the one place that
@@ -82,7 +81,7 @@ export const SIGNIFICANT_EVENTS = {
     severity: 'low',
     category: 'staff',
     raisedBy: [event('DealerChanged')],
-    trigger: 'The dealer of a shoe changes after its first round opened (a change before it is the ordinary start of a shoe).',
+    trigger: "The dealer of a shoe changes after its first round opened: the monitor reads the shoe's stream for a `RoundOpened` before the `DealerChanged` (a change before it is the ordinary start of a shoe and raises nothing).",
     threshold: null,
     acknowledgement: 'none',
     regulation: ['AGCO-4.02.7', 'UKGC-RTS-17A'],
@@ -230,8 +229,9 @@ export const SIGNIFICANT_EVENTS = {
     title: 'tables or limits changed at start',
     severity: 'medium',
     category: 'configuration',
-    raisedBy: [API_START],
-    trigger: "The API starts with tables (variant, decks, currency) or bet limits different from the last start's (`TABLES_FILE`).",
+    raisedBy: [event('ConfigurationAttested')],
+    trigger:
+      "The API's `ConfigurationAttested` at start states tables (added, removed, variant, decks, currency, virtual table, pair-bet rule) or bet limits (by digest) different from the ledger's previous attestation (`TABLES_FILE`); the first attestation ever raises nothing.",
     threshold: null,
     acknowledgement: 'none',
     regulation: ['AGCO-4.02.8'],
@@ -240,8 +240,9 @@ export const SIGNIFICANT_EVENTS = {
     title: 'paytables changed at start',
     severity: 'high',
     category: 'configuration',
-    raisedBy: [API_START],
-    trigger: "The API starts with a table on a paytable (`id@version`) other than the last start's, or with a paytable the last start did not know.",
+    raisedBy: [event('ConfigurationAttested')],
+    trigger:
+      "The API's `ConfigurationAttested` at start puts a table on a paytable (`id@version`) other than the ledger's previous attestation did, or states a paytable whose content digest differs, that it did not know, or that it no longer knows; the first attestation ever raises nothing.",
     threshold: null,
     acknowledgement: 'second-person',
     regulation: ['AGCO-4.02.8', 'IGS-5.8.2'],
@@ -250,8 +251,9 @@ export const SIGNIFICANT_EVENTS = {
     title: 'keys rotated',
     severity: 'high',
     category: 'configuration',
-    raisedBy: [API_START],
-    trigger: "The API starts with a signing or verification key (anchors, reports, tokens) whose id differs from the last start's.",
+    raisedBy: [event('ConfigurationAttested')],
+    trigger:
+      "The API's `ConfigurationAttested` at start names a signing or verification key (anchors' verification keys, the reports' signing key, the tokens' verification keys: ids and digests only) not named by the ledger's previous attestation, or no longer one it named; the first attestation ever raises nothing.",
     threshold: null,
     acknowledgement: 'second-person',
     regulation: ['AGCO-4.02.8', 'IGS-5.8.2'],

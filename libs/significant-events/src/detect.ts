@@ -134,7 +134,8 @@ function byType(e: LedgerEvent, t: DetectionThresholds, ctx: DetectionContext): 
  * a resettlement the managers of the correction it carries out, from `ctx`), `CARD.EXPOSED`, `CARD.DROPPED`, `CARD.UNNEEDED`, and
  * `DEVICE.CLOCK_SKEW` (a table device's fact whose `occurredAt` is further than
  * `OCCURRED_AT_MAX_SKEW_MS` from the ledger's `recordedAt`, either way). `DEALER.CHANGED_MID_SHOE`
- * needs the shoe's state and is not detected here. The significant events' own types raise nothing.
+ * needs the shoe's stream ({@link dealerChangeDraft}) and the `CONFIG.*` kinds the previous
+ * attestation (`configurationDrafts`): not detected here. The significant events' own types raise nothing.
  * The details of a kind carried out by a four-eyes decision name its two managers (`actingManagerId`,
  * `approverId`; an early close: `requestedBy`, `approvedBy`): the people whose act raised it.
  * Pure: no clock, no I/O.
@@ -143,6 +144,30 @@ function byType(e: LedgerEvent, t: DetectionThresholds, ctx: DetectionContext): 
 export function detectSignificantEvents(e: LedgerEvent, t: DetectionThresholds, ctx: DetectionContext = {}): SignificantEventDraft[] {
   if (e.type === 'SignificantEventRaised' || e.type === 'SignificantEventAcknowledged') return [];
   return [byType(e, t, ctx), clockSkew(e, t)].filter((d): d is SignificantEventDraft => d !== null);
+}
+
+/**
+ * The types whose significant events need more than the event itself (docs/significant-events.md):
+ * a `DealerChanged` (was a round of its shoe opened before it? {@link dealerChangeDraft}) and a
+ * `ConfigurationAttested` (what did the previous attestation say? `configurationDrafts`). The
+ * monitor reads that context from the event store for them.
+ */
+export const CONTEXT_CAUSE_TYPES: readonly LedgerEventType[] = ['DealerChanged', 'ConfigurationAttested'];
+
+/** Whether a dealer change at stream version `changeVersion` is mid-shoe: its shoe's first `RoundOpened` (`firstRoundVersion`, null: none) came before it. */
+export function isMidShoe(changeVersion: number, firstRoundVersion: number | null): boolean {
+  return firstRoundVersion !== null && firstRoundVersion < changeVersion;
+}
+
+/**
+ * The `DEALER.CHANGED_MID_SHOE` draft of a dealer change: only when its shoe had opened a round
+ * before it (`firstRoundVersion`, the stream version of the shoe's first `RoundOpened`, is below the
+ * change's); a change before the first round is the ordinary start of a shoe (null). Pure.
+ * @param firstRoundVersion the version of the shoe stream's first `RoundOpened`, or null when it has none
+ */
+export function dealerChangeDraft(e: LedgerEvent<'DealerChanged'>, firstRoundVersion: number | null): SignificantEventDraft | null {
+  if (!isMidShoe(e.streamVersion, firstRoundVersion)) return null;
+  return draft('DEALER.CHANGED_MID_SHOE', { previousDealerId: e.data.previousDealerId, dealerId: e.data.dealerId });
 }
 
 /**
@@ -162,4 +187,40 @@ export function raisersOf(raise: { readonly actor: string; readonly details: Rea
  */
 export function causeMayRaise(code: SignificantEventCode, eventType: LedgerEventType, role: string): boolean {
   return significantEventCodesFor(eventType).includes(code) || (code === 'DEVICE.CLOCK_SKEW' && role === 'table-device');
+}
+
+/**
+ * The kinds a single ledger event raises by itself, per cause (no window): the ones
+ * `npm run -s verify` detects again from the stored cause ({@link detectAgain}).
+ */
+export const SELF_RAISED_CODES: ReadonlySet<SignificantEventCode> = new Set<SignificantEventCode>([
+  'ROUND.VOIDED',
+  'RESULT.CORRECTED',
+  'SHOE.VOIDED_BY_DECISION',
+  'COMMENCEMENT.CORRECTED',
+  'GAMING_DAY.CLOSED_EARLY',
+  'WIN.LARGE',
+  'CARD.EXPOSED',
+  'CARD.DROPPED',
+  'CARD.UNNEEDED',
+]);
+
+/**
+ * What `npm run -s verify` finds when it detects a stored cause `event` again for a raise of `code`
+ * with `details` (docs/significant-events.md, "What verify checks"): the draft the cause gives (a
+ * large win under the thresholds the raise states, `ctx` as the monitor reads it), or why there is
+ * none; null for a kind not in {@link SELF_RAISED_CODES}. Pure.
+ */
+export function detectAgain(q: {
+  readonly code: string;
+  readonly details: Readonly<Record<string, string>>;
+  readonly event: LedgerEvent;
+  readonly ctx: DetectionContext;
+}): { draft: SignificantEventDraft } | { problem: string } | null {
+  if (!SELF_RAISED_CODES.has(q.code as SignificantEventCode)) return null;
+  const large = q.code === 'WIN.LARGE';
+  const t = large ? statedThresholds(q.details) : { winMultiple: { numerator: 1n, denominator: 1n }, winAmountMinor: 1n, clockSkewBoundMs: 0 };
+  if (!t) return { problem: 'a large win that states no thresholds it was raised under (multiple, amountMinor)' };
+  const draft = detectSignificantEvents(q.event, t, q.ctx).find((x) => x.code === q.code);
+  return draft ? { draft } : { problem: `its cause ${q.event.type} does not raise ${q.code}${large ? ' under the thresholds it states' : ''}` };
 }

@@ -21,3 +21,4 @@ export * from './render';
 export * from './detect';
 export * from './causes';
 export * from './flood';
+export * from './configuration';

@@ -21,8 +21,6 @@ export function describeSource(s: SignificantEventSource): string {
       return 'the verifier';
     case 'projector':
       return 'the projector';
-    case 'api-start':
-      return 'the API at start';
     case 'monitor':
       return `the ${s.monitor} monitor`;
   }

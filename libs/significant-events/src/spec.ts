@@ -45,7 +45,6 @@ export type SignificantEventMonitor =
  *   `rejections` table, docs/guarantees.md §11);
  * - `verifier`: `npm run -s verify` or `GET /audit/anchors/verify` reports a divergence (libs/anchors);
  * - `projector`: the projector (libs/projections) quarantines a record or halts a partition;
- * - `api-start`: the API, at start, finds its configuration different from the last start's;
  * - `monitor`: a monitor of a measure over time (`monitor`).
  */
 export type SignificantEventSource =
@@ -53,7 +52,6 @@ export type SignificantEventSource =
   | { readonly kind: 'refusal'; readonly errorCode: ErrorCode; readonly reasons?: readonly string[] }
   | { readonly kind: 'verifier' }
   | { readonly kind: 'projector' }
-  | { readonly kind: 'api-start' }
   | { readonly kind: 'monitor'; readonly monitor: SignificantEventMonitor };
 
 /**

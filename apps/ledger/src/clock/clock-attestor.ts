@@ -1,26 +1,23 @@
 import { Inject, Injectable, Logger, type OnApplicationBootstrap, type OnModuleDestroy } from '@nestjs/common';
 import { ConfigService } from '@nestjs/config';
 import { hostname } from 'node:os';
-import { randomUUID } from 'node:crypto';
 import type { DataSource } from 'typeorm';
 import type { LedgerApiEnv } from '@ledger/config';
-import { ConcurrencyError, PgEventStore } from '@ledger/event-store';
-import { LEDGER_WIDE_TABLE_ID, type ClockAttestedData, type LedgerEvent } from '@ledger/events';
+import type { PgEventStore } from '@ledger/event-store';
+import type { ClockAttestedData, LedgerEvent } from '@ledger/events';
 import { catalogueGauge } from '@ledger/metrics';
 import { DATA_SOURCE, EVENT_STORE } from '../kernel/tokens';
 import { first } from '../kernel/sql';
 import { CloseRecords } from '../kernel/closes/close-records';
 import { readTimeSync, SYSTEM_PROBES, type TimeSyncProbes } from '../kernel/clock/time-sync';
-import { gamingDay, type GamingDayConfig } from '@ledger/projections';
+import type { GamingDayConfig } from '@ledger/projections';
+import { appendToGamingDay } from './day-append';
 
 const lastAttested = catalogueGauge('clockAttested');
 const databaseOffset = catalogueGauge('clockDatabaseOffset');
 
 /** The actor of every `ClockAttested` event. */
 export const CLOCK_ATTESTOR = { id: 'clock-attestor', role: 'system' } as const;
-
-/** Appends lost to a concurrent close or request of the same day are tried again this many times. */
-const APPEND_TRIES = 3;
 
 /**
  * The API's clock attestation (docs/architecture.md §9, "Time the ledger vouches for"; 13 Miss. Code
@@ -74,7 +71,7 @@ export class ClockAttestor implements OnApplicationBootstrap, OnModuleDestroy {
    * Reads the clocks and appends one `ClockAttested` event to the current gaming day's stream.
    * @param probes how the time-sync service is read (tests give their own)
    * @returns the event recorded
-   * @throws what the database read or the append throws (ConcurrencyError after {@link APPEND_TRIES} lost races)
+   * @throws what the database read or the append throws (ConcurrencyError after three lost races)
    */
   async attest(reason: ClockAttestedData['reason'], probes: TimeSyncProbes = SYSTEM_PROBES): Promise<LedgerEvent<'ClockAttested'>> {
     const sync = await readTimeSync(probes);
@@ -98,24 +95,8 @@ export class ClockAttestor implements OnApplicationBootstrap, OnModuleDestroy {
     return event;
   }
 
-  private async append(data: ClockAttestedData): Promise<LedgerEvent<'ClockAttested'>> {
-    const streamId = this.records.streamOf(gamingDay(data.ledgerClock, this.dayRule));
-    for (let attempt = 1; ; attempt++) {
-      const eventId = randomUUID();
-      try {
-        const result = await this.store.append({
-          streamId,
-          tableId: LEDGER_WIDE_TABLE_ID,
-          expectedVersion: await this.store.streamVersion(streamId),
-          events: [{ eventId, type: 'ClockAttested', data }],
-          metadata: { actor: CLOCK_ATTESTOR, correlationId: eventId },
-        });
-        return result.events[0] as LedgerEvent<'ClockAttested'>;
-      } catch (err) {
-        if (err instanceof ConcurrencyError && attempt < APPEND_TRIES) continue;
-        throw err;
-      }
-    }
+  private append(data: ClockAttestedData): Promise<LedgerEvent<'ClockAttested'>> {
+    return appendToGamingDay({ store: this.store, records: this.records, dayRule: this.dayRule, at: data.ledgerClock, type: 'ClockAttested', data, actor: CLOCK_ATTESTOR });
   }
 
   private attestLogged(reason: ClockAttestedData['reason']): Promise<LedgerEvent<'ClockAttested'> | null> {

@@ -4,7 +4,17 @@ import type { LedgerApiEnv } from '@ledger/config';
 import type { PgEventStore } from '@ledger/event-store';
 import type { LedgerEvent } from '@ledger/events';
 import { createKafka, type IncomingMessage, type KafkaConsumer } from '@ledger/kafka';
-import { detectionThresholds, detectSignificantEvents, WINDOWED_EVENT_CODES, type DetectionContext, type DetectionThresholds } from '@ledger/significant-events';
+import {
+  configurationDrafts,
+  CONTEXT_CAUSE_TYPES,
+  dealerChangeDraft,
+  detectionThresholds,
+  detectSignificantEvents,
+  WINDOWED_EVENT_CODES,
+  type DetectionContext,
+  type DetectionThresholds,
+  type SignificantEventDraft,
+} from '@ledger/significant-events';
 import { EVENT_STORE } from '../kernel/tokens';
 import { appendRaise, raiseData } from './raise';
 import { significantMetrics } from './significant-metrics';
@@ -27,9 +37,11 @@ function recordEvent(m: IncomingMessage): LedgerEvent | null {
  * The significant-event monitor (docs/significant-events.md, "Raised as facts"; docs/architecture.md
  * §6): a consumer of `LEDGER_EVENTS_TOPIC` in group `SIGNIFICANT_MONITOR_GROUP`, run in the API
  * process when `SIGNIFICANT_MONITOR` is true (the API's role is the one that may append). For each
- * batch: the records whose event the detector ({@link detectSignificantEvents}) finds significant
- * are read again from PostgreSQL by event id (a record that is not a stored event raises nothing),
- * detected again on the stored event, and each draft appended as a `SignificantEventRaised`
+ * batch: the records whose event the detector ({@link detectSignificantEvents}) finds significant,
+ * or whose type needs the store's context ({@link CONTEXT_CAUSE_TYPES}: a dealer change, a
+ * configuration attestation), are read again from PostgreSQL by event id (a record that is not a
+ * stored event raises nothing), detected again on the stored event (with the shoe's first round, or
+ * the previous configuration attestation), and each draft appended as a `SignificantEventRaised`
  * ({@link appendRaise}: deterministic id, so a redelivered cause raises once). Its own types raise
  * nothing. The offsets are committed once the batch's raises are appended (at least once). A
  * device's clock skew is handed to the {@link SignificantCauseRaiser} instead: one raise per
@@ -92,11 +104,11 @@ export class SignificantEventMonitor implements OnApplicationBootstrap, OnModule
 
   /** Raises what `messages` cause. @returns how many raises were appended (not those raised before) */
   async handle(messages: readonly IncomingMessage[]): Promise<number> {
-    const candidates = messages.map(recordEvent).filter((e): e is LedgerEvent => e !== null && detectSignificantEvents(e, this.thresholds).length > 0);
+    const candidates = messages.map(recordEvent).filter((e): e is LedgerEvent => e !== null && (CONTEXT_CAUSE_TYPES.includes(e.type) || detectSignificantEvents(e, this.thresholds).length > 0));
     if (candidates.length === 0) return 0;
     let appended = 0;
     for (const cause of await this.store.eventsByIds(candidates.map((e) => e.eventId))) {
-      const drafts = detectSignificantEvents(cause, this.thresholds, await this.contextOf(cause));
+      const drafts = [...detectSignificantEvents(cause, this.thresholds, await this.contextOf(cause)), ...(await this.withContext(cause))];
       if (drafts.length === 0) continue;
       const dealer = cause.streamId.startsWith('shoe-') ? await this.store.dealerAt(cause.streamId, cause.streamVersion) : null;
       for (const draft of drafts) {
@@ -112,5 +124,22 @@ export class SignificantEventMonitor implements OnApplicationBootstrap, OnModule
       }
     }
     return appended;
+  }
+
+  /**
+   * The drafts of a cause that need the store's context ({@link CONTEXT_CAUSE_TYPES}): a dealer change
+   * after its shoe's first `RoundOpened`, and what a configuration attestation changed since the
+   * previous one of the ledger (none for the first).
+   */
+  private async withContext(cause: LedgerEvent): Promise<SignificantEventDraft[]> {
+    if (cause.type === 'DealerChanged') {
+      const d = dealerChangeDraft(cause, await this.store.firstVersionOfType(cause.streamId, 'RoundOpened'));
+      return d ? [d] : [];
+    }
+    if (cause.type === 'ConfigurationAttested') {
+      const previous = await this.store.lastLedgerWideBefore('ConfigurationAttested', cause.globalPosition);
+      return configurationDrafts(previous?.type === 'ConfigurationAttested' ? { eventId: previous.eventId, data: previous.data } : null, cause.data);
+    }
+    return [];
   }
 }

@@ -187,6 +187,17 @@ export class LedgerApiEnv extends WithWalletLimits(
   @IntVar(0, 86_400_000, 'ms')
   CLOCK_ATTESTATION_INTERVAL_MS: number = 86_400_000;
 
+  /**
+   * Whether the API attests its configuration at start (docs/significant-events.md, "Configuration
+   * at start"): a `ConfigurationAttested` event with fingerprints of its tables, of the paytables it
+   * knows and the ids of its keys (never a secret), which the significant-event monitor compares
+   * with the previous one (`CONFIG.TABLES_CHANGED`, `CONFIG.PAYTABLES_CHANGED`, `CONFIG.KEYS_ROTATED`).
+   * `false`: the test suites and load runs only (as `CLOCK_ATTESTATION_INTERVAL_MS` 0).
+   * @default true
+   */
+  @BoolVar()
+  CONFIGURATION_ATTESTATION: boolean = true;
+
   // --- the significant events raised as ledger facts (docs/significant-events.md, "Raised as facts")
 
   /**
