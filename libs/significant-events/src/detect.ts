@@ -29,6 +29,12 @@ export interface SignificantEventDraft {
   readonly roundId?: string;
   /** Small facts of the cause as strings (minor units, ms). */
   readonly details: Readonly<Record<string, string>>;
+  /**
+   * What the raise is about within its cause, for a kind one cause raises several times (a
+   * `STATISTICS.OUT_OF_BOUNDS` per failing scope of a shoe's close: `shoe:<id>`, `dealer:<id>`,
+   * `table:<id>`); part of the raise's id. Absent for every other kind.
+   */
+  readonly scopeKey?: string;
 }
 
 const draft = (code: SignificantEventCode, details: Record<string, string> = {}, roundId?: string | null): SignificantEventDraft => ({

@@ -5,6 +5,7 @@ import type { ReadModel } from '@ledger/read-model';
 import { KernelModule } from '../kernel/kernel.module';
 import { QueryLogInterceptor } from '../kernel/query-log.interceptor';
 import { READ_MODEL } from '../kernel/tokens';
+import { FairnessAlerts } from './fairness-alerts';
 import { SignificantEventFeed } from './significant-event-feed';
 import { exportOpenCounts } from './significant-metrics';
 import { SignificantEventMonitor } from './significant-monitor';
@@ -36,6 +37,6 @@ export class SignificantEventGauges implements OnModuleInit, OnModuleDestroy {
 @Module({
   imports: [KernelModule],
   controllers: [SignificantEventsController],
-  providers: [SignificantEventsService, SignificantEventFeed, SignificantEventMonitor, SignificantEventGauges, QueryLogInterceptor],
+  providers: [SignificantEventsService, SignificantEventFeed, SignificantEventMonitor, FairnessAlerts, SignificantEventGauges, QueryLogInterceptor],
 })
 export class SignificantEventsModule {}

@@ -4,8 +4,9 @@ import type { LedgerApiEnv } from '@ledger/config';
 import type { PgEventStore } from '@ledger/event-store';
 import type { LedgerEvent } from '@ledger/events';
 import { createKafka, type IncomingMessage, type KafkaConsumer } from '@ledger/kafka';
-import { detectionThresholds, detectSignificantEvents, type DetectionThresholds } from '@ledger/significant-events';
+import { detectionThresholds, detectSignificantEvents, type DetectionThresholds, type SignificantEventDraft } from '@ledger/significant-events';
 import { EVENT_STORE } from '../kernel/tokens';
+import { FairnessAlerts } from './fairness-alerts';
 import { appendRaise, raiseData } from './raise';
 import { significantMetrics } from './significant-metrics';
 
@@ -30,7 +31,8 @@ function recordEvent(m: IncomingMessage): LedgerEvent | null {
  * are read again from PostgreSQL by event id (a record that is not a stored event raises nothing),
  * detected again on the stored event, and each draft appended as a `SignificantEventRaised`
  * ({@link appendRaise}: deterministic id, so a redelivered cause raises once). Its own types raise
- * nothing. The offsets are committed once the batch's raises are appended (at least once).
+ * nothing. A `ShoeClosed` is looked at for fairness ({@link FairnessAlerts}: a
+ * `STATISTICS.OUT_OF_BOUNDS` per failing scope, from the stored events). The offsets are committed once the batch's raises are appended (at least once).
  * Starting fails softly: the API serves without it and logs why.
  */
 @Injectable()
@@ -42,6 +44,7 @@ export class SignificantEventMonitor implements OnApplicationBootstrap, OnModule
   constructor(
     @Inject(EVENT_STORE) private readonly store: PgEventStore,
     @Inject(ConfigService) private readonly config: ConfigService<LedgerApiEnv, true>,
+    private readonly fairness: FairnessAlerts,
   ) {
     this.thresholds = detectionThresholds({
       SIGNIFICANT_WIN_MULTIPLE: config.get('SIGNIFICANT_WIN_MULTIPLE', { infer: true }),
@@ -80,19 +83,33 @@ export class SignificantEventMonitor implements OnApplicationBootstrap, OnModule
 
   /** Raises what `messages` cause. @returns how many raises were appended (not those raised before) */
   async handle(messages: readonly IncomingMessage[]): Promise<number> {
-    const candidates = messages.map(recordEvent).filter((e): e is LedgerEvent => e !== null && detectSignificantEvents(e, this.thresholds).length > 0);
+    const events = messages.map(recordEvent).filter((e): e is LedgerEvent => e !== null);
+    // a shoe's close is looked at for fairness (rare: every other record costs one type test)
+    const candidates = events.filter((e) => e.type === 'ShoeClosed' || detectSignificantEvents(e, this.thresholds).length > 0);
     if (candidates.length === 0) return 0;
     let appended = 0;
     for (const cause of await this.store.eventsByIds(candidates.map((e) => e.eventId))) {
+      if (cause.type === 'ShoeClosed') {
+        const { drafts, dealerId } = await this.fairness.at(cause);
+        appended += await this.raise(cause, drafts, dealerId);
+        continue;
+      }
       const drafts = detectSignificantEvents(cause, this.thresholds);
       if (drafts.length === 0) continue;
       const dealer = cause.streamId.startsWith('shoe-') ? await this.store.dealerAt(cause.streamId, cause.streamVersion) : null;
-      for (const draft of drafts) {
-        if (!(await appendRaise(this.store, cause, raiseData(cause, draft, dealer)))) continue;
-        appended++;
-        significantMetrics.raised.inc({ code: draft.code, severity: draft.severity });
-        significantMetrics.raiseLag.observe((Date.now() - Date.parse(cause.recordedAt)) / 1000);
-      }
+      appended += await this.raise(cause, drafts, dealer);
+    }
+    return appended;
+  }
+
+  /** Appends the raises of `drafts` caused by `cause`. @returns how many were new */
+  private async raise(cause: LedgerEvent, drafts: readonly SignificantEventDraft[], dealer: string | null): Promise<number> {
+    let appended = 0;
+    for (const draft of drafts) {
+      if (!(await appendRaise(this.store, cause, raiseData(cause, draft, dealer)))) continue;
+      appended++;
+      significantMetrics.raised.inc({ code: draft.code, severity: draft.severity });
+      significantMetrics.raiseLag.observe((Date.now() - Date.parse(cause.recordedAt)) / 1000);
     }
     return appended;
   }
