@@ -9,7 +9,10 @@
  */
 import { randomUUID } from 'node:crypto';
 import { Client } from 'pg';
-import { lookFromEvents, outOfBoundsDrafts, pgSession, significantEventIdOf, verifyLedger } from '@ledger/anchors';
+import { closeFairness, lookFromEvents, outOfBoundsDrafts, pgSession, readPublicKeys, sha256OfText, significantEventIdOf, verifyLedger } from '@ledger/anchors';
+import { LEDGER_WIDE_TABLE_ID } from '@ledger/events';
+import { canonicalReportBytes } from '../../apps/ledger/src/kernel/closes/close-report';
+import { ReportSigningKey } from '../../apps/ledger/src/kernel/closes/report-signing-key';
 import { significantEventsTopicOf } from '@ledger/infra';
 import type { KafkaConsumer } from '@ledger/kafka';
 import { dealShoe } from '@ledger/simulator';
@@ -69,16 +72,19 @@ describe('fairness alerts: STATISTICS.OUT_OF_BOUNDS raised at a shoe close from 
       const items = await raisesOnRoute(biasedShoe);
       return items.length >= 2 ? items : null;
     });
-  const significantDivergences = async () => {
+  const divergences = async (source: string) => {
     const owner = new Client({ connectionString: TEST_DATABASE_URL });
     await owner.connect();
     try {
-      const report = await verifyLedger({ session: pgSession(owner), publicKeys: new Map(), anchorFile: null, kafka: null, anchorsTopic: null, eventsTopic: null, maxDivergences: 100_000 });
-      return report.divergences.filter((d) => d.source === 'significant-events');
+      const publicKeys = readPublicKeys(['.stack/anchors/anchor-public.pem']);
+      const report = await verifyLedger({ session: pgSession(owner), publicKeys, anchorFile: null, kafka: null, anchorsTopic: null, eventsTopic: null, maxDivergences: 100_000 });
+      return report.divergences.filter((d) => d.source === source);
     } finally {
       await owner.end();
     }
   };
+
+  const significantDivergences = () => divergences('significant-events');
 
   beforeAll(async () => {
     h = await startLedger({ env: { SIGNIFICANT_MONITOR: 'true', SIGNIFICANT_MONITOR_GROUP: `fair-monitor-${randomUUID()}` } });
@@ -178,5 +184,81 @@ describe('fairness alerts: STATISTICS.OUT_OF_BOUNDS raised at a shoe close from 
         ['SIGNIFICANT_EVENT_NOT_GENUINE', otherDealer, 'SignificantEventRaised: the events give no failed test in scope dealer:dealer-honest at its cause: the alert is not what the statistics say'],
       ].sort(),
     );
+  });
+
+  it('the gaming-day close states the fairness verdict of the table day from the events (layout 3), its CSV too; verify reports a signed close whose fairness is forged', async () => {
+    await biasedRaises();
+    const call = (method: string, path: string, sub: string, body?: unknown) =>
+      fetch(`${h.baseUrl}${path}`, {
+        method,
+        headers: { authorization: `Bearer ${h.client.token(sub.startsWith('aud') ? 'auditor' : 'pit-manager', sub)}`, 'content-type': 'application/json' },
+        body: body === undefined ? undefined : JSON.stringify(body),
+      });
+    const { waitApplied, waitAsOf } = await import('../support/shoe-steps');
+    const last = (await h.store.readStream(`shoe-${biasedShoe}`)).at(-1)!;
+    await waitApplied(h.client, last.eventId);
+    const raises = await biasedRaises();
+    for (const r of raises) await waitAsOf(h.baseUrl, h.client.token('auditor', 'aud-1'), BigInt((await h.store.readStream(`significant-${r.significantEventId}`))[0].globalPosition));
+    const day = raises[0].details.gamingDay;
+    const asked = (await (await call('POST', `/gaming-days/${day}/close`, 'pm-fair-1', { tableIds: [TABLE], early: true, reason: 'fairness close spec' })).json()) as any;
+    const res = await call('POST', `/gaming-days/${day}/close-requests/${asked.requestId}/approve`, 'pm-fair-2');
+    expect(res.status).toBe(201);
+    const close = (await res.json()) as any;
+    expect(close.report.header.reportVersion).toBe(3);
+    const [f] = close.report.fairness;
+    expect(f).toMatchObject({ tableId: TABLE, rounds: 18, variant: 'classic', decks: 8, confidence: '95/100' });
+    // every raise of the table's day up to the close (the genuine ones, and those the attack above appended)
+    expect(f.alertsRaised).toBeGreaterThanOrEqual(raises.length);
+    expect(f.statistics.map((s: any) => s.statistic)).toEqual(['OUTCOME', 'PAIRS', 'NATURALS', 'CARD_RANKS']);
+    expect(f.alert).toBe(f.statistics.some((s: any) => s.alert));
+    // what the events give at its position
+    const owner = new Client({ connectionString: TEST_DATABASE_URL });
+    await owner.connect();
+    const computed = await closeFairness(pgSession(owner), {
+      gamingDay: day,
+      dayRule: close.report.gamingDayRule,
+      tableIds: [TABLE],
+      throughPosition: BigInt(close.throughPosition),
+      topic: h.topic,
+      confidence: { numerator: 95n, denominator: 100n },
+    });
+    expect(close.report.fairness).toEqual(computed);
+    // the CSV export: a fairness line per statistic, the clock skew line (signed ms)
+    const csv = await (await call('GET', `/gaming-days/${day}/close?tableId=${TABLE}&format=csv`, 'aud-1')).text();
+    const header = csv.split('\n')[0].split(',');
+    const lines = csv
+      .split('\n')
+      .slice(1)
+      .filter((l) => l.includes(',fairness,') || l.includes(',clockSkew,'));
+    expect(header).toEqual(expect.arrayContaining(['skewMs', 'statistic', 'pValue', 'alert', 'alertsRaised']));
+    expect(lines.filter((l) => l.includes(',fairness,'))).toHaveLength(4);
+    expect(lines.filter((l) => l.includes(',clockSkew,'))).toHaveLength(1);
+    const genuineDivergences = (await divergences('closes')).filter((d) => d.eventId === close.eventId);
+    expect(genuineDivergences).toEqual([]);
+
+    // an insider holding the report key signs a close of the same day and table stating an honest verdict
+    const forgedBody = { ...close.report, early: null, fairness: [{ ...f, alert: false, statistics: f.statistics.map((s: any) => ({ ...s, pValue: '0.5', alert: false })), alertsRaised: 0 }] };
+    const bytes = canonicalReportBytes(forgedBody).toString('utf8');
+    const signer = await h.app.get(ReportSigningKey).signer();
+    const signature = await signer.sign('gaming-day-close', forgedBody);
+    const streamId = `gaming-day-${day}:forged-${randomUUID().slice(0, 8)}`;
+    const eventId = randomUUID();
+    const data = { gamingDay: day, tableIds: [TABLE], throughPosition: close.throughPosition, reportSha256: sha256OfText(bytes), signature, keyId: signer.keyId, trigger: 'MANAGER', clockSkew: close.report.clockSkew };
+    await h.store.append({
+      streamId,
+      tableId: LEDGER_WIDE_TABLE_ID,
+      expectedVersion: 0,
+      events: [{ eventId, type: 'GamingDayClosed', data: data as never }],
+      metadata: { actor: { id: 'pm-fair-2', role: 'pit-manager' }, correlationId: eventId },
+    });
+    await owner.query(
+      `INSERT INTO gaming_day_closes (scope, gaming_day, table_ids, through_position, report, report_sha256, signature, key_id, trigger, closed_by, closed_by_role, event_id)
+       VALUES ($1, $2::date, $3::text[], $4::bigint, $5, $6, $7, $8, 'MANAGER', 'pm-fair-2', 'pit-manager', $9)`,
+      [h.topic, day, [TABLE], close.throughPosition, bytes, sha256OfText(bytes), signature, signer.keyId, eventId],
+    );
+    await owner.end();
+    const found = (await divergences('closes')).filter((d) => d.eventId === eventId);
+    expect(found.map((d) => d.kind)).toEqual(['CLOSE_NOT_GENUINE']);
+    expect(found[0].reason).toMatch(new RegExp(`^FAIRNESS_MISMATCH: the fairness it signs for ${TABLE} is not what the events give`));
   });
 });

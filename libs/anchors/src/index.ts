@@ -28,3 +28,4 @@ export * from './evidence-anchor';
 export * from './report-signer';
 export * from './fairness-of-events';
 export * from './fairness-raise';
+export * from './close-fairness';
