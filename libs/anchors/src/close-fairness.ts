@@ -1,6 +1,7 @@
 import canonicalize from 'canonicalize';
 import { fairnessVerdict, testScope, type Confidence } from '@ledger/fairness';
 import type { GamingDayConfig } from '@ledger/projections';
+import { FAIRNESS_ALERT_CODE } from '@ledger/significant-events';
 import { countRounds, dayWindow, decimalText, foldDay, parseConfidence, readDayEvents } from './fairness-of-events';
 import type { SqlSession } from './sql';
 
@@ -61,9 +62,9 @@ export async function closeFairness(session: SqlSession, q: CloseFairnessQuery):
     const day = foldDay(await readDayEvents(session, { tableId, ...window, throughPosition: q.throughPosition, topic: q.topic }));
     const raised: { n: string }[] = await session.query(
       `SELECT count(*)::text AS n FROM events e WHERE e.type = 'SignificantEventRaised' AND e.table_id = $1 AND e.global_position <= $2::bigint
-          AND e.data ->> 'code' = 'STATISTICS.OUT_OF_BOUNDS' AND e.data -> 'details' ->> 'gamingDay' = $3
-          ${q.topic === null ? '' : 'AND EXISTS (SELECT 1 FROM outbox o WHERE o.global_position = e.global_position AND o.topic = $4)'}`,
-      [tableId, q.throughPosition.toString(), q.gamingDay, ...(q.topic === null ? [] : [q.topic])],
+          AND e.data ->> 'code' = $4 AND e.data -> 'details' ->> 'gamingDay' = $3
+          ${q.topic === null ? '' : 'AND EXISTS (SELECT 1 FROM outbox o WHERE o.global_position = e.global_position AND o.topic = $5)'}`,
+      [tableId, q.throughPosition.toString(), q.gamingDay, FAIRNESS_ALERT_CODE, ...(q.topic === null ? [] : [q.topic])],
     );
     out.push(tableFairness(tableId, day, q.confidence, Number(raised[0]?.n ?? 0)));
   }

@@ -1,6 +1,6 @@
 import canonicalize from 'canonicalize';
 import { gamingDay, type GamingDayConfig } from '@ledger/projections';
-import { significantEventSpec, type SignificantEventDraft } from '@ledger/significant-events';
+import { FAIRNESS_ALERT_CODE, significantEventSpec, type SignificantEventDraft } from '@ledger/significant-events';
 import { dayWindow, decimalText, expectedCountText, foldDay, ledgerTopicOf, lookAtShoeClose, parseConfidence, readDayEvents, type ShoeCloseLook } from './fairness-of-events';
 import type { Confidence } from '@ledger/fairness';
 import type { SqlSession } from './sql';
@@ -67,7 +67,7 @@ export function outOfBoundsDrafts(look: ShoeCloseLook, ctx: { readonly day: stri
       details[`${r.statistic}.observed`] = r.categories.map((c) => String(c.observed)).join(',');
       details[`${r.statistic}.expected`] = r.categories.map((c) => expectedCountText(r.test.n, c.probability)).join(',');
     }
-    out.push({ code: 'STATISTICS.OUT_OF_BOUNDS', severity: significantEventSpec('STATISTICS.OUT_OF_BOUNDS').severity, details, scopeKey: s.scopeKey });
+    out.push({ code: FAIRNESS_ALERT_CODE, severity: significantEventSpec(FAIRNESS_ALERT_CODE).severity, details, scopeKey: s.scopeKey });
   }
   return out;
 }
@@ -87,7 +87,7 @@ export interface OutOfBoundsRaise {
 export async function outOfBoundsProblems(session: SqlSession, raise: OutOfBoundsRaise, cause: ShoeCloseCause & { readonly type: string }, cache: Map<string, unknown>): Promise<string[]> {
   const d = raise.data;
   const details = (d.details ?? {}) as Record<string, string>;
-  if (cause.type !== 'ShoeClosed') return [`a STATISTICS.OUT_OF_BOUNDS is raised at a shoe's close, not by a ${cause.type}`];
+  if (cause.type !== 'ShoeClosed') return [`a ${FAIRNESS_ALERT_CODE} is raised at a shoe's close, not by a ${cause.type}`];
   let confidence: Confidence;
   let dayRule: GamingDayConfig;
   try {

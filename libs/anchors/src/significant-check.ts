@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { significantStreamId } from '@ledger/events';
-import { causeMayRaise, isSignificantEventCode, raisersOf, significantEventSpec } from '@ledger/significant-events';
+import { causeMayRaise, FAIRNESS_ALERT_CODE, isSignificantEventCode, raisersOf, significantEventSpec } from '@ledger/significant-events';
 import type { LedgerEventType } from '@ledger/events';
 import { outOfBoundsProblems } from './fairness-raise';
 import type { DivergenceList } from './report';
@@ -61,7 +61,7 @@ function raiseProblems(e: SignificantEventRecord, cause: CauseRecord | undefined
   if (e.actorRole !== 'system') out.push(`raised by ${e.actorRole} ${e.actorId}, not by the ledger (system)`);
   const causeId = String(d.cause?.eventId ?? '');
   if (!cause) return [...out, `its cause ${causeId} is no event of the ledger`];
-  const scopeKey = d.code === 'STATISTICS.OUT_OF_BOUNDS' ? String(d.details?.scopeKey ?? '') : undefined;
+  const scopeKey = d.code === FAIRNESS_ALERT_CODE ? String(d.details?.scopeKey ?? '') : undefined;
   const id = significantEventIdOf(causeId, d.code, scopeKey);
   if (e.eventId !== id) out.push(`its id is not the one its cause${scopeKey === undefined ? ' and code' : ', code and scope'} give (${id})`);
   if (cause.type !== d.cause.eventType || cause.streamId !== d.cause.streamId || cause.globalPosition !== d.cause.globalPosition)
@@ -137,7 +137,7 @@ export async function checkSignificantEvents(session: SqlSession, out: Divergenc
   // a statistical alert: the verdict computed again from the events at its cause (docs/fairness.md §6)
   const looks = new Map<string, unknown>();
   for (const e of events) {
-    if (e.type !== 'SignificantEventRaised' || e.data.code !== 'STATISTICS.OUT_OF_BOUNDS') continue;
+    if (e.type !== 'SignificantEventRaised' || e.data.code !== FAIRNESS_ALERT_CODE) continue;
     const cause = causes.get(String(e.data.cause?.eventId));
     if (!cause) continue; // reported above
     for (const reason of await outOfBoundsProblems(session, e, { ...cause, tableId: cause.tableId, recordedAt: cause.recordedAt }, looks)) report(e, reason);

@@ -136,3 +136,10 @@ export function raisersOf(raise: { readonly actor: string; readonly details: Rea
 export function causeMayRaise(code: SignificantEventCode, eventType: LedgerEventType, role: string): boolean {
   return significantEventCodesFor(eventType).includes(code) || (code === 'DEVICE.CLOCK_SKEW' && role === 'table-device');
 }
+
+/**
+ * The code of the fairness alert (docs/fairness.md §7): raised at a shoe's close, once per failing
+ * scope, by the API's monitor from the stored events (`libs/anchors/src/fairness-raise.ts`), not by
+ * {@link detectSignificantEvents}.
+ */
+export const FAIRNESS_ALERT_CODE = 'STATISTICS.OUT_OF_BOUNDS' satisfies SignificantEventCode;
