@@ -108,16 +108,21 @@ describe('fairness alerts: STATISTICS.OUT_OF_BOUNDS raised at a shoe close from 
   });
 
   it('a biased shoe raises STATISTICS.OUT_OF_BOUNDS at its close, per failing scope, on the topic and the route; an honest shoe raises none', async () => {
-    const listed = await biasedRaises();
     // what the stored events give at that close (the monitor's own computation, from the events)
+    const first = await biasedRaises();
     const owner = new Client({ connectionString: TEST_DATABASE_URL });
     await owner.connect();
     const confidence = { numerator: 95n, denominator: 100n };
-    const dayRule = { timeZone: listed[0].details.timeZone, cutoffHour: Number(listed[0].details.cutoffHour) };
+    const dayRule = { timeZone: first[0].details.timeZone, cutoffHour: Number(first[0].details.cutoffHour) };
     const { day, look } = await lookFromEvents(pgSession(owner), closes.biased, { dayRule, confidence, topic: h.topic });
     await owner.end();
     const expected = outOfBoundsDrafts(look!, { day, dayRule, confidence });
     expect(expected.map((d) => d.scopeKey)).toEqual(expect.arrayContaining([`shoe:${biasedShoe}`, 'dealer:dealer-finds-naturals']));
+    // one raise per failing scope, each listed
+    const listed = await until('every failing scope raised', async () => {
+      const items = await raisesOnRoute(biasedShoe);
+      return items.length >= expected.length ? items : null;
+    });
     expect(listed.map((i: any) => i.details.scopeKey).sort()).toEqual(expected.map((d) => d.scopeKey).sort());
     const shoe = listed.find((i: any) => i.details.scope === 'shoe');
     expect(shoe).toMatchObject({ severity: 'high', tableId: TABLE, dealerId: 'dealer-finds-naturals', causeEventId: closes.biased.eventId, causeEventType: 'ShoeClosed', requiresAck: true });
