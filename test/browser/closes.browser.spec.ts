@@ -4,7 +4,8 @@
  * each with the signature status the API reports; a day's page shows its frozen report (the rule,
  * the SHA-256, the totals, the adjustments carried) as `GET /gaming-days/{day}/close` answers it,
  * and its downloads are the API's exact signed bytes (`format=raw`, whose SHA-256 is the close's)
- * and its CSV. axe on both pages, no error logged; screenshots `closes`, `close-day`.
+ * and its CSV; the per-table device clock skew (signed ms) and fairness verdict (each statistic's
+ * test, p-value, verdict; layout 3) are the report's. axe on both pages, no error logged; screenshots `closes`, `close-day`.
  */
 import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
@@ -21,7 +22,13 @@ interface Close {
   keyId: string;
   sha256: string;
   bytes: string;
-  report: { gamingDayRule: GamingDayRule; totals: unknown[]; adjustments: { eventId: string }[] };
+  report: {
+    gamingDayRule: GamingDayRule;
+    totals: unknown[];
+    adjustments: { eventId: string }[];
+    clockSkew?: { tableId: string; largest: { skewMs: number } | null }[];
+    fairness?: { tableId: string; statistics: { statistic: string; pValue: string; alert: boolean }[] }[];
+  };
 }
 
 /** The gaming day before today's, closed by a pit manager unless it already is (the sweeper may have closed it). */
@@ -77,6 +84,18 @@ test("today's gaming day in the header, the closes list and a day's signed repor
   await expect(section.getByTestId('signature-status')).toHaveText(`signature verified by the API (${close.keyId})`);
   if (close.report.adjustments.length === 0) await expect(section.getByText('This close carries no adjustment.')).toBeVisible();
   else await expect(section.getByTestId('adjustments').locator('tbody tr')).toHaveCount(close.report.adjustments.length);
+
+  // per table: the largest device clock skew (signed ms) and the fairness verdict, as the report states them
+  if (close.report.clockSkew) await expect(section.getByTestId('close-clock-skew').locator('tbody tr')).toHaveCount(close.report.clockSkew.length);
+  else await expect(section.getByText(/before closes stated the clock skew/)).toBeVisible();
+  if (close.report.fairness) {
+    const lines = close.report.fairness.flatMap((f) => (f.statistics.length === 0 ? [{ tableId: f.tableId, statistic: '–', pValue: '–', alert: false }] : f.statistics.map((st) => ({ tableId: f.tableId, ...st }))));
+    const fairness = section.getByTestId('close-fairness').locator('tbody tr');
+    await expect(fairness).toHaveCount(lines.length);
+    await expect(fairness.locator('td:nth-child(3)')).toHaveText(lines.map((l) => l.statistic));
+    await expect(fairness.locator('td:nth-child(5)')).toHaveText(lines.map((l) => l.pValue));
+    await expect(fairness.locator('td:nth-child(7)')).toHaveText(lines.map((l) => (l.alert ? 'ALERT' : 'within bounds')));
+  } else await expect(section.getByText(/before closes stated the fairness verdict/)).toBeVisible();
 
   // the raw download: the exact signed bytes, whose SHA-256 is the close's
   const [raw] = await Promise.all([page.waitForEvent('download'), section.getByRole('button', { name: 'Download the signed bytes' }).click()]);

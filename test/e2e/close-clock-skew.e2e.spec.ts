@@ -62,7 +62,7 @@ describe('gaming-day close: the largest device clock skew of the day per table, 
       { tableId: 'T-FAB4-01', deviceEvents: stored.length, largest: { deviceId: 'device-skew-1', skewMs: largest.skew, globalPosition: largest.e.globalPosition, eventId: largest.e.eventId } },
       { tableId: 'T-TIGER-01', deviceEvents: 0, largest: null },
     ];
-    expect(close.report.header.reportVersion).toBe(2);
+    expect(close.report.header.reportVersion).toBe(3);
     expect(close.report.clockSkew).toEqual(expected);
     expect(JSON.parse(close.bytes).clockSkew).toEqual(expected);
     // signed: the signature verifies over the bytes that state it

@@ -26,3 +26,6 @@ export * from './evidence-check';
 export * from './significant-check';
 export * from './evidence-anchor';
 export * from './report-signer';
+export * from './fairness-of-events';
+export * from './fairness-raise';
+export * from './close-fairness';

@@ -7,6 +7,7 @@ import {
   configurationDrafts,
   configurationPartOf,
   detectAgain,
+  FAIRNESS_ALERT_CODE,
   isMidShoe,
   isSignificantEventCode,
   raisersOf,
@@ -16,6 +17,7 @@ import {
   type SignificantEventCode,
 } from '@ledger/significant-events';
 import type { LedgerEventType } from '@ledger/events';
+import { outOfBoundsProblems } from './fairness-raise';
 import type { DivergenceList } from './report';
 import type { SqlSession } from './sql';
 
@@ -32,10 +34,12 @@ export function significantEventIdOfKey(key: string): string {
 /**
  * The id of the significant event `code` raised by the ledger event `causeEventId` (an event cause
  * without a window): the SHA-256 of both, so a cause delivered twice names the same significant
- * event (the API's monitor raises with it; `npm run -s verify` checks every raise has it).
+ * event (the API's monitor raises with it; `npm run -s verify` checks every raise has it). A kind one
+ * cause raises once per scope (`STATISTICS.OUT_OF_BOUNDS`: `shoe:<id>`, `dealer:<id>`, `table:<id>`)
+ * adds the scope's key; without one the id is the (cause, code) one, unchanged.
  */
-export function significantEventIdOf(causeEventId: string, code: string): string {
-  return significantEventIdOfKey(`${causeEventId.toLowerCase()}|${code}`);
+export function significantEventIdOf(causeEventId: string, code: string, scopeKey?: string): string {
+  return significantEventIdOfKey(`${causeEventId.toLowerCase()}|${code}${scopeKey === undefined ? '' : `|${scopeKey}`}`);
 }
 
 /** The id of the significant event `code` raised by `cause`, of any kind: from the cause's stable key (docs/significant-events.md, "Causes"). */
@@ -74,6 +78,8 @@ export interface CauseRecord {
   readonly dealerChange?: { readonly streamVersion: number; readonly firstRoundVersion: number | null };
   /** A `ConfigurationAttested`: its data and the ledger's previous attestation (null: it is the first). */
   readonly configuration?: { readonly data: ConfigurationAttestedData; readonly previous: AttestationOf | null };
+  /** The cause's table (what a `STATISTICS.OUT_OF_BOUNDS` is computed again for). */
+  readonly tableId?: string;
 }
 
 /** Two string records with the same keys and values. */
@@ -120,7 +126,9 @@ function raiseProblems(e: SignificantEventRecord, cause: CauseRecord | undefined
   out.push(...causeProblems(d.code, c, String(d.actor)));
   const isEvent = c.kind === undefined || c.kind === 'event';
   if (isEvent && !cause) return [...out, `its cause ${String((c as { eventId?: unknown }).eventId ?? '')} is no event of the ledger`];
-  const expected = significantEventIdFor(d.code, c);
+  // a kind one cause raises once per scope (the fairness alert) adds the scope's key to its cause's
+  const scopeKey = d.code === FAIRNESS_ALERT_CODE ? String(d.details?.scopeKey ?? '') : undefined;
+  const expected = scopeKey === undefined ? significantEventIdFor(d.code, c) : significantEventIdOfKey(`${causeKey(d.code, c)}|${scopeKey}`);
   if (e.eventId !== expected) out.push(`its id is not the one its cause and code give (${expected})`);
   return isEvent ? [...out, ...eventCauseProblems(d, c as SignificantEventEventCause, cause!)] : out;
 }
@@ -267,7 +275,18 @@ async function causeRecords(session: SqlSession, ids: readonly string[]): Promis
       const correction = c.correction?.actingManagerId && c.correction.approverId ? { actingManagerId: c.correction.actingManagerId, approverId: c.correction.approverId } : null;
       return [
         c.event_id,
-        { type: c.type, streamId: c.stream_id, globalPosition: c.global_position, actorId: c.actor_id, actorRole: c.actor_role, recordedAt: new Date(c.recorded_at).toISOString(), event, dealerId: c.dealer_id, correction },
+        {
+          type: c.type,
+          streamId: c.stream_id,
+          globalPosition: c.global_position,
+          actorId: c.actor_id,
+          actorRole: c.actor_role,
+          tableId: c.table_id,
+          recordedAt: new Date(c.recorded_at).toISOString(),
+          event,
+          dealerId: c.dealer_id,
+          correction,
+        },
       ];
     }),
   );
@@ -304,7 +323,9 @@ async function addConditions(session: SqlSession, rows: readonly CauseRow[], cau
  * Step 7 of `verifyLedger` (`npm run -s verify`, `GET /audit/anchors/verify`): reads every significant
  * event of the ledger and the causes their raises name, in the session's snapshot, and reports each
  * problem of {@link significantEventProblems} as `SIGNIFICANT_EVENT_NOT_GENUINE` (source
- * `significant-events`). Their hash chain, anchoring and Kafka copy are checked with every other
+ * `significant-events`); for every `STATISTICS.OUT_OF_BOUNDS`, the look at its cause (a shoe's close)
+ * is computed again from the stored events ({@link outOfBoundsProblems}): a raise whose scope passes
+ * its tests, or whose details are not what the events give, is reported the same way. Their hash chain, anchoring and Kafka copy are checked with every other
  * stream's (steps 2 and 3).
  * @returns how many significant events it checked
  */
@@ -317,9 +338,16 @@ export async function checkSignificantEvents(session: SqlSession, out: Divergenc
   const causeIds = [...new Set(rows.filter((r) => r.type === 'SignificantEventRaised').map((r) => String(r.data.cause?.eventId ?? '')))].filter((id) => /^[0-9a-f-]{36}$/i.test(id));
   const causes = await causeRecords(session, causeIds);
   const events = rows.map((r) => ({ eventId: r.event_id, type: r.type, streamId: r.stream_id, streamVersion: r.stream_version, globalPosition: r.global_position, actorId: r.actor_id, actorRole: r.actor_role, data: r.data }));
-  for (const p of significantEventProblems(events, causes)) {
-    const e = p.event;
-    out.add({ source: 'significant-events', kind: 'SIGNIFICANT_EVENT_NOT_GENUINE', streamId: e.streamId, version: e.streamVersion, eventId: e.eventId, globalPosition: e.globalPosition, reason: `${e.type}: ${p.reason}` });
+  const report = (e: SignificantEventRecord, reason: string) =>
+    out.add({ source: 'significant-events', kind: 'SIGNIFICANT_EVENT_NOT_GENUINE', streamId: e.streamId, version: e.streamVersion, eventId: e.eventId, globalPosition: e.globalPosition, reason: `${e.type}: ${reason}` });
+  for (const p of significantEventProblems(events, causes)) report(p.event, p.reason);
+  // a statistical alert: the verdict computed again from the events at its cause (docs/fairness.md §6)
+  const looks = new Map<string, unknown>();
+  for (const e of events) {
+    if (e.type !== 'SignificantEventRaised' || e.data.code !== FAIRNESS_ALERT_CODE) continue;
+    const cause = causes.get(String(e.data.cause?.eventId));
+    if (!cause) continue; // reported above
+    for (const reason of await outOfBoundsProblems(session, e, { ...cause, tableId: cause.tableId ?? '', recordedAt: cause.recordedAt ?? '' }, looks)) report(e, reason);
   }
   return rows.length;
 }

@@ -41,6 +41,15 @@ describe('significant events in npm run -s verify (docs/significant-events.md)',
     expect(ID).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-8[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/);
   });
 
+  it('a scope key gives each scope of one cause its own id, and leaves the ids of the kinds without one as they were', () => {
+    // the id of (cause, code) before scope keys existed: SHA-256 of `cause|code`
+    expect(significantEventIdOf(CAUSE, 'RESULT.CORRECTED', undefined)).toBe(ID);
+    const shoe = significantEventIdOf(CAUSE, 'STATISTICS.OUT_OF_BOUNDS', 'shoe:S-1');
+    const table = significantEventIdOf(CAUSE, 'STATISTICS.OUT_OF_BOUNDS', 'table:T-1');
+    expect(new Set([shoe, table, significantEventIdOf(CAUSE, 'STATISTICS.OUT_OF_BOUNDS')]).size).toBe(3);
+    expect(significantEventIdOf(CAUSE.toUpperCase(), 'STATISTICS.OUT_OF_BOUNDS', 'shoe:S-1')).toBe(shoe);
+  });
+
   it('finds nothing wrong with a genuine raise and its acknowledgement by a second person', () => {
     expect(reasons([raise, ack('pm-3')])).toEqual([]);
   });

@@ -9,6 +9,8 @@ import { DEFAULT_VERIFY_GRACE_MS } from './config';
 import { describeKafkaDifference, readKafkaCopy, sha256Hex, type KafkaCopyIndex } from './kafka-copy';
 import { TopicMissingError, scanTopic } from './kafka-io';
 import { checkDayStream } from './gaming-day-close';
+import { closeFairnessMismatch } from './close-fairness';
+import { ledgerTopicOf } from './fairness-of-events';
 import { checkEvidenceChains } from './evidence-check';
 import { checkSignificantEvents } from './significant-check';
 import { isEvidenceStream } from './evidence-anchor';
@@ -28,7 +30,8 @@ import { databaseLedgerId, type SqlSession } from './sql';
  *  4. Every gaming-day close (docs/reports.md §2): each `GamingDayClosed` event has its stored report,
  *     whose bytes hash to the event's `reportSha256`, verify under its key and name its day, tables,
  *     position, trigger and approval, and it holds in its day's stream — no duplicate, the right actor,
- *     an early close approved in time ({@link checkDayStream}); each stored report belongs to such an event.
+ *     an early close approved in time ({@link checkDayStream}); each stored report belongs to such an event;
+ *     a close of layout 3 on signs the fairness verdict per table the events give at its position.
  *  5. The global positions (docs/guarantees.md §5, `checkGlobalPositions` of libs/event-store): up to the
  *     relay's progress each is an event or a recorded hole, no event in a hole, the progress not beyond
  *     the sequence (a forged marker), no event above it.
@@ -417,6 +420,19 @@ const POSITION_KINDS: Readonly<Record<PositionProblemKind, DivergenceKind>> = {
   EVENT_BEYOND_SEQUENCE: 'EVENT_BEYOND_SEQUENCE',
 };
 
+/** `FAIRNESS_MISMATCH: …` when a close of layout 3 on signs a fairness the events do not give, else null. */
+async function fairnessProblem(session: SqlSession, report: string | null, globalPosition: string): Promise<string | null> {
+  let body: Record<string, any>;
+  try {
+    body = JSON.parse(report ?? 'null') as Record<string, any>;
+  } catch {
+    return null; // the close check reports unparsable bytes
+  }
+  if (!body || !(Number(body.header?.reportVersion) >= 3)) return null;
+  const problem = await closeFairnessMismatch(session, body, await ledgerTopicOf(session, globalPosition));
+  return problem === null ? null : `FAIRNESS_MISMATCH: ${problem}`;
+}
+
 /**
  * Step 4 of {@link verifyLedger}: every `GamingDayClosed` event against its stored report, and every
  * stored report against the events (a row no event names is a forged or orphaned close). Skipped on a
@@ -443,8 +459,11 @@ async function checkCloses(session: SqlSession, keys: ReadonlyMap<string, KeyObj
     );
     for (const e of stream) {
       const c = checks.get(e.event_id);
-      if (!c || c.problem === null) continue;
-      out.add({ source: 'closes', kind: 'CLOSE_NOT_GENUINE', streamId: e.stream_id, version: e.stream_version, eventId: e.event_id, globalPosition: e.global_position, anchorSeq: null, reason: `${c.problem}: ${c.detail}` });
+      if (!c) continue;
+      // a genuine close of layout 3 on: its fairness computed again from the events (docs/fairness.md §8)
+      const reason = c.problem === null ? await fairnessProblem(session, e.report, e.global_position) : `${c.problem}: ${c.detail}`;
+      if (reason === null) continue;
+      out.add({ source: 'closes', kind: 'CLOSE_NOT_GENUINE', streamId: e.stream_id, version: e.stream_version, eventId: e.event_id, globalPosition: e.global_position, anchorSeq: null, reason });
     }
   }
   const orphans: { id: string; gaming_day: string; event_id: string | null }[] = await session.query(

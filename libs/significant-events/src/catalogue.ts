@@ -276,9 +276,9 @@ export const SIGNIFICANT_EVENTS = {
     title: 'statistical alert',
     severity: 'high',
     category: 'fairness',
-    raisedBy: [monitor('fairness')],
+    raisedBy: [event('ShoeClosed')],
     trigger:
-      "A table's observed frequencies (outcomes, pairs, naturals, the game's side outcomes, dealt card ranks) fail a goodness-of-fit test (chi-squared, or exact binomial where counts are small) against the PAR engine's exact probabilities in a shoe, a dealer's gaming day or the table's gaming day, looked at each shoe's close: each test at the Bonferroni level (1 − confidence) / (3 scopes × the game's statistics × 32 looks), so an honest table alerts on at most 1 − confidence of its gaming days (5 % at 95/100; docs/fairness.md).",
+      "A shoe closes (`ShoeClosed`) and the API's significant-event monitor, from the stored events of the table's gaming day up to that close (never the read model), finds the observed frequencies (outcomes, pairs, naturals, the game's side outcomes, dealt card ranks) of a scope failing a goodness-of-fit test (chi-squared, or exact binomial where counts are small) against the PAR engine's exact probabilities; the scopes are the shoe, its closing dealer's gaming day at the table and the table's gaming day; one raise per failing scope, naming its failed statistics, p-values and observed against expected counts. Each test at the Bonferroni level (1 − confidence) / (3 scopes × the game's statistics × 32 looks), so an honest table alerts on at most 1 − confidence of its gaming days (5 % at 95/100; docs/fairness.md). `npm run -s verify` computes each raise again from the events.",
     threshold: [
       {
         setting: 'FAIRNESS_ALERT_CONFIDENCE',

@@ -58,6 +58,12 @@ export interface SignificantEventDraft {
   readonly roundId?: string;
   /** Small facts of the cause as strings (minor units, ms). */
   readonly details: Readonly<Record<string, string>>;
+  /**
+   * What the raise is about within its cause, for a kind one cause raises several times (a
+   * `STATISTICS.OUT_OF_BOUNDS` per failing scope of a shoe's close: `shoe:<id>`, `dealer:<id>`,
+   * `table:<id>`); part of the raise's id. Absent for every other kind.
+   */
+  readonly scopeKey?: string;
 }
 
 const draft = (code: SignificantEventCode, details: Record<string, string> = {}, roundId?: string | null): SignificantEventDraft => ({
@@ -224,3 +230,10 @@ export function detectAgain(q: {
   const draft = detectSignificantEvents(q.event, t, q.ctx).find((x) => x.code === q.code);
   return draft ? { draft } : { problem: `its cause ${q.event.type} does not raise ${q.code}${large ? ' under the thresholds it states' : ''}` };
 }
+
+/**
+ * The code of the fairness alert (docs/fairness.md §7): raised at a shoe's close, once per failing
+ * scope, by the API's monitor from the stored events (`libs/anchors/src/fairness-raise.ts`), not by
+ * {@link detectSignificantEvents}.
+ */
+export const FAIRNESS_ALERT_CODE = 'STATISTICS.OUT_OF_BOUNDS' satisfies SignificantEventCode;

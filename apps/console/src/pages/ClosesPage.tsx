@@ -9,6 +9,7 @@ import { Empty, ErrorMessage, QueryState } from '../components/States';
 import { DataTable } from '../components/DataTable';
 import { formatMinor } from '../lib/money';
 import { formatInstant } from '../lib/time';
+import { CloseClockSkew, CloseFairness } from './CloseTables';
 import '../components/DataTable.css';
 
 type CloseRecord = components['schemas']['GamingDayCloseRecord'];
@@ -175,6 +176,10 @@ function CloseView({ close }: { close: CloseWithReport }) {
       <ReportRows rows={r.rows} caption="Rows per table, dealer and currency" />
       <h3>Adjustments</h3>
       <Adjustments items={r.adjustments} />
+      <h3>Device clock skew</h3>
+      <CloseClockSkew items={r.clockSkew} />
+      <h3>Fairness</h3>
+      <CloseFairness items={r.fairness} />
     </section>
   );
 }

@@ -10,6 +10,8 @@ import { AdjustmentsService } from '../kernel/closes/adjustments.service';
 import { CLOSE_REPORT_VERSION, type CloseReportBody } from '../kernel/closes/close-report';
 import type { CloseScope } from '../kernel/closes/close-records';
 import { tableClockSkews } from './close-clock-skew';
+import { closeFairness } from '@ledger/anchors';
+import { parseRatio, type ExactRatio } from '@ledger/significant-events';
 
 /**
  * Computes the frozen report of a gaming day for a table set at a global position
@@ -23,6 +25,8 @@ export class CloseComputation {
   private readonly dayRule: { timeZone: string; cutoffHour: number };
   /** This ledger's events topic where it is not the database's only ledger, else null. */
   private readonly topic: string | null;
+  /** `FAIRNESS_ALERT_CONFIDENCE`: the fairness verdict the close states (layout 3 on). */
+  private readonly confidence: ExactRatio;
 
   constructor(
     @Inject(DATA_SOURCE) private readonly ds: DataSource,
@@ -33,13 +37,14 @@ export class CloseComputation {
     this.dayRule = { timeZone: config.get('GAMING_DAY_TZ', { infer: true }), cutoffHour: config.get('GAMING_DAY_CUTOFF_HOUR', { infer: true }) };
     const topic = config.get('LEDGER_EVENTS_TOPIC', { infer: true });
     this.topic = topic === DEFAULT_EVENTS_TOPIC ? null : topic;
+    this.confidence = parseRatio(config.get('FAIRNESS_ALERT_CONFIDENCE', { infer: true }));
   }
 
   /**
    * @param close the day (`YYYY-MM-DD`), the table set (any order; sorted in the body), the last global
    *   position covered, the trigger and early-close approval signed with the figures, and the layout
    *   (the current one by default; from 2 on the body states the day's largest device clock skew per
-   *   table, {@link tableClockSkews})
+   *   table, {@link tableClockSkews}; from 3 on the fairness verdict of the day per table, `closeFairness`)
    * @param q where to read the read model: the DataSource, or a transaction's snapshot (a close's, which
    *   the entries check reads too: docs/reports.md §2)
    */
@@ -56,6 +61,7 @@ export class CloseComputation {
     const asOf = new Date(last?.at ?? '1970-01-01T00:00:00.000Z');
     const layout = close.reportVersion ?? CLOSE_REPORT_VERSION;
     const clockSkew = layout >= 2 ? await tableClockSkews(q, { day, tableIds: tables, position, dayRule: this.dayRule, topic: this.topic }) : null;
+    const fairness = layout >= 3 ? await closeFairness(q, { gamingDay: day, dayRule: this.dayRule, tableIds: tables, throughPosition: position, topic: this.topic, confidence: this.confidence }) : null;
     const header = reportHeader(
       'Gaming-day close',
       'gaming-day-close',
@@ -66,6 +72,6 @@ export class CloseComputation {
       asOf,
     );
     const body = { header, gamingDay: day, tableIds: tables, throughPosition: position.toString(), trigger: close.trigger, early: close.early, gamingDayRule: { ...this.dayRule }, rows, totals, adjustments };
-    return clockSkew === null ? body : { ...body, clockSkew };
+    return { ...body, ...(clockSkew === null ? {} : { clockSkew }), ...(fairness === null ? {} : { fairness }) };
   }
 }

@@ -1,6 +1,6 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { ArrayMaxSize, ArrayMinSize, IsArray, IsBoolean, IsIn, IsOptional, IsString, Matches, MaxLength } from 'class-validator';
-import { Bool, Day, Enum, Int, List, NOne, NStr, NStrs, One, Position, Str, Strs, Time } from '../kernel/openapi-props';
+import { Bool, Day, Enum, Int, List, NInt, NOne, NStr, NStrs, One, Position, Str, Strs, Time } from '../kernel/openapi-props';
 import { FILTER_ID } from '../kernel/query.dto';
 import { ReconciliationRow } from '../kernel/as-of/reconciliation.dto';
 import { AdjustmentDto } from '../kernel/closes/adjustment.dto';
@@ -99,6 +99,27 @@ export class TableClockSkewDto {
   @NOne(() => LargestClockSkewDto, 'the one with the largest absolute skew (the first in global order among equals); null when no device reported') largest!: LargestClockSkewDto | null;
 }
 
+/** One statistic's test of a table's gaming day in a close (docs/fairness.md §8). */
+export class CloseFairnessStatisticDto {
+  @Str('OUTCOME, PAIRS, NATURALS, …, CARD_RANKS') statistic!: string;
+  @Enum(['chi-squared', 'exact-binomial', 'none']) method!: string;
+  @Str('the p-value, a plain decimal string (6 significant digits)') pValue!: string;
+  @Bool('p-value < α') alert!: boolean;
+}
+
+/** The fairness verdict of one table's gaming day, from the events (docs/fairness.md §8). */
+export class TableDayFairnessDto {
+  @Str() tableId!: string;
+  @Int('resulted, not voided rounds of the day counted') rounds!: number;
+  @NStr('the game tested; null when no round was counted') variant!: string | null;
+  @NInt('decks of its shoes; null when no round was counted') decks!: number | null;
+  @Str('FAIRNESS_ALERT_CONFIDENCE as n/d') confidence!: string;
+  @Str('the per-test level α, a plain decimal string') alpha!: string;
+  @Bool('any statistic alerted') alert!: boolean;
+  @List(() => CloseFairnessStatisticDto, 'every statistic of the game') statistics!: CloseFairnessStatisticDto[];
+  @Int('STATISTICS.OUT_OF_BOUNDS raised for the table that day, at or below the position') alertsRaised!: number;
+}
+
 /** The signed body of a close (docs/reports.md §2). */
 export class CloseReportBodyDto {
   @One(() => ReportHeaderSchema, 'the report header (docs/reports.md §1); in a close its generatedAt is the recordedAt of the last event covered (docs/reports.md §2)') header!: ReportHeaderSchema;
@@ -116,6 +137,11 @@ export class CloseReportBodyDto {
     description: 'layout 2 on (absent from reports of layout 1): per table of the set, the largest device clock skew of the day (docs/architecture.md §9)',
   })
   clockSkew?: TableClockSkewDto[];
+  @ApiPropertyOptional({
+    type: () => [TableDayFairnessDto],
+    description: 'layout 3 on (absent before): per table of the set, the fairness verdict of its gaming day from the events (docs/fairness.md §8)',
+  })
+  fairness?: TableDayFairnessDto[];
 }
 
 /** A close: its GamingDayClosed event, checked against its signed report (docs/reports.md §2). */

@@ -11,7 +11,7 @@ export const MONITOR_ACTOR = { id: 'significant-event-monitor', role: 'system' }
 export function raiseData(cause: LedgerEvent, draft: SignificantEventDraft, dealerId: string | null): SignificantEventRaisedData {
   const shoeId = cause.streamId.startsWith('shoe-') ? cause.streamId.slice('shoe-'.length) : null;
   return {
-    significantEventId: significantEventIdOf(cause.eventId, draft.code),
+    significantEventId: significantEventIdOf(cause.eventId, draft.code, draft.scopeKey),
     code: draft.code,
     severity: draft.severity,
     cause: { eventId: cause.eventId, globalPosition: cause.globalPosition, streamId: cause.streamId, eventType: cause.type },

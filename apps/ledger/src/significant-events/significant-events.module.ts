@@ -6,6 +6,7 @@ import { SEVERITIES, severityAtLeast } from '@ledger/significant-events';
 import { KernelModule } from '../kernel/kernel.module';
 import { QueryLogInterceptor } from '../kernel/query-log.interceptor';
 import { EVENT_STORE } from '../kernel/tokens';
+import { FairnessAlerts } from './fairness-alerts';
 import { SignificantEventFeed } from './significant-event-feed';
 import { exportOpenCounts } from './significant-metrics';
 import { SignificantEventMonitor } from './significant-monitor';
@@ -43,6 +44,6 @@ export class SignificantEventGauges implements OnModuleInit, OnModuleDestroy {
 @Module({
   imports: [KernelModule],
   controllers: [SignificantEventsController],
-  providers: [SignificantEventsService, SignificantEventFeed, SignificantCauseRaiser, SignificantEventMonitor, SignificantEventGauges, QueryLogInterceptor],
+  providers: [SignificantEventsService, SignificantEventFeed, SignificantCauseRaiser, SignificantEventMonitor, FairnessAlerts, SignificantEventGauges, QueryLogInterceptor],
 })
 export class SignificantEventsModule {}

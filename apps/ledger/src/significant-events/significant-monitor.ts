@@ -16,6 +16,7 @@ import {
   type SignificantEventDraft,
 } from '@ledger/significant-events';
 import { EVENT_STORE } from '../kernel/tokens';
+import { FairnessAlerts } from './fairness-alerts';
 import { appendRaise, raiseData } from './raise';
 import { significantMetrics } from './significant-metrics';
 import { SignificantCauseRaiser } from './cause-raiser';
@@ -47,6 +48,8 @@ function recordEvent(m: IncomingMessage): LedgerEvent | null {
  * device's clock skew is handed to the {@link SignificantCauseRaiser} instead: one raise per
  * (device, window of `SIGNIFICANT_FLOOD_WINDOW_SECONDS`) with the count, when the window ends (a
  * window not raised when the API stops abruptly is lost; docs/significant-events.md).
+ * A `ShoeClosed` is looked at for fairness ({@link FairnessAlerts}: a `STATISTICS.OUT_OF_BOUNDS` per
+ * failing scope, from the stored events).
  * Starting fails softly: the API serves without it and logs why.
  */
 @Injectable()
@@ -59,6 +62,7 @@ export class SignificantEventMonitor implements OnApplicationBootstrap, OnModule
     @Inject(EVENT_STORE) private readonly store: PgEventStore,
     @Inject(ConfigService) private readonly config: ConfigService<LedgerApiEnv, true>,
     private readonly causes: SignificantCauseRaiser,
+    private readonly fairness: FairnessAlerts,
   ) {
     this.thresholds = detectionThresholds({
       SIGNIFICANT_WIN_MULTIPLE: config.get('SIGNIFICANT_WIN_MULTIPLE', { infer: true }),
@@ -104,24 +108,38 @@ export class SignificantEventMonitor implements OnApplicationBootstrap, OnModule
 
   /** Raises what `messages` cause. @returns how many raises were appended (not those raised before) */
   async handle(messages: readonly IncomingMessage[]): Promise<number> {
-    const candidates = messages.map(recordEvent).filter((e): e is LedgerEvent => e !== null && (CONTEXT_CAUSE_TYPES.includes(e.type) || detectSignificantEvents(e, this.thresholds).length > 0));
+    const events = messages.map(recordEvent).filter((e): e is LedgerEvent => e !== null);
+    // a shoe's close is looked at for fairness, a dealer change or a configuration attestation with the store's context
+    const candidates = events.filter((e) => e.type === 'ShoeClosed' || CONTEXT_CAUSE_TYPES.includes(e.type) || detectSignificantEvents(e, this.thresholds).length > 0);
     if (candidates.length === 0) return 0;
     let appended = 0;
     for (const cause of await this.store.eventsByIds(candidates.map((e) => e.eventId))) {
+      if (cause.type === 'ShoeClosed') {
+        const { drafts, dealerId } = await this.fairness.at(cause);
+        appended += await this.raise(cause, drafts, dealerId);
+        continue;
+      }
       const drafts = [...detectSignificantEvents(cause, this.thresholds, await this.contextOf(cause)), ...(await this.withContext(cause))];
       if (drafts.length === 0) continue;
       const dealer = cause.streamId.startsWith('shoe-') ? await this.store.dealerAt(cause.streamId, cause.streamVersion) : null;
-      for (const draft of drafts) {
-        // a device's skew is flood-bounded: one raise per (device, window), when the window ends
-        if (WINDOWED_EVENT_CODES.has(draft.code)) {
-          this.causes.skewedFact(cause, draft, dealer);
-          continue;
-        }
-        if (!(await appendRaise(this.store, cause, raiseData(cause, draft, dealer)))) continue;
-        appended++;
-        significantMetrics.raised.inc({ code: draft.code, severity: draft.severity });
-        significantMetrics.raiseLag.observe((Date.now() - Date.parse(cause.recordedAt)) / 1000);
+      appended += await this.raise(cause, drafts, dealer);
+    }
+    return appended;
+  }
+
+  /** Appends the raises of `drafts` caused by `cause` (a device's skew goes to its window instead). @returns how many were new */
+  private async raise(cause: LedgerEvent, drafts: readonly SignificantEventDraft[], dealer: string | null): Promise<number> {
+    let appended = 0;
+    for (const draft of drafts) {
+      // a device's skew is flood-bounded: one raise per (device, window), when the window ends
+      if (WINDOWED_EVENT_CODES.has(draft.code)) {
+        this.causes.skewedFact(cause, draft, dealer);
+        continue;
       }
+      if (!(await appendRaise(this.store, cause, raiseData(cause, draft, dealer)))) continue;
+      appended++;
+      significantMetrics.raised.inc({ code: draft.code, severity: draft.severity });
+      significantMetrics.raiseLag.observe((Date.now() - Date.parse(cause.recordedAt)) / 1000);
     }
     return appended;
   }

@@ -4,17 +4,19 @@ import type { ReportHeader } from '../report-header';
 import type { ReconciliationFigures } from '../as-of/reconciliation-sql';
 import type { Adjustment } from './adjustments';
 import type { EarlyCloseApproval, TableClockSkew } from '@ledger/events';
+import type { TableDayFairness } from '@ledger/anchors';
 
 /**
  * Layout version of the frozen gaming-day report (docs/reports.md §2): 2 since the report states the
- * largest device clock skew of the day per table (`clockSkew`). A close keeps the layout it was signed
+ * largest device clock skew of the day per table (`clockSkew`), 3 since it states the fairness verdict
+ * of the day per table (`fairness`, docs/fairness.md §8). A close keeps the layout it was signed
  * in: its stored bytes verify as they are, and its body is computed again in its own layout
  * ({@link CLOSE_REPORT_VERSIONS}).
  */
-export const CLOSE_REPORT_VERSION = 2;
+export const CLOSE_REPORT_VERSION = 3;
 
-/** Every layout a stored close may have, newest first: 1 (no `clockSkew`), 2. */
-export const CLOSE_REPORT_VERSIONS: readonly number[] = [2, 1];
+/** Every layout a stored close may have, newest first: 1 (no `clockSkew`), 2, 3 (with `fairness`). */
+export const CLOSE_REPORT_VERSIONS: readonly number[] = [3, 2, 1];
 
 /**
  * The layout of stored close bytes (their `header.reportVersion`), or null when the bytes are not a
@@ -62,6 +64,11 @@ export interface CloseReportBody {
    * the day, from the events (docs/architecture.md §9, "Time the ledger vouches for").
    */
   readonly clockSkew?: readonly TableClockSkew[];
+  /**
+   * Layout 3 on (absent before): per table of the set, sorted, the fairness verdict of its gaming day
+   * from the verified events (`closeFairness` of `@ledger/anchors`, docs/fairness.md §8).
+   */
+  readonly fairness?: readonly TableDayFairness[];
 }
 
 /** The canonical bytes of a report body (RFC 8785 JSON Canonicalization Scheme, UTF-8): what is signed and stored. */
@@ -116,14 +123,40 @@ export const CLOSE_CSV_COLUMNS = [
   'eventId',
   'decisionId',
   'globalPosition',
+  'deviceEvents',
+  'deviceId',
+  'skewMs',
+  'statistic',
+  'method',
+  'pValue',
+  'alert',
+  'alertsRaised',
 ] as const;
 
-/** The lines of a close's CSV export (without the header): rows, totals, then adjustments. */
+/**
+ * The lines of a close's CSV export (without the header): rows, totals, adjustments, then (layout 2
+ * on) one `clockSkew` line per table — the largest skew's device, signed `skewMs` (occurredAt −
+ * recordedAt), event and position — and (layout 3 on) one `fairness` line per table and statistic:
+ * its test `method`, `pValue`, `alert`, with the table's day's `roundsResulted` and `alertsRaised`.
+ */
 export function closeCsvRecords(body: CloseReportBody): Record<string, unknown>[] {
   const base = { gamingDay: body.gamingDay };
   return [
     ...body.rows.map((r) => ({ section: 'row', ...base, ...r })),
     ...body.totals.map((r) => ({ section: 'total', ...base, ...r })),
     ...body.adjustments.map((a) => ({ section: 'adjustment', ...base, ...a, gamingDay: a.targetDay })),
+    ...(body.clockSkew ?? []).map((c) => ({
+      section: 'clockSkew',
+      ...base,
+      tableId: c.tableId,
+      deviceEvents: c.deviceEvents,
+      deviceId: c.largest?.deviceId ?? '',
+      skewMs: c.largest?.skewMs ?? '',
+      eventId: c.largest?.eventId ?? '',
+      globalPosition: c.largest?.globalPosition ?? '',
+    })),
+    ...(body.fairness ?? []).flatMap((f) =>
+      f.statistics.map((s) => ({ section: 'fairness', ...base, tableId: f.tableId, roundsResulted: f.rounds, statistic: s.statistic, method: s.method, pValue: s.pValue, alert: s.alert, alertsRaised: f.alertsRaised })),
+    ),
   ];
 }
