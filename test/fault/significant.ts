@@ -65,11 +65,12 @@ async function pairs(ds: DataSource, t: DetectionThresholds): Promise<{ expected
     if (e.type === 'SignificantEventRaised') {
       count++;
       const c = e.data.cause as { kind?: string; eventId?: string };
-      const key = `${c.kind ?? 'event'}|${c.eventId ?? ''}|${e.data.code}`;
+      // a fairness alert is raised once per scope of its cause
+      const key = `${c.kind ?? 'event'}|${c.eventId ?? ''}|${e.data.code}|${e.data.details.scopeKey ?? ''}`;
       raised.set(key, (raised.get(key) ?? 0) + 1);
       continue;
     }
-    for (const d of detectSignificantEvents(e, t)) if (PER_CAUSE.has(d.code)) expected.add(`event|${e.eventId}|${d.code}`);
+    for (const d of detectSignificantEvents(e, t)) if (PER_CAUSE.has(d.code)) expected.add(`event|${e.eventId}|${d.code}|`);
   }
   return { expected, raised, count };
 }
