@@ -13,6 +13,10 @@
  * acknowledgement: the raise names both managers of the correction (found by an adversarial review:
  * the requester's acknowledgement was accepted, 201).
  *
+ * The live stream takes the role's share of live streams (`LIVE_STREAMS_AUDITORS`, shared with
+ * `/live/tables`) and records each subscription in the query log, as `/live/tables` does (found by
+ * review: 220 auditor streams were accepted, none logged).
+ *
  * Real PostgreSQL and Kafka; the API (with its monitor), relay and projector in-process.
  */
 import { randomUUID } from 'node:crypto';
@@ -73,7 +77,7 @@ describe('a significant-events read model poisoned with the projector login cann
   };
 
   beforeAll(async () => {
-    h = await startLedger({ env: { SIGNIFICANT_MONITOR: 'true', SIGNIFICANT_MONITOR_GROUP: `sig-poison-${randomUUID()}`, SIGNIFICANT_WIN_AMOUNT_MINOR: '2000' } });
+    h = await startLedger({ env: { SIGNIFICANT_MONITOR: 'true', SIGNIFICANT_MONITOR_GROUP: `sig-poison-${randomUUID()}`, SIGNIFICANT_WIN_AMOUNT_MINOR: '2000', LIVE_STREAMS_AUDITORS: '3' } });
     await h.startRelay();
     await h.startProjector();
     projector = new Client({ connectionString: TEST_SERVICE_DATABASE_URLS.projector });
@@ -199,5 +203,16 @@ describe('a significant-events read model poisoned with the projector login cann
       expect([sub, res.status, ((await res.json()) as any).error?.code]).toEqual([sub, 422, 'MANAGEMENT.SAME_APPROVER']);
     }
     expect((await ack('pm-3')).status).toBe(201);
+  });
+
+  it("caps the auditors' live streams over all of them, and records each subscription in the query log", async () => {
+    // aud-1 holds one stream since the first test; two more auditors take the role's last two places
+    const open = (sub: string) => fetch(`${h.baseUrl}/significant-events/live`, { headers: { authorization: `Bearer ${h.client.token('auditor', sub)}` }, signal: stop.signal });
+    const held = [await open('aud-cap-1'), await open('aud-cap-2')];
+    expect(held.map((r) => r.status)).toEqual([200, 200]);
+    const refused = await open('aud-cap-3');
+    expect([refused.status, ((await refused.json()) as any).error]).toMatchObject([429, { code: 'RATE.LIVE_STREAMS_BUSY', details: { scope: 'role', limit: 3 } }]);
+    const logged: { actor_id: string }[] = await h.ds.query(`SELECT actor_id FROM query_log WHERE route = 'GET /significant-events/live' AND actor_id IN ('aud-1', 'aud-cap-1', 'aud-cap-2', 'aud-cap-3')`);
+    expect(logged.map((r) => r.actor_id).sort()).toEqual(['aud-1', 'aud-cap-1', 'aud-cap-2']);
   });
 });

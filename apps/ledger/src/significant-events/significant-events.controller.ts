@@ -1,4 +1,7 @@
 import { Body, Controller, Get, Inject, Optional, Param, Post, Query, Req, Res, UseInterceptors } from '@nestjs/common';
+import { ConfigService } from '@nestjs/config';
+import type { DataSource } from 'typeorm';
+import type { LedgerApiEnv } from '@ledger/config';
 import { ApiBearerAuth, ApiCreatedResponse, ApiOkResponse, ApiOperation, ApiProduces, ApiTags } from '@nestjs/swagger';
 import type { Request, Response } from 'express';
 import type { Principal } from '../kernel/auth/principal';
@@ -9,7 +12,9 @@ import { inProcessLimits, LIMITS, type LimitsBackend } from '../kernel/limits/li
 import type { Slots } from '../kernel/limits/slots';
 import type { Page } from '../kernel/pagination';
 import { NoQuery } from '../kernel/query.dto';
+import { recordQueryLog } from '../kernel/query-log';
 import { QueryLogInterceptor } from '../kernel/query-log.interceptor';
+import { DATA_SOURCE } from '../kernel/tokens';
 import { AcknowledgeSignificantEventDto, SignificantEventsQuery } from './significant-events.dto';
 import { SignificantEventAcknowledgement, SignificantEventsPage, SignificantEventView } from './significant-events.responses';
 import { SignificantEventFeed, type SignificantEventChange } from './significant-event-feed';
@@ -31,13 +36,21 @@ const KEEP_ALIVE_MS = 15_000;
 @Controller('significant-events')
 export class SignificantEventsController {
   private readonly slots: Slots;
+  /** The live streams each role may hold open at once, over all of its callers and all live routes (`LIVE_STREAMS_PIT_MANAGERS`, `LIVE_STREAMS_AUDITORS`). */
+  private readonly roleLimits: ReadonlyMap<string, number>;
 
   constructor(
     private readonly service: SignificantEventsService,
     private readonly feed: SignificantEventFeed,
+    @Inject(DATA_SOURCE) private readonly ds: DataSource,
+    @Inject(ConfigService) config: ConfigService<LedgerApiEnv, true>,
     @Optional() @Inject(LIMITS) limits: LimitsBackend | null = null,
   ) {
     this.slots = (limits ?? inProcessLimits()).slots('live-stream');
+    this.roleLimits = new Map<string, number>([
+      ['pit-manager', config.get('LIVE_STREAMS_PIT_MANAGERS', { infer: true })],
+      ['auditor', config.get('LIVE_STREAMS_AUDITORS', { infer: true })],
+    ]);
   }
 
   @Get()
@@ -51,17 +64,32 @@ export class SignificantEventsController {
   @Get('live')
   @ApiOperation({
     summary:
-      'Server-sent events: `event: raised` and `event: acknowledged` with the significant event as the list answers it, as the event store records them (published by the relay, never taken from the read model); `: keep-alive` every 15 s; at most 4 streams per caller',
+      "Server-sent events: `event: raised` and `event: acknowledged` with the significant event as the list answers it, as the event store records them (published by the relay, never taken from the read model); `: keep-alive` every 15 s; at most 4 streams per caller, and the role's live streams at most `LIVE_STREAMS_PIT_MANAGERS` / `LIVE_STREAMS_AUDITORS` (shared with /live/tables); each subscription recorded in the query log",
   })
   @ApiProduces('text/event-stream')
   @ApiOkResponse({
     description: 'an event stream (text/event-stream) that stays open',
     content: { 'text/event-stream': { schema: { type: 'string', example: 'event: raised\ndata: {"significantEventId":"…","code":"WIN.LARGE",…}\n\n' } } },
   })
-  async live(@Req() req: Request & { principal: Principal }, @Res() res: Response, @Query() _q: NoQuery): Promise<void> {
+  async live(@Req() req: Request & { principal: Principal; correlationId?: string }, @Res() res: Response, @Query() _q: NoQuery): Promise<void> {
     const p = req.principal;
-    const grant = await this.slots.take([{ key: `significant|caller|${p.role}|${p.id}`, limit: SIGNIFICANT_STREAMS_PER_CALLER }]);
-    if (!grant.taken) throw ApiError.of('RATE.LIVE_STREAMS_BUSY', { scope: 'caller', limit: SIGNIFICANT_STREAMS_PER_CALLER, retryAfterSeconds: 5 });
+    const roleLimit = this.roleLimits.get(p.role) ?? 0;
+    // the role's budget is the one /live/tables takes too: all the live streams of a role
+    const grant = await this.slots.take([
+      { key: `significant|caller|${p.role}|${p.id}`, limit: SIGNIFICANT_STREAMS_PER_CALLER },
+      { key: `live|role|${p.role}`, limit: roleLimit },
+    ]);
+    if (!grant.taken) {
+      const byCaller = grant.full === 0;
+      throw ApiError.of('RATE.LIVE_STREAMS_BUSY', { scope: byCaller ? 'caller' : 'role', limit: byCaller ? SIGNIFICANT_STREAMS_PER_CALLER : roleLimit, retryAfterSeconds: 5 });
+    }
+    try {
+      // who watched: one row per subscription, before anything is streamed (an unrecorded audit read is not allowed)
+      await recordQueryLog(this.ds, { actorId: p.id, actorRole: p.role, route: 'GET /significant-events/live', params: '{}', resultCount: null, correlationId: req.correlationId ?? null });
+    } catch (err) {
+      grant.release();
+      throw err;
+    }
     res.status(200);
     res.setHeader('Content-Type', 'text/event-stream; charset=utf-8');
     res.setHeader('Cache-Control', 'no-cache, no-transform');
