@@ -94,6 +94,8 @@ describe('GET /statistics/fairness (docs/fairness.md)', () => {
     const dealer = await h.client.get('auditor', 'aud-1', `/statistics/fairness?tableId=${table.tableId}&gamingDay=${gamingDay}&dealerId=${b.dealerId}`);
     expect(dealer.scopes.map((s: any) => [s.kind, s.dealerId, s.rounds])).toEqual([['dealer', b.dealerId, resulted[b.shoeId].length]]);
     expect(await refusal(h.client.get('auditor', 'aud-1', `/statistics/fairness?tableId=${table.tableId}`))).toEqual({ status: 400, code: 'VALIDATION.FAILED' });
+    // a shoe and a dealer together would name two scopes (the answer was labelled with the shoe's alone: found by review)
+    expect(await refusal(h.client.get('auditor', 'aud-1', `/statistics/fairness?tableId=${table.tableId}&gamingDay=${gamingDay}&shoeId=${a.shoeId}&dealerId=${b.dealerId}`))).toEqual({ status: 400, code: 'VALIDATION.FAILED' });
     expect(await refusal(h.client.get('auditor', 'aud-1', `/statistics/fairness?tableId=NO-SUCH-TABLE&gamingDay=${gamingDay}`))).toEqual({ status: 404, code: 'TABLE.UNKNOWN' });
   });
 });

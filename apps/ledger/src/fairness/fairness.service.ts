@@ -1,4 +1,5 @@
 import { Inject, Injectable } from '@nestjs/common';
+import { ApiError } from '../kernel/api-error';
 import { ConfigService } from '@nestjs/config';
 import type { LedgerApiEnv } from '@ledger/config';
 import { fairnessReport, type FairnessScope, type StatisticReport } from '@ledger/fairness';
@@ -37,8 +38,12 @@ export class FairnessService {
     this.confidence = parseRatio(config.get('FAIRNESS_ALERT_CONFIDENCE', { infer: true }));
   }
 
-  /** The report (schema `FairnessResponse`). @throws ApiError 404 `TABLE.UNKNOWN` */
+  /**
+   * The report (schema `FairnessResponse`): the table's gaming day, or one shoe or one dealer of it.
+   * @throws ApiError 400 `VALIDATION.FAILED` for both `shoeId` and `dealerId` (one scope at a time); 404 `TABLE.UNKNOWN`
+   */
   async report(q: FairnessQuery) {
+    if (q.shoeId !== undefined && q.dealerId !== undefined) throw ApiError.of('VALIDATION.FAILED', { problems: 'give shoeId or dealerId, not both (one scope at a time)' });
     const table = this.tables.get(q.tableId);
     const rows = await this.readModel.outcomes.resultedOfTableDay(q.tableId, q.gamingDay, { shoeId: q.shoeId, dealerId: q.dealerId });
     const selection: FairnessScope = q.shoeId ? { kind: 'shoe', shoeId: q.shoeId } : q.dealerId ? { kind: 'dealer', dealerId: q.dealerId } : { kind: 'table' };
