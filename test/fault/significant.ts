@@ -9,23 +9,10 @@ import type { DataSource } from 'typeorm';
 import { checkSignificantEvents, DivergenceList, type SqlSession } from '@ledger/anchors';
 import { PgEventStore } from '@ledger/event-store';
 import type { LedgerEvent } from '@ledger/events';
-import { detectionThresholds, detectSignificantEvents, type DetectionThresholds, type SignificantEventCode } from '@ledger/significant-events';
+import { detectionThresholds, detectSignificantEvents, SELF_RAISED_CODES, type DetectionThresholds } from '@ledger/significant-events';
 
 /** The detector's thresholds the run's API is started with (its environment sets the same three variables). */
 export const FAULT_RUN_THRESHOLDS_ENV = { SIGNIFICANT_WIN_MULTIPLE: '100/1', SIGNIFICANT_WIN_AMOUNT_MINOR: '1000000', OCCURRED_AT_MAX_SKEW_MS: 5000 } as const;
-
-/** The kinds raised once per cause event, with an id from (cause, code): the ones this check holds to exactly once. */
-const PER_CAUSE: ReadonlySet<SignificantEventCode> = new Set<SignificantEventCode>([
-  'ROUND.VOIDED',
-  'RESULT.CORRECTED',
-  'SHOE.VOIDED_BY_DECISION',
-  'COMMENCEMENT.CORRECTED',
-  'GAMING_DAY.CLOSED_EARLY',
-  'WIN.LARGE',
-  'CARD.EXPOSED',
-  'CARD.DROPPED',
-  'CARD.UNNEEDED',
-]);
 
 /** What the run's events should have raised, and what was raised. */
 export interface SignificantCheck {
@@ -70,7 +57,7 @@ async function pairs(ds: DataSource, t: DetectionThresholds): Promise<{ expected
       raised.set(key, (raised.get(key) ?? 0) + 1);
       continue;
     }
-    for (const d of detectSignificantEvents(e, t)) if (PER_CAUSE.has(d.code)) expected.add(`event|${e.eventId}|${d.code}|`);
+    for (const d of detectSignificantEvents(e, t)) if (SELF_RAISED_CODES.has(d.code)) expected.add(`event|${e.eventId}|${d.code}|`);
   }
   return { expected, raised, count };
 }
