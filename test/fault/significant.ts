@@ -52,6 +52,8 @@ async function pairs(ds: DataSource, t: DetectionThresholds): Promise<{ expected
     if (e.type === 'SignificantEventRaised') {
       count++;
       const c = e.data.cause as { kind?: string; eventId?: string };
+      // a cause that is not a ledger event (a refusal's window, a projector's record) has its own id: unique by the store
+      if (c.kind !== undefined && c.kind !== 'event') continue;
       // a fairness alert is raised once per scope of its cause
       const key = `${c.kind ?? 'event'}|${c.eventId ?? ''}|${e.data.code}|${e.data.details.scopeKey ?? ''}`;
       raised.set(key, (raised.get(key) ?? 0) + 1);

@@ -77,7 +77,7 @@ describe('significant events in npm run -s verify (docs/significant-events.md)',
   });
 
   describe('causes that are not a ledger event (refusals, the projector, the verifier, a storm of 429s)', () => {
-    const W = { start: '2026-12-07T16:00:00.000Z', seconds: 60, subject: 'table-device:dev-1', count: 7 };
+    const W = { start: '2026-12-07T16:00:00.000Z', seconds: 60, subject: 'table-device:dev-1', count: 7, rest: true as const };
     /** A raise of `code` by `cause` with the id the cause gives, by the ledger. */
     const raiseBy = (code: string, cause: Record<string, any>, actor: string, severity = 'medium'): SignificantEventRecord => {
       const id = significantEventIdFor(code, cause as any);
@@ -135,6 +135,10 @@ describe('significant events in npm run -s verify (docs/significant-events.md)',
     it('reports a malformed window, a storm under its threshold, an id not from the cause key, a human author', () => {
       expect(reasons([raiseBy('CARD.WRONG', { ...refusal, window: { ...W, start: '2026-12-07T16:00:30.000Z' } }, 'dev-1')])).toEqual(["its window's start 2026-12-07T16:00:30.000Z is not aligned to 60 s"]);
       expect(reasons([raiseBy('CARD.WRONG', { ...refusal, window: { ...W, count: 0 } }, 'dev-1')])).toEqual(["its window's count 0 is not a positive integer"]);
+      // a window's first cause is raised alone, at once: a first raise standing for 7 is not one
+      const { rest: _rest, ...firstOfSeven } = W;
+      expect(reasons([raiseBy('CARD.WRONG', { ...refusal, window: firstOfSeven }, 'dev-1')])).toEqual(["its window's first cause is raised alone (count 1), the others by a raise marked rest: count 7, rest undefined"]);
+      expect(reasons([raiseBy('CARD.WRONG', { ...refusal, window: { ...firstOfSeven, count: 1 } }, 'dev-1')])).toEqual([]);
       expect(reasons([raiseBy('RATE.LIMIT_STORM', { ...storm, window: { ...storm.window, count: 5 } }, 'rate-limits')])).toEqual(['its count 5 does not reach its threshold 600']);
       const forged = raiseBy('CHAIN.DIVERGED', divergence, 'verifier', 'critical');
       const moved = { ...forged, data: { ...forged.data, cause: { ...divergence, where: 'shoe-S2@1#f' } } };

@@ -13,7 +13,7 @@ export const CAUSE_WINDOW = {
   type: 'object',
   additionalProperties: false,
   required: ['start', 'seconds', 'subject', 'count'],
-  properties: { start: { type: 'string', format: 'date-time' }, seconds: { type: 'integer', minimum: 1 }, subject: ID, count: { type: 'integer', minimum: 1 } },
+  properties: { start: { type: 'string', format: 'date-time' }, seconds: { type: 'integer', minimum: 1 }, subject: ID, count: { type: 'integer', minimum: 1 }, rest: { type: 'boolean', enum: [true] } },
 };
 export const BOOL = { type: 'boolean' };
 export const SHA256_HEX = { type: 'string', pattern: '^[0-9a-f]{64}$' };

@@ -30,6 +30,11 @@ export interface SignificantCauseWindow {
   readonly subject: string;
   /** How many causes the raise stands for (at least 1). */
   readonly count: number;
+  /**
+   * True for the raise of a window's causes after its first: the first is raised at once (count 1,
+   * no `rest`), the rest when the window ends (`count` of them, named by the second). Absent otherwise.
+   */
+  readonly rest?: true;
 }
 
 /**

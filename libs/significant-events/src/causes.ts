@@ -70,6 +70,17 @@ export function windowStartOf(atMs: number, seconds: number): string {
   return new Date(Math.floor(atMs / len) * len).toISOString();
 }
 
+/**
+ * What is wrong with a flood window's split (docs/significant-events.md, "Floods are bounded"): the
+ * raise of its first cause stands for that one alone (count 1, no `rest`); the raise of the rest is
+ * marked `rest` (empty when well-formed).
+ */
+export function floodWindowProblems(w: SignificantCauseWindow | undefined): string[] {
+  if (!w || typeof w !== 'object') return [];
+  if (w.rest === undefined ? w.count === 1 : w.rest === true) return [];
+  return [`its window's first cause is raised alone (count 1), the others by a raise marked rest: count ${String(w.count)}, rest ${String(w.rest)}`];
+}
+
 /** What is wrong with a cause's window (empty when well-formed: a positive length, a start aligned to it, a subject, a positive count). */
 export function windowProblems(w: SignificantCauseWindow | undefined): string[] {
   if (!w || typeof w !== 'object') return ['its cause has no window'];
@@ -107,7 +118,7 @@ export function causeKey(code: string, cause: SignificantEventCause): string {
 }
 
 function windowKey(code: string, w: SignificantCauseWindow | undefined): string {
-  return `${code}|window|${String(w?.subject)}|${String(w?.start)}|${String(w?.seconds)}`;
+  return `${code}|window|${String(w?.subject)}|${String(w?.start)}|${String(w?.seconds)}${w?.rest === true ? '|rest' : ''}`;
 }
 
 /** Whether the catalogue's `raisedBy` of `code` has a source of kind `kind` (and, for a monitor, that monitor). */
@@ -127,12 +138,12 @@ export function causeProblems(code: SignificantEventCode, cause: SignificantEven
   switch (cause.kind) {
     case undefined:
     case 'event':
-      return cause.window ? [...(WINDOWED_EVENT_CODES.has(code) ? [] : [`${code} is not raised by a window of events`]), ...windowProblems(cause.window)] : [];
+      return cause.window ? [...(WINDOWED_EVENT_CODES.has(code) ? [] : [`${code} is not raised by a window of events`]), ...windowProblems(cause.window), ...floodWindowProblems(cause.window)] : [];
     case 'refusal': {
       const out = refusalCodeFor(cause.errorCode, cause.reason) === code ? [] : [`a refusal ${cause.errorCode}${cause.reason ? ` (${cause.reason})` : ''} cannot raise ${code}`];
       if (actor !== cause.actorId || cause.window?.subject !== `${cause.actorRole}:${cause.actorId}`)
         out.push(`its actor ${actor} and window subject ${String(cause.window?.subject)} are not the refusal's ${cause.actorRole}:${cause.actorId}`);
-      return [...out, ...windowProblems(cause.window)];
+      return [...out, ...windowProblems(cause.window), ...floodWindowProblems(cause.window)];
     }
     case 'projector':
       return [

@@ -9,22 +9,28 @@ export interface DueWindow<T> {
   readonly first: T;
 }
 
-/** What {@link FloodWindows.add} did with a cause: opened a window, counted it in an open one, or dropped it (too many windows open). */
-export type FloodOutcome = 'opened' | 'counted' | 'dropped';
+/**
+ * What {@link FloodWindows.add} did with a cause: opened a window (the caller raises it at once:
+ * `first`, the window with count 1), counted it in an open one (raised with the rest when the window
+ * ends), or dropped it (too many windows open).
+ */
+export type FloodOutcome = { readonly outcome: 'opened'; readonly first: DueWindow<unknown>['window'] } | { readonly outcome: 'counted' } | { readonly outcome: 'dropped' };
 
 interface Open<T> {
   code: SignificantEventCode;
   subject: string;
   startMs: number;
   count: number;
-  first: T;
+  /** The window's second cause: what the raise of the rest names. */
+  second: T | null;
 }
 
 /**
  * The flood bound of the significant events whose causes can repeat (refusals, a device's skewed
  * facts; docs/significant-events.md, "Floods are bounded"): causes are gathered per (code, subject,
- * window of `seconds` aligned to the epoch); each window gives one raise when it has ended, with the
- * first cause and the count. At most `maxOpen` windows are open at once: a cause that would open
+ * window of `seconds` aligned to the epoch); a window's first cause is raised at once (within the
+ * second the catalogue asks), the causes after it by one raise when the window has ended, named by
+ * the second, with their count. At most `maxOpen` windows are open at once: a cause that would open
  * one more is dropped (the caller counts it). Pure: the caller passes the times, ms since the epoch.
  */
 export class FloodWindows<T> {
@@ -41,21 +47,27 @@ export class FloodWindows<T> {
     const w = this.open.get(key);
     if (w) {
       w.count++;
-      return 'counted';
+      if (w.count === 2) w.second = c.first;
+      return { outcome: 'counted' };
     }
-    if (this.open.size >= this.options.maxOpen) return 'dropped';
-    this.open.set(key, { code: c.code, subject: c.subject, startMs, count: 1, first: c.first });
-    return 'opened';
+    if (this.open.size >= this.options.maxOpen) return { outcome: 'dropped' };
+    this.open.set(key, { code: c.code, subject: c.subject, startMs, count: 1, second: null });
+    return { outcome: 'opened', first: { start: new Date(startMs).toISOString(), seconds: this.options.seconds, subject: c.subject, count: 1 } };
   }
 
-  /** The windows ended by `nowMs` (removed from the open ones), oldest first; all of them with `all`. */
+  /**
+   * The rest of the windows ended by `nowMs` (removed from the open ones), oldest first; all of them
+   * with `all`: one raise per window that had causes after its first, named by its second, with how
+   * many (`rest`). A window of one cause gives nothing more (its first was raised at once).
+   */
   due(nowMs: number, all = false): DueWindow<T>[] {
     const len = this.options.seconds * 1000;
     const out: DueWindow<T>[] = [];
     for (const [key, w] of this.open) {
       if (!all && w.startMs + len > nowMs) continue;
       this.open.delete(key);
-      out.push({ code: w.code, first: w.first, window: { start: new Date(w.startMs).toISOString(), seconds: this.options.seconds, subject: w.subject, count: w.count } });
+      if (w.second === null) continue;
+      out.push({ code: w.code, first: w.second, window: { start: new Date(w.startMs).toISOString(), seconds: this.options.seconds, subject: w.subject, count: w.count - 1, rest: true } });
     }
     return out.sort((a, b) => a.window.start.localeCompare(b.window.start));
   }

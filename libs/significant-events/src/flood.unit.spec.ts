@@ -4,34 +4,38 @@ import { causeKey, refusalCodeFor, verifierCodeFor, windowStartOf } from './caus
 const T0 = Date.parse('2026-12-07T16:00:00.000Z');
 
 describe('floods are bounded (docs/significant-events.md, "Floods are bounded")', () => {
-  it('gathers the causes of one (code, subject, window) into one raise with their count, once the window has ended', () => {
+  it('raises the first cause of a (code, subject, window) at once, and the rest by one raise with their count once the window has ended', () => {
     const w = new FloodWindows<string>({ seconds: 60, maxOpen: 10 });
-    expect(w.add({ code: 'DEVICE.CLOCK_SKEW', subject: 'table-device:d1', atMs: T0 + 1_000, first: 'e1' })).toBe('opened');
-    for (let i = 2; i <= 500; i++) expect(w.add({ code: 'DEVICE.CLOCK_SKEW', subject: 'table-device:d1', atMs: T0 + 1_000 + i, first: `e${i}` })).toBe('counted');
-    expect(w.add({ code: 'DEVICE.CLOCK_SKEW', subject: 'table-device:d2', atMs: T0 + 2_000, first: 'x1' })).toBe('opened');
-    expect(w.add({ code: 'CARD.WRONG', subject: 'table-device:d1', atMs: T0 + 3_000, first: 'c1' })).toBe('opened');
-    expect(w.add({ code: 'DEVICE.CLOCK_SKEW', subject: 'table-device:d1', atMs: T0 + 61_000, first: 'n1' })).toBe('opened');
+    expect(w.add({ code: 'DEVICE.CLOCK_SKEW', subject: 'table-device:d1', atMs: T0 + 1_000, first: 'e1' })).toEqual({
+      outcome: 'opened',
+      first: { start: '2026-12-07T16:00:00.000Z', seconds: 60, subject: 'table-device:d1', count: 1 },
+    });
+    for (let i = 2; i <= 500; i++) expect(w.add({ code: 'DEVICE.CLOCK_SKEW', subject: 'table-device:d1', atMs: T0 + 1_000 + i, first: `e${i}` })).toEqual({ outcome: 'counted' });
+    expect(w.add({ code: 'DEVICE.CLOCK_SKEW', subject: 'table-device:d2', atMs: T0 + 2_000, first: 'x1' }).outcome).toBe('opened');
+    expect(w.add({ code: 'CARD.WRONG', subject: 'table-device:d1', atMs: T0 + 3_000, first: 'c1' }).outcome).toBe('opened');
+    expect(w.add({ code: 'CARD.WRONG', subject: 'table-device:d1', atMs: T0 + 4_000, first: 'c2' }).outcome).toBe('counted');
+    expect(w.add({ code: 'DEVICE.CLOCK_SKEW', subject: 'table-device:d1', atMs: T0 + 61_000, first: 'n1' }).outcome).toBe('opened');
     expect(w.due(T0 + 59_999)).toEqual([]);
     const due = w.due(T0 + 60_000);
-    expect(due.map((d) => [d.code, d.window.subject, d.window.count, d.first])).toEqual(
+    // the rest of each window, named by its second cause; a window of one cause gives nothing more
+    expect(due.map((d) => [d.code, d.window.subject, d.window.count, d.window.rest, d.first])).toEqual(
       expect.arrayContaining([
-        ['DEVICE.CLOCK_SKEW', 'table-device:d1', 500, 'e1'],
-        ['DEVICE.CLOCK_SKEW', 'table-device:d2', 1, 'x1'],
-        ['CARD.WRONG', 'table-device:d1', 1, 'c1'],
+        ['DEVICE.CLOCK_SKEW', 'table-device:d1', 499, true, 'e2'],
+        ['CARD.WRONG', 'table-device:d1', 1, true, 'c2'],
       ]),
     );
-    expect(due).toHaveLength(3);
+    expect(due).toHaveLength(2);
     expect(due[0].window).toMatchObject({ start: '2026-12-07T16:00:00.000Z', seconds: 60 });
     expect(w.size).toBe(1);
-    expect(w.due(T0 + 60_000, true).map((d) => d.first)).toEqual(['n1']);
+    expect(w.due(T0 + 60_000, true)).toEqual([]);
   });
 
   it('drops a cause that would open one window more than its bound', () => {
     const w = new FloodWindows<number>({ seconds: 1, maxOpen: 2 });
-    expect(w.add({ code: 'CARD.WRONG', subject: 'a', atMs: T0, first: 1 })).toBe('opened');
-    expect(w.add({ code: 'CARD.WRONG', subject: 'b', atMs: T0, first: 2 })).toBe('opened');
-    expect(w.add({ code: 'CARD.WRONG', subject: 'c', atMs: T0, first: 3 })).toBe('dropped');
-    expect(w.add({ code: 'CARD.WRONG', subject: 'a', atMs: T0 + 5, first: 4 })).toBe('counted');
+    expect(w.add({ code: 'CARD.WRONG', subject: 'a', atMs: T0, first: 1 }).outcome).toBe('opened');
+    expect(w.add({ code: 'CARD.WRONG', subject: 'b', atMs: T0, first: 2 }).outcome).toBe('opened');
+    expect(w.add({ code: 'CARD.WRONG', subject: 'c', atMs: T0, first: 3 }).outcome).toBe('dropped');
+    expect(w.add({ code: 'CARD.WRONG', subject: 'a', atMs: T0 + 5, first: 4 }).outcome).toBe('counted');
   });
 
   it('answers a storm once per minute, when its count reaches the threshold', () => {

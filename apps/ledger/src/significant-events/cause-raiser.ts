@@ -2,9 +2,22 @@ import { Inject, Injectable, Logger, OnApplicationBootstrap, OnModuleDestroy } f
 import { ConfigService } from '@nestjs/config';
 import type { LedgerApiEnv } from '@ledger/config';
 import type { PgEventStore } from '@ledger/event-store';
+import { withTimeout } from '@ledger/infra';
 import type { LedgerEvent, SignificantEventRaisedData } from '@ledger/events';
 import type { ReadModel } from '@ledger/read-model';
-import { FloodWindows, PROJECTOR_RECORD_CODES, RAISER_ACTORS, refusalCodeFor, STORM_CODE, StormCounter, verifierCodeFor, type DueWindow, type SignificantEventCode, type SignificantEventDraft } from '@ledger/significant-events';
+import {
+  FloodWindows,
+  PROJECTOR_RECORD_CODES,
+  RAISER_ACTORS,
+  refusalCodeFor,
+  STORM_CODE,
+  StormCounter,
+  verifierCodeFor,
+  type DueWindow,
+  type FloodOutcome,
+  type SignificantEventCode,
+  type SignificantEventDraft,
+} from '@ledger/significant-events';
 import { setSignificantTaps, type DivergenceSeen, type RefusalSeen } from '../kernel/significant-taps';
 import { EVENT_STORE, READ_MODEL } from '../kernel/tokens';
 import { appendRaiseData, nonEventRaiseData, windowedRaiseData } from './raise';
@@ -78,6 +91,8 @@ export class SignificantCauseRaiser implements OnApplicationBootstrap, OnModuleD
   private readonly windows: FloodWindows<FirstCause>;
   private readonly storm: StormCounter;
   private readonly pending: Pending[] = [];
+  /** The first cause of each window opened since the last flush: raised at once. */
+  private readonly firsts: DueWindow<FirstCause>[] = [];
   private timers: NodeJS.Timeout[] = [];
   private flushing: Promise<void> | null = null;
   private polling = false;
@@ -110,7 +125,8 @@ export class SignificantCauseRaiser implements OnApplicationBootstrap, OnModuleD
     setSignificantTaps(null);
     for (const t of this.timers) clearInterval(t);
     this.timers = [];
-    await this.flush(true).catch(() => undefined);
+    // the open windows' rest is raised at the stop, waiting 3 s at most: the API's stop is never held by it
+    await withTimeout(this.flush(true), 3_000, 'significant events: the last flush').catch((err: unknown) => this.logger.warn((err as Error).message));
   }
 
   /** Counts a refusal (constant time): a 429 towards the storm, a catalogued refusal of a caller into its window. */
@@ -133,12 +149,14 @@ export class SignificantCauseRaiser implements OnApplicationBootstrap, OnModuleD
     const code = refusalCodeFor(r.code, r.reason);
     if (!code || !r.actor) return;
     const actor = r.actor;
-    this.count(code, this.windows.add({ code, subject: `${actor.role}:${actor.id}`, atMs: r.atMs, first: { kind: 'refusal', r: { ...r, actor } } }));
+    const first: FirstCause = { kind: 'refusal', r: { ...r, actor } };
+    this.admit(code, first, this.windows.add({ code, subject: `${actor.role}:${actor.id}`, atMs: r.atMs, first }));
   }
 
   /** Counts a device's skewed fact (the monitor's `DEVICE.CLOCK_SKEW` draft) into its device's window of its `recordedAt`. */
   skewedFact(e: LedgerEvent, draft: SignificantEventDraft, dealer: string | null): void {
-    this.count(draft.code, this.windows.add({ code: draft.code, subject: `${e.actor.role}:${e.actor.id}`, atMs: Date.parse(e.recordedAt), first: { kind: 'event', e, draft, dealer } }));
+    const first: FirstCause = { kind: 'event', e, draft, dealer };
+    this.admit(draft.code, first, this.windows.add({ code: draft.code, subject: `${e.actor.role}:${e.actor.id}`, atMs: Date.parse(e.recordedAt), first }));
   }
 
   /** Queues one raise per (divergence kind, source) of a verification's report that raises a code, named by its first divergence. */
@@ -168,7 +186,7 @@ export class SignificantCauseRaiser implements OnApplicationBootstrap, OnModuleD
   }
 
   private async appendDue(all: boolean): Promise<void> {
-    const jobs: (Pending | DueWindow<FirstCause>)[] = [...this.windows.due(Date.now(), all), ...this.pending.splice(0)];
+    const jobs: (Pending | DueWindow<FirstCause>)[] = [...this.firsts.splice(0), ...this.windows.due(Date.now(), all), ...this.pending.splice(0)];
     let failed = 0;
     let lastError = '';
     for (const job of jobs) {
@@ -227,7 +245,11 @@ export class SignificantCauseRaiser implements OnApplicationBootstrap, OnModuleD
     else this.pending.push(p);
   }
 
-  private count(code: SignificantEventCode, outcome: 'opened' | 'counted' | 'dropped'): void {
-    if (outcome === 'dropped') significantMetrics.causesDropped.inc({ code });
+  /** A window's first cause is raised at once (the next flush, started now); a dropped one is counted. */
+  private admit(code: SignificantEventCode, first: FirstCause, o: FloodOutcome): void {
+    if (o.outcome === 'dropped') significantMetrics.causesDropped.inc({ code });
+    if (o.outcome !== 'opened') return;
+    this.firsts.push({ code, first, window: o.first });
+    void this.flush();
   }
 }

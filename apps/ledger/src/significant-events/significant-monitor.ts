@@ -3,6 +3,7 @@ import { ConfigService } from '@nestjs/config';
 import type { LedgerApiEnv } from '@ledger/config';
 import type { PgEventStore } from '@ledger/event-store';
 import type { LedgerEvent } from '@ledger/events';
+import { withTimeout } from '@ledger/infra';
 import { createKafka, type IncomingMessage, type KafkaConsumer } from '@ledger/kafka';
 import {
   configurationDrafts,
@@ -20,6 +21,9 @@ import { FairnessAlerts } from './fairness-alerts';
 import { appendRaise, raiseData } from './raise';
 import { significantMetrics } from './significant-metrics';
 import { SignificantCauseRaiser } from './cause-raiser';
+
+/** The longest the API's stop waits for the monitor to leave its group, in ms. */
+const STOP_WAIT_MS = 3_000;
 
 /** The longest a fetch of the monitor waits for records, in ms: bounds the raise's latency when the topic is quiet. */
 const MONITOR_MAX_WAIT_MS = 100;
@@ -76,10 +80,11 @@ export class SignificantEventMonitor implements OnApplicationBootstrap, OnModule
     void this.start().catch((err: unknown) => this.logger.error(`significant-event monitor not started: ${(err as Error).message}`));
   }
 
+  /** Leaves the group, waiting {@link STOP_WAIT_MS} at most (a consumer still joining may not answer): the API's stop is never held by it. */
   async onModuleDestroy(): Promise<void> {
     const c = this.consumer;
     this.consumer = null;
-    await c?.disconnect();
+    if (c) await withTimeout(c.disconnect(), STOP_WAIT_MS, 'significant-event monitor disconnect').catch((err: unknown) => this.logger.warn((err as Error).message));
   }
 
   private async start(): Promise<void> {
