@@ -220,9 +220,9 @@ export class LedgerApiEnv extends WithWalletLimits(
   /**
    * The window of the flood bound, in seconds (docs/significant-events.md, "Floods are bounded"):
    * the significant events raised by refusals (`CARD.WRONG`, `CARD.ACCOUNTING_ANOMALY`,
-   * `DEVICE.CLOCK_SKEW`, `READ_MODEL.DIVERGED`) and a device's skewed facts are raised at most once
-   * per (code, device or caller, window aligned to the epoch), when the window ends, carrying how
-   * many causes it stands for.
+   * `DEVICE.CLOCK_SKEW`, `READ_MODEL.DIVERGED`) and a device's skewed facts are raised at most twice
+   * per (code, device or caller, window aligned to the epoch): the window's first cause at once, the
+   * rest by one raise when the window ends, carrying how many causes it stands for.
    * @default 60
    */
   @IntVar(1, 3600, 's')
