@@ -11,7 +11,6 @@
  * received by a consumer of the significant-events topic (`topicMs`), and → first listed by
  * `GET /significant-events` polled every {@link ROUTE_POLL_MS} ms (`routeMs`), on one wall clock.
  */
-import { significantEventIdOf } from '@ledger/anchors';
 import type { KafkaClient } from '@ledger/kafka';
 import { gamingDay, gamingDayConfigFromEnv } from '@ledger/projections';
 import type { LedgerClient } from '@ledger/simulator';
@@ -59,16 +58,20 @@ export interface SignificantFigures {
   readonly note: string;
 }
 
-/** One expected raise: its id, kind and cause. */
+/** One expected raise: its key (`<cause event id>|<code>`: a skew's raise is its device's window's, named by its first cause), kind and cause. */
 interface Expected {
   readonly id: string;
   readonly code: string;
   readonly causeEventId: string;
 }
 
+/** The key a raise is matched by: its cause's event id and its code. */
+const keyOf = (causeEventId: string, code: string): string => `${causeEventId}|${code}`;
+
 /** A shoe of causes: skewed opening, a large win corrected, a round voided. @returns the raises it must cause */
 async function causeShoe(client: LedgerClient, pg: Pg, shoeId: string): Promise<Expected[]> {
-  const dev = (path: string, body: unknown = {}) => client.post('table-device', 'device-sig', path, body);
+  // a device of its own per shoe: its skewed opening is the first of its window, raised at once
+  const dev = (path: string, body: unknown = {}) => client.post('table-device', `device-${shoeId}`, path, body);
   const pm = (sub: string, path: string, body: unknown) => client.post('pit-manager', sub, path, body);
   const [r1, r2] = [`${shoeId}-R1`, `${shoeId}-R2`];
   await dev(`/tables/${SHOE_TABLE}/shoes`, { shoeId, dealerId: 'dealer-sig', occurredAt: new Date(Date.now() - 120_000).toISOString() });
@@ -94,7 +97,7 @@ async function causeShoe(client: LedgerClient, pg: Pg, shoeId: string): Promise<
     `${r1}-B1`,
   ]);
   const codeOf: Record<string, string> = { ShoeOpened: 'DEVICE.CLOCK_SKEW', BetSettled: 'WIN.LARGE', ResultCorrected: 'RESULT.CORRECTED', RoundVoided: 'ROUND.VOIDED' };
-  return rows.map((r: { id: string; type: string }) => ({ id: significantEventIdOf(r.id, codeOf[r.type]), code: codeOf[r.type], causeEventId: r.id }));
+  return rows.map((r: { id: string; type: string }) => ({ id: keyOf(r.id, codeOf[r.type]), code: codeOf[r.type], causeEventId: r.id }));
 }
 
 /** An early close of today's gaming day for the virtual table (requested by one pit manager, approved by another). @returns its raise */
@@ -105,7 +108,7 @@ async function causeEarlyClose(client: LedgerClient, pg: Pg): Promise<Expected> 
   await client.post('pit-manager', 'pm-sig-2', `/gaming-days/${day}/close-requests/${asked.requestId}/approve`, {});
   const { rows } = await pg.query(`SELECT event_id::text AS id FROM events WHERE type = 'GamingDayClosed' AND data -> 'early' ->> 'requestId' = $1`, [asked.requestId]);
   if (rows.length !== 1) throw new Error(`the early close ${asked.requestId} recorded no GamingDayClosed`);
-  return { id: significantEventIdOf(rows[0].id, 'GAMING_DAY.CLOSED_EARLY'), code: 'GAMING_DAY.CLOSED_EARLY', causeEventId: rows[0].id };
+  return { id: keyOf(rows[0].id, 'GAMING_DAY.CLOSED_EARLY'), code: 'GAMING_DAY.CLOSED_EARLY', causeEventId: rows[0].id };
 }
 
 /** Latencies of the raises `expected`: cause recordedAt → topic, → route. */
@@ -133,8 +136,9 @@ export async function measureSignificant(client: LedgerClient, pg: Pg, kafka: Ka
   await consumer.run({
     eachMessage: async ({ message }) => {
       const at = nowMs();
-      const v = JSON.parse(message.value?.toString('utf8') ?? 'null') as { type?: string; eventId?: string } | null;
-      if (v?.type === 'SignificantEventRaised' && v.eventId && !onTopic.has(v.eventId)) onTopic.set(v.eventId, at);
+      const v = JSON.parse(message.value?.toString('utf8') ?? 'null') as { type?: string; data?: { code?: string; cause?: { eventId?: string } } } | null;
+      const k = v?.type === 'SignificantEventRaised' && v.data?.cause?.eventId && v.data.code ? keyOf(v.data.cause.eventId, v.data.code) : null;
+      if (k && !onTopic.has(k)) onTopic.set(k, at);
     },
   });
   let polling = true;
@@ -142,7 +146,10 @@ export async function measureSignificant(client: LedgerClient, pg: Pg, kafka: Ka
     while (polling) {
       const page = await client.get('auditor', 'aud-sig', '/significant-events?limit=100').catch(() => ({ items: [] }));
       const at = nowMs();
-      for (const i of page.items as { significantEventId: string }[]) if (!onRoute.has(i.significantEventId)) onRoute.set(i.significantEventId, at);
+      for (const i of page.items as { code: string; causeEventId: string | null }[]) {
+        const k = i.causeEventId ? keyOf(i.causeEventId, i.code) : null;
+        if (k && !onRoute.has(k)) onRoute.set(k, at);
+      }
       await sleep(ROUTE_POLL_MS);
     }
   })();
