@@ -70,13 +70,18 @@ export async function significantMissing(ds: DataSource): Promise<number> {
   return [...expected].filter((k) => !raised.has(k)).length;
 }
 
-/** The whole check (see the file comment). Read-only. */
-export async function checkSignificant(ds: DataSource): Promise<SignificantCheck> {
+/**
+ * The whole check (see the file comment). Read-only.
+ * @param o.monitor whether the run's API ran the monitor: without it (a run that turns it off) nothing
+ *   is expected, and a raise is a problem
+ */
+export async function checkSignificant(ds: DataSource, o: { readonly monitor: boolean }): Promise<SignificantCheck> {
   const { expected, raised, count } = await pairs(ds, detectionThresholds(FAULT_RUN_THRESHOLDS_ENV));
   const problems: string[] = [];
   const note = (s: string) => problems.length < 20 && problems.push(s);
   let missing = 0;
-  for (const k of expected)
+  if (!o.monitor && count > 0) note(`${count} raise(s) with the monitor off`);
+  for (const k of o.monitor ? expected : [])
     if (!raised.has(k)) {
       missing++;
       note(`cause|code ${k} raised nothing`);
