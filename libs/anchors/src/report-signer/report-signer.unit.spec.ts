@@ -113,9 +113,12 @@ describe('the report signer', () => {
     expect(publicKeyId(key.publicKey)).toBe(keyId);
     const v2 = closeBody();
     const layout2 = { ...v2, header: { ...(v2.header as object), reportVersion: 2 }, clockSkew: [{ tableId: 'T-CLASSIC-01', deviceEvents: 0, largest: null }] };
+    // layout 3: the day's fairness verdict per table (a close of today's API: refused before, 503 NO_SIGNING_KEY)
+    const layout3 = { ...layout2, header: { ...(v2.header as object), reportVersion: 3 }, fairness: [{ tableId: 'T-CLASSIC-01', rounds: 0, alert: false }] };
     for (const [kind, body] of [
       ['gaming-day-close', closeBody()],
       ['gaming-day-close', layout2],
+      ['gaming-day-close', layout3],
       ['export-manifest', manifestBody(keyId)],
     ] as const) {
       const a = await client.sign(kind, body);
@@ -147,6 +150,16 @@ describe('the report signer', () => {
       ['a field beside kind and body', { status: 400, code: 'SIGNER.MALFORMED_REQUEST' }, () => sign({ kind: 'gaming-day-close', body: close, keyId })],
       ['a close with a field too many', { status: 400, code: 'SIGNER.MALFORMED_REQUEST' }, () => sign({ kind: 'gaming-day-close', body: { ...close, note: 'x' } })],
       ['a layout-1 close with a clock skew', { status: 400, code: 'SIGNER.MALFORMED_REQUEST' }, () => sign({ kind: 'gaming-day-close', body: { ...close, clockSkew: [] } })],
+      [
+        'a layout-2 close with a fairness verdict',
+        { status: 400, code: 'SIGNER.MALFORMED_REQUEST' },
+        () => sign({ kind: 'gaming-day-close', body: { ...close, header: { ...(close.header as object), reportVersion: 2 }, clockSkew: [], fairness: [] } }),
+      ],
+      [
+        'a layout-3 close without its fairness verdict',
+        { status: 400, code: 'SIGNER.MALFORMED_REQUEST' },
+        () => sign({ kind: 'gaming-day-close', body: { ...close, header: { ...(close.header as object), reportVersion: 3 }, clockSkew: [] } }),
+      ],
       ['a layout-2 close without its clock skew', { status: 400, code: 'SIGNER.MALFORMED_REQUEST' }, () => sign({ kind: 'gaming-day-close', body: { ...close, header: { ...(close.header as object), reportVersion: 2 } } })],
       ['a close without its tables', { status: 400, code: 'SIGNER.MALFORMED_REQUEST' }, () => sign({ kind: 'gaming-day-close', body: { ...close, tableIds: [] } })],
       ['a close with a bad day', { status: 400, code: 'SIGNER.MALFORMED_REQUEST' }, () => sign({ kind: 'gaming-day-close', body: { ...close, gamingDay: '2026-1-2' } })],

@@ -54,7 +54,7 @@ export class SigningRefusal extends Error {
   }
 }
 
-/** The fields of a gaming-day close's report body, exactly (layout 1; layout 2 adds `clockSkew`). */
+/** The fields of a gaming-day close's report body, exactly (layout 1; layout 2 adds `clockSkew`, layout 3 `fairness`). */
 const CLOSE_FIELDS = ['adjustments', 'early', 'gamingDay', 'gamingDayRule', 'header', 'rows', 'tableIds', 'throughPosition', 'totals', 'trigger'];
 /** The fields of an export manifest's signed body, exactly. */
 const MANIFEST_FIELDS = ['anchors', 'files', 'format', 'header', 'keyId', 'ledgerId', 'period', 'positions', 'signedAt'];
@@ -96,11 +96,12 @@ function header(v: unknown, report: string): void {
 }
 
 function checkClose(b: Record<string, unknown>): void {
-  // layout 2 on: the day's largest device clock skew per table (docs/reports.md §2)
+  // layout 2 on: the day's largest device clock skew per table; layout 3 on: the day's fairness verdict per table (docs/reports.md §2)
   const layout = isObject(b.header) && typeof b.header.reportVersion === 'number' ? b.header.reportVersion : 1;
-  exactFields(b, layout >= 2 ? [...CLOSE_FIELDS, 'clockSkew'] : CLOSE_FIELDS, 'a gaming-day close report');
+  exactFields(b, [...CLOSE_FIELDS, ...(layout >= 2 ? ['clockSkew'] : []), ...(layout >= 3 ? ['fairness'] : [])], 'a gaming-day close report');
   header(b.header, 'gaming-day-close');
   if (layout >= 2 && (!Array.isArray(b.clockSkew) || !b.clockSkew.every(isObject))) refuse('clockSkew must be a list of objects');
+  if (layout >= 3 && (!Array.isArray(b.fairness) || !b.fairness.every(isObject))) refuse('fairness must be a list of objects');
   if (typeof b.gamingDay !== 'string' || !/^\d{4}-\d{2}-\d{2}$/.test(b.gamingDay)) refuse('gamingDay must be YYYY-MM-DD');
   if (!Array.isArray(b.tableIds) || b.tableIds.length === 0 || !b.tableIds.every((t) => typeof t === 'string' && t.length > 0 && t.length <= 64)) refuse('tableIds must be a non-empty list of table ids');
   if (typeof b.throughPosition !== 'string' || !/^\d{1,19}$/.test(b.throughPosition)) refuse('throughPosition must be a global position (decimal string)');
