@@ -1,4 +1,4 @@
-import { first, rows, tablesIn, type Queryable } from '../sql';
+import { rows, tablesIn, type Queryable } from '../sql';
 import { SIGNIFICANT_EVENTS_TABLE, type SignificantEventRow } from './tables';
 
 /** The significant-events read model's tables (their names are declared in `tables.ts`). */
