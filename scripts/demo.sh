@@ -139,6 +139,14 @@ if [ ${#taken[@]} -gt 0 ]; then
 fi
 
 if [ ! -d node_modules ]; then say "installing npm packages from the lock file (npm ci)"; npm ci --no-audit --no-fund >&2; fi
+# one broker address for the stack and the services (as scripts/bench.sh): KAFKA_PORT from a local
+# KAFKA_BROKERS, or KAFKA_BROKERS from KAFKA_PORT [9092], so a second stack's port reaches the API, relay and projector
+if [ -n "${KAFKA_BROKERS:-}" ]; then
+  if [ -z "${KAFKA_PORT:-}" ] && [[ "$KAFKA_BROKERS" =~ ^(127\.0\.0\.1|localhost):([0-9]+)$ ]]; then export KAFKA_PORT="${BASH_REMATCH[2]}"; fi
+else
+  export KAFKA_BROKERS="127.0.0.1:${KAFKA_PORT:-9092}"
+fi
+if [ -n "${KAFKA_PORT:-}" ]; then export KAFKA_CONTROLLER_PORT="${KAFKA_CONTROLLER_PORT:-$((KAFKA_PORT + 1))}"; fi
 # (Kafka, when stack.sh starts it, outlives this script: it must not hold the demo's lock)
 bash scripts/stack.sh up 8>&-
 say "building"

@@ -243,7 +243,9 @@ async function main(): Promise<void> {
   for (const table of tables) {
     const v = await client.get('auditor', 'demo-auditor', `/tables/${table.tableId}/chain`);
     chainsOk &&= v.ok;
-    out(`  ${table.tableId.padEnd(13)} ${v.ok ? 'intact' : 'BROKEN'}: ${v.streamsChecked} shoes, ${v.eventsChecked} events${v.ok ? '' : `, problems: ${JSON.stringify(v.problems.slice(0, 3))}`}`);
+    out(
+      `  ${table.tableId.padEnd(13)} ${v.ok ? 'intact' : 'BROKEN'}: ${v.streamsChecked} streams (its shoes and its significant events), ${v.eventsChecked} events${v.ok ? '' : `, problems: ${JSON.stringify(v.problems.slice(0, 3))}`}`,
+    );
   }
 
   // the decisions as the ledger lists them: every one the simulated shoes requested is approved, none pending
@@ -276,7 +278,7 @@ async function main(): Promise<void> {
     out(`    curl -s -H "Authorization: Bearer $(LEDGER_ENV=development npm run -s token -- --role auditor --sub me)" ${api}/shoes/${voidedRound.shoeId}/rounds/${voidedRound.roundId}/recall`);
   }
   out(`  reconciliation CSV:   curl -s -H "Authorization: Bearer $(LEDGER_ENV=development npm run -s token -- --role auditor --sub me)" "${api}/reports/reconciliation?groupBy=table,shoe,dealer,day,currency&format=csv"`);
-  out(`  the Kafka topic:      baccarat.ledger.events.v1 on 127.0.0.1:9092 (docs/asyncapi)`);
+  out(`  the Kafka topic:      ${process.env.LEDGER_EVENTS_TOPIC ?? 'baccarat.ledger.events.v1'} on ${process.env.KAFKA_BROKERS ?? '127.0.0.1:9092'} (docs/asyncapi)`);
   const pmToken = (sub: string) => `$(LEDGER_ENV=development npm run -s token -- --role pit-manager --sub ${sub})`;
   out(`  four eyes by hand: one pit manager requests, a different one approves with their own token`);
   if (plain) {
