@@ -714,7 +714,7 @@ function hostileArb(ctx: Ctx): fc.Arbitrary<Hostile> {
   /** A decision request the rules refuse whatever the round: the dealer requesting, a blank reason. */
   const badDecision = fc.oneof(
     reason.map((r) => ({ sub: DEALER, body: { reason: r }, code: 'MANAGEMENT.DEALER_CANNOT_DECIDE' })),
-    fc.constantFrom('   ', ' \t\n ', '\n\n\n').map((r) => ({ sub: 'pm-1', body: { reason: r }, code: 'MANAGEMENT.REASON_REQUIRED' })),
+    fc.constantFrom('   ', ' \t\n ', '\n\n\n', '\u200b\u200b\u200b', 'a\u200b\u2060b').map((r) => ({ sub: 'pm-1', body: { reason: r }, code: 'MANAGEMENT.REASON_REQUIRED' })),
   );
   /** An act on the PENDING shoe's decision (or on `decisionId`) by `sub`. */
   const act = (ep: 'approve' | 'reject', sub: string, body: Record<string, Json>, decisionId = w.pendingDecision): Cmd => ({ ep, role: 'pit-manager', sub, path: pathOf(ep, decisionId), body, shoe: 'PENDING' });
@@ -727,7 +727,7 @@ function hostileArb(ctx: Ctx): fc.Arbitrary<Hostile> {
     remark.map((b) => ({ cmd: act('approve', 'pm-1', b), defect: 'approval: MANAGEMENT.SAME_APPROVER', code: 'MANAGEMENT.SAME_APPROVER' })),
     remark.map((b) => ({ cmd: act('approve', DEALER, b), defect: 'approval: MANAGEMENT.DEALER_CANNOT_DECIDE', code: 'MANAGEMENT.DEALER_CANNOT_DECIDE' })),
     reason.map((r) => ({ cmd: act('reject', 'pm-1', { reason: r }), defect: 'rejection: MANAGEMENT.SAME_APPROVER', code: 'MANAGEMENT.SAME_APPROVER' })),
-    fc.constantFrom('   ', ' \t\n ', '\n\n\n').map((r) => ({ cmd: act('reject', 'pm-2', { reason: r }), defect: 'rejection with a blank reason', code: 'MANAGEMENT.REASON_REQUIRED' })),
+    fc.constantFrom('   ', ' \t\n ', '\n\n\n', '\u200b\u200b\u200b', 'a\u200b\u2060b').map((r) => ({ cmd: act('reject', 'pm-2', { reason: r }), defect: 'rejection with a blank reason', code: 'MANAGEMENT.REASON_REQUIRED' })),
   );
   const validBet = fc.record({
     betId: newId,

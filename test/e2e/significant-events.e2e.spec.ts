@@ -156,6 +156,12 @@ describe('significant events: raised as facts, acknowledged by a second person',
     }
     const noReason = await ack('pm-3', 'pit-manager', {});
     expect(noReason.status).toBe(400);
+    // a reason no one can read (zero-width characters, white space) is refused as a decision's would be, and records nothing
+    for (const unreadable of ['\u200b\u200b\u200b\u200b', ' o\u2060k\ufeff ']) {
+      const r = await ack('pm-3', 'pit-manager', { reason: unreadable });
+      expect([r.status, ((await r.json()) as any).error.code]).toEqual([422, 'MANAGEMENT.REASON_REQUIRED']);
+    }
+    expect((await h.store.readStream(`significant-${item.significantEventId}`)).map((e) => e.type)).toEqual(['SignificantEventRaised']);
     const unknown = await call('POST', `/significant-events/${randomUUID()}/acknowledgements`, 'pit-manager', 'pm-3', { reason: 'reviewed' });
     expect([unknown.status, ((await unknown.json()) as any).error.code]).toEqual([404, 'SIGNIFICANT.NOT_FOUND']);
     const device = await fetch(`${h.baseUrl}/significant-events/${item.significantEventId}/acknowledgements`, {

@@ -5,6 +5,7 @@ import type { LedgerApiEnv } from '@ledger/config';
 import { ConcurrencyError, PgEventStore } from '@ledger/event-store';
 import { EARLY_CLOSE_TTL_MS, LEDGER_WIDE_TABLE_ID, type EarlyCloseApproval, type GamingDayCloseRequestedData, type LedgerEvent, type NewEvent, type Role } from '@ledger/events';
 import { gamingDay, gamingDayEnd, type GamingDayConfig } from '@ledger/projections';
+import { checkReason } from '@ledger/shoe';
 import { ApiError } from '../kernel/api-error';
 import { DATA_SOURCE, EVENT_STORE } from '../kernel/tokens';
 import type { DataSource } from 'typeorm';
@@ -117,8 +118,7 @@ export class GamingDayCloseService {
   async requestEarlyClose(day: string, tableIds: readonly string[] | null, reason: string, requester: { id: string }, now: Date = new Date()): Promise<EarlyCloseRequest> {
     const current = this.assertStarted(day, now);
     if (day !== current) throw new ApiError('VALIDATION.FAILED', `gaming day ${day} has ended: close it without early`, { problems: ['early: only for the current gaming day'] });
-    const why = reason.trim();
-    if (why.length < 3 || why.length > 500) throw ApiError.of('MANAGEMENT.REASON_REQUIRED');
+    const why = checkReason(reason, 'MANAGEMENT.REASON_REQUIRED');
     for (const t of tableIds ?? []) this.tables.get(t); // TABLE.UNKNOWN
     const set = tableIds ? [...new Set(tableIds)].sort() : null;
     const data: GamingDayCloseRequestedData = {

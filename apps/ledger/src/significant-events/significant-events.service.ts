@@ -4,6 +4,7 @@ import { ConcurrencyError, type PgEventStore } from '@ledger/event-store';
 import { significantStreamId, type LedgerEvent } from '@ledger/events';
 import { significantEventRowOf, type ReadModel, type SignificantEventFilter, type SignificantEventRow } from '@ledger/read-model';
 import { raisersOf } from '@ledger/significant-events';
+import { checkReason } from '@ledger/shoe';
 import type { Principal } from '../kernel/auth/principal';
 import { ApiError } from '../kernel/api-error';
 import { camel } from '../kernel/camel';
@@ -143,8 +144,11 @@ export class SignificantEventsService {
    * @throws ApiError 404 `SIGNIFICANT.NOT_FOUND`; 422 `MANAGEMENT.SAME_APPROVER` (`p` is among the
    *   people whose act raised it); 409 `SIGNIFICANT.ALREADY_ACKNOWLEDGED` (also when another
    *   acknowledgement wins the race)
+   * @throws DomainError 422 `MANAGEMENT.REASON_REQUIRED`: the reason, trimmed, is not 3..500 characters with at
+   *   least 3 visible (the management decisions' rule, `checkReason` of `@ledger/shoe`); it is recorded trimmed
    */
   async acknowledge(id: string, p: Principal, reason: string): Promise<AcknowledgementAnswer> {
+    const why = checkReason(reason, 'MANAGEMENT.REASON_REQUIRED');
     const stream = UUID.test(id) ? await this.store.readStream(significantStreamId(id)) : [];
     const raise = stream.find((e): e is LedgerEvent<'SignificantEventRaised'> => e.type === 'SignificantEventRaised');
     if (!raise) throw ApiError.of('SIGNIFICANT.NOT_FOUND', { significantEventId: id.slice(0, 64) });
@@ -154,7 +158,7 @@ export class SignificantEventsService {
       throw new ApiError('MANAGEMENT.SAME_APPROVER', `${p.id} had a hand in what raised significant event ${id} and may not acknowledge it: a second person must`, { significantEventId: id, actorId: p.id });
     }
     const role = p.role === 'auditor' ? 'auditor' : 'pit-manager';
-    const data = { significantEventId: id, code: raise.data.code, reason, acknowledgedBy: p.id, role } as const;
+    const data = { significantEventId: id, code: raise.data.code, reason: why, acknowledgedBy: p.id, role } as const;
     try {
       const r = await this.store.append({
         streamId: significantStreamId(id),

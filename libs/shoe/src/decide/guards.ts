@@ -104,10 +104,19 @@ export function checkDecision(input: DecisionInput, dealerIds: string | readonly
   return { ...decision, ...(input.decisionId ? { decisionId: input.decisionId } : {}), ...(input.evidence ? { evidence: input.evidence } : {}) };
 }
 
-/** A reason of 3..500 characters once trimmed; returns it trimmed. @throws `code` */
+/** White space and invisible format characters (zero-width space, joiners, BOM, direction marks): none of them is read. */
+const UNSEEN = /[\s\p{Cf}]/gu;
+
+/**
+ * A reason of 3..500 characters once trimmed, at least 3 of them visible (docs/domain-rules.md §6:
+ * neither white space nor an invisible format character such as U+200B, which would record a
+ * reason no one can read); returns it trimmed.
+ * @throws DomainError `code`, details `{ length, visible }` (UTF-16 units once trimmed; visible characters)
+ */
 export function checkReason(reason: unknown, code: 'MANAGEMENT.REASON_REQUIRED' | 'COMMENCEMENT.REASON_REQUIRED'): string {
   const r = typeof reason === 'string' ? reason.trim() : '';
-  if (r.length < 3 || r.length > 500) throw new DomainError(code, 'a reason of 3 to 500 characters is required', { length: r.length });
+  const visible = r.replace(UNSEEN, '').length;
+  if (r.length < 3 || r.length > 500 || visible < 3) throw new DomainError(code, 'a reason of 3 to 500 characters, at least 3 of them visible, is required', { length: r.length, visible });
   return r;
 }
 

@@ -9,6 +9,8 @@ import { dropCard, exposeCard } from './incidents';
 import { correctResult, voidRound, voidShoe } from './management';
 import { changeDealer, closeShoe, openShoe } from './shoe-lifecycle';
 
+export { checkReason } from './guards';
+
 /**
  * `decide(state, command, ctx)`: judges one command against the shoe's state and returns the
  * events that record it, or throws a {@link DomainError}. Pure: no clock, no randomness (event

@@ -22,6 +22,8 @@ describe('management decision checks (§6)', () => {
     ['no reason', { reason: '' }, 'MANAGEMENT.REASON_REQUIRED'],
     ['a 2-character reason', { reason: ' ab ' }, 'MANAGEMENT.REASON_REQUIRED'],
     ['a 501-character reason', { reason: 'x'.repeat(501) }, 'MANAGEMENT.REASON_REQUIRED'],
+    ['a reason of zero-width spaces', { reason: '\u200b\u200b\u200b\u200b' }, 'MANAGEMENT.REASON_REQUIRED'],
+    ['a reason with 2 visible characters', { reason: 'o\u200bk\u2060\ufeff' }, 'MANAGEMENT.REASON_REQUIRED'],
     ['no approver', { approverId: '' }, 'MANAGEMENT.MANAGER_REQUIRED'],
     ['the same manager twice', { approverId: 'PM1' }, 'MANAGEMENT.SAME_APPROVER'],
     ['the dealer acting', { actingManagerId: 'D1' }, 'MANAGEMENT.DEALER_CANNOT_DECIDE'],

@@ -1,5 +1,6 @@
 import type { AffectedBet, DecisionApprovedData, DecisionExpiredData, DecisionKind, DecisionProposal, DecisionRejectedData, DecisionRequestedData, Evidence, NewEvent } from '@ledger/events';
 import { decide } from '../decide';
+import { checkReason } from '../decide/guards';
 import { DomainError } from '../errors';
 import type { DecideContext, ShoeCommand } from '../commands';
 import { betSettlement, findRound, type DecisionRecord, type ShoeState } from '../state';
@@ -76,7 +77,7 @@ export function decideDecision(state: ShoeState, cmd: DecisionCommand, ctx: Deci
 }
 
 function requestDecision(s: ShoeState, cmd: Extract<DecisionCommand, { type: 'RequestDecision' }>, ctx: DecideContext): NewEvent[] {
-  const reason = checkReason(cmd.reason);
+  const reason = checkReason(cmd.reason, 'MANAGEMENT.REASON_REQUIRED');
   if (findDecision(s, cmd.decisionId)) {
     throw new DomainError('DECISION.DUPLICATE_ID', `decision ${cmd.decisionId} already exists`, { decisionId: cmd.decisionId });
   }
@@ -115,7 +116,7 @@ function approveDecision(s: ShoeState, cmd: Extract<DecisionCommand, { type: 'Ap
   if (dealers.has(cmd.approvedBy)) {
     throw new DomainError('MANAGEMENT.DEALER_CANNOT_DECIDE', `${cmd.approvedBy} dealt a round this decision concerns`, { decisionId: d.decisionId, managerId: cmd.approvedBy });
   }
-  const remark = cmd.reason === null || cmd.reason === undefined || cmd.reason.trim() === '' ? null : checkReason(cmd.reason);
+  const remark = cmd.reason === null || cmd.reason === undefined || cmd.reason.trim() === '' ? null : checkReason(cmd.reason, 'MANAGEMENT.REASON_REQUIRED');
   const effect = decide(s, managementCommand(d.proposal, d.reason, d.requestedBy, cmd.approvedBy, d.decisionId, d.evidence), ctx);
   const data: DecisionApprovedData = { decisionId: d.decisionId, approvedBy: cmd.approvedBy, requestedBy: d.requestedBy, reason: remark, ...(cmd.evidence ? { evidence: cmd.evidence } : {}) };
   return [{ eventId: ctx.newId(), type: 'DecisionApproved', data }, ...effect];
@@ -123,7 +124,7 @@ function approveDecision(s: ShoeState, cmd: Extract<DecisionCommand, { type: 'Ap
 
 function rejectDecision(s: ShoeState, cmd: Extract<DecisionCommand, { type: 'RejectDecision' }>, ctx: DecideContext): NewEvent[] {
   const d = requirePending(s, cmd.decisionId, cmd.now);
-  const reason = checkReason(cmd.reason);
+  const reason = checkReason(cmd.reason, 'MANAGEMENT.REASON_REQUIRED');
   if (cmd.rejectedBy === d.requestedBy) {
     throw new DomainError('MANAGEMENT.SAME_APPROVER', 'a second manager decides on a request, not its requester', { decisionId: d.decisionId, managerId: cmd.rejectedBy });
   }
@@ -253,10 +254,4 @@ function requirePending(s: ShoeState, decisionId: string, now: string): Decision
 
 function alreadyDecided(d: DecisionRecord): DomainError {
   return new DomainError('DECISION.ALREADY_DECIDED', `decision ${d.decisionId} is ${d.status}`, { decisionId: d.decisionId, status: d.status });
-}
-
-function checkReason(reason: unknown): string {
-  const r = typeof reason === 'string' ? reason.trim() : '';
-  if (r.length < 3 || r.length > 500) throw new DomainError('MANAGEMENT.REASON_REQUIRED', 'a reason of 3 to 500 characters is required', { length: r.length });
-  return r;
 }

@@ -151,6 +151,7 @@ describe('four-eyes decisions (docs/domain-rules.md §6)', () => {
     const t = resulted();
     run(t, requestVoid());
     expect(refused(t, { type: 'RejectDecision', decisionId: 'DEC1', rejectedBy: 'PM2', reason: '', now: LATER })).toBe('MANAGEMENT.REASON_REQUIRED');
+    expect(refused(t, { type: 'RejectDecision', decisionId: 'DEC1', rejectedBy: 'PM2', reason: '\u200b\u200c\u200d\u2060', now: LATER })).toBe('MANAGEMENT.REASON_REQUIRED');
     expect(refused(t, { type: 'RejectDecision', decisionId: 'DEC1', rejectedBy: 'PM1', reason: 'changed my mind', now: LATER })).toBe('MANAGEMENT.SAME_APPROVER');
     const events = run(t, { type: 'RejectDecision', decisionId: 'DEC1', rejectedBy: 'PM2', reason: 'the video shows no exposure', now: LATER });
     expect(events.map((e) => e.type)).toEqual(['DecisionRejected']);
