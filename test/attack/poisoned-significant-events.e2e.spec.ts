@@ -17,6 +17,10 @@
  * `/live/tables`) and records each subscription in the query log, as `/live/tables` does (found by
  * review: 220 auditor streams were accepted, none logged).
  *
+ * Each change on the stream carries its global position as its SSE `id`: a client that reconnects
+ * with `Last-Event-ID` is sent what it missed, in order, before the live changes (found by review:
+ * no `id:`, so a dropped connection lost what was raised meanwhile).
+ *
  * Real PostgreSQL and Kafka; the API (with its monitor), relay and projector in-process.
  */
 import { randomUUID } from 'node:crypto';
@@ -31,7 +35,7 @@ const TABLE = 'T-CLASSIC-01';
 describe('a significant-events read model poisoned with the projector login cannot silence or forge a significant event', () => {
   let h: LedgerHarness;
   let projector: Client;
-  const live: { kind: string; event: any }[] = [];
+  const live: { kind: string; event: any; id?: string }[] = [];
   const stop = new AbortController();
   const shoeId = runId('sigpoison');
   const r1 = `${shoeId}-R1`;
@@ -70,7 +74,8 @@ describe('a significant-events read model poisoned with the projector login cann
           buf = buf.slice(i + 2);
           const kind = /^event: (.+)$/m.exec(block)?.[1];
           const data = /^data: (.+)$/m.exec(block)?.[1];
-          if (kind && data) live.push({ kind, event: JSON.parse(data) });
+          const id = /^id: (.+)$/m.exec(block)?.[1];
+          if (kind && data) live.push({ kind, event: JSON.parse(data), ...(id ? { id } : {}) });
         }
       }
     })();
@@ -203,6 +208,52 @@ describe('a significant-events read model poisoned with the projector login cann
       expect([sub, res.status, ((await res.json()) as any).error?.code]).toEqual([sub, 422, 'MANAGEMENT.SAME_APPROVER']);
     }
     expect((await ack('pm-3')).status).toBe(201);
+  });
+
+  it('a stream resumed with Last-Event-ID is sent what it missed, in order and once; a Last-Event-ID that is not a position is refused', async () => {
+    const sent = live.filter((c) => c.id !== undefined);
+    expect(sent.length).toBeGreaterThanOrEqual(1);
+    expect(sent.every((c) => /^[0-9]+$/.test(c.id!))).toBe(true);
+    const first = sent[0];
+    /** The first `n` changes of a pit manager's stream opened with `lastEventId`, and any `gap`. */
+    const resumed = async (lastEventId: string, n: number, ms: number) => {
+      const ctl = new AbortController();
+      const res = await fetch(`${h.baseUrl}/significant-events/live`, { headers: { authorization: `Bearer ${h.client.token('pit-manager', 'pm-resume')}`, 'last-event-id': lastEventId }, signal: ctl.signal });
+      expect(res.status).toBe(200);
+      const got: { kind: string; id?: string; event: any }[] = [];
+      const reader = res.body!.getReader();
+      const timer = setTimeout(() => ctl.abort(), ms);
+      let buf = '';
+      try {
+        while (got.length < n) {
+          const { done, value } = await reader.read();
+          if (done) break;
+          buf += Buffer.from(value).toString('utf8');
+          for (let i = buf.indexOf('\n\n'); i >= 0; i = buf.indexOf('\n\n')) {
+            const block = buf.slice(0, i);
+            buf = buf.slice(i + 2);
+            const kind = /^event: (.+)$/m.exec(block)?.[1];
+            if (kind) got.push({ kind, id: /^id: (.+)$/m.exec(block)?.[1], event: JSON.parse(/^data: (.+)$/m.exec(block)?.[1] ?? 'null') });
+          }
+        }
+      } catch {
+        // aborted: what came is what there was
+      } finally {
+        clearTimeout(timer);
+        ctl.abort();
+      }
+      return got;
+    };
+    // from just before the first change this spec saw: every change since, in the order the first stream had them
+    const again = await resumed((BigInt(first.id!) - 1n).toString(), sent.length, 10_000);
+    expect(again.map((c) => [c.kind, c.id, c.event.significantEventId])).toEqual(sent.map((c) => [c.kind, c.id, c.event.significantEventId]));
+    // from the last one: nothing of the past
+    const caughtUp = await resumed(sent[sent.length - 1].id!, 1, 1_500);
+    expect(caughtUp.filter((c) => BigInt(c.id ?? '0') <= BigInt(sent[sent.length - 1].id!))).toEqual([]);
+    for (const bad of ['abc', '-1', '99999999999999999999', '9223372036854775808']) {
+      const r = await fetch(`${h.baseUrl}/significant-events/live`, { headers: { authorization: `Bearer ${h.client.token('pit-manager', 'pm-resume')}`, 'last-event-id': bad } });
+      expect([bad, r.status, ((await r.json()) as any).error.code]).toEqual([bad, 400, 'VALIDATION.FAILED']);
+    }
   });
 
   it("caps the auditors' live streams over all of them, and records each subscription in the query log", async () => {

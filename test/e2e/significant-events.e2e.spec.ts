@@ -171,6 +171,9 @@ describe('significant events: raised as facts, acknowledged by a second person',
     });
     expect(device.status).toBe(403);
 
+    // an id in upper case names the same significant event (UUIDs are case-insensitive on input)
+    const upper = await call('GET', `/significant-events/${item.significantEventId.toUpperCase()}`, 'auditor', 'aud-1');
+    expect([upper.status, ((await upper.json()) as any).significantEventId]).toEqual([200, item.significantEventId]);
     const ok = await ack('pm-3');
     expect(ok.status).toBe(201);
     const answer = (await ok.json()) as any;

@@ -17,13 +17,26 @@ import { QueryLogInterceptor } from '../kernel/query-log.interceptor';
 import { DATA_SOURCE } from '../kernel/tokens';
 import { AcknowledgeSignificantEventDto, SignificantEventsQuery } from './significant-events.dto';
 import { SignificantEventAcknowledgement, SignificantEventsPage, SignificantEventView } from './significant-events.responses';
-import { SignificantEventFeed, type SignificantEventChange } from './significant-event-feed';
+import { RESUME_MAX_CHANGES, SignificantEventFeed, type SignificantEventChange, type SubscriptionStart } from './significant-event-feed';
 import { SignificantEventsService, type AcknowledgementAnswer } from './significant-events.service';
 
 /** Live streams of significant events one caller may hold open at once; one more is 429 `RATE.LIVE_STREAMS_BUSY`. */
 export const SIGNIFICANT_STREAMS_PER_CALLER = 4;
 /** A comment line this often keeps proxies from closing an idle stream, in ms. */
 const KEEP_ALIVE_MS = 15_000;
+
+/**
+ * A stream's `Last-Event-ID` header (the SSE `id` of the last change a client got: a global position),
+ * or undefined without one.
+ * @throws ApiError 400 `VALIDATION.FAILED` when it is not 1..19 decimal digits of a PostgreSQL bigint
+ */
+function lastEventIdOf(header: string | string[] | undefined): string | undefined {
+  if (header === undefined) return undefined;
+  const v = Array.isArray(header) ? header.join(',') : header;
+  if (!/^[0-9]{1,19}$/.test(v) || BigInt(v) > 9_223_372_036_854_775_807n)
+    throw new ApiError('VALIDATION.FAILED', 'Last-Event-ID must be the id of a change this stream sent (a global position: decimal digits)', { problems: ['Last-Event-ID: 1 to 19 decimal digits'] });
+  return BigInt(v).toString();
+}
 
 /**
  * The significant events (docs/significant-events.md, "Raised as facts" and "Acknowledged by a
@@ -64,7 +77,7 @@ export class SignificantEventsController {
   @Get('live')
   @ApiOperation({
     summary:
-      "Server-sent events: `event: raised` and `event: acknowledged` with the significant event as the list answers it, as the event store records them (published by the relay, never taken from the read model); `: keep-alive` every 15 s; at most 4 streams per caller, and the role's live streams at most `LIVE_STREAMS_PIT_MANAGERS` / `LIVE_STREAMS_AUDITORS` (shared with /live/tables); each subscription recorded in the query log",
+      "Server-sent events: `event: raised` and `event: acknowledged` with the significant event as the list answers it, as the event store records them (published by the relay, never taken from the read model), each with `id:` its global position; a reconnect with `Last-Event-ID` is first sent what it missed, in order, then the live changes (more than 5,000 back: `event: gap`, then from now); `event: expired` when the token expires, then the end; `: keep-alive` every 15 s; at most 4 streams per caller, and the role's live streams at most `LIVE_STREAMS_PIT_MANAGERS` / `LIVE_STREAMS_AUDITORS` (shared with /live/tables); each subscription recorded in the query log",
   })
   @ApiProduces('text/event-stream')
   @ApiOkResponse({
@@ -73,6 +86,9 @@ export class SignificantEventsController {
   })
   async live(@Req() req: Request & { principal: Principal; correlationId?: string }, @Res() res: Response, @Query() _q: NoQuery): Promise<void> {
     const p = req.principal;
+    // within the clock tolerance the guard accepts an expired token; a stream would end at once
+    if (p.expiresAt !== undefined && p.expiresAt <= Date.now()) throw new ApiError('AUTH.UNAUTHENTICATED', 'the token has expired: a live stream needs one that has not');
+    const lastEventId = lastEventIdOf(req.headers['last-event-id']);
     const roleLimit = this.roleLimits.get(p.role) ?? 0;
     // the role's budget is the one /live/tables takes too: all the live streams of a role
     const grant = await this.slots.take([
@@ -97,18 +113,36 @@ export class SignificantEventsController {
     res.flushHeaders();
     req.socket.setTimeout(0);
     res.write('retry: 3000\n: listening\n\n');
-    const unsubscribe = this.feed.subscribe((c: SignificantEventChange) => {
-      if (!res.writableEnded) res.write(`event: ${c.kind}\ndata: ${JSON.stringify(c.event)}\n\n`);
-    });
+    let subscription: { unsubscribe: () => void; start: SubscriptionStart };
+    try {
+      subscription = await this.feed.subscribe((c: SignificantEventChange) => {
+        if (!res.writableEnded) res.write(`id: ${c.position}\nevent: ${c.kind}\ndata: ${JSON.stringify(c.event)}\n\n`);
+      }, lastEventId);
+    } catch (err) {
+      grant.release();
+      res.end();
+      throw err;
+    }
+    if (subscription.start === 'gap')
+      res.write(`event: gap\ndata: ${JSON.stringify({ reason: `more than ${RESUME_MAX_CHANGES} changes since Last-Event-ID ${lastEventId}: read them from the list; the stream goes on from now` })}\n\n`);
     const keepAlive = setInterval(() => res.writableEnded || res.write(': keep-alive\n\n'), KEEP_ALIVE_MS);
-    const expiry = p.expiresAt === undefined ? null : setTimeout(() => close(), Math.max(0, p.expiresAt - Date.now()));
+    const expiry =
+      p.expiresAt === undefined
+        ? null
+        : setTimeout(
+            () => {
+              if (!res.writableEnded) res.write(`event: expired\ndata: {"reason":"the token expired"}\n\n`);
+              close();
+            },
+            Math.max(0, p.expiresAt - Date.now()),
+          );
     let closed = false;
     const close = () => {
       if (closed) return;
       closed = true;
       clearInterval(keepAlive);
       if (expiry) clearTimeout(expiry);
-      unsubscribe();
+      subscription.unsubscribe();
       grant.release();
       if (!res.writableEnded) res.end();
     };

@@ -13,7 +13,7 @@ import { EVENT_STORE, READ_MODEL } from '../kernel/tokens';
 import type { SignificantEventsQuery } from './significant-events.dto';
 import { significantMetrics } from './significant-metrics';
 
-/** The UUID form of a significant event id (its stream suffix). */
+/** The UUID form of a significant event id (its stream suffix): lower case as stored; a request's id is lowered first (RFC 9562 §4: case-insensitive on input). */
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 
 /** What an acknowledgement answers: the `SignificantEventAcknowledged` recorded. */
@@ -101,7 +101,8 @@ export class SignificantEventsService {
    * yet is served too).
    * @throws ApiError 404 `SIGNIFICANT.NOT_FOUND`
    */
-  async get(id: string): Promise<Record<string, unknown>> {
+  async get(requested: string): Promise<Record<string, unknown>> {
+    const id = requested.toLowerCase();
     const [found] = UUID.test(id) ? await this.store.significant.byIds([id]) : [];
     if (!found) throw ApiError.of('SIGNIFICANT.NOT_FOUND', { significantEventId: id.slice(0, 64) });
     return camel(significantEventRowOf(found.raise, found.acknowledgement));
@@ -147,7 +148,8 @@ export class SignificantEventsService {
    * @throws DomainError 422 `MANAGEMENT.REASON_REQUIRED`: the reason, trimmed, is not 3..500 characters with at
    *   least 3 visible (the management decisions' rule, `checkReason` of `@ledger/shoe`); it is recorded trimmed
    */
-  async acknowledge(id: string, p: Principal, reason: string): Promise<AcknowledgementAnswer> {
+  async acknowledge(requested: string, p: Principal, reason: string): Promise<AcknowledgementAnswer> {
+    const id = requested.toLowerCase();
     const why = checkReason(reason, 'MANAGEMENT.REASON_REQUIRED');
     const stream = UUID.test(id) ? await this.store.readStream(significantStreamId(id)) : [];
     const raise = stream.find((e): e is LedgerEvent<'SignificantEventRaised'> => e.type === 'SignificantEventRaised');
