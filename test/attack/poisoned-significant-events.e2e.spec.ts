@@ -17,6 +17,11 @@
  * `/live/tables`) and records each subscription in the query log, as `/live/tables` does (found by
  * review: 220 auditor streams were accepted, none logged).
  *
+ * A raise whose data its schema refuses (stored with a login that may append: `cause: null`) is
+ * quarantined by the projector, passed over by the live stream and not served (found by review: the
+ * projector crash-looped on it, freezing its partition's tables, the live stream's poller failed on
+ * every poll, and the event route answered 500); the list's period is confirmed on the stored raise.
+ *
  * Each change on the stream carries its global position as its SSE `id`: a client that reconnects
  * with `Last-Event-ID` is sent what it missed, in order, before the live changes (found by review:
  * no `id:`, so a dropped connection lost what was raised meanwhile).
@@ -208,6 +213,34 @@ describe('a significant-events read model poisoned with the projector login cann
       expect([sub, res.status, ((await res.json()) as any).error?.code]).toEqual([sub, 422, 'MANAGEMENT.SAME_APPROVER']);
     }
     expect((await ack('pm-3')).status).toBe(201);
+  });
+
+  it('a raise whose data its schema refuses (cause null), stored with a login that may append, is quarantined: the table, the list, the event route and the live stream go on; a rewritten raised_at moves no raise into a period', async () => {
+    const badId = randomUUID();
+    await h.store.append({
+      streamId: `significant-${badId}`,
+      tableId: TABLE,
+      expectedVersion: 0,
+      events: [{ eventId: randomUUID(), type: 'SignificantEventRaised', data: { significantEventId: badId, code: 'ROUND.VOIDED', severity: 'medium', cause: null, actor: 'x', details: {} } as never }],
+      metadata: { actor: { id: 'significant-event-monitor', role: 'system' }, correlationId: randomUUID() },
+    });
+    // a later large win on the same table (the same partition): projected, listed and streamed
+    const shoe = runId('sigafter');
+    await dealPlayerWin(h.client, { tableId: TABLE, shoeId: shoe, roundId: `${shoe}-R1`, dealerId: 'dealer-3', stake: '2500' });
+    const later = await until('the later large win listed', async () => (await h.client.get('auditor', 'aud-1', `/significant-events?code=WIN.LARGE&tableId=${TABLE}`)).items.find((i: any) => i.shoeId === shoe));
+    await until('the later raise on the live stream', () => live.find((c) => c.kind === 'raised' && c.event.significantEventId === later.significantEventId));
+    const state = await until('the later shoe projected', async () => h.client.get('pit-manager', 'pm-3', `/shoes/${shoe}/state`).catch(() => undefined));
+    expect(state).toMatchObject({ shoeId: shoe });
+    const quarantined: { reason: string; authentic: boolean }[] = await h.ds.query(`SELECT reason, authentic FROM ${h.readSchema}.quarantine WHERE stream_id = $1`, [`significant-${badId}`]);
+    expect(quarantined).toEqual([{ reason: 'MALFORMED', authentic: true }]);
+    await expect(h.client.get('auditor', 'aud-1', `/significant-events/${badId}`)).rejects.toMatchObject({ status: 404 });
+    expect(await counter('malformed')).toBeGreaterThan(0);
+
+    // the insider moves the later raise into January 2025 in the read model: the period is confirmed on the stored raise
+    const moved = await projector.query(`UPDATE ${h.readSchema}.significant_events SET raised_at = '2025-01-01T12:00:00Z' WHERE significant_event_id = $1`, [later.significantEventId]);
+    expect(moved.rowCount).toBe(1);
+    const period = await h.client.get('auditor', 'aud-1', `/significant-events?from=2025-01-01T00:00:00Z&to=2025-01-02T00:00:00Z&limit=100`);
+    expect(period.items.map((i: any) => i.significantEventId)).not.toContain(later.significantEventId);
   });
 
   it('a stream resumed with Last-Event-ID is sent what it missed, in order and once; a Last-Event-ID that is not a position is refused', async () => {

@@ -14,7 +14,7 @@ export * from './rows';
 export { createDataSource, runMigrations, MIGRATION_LOCK_KEY, type DataSourceOptions } from './data-source';
 export * from './migrations';
 export * from './event-store';
-export type { OpenSignificantCount, SignificantChange, SignificantEventLedgerReads, StoredSignificantEvent } from './significant-reads';
+export type { OpenSignificantCount, SignificantChange, SignificantChangesPage, SignificantEventLedgerReads, StoredSignificantEvent } from './significant-reads';
 export * from './outbox-relay';
 export * from './relay-record';
 export * from './republish';

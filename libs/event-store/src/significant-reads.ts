@@ -1,5 +1,5 @@
 import type { DataSource } from 'typeorm';
-import { SIGNIFICANT_STREAM_PREFIX, significantStreamId, upcast, type LedgerEvent } from '@ledger/events';
+import { eventDataProblem, SIGNIFICANT_STREAM_PREFIX, significantStreamId, upcast, type LedgerEvent } from '@ledger/events';
 import { RELAY_PROGRESS_NAME } from './horizon';
 import { EVENT_COLUMNS, rowToEnvelope, type EventRow } from './rows';
 
@@ -11,6 +11,19 @@ export interface StoredSignificantEvent {
 
 /** A raise or an acknowledgement of a significant event, as stored. */
 export type SignificantChange = LedgerEvent<'SignificantEventRaised'> | LedgerEvent<'SignificantEventAcknowledged'>;
+
+/**
+ * A page of {@link SignificantEventLedgerReads.changes}: the raises and acknowledgements whose data
+ * matches their schema, the position of the last row read (kept or not: where the next page starts),
+ * and the ones left out because their data does not (stored by a login that may append, never by the
+ * monitor; the projector quarantines them: docs/significant-events.md).
+ */
+export interface SignificantChangesPage {
+  readonly items: SignificantChange[];
+  /** Decimal string; null when nothing was read. */
+  readonly last: string | null;
+  readonly malformed: readonly { readonly eventId: string; readonly globalPosition: string; readonly problem: string }[];
+}
 
 /** Per severity, the stored significant events with no acknowledgement yet, and those of them raised before the deadline. */
 export interface OpenSignificantCount {
@@ -31,7 +44,8 @@ export class SignificantEventLedgerReads {
 
   /**
    * The stored raise and acknowledgement of each id of `ids` (UUIDs, at most 1,000), in the order of
-   * `ids`; an id with no stored raise is left out.
+   * `ids`; an id with no stored raise is left out, and so is a raise or acknowledgement whose data its
+   * schema refuses (`eventDataProblem`).
    * @throws RangeError for more than 1,000 ids
    */
   async byIds(ids: readonly string[]): Promise<StoredSignificantEvent[]> {
@@ -41,6 +55,8 @@ export class SignificantEventLedgerReads {
     const byStream = new Map<string, { raise?: LedgerEvent<'SignificantEventRaised'>; ack?: LedgerEvent<'SignificantEventAcknowledged'> }>();
     for (const r of rows) {
       const e = upcast(rowToEnvelope(r));
+      // data its schema refuses is no raise nor acknowledgement (the projector quarantines it too)
+      if (eventDataProblem(e.type, e.data) !== null) continue;
       const s = byStream.get(e.streamId) ?? {};
       if (e.type === 'SignificantEventRaised' && e.streamVersion === 1) s.raise = e as LedgerEvent<'SignificantEventRaised'>;
       if (e.type === 'SignificantEventAcknowledged' && e.streamVersion === 2) s.ack = e as LedgerEvent<'SignificantEventAcknowledged'>;
@@ -80,16 +96,25 @@ export class SignificantEventLedgerReads {
 
   /**
    * The raises and acknowledgements after global position `after` and at or below `through` (both
-   * decimal strings), in position order, at most 500. Positions below `through` are final, so a reader
-   * that moves `after` to the last one it saw misses none.
+   * decimal strings), in position order, at most 500 rows read. Positions below `through` are final,
+   * so a reader that moves `after` to the page's `last` misses none. A row whose data its schema
+   * refuses is left out of `items` and named in `malformed`.
    */
-  async changes(q: { readonly after: string; readonly through: string }): Promise<SignificantChange[]> {
+  async changes(q: { readonly after: string; readonly through: string }): Promise<SignificantChangesPage> {
     const rows: EventRow[] = await this.ds.query(
       `SELECT ${EVENT_COLUMNS} FROM events e WHERE e.type IN ('SignificantEventRaised', 'SignificantEventAcknowledged')
           AND e.global_position > $1::bigint AND e.global_position <= $2::bigint ORDER BY e.global_position LIMIT 500`,
       [q.after, q.through],
     );
-    return rows.map((r) => upcast(rowToEnvelope(r)) as SignificantChange);
+    const items: SignificantChange[] = [];
+    const malformed: { eventId: string; globalPosition: string; problem: string }[] = [];
+    for (const r of rows) {
+      const e = upcast(rowToEnvelope(r)) as SignificantChange;
+      const problem = eventDataProblem(e.type, e.data);
+      if (problem === null) items.push(e);
+      else malformed.push({ eventId: e.eventId, globalPosition: e.globalPosition, problem });
+    }
+    return { items, last: rows.length > 0 ? String(rows[rows.length - 1].global_position) : null, malformed };
   }
 
   /**

@@ -7,4 +7,5 @@ export * from './configuration';
 export * from './upcasters';
 export * from './patterns';
 export * from './event-schemas';
+export * from './event-data-validation';
 export * from './clock-skew';

@@ -218,7 +218,7 @@ export const METRICS = {
   significantReadModelMismatches: {
     name: 'ledger_significant_read_model_mismatches_total',
     type: 'counter',
-    help: "rows of the significant-events read model the event store contradicts when served (kind: not-raised, acknowledgement); the events' version is served (docs/significant-events.md)",
+    help: "rows of the significant-events read model the event store contradicts when served (kind: not-raised, acknowledgement; the events' version is served), and stored raises or acknowledgements whose data their schema refuses, passed over (kind: malformed) (docs/significant-events.md)",
     labels: ['kind'],
     services: ['ledger'],
   },

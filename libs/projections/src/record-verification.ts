@@ -1,5 +1,5 @@
 import { computeEventHash, RECORD_SIGNATURE_HEADER, verifyRecordSignature } from '@ledger/event-store';
-import { GENESIS_HASH, type LedgerEvent } from '@ledger/events';
+import { eventDataProblem, GENESIS_HASH, type LedgerEvent } from '@ledger/events';
 import { ProjectionError } from './errors';
 import { EventRecord, parseEnvelope, recordHeader, upcastEnvelope } from './event-record';
 
@@ -13,7 +13,9 @@ import { EventRecord, parseEnvelope, recordHeader, upcastEnvelope } from './even
  *    shared `RECORD_SIGNING_KEY` (`@ledger/event-store` `record-signature.ts`), so only the relay
  *    can have written it: a forger who knows the hash function can build a valid chain for a new
  *    stream, but not sign it;
- * 2. its envelope: well-formed, of a type and schema version this build reads;
+ * 2. its envelope: well-formed, of a type and schema version this build reads, and its data (once
+ *    upcast) as its type's schema says (`eventDataProblem` of `@ledger/events`: a login that may
+ *    append could store a raise with `cause: null`, which would stop a projection; `MALFORMED`);
  * 3. its hash: recomputed over the canonical bytes of the envelope as stored (before any upcast)
  *    with the event store's own function, equal to the `hash` it carries;
  * 4. its link ({@link checkLink}): same stream, version = the last applied version + 1 (version 1
@@ -27,7 +29,7 @@ import { EventRecord, parseEnvelope, recordHeader, upcastEnvelope } from './even
 export const QUARANTINE_REASONS = [
   /** No `ledger-sig` header, or one that does not verify over the record's key and value. */
   'SIGNATURE_INVALID',
-  /** Not a well-formed ledger event envelope (not JSON, a field missing or of the wrong type). */
+  /** Not a well-formed ledger event envelope (not JSON, a field missing or of the wrong type), or data its type's schema refuses. */
   'MALFORMED',
   /** A type or schema version this projector cannot read (deploy the newer projector, then replay). */
   'UNKNOWN_TYPE',
@@ -98,7 +100,12 @@ export function checkRecord(r: EventRecord, signingKey: string): AuthenticRecord
     if (computed !== envelope.hash) {
       return refused({ reason: 'HASH_MISMATCH', detail: `hash ${envelope.hash} carried, ${computed} computed over the canonical bytes`, authentic: true, ...claimedIdentity(r.value) });
     }
-    return { ok: true, event: upcastEnvelope(envelope, r) };
+    const event = upcastEnvelope(envelope, r);
+    const problem = eventDataProblem(event.type, event.data);
+    if (problem) {
+      return refused({ reason: 'MALFORMED', detail: `${event.type} data: ${problem}`, authentic: true, eventId: event.eventId, streamId: event.streamId, streamVersion: event.streamVersion });
+    }
+    return { ok: true, event };
   } catch (err) {
     if (!(err instanceof ProjectionError)) throw err;
     return refused({ reason: err.code === 'PROJECTION.UNKNOWN_EVENT_TYPE' ? 'UNKNOWN_TYPE' : 'MALFORMED', detail: err.message, authentic: true, ...claimedIdentity(r.value) });

@@ -1,9 +1,10 @@
 import { Inject, Injectable, Logger, OnModuleDestroy } from '@nestjs/common';
-import type { PgEventStore, SignificantChange } from '@ledger/event-store';
+import type { PgEventStore, SignificantChange, SignificantChangesPage } from '@ledger/event-store';
 import type { LedgerEvent } from '@ledger/events';
 import { significantEventRowOf } from '@ledger/read-model';
 import { camel } from '../kernel/camel';
 import { EVENT_STORE } from '../kernel/tokens';
+import { significantMetrics } from './significant-metrics';
 
 /** How often the feed reads the event store for raises and acknowledgements it has not sent yet, in ms (only while someone listens). */
 export const FEED_POLL_MS = 200;
@@ -103,11 +104,11 @@ export class SignificantEventFeed implements OnModuleDestroy {
     const out: SignificantEventChange[] = [];
     let from = after;
     while (BigInt(from) < BigInt(through)) {
-      const batch = await this.store.significant.changes({ after: from, through });
-      if (batch.length === 0) break;
-      out.push(...(await this.changesOf(batch)));
+      const page = this.passOver(await this.store.significant.changes({ after: from, through }));
+      if (page.last === null) break;
+      out.push(...(await this.changesOf(page.items)));
       if (out.length > RESUME_MAX_CHANGES) return null;
-      from = batch[batch.length - 1].globalPosition;
+      from = page.last;
     }
     return out;
   }
@@ -127,7 +128,7 @@ export class SignificantEventFeed implements OnModuleDestroy {
         this.since = through;
         return;
       }
-      await this.emit(await this.store.significant.changes({ after: this.since, through }));
+      await this.emit(this.passOver(await this.store.significant.changes({ after: this.since, through })));
     } catch (err) {
       this.logger.warn(`significant-event feed: ${(err as Error).message}`);
     } finally {
@@ -135,11 +136,20 @@ export class SignificantEventFeed implements OnModuleDestroy {
     }
   }
 
-  /** Sends each change (an acknowledgement with its raise, read from the store) and moves the feed's position past them. */
-  private async emit(changes: readonly SignificantChange[]): Promise<void> {
-    if (changes.length === 0) return;
-    for (const change of await this.changesOf(changes)) for (const fn of [...this.listeners]) fn(change);
-    this.since = changes[changes.length - 1].globalPosition;
+  /** Sends each change (an acknowledgement with its raise, read from the store) and moves the feed's position past the page. */
+  private async emit(page: SignificantChangesPage): Promise<void> {
+    if (page.last === null) return;
+    for (const change of await this.changesOf(page.items)) for (const fn of [...this.listeners]) fn(change);
+    this.since = page.last;
+  }
+
+  /** The page, once the raises and acknowledgements its data schema refuses are logged (each once: the feed moves past them) and counted. */
+  private passOver(page: SignificantChangesPage): SignificantChangesPage {
+    for (const m of page.malformed) {
+      significantMetrics.readModelMismatches.inc({ kind: 'malformed' });
+      this.logger.warn(`significant-event feed: event ${m.eventId} at ${m.globalPosition} passed over, its data does not match its schema: ${m.problem}`);
+    }
+    return page;
   }
 
   /** The stored changes shaped as the stream sends them (an acknowledgement with its raise, read from the store). */

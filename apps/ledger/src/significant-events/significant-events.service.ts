@@ -35,12 +35,24 @@ const MISMATCH_LOG_EVERY_MS = 10_000;
 type RowMismatch = 'not-raised' | 'acknowledgement';
 
 /**
+ * An ISO-8601 time with its offset (as `IsIsoTime` admits, or a stored `recordedAt`) as microseconds
+ * since the epoch, exact to the microsecond as PostgreSQL keeps it (digits beyond are dropped).
+ */
+function instantMicros(iso: string): bigint {
+  const fraction = (/[.,](\d+)/.exec(iso)?.[1] ?? '').padEnd(6, '0').slice(0, 6);
+  return BigInt(Date.parse(iso.replace(/[.,]\d+/, ''))) * 1000n + BigInt(fraction);
+}
+
+/**
  * Whether a significant event as served (camelCase, from the stored events) matches the list's filter
- * `f` (its period is left to the read model's `raised_at`, the raise's own `recordedAt`, compared in
- * PostgreSQL at full precision).
+ * `f`, its period included: the raise's own `recordedAt` in [`from`, `to`), so a `raised_at` rewritten
+ * in the read model cannot move a raise into a period it was not raised in.
  */
 function matches(r: Record<string, unknown>, f: SignificantEventFilter): boolean {
+  const at = typeof r.raisedAt === 'string' ? instantMicros(r.raisedAt) : null;
   return (
+    (f.from === null || (at !== null && at >= instantMicros(f.from))) &&
+    (f.to === null || (at !== null && at < instantMicros(f.to))) &&
     (f.code === null || r.code === f.code) &&
     (f.severity === null || r.severity === f.severity) &&
     (f.tableId === null || r.tableId === f.tableId) &&
