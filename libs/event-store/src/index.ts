@@ -20,3 +20,4 @@ export * from './relay-record';
 export * from './republish';
 export type { IncrementalChainVerification, VerifiedHead } from './verification';
 export { checkGlobalPositions, type PositionProblem, type PositionProblemKind, type RowQuery } from './position-check';
+export { eventDataProblem } from './event-data-validation';

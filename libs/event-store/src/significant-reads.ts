@@ -1,5 +1,6 @@
 import type { DataSource } from 'typeorm';
-import { eventDataProblem, SIGNIFICANT_STREAM_PREFIX, significantStreamId, upcast, type LedgerEvent } from '@ledger/events';
+import { SIGNIFICANT_STREAM_PREFIX, significantStreamId, upcast, type LedgerEvent } from '@ledger/events';
+import { eventDataProblem } from './event-data-validation';
 import { RELAY_PROGRESS_NAME } from './horizon';
 import { EVENT_COLUMNS, rowToEnvelope, type EventRow } from './rows';
 

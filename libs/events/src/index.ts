@@ -7,5 +7,4 @@ export * from './configuration';
 export * from './upcasters';
 export * from './patterns';
 export * from './event-schemas';
-export * from './event-data-validation';
 export * from './clock-skew';

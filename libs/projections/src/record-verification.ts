@@ -1,5 +1,5 @@
-import { computeEventHash, RECORD_SIGNATURE_HEADER, verifyRecordSignature } from '@ledger/event-store';
-import { eventDataProblem, GENESIS_HASH, type LedgerEvent } from '@ledger/events';
+import { computeEventHash, eventDataProblem, RECORD_SIGNATURE_HEADER, verifyRecordSignature } from '@ledger/event-store';
+import { GENESIS_HASH, type LedgerEvent } from '@ledger/events';
 import { ProjectionError } from './errors';
 import { EventRecord, parseEnvelope, recordHeader, upcastEnvelope } from './event-record';
 
@@ -14,7 +14,7 @@ import { EventRecord, parseEnvelope, recordHeader, upcastEnvelope } from './even
  *    can have written it: a forger who knows the hash function can build a valid chain for a new
  *    stream, but not sign it;
  * 2. its envelope: well-formed, of a type and schema version this build reads, and its data (once
- *    upcast) as its type's schema says (`eventDataProblem` of `@ledger/events`: a login that may
+ *    upcast) as its type's schema says (`eventDataProblem` of `@ledger/event-store`: a login that may
  *    append could store a raise with `cause: null`, which would stop a projection; `MALFORMED`);
  * 3. its hash: recomputed over the canonical bytes of the envelope as stored (before any upcast)
  *    with the event store's own function, equal to the `hash` it carries;

@@ -1,7 +1,6 @@
 import Ajv, { type ValidateFunction } from 'ajv';
 import addFormats from 'ajv-formats';
-import { EVENT_TYPES, type LedgerEventType } from './catalogue';
-import { dataDefinitionName, ledgerEventJsonSchema } from './event-schemas';
+import { dataDefinitionName, EVENT_TYPES, ledgerEventJsonSchema, type LedgerEventType } from '@ledger/events';
 
 const SCHEMA_ID = 'urn:ledger:event-data';
 
