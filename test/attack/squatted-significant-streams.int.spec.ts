@@ -28,7 +28,7 @@ import { significantStreamId, type NewEvent, type SignificantEventRaisedData } f
 import { significantEventSpec } from '@ledger/significant-events';
 import { REFERENCES_BY_INSERT_FUNCTION_SQL } from '../../libs/event-store/src/migrations/1799700000000-ReferencesByInsert';
 import { GUARD_SIGNIFICANT_STREAMS_FUNCTION_SQL } from '../../libs/event-store/src/migrations/1799900000000-GuardSignificantStreams';
-import { collectingLogger, dealerChanges, ids, openTestDataSource, TEST_APP_DATABASE_URL, TEST_DATABASE_URL, TEST_EVENTS_TOPIC } from '../../libs/event-store/src/testing/int-support';
+import { collectingLogger, dealerChanges, ensureTestTopic, ids, openTestDataSource, TEST_APP_DATABASE_URL, TEST_DATABASE_URL, TEST_EVENTS_TOPIC } from '../../libs/event-store/src/testing/int-support';
 import { appendRaiseData } from '../../apps/ledger/src/significant-events/raise';
 import { significantMetrics } from '../../apps/ledger/src/significant-events/significant-metrics';
 
@@ -41,6 +41,8 @@ let store: PgEventStore;
 let ownerClient: Client;
 
 beforeAll(async () => {
+  // the outbox rows written here name the test topic: a relay started later must find it
+  await ensureTestTopic();
   owner = await openTestDataSource(2);
   app = createDataSource(TEST_APP_DATABASE_URL, { poolSize: 2, applicationName: 'ledger-int-squat' });
   await app.initialize();
@@ -175,6 +177,30 @@ describe('ledger_app cannot squat the stream of a significant event', () => {
     expect(await refusal(onStream(raise, 0, [raised, ackOf(raise), clockAttested()]))).toMatchObject({ code: 'APPEND.INVALID', details: { refused: 'version 3: ClockAttested' } });
     expect(await storedOf(raise)).toEqual([]);
     expect(await refusal(onStream(raise, 0, [raised, ackOf(raise)]))).toBeNull();
+  });
+
+  it('called directly in SQL with the login, the function itself refuses (SQLSTATE LA022, the refused version and type in its HINT)', async () => {
+    const raise = raiseOf('ROUND.VOIDED');
+    const c = new Client({ connectionString: TEST_APP_DATABASE_URL });
+    await c.connect();
+    try {
+      const e = clockAttested();
+      const hash = 'f'.repeat(64);
+      const err = await c
+        .query(
+          `SELECT * FROM ledger_append($1, 'T-SQUAT', 0, $2, ARRAY[$3]::uuid[], ARRAY['ClockAttested'], ARRAY[1], ARRAY[$4]::jsonb[], ARRAY[$2], ARRAY[$5],
+                                       'insider', 'pit-manager', now(), now(), 'corr', 'corr', $6, '{}'::text[], '{}'::text[], NULL, NULL, NULL, NULL, NULL, NULL, NULL)`,
+          [significantStreamId(raise.significantEventId), '0'.repeat(64), e.eventId, JSON.stringify(e.data), hash, TEST_EVENTS_TOPIC],
+        )
+        .then(
+          () => null,
+          (x: { code?: string; hint?: string }) => x,
+        );
+      expect(err).toMatchObject({ code: 'LA022', hint: 'version 1: ClockAttested' });
+    } finally {
+      await c.end();
+    }
+    expect(await storedOf(raise)).toEqual([]);
   });
 
   it('other streams are not concerned', async () => {
