@@ -64,6 +64,8 @@ export type DivergenceKind =
   | 'CLOSE_WITHOUT_EVENT'
   /** a SignificantEventRaised or SignificantEventAcknowledged the ledger's rules could not have written (unknown code, no such cause, not its id, an acknowledgement by someone whose act raised it, …) */
   | 'SIGNIFICANT_EVENT_NOT_GENUINE'
+  /** an event in a significant event's stream (`significant-<id>`) that is not its SignificantEventRaised at version 1 or its SignificantEventAcknowledged at version 2 (a squatted or silenced stream) */
+  | 'SIGNIFICANT_STREAM_FOREIGN_EVENT'
   /** positions up to the relay's progress that hold no event and are no recorded hole (an event removed) */
   | 'POSITION_UNACCOUNTED'
   /** an event inside a recorded hole (a hole forged over it, or an event written after the relay passed) */

@@ -1,5 +1,15 @@
 import { createHash } from 'node:crypto';
-import { LEDGER_WIDE_TABLE_ID, significantStreamId, upcast, type ConfigurationAttestedData, type EventEnvelope, type LedgerEvent, type SignificantEventCause, type SignificantEventEventCause } from '@ledger/events';
+import {
+  LEDGER_WIDE_TABLE_ID,
+  SIGNIFICANT_STREAM_PREFIX,
+  significantStreamId,
+  upcast,
+  type ConfigurationAttestedData,
+  type EventEnvelope,
+  type LedgerEvent,
+  type SignificantEventCause,
+  type SignificantEventEventCause,
+} from '@ledger/events';
 import {
   causeKey,
   causeMayRaise,
@@ -325,11 +335,14 @@ async function addConditions(session: SqlSession, rows: readonly CauseRow[], cau
  * problem of {@link significantEventProblems} as `SIGNIFICANT_EVENT_NOT_GENUINE` (source
  * `significant-events`); for every `STATISTICS.OUT_OF_BOUNDS`, the look at its cause (a shoe's close)
  * is computed again from the stored events ({@link outOfBoundsProblems}): a raise whose scope passes
- * its tests, or whose details are not what the events give, is reported the same way. Their hash chain, anchoring and Kafka copy are checked with every other
- * stream's (steps 2 and 3).
+ * its tests, or whose details are not what the events give, is reported the same way. Every event
+ * of a significant event's stream that is not its raise at version 1 or its acknowledgement at
+ * version 2 is reported as `SIGNIFICANT_STREAM_FOREIGN_EVENT` ({@link checkSignificantStreams}).
+ * Their hash chain, anchoring and Kafka copy are checked with every other stream's (steps 2 and 3).
  * @returns how many significant events it checked
  */
 export async function checkSignificantEvents(session: SqlSession, out: DivergenceList): Promise<number> {
+  await checkSignificantStreams(session, out);
   const rows: { event_id: string; type: string; stream_id: string; stream_version: number; global_position: string; actor_id: string; actor_role: string; data: Record<string, any> }[] = await session.query(
     `SELECT e.event_id::text AS event_id, e.type, e.stream_id, e.stream_version, e.global_position::text AS global_position, e.actor_id, e.actor_role, e.data
        FROM events e WHERE e.type IN ('SignificantEventRaised', 'SignificantEventAcknowledged') ORDER BY e.stream_id, e.stream_version`,
@@ -350,4 +363,41 @@ export async function checkSignificantEvents(session: SqlSession, out: Divergenc
     for (const reason of await outOfBoundsProblems(session, e, { ...cause, tableId: cause.tableId ?? '', recordedAt: cause.recordedAt ?? '' }, looks)) report(e, reason);
   }
   return rows.length;
+}
+
+/**
+ * Part of step 7 (docs/significant-events.md, "What the database refuses"): each event of a stream
+ * `significant-<id>` other than a `SignificantEventRaised` at version 1 and a
+ * `SignificantEventAcknowledged` at version 2 — an event that took a raise's place (the raise then
+ * never happened) or an acknowledgement's (the raise counted acknowledged), written before
+ * `ledger_append` refused them (migration 1799900000000) — reported as
+ * `SIGNIFICANT_STREAM_FOREIGN_EVENT` (source `significant-events`). Reads the streams table (one row
+ * per stream) and each significant stream's events through its own index, not the whole ledger.
+ */
+export async function checkSignificantStreams(session: SqlSession, out: DivergenceList): Promise<void> {
+  const rows: { event_id: string; type: string; stream_id: string; stream_version: number; global_position: string; actor_id: string; actor_role: string }[] = await session.query(
+    `SELECT e.event_id::text AS event_id, e.type, e.stream_id, e.stream_version, e.global_position::text AS global_position, e.actor_id, e.actor_role
+       FROM streams s JOIN events e ON e.stream_id = s.stream_id
+      WHERE s.stream_id LIKE $1
+        AND NOT ((e.stream_version = 1 AND e.type = 'SignificantEventRaised') OR (e.stream_version = 2 AND e.type = 'SignificantEventAcknowledged'))
+      ORDER BY e.stream_id, e.stream_version`,
+    [`${SIGNIFICANT_STREAM_PREFIX}%`],
+  );
+  for (const r of rows) {
+    const place =
+      r.stream_version === 1
+        ? "its raise's place (version 1): the raise cannot be recorded"
+        : r.stream_version === 2
+          ? "its acknowledgement's place (version 2): the raise reads as acknowledged"
+          : 'beyond its acknowledgement (version 2)';
+    out.add({
+      source: 'significant-events',
+      kind: 'SIGNIFICANT_STREAM_FOREIGN_EVENT',
+      streamId: r.stream_id,
+      version: r.stream_version,
+      eventId: r.event_id,
+      globalPosition: r.global_position,
+      reason: `${r.type} by ${r.actor_role} ${r.actor_id} in a significant event's stream, in ${place}; only its SignificantEventRaised at version 1 and its SignificantEventAcknowledged at version 2 belong there`,
+    });
+  }
 }

@@ -34,6 +34,8 @@ export interface EventAppenderDeps {
 const REFERENCE_TAKEN = 'LA020';
 /** SQLSTATE `ledger_append` raises when the idempotency key holds a live answer. */
 const KEY_TAKEN = 'LA021';
+/** SQLSTATE `ledger_append` raises for an event a significant event's stream may not hold (migration `1799900000000`). */
+const SIGNIFICANT_STREAM_REFUSED = 'LA022';
 
 /**
  * The append (docs/guarantees.md §1, §2, §3, §4, §5, §8, §9): one statement, `ledger_append(...)`
@@ -77,7 +79,9 @@ export class EventAppender {
    * @throws DuplicateEventError `EVENT.DUPLICATE_ID` when some ids are taken, or taken by other content
    * @throws DuplicateReferenceError `ROUND.DUPLICATE_ID` / `BET.DUPLICATE_ID` when another stream holds an id
    * @throws IdempotencyKeyReuseError `IDEMPOTENCY.KEY_REUSED` when the key answered a different request
-   * @throws InvalidAppendError `APPEND.INVALID` for a malformed request (nothing is written)
+   * @throws InvalidAppendError `APPEND.INVALID` for a malformed request, or for an event a significant
+   *   event's stream may not hold: anything but a `SignificantEventRaised` at version 1 and a
+   *   `SignificantEventAcknowledged` at version 2 of `significant-<id>` (nothing is written)
    *
    * Tracing on (docs/architecture.md §11): runs in a span `ledger.append`, whose W3C trace context is
    * stored in the outbox rows (not in the events: hashes unchanged) for the relay to continue.
@@ -122,6 +126,14 @@ export class EventAppender {
       if (state === REFERENCE_TAKEN) {
         const d = driverError(err) as { detail?: string; hint?: string };
         throw new DuplicateReferenceError(d.detail === 'ROUND' ? 'ROUND' : 'BET', JSON.parse(d.hint ?? '[]') as string[], p.streamId);
+      }
+      if (state === SIGNIFICANT_STREAM_REFUSED) {
+        const d = driverError(err) as { hint?: string };
+        throw new InvalidAppendError(`a significant event's stream holds its SignificantEventRaised at version 1 and its SignificantEventAcknowledged at version 2, nothing else (${d.hint ?? ''})`, {
+          field: 'events[].type',
+          streamId: p.streamId,
+          refused: d.hint ?? null,
+        });
       }
       if (state === KEY_TAKEN) {
         refusal = { kind: 'IDEMPOTENCY_KEY_TAKEN' };

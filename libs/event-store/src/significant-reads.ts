@@ -119,8 +119,9 @@ export class SignificantEventLedgerReads {
   }
 
   /**
-   * Per severity of `severities`, the raises of the event store with no acknowledgement (no version 2
-   * in their stream), and how many of them were recorded more than `deadlineSeconds` ago by
+   * Per severity of `severities`, the raises of the event store with no acknowledgement (no
+   * `SignificantEventAcknowledged` at version 2 of their stream: another event there, which the
+   * append refuses since migration 1799900000000, acknowledges nothing), and how many of them were recorded more than `deadlineSeconds` ago by
    * PostgreSQL's clock: what the escalation gauges export. Severities with none are left out.
    */
   openCounts(q: { readonly severities: readonly string[]; readonly deadlineSeconds: number }): Promise<OpenSignificantCount[]> {
@@ -129,7 +130,7 @@ export class SignificantEventLedgerReads {
               count(*) FILTER (WHERE r.recorded_at < now() - make_interval(secs => $2))::int AS overdue
          FROM events r
         WHERE r.type = 'SignificantEventRaised' AND r.stream_id LIKE $3 AND r.data ->> 'severity' = ANY($1::text[])
-          AND NOT EXISTS (SELECT 1 FROM events a WHERE a.stream_id = r.stream_id AND a.stream_version = 2)
+          AND NOT EXISTS (SELECT 1 FROM events a WHERE a.stream_id = r.stream_id AND a.stream_version = 2 AND a.type = 'SignificantEventAcknowledged')
         GROUP BY 1 ORDER BY 1`,
       [q.severities, q.deadlineSeconds, `${SIGNIFICANT_STREAM_PREFIX}%`],
     );

@@ -194,6 +194,13 @@ export const METRICS = {
     labels: ['code'],
     services: ['ledger'],
   },
+  significantRaiseConflicts: {
+    name: 'ledger_significant_raise_conflicts_total',
+    type: 'counter',
+    help: 'raises refused because their stream or event id held something other than the same raise (a squatted significant-<id> stream, or its id taken by another event): not raised, logged at error (docs/significant-events.md, "What the database refuses")',
+    labels: ['code'],
+    services: ['ledger'],
+  },
   significantCausesDropped: {
     name: 'ledger_significant_event_causes_dropped_total',
     type: 'counter',

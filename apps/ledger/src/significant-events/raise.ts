@@ -1,8 +1,12 @@
+import { Logger } from '@nestjs/common';
 import { significantEventIdFor, significantEventIdOf } from '@ledger/anchors';
 import { randomUUID } from 'node:crypto';
 import { ConcurrencyError, DuplicateEventError, type PgEventStore } from '@ledger/event-store';
 import { LEDGER_WIDE_TABLE_ID, significantStreamId, type LedgerEvent, type SignificantCauseWindow, type SignificantEventCause, type SignificantEventEventCause, type SignificantEventRaisedData } from '@ledger/events';
 import { significantEventSpec, type SignificantEventCode, type SignificantEventDraft } from '@ledger/significant-events';
+import { significantMetrics } from './significant-metrics';
+
+const logger = new Logger('SignificantEventRaise');
 
 /** The actor of every raise: the API's significant-event monitor (role `system`). */
 export const MONITOR_ACTOR = { id: 'significant-event-monitor', role: 'system' } as const;
@@ -72,13 +76,19 @@ export function nonEventRaiseData(r: NonEventRaise): SignificantEventRaisedData 
 /**
  * Appends a raise through the event store's one append (stream `significant-<id>` at version 1,
  * actor {@link MONITOR_ACTOR}); `meta.tableId` null: ledger-wide (`*`); causation, when none, the correlation.
- * @returns true when appended, false when it was raised before
+ * A version conflict or a taken event id is "raised before" only when version 1 of the stream is
+ * this raise (a `SignificantEventRaised` of the same id and code); anything else there (a stream
+ * squatted before the database refused it, or the id taken by another event) is logged at error and
+ * counted in `ledger_significant_raise_conflicts_total{code}` (docs/significant-events.md, "What the
+ * database refuses"), and not raised.
+ * @returns true when appended, false when it was raised before or could not be (see above)
  */
 export async function appendRaiseData(store: PgEventStore, data: SignificantEventRaisedData, meta: { readonly tableId?: string | null; readonly correlationId?: string; readonly causationId?: string }): Promise<boolean> {
   const correlationId = meta.correlationId ?? randomUUID();
+  const streamId = significantStreamId(data.significantEventId);
   try {
     const r = await store.append({
-      streamId: significantStreamId(data.significantEventId),
+      streamId,
       tableId: meta.tableId ?? LEDGER_WIDE_TABLE_ID,
       expectedVersion: 0,
       events: [{ eventId: data.significantEventId, type: 'SignificantEventRaised', data }],
@@ -87,7 +97,20 @@ export async function appendRaiseData(store: PgEventStore, data: SignificantEven
     // every id recorded already with the same content: raised before (a redelivery)
     return r.outcome === 'APPENDED';
   } catch (err) {
-    if (err instanceof ConcurrencyError || err instanceof DuplicateEventError) return false;
-    throw err;
+    if (!(err instanceof ConcurrencyError || err instanceof DuplicateEventError)) throw err;
+    const [first] = await store.readStream(streamId, 1, 1);
+    if (isSameRaise(first, data)) return false;
+    significantMetrics.raiseConflicts.inc({ code: data.code });
+    logger.error(
+      `significant event ${data.significantEventId} (${data.code}) NOT raised: ${first ? `version 1 of ${streamId} is a ${first.type} (event ${first.eventId}, actor ${first.actor.role} ${first.actor.id}), not this raise` : `its id is taken by another event (${err.message})`}`,
+    );
+    return false;
   }
+}
+
+/** Whether `e` (version 1 of a significant stream, if any) is the raise `data`: a `SignificantEventRaised` of the same id and code. */
+function isSameRaise(e: LedgerEvent | undefined, data: SignificantEventRaisedData): boolean {
+  if (e?.type !== 'SignificantEventRaised') return false;
+  const d = (e as LedgerEvent<'SignificantEventRaised'>).data;
+  return d.significantEventId === data.significantEventId && d.code === data.code;
 }

@@ -18,8 +18,8 @@ async function readOpenCounts(): Promise<readonly OpenSignificantCount[]> {
  * severity, the raise's lag, the causes folded into a window's raise or dropped (flood bound), and
  * the escalation gauges `ledger_significant_events_unacknowledged` and
  * `ledger_significant_events_overdue` by severity (read from the event store at scrape, never from
- * the read model, which the projector's login writes), and the read model's rows the event store
- * contradicted when served.
+ * the read model, which the projector's login writes), the read model's rows the event store
+ * contradicted when served, and the raises whose stream or id something else held (not raised).
  */
 export const significantMetrics = {
   raised: catalogueCounter('significantRaised'),
@@ -27,6 +27,7 @@ export const significantMetrics = {
   readModelMismatches: catalogueCounter('significantReadModelMismatches'),
   causesCoalesced: catalogueCounter('significantCausesCoalesced'),
   causesDropped: catalogueCounter('significantCausesDropped'),
+  raiseConflicts: catalogueCounter('significantRaiseConflicts'),
   unacknowledged: catalogueGauge('significantUnacknowledged', async function () {
     const counts = await readOpenCounts();
     for (const s of ACKED) this.set({ severity: s }, counts.find((c) => c.severity === s)?.unacknowledged ?? 0);

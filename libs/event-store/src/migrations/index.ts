@@ -11,6 +11,7 @@ import { GuardedProgress1799100000000 } from './1799100000000-GuardedProgress';
 import { AppendByUnnest1799500000000 } from './1799500000000-AppendByUnnest';
 import { ReferencesByInsert1799700000000 } from './1799700000000-ReferencesByInsert';
 import { SignificantEventsIndex1799800000000 } from './1799800000000-SignificantEventsIndex';
+import { GuardSignificantStreams1799900000000 } from './1799900000000-GuardSignificantStreams';
 
 /** The event store's migrations, oldest first. Register them in any DataSource that runs migrations. */
 export const EVENT_STORE_MIGRATIONS = [
@@ -27,6 +28,7 @@ export const EVENT_STORE_MIGRATIONS = [
   AppendByUnnest1799500000000,
   ReferencesByInsert1799700000000,
   SignificantEventsIndex1799800000000,
+  GuardSignificantStreams1799900000000,
 ];
 
 export { CreateEvents1795950000000, CreateStreamsOutboxIdempotency1795950000001, CreateRejections1795950000002, CreateReferences1795950000003 };
@@ -40,6 +42,7 @@ export {
   AppendByUnnest1799500000000,
   ReferencesByInsert1799700000000,
   SignificantEventsIndex1799800000000,
+  GuardSignificantStreams1799900000000,
 };
 export { OUTBOX_LEASE_GRANTS } from './1796000500000-CreateOutboxLeases';
 export { APPEND_GRANTS } from './1797000000000-AppendWithoutGlobalLock';
