@@ -42,6 +42,8 @@ describe('a significant-events read model poisoned with the projector login cann
   let projector: Client;
   const live: { kind: string; event: any; id?: string }[] = [];
   const stop = new AbortController();
+  /** This run's query-log rows only (the test database may hold an earlier run's). */
+  const specStarted = new Date();
   const shoeId = runId('sigpoison');
   const r1 = `${shoeId}-R1`;
   const gauge = async (name: string): Promise<number> => {
@@ -111,6 +113,8 @@ describe('a significant-events read model poisoned with the projector login cann
       return page.items.find((i: any) => i.shoeId === shoeId);
     });
     const id: string = listed.significantEventId;
+    // the monitor that raised it says it consumes (0 would page: LedgerSignificantMonitorDown)
+    expect(/^ledger_significant_monitor_up (\d+)$/m.exec(await (await fetch(`${h.baseUrl}/metrics`)).text())?.[1]).toBe('1');
     const raisedLive = await until('the raise on the live stream', () => live.find((c) => c.kind === 'raised' && c.event.significantEventId === id));
     expect(raisedLive.event).toMatchObject({ code: 'WIN.LARGE', severity: 'high', shoeId, acknowledgedAt: null });
     const openBefore = await gauge('ledger_significant_events_unacknowledged');
@@ -296,7 +300,9 @@ describe('a significant-events read model poisoned with the projector login cann
     expect(held.map((r) => r.status)).toEqual([200, 200]);
     const refused = await open('aud-cap-3');
     expect([refused.status, ((await refused.json()) as any).error]).toMatchObject([429, { code: 'RATE.LIVE_STREAMS_BUSY', details: { scope: 'role', limit: 3 } }]);
-    const logged: { actor_id: string }[] = await h.ds.query(`SELECT actor_id FROM query_log WHERE route = 'GET /significant-events/live' AND actor_id IN ('aud-1', 'aud-cap-1', 'aud-cap-2', 'aud-cap-3')`);
+    const logged: { actor_id: string }[] = await h.ds.query(`SELECT actor_id FROM query_log WHERE route = 'GET /significant-events/live' AND actor_id IN ('aud-1', 'aud-cap-1', 'aud-cap-2', 'aud-cap-3') AND at >= $1`, [
+      specStarted,
+    ]);
     expect(logged.map((r) => r.actor_id).sort()).toEqual(['aud-1', 'aud-cap-1', 'aud-cap-2']);
   });
 });

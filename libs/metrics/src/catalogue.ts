@@ -194,6 +194,13 @@ export const METRICS = {
     labels: ['code'],
     services: ['ledger'],
   },
+  significantMonitorUp: {
+    name: 'ledger_significant_monitor_up',
+    type: 'gauge',
+    help: "1 while this API's significant-event monitor consumes the ledger topic (SIGNIFICANT_MONITOR true); 0 when it is configured on but does not: it failed to start, or crashed for good (docs/significant-events.md); absent when the monitor is off",
+    labels: [],
+    services: ['ledger'],
+  },
   significantRaiseConflicts: {
     name: 'ledger_significant_raise_conflicts_total',
     type: 'counter',

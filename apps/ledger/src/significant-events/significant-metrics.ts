@@ -19,7 +19,8 @@ async function readOpenCounts(): Promise<readonly OpenSignificantCount[]> {
  * the escalation gauges `ledger_significant_events_unacknowledged` and
  * `ledger_significant_events_overdue` by severity (read from the event store at scrape, never from
  * the read model, which the projector's login writes), the read model's rows the event store
- * contradicted when served, and the raises whose stream or id something else held (not raised).
+ * contradicted when served, the raises whose stream or id something else held (not raised), and
+ * whether the monitor consumes (`ledger_significant_monitor_up`).
  */
 export const significantMetrics = {
   raised: catalogueCounter('significantRaised'),
@@ -28,6 +29,7 @@ export const significantMetrics = {
   causesCoalesced: catalogueCounter('significantCausesCoalesced'),
   causesDropped: catalogueCounter('significantCausesDropped'),
   raiseConflicts: catalogueCounter('significantRaiseConflicts'),
+  monitorUp: catalogueGauge('significantMonitorUp'),
   unacknowledged: catalogueGauge('significantUnacknowledged', async function () {
     const counts = await readOpenCounts();
     for (const s of ACKED) this.set({ severity: s }, counts.find((c) => c.severity === s)?.unacknowledged ?? 0);

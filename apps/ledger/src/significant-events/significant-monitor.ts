@@ -77,7 +77,12 @@ export class SignificantEventMonitor implements OnApplicationBootstrap, OnModule
 
   onApplicationBootstrap(): void {
     if (!this.config.get('SIGNIFICANT_MONITOR', { infer: true })) return;
-    void this.start().catch((err: unknown) => this.logger.error(`significant-event monitor not started: ${(err as Error).message}`));
+    // configured on: 0 until it consumes, so a monitor that never starts is seen (alert LedgerSignificantMonitorDown)
+    significantMetrics.monitorUp.set(0);
+    void this.start().then(
+      () => significantMetrics.monitorUp.set(1),
+      (err: unknown) => this.logger.error(`significant-event monitor not started: ${(err as Error).message}`),
+    );
   }
 
   /** Leaves the group, waiting {@link STOP_WAIT_MS} at most (a consumer still joining may not answer): the API's stop is never held by it. */
@@ -92,7 +97,10 @@ export class SignificantEventMonitor implements OnApplicationBootstrap, OnModule
     const topic = this.config.get('LEDGER_EVENTS_TOPIC', { infer: true });
     const kafka = createKafka({ clientId: 'ledger-significant-monitor', brokers: [...brokers], logLevel: 'nothing' });
     const consumer = kafka.consumer({ groupId: this.config.get('SIGNIFICANT_MONITOR_GROUP', { infer: true }), maxWaitTimeInMs: MONITOR_MAX_WAIT_MS });
-    consumer.onCrash((c) => this.logger.error(`significant-event monitor crashed (restart: ${c.restart}): ${c.error.message}`));
+    consumer.onCrash((c) => {
+      this.logger.error(`significant-event monitor crashed (restart: ${c.restart}): ${c.error.message}`);
+      if (!c.restart) significantMetrics.monitorUp.set(0);
+    });
     this.consumer = consumer;
     await consumer.connect();
     await consumer.subscribe({ topic, fromBeginning: true });
