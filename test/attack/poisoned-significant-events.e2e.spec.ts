@@ -283,7 +283,8 @@ describe('a significant-events read model poisoned with the projector login cann
     };
     // from just before the first change this spec saw: every change since, in the order the first stream had them
     const again = await resumed((BigInt(first.id!) - 1n).toString(), sent.length, 10_000);
-    expect(again.map((c) => [c.kind, c.id, c.event.significantEventId])).toEqual(sent.map((c) => [c.kind, c.id, c.event.significantEventId]));
+    // (a read may bring more than asked for: a change raised since is compared no further)
+    expect(again.slice(0, sent.length).map((c) => [c.kind, c.id, c.event.significantEventId])).toEqual(sent.map((c) => [c.kind, c.id, c.event.significantEventId]));
     // from the last one: nothing of the past
     const caughtUp = await resumed(sent[sent.length - 1].id!, 1, 1_500);
     expect(caughtUp.filter((c) => BigInt(c.id ?? '0') <= BigInt(sent[sent.length - 1].id!))).toEqual([]);

@@ -15,6 +15,7 @@ import { TablesRegistry } from '../kernel/tables/tables.registry';
 import { inProcessLimits, LIMITS, type LimitsBackend } from '../kernel/limits/limits-backend';
 import type { Slots } from '../kernel/limits/slots';
 import { ProjectionChanges } from './projection-changes';
+import { holdEventStream } from '../kernel/event-stream';
 
 /** Live streams one caller (role and token subject) may hold open at once; one more is 429 `RATE.LIVE_STREAMS_BUSY`. */
 export const LIVE_STREAMS_PER_CALLER = 4;
@@ -116,29 +117,17 @@ export class LiveTablesController {
       if (res.writableLength > MAX_BUFFERED_BYTES) res.end();
     };
     const unsubscribe = this.changes.subscribe(onNotice);
-    const keepAlive = setInterval(() => {
-      if (!res.writableEnded) res.write(': keep-alive\n\n');
-    }, this.keepAliveMs);
     // the token's end is the stream's end: what it may watch is re-decided at the next connection
-    const expiry =
-      p.expiresAt === undefined
-        ? null
-        : setTimeout(
-            () => {
-              if (!res.writableEnded) res.write(`event: expired\ndata: {"reason":"the token expired"}\n\n`);
-              close();
-            },
-            Math.max(0, p.expiresAt - Date.now()),
-          );
-    const close = () => {
-      clearInterval(keepAlive);
-      if (expiry) clearTimeout(expiry);
-      unsubscribe();
-      release();
-      if (!res.writableEnded) res.end();
-    };
-    res.on('close', close);
-    req.on('close', close);
+    holdEventStream({
+      res,
+      req,
+      expiresAt: p.expiresAt,
+      keepAliveMs: this.keepAliveMs,
+      onClose: () => {
+        unsubscribe();
+        release();
+      },
+    });
   }
 
   /**

@@ -15,6 +15,7 @@ import { NoQuery } from '../kernel/query.dto';
 import { recordQueryLog } from '../kernel/query-log';
 import { QueryLogInterceptor } from '../kernel/query-log.interceptor';
 import { DATA_SOURCE } from '../kernel/tokens';
+import { holdEventStream } from '../kernel/event-stream';
 import { AcknowledgeSignificantEventDto, SignificantEventsQuery } from './significant-events.dto';
 import { SignificantEventAcknowledgement, SignificantEventsPage, SignificantEventView } from './significant-events.responses';
 import { RESUME_MAX_CHANGES, SignificantEventFeed, type SignificantEventChange, type SubscriptionStart } from './significant-event-feed';
@@ -125,28 +126,15 @@ export class SignificantEventsController {
     }
     if (subscription.start === 'gap')
       res.write(`event: gap\ndata: ${JSON.stringify({ reason: `more than ${RESUME_MAX_CHANGES} changes since Last-Event-ID ${lastEventId}: read them from the list; the stream goes on from now` })}\n\n`);
-    const keepAlive = setInterval(() => res.writableEnded || res.write(': keep-alive\n\n'), KEEP_ALIVE_MS);
-    const expiry =
-      p.expiresAt === undefined
-        ? null
-        : setTimeout(
-            () => {
-              if (!res.writableEnded) res.write(`event: expired\ndata: {"reason":"the token expired"}\n\n`);
-              close();
-            },
-            Math.max(0, p.expiresAt - Date.now()),
-          );
-    let closed = false;
-    const close = () => {
-      if (closed) return;
-      closed = true;
-      clearInterval(keepAlive);
-      if (expiry) clearTimeout(expiry);
-      subscription.unsubscribe();
-      grant.release();
-      if (!res.writableEnded) res.end();
-    };
-    res.on('close', close);
+    holdEventStream({
+      res,
+      expiresAt: p.expiresAt,
+      keepAliveMs: KEEP_ALIVE_MS,
+      onClose: () => {
+        subscription.unsubscribe();
+        grant.release();
+      },
+    });
   }
 
   @Get(':significantEventId')
