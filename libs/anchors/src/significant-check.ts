@@ -4,6 +4,7 @@ import {
   causeKey,
   causeMayRaise,
   causeProblems,
+  clockSkewProblems,
   configurationDrafts,
   configurationPartOf,
   detectAgain,
@@ -13,12 +14,15 @@ import {
   raisersOf,
   significantEventCodesFor,
   significantEventSpec,
+  thresholdsOf,
+  WINDOWED_EVENT_CODES,
   type AttestationOf,
   type SignificantEventCode,
 } from '@ledger/significant-events';
 import type { LedgerEventType } from '@ledger/events';
 import { outOfBoundsProblems } from './fairness-raise';
 import type { DivergenceList } from './report';
+import { attestedSettings, settingsInForce, type SettingsInForce } from './significant-settings';
 import type { SqlSession } from './sql';
 
 /**
@@ -80,7 +84,12 @@ export interface CauseRecord {
   readonly configuration?: { readonly data: ConfigurationAttestedData; readonly previous: AttestationOf | null };
   /** The cause's table (what a `STATISTICS.OUT_OF_BOUNDS` is computed again for). */
   readonly tableId?: string;
+  /** The significant-event settings attested in force at the cause (absent: none attested, the configuration's defaults). */
+  readonly inForce?: SettingsInForce;
 }
+
+/** The settings in force at a cause: its own, else the defaults. */
+const inForceOf = (cause: CauseRecord): SettingsInForce => cause.inForce ?? settingsInForce([], cause.globalPosition);
 
 /** Two string records with the same keys and values. */
 function sameDetails(a: Readonly<Record<string, unknown>>, b: Readonly<Record<string, unknown>>): boolean {
@@ -93,7 +102,7 @@ function sameDetails(a: Readonly<Record<string, unknown>>, b: Readonly<Record<st
 function detectedAgainProblems(d: Record<string, any>, cause: CauseRecord): string[] {
   if (!cause.event) return [];
   const details: Record<string, string> = d.details ?? {};
-  const found = detectAgain({ code: d.code, details, event: cause.event, ctx: { correction: cause.correction ?? null } });
+  const found = detectAgain({ code: d.code, details, event: cause.event, ctx: { correction: cause.correction ?? null }, inForce: thresholdsOf(inForceOf(cause).settings) });
   if (found === null) return [];
   if ('problem' in found) return [found.problem];
   const again = found.draft;
@@ -143,7 +152,11 @@ function eventCauseProblems(raise: Record<string, any>, c: SignificantEventEvent
   if (cause.actorId !== actor) out.push(`its actor ${actor} is not its cause's ${cause.actorId}`);
   if (!causeMayRaise(code, cause.type as LedgerEventType, cause.actorRole)) out.push(`a ${cause.type} of a ${cause.actorRole} cannot raise ${code}`);
   else {
+    const inForce = inForceOf(cause);
+    if (inForce.problem) out.push(inForce.problem);
     if (!c.window) out.push(...detectedAgainProblems(raise, cause));
+    // a device's skew: computed again from its first cause's clocks, against the bound in force
+    else if (WINDOWED_EVENT_CODES.has(code) && cause.event) out.push(...clockSkewProblems(raise.details ?? {}, cause.event, thresholdsOf(inForce.settings)));
     out.push(...conditionProblems(code, raise.details, cause));
   }
   if (c.window) {
@@ -291,6 +304,8 @@ async function causeRecords(session: SqlSession, ids: readonly string[]): Promis
     }),
   );
   await addConditions(session, rows, causes);
+  const attested = await attestedSettings(session);
+  for (const [id, c] of causes) causes.set(id, { ...c, inForce: settingsInForce(attested, c.globalPosition) });
   return causes;
 }
 
@@ -347,7 +362,7 @@ export async function checkSignificantEvents(session: SqlSession, out: Divergenc
     if (e.type !== 'SignificantEventRaised' || e.data.code !== FAIRNESS_ALERT_CODE) continue;
     const cause = causes.get(String(e.data.cause?.eventId));
     if (!cause) continue; // reported above
-    for (const reason of await outOfBoundsProblems(session, e, { ...cause, tableId: cause.tableId ?? '', recordedAt: cause.recordedAt ?? '' }, looks)) report(e, reason);
+    for (const reason of await outOfBoundsProblems(session, e, { ...cause, tableId: cause.tableId ?? '', recordedAt: cause.recordedAt ?? '' }, looks, inForceOf(cause))) report(e, reason);
   }
   return rows.length;
 }

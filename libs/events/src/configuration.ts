@@ -55,4 +55,29 @@ export interface ConfigurationAttestedData {
   /** Every paytable the API knows, sorted by `ref`. */
   readonly paytables: readonly AttestedPaytable[];
   readonly keys: AttestedKeys;
+  /**
+   * The significant-event settings in force (docs/significant-events.md, "What is attested"): what
+   * `npm run -s verify` detects the raises again with. Absent from attestations written before it
+   * was attested (verify then falls back to the configuration's documented defaults).
+   */
+  readonly significant?: AttestedSignificant;
+}
+
+/**
+ * The significant-event monitor's settings as a {@link ConfigurationAttestedData} states them: exact
+ * text, never a float (ratios `n/d`, amounts decimal strings, durations integers).
+ */
+export interface AttestedSignificant {
+  /** `SIGNIFICANT_MONITOR`: whether this API raises significant events at all. */
+  readonly monitor: boolean;
+  /** `SIGNIFICANT_WIN_MULTIPLE` as `n/d` (`100/1`). */
+  readonly winMultiple: string;
+  /** `SIGNIFICANT_WIN_AMOUNT_MINOR`: minor units, decimal string (the same for every currency). */
+  readonly winAmountMinor: string;
+  /** `OCCURRED_AT_MAX_SKEW_MS`, in ms. */
+  readonly clockSkewBoundMs: number;
+  /** `FAIRNESS_ALERT_CONFIDENCE` as `n/d` (`95/100`). */
+  readonly fairnessConfidence: string;
+  /** `SIGNIFICANT_FLOOD_WINDOW_SECONDS`, in s. */
+  readonly floodWindowSeconds: number;
 }
