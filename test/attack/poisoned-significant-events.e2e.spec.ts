@@ -82,7 +82,7 @@ describe('a significant-events read model poisoned with the projector login cann
   };
 
   beforeAll(async () => {
-    h = await startLedger({ env: { SIGNIFICANT_MONITOR: 'true', SIGNIFICANT_MONITOR_GROUP: `sig-poison-${randomUUID()}`, SIGNIFICANT_WIN_AMOUNT_MINOR: '2000', LIVE_STREAMS_AUDITORS: '3' } });
+    h = await startLedger({ env: { SIGNIFICANT_MONITOR: 'true', SIGNIFICANT_MONITOR_GROUP: `sig-poison-${randomUUID()}`, SIGNIFICANT_WIN_AMOUNT_MINOR: '2000', LIVE_STREAMS_AUDITORS: '3', CONFIGURATION_ATTESTATION: 'true' } });
     await h.startRelay();
     await h.startProjector();
     projector = new Client({ connectionString: TEST_SERVICE_DATABASE_URLS.projector });

@@ -67,7 +67,7 @@ describe('significant events: raised as facts, acknowledged by a second person',
 
   beforeAll(async () => {
     // a device's skew is raised when its window ends: a short window keeps the spec quick
-    h = await startLedger({ env: { SIGNIFICANT_MONITOR: 'true', SIGNIFICANT_MONITOR_GROUP: `sig-monitor-${randomUUID()}`, SIGNIFICANT_WIN_AMOUNT_MINOR: '2000', SIGNIFICANT_FLOOD_WINDOW_SECONDS: '1' } });
+    h = await startLedger({ env: { SIGNIFICANT_MONITOR: 'true', SIGNIFICANT_MONITOR_GROUP: `sig-monitor-${randomUUID()}`, SIGNIFICANT_WIN_AMOUNT_MINOR: '2000', SIGNIFICANT_FLOOD_WINDOW_SECONDS: '1', CONFIGURATION_ATTESTATION: 'true' } });
     await h.startRelay();
     await h.startProjector();
     consumer = h.kafka.consumer({ groupId: `sig-reader-${randomUUID()}`, maxWaitTimeInMs: 100 });

@@ -101,7 +101,7 @@ export function tableFairness(tableId: string, day: ReturnType<typeof foldDay>, 
 export async function closeFairnessMismatch(session: SqlSession, body: Record<string, any>, topic: string | null): Promise<string | null> {
   const stated = body.fairness as TableDayFairness[] | undefined;
   if (!Array.isArray(stated) || stated.length === 0) return 'a close of layout 3 on states no fairness';
-  const inForce = await settingsInForceAt(session, String(body.throughPosition));
+  const inForce = await settingsInForceAt(session, String(body.throughPosition), topic);
   if (inForce.problem) return inForce.problem;
   const attested = inForce.settings.fairnessConfidence;
   const other = stated.find((s) => s?.confidence !== attested);

@@ -92,7 +92,8 @@ export async function outOfBoundsProblems(session: SqlSession, raise: OutOfBound
   const d = raise.data;
   const details = (d.details ?? {}) as Record<string, string>;
   if (cause.type !== 'ShoeClosed') return [`a ${FAIRNESS_ALERT_CODE} is raised at a shoe's close, not by a ${cause.type}`];
-  const attested = (inForce ?? (await settingsInForceAt(session, cause.globalPosition))).settings.fairnessConfidence;
+  const topic = await ledgerTopicOf(session, cause.globalPosition);
+  const attested = (inForce ?? (await settingsInForceAt(session, cause.globalPosition, topic))).settings.fairnessConfidence;
   let dayRule: GamingDayConfig;
   try {
     dayRule = { timeZone: String(details.timeZone), cutoffHour: Number(details.cutoffHour) };
@@ -106,7 +107,6 @@ export async function outOfBoundsProblems(session: SqlSession, raise: OutOfBound
   const key = `${cause.globalPosition}|${attested}|${details.timeZone}|${details.cutoffHour}`;
   let drafts = cache.get(key) as { day: string; drafts: SignificantEventDraft[] } | undefined;
   if (!drafts) {
-    const topic = await ledgerTopicOf(session, cause.globalPosition);
     const { day, look } = await lookFromEvents(session, cause, { dayRule, confidence, topic });
     drafts = { day, drafts: look ? outOfBoundsDrafts(look, { day, dayRule, confidence }) : [] };
     cache.set(key, drafts);

@@ -13,7 +13,7 @@ import { settingsInForce } from './significant-settings';
 
 const AT = '2026-12-07T12:00:00.000Z';
 /** The settings the ledger attested before the causes (at position 7): large wins from 1,000 minor units. */
-const ATTESTED = settingsInForce([{ eventId: 'attestation-1', globalPosition: '7', settings: { ...DEFAULT_SIGNIFICANT_SETTINGS, winAmountMinor: '1000' } }], '40');
+const ATTESTED = settingsInForce([{ eventId: 'attestation-1', globalPosition: '7', topic: null, settings: { ...DEFAULT_SIGNIFICANT_SETTINGS, winAmountMinor: '1000' } }], '40');
 
 /** A stored cause with its event (what verify reads), on shoe S1 of T1, dealt by `dealer-1`. */
 function cause(o: { id: string; type: string; actor: [string, string]; data: Record<string, unknown>; correction?: CauseRecord['correction'] }): CauseRecord {

@@ -22,7 +22,7 @@ import {
 import type { LedgerEventType } from '@ledger/events';
 import { outOfBoundsProblems } from './fairness-raise';
 import type { DivergenceList } from './report';
-import { attestedSettings, settingsInForce, type SettingsInForce } from './significant-settings';
+import { attestedSettings, settingsInForce, topicOrNull, type SettingsInForce } from './significant-settings';
 import type { SqlSession } from './sql';
 
 /**
@@ -247,6 +247,7 @@ type CauseRow = {
   occurred_at: Date;
   recorded_at: Date;
   data: Record<string, any>;
+  topic: string | null;
   dealer_id: string | null;
   correction: { actingManagerId?: string; approverId?: string } | null;
 };
@@ -255,7 +256,7 @@ type CauseRow = {
 async function causeRecords(session: SqlSession, ids: readonly string[]): Promise<Map<string, CauseRecord>> {
   const rows: CauseRow[] = await session.query(
     `SELECT e.event_id::text AS event_id, e.type, e.stream_id, e.stream_version, e.global_position::text AS global_position, e.table_id, e.schema_version, e.actor_id, e.actor_role,
-            e.occurred_at, e.recorded_at, e.data,
+            e.occurred_at, e.recorded_at, e.data, (SELECT o.topic FROM outbox o WHERE o.global_position = e.global_position) AS topic,
             (SELECT d.data ->> 'dealerId' FROM events d WHERE d.stream_id = e.stream_id AND d.stream_version <= e.stream_version AND d.type IN ('ShoeOpened', 'DealerChanged')
               ORDER BY d.stream_version DESC LIMIT 1) AS dealer_id,
             (SELECT c.data -> 'decision' FROM events c WHERE e.type = 'BetResettled' AND c.stream_id = e.stream_id AND c.stream_version < e.stream_version
@@ -305,7 +306,8 @@ async function causeRecords(session: SqlSession, ids: readonly string[]): Promis
   );
   await addConditions(session, rows, causes);
   const attested = await attestedSettings(session);
-  for (const [id, c] of causes) causes.set(id, { ...c, inForce: settingsInForce(attested, c.globalPosition) });
+  const topics = new Map(rows.map((r) => [r.event_id, topicOrNull(r.topic)]));
+  for (const [id, c] of causes) causes.set(id, { ...c, inForce: settingsInForce(attested, c.globalPosition, topics.get(id) ?? null) });
   return causes;
 }
 
