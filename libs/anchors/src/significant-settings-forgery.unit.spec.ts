@@ -6,6 +6,7 @@
  * documented defaults where no attestation covers it (docs/significant-events.md, "What verify checks").
  */
 import type { LedgerEvent } from '@ledger/events';
+import { DEFAULT_SIGNIFICANT_SETTINGS } from '@ledger/significant-events';
 import { closeFairnessMismatch, tableFairness } from './close-fairness';
 import { foldDay, lookAtShoeClose, type FairnessEventRow } from './fairness-of-events';
 import { outOfBoundsDrafts, outOfBoundsProblems } from './fairness-raise';
@@ -54,7 +55,7 @@ describe('verify does not take the thresholds a raise states for its own', () =>
     const win = cause({ id: WIN, type: 'BetSettled', actor: ['device-1', 'table-device'], data: { betId: 'B1', roundId: 'S1-R1', accountId: 'acct-1', currency: 'EUR', result: 'WIN', stake: '1300', winnings: '1300' } });
     const details = { betId: 'B1', accountId: 'acct-1', currency: 'EUR', stake: '1300', winnings: '1300', by: 'multiple,amount', multiple: '1/1', amountMinor: '1' };
     const forged = raise(significantEventIdOf(WIN, 'WIN.LARGE'), win, { eventId: WIN, globalPosition: '40', streamId: 'shoe-S1', eventType: 'BetSettled' }, 'WIN.LARGE', 'high', { roundId: 'S1-R1', details });
-    expect(reasons([forged], [[WIN, win]])).not.toEqual([]);
+    expect(reasons([forged], [[WIN, win]])).toEqual(['it states thresholds multiple 1/1, amountMinor 1; the ones in force at its cause are 100/1, 1000000']);
   });
 
   it('reports a DEVICE.CLOCK_SKEW of -3600000 ms naming a CardDealt recorded when it occurred', () => {
@@ -64,7 +65,34 @@ describe('verify does not take the thresholds a raise states for its own', () =>
     const details = { deviceId: 'device-1', skewMs: '-3600000', boundMs: '5000', count: '1', windowStart: AT, windowSeconds: '60' };
     const id = significantEventIdFor('DEVICE.CLOCK_SKEW', causeRef as never);
     const forged = raise(id, dealt, causeRef, 'DEVICE.CLOCK_SKEW', 'medium', { roundId: 'S1-R1', details });
-    expect(reasons([forged], [[CARD, dealt]])).not.toEqual([]);
+    expect(reasons([forged], [[CARD, dealt]])).toEqual(["its cause's skew (recordedAt − occurredAt) is 0 ms, within the bound in force at it (5000 ms)"]);
+  });
+});
+
+describe('CONFIG.SIGNIFICANT_SETTINGS_CHANGED computed again from the two stored attestations', () => {
+  const ATT = '44444444-2222-4333-8444-555555555555';
+  const base = { host: 'api-1', tables: [], paytables: [], keys: { anchors: [], reports: null, tokens: [] } };
+  const previous = { eventId: 'prev-att', data: { ...base, significant: DEFAULT_SIGNIFICANT_SETTINGS } };
+  const attestation = (significant: typeof DEFAULT_SIGNIFICANT_SETTINGS): CauseRecord => ({
+    type: 'ConfigurationAttested',
+    streamId: 'gaming-day-2026-12-07',
+    globalPosition: '40',
+    actorId: 'configuration-attestor',
+    actorRole: 'system',
+    configuration: { data: { ...base, significant }, previous },
+  });
+  const causeRef = { eventId: ATT, globalPosition: '40', streamId: 'gaming-day-2026-12-07', eventType: 'ConfigurationAttested' };
+  const raised = (c: CauseRecord, changes: string) => {
+    const r = raise(significantEventIdOf(ATT, 'CONFIG.SIGNIFICANT_SETTINGS_CHANGED'), c, causeRef, 'CONFIG.SIGNIFICANT_SETTINGS_CHANGED', 'high', { details: { changes, previousAttestation: 'prev-att' } });
+    const { tableId: _t, shoeId: _s, dealerId: _d, ...data } = r.data;
+    return { ...r, data };
+  };
+
+  it('passes the raise of a lowered threshold and reports one for an attestation that changed no setting', () => {
+    const lowered = attestation({ ...DEFAULT_SIGNIFICANT_SETTINGS, winAmountMinor: '1' });
+    expect(reasons([raised(lowered, 'winAmountMinor 1000000 → 1')], [[ATT, lowered]])).toEqual([]);
+    const same = attestation(DEFAULT_SIGNIFICANT_SETTINGS);
+    expect(reasons([raised(same, 'winAmountMinor 1000000 → 1')], [[ATT, same]])).toEqual([expect.stringMatching(/changed no significant since the previous attestation prev-att$/)]);
   });
 });
 
@@ -91,7 +119,7 @@ describe('verify does not take the confidence a close or an alert states for its
   it('reports a close of layout 3 whose fairness is computed with confidence 99999999999999999/100000000000000000', async () => {
     const fairness = [tableFairness('T1', foldDay(AS_FOLDED), ABSURD, 0)];
     const body = { gamingDay: '2026-12-07', gamingDayRule: dayRule, tableIds: ['T1'], throughPosition: '100', fairness };
-    expect(await closeFairnessMismatch(session, body, null)).not.toBeNull();
+    expect(await closeFairnessMismatch(session, body, null)).toBe('its fairness states confidence 99999999999999999/100000000000000000; the one in force at its position is 95/100');
   });
 
   it('reports a STATISTICS.OUT_OF_BOUNDS computed with a confidence of 1/2', async () => {
@@ -100,6 +128,9 @@ describe('verify does not take the confidence a close or an alert states for its
     const [draft] = outOfBoundsDrafts(look, { day: '2026-12-07', dayRule, confidence: half });
     const data = { code: 'STATISTICS.OUT_OF_BOUNDS', tableId: 'T1', shoeId: 'S2', details: draft.details };
     const close = { type: 'ShoeClosed', streamId: 'shoe-S2', tableId: 'T1', globalPosition: '100', recordedAt: AT };
-    expect(await outOfBoundsProblems(session, { data }, close, new Map())).not.toEqual([]);
+    expect(await outOfBoundsProblems(session, { data }, close, new Map())).toEqual([
+      'it states confidence 1/2; the one in force at its cause is 95/100',
+      expect.stringMatching(/^its details are not those the events give for scope shoe:S2/),
+    ]);
   });
 });
