@@ -156,7 +156,10 @@ function eventCauseProblems(raise: Record<string, any>, c: SignificantEventEvent
     if (inForce.problem) out.push(inForce.problem);
     if (!c.window) out.push(...detectedAgainProblems(raise, cause));
     // a device's skew: computed again from its first cause's clocks, against the bound in force
-    else if (WINDOWED_EVENT_CODES.has(code) && cause.event) out.push(...clockSkewProblems(raise.details ?? {}, cause.event, thresholdsOf(inForce.settings)));
+    else if (WINDOWED_EVENT_CODES.has(code) && cause.event) {
+      out.push(...clockSkewProblems(raise.details ?? {}, cause.event, thresholdsOf(inForce.settings)));
+      if (c.window.seconds !== inForce.settings.floodWindowSeconds) out.push(`its window of ${c.window.seconds} s is not the flood window in force at its cause (${inForce.settings.floodWindowSeconds} s)`);
+    }
     out.push(...conditionProblems(code, raise.details, cause));
   }
   if (c.window) {

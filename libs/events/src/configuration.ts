@@ -44,8 +44,8 @@ export interface AttestedKeys {
  * (unless `CONFIGURATION_ATTESTATION` is false) the API states fingerprints of its tables, of the
  * paytables it knows and of its keys' ids. Appended to the current gaming day's stream (ledger-wide,
  * like `ClockAttested`). The significant-event monitor compares it with the previous
- * attestation of the ledger and raises `CONFIG.TABLES_CHANGED`, `CONFIG.PAYTABLES_CHANGED` or
- * `CONFIG.KEYS_ROTATED` for the parts that differ. Actor: `system` `configuration-attestor`.
+ * attestation of the ledger and raises `CONFIG.TABLES_CHANGED`, `CONFIG.PAYTABLES_CHANGED`,
+ * `CONFIG.KEYS_ROTATED` or `CONFIG.SIGNIFICANT_SETTINGS_CHANGED` for the parts that differ. Actor: `system` `configuration-attestor`.
  */
 export interface ConfigurationAttestedData {
   /** The API's host name (`os.hostname()`). */

@@ -194,8 +194,10 @@ export class LedgerApiEnv extends WithWalletLimits(
   /**
    * Whether the API attests its configuration at start (docs/significant-events.md, "Configuration
    * at start"): a `ConfigurationAttested` event with fingerprints of its tables, of the paytables it
-   * knows and the ids of its keys (never a secret), which the significant-event monitor compares
-   * with the previous one (`CONFIG.TABLES_CHANGED`, `CONFIG.PAYTABLES_CHANGED`, `CONFIG.KEYS_ROTATED`).
+   * knows, the ids of its keys (never a secret) and its significant-event settings, which the
+   * significant-event monitor compares with the previous one (`CONFIG.TABLES_CHANGED`,
+   * `CONFIG.PAYTABLES_CHANGED`, `CONFIG.KEYS_ROTATED`, `CONFIG.SIGNIFICANT_SETTINGS_CHANGED`) and
+   * verify detects raises again with (without one: the defaults of those settings).
    * `false`: the test suites and load runs only (as `CLOCK_ATTESTATION_INTERVAL_MS` 0).
    * @default true
    */
