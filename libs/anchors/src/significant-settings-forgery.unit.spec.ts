@@ -67,6 +67,19 @@ describe('verify does not take the thresholds a raise states for its own', () =>
     const forged = raise(id, dealt, causeRef, 'DEVICE.CLOCK_SKEW', 'medium', { roundId: 'S1-R1', details });
     expect(reasons([forged], [[CARD, dealt]])).toEqual(["its cause's skew (recordedAt − occurredAt) is 0 ms, within the bound in force at it (5000 ms)"]);
   });
+
+  it("passes a device's genuine skew and reports one whose window is not the flood window in force", () => {
+    const CARD = '55555555-2222-4333-8444-555555555555';
+    const late = cause({ id: CARD, type: 'CardDealt', actor: ['device-1', 'table-device'], data: { roundId: 'S1-R1', card: '9S', position: 'P1' } });
+    const skewed = { ...late, event: { ...late.event!, occurredAt: '2026-12-07T11:58:00.000Z' } as LedgerEvent };
+    const skewRaise = (seconds: number) => {
+      const causeRef = { kind: 'event', eventId: CARD, globalPosition: '40', streamId: 'shoe-S1', eventType: 'CardDealt', window: { start: AT, seconds, subject: 'table-device:device-1', count: 1 } };
+      const details = { deviceId: 'device-1', skewMs: '120000', boundMs: '5000', count: '1', windowStart: AT, windowSeconds: String(seconds) };
+      return raise(significantEventIdFor('DEVICE.CLOCK_SKEW', causeRef as never), skewed, causeRef, 'DEVICE.CLOCK_SKEW', 'medium', { roundId: 'S1-R1', details });
+    };
+    expect(reasons([skewRaise(60)], [[CARD, skewed]])).toEqual([]);
+    expect(reasons([skewRaise(3600)], [[CARD, skewed]])).toEqual(['its window of 3600 s is not the flood window in force at its cause (60 s)']);
+  });
 });
 
 describe('CONFIG.SIGNIFICANT_SETTINGS_CHANGED computed again from the two stored attestations', () => {
