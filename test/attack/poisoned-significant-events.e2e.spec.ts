@@ -31,6 +31,7 @@
 import { randomUUID } from 'node:crypto';
 import { Client } from 'pg';
 import { LedgerHarness, runId, startLedger, TEST_SERVICE_DATABASE_URLS } from '../support/ledger-harness';
+import { ConfigurationAttestor } from '../../apps/ledger/src/clock/configuration-attestor';
 import { dealPlayerWin } from '../support/shoe-steps';
 
 jest.setTimeout(240_000);
@@ -89,7 +90,9 @@ describe('a significant-events read model poisoned with the projector login cann
   };
 
   beforeAll(async () => {
-    h = await startLedger({ env: { SIGNIFICANT_MONITOR: 'true', SIGNIFICANT_MONITOR_GROUP: `sig-poison-${randomUUID()}`, SIGNIFICANT_WIN_AMOUNT_MINOR: '2000', LIVE_STREAMS_AUDITORS: '3' } });
+    h = await startLedger({ env: { SIGNIFICANT_MONITOR: 'true', SIGNIFICANT_MONITOR_GROUP: `sig-poison-${randomUUID()}`, SIGNIFICANT_WIN_AMOUNT_MINOR: '2000', LIVE_STREAMS_AUDITORS: '3', CONFIGURATION_ATTESTATION: 'true' } });
+    // the settings in force are attested before any cause (verify detects the raises again with them)
+    expect(await h.app.get(ConfigurationAttestor).whenStarted()).not.toBeNull();
     await h.startRelay();
     await h.startProjector();
     projector = new Client({ connectionString: TEST_SERVICE_DATABASE_URLS.projector });

@@ -5,7 +5,8 @@
  * whose limits and paytable differ and another report signing key, then again identically. Each
  * start appends a `ConfigurationAttested`; the monitor raises `CONFIG.TABLES_CHANGED`,
  * `CONFIG.PAYTABLES_CHANGED` and `CONFIG.KEYS_ROTATED` for the second, each saying what changed,
- * and nothing for the identical third. A dealer change before a shoe's first round raises nothing;
+ * and nothing for the identical third; a fourth with lowered significant-event settings raises
+ * `CONFIG.SIGNIFICANT_SETTINGS_CHANGED`. A dealer change before a shoe's first round raises nothing;
  * one after it raises `DEALER.CHANGED_MID_SHOE`. `npm run -s verify` passes the genuine raises and
  * reports a raise forged around the monitor for either condition.
  */
@@ -128,6 +129,18 @@ describe('configuration at start and dealer changes mid-shoe, raised as signific
     third = await start({ TABLES_FILE: join(dir, 'tables-changed.json'), REPORT_SIGNING_KEY_FILE: join(dir, 'report-key.pem') });
     expect({ ...third.data, host: second.data.host }).toEqual(second.data);
     expect(await raisesOf(third)).toEqual([]);
+  });
+
+  it('a restart with a lower large-win amount and another fairness confidence raises CONFIG.SIGNIFICANT_SETTINGS_CHANGED (high), saying what changed', async () => {
+    const same = { TABLES_FILE: join(dir, 'tables-changed.json'), REPORT_SIGNING_KEY_FILE: join(dir, 'report-key.pem') };
+    expect(third.data.significant).toEqual({ monitor: true, winMultiple: '100/1', winAmountMinor: '1000000', clockSkewBoundMs: 5000, fairnessConfidence: '95/100', floodWindowSeconds: 60 });
+    const lowered = await start({ ...same, SIGNIFICANT_WIN_AMOUNT_MINOR: '1', FAIRNESS_ALERT_CONFIDENCE: '9999/10000' });
+    expect(lowered.data.significant).toMatchObject({ winAmountMinor: '1', fairnessConfidence: '9999/10000' });
+    const changed = await listed('CONFIG.SIGNIFICANT_SETTINGS_CHANGED', lowered.eventId);
+    mine.add(`significant-${changed.significantEventId}`);
+    expect(changed).toMatchObject({ severity: 'high', requiresAck: true, causeEventType: 'ConfigurationAttested' });
+    expect(changed.details).toEqual({ changes: 'winAmountMinor 1000000 → 1; fairnessConfidence 95/100 → 9999/10000', previousAttestation: third.eventId });
+    expect(await raisesOf(lowered)).toEqual(['CONFIG.SIGNIFICANT_SETTINGS_CHANGED']);
   });
 
   it('a dealer change before the first round raises nothing; one after it raises DEALER.CHANGED_MID_SHOE', async () => {

@@ -18,6 +18,7 @@ import { pgSession, significantEventIdFor, verifyLedger } from '@ledger/anchors'
 import { significantEventsTopicOf } from '@ledger/infra';
 import type { KafkaConsumer } from '@ledger/kafka';
 import { LedgerHarness, runId, startLedger, TEST_DATABASE_URL } from '../support/ledger-harness';
+import { ConfigurationAttestor } from '../../apps/ledger/src/clock/configuration-attestor';
 
 jest.setTimeout(180_000);
 
@@ -62,8 +63,11 @@ describe('significant events raised by refusals, the projector, the verifier and
         SIGNIFICANT_PROJECTOR_POLL_MS: '200',
         RATE_LIMIT_STORM_PER_MINUTE: '5',
         RATE_LIMIT_AUDITOR: '4',
+        CONFIGURATION_ATTESTATION: 'true',
       },
     });
+    // the settings in force are attested before any cause (verify detects the raises again with them)
+    expect(await h.app.get(ConfigurationAttestor).whenStarted()).not.toBeNull();
     await h.startRelay();
     await h.startProjector();
     consumer = h.kafka.consumer({ groupId: `sig-causes-reader-${randomUUID()}`, maxWaitTimeInMs: 100 });

@@ -13,6 +13,7 @@ import { pgSession, verifyLedger } from '@ledger/anchors';
 import { significantEventsTopicOf } from '@ledger/infra';
 import type { KafkaConsumer } from '@ledger/kafka';
 import { LedgerHarness, runId, startLedger, TEST_DATABASE_URL } from '../support/ledger-harness';
+import { ConfigurationAttestor } from '../../apps/ledger/src/clock/configuration-attestor';
 import { dealPlayerWin, waitApplied } from '../support/shoe-steps';
 
 jest.setTimeout(240_000);
@@ -67,7 +68,11 @@ describe('significant events: raised as facts, acknowledged by a second person',
 
   beforeAll(async () => {
     // a device's skew is raised when its window ends: a short window keeps the spec quick
-    h = await startLedger({ env: { SIGNIFICANT_MONITOR: 'true', SIGNIFICANT_MONITOR_GROUP: `sig-monitor-${randomUUID()}`, SIGNIFICANT_WIN_AMOUNT_MINOR: '2000', SIGNIFICANT_FLOOD_WINDOW_SECONDS: '1' } });
+    h = await startLedger({
+      env: { SIGNIFICANT_MONITOR: 'true', SIGNIFICANT_MONITOR_GROUP: `sig-monitor-${randomUUID()}`, SIGNIFICANT_WIN_AMOUNT_MINOR: '2000', SIGNIFICANT_FLOOD_WINDOW_SECONDS: '1', CONFIGURATION_ATTESTATION: 'true' },
+    });
+    // the settings in force are attested before any cause (verify detects the raises again with them)
+    expect(await h.app.get(ConfigurationAttestor).whenStarted()).not.toBeNull();
     await h.startRelay();
     await h.startProjector();
     consumer = h.kafka.consumer({ groupId: `sig-reader-${randomUUID()}`, maxWaitTimeInMs: 100 });

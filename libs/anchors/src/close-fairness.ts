@@ -3,6 +3,7 @@ import { fairnessVerdict, testScope, type Confidence } from '@ledger/fairness';
 import type { GamingDayConfig } from '@ledger/projections';
 import { FAIRNESS_ALERT_CODE } from '@ledger/significant-events';
 import { countRounds, dayWindow, decimalText, foldDay, parseConfidence, readDayEvents } from './fairness-of-events';
+import { settingsInForceAt } from './significant-settings';
 import type { SqlSession } from './sql';
 
 /**
@@ -89,8 +90,10 @@ export function tableFairness(tableId: string, day: ReturnType<typeof foldDay>, 
 
 /**
  * What differs between the fairness a close of layout 3 on signs and what the events give at its
- * position (verify step 4): computed again with the confidence each entry states, for the day, rule,
- * tables and position the report signs.
+ * position (verify step 4): computed again with the confidence attested in force at the close's
+ * `throughPosition` (the last `ConfigurationAttested` with settings at or below it, else the
+ * configuration's default `95/100`), never with the one the report states: a close stating another
+ * confidence is a mismatch. For the day, rule, tables and position the report signs.
  * @param body the signed report's JSON
  * @param topic the close's ledger topic (null: the database's only ledger)
  * @returns a reason, or null when they agree
@@ -98,12 +101,12 @@ export function tableFairness(tableId: string, day: ReturnType<typeof foldDay>, 
 export async function closeFairnessMismatch(session: SqlSession, body: Record<string, any>, topic: string | null): Promise<string | null> {
   const stated = body.fairness as TableDayFairness[] | undefined;
   if (!Array.isArray(stated) || stated.length === 0) return 'a close of layout 3 on states no fairness';
-  let confidence: Confidence;
-  try {
-    confidence = parseConfidence(String(stated[0].confidence));
-  } catch {
-    return 'its fairness states no confidence n/d';
-  }
+  const inForce = await settingsInForceAt(session, String(body.throughPosition), topic);
+  if (inForce.problem) return inForce.problem;
+  const attested = inForce.settings.fairnessConfidence;
+  const other = stated.find((s) => s?.confidence !== attested);
+  if (other) return `its fairness states confidence ${String(other?.confidence)}; the one in force at its position is ${attested}`;
+  const confidence: Confidence = parseConfidence(attested);
   const computed = await closeFairness(session, { gamingDay: body.gamingDay, dayRule: body.gamingDayRule, tableIds: body.tableIds, throughPosition: BigInt(body.throughPosition), topic, confidence });
   for (const c of computed) {
     const s = stated.find((x) => x?.tableId === c.tableId);

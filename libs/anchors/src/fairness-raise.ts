@@ -3,6 +3,7 @@ import { gamingDay, type GamingDayConfig } from '@ledger/projections';
 import { FAIRNESS_ALERT_CODE, significantEventSpec, type SignificantEventDraft } from '@ledger/significant-events';
 import { dayWindow, decimalText, expectedCountText, foldDay, ledgerTopicOf, lookAtShoeClose, parseConfidence, readDayEvents, type ShoeCloseLook } from './fairness-of-events';
 import type { Confidence } from '@ledger/fairness';
+import { settingsInForceAt, type SettingsInForce } from './significant-settings';
 import type { SqlSession } from './sql';
 
 /**
@@ -79,34 +80,38 @@ export interface OutOfBoundsRaise {
 
 /**
  * The problems of a `STATISTICS.OUT_OF_BOUNDS` raise against the events (verify step 7): its cause is
- * a `ShoeClosed`; the day its details name is its cause's under the rule they name; and the look at
- * that close computed again from the stored events (its confidence the details', the ledger the
- * cause's) fails the scope the raise names, with the very details, shoe, dealer and table it states.
+ * a `ShoeClosed`; the confidence its details state is the one attested in force at its cause
+ * (`inForce`, read from the session when not given: the last `ConfigurationAttested` with settings at
+ * or below it, else the configuration's default), never one of the raise's choosing; the day its
+ * details name is its cause's under the rule they name; and the look at that close computed again
+ * from the stored events (with the confidence in force, the ledger the cause's) fails the scope the
+ * raise names, with the very details, shoe, dealer and table it states.
  * @returns reasons, empty when genuine
  */
-export async function outOfBoundsProblems(session: SqlSession, raise: OutOfBoundsRaise, cause: ShoeCloseCause & { readonly type: string }, cache: Map<string, unknown>): Promise<string[]> {
+export async function outOfBoundsProblems(session: SqlSession, raise: OutOfBoundsRaise, cause: ShoeCloseCause & { readonly type: string }, cache: Map<string, unknown>, inForce?: SettingsInForce): Promise<string[]> {
   const d = raise.data;
   const details = (d.details ?? {}) as Record<string, string>;
   if (cause.type !== 'ShoeClosed') return [`a ${FAIRNESS_ALERT_CODE} is raised at a shoe's close, not by a ${cause.type}`];
-  let confidence: Confidence;
+  const topic = await ledgerTopicOf(session, cause.globalPosition);
+  const attested = (inForce ?? (await settingsInForceAt(session, cause.globalPosition, topic))).settings.fairnessConfidence;
   let dayRule: GamingDayConfig;
   try {
-    confidence = parseConfidence(String(details.confidence));
     dayRule = { timeZone: String(details.timeZone), cutoffHour: Number(details.cutoffHour) };
     if (!Number.isInteger(dayRule.cutoffHour) || dayRule.cutoffHour < 0 || dayRule.cutoffHour > 23) throw new Error('cutoffHour');
     gamingDay(cause.recordedAt, dayRule);
   } catch {
-    return ['its details do not state a confidence n/d and a gaming-day rule (timeZone, cutoffHour) to compute it again with'];
+    return ['its details do not state a gaming-day rule (timeZone, cutoffHour) to compute it again with'];
   }
-  const key = `${cause.globalPosition}|${details.confidence}|${details.timeZone}|${details.cutoffHour}`;
+  const confidence: Confidence = parseConfidence(attested);
+  const out = details.confidence === attested ? [] : [`it states confidence ${String(details.confidence)}; the one in force at its cause is ${attested}`];
+  const key = `${cause.globalPosition}|${attested}|${details.timeZone}|${details.cutoffHour}`;
   let drafts = cache.get(key) as { day: string; drafts: SignificantEventDraft[] } | undefined;
   if (!drafts) {
-    const topic = await ledgerTopicOf(session, cause.globalPosition);
     const { day, look } = await lookFromEvents(session, cause, { dayRule, confidence, topic });
     drafts = { day, drafts: look ? outOfBoundsDrafts(look, { day, dayRule, confidence }) : [] };
     cache.set(key, drafts);
   }
-  return outOfBoundsMismatch(d, drafts, cause);
+  return [...out, ...outOfBoundsMismatch(d, drafts, cause)];
 }
 
 /**

@@ -7,9 +7,13 @@
  * "divergences 0" for each.
  */
 import type { LedgerEvent } from '@ledger/events';
+import { DEFAULT_SIGNIFICANT_SETTINGS } from '@ledger/significant-events';
 import { significantEventIdOf, significantEventProblems, type CauseRecord, type SignificantEventRecord } from './significant-check';
+import { settingsInForce } from './significant-settings';
 
 const AT = '2026-12-07T12:00:00.000Z';
+/** The settings the ledger attested before the causes (at position 7): large wins from 1,000 minor units. */
+const ATTESTED = settingsInForce([{ eventId: 'attestation-1', globalPosition: '7', topic: null, settings: { ...DEFAULT_SIGNIFICANT_SETTINGS, winAmountMinor: '1000' } }], '40');
 
 /** A stored cause with its event (what verify reads), on shoe S1 of T1, dealt by `dealer-1`. */
 function cause(o: { id: string; type: string; actor: [string, string]; data: Record<string, unknown>; correction?: CauseRecord['correction'] }): CauseRecord {
@@ -26,7 +30,7 @@ function cause(o: { id: string; type: string; actor: [string, string]; data: Rec
     actor: { id: o.actor[0], role: o.actor[1] },
     data: o.data,
   } as unknown as LedgerEvent;
-  return { type: o.type, streamId: 'shoe-S1', globalPosition: '40', actorId: o.actor[0], actorRole: o.actor[1], event, dealerId: 'dealer-1', correction: o.correction ?? null };
+  return { type: o.type, streamId: 'shoe-S1', globalPosition: '40', actorId: o.actor[0], actorRole: o.actor[1], event, dealerId: 'dealer-1', correction: o.correction ?? null, inForce: ATTESTED };
 }
 
 /** A raise of `code` for cause `c` (id as the monitor derives it), with `data` over the fields the monitor writes. */
@@ -86,14 +90,21 @@ describe('verify detects each raise again from its stored cause', () => {
     const framed = raise(WIN_ID, win(), 'WIN.LARGE', { roundId: 'S1-R1', dealerId: 'dealer-framed', details: WIN_DETAILS });
     expect(reasons([framed], [[WIN_ID, win()]])).toEqual(["its dealer dealer-framed is not the shoe's dealer at its cause, dealer-1"]);
     const { multiple: _m, amountMinor: _a, ...unstated } = WIN_DETAILS;
-    expect(reasons([raise(WIN_ID, win(), 'WIN.LARGE', { roundId: 'S1-R1', details: unstated })], [[WIN_ID, win()]])).toEqual(['a large win that states no thresholds it was raised under (multiple, amountMinor)']);
+    expect(reasons([raise(WIN_ID, win(), 'WIN.LARGE', { roundId: 'S1-R1', details: unstated })], [[WIN_ID, win()]])).toEqual([
+      'it states thresholds multiple undefined, amountMinor undefined; the ones in force at its cause are 100/1, 1000',
+    ]);
   });
 
-  it('reports a large win its cause does not reach under the thresholds it states, and a kind its cause does not raise', () => {
+  it('reports a large win stating other thresholds than the attested ones, or its cause does not reach under them', () => {
     const under = raise(WIN_ID, win(), 'WIN.LARGE', { roundId: 'S1-R1', details: { ...WIN_DETAILS, amountMinor: '1000000' } });
-    expect(reasons([under], [[WIN_ID, win()]])).toEqual(['its cause BetSettled does not raise WIN.LARGE under the thresholds it states']);
+    expect(reasons([under], [[WIN_ID, win()]])).toEqual(['it states thresholds multiple 100/1, amountMinor 1000000; the ones in force at its cause are 100/1, 1000']);
     const lost = win({ result: 'LOSE', winnings: '0' });
-    expect(reasons([raise(WIN_ID, lost, 'WIN.LARGE', { roundId: 'S1-R1', details: WIN_DETAILS })], [[WIN_ID, lost]])).toEqual(['its cause BetSettled does not raise WIN.LARGE under the thresholds it states']);
+    expect(reasons([raise(WIN_ID, lost, 'WIN.LARGE', { roundId: 'S1-R1', details: WIN_DETAILS })], [[WIN_ID, lost]])).toEqual(['its cause BetSettled does not raise WIN.LARGE under the thresholds in force at it']);
+    // without an attestation covering the cause: the configuration's defaults (1,000,000 minor units)
+    const unattested = { ...win(), inForce: undefined };
+    expect(reasons([raise(WIN_ID, unattested, 'WIN.LARGE', { roundId: 'S1-R1', details: WIN_DETAILS })], [[WIN_ID, unattested]])).toEqual([
+      'it states thresholds multiple 100/1, amountMinor 1000; the ones in force at its cause are 100/1, 1000000',
+    ]);
   });
 
   it("reports a resettlement's large win that leaves out the managers of the correction it carries out", () => {

@@ -14,6 +14,7 @@ import {
   causeKey,
   causeMayRaise,
   causeProblems,
+  clockSkewProblems,
   configurationDrafts,
   configurationPartOf,
   detectAgain,
@@ -23,12 +24,15 @@ import {
   raisersOf,
   significantEventCodesFor,
   significantEventSpec,
+  thresholdsOf,
+  WINDOWED_EVENT_CODES,
   type AttestationOf,
   type SignificantEventCode,
 } from '@ledger/significant-events';
 import type { LedgerEventType } from '@ledger/events';
 import { outOfBoundsProblems } from './fairness-raise';
 import type { DivergenceList } from './report';
+import { attestedSettings, settingsInForce, topicOrNull, type SettingsInForce } from './significant-settings';
 import type { SqlSession } from './sql';
 
 /**
@@ -90,7 +94,12 @@ export interface CauseRecord {
   readonly configuration?: { readonly data: ConfigurationAttestedData; readonly previous: AttestationOf | null };
   /** The cause's table (what a `STATISTICS.OUT_OF_BOUNDS` is computed again for). */
   readonly tableId?: string;
+  /** The significant-event settings attested in force at the cause (absent: none attested, the configuration's defaults). */
+  readonly inForce?: SettingsInForce;
 }
+
+/** The settings in force at a cause: its own, else the defaults. */
+const inForceOf = (cause: CauseRecord): SettingsInForce => cause.inForce ?? settingsInForce([], cause.globalPosition);
 
 /** Two string records with the same keys and values. */
 function sameDetails(a: Readonly<Record<string, unknown>>, b: Readonly<Record<string, unknown>>): boolean {
@@ -103,7 +112,7 @@ function sameDetails(a: Readonly<Record<string, unknown>>, b: Readonly<Record<st
 function detectedAgainProblems(d: Record<string, any>, cause: CauseRecord): string[] {
   if (!cause.event) return [];
   const details: Record<string, string> = d.details ?? {};
-  const found = detectAgain({ code: d.code, details, event: cause.event, ctx: { correction: cause.correction ?? null } });
+  const found = detectAgain({ code: d.code, details, event: cause.event, ctx: { correction: cause.correction ?? null }, inForce: thresholdsOf(inForceOf(cause).settings) });
   if (found === null) return [];
   if ('problem' in found) return [found.problem];
   const again = found.draft;
@@ -153,7 +162,14 @@ function eventCauseProblems(raise: Record<string, any>, c: SignificantEventEvent
   if (cause.actorId !== actor) out.push(`its actor ${actor} is not its cause's ${cause.actorId}`);
   if (!causeMayRaise(code, cause.type as LedgerEventType, cause.actorRole)) out.push(`a ${cause.type} of a ${cause.actorRole} cannot raise ${code}`);
   else {
+    const inForce = inForceOf(cause);
+    if (inForce.problem) out.push(inForce.problem);
     if (!c.window) out.push(...detectedAgainProblems(raise, cause));
+    // a device's skew: computed again from its first cause's clocks, against the bound in force
+    else if (WINDOWED_EVENT_CODES.has(code) && cause.event) {
+      out.push(...clockSkewProblems(raise.details ?? {}, cause.event, thresholdsOf(inForce.settings)));
+      if (c.window.seconds !== inForce.settings.floodWindowSeconds) out.push(`its window of ${c.window.seconds} s is not the flood window in force at its cause (${inForce.settings.floodWindowSeconds} s)`);
+    }
     out.push(...conditionProblems(code, raise.details, cause));
   }
   if (c.window) {
@@ -244,6 +260,7 @@ type CauseRow = {
   occurred_at: Date;
   recorded_at: Date;
   data: Record<string, any>;
+  topic: string | null;
   dealer_id: string | null;
   correction: { actingManagerId?: string; approverId?: string } | null;
 };
@@ -252,7 +269,7 @@ type CauseRow = {
 async function causeRecords(session: SqlSession, ids: readonly string[]): Promise<Map<string, CauseRecord>> {
   const rows: CauseRow[] = await session.query(
     `SELECT e.event_id::text AS event_id, e.type, e.stream_id, e.stream_version, e.global_position::text AS global_position, e.table_id, e.schema_version, e.actor_id, e.actor_role,
-            e.occurred_at, e.recorded_at, e.data,
+            e.occurred_at, e.recorded_at, e.data, (SELECT o.topic FROM outbox o WHERE o.global_position = e.global_position) AS topic,
             (SELECT d.data ->> 'dealerId' FROM events d WHERE d.stream_id = e.stream_id AND d.stream_version <= e.stream_version AND d.type IN ('ShoeOpened', 'DealerChanged')
               ORDER BY d.stream_version DESC LIMIT 1) AS dealer_id,
             (SELECT c.data -> 'decision' FROM events c WHERE e.type = 'BetResettled' AND c.stream_id = e.stream_id AND c.stream_version < e.stream_version
@@ -301,6 +318,9 @@ async function causeRecords(session: SqlSession, ids: readonly string[]): Promis
     }),
   );
   await addConditions(session, rows, causes);
+  const attested = await attestedSettings(session);
+  const topics = new Map(rows.map((r) => [r.event_id, topicOrNull(r.topic)]));
+  for (const [id, c] of causes) causes.set(id, { ...c, inForce: settingsInForce(attested, c.globalPosition, topics.get(id) ?? null) });
   return causes;
 }
 
@@ -360,7 +380,7 @@ export async function checkSignificantEvents(session: SqlSession, out: Divergenc
     if (e.type !== 'SignificantEventRaised' || e.data.code !== FAIRNESS_ALERT_CODE) continue;
     const cause = causes.get(String(e.data.cause?.eventId));
     if (!cause) continue; // reported above
-    for (const reason of await outOfBoundsProblems(session, e, { ...cause, tableId: cause.tableId ?? '', recordedAt: cause.recordedAt ?? '' }, looks)) report(e, reason);
+    for (const reason of await outOfBoundsProblems(session, e, { ...cause, tableId: cause.tableId ?? '', recordedAt: cause.recordedAt ?? '' }, looks, inForceOf(cause))) report(e, reason);
   }
   return rows.length;
 }

@@ -1,6 +1,7 @@
 import { LEDGER_ANCHORS_TOPIC, LEDGER_EVENTS_TOPIC } from '@ledger/infra';
 import { DEFAULT_PROJECTOR_GROUP } from '@ledger/projections';
 import { DEFAULT_ANALYTICS_TOPICS } from '@ledger/read-model';
+import { DEFAULT_SIGNIFICANT_SETTINGS, significantSettingsOf } from '@ledger/significant-events';
 import { DEFAULT_EVENTS_TOPIC as STORE_DEFAULT_TOPIC } from '@ledger/event-store';
 import { CONFIG_SCHEMAS, ConfigError, DEFAULT_ANCHORS_TOPIC, DEFAULT_EVENTS_TOPIC, LedgerApiEnv, loadConfig, MigrationCliEnv, ProjectorEnv, RelayEnv, TokenToolEnv, VerifyEnv, type EnvSource } from '@ledger/config';
 
@@ -211,5 +212,13 @@ describe('loadConfig (docs/architecture.md §5)', () => {
   it('every schema loads in development mode with nothing else set', () => {
     for (const { schema } of CONFIG_SCHEMAS) expect(() => loadConfig(schema as new () => object, { LEDGER_ENV: 'development' })).not.toThrow();
     expect(loadConfig(MigrationCliEnv, { DATABASE_URL: 'postgresql://u@h:5/d' }).DATABASE_URL).toBe('postgresql://u@h:5/d');
+  });
+
+  it('bounds FAIRNESS_ALERT_CONFIDENCE to 90/100 … 9999/10000; its defaults are the ones verify falls back to', () => {
+    const dev = (over: Record<string, string>) => ({ LEDGER_ENV: 'development', ...over });
+    for (const ok of ['90/100', '95/100', '9999/10000']) expect(loadConfig(LedgerApiEnv, dev({ FAIRNESS_ALERT_CONFIDENCE: ok })).FAIRNESS_ALERT_CONFIDENCE).toBe(ok);
+    for (const bad of ['1/2', '89/100', '99999/100000', '99999999999999999/100000000000000000']) expect(refusal(LedgerApiEnv, dev({ FAIRNESS_ALERT_CONFIDENCE: bad })).problems[0].variable).toBe('FAIRNESS_ALERT_CONFIDENCE');
+    const c = loadConfig(LedgerApiEnv, dev({}));
+    expect(significantSettingsOf(c)).toEqual(DEFAULT_SIGNIFICANT_SETTINGS);
   });
 });

@@ -44,8 +44,8 @@ export interface AttestedKeys {
  * (unless `CONFIGURATION_ATTESTATION` is false) the API states fingerprints of its tables, of the
  * paytables it knows and of its keys' ids. Appended to the current gaming day's stream (ledger-wide,
  * like `ClockAttested`). The significant-event monitor compares it with the previous
- * attestation of the ledger and raises `CONFIG.TABLES_CHANGED`, `CONFIG.PAYTABLES_CHANGED` or
- * `CONFIG.KEYS_ROTATED` for the parts that differ. Actor: `system` `configuration-attestor`.
+ * attestation of the ledger and raises `CONFIG.TABLES_CHANGED`, `CONFIG.PAYTABLES_CHANGED`,
+ * `CONFIG.KEYS_ROTATED` or `CONFIG.SIGNIFICANT_SETTINGS_CHANGED` for the parts that differ. Actor: `system` `configuration-attestor`.
  */
 export interface ConfigurationAttestedData {
   /** The API's host name (`os.hostname()`). */
@@ -55,4 +55,29 @@ export interface ConfigurationAttestedData {
   /** Every paytable the API knows, sorted by `ref`. */
   readonly paytables: readonly AttestedPaytable[];
   readonly keys: AttestedKeys;
+  /**
+   * The significant-event settings in force (docs/significant-events.md, "What is attested"): what
+   * `npm run -s verify` detects the raises again with. Absent from attestations written before it
+   * was attested (verify then falls back to the configuration's documented defaults).
+   */
+  readonly significant?: AttestedSignificant;
+}
+
+/**
+ * The significant-event monitor's settings as a {@link ConfigurationAttestedData} states them: exact
+ * text, never a float (ratios `n/d`, amounts decimal strings, durations integers).
+ */
+export interface AttestedSignificant {
+  /** `SIGNIFICANT_MONITOR`: whether this API raises significant events at all. */
+  readonly monitor: boolean;
+  /** `SIGNIFICANT_WIN_MULTIPLE` as `n/d` (`100/1`). */
+  readonly winMultiple: string;
+  /** `SIGNIFICANT_WIN_AMOUNT_MINOR`: minor units, decimal string (the same for every currency). */
+  readonly winAmountMinor: string;
+  /** `OCCURRED_AT_MAX_SKEW_MS`, in ms. */
+  readonly clockSkewBoundMs: number;
+  /** `FAIRNESS_ALERT_CONFIDENCE` as `n/d` (`95/100`). */
+  readonly fairnessConfidence: string;
+  /** `SIGNIFICANT_FLOOD_WINDOW_SECONDS`, in s. */
+  readonly floodWindowSeconds: number;
 }

@@ -359,7 +359,7 @@ export const EVENT_DATA_SCHEMAS: { readonly [K in LedgerEventType]: ObjectSchema
   },
   ConfigurationAttested: {
     type: 'object',
-    description: 'An API states at start fingerprints of its tables, of the paytables it knows and the ids of its keys, never a secret (docs/significant-events.md, "Configuration at start").',
+    description: 'An API states at start fingerprints of its tables, of the paytables it knows, the ids of its keys (never a secret) and its significant-event settings (docs/significant-events.md, "Configuration at start").',
     additionalProperties: false,
     required: ['host', 'tables', 'paytables', 'keys'],
     properties: {
@@ -379,6 +379,20 @@ export const EVENT_DATA_SCHEMAS: { readonly [K in LedgerEventType]: ObjectSchema
         additionalProperties: false,
         required: ['anchors', 'reports', 'tokens'],
         properties: { anchors: IDS, reports: ID_OR_NULL, tokens: IDS },
+      },
+      significant: {
+        type: 'object',
+        description: 'The significant-event settings in force (docs/significant-events.md, "What is attested"); absent from older attestations.',
+        additionalProperties: false,
+        required: ['monitor', 'winMultiple', 'winAmountMinor', 'clockSkewBoundMs', 'fairnessConfidence', 'floodWindowSeconds'],
+        properties: {
+          monitor: BOOL,
+          winMultiple: { type: 'string', pattern: '^[1-9]\\d{0,17}/[1-9]\\d{0,17}$' },
+          winAmountMinor: { type: 'string', pattern: '^[1-9]\\d{0,17}$' },
+          clockSkewBoundMs: { type: 'integer', minimum: 0 },
+          fairnessConfidence: { type: 'string', pattern: '^[1-9]\\d{0,17}/[1-9]\\d{0,17}$' },
+          floodWindowSeconds: { type: 'integer', minimum: 1 },
+        },
       },
     },
   },

@@ -259,6 +259,18 @@ export const SIGNIFICANT_EVENTS = {
     regulation: ['AGCO-4.02.8', 'IGS-5.8.2'],
   },
 
+  'CONFIG.SIGNIFICANT_SETTINGS_CHANGED': {
+    title: 'significant-event settings changed',
+    severity: 'high',
+    category: 'configuration',
+    raisedBy: [event('ConfigurationAttested')],
+    trigger:
+      "The API's `ConfigurationAttested` at start states significant-event settings (`SIGNIFICANT_MONITOR`, `SIGNIFICANT_WIN_MULTIPLE`, `SIGNIFICANT_WIN_AMOUNT_MINOR`, `OCCURRED_AT_MAX_SKEW_MS`, `FAIRNESS_ALERT_CONFIDENCE`, `SIGNIFICANT_FLOOD_WINDOW_SECONDS`) other than the ledger's previous attestation (one without them counts as the defaults): whoever raises a threshold, lowers the confidence or turns the monitor off is seen; the first attestation ever raises nothing. `npm run -s verify` detects every raise again with the settings attested in force at its cause.",
+    threshold: null,
+    acknowledgement: 'second-person',
+    regulation: ['AGCO-4.02.8', 'IGS-5.8.2'],
+  },
+
   // --- the HTTP edge ------------------------------------------------------------------------------
   'RATE.LIMIT_STORM': {
     title: 'rate-limit storm',

@@ -1,15 +1,17 @@
 import type { AttestedTable, ConfigurationAttestedData } from '@ledger/events';
 import { significantEventSpec, type SignificantEventCode } from './codes';
 import type { SignificantEventDraft } from './detect';
+import { significantSettingsChanges } from './settings';
 
-/** The three parts of a configuration attestation, each the part one kind of the catalogue watches. */
-export type ConfigurationPart = 'tables' | 'paytables' | 'keys';
+/** The four parts of a configuration attestation, each the part one kind of the catalogue watches. */
+export type ConfigurationPart = 'tables' | 'paytables' | 'keys' | 'significant';
 
 /** The kind each part raises when it changed (docs/significant-events.md, "Configuration at start"). */
 export const CONFIGURATION_PART_CODES: Readonly<Record<ConfigurationPart, SignificantEventCode>> = {
   tables: 'CONFIG.TABLES_CHANGED',
   paytables: 'CONFIG.PAYTABLES_CHANGED',
   keys: 'CONFIG.KEYS_ROTATED',
+  significant: 'CONFIG.SIGNIFICANT_SETTINGS_CHANGED',
 };
 
 /** The part whose change raises `code`, or null when `code` is not one of the configuration kinds. */
@@ -84,11 +86,18 @@ function keyChanges(prev: ConfigurationAttestedData['keys'], cur: ConfigurationA
  * What changed from the `previous` configuration attestation to `current`, part by part
  * (docs/significant-events.md, "Configuration at start"): tables (added, removed, a setting or the
  * limits' digest), paytables (a table's `paytableRef`, a paytable's content digest, a paytable added
- * or removed) and keys (ids added or removed, the report key changed). The host is not compared
- * (several instances may start with the same configuration). Pure.
+ * or removed), keys (ids added or removed, the report key changed) and the significant-event
+ * settings (each one changed; a previous attestation without them counts as the configuration's
+ * defaults, a current one without them changes nothing). The host is not compared (several
+ * instances may start with the same configuration). Pure.
  */
 export function configurationChanges(previous: ConfigurationAttestedData, current: ConfigurationAttestedData): ConfigurationChanges {
-  return { tables: tableChanges(previous.tables, current.tables), paytables: paytableChanges(previous, current), keys: keyChanges(previous.keys, current.keys) };
+  return {
+    tables: tableChanges(previous.tables, current.tables),
+    paytables: paytableChanges(previous, current),
+    keys: keyChanges(previous.keys, current.keys),
+    significant: significantSettingsChanges(previous.significant, current.significant),
+  };
 }
 
 /** The `details.changes` of a raise: its part's changes joined by `; `, at most {@link MAX_NAMED_CHANGES} named. */
@@ -106,7 +115,8 @@ export interface AttestationOf {
 /**
  * The significant events a configuration attestation raises (docs/significant-events.md,
  * "Configuration at start"): one draft per part changed since the `previous` attestation of the
- * ledger (`CONFIG.TABLES_CHANGED`, `CONFIG.PAYTABLES_CHANGED`, `CONFIG.KEYS_ROTATED`), with details
+ * ledger (`CONFIG.TABLES_CHANGED`, `CONFIG.PAYTABLES_CHANGED`, `CONFIG.KEYS_ROTATED`,
+ * `CONFIG.SIGNIFICANT_SETTINGS_CHANGED`), with details
  * `{ changes, previousAttestation }` (the changes' sentences, the previous attestation's event id).
  * None for the first attestation ever (`previous` null: nothing to compare with; the attestation
  * itself records what the ledger started with) nor for an identical restart. Pure.

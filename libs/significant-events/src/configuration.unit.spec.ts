@@ -1,6 +1,7 @@
 import type { ConfigurationAttestedData, LedgerEvent } from '@ledger/events';
 import { changesText, configurationChanges, configurationDrafts, MAX_NAMED_CHANGES } from './configuration';
 import { dealerChangeDraft } from './detect';
+import { DEFAULT_SIGNIFICANT_SETTINGS, fairnessConfidenceInBounds, significantSettingsOf, significantSettingsProblem } from './settings';
 
 const table = (tableId: string, over: Record<string, unknown> = {}) => ({
   tableId,
@@ -58,6 +59,42 @@ describe('configuration attestations compared (docs/significant-events.md, "Conf
       tables: ['T-1 decks 8 → 6', 'T-1 currency EUR → USD', 'T-2 removed', 'T-3 added'],
       paytables: ['paytable classic-no-commission@1 removed', 'paytable classic-standard@1 content changed', 'paytable tiger-standard@1 added'],
       keys: [],
+      significant: [],
+    });
+  });
+
+  it('raises CONFIG.SIGNIFICANT_SETTINGS_CHANGED (high) when the significant-event settings differ; an older attestation without them counts as the defaults', () => {
+    const attested = { ...base, significant: DEFAULT_SIGNIFICANT_SETTINGS };
+    // the defaults stated after an attestation that stated none: nothing changed
+    expect(configurationDrafts(PREV, attested)).toEqual([]);
+    const lowered = { ...base, significant: { ...DEFAULT_SIGNIFICANT_SETTINGS, monitor: false, winAmountMinor: '1', fairnessConfidence: '9999/10000' } };
+    expect(configurationDrafts({ eventId: 'prev-2', data: attested }, lowered)).toEqual([
+      {
+        code: 'CONFIG.SIGNIFICANT_SETTINGS_CHANGED',
+        severity: 'high',
+        details: { changes: 'monitor true → false; winAmountMinor 1000000 → 1; fairnessConfidence 95/100 → 9999/10000', previousAttestation: 'prev-2' },
+      },
+    ]);
+    expect(configurationDrafts(PREV, lowered).map((d) => d.code)).toEqual(['CONFIG.SIGNIFICANT_SETTINGS_CHANGED']);
+    // a current attestation without settings (an older API) changes none
+    expect(configurationDrafts({ eventId: 'prev-2', data: lowered }, base)).toEqual([]);
+  });
+
+  it('bounds the fairness confidence and refuses attested settings the configuration refuses', () => {
+    expect(['90/100', '95/100', '9999/10000'].map(fairnessConfidenceInBounds)).toEqual([true, true, true]);
+    expect(['89/100', '99999/100000', '99999999999999999/100000000000000000', '1/2'].map(fairnessConfidenceInBounds)).toEqual([false, false, false, false]);
+    expect(significantSettingsProblem(DEFAULT_SIGNIFICANT_SETTINGS)).toBeNull();
+    expect(significantSettingsProblem({ ...DEFAULT_SIGNIFICANT_SETTINGS, fairnessConfidence: '1/2' })).toMatch(/outside 90\/100/);
+    expect(significantSettingsProblem({ ...DEFAULT_SIGNIFICANT_SETTINGS, winAmountMinor: '0' })).toMatch(/winAmountMinor/);
+    expect(
+      significantSettingsOf({ SIGNIFICANT_MONITOR: false, SIGNIFICANT_WIN_MULTIPLE: '50', SIGNIFICANT_WIN_AMOUNT_MINOR: '7', OCCURRED_AT_MAX_SKEW_MS: 1, FAIRNESS_ALERT_CONFIDENCE: '99/100', SIGNIFICANT_FLOOD_WINDOW_SECONDS: 2 }),
+    ).toEqual({
+      monitor: false,
+      winMultiple: '50/1',
+      winAmountMinor: '7',
+      clockSkewBoundMs: 1,
+      fairnessConfidence: '99/100',
+      floodWindowSeconds: 2,
     });
   });
 

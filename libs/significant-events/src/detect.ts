@@ -36,20 +36,6 @@ function thresholdDetails(t: DetectionThresholds): Record<string, string> {
   return { multiple: `${t.winMultiple.numerator}/${t.winMultiple.denominator}`, amountMinor: t.winAmountMinor.toString() };
 }
 
-/**
- * The win thresholds a `WIN.LARGE` raise states in its details (`multiple`, `amountMinor`), as
- * detector thresholds (the clock bound: `boundMs` when stated, else 0), or null when it states none or
- * malformed ones: what `npm run -s verify` detects the raise's cause again with.
- */
-export function statedThresholds(details: Readonly<Record<string, string>>): DetectionThresholds | null {
-  try {
-    if (typeof details.multiple !== 'string' || !/^[1-9]\d{0,17}$/.test(details.amountMinor ?? '')) return null;
-    return { winMultiple: parseRatio(details.multiple), winAmountMinor: BigInt(details.amountMinor), clockSkewBoundMs: Number(details.boundMs ?? 0) };
-  } catch {
-    return null;
-  }
-}
-
 /** What the detector found in one ledger event: a kind of the catalogue to raise, with its severity and a few facts. */
 export interface SignificantEventDraft {
   readonly code: SignificantEventCode;
@@ -213,22 +199,44 @@ export const SELF_RAISED_CODES: ReadonlySet<SignificantEventCode> = new Set<Sign
 
 /**
  * What `npm run -s verify` finds when it detects a stored cause `event` again for a raise of `code`
- * with `details` (docs/significant-events.md, "What verify checks"): the draft the cause gives (a
- * large win under the thresholds the raise states, `ctx` as the monitor reads it), or why there is
- * none; null for a kind not in {@link SELF_RAISED_CODES}. Pure.
+ * with `details` (docs/significant-events.md, "What verify checks"): the draft the cause gives under
+ * the thresholds `inForce` (the ones attested in force at the cause, never the ones the raise states;
+ * `ctx` as the monitor reads it), or why there is none; null for a kind not in
+ * {@link SELF_RAISED_CODES}. A large win stating other thresholds (`multiple`, `amountMinor`) than
+ * the ones in force is a problem of its own. Pure.
  */
 export function detectAgain(q: {
   readonly code: string;
   readonly details: Readonly<Record<string, string>>;
   readonly event: LedgerEvent;
   readonly ctx: DetectionContext;
+  readonly inForce: DetectionThresholds;
 }): { draft: SignificantEventDraft } | { problem: string } | null {
   if (!SELF_RAISED_CODES.has(q.code as SignificantEventCode)) return null;
   const large = q.code === 'WIN.LARGE';
-  const t = large ? statedThresholds(q.details) : { winMultiple: { numerator: 1n, denominator: 1n }, winAmountMinor: 1n, clockSkewBoundMs: 0 };
-  if (!t) return { problem: 'a large win that states no thresholds it was raised under (multiple, amountMinor)' };
-  const draft = detectSignificantEvents(q.event, t, q.ctx).find((x) => x.code === q.code);
-  return draft ? { draft } : { problem: `its cause ${q.event.type} does not raise ${q.code}${large ? ' under the thresholds it states' : ''}` };
+  if (large) {
+    const t = thresholdDetails(q.inForce);
+    if (q.details.multiple !== t.multiple || q.details.amountMinor !== t.amountMinor)
+      return { problem: `it states thresholds multiple ${String(q.details.multiple)}, amountMinor ${String(q.details.amountMinor)}; the ones in force at its cause are ${t.multiple}, ${t.amountMinor}` };
+  }
+  const draft = detectSignificantEvents(q.event, q.inForce, q.ctx).find((x) => x.code === q.code);
+  return draft ? { draft } : { problem: `its cause ${q.event.type} does not raise ${q.code}${large ? ' under the thresholds in force at it' : ''}` };
+}
+
+/**
+ * The problems of a device's `DEVICE.CLOCK_SKEW` raise against its stored first cause (verify step 7):
+ * the skew computed again from the cause's `recordedAt` − `occurredAt` must be beyond the bound in
+ * force at it (`inForce.clockSkewBoundMs`, attested), of a table device, and equal to the `skewMs`,
+ * `boundMs` and `deviceId` the raise states. Pure.
+ * @returns reasons, empty when it is what the cause gives
+ */
+export function clockSkewProblems(details: Readonly<Record<string, string>>, event: LedgerEvent, inForce: DetectionThresholds): string[] {
+  const skew = Date.parse(event.recordedAt) - Date.parse(event.occurredAt);
+  const d = clockSkew(event, inForce);
+  if (!d) return [`its cause's skew (recordedAt − occurredAt) is ${skew} ms, within the bound in force at it (${inForce.clockSkewBoundMs} ms)`];
+  const out: string[] = [];
+  for (const k of ['deviceId', 'skewMs', 'boundMs'] as const) if (details[k] !== d.details[k]) out.push(`its ${k} ${String(details[k])} is not its cause's ${d.details[k]}`);
+  return out;
 }
 
 /**

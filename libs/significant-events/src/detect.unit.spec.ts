@@ -1,5 +1,5 @@
 import type { LedgerEvent, LedgerEventType } from '@ledger/events';
-import { causeMayRaise, detectSignificantEvents, detectionThresholds, statedThresholds } from './detect';
+import { causeMayRaise, clockSkewProblems, detectAgain, detectSignificantEvents, detectionThresholds } from './detect';
 
 const T = detectionThresholds({ SIGNIFICANT_WIN_MULTIPLE: '100/1', SIGNIFICANT_WIN_AMOUNT_MINOR: '1000000', OCCURRED_AT_MAX_SKEW_MS: 5000 });
 const AT = '2026-12-07T12:00:00.000Z';
@@ -73,8 +73,10 @@ describe('detectSignificantEvents (docs/significant-events.md)', () => {
     // a resettlement carries out a correction: its large win names the correction's two managers
     expect(detectSignificantEvents(resettled, T, { correction: { actingManagerId: 'm1', approverId: 'm2' } })[0].details).toMatchObject({ actingManagerId: 'm1', approverId: 'm2' });
     expect(detectSignificantEvents(settled('10', '1000'), T, { correction: { actingManagerId: 'm1', approverId: 'm2' } })[0].details).not.toHaveProperty('actingManagerId');
-    expect(statedThresholds(detectSignificantEvents(resettled, T)[0].details)).toEqual({ winMultiple: { numerator: 100n, denominator: 1n }, winAmountMinor: 1000000n, clockSkewBoundMs: 0 });
-    expect(statedThresholds({ multiple: '0/1', amountMinor: '5' })).toBeNull();
+    // verify detects it again under the thresholds in force, never the ones a raise states
+    const again = (details: Record<string, string>) => detectAgain({ code: 'WIN.LARGE', details, event: resettled, ctx: {}, inForce: T });
+    expect(again(detectSignificantEvents(resettled, T)[0].details)).toMatchObject({ draft: { code: 'WIN.LARGE' } });
+    expect(again({ multiple: '1/1', amountMinor: '1' })).toEqual({ problem: expect.stringContaining('the ones in force at its cause are 100/1, 1000000') });
     const ratio = detectionThresholds({ SIGNIFICANT_WIN_MULTIPLE: '201/2', SIGNIFICANT_WIN_AMOUNT_MINOR: '1000000', OCCURRED_AT_MAX_SKEW_MS: 5000 });
     expect(detectSignificantEvents(settled('2', '201'), ratio).length).toBe(1);
     expect(detectSignificantEvents(settled('2', '200'), ratio).length).toBe(0);
@@ -87,6 +89,10 @@ describe('detectSignificantEvents (docs/significant-events.md)', () => {
     expect(codes(dealt('2026-12-07T12:00:05.001Z'))).toEqual(['DEVICE.CLOCK_SKEW']);
     expect(codes(dealt('2026-12-07T11:00:00.000Z', 'betting-platform'))).toEqual([]);
     expect(codes(ev('CardExposed', { roundId: null, card: '9S', phase: 'COMMENCEMENT' }, { occurredAt: '2026-12-07T11:00:00.000Z', role: 'table-device' }))).toEqual(['CARD.EXPOSED', 'DEVICE.CLOCK_SKEW']);
+    // verify computes the skew again from the stored cause's clocks
+    expect(clockSkewProblems({ deviceId: 'who', skewMs: '5001', boundMs: '5000' }, dealt('2026-12-07T11:59:54.999Z'), T)).toEqual([]);
+    expect(clockSkewProblems({ deviceId: 'who', skewMs: '-3600000', boundMs: '5000' }, dealt('2026-12-07T11:59:54.999Z'), T)).toEqual(["its skewMs -3600000 is not its cause's 5001"]);
+    expect(clockSkewProblems({ deviceId: 'who', skewMs: '-3600000', boundMs: '5000' }, dealt('2026-12-07T12:00:00.000Z'), T)).toEqual([expect.stringContaining('is 0 ms, within the bound')]);
   });
 
   it('raises the card kinds and nothing for ordinary facts or its own types', () => {

@@ -22,3 +22,4 @@ export * from './detect';
 export * from './causes';
 export * from './flood';
 export * from './configuration';
+export * from './settings';

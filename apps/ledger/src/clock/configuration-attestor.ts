@@ -7,6 +7,7 @@ import type { PgEventStore } from '@ledger/event-store';
 import type { LedgerEvent } from '@ledger/events';
 import type { GamingDayConfig } from '@ledger/projections';
 import { BUILT_IN_PAYTABLES } from '@ledger/rules';
+import { significantSettingsOf } from '@ledger/significant-events';
 import { loadVerificationKeys } from '@ledger/tokens';
 import { EVENT_STORE } from '../kernel/tokens';
 import { CloseRecords } from '../kernel/closes/close-records';
@@ -24,9 +25,11 @@ export const CONFIGURATION_ATTESTOR = { id: 'configuration-attestor', role: 'sys
  * its tables (`TABLES_FILE`: settings, limits by digest, paytable `id@version`), the paytables it
  * knows (by content digest), and the ids of its keys: the anchors' verification keys
  * (`ANCHOR_PUBLIC_KEY_FILE`), the reports' signing key, the tokens' verification keys (ids and
- * digests only, never a secret) — appended through the one append function to the current gaming
- * day's stream. The significant-event monitor compares it with the previous one and raises the
- * `CONFIG.*` kinds whose part changed. A failed attestation is logged, never fatal.
+ * digests only, never a secret) and the significant-event settings in force (`SIGNIFICANT_MONITOR`,
+ * the `WIN.LARGE` thresholds, `OCCURRED_AT_MAX_SKEW_MS`, `FAIRNESS_ALERT_CONFIDENCE`,
+ * `SIGNIFICANT_FLOOD_WINDOW_SECONDS`: what verify detects raises again with) — appended through the
+ * one append function to the current gaming day's stream. The significant-event monitor compares it
+ * with the previous one and raises the `CONFIG.*` kinds whose part changed. A failed attestation is logged, never fatal.
  */
 @Injectable()
 export class ConfigurationAttestor implements OnApplicationBootstrap, OnModuleDestroy {
@@ -89,6 +92,14 @@ export class ConfigurationAttestor implements OnApplicationBootstrap, OnModuleDe
         JWT_PUBLIC_KEY_FILE: this.config.get('JWT_PUBLIC_KEY_FILE', { infer: true }),
         JWT_JWKS_FILE: this.config.get('JWT_JWKS_FILE', { infer: true }),
       }).keys,
+      significant: significantSettingsOf({
+        SIGNIFICANT_MONITOR: this.config.get('SIGNIFICANT_MONITOR', { infer: true }),
+        SIGNIFICANT_WIN_MULTIPLE: this.config.get('SIGNIFICANT_WIN_MULTIPLE', { infer: true }),
+        SIGNIFICANT_WIN_AMOUNT_MINOR: this.config.get('SIGNIFICANT_WIN_AMOUNT_MINOR', { infer: true }),
+        OCCURRED_AT_MAX_SKEW_MS: this.config.get('OCCURRED_AT_MAX_SKEW_MS', { infer: true }),
+        FAIRNESS_ALERT_CONFIDENCE: this.config.get('FAIRNESS_ALERT_CONFIDENCE', { infer: true }),
+        SIGNIFICANT_FLOOD_WINDOW_SECONDS: this.config.get('SIGNIFICANT_FLOOD_WINDOW_SECONDS', { infer: true }),
+      }),
     });
     return appendToGamingDay({ store: this.store, records: this.records, dayRule: this.dayRule, at: new Date().toISOString(), type: 'ConfigurationAttested', data, actor: CONFIGURATION_ATTESTOR });
   }

@@ -1,6 +1,6 @@
 import { createHash, type KeyObject } from 'node:crypto';
 import { canonicalJson } from '@ledger/event-store';
-import type { AttestedKeys, AttestedPaytable, AttestedTable, ConfigurationAttestedData, TableSettings } from '@ledger/events';
+import type { AttestedKeys, AttestedPaytable, AttestedSignificant, AttestedTable, ConfigurationAttestedData, TableSettings } from '@ledger/events';
 import type { PaytableDefinition } from '@ledger/rules';
 import type { VerificationKey } from '@ledger/tokens';
 
@@ -19,6 +19,8 @@ export interface ConfigurationToAttest {
   readonly reportKeyId: string | null;
   /** The bearer tokens' verification keys (secrets or public keys: only their digests are stated). */
   readonly tokenKeys: readonly VerificationKey[];
+  /** The significant-event settings in force (`significantSettingsOf` of `@ledger/significant-events`). */
+  readonly significant: AttestedSignificant;
 }
 
 const sha256 = (text: string | Buffer): string => createHash('sha256').update(text).digest('hex');
@@ -54,8 +56,9 @@ function attestedPaytable(p: PaytableDefinition): AttestedPaytable {
 
 /**
  * The data of the `ConfigurationAttested` an API appends at start (docs/significant-events.md,
- * "Configuration at start"): its tables (sorted by id), the paytables it knows (sorted by ref), and
- * the ids of its keys (sorted; duplicates once). Ids and digests only, never a secret. Pure.
+ * "Configuration at start"): its tables (sorted by id), the paytables it knows (sorted by ref), the
+ * ids of its keys (sorted; duplicates once) and its significant-event settings (exact text: ratios
+ * `n/d`, amounts decimal strings). Ids and digests only, never a secret. Pure.
  */
 export function configurationFingerprint(c: ConfigurationToAttest): ConfigurationAttestedData {
   const sorted = (ids: Iterable<string>) => [...new Set(ids)].sort();
@@ -65,5 +68,6 @@ export function configurationFingerprint(c: ConfigurationToAttest): Configuratio
     tables: c.tables.map(attestedTable).sort((a, b) => (a.tableId < b.tableId ? -1 : a.tableId > b.tableId ? 1 : 0)),
     paytables: c.paytables.map(attestedPaytable).sort((a, b) => (a.ref < b.ref ? -1 : a.ref > b.ref ? 1 : 0)),
     keys,
+    significant: { ...c.significant },
   };
 }

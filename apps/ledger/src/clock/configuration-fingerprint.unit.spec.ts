@@ -1,5 +1,6 @@
 import { createSecretKey, generateKeyPairSync } from 'node:crypto';
 import { BUILT_IN_PAYTABLES } from '@ledger/rules';
+import { significantSettingsOf } from '@ledger/significant-events';
 import { configurationFingerprint, tokenKeyId } from './configuration-fingerprint';
 
 const limits = { PLAYER: { min: '100', max: '1000000' }, BANKER: { min: '100', max: '1000000' } };
@@ -15,6 +16,14 @@ describe('the configuration an API attests at start', () => {
       anchorKeyIds: ['ed25519:bb', 'ed25519:aa', 'ed25519:aa'],
       reportKeyId: 'ed25519:aa',
       tokenKeys: [{ kid: null, algorithm: 'HS256', key: createSecretKey(Buffer.from(SECRET)) }],
+      significant: significantSettingsOf({
+        SIGNIFICANT_MONITOR: true,
+        SIGNIFICANT_WIN_MULTIPLE: '100',
+        SIGNIFICANT_WIN_AMOUNT_MINOR: '1000000',
+        OCCURRED_AT_MAX_SKEW_MS: 5000,
+        FAIRNESS_ALERT_CONFIDENCE: '95/100',
+        SIGNIFICANT_FLOOD_WINDOW_SECONDS: 60,
+      }),
       ...over,
     });
 
@@ -25,6 +34,8 @@ describe('the configuration an API attests at start', () => {
     expect(a.paytables.map((p) => p.ref)).toEqual([...BUILT_IN_PAYTABLES.map((p) => `${p.id}@${p.version}`)].sort());
     expect(a.keys.anchors).toEqual(['ed25519:aa', 'ed25519:bb']);
     expect(fp()).toEqual(a);
+    // the significant-event settings, exact text: a ratio n/d, an amount in decimal digits
+    expect(a.significant).toEqual({ monitor: true, winMultiple: '100/1', winAmountMinor: '1000000', clockSkewBoundMs: 5000, fairnessConfidence: '95/100', floodWindowSeconds: 60 });
     // the limits' digest does not depend on their order
     expect(fp({ tables: [{ ...table, limits: { BANKER: limits.BANKER, PLAYER: limits.PLAYER } }] }).tables[0].limitsSha256).toBe(a.tables[1].limitsSha256);
     expect(fp({ tables: [{ ...table, limits: { ...limits, PLAYER: { min: '200', max: '1000000' } } }] }).tables[0].limitsSha256).not.toBe(a.tables[1].limitsSha256);

@@ -11,10 +11,14 @@ import { WithWalletLimits } from './wallet';
 /** A ratio `N` or `N/D` of positive integers (at most 18 digits each): no sign, no decimal point. */
 const RATIO = /^[1-9]\d{0,17}(\/[1-9]\d{0,17})?$/;
 
-/** Whether a ratio `N/D` (or `N`) is below 1. */
-const belowOne = (text: string): boolean => {
+/**
+ * Whether a confidence `N/D` is within 90/100 … 9999/10000, inclusive (exact: cross-multiplied): an
+ * honest table's false-alarm rate between 1 gaming day in 10 and 1 in 10,000. The same bounds as
+ * `FAIRNESS_CONFIDENCE_BOUNDS` of `@ledger/significant-events` (verify refuses an attestation outside them).
+ */
+const saneConfidence = (text: string): boolean => {
   const [n, d = '1'] = text.split('/');
-  return BigInt(n) < BigInt(d);
+  return BigInt(n) * 100n >= 90n * BigInt(d) && BigInt(n) * 10000n <= 9999n * BigInt(d);
 };
 
 /**
@@ -190,8 +194,10 @@ export class LedgerApiEnv extends WithWalletLimits(
   /**
    * Whether the API attests its configuration at start (docs/significant-events.md, "Configuration
    * at start"): a `ConfigurationAttested` event with fingerprints of its tables, of the paytables it
-   * knows and the ids of its keys (never a secret), which the significant-event monitor compares
-   * with the previous one (`CONFIG.TABLES_CHANGED`, `CONFIG.PAYTABLES_CHANGED`, `CONFIG.KEYS_ROTATED`).
+   * knows, the ids of its keys (never a secret) and its significant-event settings, which the
+   * significant-event monitor compares with the previous one (`CONFIG.TABLES_CHANGED`,
+   * `CONFIG.PAYTABLES_CHANGED`, `CONFIG.KEYS_ROTATED`, `CONFIG.SIGNIFICANT_SETTINGS_CHANGED`) and
+   * verify detects raises again with (without one: the defaults of those settings).
    * `false`: the test suites and load runs only (as `CLOCK_ATTESTATION_INTERVAL_MS` 0).
    * @default true
    */
@@ -281,10 +287,14 @@ export class LedgerApiEnv extends WithWalletLimits(
    * goodness-of-fit test of a table's frequencies against the PAR engine's probabilities runs at
    * the Bonferroni level (1 − confidence) / (tests budgeted a day), so an honest table raises the
    * alert (`STATISTICS.OUT_OF_BOUNDS`, docs/significant-events.md) on at most 1 − confidence of its
-   * gaming days. A ratio `N/D` below 1, exact (never a float).
+   * gaming days. A ratio `N/D`, exact (never a float), from 90/100 (false alarms on up to 1 gaming
+   * day in 10 per table) to 9999/10000 (1 in 10,000): beyond, the tests' level is so small that a
+   * rigged table passes (a confidence of 1 − 10⁻¹⁷ signs "fair" for a dealer dealing Banker
+   * naturals 1 round in 10); below, most alerts are false alarms. Attested at start
+   * (`ConfigurationAttested.significant`): verify computes alerts and closes again with it.
    * @default 95/100
    */
-  @TextVar(RATIO, 'a ratio N/D of positive integers below 1', { check: belowOne })
+  @TextVar(RATIO, 'a ratio N/D of positive integers from 90/100 to 9999/10000', { check: saneConfidence })
   FAIRNESS_ALERT_CONFIDENCE: string = '95/100';
 
   /**
