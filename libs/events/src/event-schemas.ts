@@ -4,6 +4,7 @@ import type { AffectedBet, DecisionProposal } from './decisions';
 import { ROLES, type EventEnvelope, type Evidence, type ManagementDecision } from './envelope';
 import { CAMERA_ID_PATTERN, SEGMENT_REF_PATTERN, TIMECODE_PATTERN } from './patterns';
 import { ID, IDS, ID_OR_NULL, NULL, CAUSE_WINDOW, BOOL, SHA256_HEX, POSITIVE, COUNT, HAND_TOTAL, TIME, REASON, DECIMAL, MINOR, SIGNED_MINOR, DROPPED, CURRENCY, CARD, VARIANT, BET_CODE } from './schema-primitives';
+import { ATTESTED_SIGNIFICANT } from './schema-primitives';
 
 /**
  * The JSON Schema (draft-07) of the ledger event (docs/guarantees.md §10): the envelope, and the
@@ -380,20 +381,7 @@ export const EVENT_DATA_SCHEMAS: { readonly [K in LedgerEventType]: ObjectSchema
         required: ['anchors', 'reports', 'tokens'],
         properties: { anchors: IDS, reports: ID_OR_NULL, tokens: IDS },
       },
-      significant: {
-        type: 'object',
-        description: 'The significant-event settings in force (docs/significant-events.md, "What is attested"); absent from older attestations.',
-        additionalProperties: false,
-        required: ['monitor', 'winMultiple', 'winAmountMinor', 'clockSkewBoundMs', 'fairnessConfidence', 'floodWindowSeconds'],
-        properties: {
-          monitor: BOOL,
-          winMultiple: { type: 'string', pattern: '^[1-9]\\d{0,17}/[1-9]\\d{0,17}$' },
-          winAmountMinor: { type: 'string', pattern: '^[1-9]\\d{0,17}$' },
-          clockSkewBoundMs: { type: 'integer', minimum: 0 },
-          fairnessConfidence: { type: 'string', pattern: '^[1-9]\\d{0,17}/[1-9]\\d{0,17}$' },
-          floodWindowSeconds: { type: 'integer', minimum: 1 },
-        },
-      },
+      significant: ATTESTED_SIGNIFICANT,
     },
   },
   SignificantEventRaised: {

@@ -31,3 +31,19 @@ export const CARD = { type: 'string', pattern: '^[A2-9TJQK][SHDC]$', description
 export const VARIANT = { type: 'string', enum: [...VARIANTS] };
 /** Every bet code of every variant, in the variants' order, once each. */
 export const BET_CODE = { type: 'string', enum: [...new Set(VARIANTS.flatMap((v) => BET_CODES[v]))], description: 'Bet code (the variant decides which are offered).' };
+
+/** `ConfigurationAttested.significant`: the significant-event settings in force, exact text (ratios `n/d`, amounts decimal strings). */
+export const ATTESTED_SIGNIFICANT = {
+  type: 'object',
+  description: 'The significant-event settings in force (docs/significant-events.md, "What is attested"); absent from older attestations.',
+  additionalProperties: false,
+  required: ['monitor', 'winMultiple', 'winAmountMinor', 'clockSkewBoundMs', 'fairnessConfidence', 'floodWindowSeconds'],
+  properties: {
+    monitor: BOOL,
+    winMultiple: { type: 'string', pattern: '^[1-9]\\d{0,17}/[1-9]\\d{0,17}$' },
+    winAmountMinor: { type: 'string', pattern: '^[1-9]\\d{0,17}$' },
+    clockSkewBoundMs: { type: 'integer', minimum: 0 },
+    fairnessConfidence: { type: 'string', pattern: '^[1-9]\\d{0,17}/[1-9]\\d{0,17}$' },
+    floodWindowSeconds: { type: 'integer', minimum: 1 },
+  },
+};
