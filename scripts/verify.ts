@@ -12,7 +12,8 @@
  *
  * Configuration: `VerifyEnv` of `@ledger/config` (docs/architecture.md §5; docs/configuration.md):
  * `DATABASE_URL`, `KAFKA_BROKERS`, `LEDGER_EVENTS_TOPIC`, `ANCHOR_FILE`, `ANCHOR_TOPIC`,
- * `ANCHOR_PUBLIC_KEY_FILE`, `LEDGER_ID`, read once here and validated (a bad value stops it with exit
+ * `ANCHOR_PUBLIC_KEY_FILE`, `LEDGER_ID`, `GAMING_DAY_TZ`, `GAMING_DAY_CUTOFF_HOUR` (the fairness alerts a
+ * shoe's close owes), read once here and validated (a bad value stops it with exit
  * code 2 and a message naming the variable); they are the defaults of the flags below, and a flag
  * given takes precedence.
  */
@@ -57,6 +58,7 @@ async function run(o: Options): Promise<number> {
       eventsTopic: o.topic,
       graceMs,
       maxDivergences,
+      dayRule: { timeZone: config.GAMING_DAY_TZ, cutoffHour: config.GAMING_DAY_CUTOFF_HOUR },
     });
     process.stdout.write((o.json ? JSON.stringify(report, null, 2) : formatReport(report)) + '\n');
     return report.ok ? 0 : 1;

@@ -24,6 +24,7 @@ export * from './gaming-day-close';
 export * from './evidence-chains';
 export * from './evidence-check';
 export * from './significant-check';
+export * from './significant-completeness';
 export * from './evidence-anchor';
 export * from './report-signer';
 export * from './fairness-of-events';

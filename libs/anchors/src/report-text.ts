@@ -10,6 +10,12 @@ export function formatReport(r: VerificationReport, limit = 20): string {
   const kafka = r.kafkaRecordsChecked === null ? 'Kafka copy not checked' : `${r.kafkaRecordsChecked} Kafka records checked`;
   lines.push(`ledger ${r.ledgerId}: anchors checked ${r.anchorsChecked} (${last}); streams checked ${r.streamsChecked}; events checked ${r.eventsChecked}; ${kafka}`);
   if (r.pendingOnKafka > 0) lines.push(`${r.pendingOnKafka} recent events not on Kafka yet (within the grace period)`);
+  const sc = r.significantCauses;
+  lines.push(
+    sc.monitoredFrom === null
+      ? 'significant events: completeness not checked (no configuration attestation says the monitor ran)'
+      : `significant events: ${sc.checked} raises owed by causes from position ${sc.monitoredFrom} looked for` + (sc.pending > 0 ? `; ${sc.pending} recent causes not yet (within the grace period)` : ''),
+  );
   if (r.otherLedgerAnchors > 0) lines.push(`${r.otherLedgerAnchors} anchors or records of other ledgers skipped`);
   if (r.ok) {
     lines.push('divergences 0: PostgreSQL is consistent with the signed anchors' + (r.kafkaRecordsChecked === null ? '' : ' and the Kafka copy'));

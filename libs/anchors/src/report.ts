@@ -66,6 +66,8 @@ export type DivergenceKind =
   | 'SIGNIFICANT_EVENT_NOT_GENUINE'
   /** an event in a significant event's stream (`significant-<id>`) that is not its SignificantEventRaised at version 1 or its SignificantEventAcknowledged at version 2 (a squatted or silenced stream) */
   | 'SIGNIFICANT_STREAM_FOREIGN_EVENT'
+  /** a stored cause, where the attested settings say the monitor ran and older than the grace period, without the raise it owes (suppressed, lost or never made) */
+  | 'SIGNIFICANT_EVENT_MISSING'
   /** positions up to the relay's progress that hold no event and are no recorded hole (an event removed) */
   | 'POSITION_UNACCOUNTED'
   /** an event inside a recorded hole (a hole forged over it, or an event written after the relay passed) */
@@ -130,6 +132,8 @@ export interface VerificationReport {
   readonly kafkaRecordsChecked: number | null;
   /** Events beyond the last checkpoint not yet on Kafka but younger than the grace period. */
   readonly pendingOnKafka: number;
+  /** The significant events' completeness (step 7): raises looked for, causes too recent to look, where the monitored ledger starts (null: no attestation says a monitor ran, nothing looked for). */
+  readonly significantCauses: { readonly checked: number; readonly pending: number; readonly monitoredFrom: string | null };
   /** Lines or records of other ledgers (skipped). */
   readonly otherLedgerAnchors: number;
   /** Number of divergences found (the list below is capped). */

@@ -1,15 +1,5 @@
 import { createHash } from 'node:crypto';
-import {
-  LEDGER_WIDE_TABLE_ID,
-  SIGNIFICANT_STREAM_PREFIX,
-  significantStreamId,
-  upcast,
-  type ConfigurationAttestedData,
-  type EventEnvelope,
-  type LedgerEvent,
-  type SignificantEventCause,
-  type SignificantEventEventCause,
-} from '@ledger/events';
+import { LEDGER_WIDE_TABLE_ID, SIGNIFICANT_STREAM_PREFIX, significantStreamId, type ConfigurationAttestedData, type LedgerEvent, type SignificantEventCause, type SignificantEventEventCause } from '@ledger/events';
 import {
   causeKey,
   causeMayRaise,
@@ -34,6 +24,7 @@ import { outOfBoundsProblems } from './fairness-raise';
 import type { DivergenceList } from './report';
 import { attestedSettings, settingsInForce, topicOrNull, type SettingsInForce } from './significant-settings';
 import type { SqlSession } from './sql';
+import { attestationBefore, firstRoundVersions, ledgerAttestations, storedEventOf, type StoredEventRow } from './significant-stored';
 
 /**
  * A UUID (version nibble 8, RFC 9562 variant) from the SHA-256 of a cause's stable key
@@ -247,19 +238,7 @@ export function significantEventProblems(events: readonly SignificantEventRecord
 }
 
 /** A stored cause as the check reads it: the event's columns, the shoe's dealer at it, and for a resettlement its correction's decision. */
-type CauseRow = {
-  event_id: string;
-  type: string;
-  stream_id: string;
-  stream_version: number;
-  global_position: string;
-  table_id: string;
-  schema_version: number;
-  actor_id: string;
-  actor_role: string;
-  occurred_at: Date;
-  recorded_at: Date;
-  data: Record<string, any>;
+type CauseRow = StoredEventRow & {
   topic: string | null;
   dealer_id: string | null;
   correction: { actingManagerId?: string; approverId?: string } | null;
@@ -279,26 +258,8 @@ async function causeRecords(session: SqlSession, ids: readonly string[]): Promis
   );
   const causes = new Map<string, CauseRecord>(
     rows.map((c) => {
-      const stored = {
-        eventId: c.event_id,
-        schemaVersion: c.schema_version,
-        type: c.type,
-        streamId: c.stream_id,
-        streamVersion: c.stream_version,
-        globalPosition: c.global_position,
-        tableId: c.table_id,
-        occurredAt: new Date(c.occurred_at).toISOString(),
-        recordedAt: new Date(c.recorded_at).toISOString(),
-        actor: { id: c.actor_id, role: c.actor_role },
-        data: c.data,
-      } as unknown as EventEnvelope<string, unknown>;
       // a type this code cannot read is left to the other checks (its fields above are still compared)
-      let event: LedgerEvent | undefined;
-      try {
-        event = upcast(stored);
-      } catch {
-        event = undefined;
-      }
+      const event = storedEventOf(c);
       const correction = c.correction?.actingManagerId && c.correction.approverId ? { actingManagerId: c.correction.actingManagerId, approverId: c.correction.approverId } : null;
       return [
         c.event_id,
@@ -330,23 +291,18 @@ async function causeRecords(session: SqlSession, ids: readonly string[]): Promis
  * the ledger's previous attestation (the last one below it in global order).
  */
 async function addConditions(session: SqlSession, rows: readonly CauseRow[], causes: Map<string, CauseRecord>): Promise<void> {
-  const dealerStreams = [...new Set(rows.filter((r) => r.type === 'DealerChanged').map((r) => r.stream_id))];
-  if (dealerStreams.length > 0) {
-    const firsts: { stream_id: string; v: number }[] = await session.query(`SELECT e.stream_id, min(e.stream_version) AS v FROM events e WHERE e.stream_id = ANY($1::text[]) AND e.type = 'RoundOpened' GROUP BY e.stream_id`, [
-      dealerStreams,
-    ]);
-    const first = new Map(firsts.map((f) => [f.stream_id, Number(f.v)]));
-    for (const r of rows.filter((x) => x.type === 'DealerChanged')) causes.set(r.event_id, { ...causes.get(r.event_id)!, dealerChange: { streamVersion: r.stream_version, firstRoundVersion: first.get(r.stream_id) ?? null } });
+  const dealerChanges = rows.filter((r) => r.type === 'DealerChanged');
+  if (dealerChanges.length > 0) {
+    const first = await firstRoundVersions(
+      session,
+      dealerChanges.map((r) => r.stream_id),
+    );
+    for (const r of dealerChanges) causes.set(r.event_id, { ...causes.get(r.event_id)!, dealerChange: { streamVersion: r.stream_version, firstRoundVersion: first.get(r.stream_id) ?? null } });
   }
   if (!rows.some((r) => r.type === 'ConfigurationAttested')) return;
-  const attestations: { event_id: string; global_position: string; data: ConfigurationAttestedData }[] = await session.query(
-    `SELECT e.event_id::text AS event_id, e.global_position::text AS global_position, e.data FROM events e WHERE e.table_id = '*' AND e.type = 'ConfigurationAttested' ORDER BY e.global_position`,
-  );
-  for (const r of rows.filter((x) => x.type === 'ConfigurationAttested')) {
-    const before = attestations.filter((a) => BigInt(a.global_position) < BigInt(r.global_position));
-    const previous = before.length > 0 ? { eventId: before[before.length - 1].event_id, data: before[before.length - 1].data } : null;
-    causes.set(r.event_id, { ...causes.get(r.event_id)!, configuration: { data: r.data as ConfigurationAttestedData, previous } });
-  }
+  const attestations = await ledgerAttestations(session);
+  for (const r of rows.filter((x) => x.type === 'ConfigurationAttested'))
+    causes.set(r.event_id, { ...causes.get(r.event_id)!, configuration: { data: r.data as ConfigurationAttestedData, previous: attestationBefore(attestations, r.global_position) } });
 }
 
 /**

@@ -13,6 +13,8 @@ import { closeFairnessMismatch } from './close-fairness';
 import { ledgerTopicOf } from './fairness-of-events';
 import { checkEvidenceChains } from './evidence-check';
 import { checkSignificantEvents } from './significant-check';
+import { checkSignificantCompleteness } from './significant-completeness';
+import type { GamingDayConfig } from '@ledger/projections';
 import { isEvidenceStream } from './evidence-anchor';
 import { DivergenceList, type DivergenceKind, type VerificationReport } from './report';
 import { databaseLedgerId, type SqlSession } from './sql';
@@ -41,7 +43,8 @@ import { databaseLedgerId, type SqlSession } from './sql';
  *     and each run's items against the digest the run recorded.
  *  7. Every significant event (`significant-check.ts`, docs/significant-events.md): a raise names a code
  *     of the catalogue and a stored cause that can raise it, with the id both give; an acknowledgement
- *     follows its raise and comes from a pit manager or auditor who had no hand in the cause.
+ *     follows its raise and comes from a pit manager or auditor who had no hand in the cause; and every
+ *     cause, where the attested settings say the monitor ran, has the raises it owes (`significant-completeness.ts`).
  *  3. Every event against its record on the ledger topic (read from the first offset to the end), by
  *     event id: the same bytes. An event missing from the topic diverges when a checkpoint covers it
  *     (checkpoints cover published events only) or when it is older than the grace period.
@@ -74,6 +77,8 @@ export interface VerifyLedgerOptions {
   readonly now?: () => Date;
   /** Why the public keys could not be read (the caller passes an empty key map): reported, so the report is not ok. */
   readonly keyProblem?: string | null;
+  /** The gaming-day rule (`GAMING_DAY_TZ`, `GAMING_DAY_CUTOFF_HOUR`): a shoe's close owes the fairness alerts of its day (step 7, completeness); null: those are not looked for. */
+  readonly dayRule?: GamingDayConfig | null;
 }
 
 const FETCH = 2000;
@@ -131,6 +136,7 @@ export async function verifyLedger(o: VerifyLedgerOptions): Promise<Verification
 
   // 7. the significant events against their causes and the catalogue (docs/significant-events.md)
   await checkSignificantEvents(o.session, out);
+  const significantCauses = await checkSignificantCompleteness(o.session, out, { now, graceMs, dayRule: o.dayRule ?? null });
 
   const divergences = out.sorted();
   return {
@@ -142,6 +148,7 @@ export async function verifyLedger(o: VerifyLedgerOptions): Promise<Verification
     eventsChecked: walk.events,
     kafkaRecordsChecked: copy ? copy.records : null,
     pendingOnKafka: walk.pendingOnKafka,
+    significantCauses,
     otherLedgerAnchors: (fileCopy?.otherLedgers ?? 0) + (topicCopy?.otherLedgers ?? 0) + otherRecords,
     divergenceCount: out.count,
     firstDivergence: divergences[0] ?? null,

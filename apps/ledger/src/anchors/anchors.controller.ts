@@ -5,6 +5,7 @@ import { ApiBearerAuth, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swa
 import type { KeyObject } from 'node:crypto';
 import type { DataSource } from 'typeorm';
 import type { LedgerApiEnv } from '@ledger/config';
+import type { GamingDayConfig } from '@ledger/projections';
 import { anchorVerifySettings, DEFAULT_VERIFY_GRACE_MS, kafkaClient, readPublicKeys, verifyLedger, type AnchorVerifySettings, type VerificationReport } from '@ledger/anchors';
 import { Roles } from '../kernel/auth/roles.decorator';
 import { ApiError } from '../kernel/api-error';
@@ -36,6 +37,7 @@ export class AnchorsController {
   private readonly settings: AnchorVerifySettings;
   private readonly brokers: readonly string[];
   private readonly statementTimeoutMs: number;
+  private readonly dayRule: GamingDayConfig;
 
   constructor(
     @Inject(HEAVY_READ_DATA_SOURCE) private readonly ds: DataSource,
@@ -51,6 +53,7 @@ export class AnchorsController {
     });
     this.brokers = config.get('KAFKA_BROKERS', { infer: true });
     this.statementTimeoutMs = config.get('HEAVY_READ_STATEMENT_TIMEOUT_MS', { infer: true });
+    this.dayRule = { timeZone: config.get('GAMING_DAY_TZ', { infer: true }), cutoffHour: config.get('GAMING_DAY_CUTOFF_HOUR', { infer: true }) };
   }
 
   @Get('verify')
@@ -96,6 +99,7 @@ export class AnchorsController {
         eventsTopic: withKafka ? config.eventsTopic : null,
         graceMs,
         keyProblem,
+        dayRule: this.dayRule,
       });
       // CHAIN.DIVERGED / ANCHOR.DIVERGED (docs/significant-events.md, "Causes"): queued, raised in the background
       tapDivergences(report.divergences);

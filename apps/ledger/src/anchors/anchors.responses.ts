@@ -1,4 +1,4 @@
-import { Bool, Int, List, NInt, NOne, NStr, Position, Str, Time } from '../kernel/openapi-props';
+import { Bool, Int, List, NInt, NOne, NStr, One, Position, Str, Time } from '../kernel/openapi-props';
 
 /**
  * The response schema of `GET /anchors/verify` (docs/openapi.json; the console's types are generated
@@ -24,6 +24,13 @@ export class Divergence {
   @Str() reason!: string;
 }
 
+/** The significant events' completeness (docs/significant-events.md, "What verify checks"). */
+export class SignificantCauses {
+  @Int('raises owed by causes older than the grace period where the attested settings say the monitor ran, each looked for') checked!: number;
+  @Int('causes too recent to look for their raises (within the grace period)') pending!: number;
+  @NStr('where the monitored ledger starts (global position); null: no attestation says a monitor ran, nothing looked for') monitoredFrom!: string | null;
+}
+
 /** `GET /audit/anchors/verify` (docs/anchors.md). */
 export class AnchorsVerification {
   @Bool() ok!: boolean;
@@ -34,6 +41,7 @@ export class AnchorsVerification {
   @Int() eventsChecked!: number;
   @NInt('null when Kafka was not checked') kafkaRecordsChecked!: number | null;
   @Int() pendingOnKafka!: number;
+  @One(() => SignificantCauses) significantCauses!: SignificantCauses;
   @Int() otherLedgerAnchors!: number;
   @Int() divergenceCount!: number;
   @NOne(() => Divergence) firstDivergence!: Divergence | null;

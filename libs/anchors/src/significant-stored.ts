@@ -1,0 +1,79 @@
+import { upcast, type ConfigurationAttestedData, type EventEnvelope, type LedgerEvent } from '@ledger/events';
+import type { AttestationOf } from '@ledger/significant-events';
+import type { SqlSession } from './sql';
+
+/**
+ * The stored events as verify's significant-event checks read them (step 7,
+ * docs/significant-events.md, "What verify checks"): a row typed at the boundary, the ledger event
+ * it records, and the context some kinds are decided by (a shoe's first round, the previous
+ * configuration attestation), read the way the API's monitor reads them.
+ */
+
+/** A stored event's columns, as the significant-event checks read them. */
+export interface StoredEventRow {
+  readonly event_id: string;
+  readonly type: string;
+  readonly stream_id: string;
+  readonly stream_version: number;
+  readonly global_position: string;
+  readonly table_id: string;
+  readonly schema_version: number;
+  readonly actor_id: string;
+  readonly actor_role: string;
+  readonly occurred_at: Date;
+  readonly recorded_at: Date;
+  readonly data: Record<string, any>;
+}
+
+/** A stored row as the ledger event it records (upcast), or undefined when this code cannot read it (a malformed or unknown event: left to the other checks). */
+export function storedEventOf(c: StoredEventRow): LedgerEvent | undefined {
+  const stored = {
+    eventId: c.event_id,
+    schemaVersion: c.schema_version,
+    type: c.type,
+    streamId: c.stream_id,
+    streamVersion: c.stream_version,
+    globalPosition: c.global_position,
+    tableId: c.table_id,
+    occurredAt: new Date(c.occurred_at).toISOString(),
+    recordedAt: new Date(c.recorded_at).toISOString(),
+    actor: { id: c.actor_id, role: c.actor_role },
+    data: c.data,
+  } as unknown as EventEnvelope<string, unknown>;
+  try {
+    return upcast(stored);
+  } catch {
+    return undefined;
+  }
+}
+
+/** The stream version of the first `RoundOpened` of each of `streamIds` that has one (what `DEALER.CHANGED_MID_SHOE` is decided by). */
+export async function firstRoundVersions(session: SqlSession, streamIds: readonly string[]): Promise<Map<string, number>> {
+  const firsts: { stream_id: string; v: number }[] = await session.query(`SELECT e.stream_id, min(e.stream_version) AS v FROM events e WHERE e.stream_id = ANY($1::text[]) AND e.type = 'RoundOpened' GROUP BY e.stream_id`, [
+    [...new Set(streamIds)],
+  ]);
+  return new Map(firsts.map((f) => [f.stream_id, Number(f.v)]));
+}
+
+/** A ledger-wide `ConfigurationAttested` as stored (what the `CONFIG.*` kinds compare). */
+export interface StoredAttestation {
+  readonly eventId: string;
+  /** Decimal string. */
+  readonly globalPosition: string;
+  readonly data: ConfigurationAttestedData;
+}
+
+/** Every ledger-wide `ConfigurationAttested`, in global order. */
+export async function ledgerAttestations(session: SqlSession): Promise<StoredAttestation[]> {
+  const rows: { event_id: string; global_position: string; data: ConfigurationAttestedData }[] = await session.query(
+    `SELECT e.event_id::text AS event_id, e.global_position::text AS global_position, e.data FROM events e WHERE e.table_id = '*' AND e.type = 'ConfigurationAttested' ORDER BY e.global_position`,
+  );
+  return rows.map((r) => ({ eventId: r.event_id, globalPosition: r.global_position, data: r.data }));
+}
+
+/** The last of `attestations` (global order) below `position` (the monitor's `lastLedgerWideBefore`), or null: the first of the ledger. */
+export function attestationBefore(attestations: readonly StoredAttestation[], position: string): AttestationOf | null {
+  let previous: StoredAttestation | null = null;
+  for (const a of attestations) if (BigInt(a.globalPosition) < BigInt(position)) previous = a;
+  return previous ? { eventId: previous.eventId, data: previous.data } : null;
+}

@@ -1,0 +1,154 @@
+/**
+ * Attack (found by review): a significant event that was never raised passed `npm run -s verify`.
+ * Verify checked that the raises present were genuine, never that every cause had its raise: a
+ * monitor switched off, its group's offsets moved past a record, or a stream squatted before the
+ * database refused it (docs/significant-events.md, "What the database refuses") left a void, a large
+ * win or a device's skew unraised with verify reporting 0 divergences.
+ *
+ * Now, where the attested settings say the monitor ran (`ConfigurationAttested.significant.monitor`),
+ * every stored cause older than the grace period must have the raises it owes under the settings in
+ * force at it (`checkSignificantCompleteness`): each one missing is `SIGNIFICANT_EVENT_MISSING` at its
+ * cause. A cause within the grace period is counted pending, not reported; a cause where the
+ * attested settings say the monitor was off, or before any attestation says it ran, is not looked at.
+ *
+ * Real PostgreSQL (the test database; appends as the API's login `ledger_app`, verify as the owner).
+ * The span this spec opens is closed in `afterAll` by an attestation saying the monitor is off, so the
+ * suites after it are not looked at.
+ */
+import { randomUUID } from 'node:crypto';
+import { Client } from 'pg';
+import type { DataSource } from 'typeorm';
+import { checkSignificantCompleteness, DivergenceList, pgSession, type Divergence } from '@ledger/anchors';
+import { createDataSource, PgEventStore } from '@ledger/event-store';
+import type { AttestedSignificant, LedgerEvent, NewEvent } from '@ledger/events';
+import { DEFAULT_SIGNIFICANT_SETTINGS, detectSignificantEvents, thresholdsOf } from '@ledger/significant-events';
+import { collectingLogger, ensureTestTopic, openTestDataSource, TEST_APP_DATABASE_URL, TEST_DATABASE_URL, TEST_EVENTS_TOPIC } from '../../libs/event-store/src/testing/int-support';
+import { appendRaise, raiseData, windowedRaiseData } from '../../apps/ledger/src/significant-events/raise';
+
+jest.setTimeout(60_000);
+
+let app: DataSource;
+/** The event store as the API's login, `ledger_app`. */
+let store: PgEventStore;
+let owner: Client;
+const TABLE = 'T-COMPLETE';
+const DEVICE = { id: `dev-${randomUUID().slice(0, 8)}`, role: 'table-device' as const };
+
+beforeAll(async () => {
+  await ensureTestTopic();
+  // migrated as its owner, as every suite
+  await (await openTestDataSource(2)).destroy();
+  app = createDataSource(TEST_APP_DATABASE_URL, { poolSize: 2, applicationName: 'ledger-int-completeness' });
+  await app.initialize();
+  store = new PgEventStore(app, { logger: collectingLogger(), topic: TEST_EVENTS_TOPIC });
+  owner = new Client({ connectionString: TEST_DATABASE_URL });
+  await owner.connect();
+});
+
+afterAll(async () => {
+  // closes this spec's monitored span: the suites after it are not looked at
+  await attest({ ...DEFAULT_SIGNIFICANT_SETTINGS, monitor: false }).catch(() => undefined);
+  await owner?.end();
+  await app?.destroy();
+});
+
+/** Appends, as the configuration attestor does, a `ConfigurationAttested` stating `significant`. */
+async function attest(significant: AttestedSignificant): Promise<LedgerEvent> {
+  const data = { host: 'completeness', tables: [], paytables: [], keys: { anchors: [], reports: null, tokens: [] }, significant };
+  return appendOne({ streamId: `gaming-day-completeness-${randomUUID()}`, tableId: '*', actor: { id: 'configuration-attestor', role: 'system' }, event: { eventId: randomUUID(), type: 'ConfigurationAttested', data } as NewEvent });
+}
+
+/** Appends one event to a new stream and answers it as stored. */
+async function appendOne(a: { streamId: string; tableId: string; actor: { id: string; role: string }; event: NewEvent; occurredAt?: string }): Promise<LedgerEvent> {
+  await store.append({ streamId: a.streamId, tableId: a.tableId, expectedVersion: 0, events: [a.event], metadata: { actor: a.actor as never, correlationId: randomUUID(), ...(a.occurredAt ? { occurredAt: a.occurredAt } : {}) } });
+  const [e] = await store.readStream(a.streamId, 1, 1);
+  return e;
+}
+
+/** A management void of a round of a new shoe: a cause of `ROUND.VOIDED`. */
+async function voidRound(): Promise<LedgerEvent> {
+  const shoe = `complete-${randomUUID().slice(0, 8)}`;
+  const decision = { actingManagerId: 'pm-1', approverId: 'pm-2', reason: 'dealer misdealt the hand' };
+  return appendOne({
+    streamId: `shoe-${shoe}`,
+    tableId: TABLE,
+    actor: { id: 'pm-1', role: 'pit-manager' },
+    event: { eventId: randomUUID(), type: 'RoundVoided', data: { roundId: `${shoe}-R1`, cause: 'MANAGEMENT', decision, causedBy: null } } as NewEvent,
+  });
+}
+
+/** A card dealt by {@link DEVICE} whose `occurredAt` is 10 minutes before the ledger recorded it: a cause of `DEVICE.CLOCK_SKEW`. */
+async function skewedCard(): Promise<LedgerEvent> {
+  const shoe = `complete-${randomUUID().slice(0, 8)}`;
+  return appendOne({
+    streamId: `shoe-${shoe}`,
+    tableId: TABLE,
+    actor: DEVICE,
+    occurredAt: new Date(Date.now() - 600_000).toISOString(),
+    event: { eventId: randomUUID(), type: 'CardDealt', data: { roundId: `${shoe}-R1`, card: '9S', position: 'P1' } } as NewEvent,
+  });
+}
+
+/** Verify's completeness at `now` (default: ten minutes from now, so every cause here is beyond the 120 s grace). */
+async function completeness(now = new Date(Date.now() + 600_000)): Promise<{ missing: Divergence[]; pending: number; checked: number }> {
+  const out = new DivergenceList(100_000);
+  const tally = await checkSignificantCompleteness(pgSession(owner), out, { now, graceMs: 120_000 });
+  return { missing: out.sorted().filter((d) => d.kind === 'SIGNIFICANT_EVENT_MISSING'), pending: tally.pending, checked: tally.checked };
+}
+const missingAt = (missing: readonly Divergence[], cause: LedgerEvent) => missing.filter((d) => d.eventId === cause.eventId).map((d) => d.reason.split(' ').slice(0, 3).join(' '));
+
+describe('verify reports a significant event that was never raised', () => {
+  let before: LedgerEvent;
+  beforeAll(async () => {
+    // a cause before any attestation of this spec: nothing says a monitor ran then (unless an earlier span is open)
+    before = await voidRound();
+    await attest(DEFAULT_SIGNIFICANT_SETTINGS);
+  });
+
+  it('a void with no ROUND.VOIDED is reported at its cause; once the monitor raises it, it is not', async () => {
+    const cause = await voidRound();
+    expect(missingAt((await completeness()).missing, cause)).toEqual(['RoundVoided raises ROUND.VOIDED']);
+    const [draft] = detectSignificantEvents(cause, thresholdsOf(DEFAULT_SIGNIFICANT_SETTINGS));
+    expect(await appendRaise(store, cause, raiseData(cause, draft, null))).toBe(true);
+    expect(missingAt((await completeness()).missing, cause)).toEqual([]);
+    expect(missingAt((await completeness()).missing, before)).toEqual([]);
+  });
+
+  it('a cause within the grace period (the monitor’s lag) is counted pending, not reported', async () => {
+    const cause = await voidRound();
+    const now = await completeness(new Date());
+    expect(missingAt(now.missing, cause)).toEqual([]);
+    expect(now.pending).toBeGreaterThanOrEqual(1);
+    expect(missingAt((await completeness()).missing, cause)).toHaveLength(1);
+  });
+
+  it("a device's skewed fact with no raise of its window is reported; a raise of the device's window covers it", async () => {
+    const cause = await skewedCard();
+    expect(missingAt((await completeness()).missing, cause)).toEqual(['CardDealt raises DEVICE.CLOCK_SKEW']);
+    const [draft] = detectSignificantEvents(cause, thresholdsOf(DEFAULT_SIGNIFICANT_SETTINGS));
+    const seconds = DEFAULT_SIGNIFICANT_SETTINGS.floodWindowSeconds;
+    const start = new Date(Math.floor(Date.parse(cause.recordedAt) / (seconds * 1000)) * seconds * 1000).toISOString();
+    const data = windowedRaiseData(cause, draft, null, { start, seconds, subject: `table-device:${DEVICE.id}`, count: 1 });
+    expect(await appendRaise(store, cause, data)).toBe(true);
+    expect(missingAt((await completeness()).missing, cause)).toEqual([]);
+  });
+
+  it('a raise of another id (a forged one in its place) does not cover the cause', async () => {
+    const cause = await voidRound();
+    const [draft] = detectSignificantEvents(cause, thresholdsOf(DEFAULT_SIGNIFICANT_SETTINGS));
+    const other = { ...cause, eventId: randomUUID() };
+    expect(await appendRaise(store, cause, raiseData(other, draft, null))).toBe(true);
+    expect(missingAt((await completeness()).missing, cause)).toEqual(['RoundVoided raises ROUND.VOIDED']);
+  });
+
+  it('where the attested settings say the monitor was off, nothing is looked for; a large win is owed under the thresholds attested in force', async () => {
+    await attest({ ...DEFAULT_SIGNIFICANT_SETTINGS, monitor: false });
+    const off = await voidRound();
+    expect(missingAt((await completeness()).missing, off)).toEqual([]);
+    await attest({ ...DEFAULT_SIGNIFICANT_SETTINGS, winAmountMinor: '4000' });
+    const shoe = `complete-${randomUUID().slice(0, 8)}`;
+    const bet = { betId: randomUUID(), accountId: 'acc-1', roundId: `${shoe}-R1`, betCode: 'PLAYER', currency: 'EUR', stake: '4000', winnings: '4000', result: 'WIN' };
+    const win = await appendOne({ streamId: `shoe-${shoe}`, tableId: TABLE, actor: { id: 'ledger', role: 'system' }, event: { eventId: randomUUID(), type: 'BetSettled', data: bet } as NewEvent });
+    expect(missingAt((await completeness()).missing, win)).toEqual(['BetSettled raises WIN.LARGE']);
+  });
+});
