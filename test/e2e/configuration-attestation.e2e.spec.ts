@@ -8,7 +8,8 @@
  * and nothing for the identical third; a fourth with lowered significant-event settings raises
  * `CONFIG.SIGNIFICANT_SETTINGS_CHANGED`. A dealer change before a shoe's first round raises nothing;
  * one after it raises `DEALER.CHANGED_MID_SHOE`. `npm run -s verify` passes the genuine raises and
- * reports a raise forged around the monitor for either condition.
+ * reports a raise forged around the monitor for either condition; once the grace period is over, its
+ * completeness finds every raise the real monitor owed these causes (no false alarm).
  */
 import { generateKeyPairSync, randomUUID } from 'node:crypto';
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
@@ -65,16 +66,27 @@ describe('configuration at start and dealer changes mid-shoe, raised as signific
     const rows: { code: string }[] = await h.ds.query(`SELECT data ->> 'code' AS code FROM events WHERE type = 'SignificantEventRaised' AND data -> 'cause' ->> 'eventId' = $1`, [cause.eventId]);
     return [...rows.map((r) => r.code), ...(again > 0 ? [`${again} appended late`] : [])];
   };
-  const significantDivergences = async () => {
+  /** Verify's report (at `now`: its grace period measured from it). */
+  const verifyAt = async (now?: Date) => {
     const owner = new Client({ connectionString: TEST_DATABASE_URL });
     await owner.connect();
     try {
-      const report = await verifyLedger({ session: pgSession(owner), publicKeys: new Map(), anchorFile: null, kafka: null, anchorsTopic: null, eventsTopic: null, maxDivergences: 100_000 });
-      return report.divergences.filter((d) => d.source === 'significant-events');
+      return await verifyLedger({
+        session: pgSession(owner),
+        publicKeys: new Map(),
+        anchorFile: null,
+        kafka: null,
+        anchorsTopic: null,
+        eventsTopic: null,
+        maxDivergences: 100_000,
+        now: now ? () => now : undefined,
+        dayRule: { timeZone: 'UTC', cutoffHour: 6 },
+      });
     } finally {
       await owner.end();
     }
   };
+  const significantDivergences = async () => (await verifyAt()).divergences.filter((d) => d.source === 'significant-events');
   /** Appends, around the monitor, a raise of `code` caused by `cause`, shaped as the monitor's. */
   const forge = async (cause: LedgerEvent, code: string, severity: string, details: Record<string, string>) => {
     const id = significantEventIdOf(cause.eventId, code);
@@ -101,6 +113,8 @@ describe('configuration at start and dealer changes mid-shoe, raised as signific
   let second: LedgerEvent<'ConfigurationAttested'>;
   let third: LedgerEvent<'ConfigurationAttested'>;
   let earlyChange: LedgerEvent;
+  /** The causes of this run the monitor raised: verify's completeness must find each raise. */
+  const causes: LedgerEvent[] = [];
   const mine = new Set<string>();
 
   afterAll(async () => {
@@ -141,6 +155,7 @@ describe('configuration at start and dealer changes mid-shoe, raised as signific
     expect(changed).toMatchObject({ severity: 'high', requiresAck: true, causeEventType: 'ConfigurationAttested' });
     expect(changed.details).toEqual({ changes: 'winAmountMinor 1000000 → 1; fairnessConfidence 95/100 → 9999/10000', previousAttestation: third.eventId });
     expect(await raisesOf(lowered)).toEqual(['CONFIG.SIGNIFICANT_SETTINGS_CHANGED']);
+    causes.push(second, lowered);
   });
 
   it('a dealer change before the first round raises nothing; one after it raises DEALER.CHANGED_MID_SHOE', async () => {
@@ -160,6 +175,16 @@ describe('configuration at start and dealer changes mid-shoe, raised as signific
     expect(raised).toMatchObject({ severity: 'low', tableId: TABLE, shoeId, dealerId: 'dealer-3', actorId: 'device-1', causeEventType: 'DealerChanged' });
     expect(raised.details).toEqual({ previousDealerId: 'dealer-2', dealerId: 'dealer-3' });
     expect(await raisesOf(earlyChange)).toEqual([]);
+    causes.push(changes[1]);
+  });
+
+  it("npm run -s verify, once the grace period is over, finds every raise the monitor owed this run's causes (completeness)", async () => {
+    const report = await verifyAt(new Date(Date.now() + 600_000));
+    expect(report.significantCauses.monitoredFrom).not.toBeNull();
+    expect(report.significantCauses.checked).toBeGreaterThanOrEqual(5);
+    const ids = new Set(causes.map((c) => c.eventId));
+    expect(causes).toHaveLength(3);
+    expect(report.divergences.filter((d) => d.kind === 'SIGNIFICANT_EVENT_MISSING' && ids.has(d.eventId!))).toEqual([]);
   });
 
   it('npm run -s verify passes the genuine raises and reports a raise for a change before the first round, or for an identical restart', async () => {
