@@ -8,7 +8,9 @@
 #   paths given go to Jest (and, unless TEST_TIERS names it, the browser tier is then left out); with
 #   TEST_TIERS=browser alone they go to Playwright (files or -g <title>)
 # The unit and data tiers run in a Jest process of their own beside the int and e2e tiers (each one
-# suite at a time); TEST_SERIAL=1, or paths given, runs every Jest tier in one process.
+# suite at a time), and the browser tier after them, still beside the int and e2e tiers
+# (TEST_BROWSER_BESIDE=0: after every Jest tier); TEST_SERIAL=1, or paths given, runs every Jest tier
+# in one process and the browser tier after it.
 set -uo pipefail
 cd "$(dirname "$0")/.."
 # `npm test -- <path>` runs the Jest specs named, not the whole browser tier besides
@@ -68,36 +70,66 @@ stacked=()
 for t in "${jest_tiers[@]}"; do
   case $t in unit|data) pure+=("$t") ;; *) stacked+=("$t") ;; esac
 done
+browser_results=.stack/browser/results.json
+browser_log=.stack/browser-output.log
+rm -f "$browser_results" "$browser_log" .stack/browser.rc
+# the browser tier: Playwright with the system Chromium; its exit code in .stack/browser.rc. Beside the
+# stacked Jest tier its output goes to $browser_log (printed once everything ended), else to stderr
+run_browser() {
+  local out=$1
+  shift
+  local pw=1
+  if chromium="$(bash scripts/ensure-chromium.sh)"; then
+    export CHROMIUM_PATH="$chromium"
+    echo "browser tier: Playwright with $chromium" >&2
+    # the JSON report is written by the config's json reporter (the list reporter prints progress)
+    if [ "$out" = stderr ]; then
+      npx playwright test -c test/browser/playwright.config.ts "$@" >&2
+    else
+      npx playwright test -c test/browser/playwright.config.ts "$@" >"$out" 2>&1
+    fi
+    pw=$?
+  else
+    echo "browser tier: no Chromium (see above)" >&2
+  fi
+  echo "$pw" >.stack/browser.rc
+}
 jest_runs=()
+browser_done=0
 if [ "${#pure[@]}" -gt 0 ] && [ "${#stacked[@]}" -gt 0 ] && [ $# -eq 0 ] && [ "${TEST_SERIAL:-0}" != 1 ]; then
-  run_jest pure "${pure[@]}" &
+  # the browser tier (its own database, topics and ports) starts when the pure tiers end, beside the
+  # stacked one, unless TEST_BROWSER_BESIDE=0: the machine's second core is not left idle
+  beside=0
+  [ "$browser" = 1 ] && [ "${TEST_BROWSER_BESIDE:-1}" = 1 ] && beside=1
+  (
+    run_jest pure "${pure[@]}"
+    rc=$?
+    [ "$beside" = 1 ] && run_browser "$browser_log"
+    exit $rc
+  ) &
   pure_pid=$!
   run_jest stacked "${stacked[@]}"
   code=$?
   wait "$pure_pid" || code=1
   jest_runs=(pure stacked)
+  if [ "$beside" = 1 ]; then
+    browser_done=1
+    echo "browser tier (run beside the stacked tier):" >&2
+    cat "$browser_log" >&2 2>/dev/null
+  fi
 elif [ "${#jest_tiers[@]}" -gt 0 ]; then
   run_jest all "${jest_tiers[@]}" -- "$@"
   code=$?
   jest_runs=(all)
 fi
 
-browser_results=.stack/browser/results.json
-rm -f "$browser_results"
 if [ "$browser" = 1 ]; then
-  pw_args=()
-  [ "${#jest_tiers[@]}" -eq 0 ] && pw_args=("$@")
-  if chromium="$(bash scripts/ensure-chromium.sh)"; then
-    export CHROMIUM_PATH="$chromium"
-    echo "browser tier: Playwright with $chromium" >&2
-    # the JSON report is written by the config's json reporter (the list reporter prints progress)
-    npx playwright test -c test/browser/playwright.config.ts "${pw_args[@]}" >&2
-    pw=$?
-  else
-    echo "browser tier: no Chromium (see above)" >&2
-    pw=1
+  if [ "$browser_done" = 0 ]; then
+    pw_args=()
+    [ "${#jest_tiers[@]}" -eq 0 ] && pw_args=("$@")
+    run_browser stderr "${pw_args[@]}"
   fi
-  [ "$pw" = 0 ] || code=1
+  [ "$(cat .stack/browser.rc 2>/dev/null)" = 0 ] || code=1
 fi
 
 node -e '
