@@ -10,6 +10,7 @@ import type { LedgerEvent } from '@ledger/events';
 import { DEFAULT_SIGNIFICANT_SETTINGS } from '@ledger/significant-events';
 import { significantEventIdOf, significantEventProblems, type CauseRecord, type SignificantEventRecord } from './significant-check';
 import { settingsInForce } from './significant-settings';
+import { storedEvent } from './testing/stored-event';
 
 const AT = '2026-12-07T12:00:00.000Z';
 /** The settings the ledger attested before the causes (at position 7): large wins from 1,000 minor units. */
@@ -17,19 +18,7 @@ const ATTESTED = settingsInForce([{ eventId: 'attestation-1', globalPosition: '7
 
 /** A stored cause with its event (what verify reads), on shoe S1 of T1, dealt by `dealer-1`. */
 function cause(o: { id: string; type: string; actor: [string, string]; data: Record<string, unknown>; correction?: CauseRecord['correction'] }): CauseRecord {
-  const event = {
-    eventId: o.id,
-    type: o.type,
-    schemaVersion: 1,
-    streamId: 'shoe-S1',
-    streamVersion: 9,
-    globalPosition: '40',
-    tableId: 'T1',
-    occurredAt: AT,
-    recordedAt: AT,
-    actor: { id: o.actor[0], role: o.actor[1] },
-    data: o.data,
-  } as unknown as LedgerEvent;
+  const event = storedEvent({ ...o, at: AT });
   return { type: o.type, streamId: 'shoe-S1', globalPosition: '40', actorId: o.actor[0], actorRole: o.actor[1], event, dealerId: 'dealer-1', correction: o.correction ?? null, inForce: ATTESTED };
 }
 

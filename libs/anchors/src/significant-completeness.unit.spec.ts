@@ -7,6 +7,7 @@ import { DEFAULT_SIGNIFICANT_SETTINGS } from '@ledger/significant-events';
 import { significantEventIdOf } from './significant-check';
 import { expectedRaises, monitoredSpans } from './significant-completeness';
 import type { AttestedSettingsRow } from './significant-settings';
+import { storedEvent } from './testing/stored-event';
 
 const on = DEFAULT_SIGNIFICANT_SETTINGS;
 const row = (eventId: string, globalPosition: string, settings = on, topic: string | null = null): AttestedSettingsRow => ({ eventId, globalPosition, topic, settings });
@@ -33,23 +34,7 @@ describe('monitoredSpans', () => {
 
 const AT = '2026-12-07T12:00:30.000Z';
 /** A stored event of `type` with `data`, by a pit manager unless `actor` says otherwise. */
-const ev = (type: string, data: Record<string, unknown>, over: Partial<LedgerEvent> = {}): LedgerEvent =>
-  ({
-    eventId: '11111111-2222-4333-8444-555555555555',
-    schemaVersion: 1,
-    type,
-    streamId: 'shoe-S1',
-    streamVersion: 9,
-    globalPosition: '40',
-    tableId: 'T1',
-    occurredAt: AT,
-    recordedAt: AT,
-    actor: { id: 'pm-1', role: 'pit-manager' },
-    correlationId: 'c',
-    causationId: 'c',
-    data,
-    ...over,
-  }) as unknown as LedgerEvent;
+const ev = (type: string, data: Record<string, unknown>, over: Partial<LedgerEvent> = {}): LedgerEvent => storedEvent({ id: '11111111-2222-4333-8444-555555555555', type, actor: ['pm-1', 'pit-manager'], data, at: AT }, over);
 const idOf = (code: string) => ({ kind: 'id', code, significantEventId: significantEventIdOf('11111111-2222-4333-8444-555555555555', code) });
 
 describe('expectedRaises', () => {

@@ -12,24 +12,13 @@ import { foldDay, lookAtShoeClose, type FairnessEventRow } from './fairness-of-e
 import { outOfBoundsDrafts, outOfBoundsProblems } from './fairness-raise';
 import { significantEventIdFor, significantEventIdOf, significantEventProblems, type CauseRecord, type SignificantEventRecord } from './significant-check';
 import type { SqlSession } from './sql';
+import { storedEvent } from './testing/stored-event';
 
 const AT = '2026-12-07T12:00:00.000Z';
 
 /** A stored cause with its event, on shoe S1 of T1 (occurred and recorded at `AT`: no skew). */
 function cause(o: { id: string; type: string; actor: [string, string]; data: Record<string, unknown> }): CauseRecord {
-  const event = {
-    eventId: o.id,
-    type: o.type,
-    schemaVersion: 1,
-    streamId: 'shoe-S1',
-    streamVersion: 9,
-    globalPosition: '40',
-    tableId: 'T1',
-    occurredAt: AT,
-    recordedAt: AT,
-    actor: { id: o.actor[0], role: o.actor[1] },
-    data: o.data,
-  } as unknown as LedgerEvent;
+  const event = storedEvent({ ...o, at: AT });
   return { type: o.type, streamId: 'shoe-S1', globalPosition: '40', actorId: o.actor[0], actorRole: o.actor[1], recordedAt: AT, event, dealerId: 'dealer-1', correction: null };
 }
 
