@@ -25,6 +25,7 @@ export * from './evidence-chains';
 export * from './evidence-check';
 export * from './significant-check';
 export * from './significant-completeness';
+export * from './significant-stored';
 export * from './evidence-anchor';
 export * from './report-signer';
 export * from './fairness-of-events';

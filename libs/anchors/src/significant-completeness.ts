@@ -25,6 +25,12 @@ export interface MonitoredSpan {
   readonly attestation: string;
   /** The settings in force in the span (the configuration's defaults for settings it would refuse). */
   readonly settings: AttestedSignificant;
+  /**
+   * The attestation at `to` says the monitor is off: it is owed its `CONFIG.*` raises under this
+   * span's settings (the monitor that ran until it, or the next of its group, raises them), so an
+   * attestation that switches the check off is itself looked for.
+   */
+  readonly owesItsEnd: boolean;
 }
 
 /**
@@ -40,7 +46,8 @@ export function monitoredSpans(attested: readonly AttestedSettingsRow[]): Monito
     const inForce = settingsInForce([a], a.globalPosition, a.topic);
     if (!inForce.settings.monitor) return;
     const next = attested.slice(i + 1).find((b) => b.topic === a.topic);
-    out.push({ from: a.globalPosition, to: next?.globalPosition ?? null, topic: a.topic, attestation: a.eventId, settings: inForce.settings });
+    const owesItsEnd = next !== undefined && !settingsInForce([next], next.globalPosition, next.topic).settings.monitor;
+    out.push({ from: a.globalPosition, to: next?.globalPosition ?? null, topic: a.topic, attestation: a.eventId, settings: inForce.settings, owesItsEnd });
   });
   return out;
 }
@@ -94,7 +101,8 @@ const CAUSE_TYPES = ['RoundVoided', 'ResultCorrected', 'ShoeVoided', 'Commenceme
 type CandidateRow = StoredEventRow & { readonly topic: string | null };
 
 /**
- * The stored events of `span` that may owe a raise: every event of a type the monitor looks at,
+ * The stored events of `span` that may owe a raise (and the attestation ending it when it owes it):
+ * every event of a type the monitor looks at,
  * a win reaching either attested threshold (exact: `numeric`, a malformed amount is no candidate), and
  * a table device's fact whose `recordedAt − occurredAt` is beyond the attested bound either way.
  */
@@ -104,7 +112,8 @@ async function candidates(session: SqlSession, span: MonitoredSpan): Promise<Can
     `SELECT e.event_id::text AS event_id, e.type, e.stream_id, e.stream_version, e.global_position::text AS global_position, e.table_id, e.schema_version,
             e.actor_id, e.actor_role, e.occurred_at, e.recorded_at, e.data, o.topic
        FROM events e LEFT JOIN outbox o ON o.global_position = e.global_position
-      WHERE e.global_position >= $1::bigint AND ($2::bigint IS NULL OR e.global_position < $2::bigint)
+      WHERE e.global_position >= $1::bigint
+        AND ($2::bigint IS NULL OR e.global_position < $2::bigint OR ($8::boolean AND e.global_position = $2::bigint AND e.type = 'ConfigurationAttested'))
         AND (e.type = ANY($3::text[])
           OR (e.type IN ('BetSettled', 'BetResettled') AND e.data ->> 'result' = 'WIN' AND CASE
                 WHEN e.data ->> 'winnings' ~ '^[0-9]{1,30}$' AND e.data ->> 'stake' ~ '^[0-9]{1,30}$'
@@ -112,7 +121,7 @@ async function candidates(session: SqlSession, span: MonitoredSpan): Promise<Can
                 ELSE false END)
           OR (e.actor_role = 'table-device' AND abs(extract(epoch FROM e.recorded_at - e.occurred_at) * 1000) > $7::numeric))
       ORDER BY e.global_position`,
-    [span.from, span.to, CAUSE_TYPES, t.winAmountMinor.toString(), t.winMultiple.numerator.toString(), t.winMultiple.denominator.toString(), t.clockSkewBoundMs],
+    [span.from, span.to, CAUSE_TYPES, t.winAmountMinor.toString(), t.winMultiple.numerator.toString(), t.winMultiple.denominator.toString(), t.clockSkewBoundMs, span.owesItsEnd],
   );
   return rows.filter((r) => topicOrNull(r.topic) === span.topic);
 }

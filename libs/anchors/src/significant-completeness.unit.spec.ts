@@ -15,10 +15,14 @@ const row = (eventId: string, globalPosition: string, settings = on, topic: stri
 describe('monitoredSpans', () => {
   it('runs from each attestation saying the monitor ran to the same ledger’s next one; none before the first, none where it was off', () => {
     const spans = monitoredSpans([row('a1', '10'), row('x1', '15', on, 'other.topic'), row('a2', '20', { ...on, monitor: false }), row('a3', '30', { ...on, winAmountMinor: '5' })]);
-    expect(spans.map((s) => [s.attestation, s.from, s.to, s.topic])).toEqual([
-      ['a1', '10', '20', null],
-      ['x1', '15', null, 'other.topic'],
-      ['a3', '30', null, null],
+    expect(spans.map((s) => [s.attestation, s.from, s.to, s.topic, s.owesItsEnd])).toEqual([
+      ['a1', '10', '20', null, true],
+      ['x1', '15', null, 'other.topic', false],
+      ['a3', '30', null, null, false],
+    ]);
+    expect(monitoredSpans([row('a1', '10'), row('a2', '20', { ...on, winAmountMinor: '5' })]).map((s) => [s.to, s.owesItsEnd])).toEqual([
+      ['20', false],
+      [null, false],
     ]);
     expect(spans[2].settings.winAmountMinor).toBe('5');
   });
