@@ -21,8 +21,8 @@ import { Client } from 'pg';
 import type { DataSource } from 'typeorm';
 import { attestationBefore, checkSignificantCompleteness, DivergenceList, ledgerAttestations, pgSession, type Divergence } from '@ledger/anchors';
 import { createDataSource, PgEventStore } from '@ledger/event-store';
-import type { AttestedSignificant, LedgerEvent, NewEvent } from '@ledger/events';
-import { configurationDrafts, DEFAULT_SIGNIFICANT_SETTINGS, detectSignificantEvents, thresholdsOf } from '@ledger/significant-events';
+import type { AttestedSignificant, LedgerEvent, NewEvent, SignificantCauseWindow } from '@ledger/events';
+import { configurationDrafts, DEFAULT_SIGNIFICANT_SETTINGS, detectSignificantEvents, thresholdsOf, WINDOWED_EVENT_CODES } from '@ledger/significant-events';
 import { collectingLogger, ensureTestTopic, openTestDataSource, TEST_APP_DATABASE_URL, TEST_DATABASE_URL, TEST_EVENTS_TOPIC } from '../../libs/event-store/src/testing/int-support';
 import { appendRaise, raiseData, windowedRaiseData } from '../../apps/ledger/src/significant-events/raise';
 
@@ -34,6 +34,8 @@ let store: PgEventStore;
 let owner: Client;
 const TABLE = 'T-COMPLETE';
 const DEVICE = { id: `dev-${randomUUID().slice(0, 8)}`, role: 'table-device' as const };
+/** The cause whose raise's id an insider took: it stays missing (nothing can raise it). */
+let squatted: LedgerEvent | null = null;
 
 beforeAll(async () => {
   await ensureTestTopic();
@@ -56,7 +58,12 @@ afterAll(async () => {
 /** Appends, as the configuration attestor does, a `ConfigurationAttested` stating `significant`. */
 async function attest(significant: AttestedSignificant): Promise<LedgerEvent> {
   const data = { host: 'completeness', tables: [], paytables: [], keys: { anchors: [], reports: null, tokens: [] }, significant };
-  return appendOne({ streamId: `gaming-day-completeness-${randomUUID()}`, tableId: '*', actor: { id: 'configuration-attestor', role: 'system' }, event: { eventId: randomUUID(), type: 'ConfigurationAttested', data } as NewEvent });
+  return appendOne({
+    streamId: `gaming-day-completeness-${randomUUID()}`,
+    tableId: '*',
+    actor: { id: 'configuration-attestor', role: 'system' },
+    event: { eventId: randomUUID(), type: 'ConfigurationAttested', data } as unknown as NewEvent,
+  });
 }
 
 /** Every event this spec appended (the causes it must leave raised). */
@@ -80,7 +87,7 @@ async function closeAndCatchUp(): Promise<Divergence[]> {
       cause.type === 'ConfigurationAttested'
         ? configurationDrafts(attestationBefore(attestations, cause.globalPosition), (cause as LedgerEvent<'ConfigurationAttested'>).data)
         : detectSignificantEvents(cause, thresholdsOf({ ...DEFAULT_SIGNIFICANT_SETTINGS, winAmountMinor: '4000' }));
-    for (const draft of drafts) await appendRaise(store, cause, raiseData(cause, draft, null));
+    for (const draft of drafts) await appendRaise(store, cause, WINDOWED_EVENT_CODES.has(draft.code) ? windowedRaiseData(cause, draft, null, windowOf(cause)) : raiseData(cause, draft, null));
   }
   return (await completeness()).missing.filter((x) => ids.has(x.eventId!));
 }
@@ -96,7 +103,7 @@ async function appendOne(a: { streamId: string; tableId: string; actor: { id: st
 /** A management void of a round of a new shoe: a cause of `ROUND.VOIDED`. */
 async function voidRound(): Promise<LedgerEvent> {
   const shoe = `complete-${randomUUID().slice(0, 8)}`;
-  const decision = { actingManagerId: 'pm-1', approverId: 'pm-2', reason: 'dealer misdealt the hand' };
+  const decision = { actingManagerId: 'pm-1', approverId: 'pm-2', reason: 'dealer misdealt the hand', compensates: randomUUID() };
   return appendOne({
     streamId: `shoe-${shoe}`,
     tableId: TABLE,
@@ -105,23 +112,30 @@ async function voidRound(): Promise<LedgerEvent> {
   });
 }
 
-/** A card dealt by {@link DEVICE} whose `occurredAt` is 10 minutes before the ledger recorded it: a cause of `DEVICE.CLOCK_SKEW`. */
-async function skewedCard(): Promise<LedgerEvent> {
+/** A card dealt by `device` whose `occurredAt` is 10 minutes before the ledger recorded it: a cause of `DEVICE.CLOCK_SKEW`. */
+async function skewedCard(device: { id: string; role: 'table-device' } = DEVICE): Promise<LedgerEvent> {
   const shoe = `complete-${randomUUID().slice(0, 8)}`;
   return appendOne({
     streamId: `shoe-${shoe}`,
     tableId: TABLE,
-    actor: DEVICE,
+    actor: device,
     occurredAt: new Date(Date.now() - 600_000).toISOString(),
     event: { eventId: randomUUID(), type: 'CardDealt', data: { roundId: `${shoe}-R1`, card: '9S', position: 'P1' } } as NewEvent,
   });
 }
 
+/** The flood window (of the default length) of a device's fact, with its count 1, as the monitor opens it. */
+function windowOf(cause: LedgerEvent): SignificantCauseWindow {
+  const seconds = DEFAULT_SIGNIFICANT_SETTINGS.floodWindowSeconds;
+  const start = new Date(Math.floor(Date.parse(cause.recordedAt) / (seconds * 1000)) * seconds * 1000).toISOString();
+  return { start, seconds, subject: `${cause.actor.role}:${cause.actor.id}`, count: 1 };
+}
+
 /** Verify's completeness at `now` (default: ten minutes from now, so every cause here is beyond the 120 s grace). */
-async function completeness(now = new Date(Date.now() + 600_000)): Promise<{ missing: Divergence[]; pending: number; checked: number }> {
+async function completeness(now = new Date(Date.now() + 600_000)): Promise<{ missing: Divergence[]; pending: number; checked: number; malformed: number }> {
   const out = new DivergenceList(100_000);
   const tally = await checkSignificantCompleteness(pgSession(owner), out, { now, graceMs: 120_000 });
-  return { missing: out.sorted().filter((d) => d.kind === 'SIGNIFICANT_EVENT_MISSING'), pending: tally.pending, checked: tally.checked };
+  return { missing: out.sorted().filter((d) => d.kind === 'SIGNIFICANT_EVENT_MISSING'), pending: tally.pending, checked: tally.checked, malformed: tally.malformed };
 }
 const missingAt = (missing: readonly Divergence[], cause: LedgerEvent) => missing.filter((d) => d.eventId === cause.eventId).map((d) => d.reason.split(' ').slice(0, 3).join(' '));
 
@@ -154,9 +168,7 @@ describe('verify reports a significant event that was never raised', () => {
     const cause = await skewedCard();
     expect(missingAt((await completeness()).missing, cause)).toEqual(['CardDealt raises DEVICE.CLOCK_SKEW']);
     const [draft] = detectSignificantEvents(cause, thresholdsOf(DEFAULT_SIGNIFICANT_SETTINGS));
-    const seconds = DEFAULT_SIGNIFICANT_SETTINGS.floodWindowSeconds;
-    const start = new Date(Math.floor(Date.parse(cause.recordedAt) / (seconds * 1000)) * seconds * 1000).toISOString();
-    const data = windowedRaiseData(cause, draft, null, { start, seconds, subject: `table-device:${DEVICE.id}`, count: 1 });
+    const data = windowedRaiseData(cause, draft, null, windowOf(cause));
     expect(await appendRaise(store, cause, data)).toBe(true);
     expect(missingAt((await completeness()).missing, cause)).toEqual([]);
   });
@@ -177,12 +189,90 @@ describe('verify reports a significant event that was never raised', () => {
     expect(missingAt(found, switchedOff)).toEqual(['ConfigurationAttested raises CONFIG.SIGNIFICANT_SETTINGS_CHANGED']);
     await attest({ ...DEFAULT_SIGNIFICANT_SETTINGS, winAmountMinor: '4000' });
     const shoe = `complete-${randomUUID().slice(0, 8)}`;
-    const bet = { betId: randomUUID(), accountId: 'acc-1', roundId: `${shoe}-R1`, betCode: 'PLAYER', currency: 'EUR', stake: '4000', winnings: '4000', result: 'WIN' };
+    const bet = {
+      betId: randomUUID(),
+      accountId: 'acc-1',
+      roundId: `${shoe}-R1`,
+      betCode: 'PLAYER',
+      currency: 'EUR',
+      stake: '4000',
+      winnings: '4000',
+      result: 'WIN',
+      payout: '8000',
+      net: '4000',
+      dropped: '0',
+      paytableRef: 'classic-standard@1',
+      revision: 1,
+    };
     const win = await appendOne({ streamId: `shoe-${shoe}`, tableId: TABLE, actor: { id: 'ledger', role: 'system' }, event: { eventId: randomUUID(), type: 'BetSettled', data: bet } as NewEvent });
     expect(missingAt((await completeness()).missing, win)).toEqual(['BetSettled raises WIN.LARGE']);
   });
 
+  it("a raise refused because an event of another stream took its id (an insider's squat) is reported missing", async () => {
+    const cause = await voidRound();
+    const [draft] = detectSignificantEvents(cause, thresholdsOf(DEFAULT_SIGNIFICANT_SETTINGS));
+    const data = raiseData(cause, draft, null);
+    const at = new Date().toISOString();
+    const squat = {
+      eventId: data.significantEventId,
+      type: 'ClockAttested',
+      data: { host: 'squatter', reason: 'PERIODIC', source: 'unsynchronised', synchronised: false, ledgerClock: at, databaseClock: at, offsetMs: 0 },
+    } as NewEvent;
+    await appendOne({ streamId: `gaming-day-squat-${randomUUID()}`, tableId: '*', actor: { id: 'clock-attestor', role: 'system' }, event: squat });
+    expect(await appendRaise(store, cause, data)).toBe(false);
+    squatted = cause;
+    expect(missingAt((await completeness()).missing, cause)).toEqual(['RoundVoided raises ROUND.VOIDED']);
+  });
+
+  it("a raise of the device's window outside a significant stream (a decoy) does not cover its skewed fact", async () => {
+    const device = { id: `dev-${randomUUID().slice(0, 8)}`, role: 'table-device' as const };
+    const cause = await skewedCard(device);
+    const [draft] = detectSignificantEvents(cause, thresholdsOf(DEFAULT_SIGNIFICANT_SETTINGS));
+    const data = windowedRaiseData(cause, draft, null, windowOf(cause));
+    await appendOne({ streamId: `decoy-${randomUUID()}`, tableId: TABLE, actor: { id: 'significant-event-monitor', role: 'system' }, event: { eventId: randomUUID(), type: 'SignificantEventRaised', data } as NewEvent });
+    expect(missingAt((await completeness()).missing, cause)).toEqual(['CardDealt raises DEVICE.CLOCK_SKEW']);
+  });
+
+  it('a malformed cause (a ShoeVoided without roundIds) or attestation (significant: null) does not stop the check: it is counted, and owes nothing', async () => {
+    const shoe = `complete-${randomUUID().slice(0, 8)}`;
+    const decision = { actingManagerId: 'pm-1', approverId: 'pm-2', reason: 'the shoe was contaminated', compensates: randomUUID() };
+    const before = (await completeness()).malformed;
+    const malformed = await appendOne({
+      streamId: `shoe-${shoe}`,
+      tableId: TABLE,
+      actor: { id: 'pm-1', role: 'pit-manager' },
+      event: { eventId: randomUUID(), type: 'ShoeVoided', data: { shoeId: shoe, decision } } as unknown as NewEvent,
+    });
+    const data = { host: 'completeness', tables: [], paytables: [], keys: { anchors: [], reports: null, tokens: [] }, significant: null };
+    await appendOne({
+      streamId: `gaming-day-completeness-${randomUUID()}`,
+      tableId: '*',
+      actor: { id: 'configuration-attestor', role: 'system' },
+      event: { eventId: randomUUID(), type: 'ConfigurationAttested', data } as unknown as NewEvent,
+    });
+    const after = await completeness();
+    expect(missingAt(after.missing, malformed)).toEqual([]);
+    expect(after.malformed).toBeGreaterThan(before);
+  });
+
+  it('a cause recorded far ahead of the check’s clock (a forged recordedAt) is looked for, not pending forever', async () => {
+    const ahead = new PgEventStore(app, { logger: collectingLogger(), topic: TEST_EVENTS_TOPIC, now: () => new Date(Date.now() + 3_600_000) });
+    const shoe = `complete-${randomUUID().slice(0, 8)}`;
+    const decision = { actingManagerId: 'pm-1', approverId: 'pm-2', reason: 'dealer misdealt the hand', compensates: randomUUID() };
+    await ahead.append({
+      streamId: `shoe-${shoe}`,
+      tableId: TABLE,
+      expectedVersion: 0,
+      events: [{ eventId: randomUUID(), type: 'RoundVoided', data: { roundId: `${shoe}-R1`, cause: 'MANAGEMENT', decision, causedBy: null } } as NewEvent],
+      metadata: { actor: { id: 'pm-1', role: 'pit-manager' }, correlationId: randomUUID() },
+    });
+    const [cause] = await store.readStream(`shoe-${shoe}`, 1, 1);
+    mine.push(cause);
+    expect(missingAt((await completeness(new Date())).missing, cause)).toEqual(['RoundVoided raises ROUND.VOIDED']);
+  });
+
   it('the monitor catching up (every owed raise appended) leaves nothing missing, the span closed', async () => {
-    expect(await closeAndCatchUp()).toEqual([]);
+    // all but the squatted one: its id is taken, so it can never be raised, and verify says so for good
+    expect((await closeAndCatchUp()).map((d) => d.eventId)).toEqual(squatted ? [squatted.eventId] : []);
   });
 });

@@ -27,6 +27,8 @@ export interface FairnessEventRow {
   /** Whether its `recordedAt` is within the gaming day's window (read only for `RoundOpened`). */
   readonly inDay: boolean;
   readonly data: Record<string, any>;
+  /** Its global position (absent where the rows were not read by {@link readDayEvents}). */
+  readonly globalPosition?: bigint;
 }
 
 /** A resulted, not voided round of the day. */
@@ -129,8 +131,8 @@ export function dayWindow(day: string, rule: GamingDayConfig): { from: string; t
  */
 export async function readDayEvents(session: SqlSession, q: DayEventsQuery): Promise<FairnessEventRow[]> {
   const own = (alias: string) => (q.topic === null ? '' : `AND EXISTS (SELECT 1 FROM outbox o WHERE o.global_position = ${alias}.global_position AND o.topic = $6)`);
-  const rows: { type: string; stream_id: string; in_day: boolean; data: Record<string, any> }[] = await session.query(
-    `SELECT e.type, e.stream_id, (e.recorded_at >= $3::timestamptz AND e.recorded_at < $4::timestamptz) AS in_day, e.data
+  const rows: { type: string; stream_id: string; in_day: boolean; data: Record<string, any>; global_position: string }[] = await session.query(
+    `SELECT e.type, e.stream_id, e.global_position::text AS global_position, (e.recorded_at >= $3::timestamptz AND e.recorded_at < $4::timestamptz) AS in_day, e.data
        FROM events e
       WHERE e.table_id = $1 AND e.type = ANY($2::text[]) AND e.global_position <= $5::bigint ${own('e')}
         AND e.stream_id IN (SELECT DISTINCT r.stream_id FROM events r WHERE r.table_id = $1 AND r.type = 'RoundOpened'
@@ -138,7 +140,7 @@ export async function readDayEvents(session: SqlSession, q: DayEventsQuery): Pro
       ORDER BY e.global_position`,
     [q.tableId, [...FAIRNESS_EVENT_TYPES], q.from, q.to, q.throughPosition.toString(), ...(q.topic === null ? [] : [q.topic])],
   );
-  return rows.map((r) => ({ type: r.type, streamId: r.stream_id, inDay: r.in_day === true, data: r.data }));
+  return rows.map((r) => ({ type: r.type, streamId: r.stream_id, inDay: r.in_day === true, data: r.data, globalPosition: BigInt(r.global_position) }));
 }
 
 /**

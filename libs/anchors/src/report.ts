@@ -117,6 +117,34 @@ export interface Divergence {
   readonly reason: string;
 }
 
+/** A stretch of positions after the first monitored one where an attestation said the monitor was off (nothing looked for). */
+export interface UnmonitoredRange {
+  /** Decimal string: the attestation saying the monitor is off. */
+  readonly from: string;
+  /** Decimal string: the next attestation of its ledger (exclusive), or null: to the end. */
+  readonly to: string | null;
+  /** Its ledger's topic (null: the database's only ledger). */
+  readonly topic: string | null;
+}
+
+/** What verify's completeness of the significant events counted (`checkSignificantCompleteness`; docs/significant-events.md, "What verify checks"). */
+export interface CompletenessTally {
+  /** Raises owed by causes beyond the grace period in a monitored span, each looked for. */
+  readonly checked: number;
+  /** Causes in a monitored span recorded within the grace period of `now` (either side): the monitor may not have raised them yet, not checked. */
+  readonly pending: number;
+  /** Decimal string: where the first monitored span starts, or null: no attestation says a monitor ran (completeness not checked). */
+  readonly monitoredFrom: string | null;
+  /** After `monitoredFrom`, where an attestation said the monitor was off (at most `MAX_RANGES` of significant-completeness.ts; nothing looked for there but that attestation's own raise). */
+  readonly unmonitored: readonly UnmonitoredRange[];
+  /** Candidate causes in a monitored span whose data no rule of the ledger writes (a malformed event raises nothing; the projector quarantines it). */
+  readonly malformed: number;
+  /** Candidate causes of a ledger (outbox topic) no attestation covers, where the database's ledgers are attested: not looked at. */
+  readonly unattestedLedger: number;
+  /** Whether a shoe's close was owed its fairness alerts (verify given the gaming-day rule). */
+  readonly fairness: boolean;
+}
+
 /** The report. `ok` ⇔ no divergence. */
 export interface VerificationReport {
   readonly ok: boolean;
@@ -132,8 +160,8 @@ export interface VerificationReport {
   readonly kafkaRecordsChecked: number | null;
   /** Events beyond the last checkpoint not yet on Kafka but younger than the grace period. */
   readonly pendingOnKafka: number;
-  /** The significant events' completeness (step 7): raises looked for, causes too recent to look, where the monitored ledger starts (null: no attestation says a monitor ran, nothing looked for). */
-  readonly significantCauses: { readonly checked: number; readonly pending: number; readonly monitoredFrom: string | null };
+  /** The significant events' completeness (step 7): what was looked for and what was not. */
+  readonly significantCauses: CompletenessTally;
   /** Lines or records of other ledgers (skipped). */
   readonly otherLedgerAnchors: number;
   /** Number of divergences found (the list below is capped). */

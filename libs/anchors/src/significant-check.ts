@@ -75,6 +75,8 @@ export interface CauseRecord {
   readonly recordedAt?: string;
   /** The rest of the stored event, for detecting it again (absent: only the fields above are checked). */
   readonly event?: LedgerEvent;
+  /** The stored event's data is not what its type's schema admits (`storedEventOf`): the monitor passes it over, so it raises nothing. */
+  readonly malformed?: boolean;
   /** The shoe's dealer at the cause (its stream's last ShoeOpened or DealerChanged at or below it), or null. */
   readonly dealerId?: string | null;
   /** For a BetResettled: the decision of the correction it carries out (the detector's context). */
@@ -150,6 +152,8 @@ function eventCauseProblems(raise: Record<string, any>, c: SignificantEventEvent
   const out: string[] = [];
   if (cause.type !== c.eventType || cause.streamId !== c.streamId || cause.globalPosition !== c.globalPosition)
     out.push(`its cause is named as ${c.eventType} at ${c.globalPosition}, stored as ${cause.type} at ${cause.globalPosition}`);
+  // the monitor passes over a malformed event (data its type's schema refuses): it raises nothing
+  if (cause.malformed) return [...out, `its cause ${cause.type} at ${cause.globalPosition} is malformed (data its type's schema refuses): it raises nothing`];
   if (cause.actorId !== actor) out.push(`its actor ${actor} is not its cause's ${cause.actorId}`);
   if (!causeMayRaise(code, cause.type as LedgerEventType, cause.actorRole)) out.push(`a ${cause.type} of a ${cause.actorRole} cannot raise ${code}`);
   else {
@@ -272,6 +276,7 @@ async function causeRecords(session: SqlSession, ids: readonly string[]): Promis
           tableId: c.table_id,
           recordedAt: new Date(c.recorded_at).toISOString(),
           event,
+          malformed: event === undefined,
           dealerId: c.dealer_id,
           correction,
         },
@@ -336,7 +341,11 @@ export async function checkSignificantEvents(session: SqlSession, out: Divergenc
     if (e.type !== 'SignificantEventRaised' || e.data.code !== FAIRNESS_ALERT_CODE) continue;
     const cause = causes.get(String(e.data.cause?.eventId));
     if (!cause) continue; // reported above
-    for (const reason of await outOfBoundsProblems(session, e, { ...cause, tableId: cause.tableId ?? '', recordedAt: cause.recordedAt ?? '' }, looks, inForceOf(cause))) report(e, reason);
+    // a day whose events cannot be folded (a malformed one stored) is this raise's problem, not verify's end
+    const reasons = await outOfBoundsProblems(session, e, { ...cause, tableId: cause.tableId ?? '', recordedAt: cause.recordedAt ?? '' }, looks, inForceOf(cause)).catch((err: unknown) => [
+      `the look at its cause cannot be computed again from the stored day: ${String((err as Error)?.message ?? err).slice(0, 200)}`,
+    ]);
+    for (const reason of reasons) report(e, reason);
   }
   return rows.length;
 }

@@ -1,9 +1,20 @@
-import { significantStreamId, type AttestedSignificant, type LedgerEvent } from '@ledger/events';
-import type { GamingDayConfig } from '@ledger/projections';
-import { configurationDrafts, dealerChangeDraft, detectSignificantEvents, FAIRNESS_ALERT_CODE, thresholdsOf, WINDOWED_EVENT_CODES, windowStartOf, type AttestationOf, type SignificantEventCode } from '@ledger/significant-events';
-import { parseConfidence } from './fairness-of-events';
-import { lookFromEvents, outOfBoundsDrafts } from './fairness-raise';
-import type { DivergenceList } from './report';
+import { SIGNIFICANT_STREAM_PREFIX, significantStreamId, type AttestedSignificant, type LedgerEvent } from '@ledger/events';
+import { gamingDay, type GamingDayConfig } from '@ledger/projections';
+import {
+  configurationDrafts,
+  dealerChangeDraft,
+  detectSignificantEvents,
+  FAIRNESS_ALERT_CODE,
+  thresholdsOf,
+  WINDOWED_EVENT_CODES,
+  windowStartOf,
+  type AttestationOf,
+  type SignificantEventCode,
+  type SignificantEventDraft,
+} from '@ledger/significant-events';
+import { dayWindow, foldDay, lookAtShoeClose, parseConfidence, readDayEvents } from './fairness-of-events';
+import { outOfBoundsDrafts } from './fairness-raise';
+import type { CompletenessTally, DivergenceList, UnmonitoredRange } from './report';
 import { significantEventIdOf } from './significant-check';
 import { attestedSettings, settingsInForce, topicOrNull, type AttestedSettingsRow } from './significant-settings';
 import { attestationBefore, firstRoundVersions, ledgerAttestations, storedEventOf, type StoredEventRow } from './significant-stored';
@@ -84,15 +95,8 @@ export function expectedRaises(e: LedgerEvent, settings: AttestedSignificant, ct
   );
 }
 
-/** What {@link checkSignificantCompleteness} counted (the report's `significantCauses`). */
-export interface CompletenessTally {
-  /** Raises owed by causes older than the grace period in a monitored span, each looked for. */
-  readonly checked: number;
-  /** Causes in a monitored span younger than the grace period (the monitor may not have raised them yet): not checked. */
-  readonly pending: number;
-  /** Decimal string: where the first monitored span starts, or null: no attestation says a monitor ran (completeness not checked). */
-  readonly monitoredFrom: string | null;
-}
+/** Most unmonitored ranges listed. */
+export const MAX_RANGES = 100;
 
 /** The types whose every event the monitor looks at (the others: a large win, a device's skew, filtered in SQL). */
 const CAUSE_TYPES = ['RoundVoided', 'ResultCorrected', 'ShoeVoided', 'CommencementCorrected', 'GamingDayClosed', 'CardExposed', 'CardDropped', 'UnneededCardDrawn', 'DealerChanged', 'ConfigurationAttested', 'ShoeClosed'];
@@ -101,14 +105,15 @@ const CAUSE_TYPES = ['RoundVoided', 'ResultCorrected', 'ShoeVoided', 'Commenceme
 type CandidateRow = StoredEventRow & { readonly topic: string | null };
 
 /**
- * The stored events of `span` that may owe a raise (and the attestation ending it when it owes it):
- * every event of a type the monitor looks at,
- * a win reaching either attested threshold (exact: `numeric`, a malformed amount is no candidate), and
- * a table device's fact whose `recordedAt − occurredAt` is beyond the attested bound either way.
+ * The stored events of `span`'s positions that may owe a raise (and the attestation ending it when it
+ * owes it), of every ledger: every event of a type the monitor looks at, a win reaching either
+ * attested threshold (exact: `numeric`; an amount that is not a decimal string is a candidate too,
+ * found malformed after), and a table device's fact whose `recordedAt − occurredAt` is beyond the
+ * attested bound either way.
  */
 async function candidates(session: SqlSession, span: MonitoredSpan): Promise<CandidateRow[]> {
   const t = thresholdsOf(span.settings);
-  const rows: CandidateRow[] = await session.query(
+  return session.query(
     `SELECT e.event_id::text AS event_id, e.type, e.stream_id, e.stream_version, e.global_position::text AS global_position, e.table_id, e.schema_version,
             e.actor_id, e.actor_role, e.occurred_at, e.recorded_at, e.data, o.topic
        FROM events e LEFT JOIN outbox o ON o.global_position = e.global_position
@@ -118,23 +123,60 @@ async function candidates(session: SqlSession, span: MonitoredSpan): Promise<Can
           OR (e.type IN ('BetSettled', 'BetResettled') AND e.data ->> 'result' = 'WIN' AND CASE
                 WHEN e.data ->> 'winnings' ~ '^[0-9]{1,30}$' AND e.data ->> 'stake' ~ '^[0-9]{1,30}$'
                 THEN (e.data ->> 'winnings')::numeric >= $4::numeric OR (e.data ->> 'winnings')::numeric * $6::numeric >= $5::numeric * (e.data ->> 'stake')::numeric
-                ELSE false END)
+                ELSE true END)
           OR (e.actor_role = 'table-device' AND abs(extract(epoch FROM e.recorded_at - e.occurred_at) * 1000) > $7::numeric))
       ORDER BY e.global_position`,
     [span.from, span.to, CAUSE_TYPES, t.winAmountMinor.toString(), t.winMultiple.numerator.toString(), t.winMultiple.denominator.toString(), t.clockSkewBoundMs, span.owesItsEnd],
   );
-  return rows.filter((r) => topicOrNull(r.topic) === span.topic);
 }
 
-/** The raises a `ShoeClosed` owes: one `STATISTICS.OUT_OF_BOUNDS` per failing scope of the look at it, from the stored day (as the monitor's `FairnessAlerts`). */
-async function fairnessRaises(session: SqlSession, e: LedgerEvent, c: { readonly span: MonitoredSpan; readonly dayRule: GamingDayConfig }): Promise<ExpectedRaise[]> {
-  const confidence = parseConfidence(c.span.settings.fairnessConfidence);
-  const { day, look } = await lookFromEvents(session, e, { dayRule: c.dayRule, confidence, topic: c.span.topic });
-  if (!look) return [];
-  return outOfBoundsDrafts(look, { day, dayRule: c.dayRule, confidence }).map((d) => ({ kind: 'id', code: FAIRNESS_ALERT_CODE, significantEventId: significantEventIdOf(e.eventId, d.code, d.scopeKey) }));
+/** A shoe's close owed its fairness alerts, with what its look needs. */
+interface CloseOwed {
+  readonly e: LedgerEvent;
+  readonly span: MonitoredSpan;
 }
 
-/** The significant events raised, by id (version 1 of their stream), and the device windows raised (`subject|start`). */
+/**
+ * The fairness alerts the closes owe (as the monitor's `FairnessAlerts`: one `STATISTICS.OUT_OF_BOUNDS`
+ * per failing scope of the look at each close, from the stored day, with the attested confidence),
+ * by close event id. Each table-day of a ledger is read once, up to its last close, and each close
+ * looks at the events at or below it (of the shoes that opened a round in the day by then): the same
+ * events `readDayEvents` reads at that close. Null for a close whose day cannot be folded (a malformed
+ * event stored in it: the monitor raises nothing for it).
+ */
+async function fairnessRaises(session: SqlSession, closes: readonly CloseOwed[], dayRule: GamingDayConfig): Promise<Map<string, ExpectedRaise[] | null>> {
+  const groups = new Map<string, { day: string; tableId: string; topic: string | null; closes: CloseOwed[] }>();
+  for (const c of closes) {
+    const day = gamingDay(c.e.recordedAt, dayRule);
+    const key = `${c.e.tableId}|${day}|${c.span.topic ?? ''}`;
+    const g = groups.get(key) ?? { day, tableId: c.e.tableId, topic: c.span.topic, closes: [] };
+    g.closes.push(c);
+    groups.set(key, g);
+  }
+  const out = new Map<string, ExpectedRaise[] | null>();
+  for (const g of groups.values()) {
+    const through = g.closes.reduce((m, c) => (BigInt(c.e.globalPosition) > m ? BigInt(c.e.globalPosition) : m), 0n);
+    const rows = await readDayEvents(session, { tableId: g.tableId, ...dayWindow(g.day, dayRule), throughPosition: through, topic: g.topic });
+    // a stream is read at a close once it opened a round in the day at or below it
+    const firstRound = new Map<string, bigint>();
+    for (const r of rows) if (r.type === 'RoundOpened' && r.inDay && !firstRound.has(r.streamId)) firstRound.set(r.streamId, r.globalPosition!);
+    for (const { e, span } of g.closes) {
+      const at = BigInt(e.globalPosition);
+      const confidence = parseConfidence(span.settings.fairnessConfidence);
+      let drafts: SignificantEventDraft[] | null;
+      try {
+        const look = lookAtShoeClose(foldDay(rows.filter((r) => r.globalPosition! <= at && (firstRound.get(r.streamId) ?? at + 1n) <= at)), { tableId: g.tableId, shoeId: e.streamId.slice('shoe-'.length), confidence });
+        drafts = look ? outOfBoundsDrafts(look, { day: g.day, dayRule, confidence }) : [];
+      } catch {
+        drafts = null; // a day the monitor cannot fold either (a malformed event stored in it): it raises nothing
+      }
+      out.set(e.eventId, drafts?.map((d) => ({ kind: 'id', code: FAIRNESS_ALERT_CODE, significantEventId: significantEventIdOf(e.eventId, d.code, d.scopeKey) })) ?? null);
+    }
+  }
+  return out;
+}
+
+/** The significant events raised, by id (version 1 of their stream), and the device windows raised (`subject|start`, by raises heading a significant stream). */
 async function raisedOf(session: SqlSession, ids: readonly string[]): Promise<{ ids: Set<string>; windows: Set<string> }> {
   const found = new Set<string>();
   for (let i = 0; i < ids.length; i += 5000) {
@@ -145,8 +187,8 @@ async function raisedOf(session: SqlSession, ids: readonly string[]): Promise<{ 
   }
   const windows: { subject: string; start: string }[] = await session.query(
     `SELECT e.data -> 'cause' -> 'window' ->> 'subject' AS subject, e.data -> 'cause' -> 'window' ->> 'start' AS start
-       FROM events e WHERE e.type = 'SignificantEventRaised' AND e.data ->> 'code' = ANY($1::text[])`,
-    [[...WINDOWED_EVENT_CODES]],
+       FROM events e WHERE e.type = 'SignificantEventRaised' AND e.data ->> 'code' = ANY($1::text[]) AND e.stream_version = 1 AND starts_with(e.stream_id, $2)`,
+    [[...WINDOWED_EVENT_CODES], SIGNIFICANT_STREAM_PREFIX],
   );
   return { ids: found, windows: new Set(windows.map((w) => `${w.subject}|${w.start}`)) };
 }
@@ -155,50 +197,105 @@ async function raisedOf(session: SqlSession, ids: readonly string[]): Promise<{ 
 interface Owed {
   readonly row: CandidateRow;
   readonly span: MonitoredSpan;
-  readonly raises: readonly ExpectedRaise[];
+  raises: readonly ExpectedRaise[];
 }
 
-/**
- * Part of step 7 of `verifyLedger` (docs/significant-events.md, "What verify checks", completeness):
- * for every stored cause in a span where the attested settings say the monitor ran
- * ({@link monitoredSpans}), recorded before `now − graceMs` (the monitor's lag), the raises the monitor
- * owes it under the settings in force ({@link expectedRaises}; with `dayRule`, a shoe's close's
- * fairness alerts too) must be in the ledger: a raise of the id its cause and code give, or for a
- * device's skew a raise of its window. Each one missing is reported as `SIGNIFICANT_EVENT_MISSING`
- * (source `significant-events`, at its cause): a raise suppressed, lost or never made.
- * @returns the tally ({@link CompletenessTally})
- */
-export async function checkSignificantCompleteness(session: SqlSession, out: DivergenceList, o: { readonly now: Date; readonly graceMs: number; readonly dayRule?: GamingDayConfig | null }): Promise<CompletenessTally> {
-  const spans = monitoredSpans(await attestedSettings(session));
-  if (spans.length === 0) return { checked: 0, pending: 0, monitoredFrom: null };
-  const cutoff = o.now.getTime() - o.graceMs;
-  let pending = 0;
-  const owed: Owed[] = [];
+/** The causes of the monitored spans, what each owes, and the counts of those not looked at. */
+async function owedBy(session: SqlSession, spans: readonly MonitoredSpan[], o: CompletenessOptions): Promise<{ owed: Owed[]; pending: number; malformed: number; unattested: Set<string> }> {
+  const attestedTopics = new Set(spans.map((s) => s.topic));
   const attestations = await ledgerAttestations(session);
+  const [earliest, latest] = [o.now.getTime() - o.graceMs, o.now.getTime() + o.graceMs];
+  const out = { owed: [] as Owed[], pending: 0, malformed: 0, unattested: new Set<string>() };
+  const closes: CloseOwed[] = [];
   for (const span of spans) {
-    const rows = (await candidates(session, span)).filter((r) => (new Date(r.recorded_at).getTime() <= cutoff ? true : (pending++, false)));
+    const rows = (await candidates(session, span)).filter((r) => {
+      const topic = topicOrNull(r.topic);
+      if (topic !== span.topic && !attestedTopics.has(topic)) out.unattested.add(r.event_id);
+      return topic === span.topic;
+    });
     const firsts = await firstRoundVersions(
       session,
       rows.filter((r) => r.type === 'DealerChanged').map((r) => r.stream_id),
     );
     for (const row of rows) {
+      // recorded within the grace period of now, either way (a device's or a forger's clock ahead): not yet
+      const at = new Date(row.recorded_at).getTime();
+      if (at > earliest && at <= latest) {
+        out.pending++;
+        continue;
+      }
       const e = storedEventOf(row);
-      if (!e) continue; // a malformed event raises nothing (the projector quarantines it)
-      const raises =
-        e.type === 'ShoeClosed'
-          ? o.dayRule
-            ? await fairnessRaises(session, e, { span, dayRule: o.dayRule })
-            : []
-          : expectedRaises(e, span.settings, { firstRoundVersion: firsts.get(row.stream_id) ?? null, previous: attestationBefore(attestations, row.global_position) });
-      if (raises.length > 0) owed.push({ row, span, raises });
+      if (!e) {
+        out.malformed++;
+        continue;
+      }
+      if (e.type === 'ShoeClosed') {
+        if (o.dayRule) closes.push({ e, span });
+        out.owed.push({ row, span, raises: [] });
+        continue;
+      }
+      const raises = expectedRaises(e, span.settings, { firstRoundVersion: firsts.get(row.stream_id) ?? null, previous: attestationBefore(attestations, row.global_position) });
+      if (raises.length > 0) out.owed.push({ row, span, raises });
     }
   }
+  if (o.dayRule && closes.length > 0) {
+    const fair = await fairnessRaises(session, closes, o.dayRule);
+    for (const x of out.owed) {
+      if (x.row.type !== 'ShoeClosed') continue;
+      const raises = fair.get(x.row.event_id);
+      if (raises === null) out.malformed++;
+      x.raises = raises ?? [];
+    }
+  }
+  return out;
+}
+
+/** What {@link checkSignificantCompleteness} is told. */
+export interface CompletenessOptions {
+  /** Verify's clock. */
+  readonly now: Date;
+  /** The grace period, ms: a cause recorded within it of `now` is pending. */
+  readonly graceMs: number;
+  /** The gaming-day rule (`GAMING_DAY_TZ`, `GAMING_DAY_CUTOFF_HOUR`): a shoe's close owes its fairness alerts; null: not looked for. */
+  readonly dayRule?: GamingDayConfig | null;
+}
+
+/** The ranges after the first monitored span where an attestation said the monitor was off. */
+function unmonitoredRanges(attested: readonly AttestedSettingsRow[], monitoredFrom: bigint): UnmonitoredRange[] {
+  const out: UnmonitoredRange[] = [];
+  attested.forEach((a, i) => {
+    if (BigInt(a.globalPosition) < monitoredFrom || settingsInForce([a], a.globalPosition, a.topic).settings.monitor) return;
+    const next = attested.slice(i + 1).find((b) => b.topic === a.topic);
+    out.push({ from: a.globalPosition, to: next?.globalPosition ?? null, topic: a.topic });
+  });
+  return out.slice(0, MAX_RANGES);
+}
+
+/**
+ * Part of step 7 of `verifyLedger` (docs/significant-events.md, "What verify checks", completeness):
+ * for every stored cause in a span where the attested settings say the monitor ran
+ * ({@link monitoredSpans}; with the attestation ending one that says the monitor is off), recorded
+ * more than `graceMs` from `now` (the monitor's lag), the raises the monitor owes it under the
+ * settings in force ({@link expectedRaises}; with `dayRule`, a shoe's close's fairness alerts too)
+ * must be in the ledger: a raise heading the stream of the id its cause and code give, or for a
+ * device's skew a raise of its window. Each one missing is reported as `SIGNIFICANT_EVENT_MISSING`
+ * (source `significant-events`, at its cause): a raise suppressed, lost or never made. A malformed
+ * cause (data its schema refuses) raises nothing and is counted, as are the causes of a ledger no
+ * attestation covers.
+ * @returns the tally ({@link CompletenessTally})
+ */
+export async function checkSignificantCompleteness(session: SqlSession, out: DivergenceList, o: CompletenessOptions): Promise<CompletenessTally> {
+  const attested = await attestedSettings(session);
+  const spans = monitoredSpans(attested);
+  const fairness = Boolean(o.dayRule);
+  if (spans.length === 0) return { checked: 0, pending: 0, monitoredFrom: null, unmonitored: [], malformed: 0, unattestedLedger: 0, fairness };
+  const found = await owedBy(session, spans, o);
   const raised = await raisedOf(
     session,
-    owed.flatMap((x) => x.raises.flatMap((r) => (r.kind === 'id' ? [r.significantEventId] : []))),
+    found.owed.flatMap((x) => x.raises.flatMap((r) => (r.kind === 'id' ? [r.significantEventId] : []))),
   );
   let checked = 0;
-  for (const { row, span, raises } of owed) {
+  for (const { row, span, raises } of found.owed) {
     for (const r of raises) {
       checked++;
       if (r.kind === 'id' ? raised.ids.has(r.significantEventId) : raised.windows.has(`${r.subject}|${r.start}`)) continue;
@@ -214,5 +311,14 @@ export async function checkSignificantCompleteness(session: SqlSession, out: Div
       });
     }
   }
-  return { checked, pending, monitoredFrom: spans[0].from };
+  const monitoredFrom = spans.reduce((m, s) => (BigInt(s.from) < m ? BigInt(s.from) : m), BigInt(spans[0].from));
+  return {
+    checked,
+    pending: found.pending,
+    monitoredFrom: monitoredFrom.toString(),
+    unmonitored: unmonitoredRanges(attested, monitoredFrom),
+    malformed: found.malformed,
+    unattestedLedger: found.unattested.size,
+    fairness,
+  };
 }

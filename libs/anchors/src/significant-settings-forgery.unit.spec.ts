@@ -99,7 +99,7 @@ describe('CONFIG.SIGNIFICANT_SETTINGS_CHANGED computed again from the two stored
 });
 
 /** A table's day: shoe S2 of dealer d-2 dealing Banker a natural in every round (12 of 12). */
-const dayRow = (type: string, data: Record<string, unknown>) => ({ type, stream_id: 'shoe-S2', in_day: true, data });
+const dayRow = (type: string, data: Record<string, unknown>) => ({ type, stream_id: 'shoe-S2', in_day: true, data, global_position: '1' });
 const DAY_ROWS = [
   dayRow('ShoeOpened', { shoeId: 'S2', variant: 'classic', decks: 8, dealerId: 'd-2' }),
   ...Array.from({ length: 12 }, (_, i) => [

@@ -43,12 +43,12 @@ export function settingsInForce(attestations: readonly AttestedSettingsRow[], po
     : { settings: last.settings, attestation: last.eventId, problem: null };
 }
 
-/** Every ledger-wide `ConfigurationAttested` stating `significant`, in global order (at or below `through` when given). */
+/** Every ledger-wide `ConfigurationAttested` stating `significant` (an object: a JSON null or a string states nothing), in global order (at or below `through` when given). */
 export async function attestedSettings(session: SqlSession, through?: string): Promise<AttestedSettingsRow[]> {
   const rows: { event_id: string; global_position: string; topic: string | null; significant: AttestedSignificant }[] = await session.query(
     `SELECT e.event_id::text AS event_id, e.global_position::text AS global_position, e.data -> 'significant' AS significant,
             (SELECT o.topic FROM outbox o WHERE o.global_position = e.global_position) AS topic
-       FROM events e WHERE e.table_id = '*' AND e.type = 'ConfigurationAttested' AND (e.data -> 'significant') IS NOT NULL
+       FROM events e WHERE e.table_id = '*' AND e.type = 'ConfigurationAttested' AND jsonb_typeof(e.data -> 'significant') = 'object'
         ${through === undefined ? '' : 'AND e.global_position <= $1::bigint'}
       ORDER BY e.global_position`,
     through === undefined ? [] : [through],

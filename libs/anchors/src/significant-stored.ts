@@ -1,3 +1,4 @@
+import { eventDataProblem } from '@ledger/event-store';
 import { upcast, type ConfigurationAttestedData, type EventEnvelope, type LedgerEvent } from '@ledger/events';
 import type { AttestationOf } from '@ledger/significant-events';
 import type { SqlSession } from './sql';
@@ -25,7 +26,12 @@ export interface StoredEventRow {
   readonly data: Record<string, any>;
 }
 
-/** A stored row as the ledger event it records (upcast), or undefined when this code cannot read it (a malformed or unknown event: left to the other checks). */
+/**
+ * A stored row as the ledger event it records (upcast, its data checked against its type's schema:
+ * `eventDataProblem`, as the projector and the monitor check it), or undefined when this code cannot
+ * read it — an unknown type, or data no rule of the ledger writes (a login that may append can store
+ * a `ShoeVoided` without `roundIds`): such an event raises nothing and is left to the other checks.
+ */
 export function storedEventOf(c: StoredEventRow): LedgerEvent | undefined {
   const stored = {
     eventId: c.event_id,
@@ -41,7 +47,8 @@ export function storedEventOf(c: StoredEventRow): LedgerEvent | undefined {
     data: c.data,
   } as unknown as EventEnvelope<string, unknown>;
   try {
-    return upcast(stored);
+    const e = upcast(stored);
+    return eventDataProblem(e.type, e.data) === null ? e : undefined;
   } catch {
     return undefined;
   }
@@ -63,12 +70,12 @@ export interface StoredAttestation {
   readonly data: ConfigurationAttestedData;
 }
 
-/** Every ledger-wide `ConfigurationAttested`, in global order. */
+/** Every ledger-wide `ConfigurationAttested` whose data its schema admits (a malformed one is no attestation), in global order. */
 export async function ledgerAttestations(session: SqlSession): Promise<StoredAttestation[]> {
   const rows: { event_id: string; global_position: string; data: ConfigurationAttestedData }[] = await session.query(
     `SELECT e.event_id::text AS event_id, e.global_position::text AS global_position, e.data FROM events e WHERE e.table_id = '*' AND e.type = 'ConfigurationAttested' ORDER BY e.global_position`,
   );
-  return rows.map((r) => ({ eventId: r.event_id, globalPosition: r.global_position, data: r.data }));
+  return rows.filter((r) => eventDataProblem('ConfigurationAttested', r.data) === null).map((r) => ({ eventId: r.event_id, globalPosition: r.global_position, data: r.data }));
 }
 
 /** The last of `attestations` (global order) below `position` (the monitor's `lastLedgerWideBefore`), or null: the first of the ledger. */

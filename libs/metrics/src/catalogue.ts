@@ -208,6 +208,13 @@ export const METRICS = {
     labels: ['code'],
     services: ['ledger'],
   },
+  significantMonitorMalformed: {
+    name: 'ledger_significant_monitor_malformed_total',
+    type: 'counter',
+    help: "records of the ledger topic the significant-event monitor passed over because their data is not what their type's schema admits (a malformed event raises nothing; the projector quarantines it): logged once per 10 s at most (docs/significant-events.md)",
+    labels: [],
+    services: ['ledger'],
+  },
   significantCausesDropped: {
     name: 'ledger_significant_event_causes_dropped_total',
     type: 'counter',

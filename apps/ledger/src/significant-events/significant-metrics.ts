@@ -19,8 +19,8 @@ async function readOpenCounts(): Promise<readonly OpenSignificantCount[]> {
  * the escalation gauges `ledger_significant_events_unacknowledged` and
  * `ledger_significant_events_overdue` by severity (read from the event store at scrape, never from
  * the read model, which the projector's login writes), the read model's rows the event store
- * contradicted when served, the raises whose stream or id something else held (not raised), and
- * whether the monitor consumes (`ledger_significant_monitor_up`).
+ * contradicted when served, the raises whose stream or id something else held (not raised),
+ * whether the monitor consumes (`ledger_significant_monitor_up`) and the malformed records it passed over.
  */
 export const significantMetrics = {
   raised: catalogueCounter('significantRaised'),
@@ -30,6 +30,7 @@ export const significantMetrics = {
   causesDropped: catalogueCounter('significantCausesDropped'),
   raiseConflicts: catalogueCounter('significantRaiseConflicts'),
   monitorUp: catalogueGauge('significantMonitorUp'),
+  monitorMalformed: catalogueCounter('significantMonitorMalformed'),
   unacknowledged: catalogueGauge('significantUnacknowledged', async function () {
     const counts = await readOpenCounts();
     for (const s of ACKED) this.set({ severity: s }, counts.find((c) => c.severity === s)?.unacknowledged ?? 0);

@@ -1,8 +1,8 @@
 import { Inject, Injectable, Logger, OnApplicationBootstrap, OnModuleDestroy } from '@nestjs/common';
 import { ConfigService } from '@nestjs/config';
 import type { LedgerApiEnv } from '@ledger/config';
-import type { PgEventStore } from '@ledger/event-store';
-import type { LedgerEvent } from '@ledger/events';
+import { eventDataProblem, type PgEventStore } from '@ledger/event-store';
+import { upcast, type EventEnvelope, type LedgerEvent } from '@ledger/events';
 import { withTimeout } from '@ledger/infra';
 import { createKafka, type IncomingMessage, type KafkaConsumer } from '@ledger/kafka';
 import {
@@ -39,13 +39,28 @@ function recordEvent(m: IncomingMessage): LedgerEvent | null {
 }
 
 /**
+ * Whether the detector may read `e`: upcast, its data what its type's schema admits (`eventDataProblem`,
+ * as the projector and verify check it). A malformed event (a login that may append can store a
+ * `ShoeVoided` without `roundIds`) raises nothing — verify's completeness owes it nothing either —
+ * instead of failing its batch again and again and stalling every cause after it.
+ */
+function readable(e: LedgerEvent): boolean {
+  try {
+    const current = upcast(e as unknown as EventEnvelope<string, unknown>);
+    return eventDataProblem(current.type, current.data) === null;
+  } catch {
+    return false;
+  }
+}
+
+/**
  * The significant-event monitor (docs/significant-events.md, "Raised as facts"; docs/architecture.md
  * §6): a consumer of `LEDGER_EVENTS_TOPIC` in group `SIGNIFICANT_MONITOR_GROUP`, run in the API
  * process when `SIGNIFICANT_MONITOR` is true (the API's role is the one that may append). For each
  * batch: the records whose event the detector ({@link detectSignificantEvents}) finds significant,
  * or whose type needs the store's context ({@link CONTEXT_CAUSE_TYPES}: a dealer change, a
  * configuration attestation), are read again from PostgreSQL by event id (a record that is not a
- * stored event raises nothing), detected again on the stored event (with the shoe's first round, or
+ * stored event, or whose data its type's schema refuses ({@link readable}), raises nothing), detected again on the stored event (with the shoe's first round, or
  * the previous configuration attestation), and each draft appended as a `SignificantEventRaised`
  * ({@link appendRaise}: deterministic id, so a redelivered cause raises once). Its own types raise
  * nothing. The offsets are committed once the batch's raises are appended (at least once). A
@@ -61,6 +76,7 @@ export class SignificantEventMonitor implements OnApplicationBootstrap, OnModule
   private readonly logger = new Logger('SignificantEventMonitor');
   private readonly thresholds: DetectionThresholds;
   private consumer: KafkaConsumer | null = null;
+  private lastMalformedLog = 0;
 
   constructor(
     @Inject(EVENT_STORE) private readonly store: PgEventStore,
@@ -112,6 +128,22 @@ export class SignificantEventMonitor implements OnApplicationBootstrap, OnModule
     this.logger.log(`significant-event monitor consuming ${topic}`);
   }
 
+  /** {@link readable}, counting and logging what it passes over. */
+  private readable(e: LedgerEvent): boolean {
+    if (readable(e)) return true;
+    this.passOver(e, "data not what its type's schema admits");
+    return false;
+  }
+
+  /** Counts a cause passed over as malformed, and logs it (once per 10 s at most). */
+  private passOver(e: LedgerEvent, why: string): void {
+    significantMetrics.monitorMalformed.inc();
+    const now = Date.now();
+    if (now - this.lastMalformedLog < 10_000) return;
+    this.lastMalformedLog = now;
+    this.logger.warn(`significant-event monitor: passed over malformed ${String(e.type).slice(0, 80)} ${String(e.eventId).slice(0, 40)} (${why.slice(0, 200)}; counted in ledger_significant_monitor_malformed_total)`);
+  }
+
   /** What the detector reads beside `cause`: for a resettlement, the decision of the correction it carries out. */
   private async contextOf(cause: LedgerEvent): Promise<DetectionContext> {
     if (cause.type !== 'BetResettled') return {};
@@ -121,15 +153,17 @@ export class SignificantEventMonitor implements OnApplicationBootstrap, OnModule
 
   /** Raises what `messages` cause. @returns how many raises were appended (not those raised before) */
   async handle(messages: readonly IncomingMessage[]): Promise<number> {
-    const events = messages.map(recordEvent).filter((e): e is LedgerEvent => e !== null);
+    const events = messages.map(recordEvent).filter((e): e is LedgerEvent => e !== null && this.readable(e));
     // a shoe's close is looked at for fairness, a dealer change or a configuration attestation with the store's context
     const candidates = events.filter((e) => e.type === 'ShoeClosed' || CONTEXT_CAUSE_TYPES.includes(e.type) || detectSignificantEvents(e, this.thresholds).length > 0);
     if (candidates.length === 0) return 0;
     let appended = 0;
     for (const cause of await this.store.eventsByIds(candidates.map((e) => e.eventId))) {
+      if (!this.readable(cause)) continue;
       if (cause.type === 'ShoeClosed') {
-        const { drafts, dealerId } = await this.fairness.at(cause);
-        appended += await this.raise(cause, drafts, dealerId);
+        // a day that cannot be folded (a malformed event stored in it) raises nothing, as verify owes nothing for it
+        const look = await this.fairness.at(cause).catch((err: unknown) => (this.passOver(cause, `its day cannot be folded: ${(err as Error).message}`), null));
+        if (look) appended += await this.raise(cause, look.drafts, look.dealerId);
         continue;
       }
       const drafts = [...detectSignificantEvents(cause, this.thresholds, await this.contextOf(cause)), ...(await this.withContext(cause))];
@@ -168,7 +202,9 @@ export class SignificantEventMonitor implements OnApplicationBootstrap, OnModule
       return d ? [d] : [];
     }
     if (cause.type === 'ConfigurationAttested') {
-      const previous = await this.store.lastLedgerWideBefore('ConfigurationAttested', cause.globalPosition);
+      // the last attestation before it whose data its schema admits (a malformed one is no attestation, for verify too)
+      let previous = await this.store.lastLedgerWideBefore('ConfigurationAttested', cause.globalPosition);
+      while (previous && !readable(previous)) previous = await this.store.lastLedgerWideBefore('ConfigurationAttested', previous.globalPosition);
       return configurationDrafts(previous?.type === 'ConfigurationAttested' ? { eventId: previous.eventId, data: previous.data } : null, cause.data);
     }
     return [];
