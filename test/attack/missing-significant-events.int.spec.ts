@@ -34,6 +34,8 @@ let store: PgEventStore;
 let owner: Client;
 const TABLE = 'T-COMPLETE';
 const DEVICE = { id: `dev-${randomUUID().slice(0, 8)}`, role: 'table-device' as const };
+/** What the insider's `ledger_append` call passes as `occurred_at` instead of the store's, or null. */
+let occurredAtOverride: string | null = null;
 /** The cause whose raise's id an insider took: it stays missing (nothing can raise it). */
 let squatted: LedgerEvent | null = null;
 
@@ -43,6 +45,10 @@ beforeAll(async () => {
   await (await openTestDataSource(2)).destroy();
   app = createDataSource(TEST_APP_DATABASE_URL, { poolSize: 2, applicationName: 'ledger-int-completeness' });
   await app.initialize();
+  // an insider calling ledger_append itself: the store's own call with its occurred_at (parameter 13) replaced
+  const query = app.query.bind(app);
+  (app as unknown as { query: typeof query }).query = ((sql: string, params?: unknown[]) =>
+    query(sql, occurredAtOverride && sql.includes('ledger_append(') && params ? params.map((p, i) => (i === 12 ? occurredAtOverride : p)) : params)) as typeof query;
   store = new PgEventStore(app, { logger: collectingLogger(), topic: TEST_EVENTS_TOPIC });
   owner = new Client({ connectionString: TEST_DATABASE_URL });
   await owner.connect();
@@ -86,7 +92,7 @@ async function closeAndCatchUp(): Promise<Divergence[]> {
     const drafts =
       cause.type === 'ConfigurationAttested'
         ? configurationDrafts(attestationBefore(attestations, cause.globalPosition), (cause as LedgerEvent<'ConfigurationAttested'>).data)
-        : detectSignificantEvents(cause, thresholdsOf({ ...DEFAULT_SIGNIFICANT_SETTINGS, winAmountMinor: '4000' }));
+        : detectSignificantEvents(cause, thresholdsOf({ ...DEFAULT_SIGNIFICANT_SETTINGS, winAmountMinor: '4000' }), { shoeVoid: false });
     for (const draft of drafts) await appendRaise(store, cause, WINDOWED_EVENT_CODES.has(draft.code) ? windowedRaiseData(cause, draft, null, windowOf(cause)) : raiseData(cause, draft, null));
   }
   return (await completeness()).missing.filter((x) => ids.has(x.eventId!));
@@ -269,6 +275,66 @@ describe('verify reports a significant event that was never raised', () => {
     const [cause] = await store.readStream(`shoe-${shoe}`, 1, 1);
     mine.push(cause);
     expect(missingAt((await completeness(new Date())).missing, cause)).toEqual(['RoundVoided raises ROUND.VOIDED']);
+  });
+
+  it('an attestation its schema refuses (one property too many) states nothing: saying the monitor is off, it hides nothing after it', async () => {
+    const data = { host: 'completeness', tables: [], paytables: [], keys: { anchors: [], reports: null, tokens: [] }, significant: { ...DEFAULT_SIGNIFICANT_SETTINGS, monitor: false }, extra: 'x' };
+    await appendOne({
+      streamId: `gaming-day-completeness-${randomUUID()}`,
+      tableId: '*',
+      actor: { id: 'configuration-attestor', role: 'system' },
+      event: { eventId: randomUUID(), type: 'ConfigurationAttested', data } as unknown as NewEvent,
+    });
+    const cause = await voidRound();
+    expect(missingAt((await completeness()).missing, cause)).toEqual(['RoundVoided raises ROUND.VOIDED']);
+  });
+
+  it('a void labelled SHOE_VOIDED that no shoe void of its stream lists owes ROUND.VOIDED; one a ShoeVoided before it lists owes nothing', async () => {
+    const shoe = `complete-${randomUUID().slice(0, 8)}`;
+    const decision = { actingManagerId: 'pm-1', approverId: 'pm-2', reason: 'quietly voiding a losing round', compensates: randomUUID() };
+    const disguised = await appendOne({
+      streamId: `shoe-${shoe}`,
+      tableId: TABLE,
+      actor: { id: 'pm-1', role: 'pit-manager' },
+      event: { eventId: randomUUID(), type: 'RoundVoided', data: { roundId: `${shoe}-R1`, cause: 'SHOE_VOIDED', decision, causedBy: null } } as NewEvent,
+    });
+    const other = `complete-${randomUUID().slice(0, 8)}`;
+    const shoeVoided = { eventId: randomUUID(), type: 'ShoeVoided', data: { decision: { ...decision, reason: 'the shoe was contaminated' }, roundIds: [`${other}-R1`] } } as NewEvent;
+    const withIt = { eventId: randomUUID(), type: 'RoundVoided', data: { roundId: `${other}-R1`, cause: 'SHOE_VOIDED', decision: null, causedBy: shoeVoided.eventId } } as NewEvent;
+    await store.append({ streamId: `shoe-${other}`, tableId: TABLE, expectedVersion: 0, events: [shoeVoided, withIt], metadata: { actor: { id: 'pm-1', role: 'pit-manager' } as never, correlationId: randomUUID() } });
+    const [, genuine] = await store.readStream(`shoe-${other}`, 1, 2);
+    mine.push(...(await store.readStream(`shoe-${other}`, 1, 2)));
+    const found = (await completeness()).missing;
+    expect(missingAt(found, disguised)).toEqual(['RoundVoided raises ROUND.VOIDED']);
+    expect(missingAt(found, genuine)).toEqual([]);
+  });
+
+  it('an instant JavaScript cannot hold (infinity, year 290000) is refused by the database whatever login appends it: nothing is written', async () => {
+    for (const when of ['infinity', '290000-01-01T00:00:00Z']) {
+      const shoe = `complete-${randomUUID().slice(0, 8)}`;
+      const decision = { actingManagerId: 'pm-1', approverId: 'pm-2', reason: 'dealer misdealt the hand', compensates: randomUUID() };
+      occurredAtOverride = when;
+      const refused = await appendOne({
+        streamId: `shoe-${shoe}`,
+        tableId: TABLE,
+        actor: { id: 'pm-1', role: 'pit-manager' },
+        event: { eventId: randomUUID(), type: 'RoundVoided', data: { roundId: `${shoe}-R1`, cause: 'MANAGEMENT', decision, causedBy: null } } as NewEvent,
+      }).then(
+        () => null,
+        (err: unknown) => String((err as Error).message),
+      );
+      occurredAtOverride = null;
+      expect(refused).toMatch(/events_times_finite/);
+      expect(await store.readStream(`shoe-${shoe}`)).toEqual([]);
+    }
+  });
+
+  it("an attestation whose outbox row was pruned (its ledger's topic unknown) still has its span looked at", async () => {
+    const attestation = await attest(DEFAULT_SIGNIFICANT_SETTINGS);
+    const cause = await voidRound();
+    await owner.query(`UPDATE outbox SET published_at = now() - interval '8 days' WHERE global_position = $1`, [attestation.globalPosition]);
+    await owner.query(`DELETE FROM outbox WHERE global_position = $1`, [attestation.globalPosition]);
+    expect(missingAt((await completeness()).missing, cause)).toEqual(['RoundVoided raises ROUND.VOIDED']);
   });
 
   it('the monitor catching up (every owed raise appended) leaves nothing missing, the span closed', async () => {

@@ -130,7 +130,8 @@ export function dayWindow(day: string, rule: GamingDayConfig): { from: string; t
  * steps 2 and 3 of verify, and the close's own check).
  */
 export async function readDayEvents(session: SqlSession, q: DayEventsQuery): Promise<FairnessEventRow[]> {
-  const own = (alias: string) => (q.topic === null ? '' : `AND EXISTS (SELECT 1 FROM outbox o WHERE o.global_position = ${alias}.global_position AND o.topic = $6)`);
+  // an event whose outbox row was pruned (OUTBOX_RETENTION_MS) is counted as this ledger's: the outbox of a production database holds one
+  const own = (alias: string) => (q.topic === null ? '' : `AND coalesce((SELECT o.topic FROM outbox o WHERE o.global_position = ${alias}.global_position), $6) = $6`);
   const rows: { type: string; stream_id: string; in_day: boolean; data: Record<string, any>; global_position: string }[] = await session.query(
     `SELECT e.type, e.stream_id, e.global_position::text AS global_position, (e.recorded_at >= $3::timestamptz AND e.recorded_at < $4::timestamptz) AS in_day, e.data
        FROM events e

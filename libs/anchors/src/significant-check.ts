@@ -24,7 +24,7 @@ import { outOfBoundsProblems } from './fairness-raise';
 import type { DivergenceList } from './report';
 import { attestedSettings, settingsInForce, topicOrNull, type SettingsInForce } from './significant-settings';
 import type { SqlSession } from './sql';
-import { attestationBefore, firstRoundVersions, ledgerAttestations, storedEventOf, type StoredEventRow } from './significant-stored';
+import { attestationBefore, firstRoundVersions, ledgerAttestations, partOfShoeVoid, storedEventOf, type StoredEventRow } from './significant-stored';
 
 /**
  * A UUID (version nibble 8, RFC 9562 variant) from the SHA-256 of a cause's stable key
@@ -79,6 +79,8 @@ export interface CauseRecord {
   readonly malformed?: boolean;
   /** The shoe's dealer at the cause (its stream's last ShoeOpened or DealerChanged at or below it), or null. */
   readonly dealerId?: string | null;
+  /** For a RoundVoided of cause SHOE_VOIDED: whether a shoe void of its stream lists it (`partOfShoeVoid`; absent: taken as part of one). */
+  readonly shoeVoid?: boolean;
   /** For a BetResettled: the decision of the correction it carries out (the detector's context). */
   readonly correction?: { readonly actingManagerId: string; readonly approverId: string } | null;
   /** A `DealerChanged`: its stream version and the version of its shoe's first `RoundOpened` (null: none). */
@@ -105,7 +107,7 @@ function sameDetails(a: Readonly<Record<string, unknown>>, b: Readonly<Record<st
 function detectedAgainProblems(d: Record<string, any>, cause: CauseRecord): string[] {
   if (!cause.event) return [];
   const details: Record<string, string> = d.details ?? {};
-  const found = detectAgain({ code: d.code, details, event: cause.event, ctx: { correction: cause.correction ?? null }, inForce: thresholdsOf(inForceOf(cause).settings) });
+  const found = detectAgain({ code: d.code, details, event: cause.event, ctx: { correction: cause.correction ?? null, shoeVoid: cause.shoeVoid }, inForce: thresholdsOf(inForceOf(cause).settings) });
   if (found === null) return [];
   if ('problem' in found) return [found.problem];
   const again = found.draft;
@@ -284,6 +286,11 @@ async function causeRecords(session: SqlSession, ids: readonly string[]): Promis
     }),
   );
   await addConditions(session, rows, causes);
+  const shoeVoids = await partOfShoeVoid(
+    session,
+    rows.filter((r) => r.type === 'RoundVoided').map((r) => r.event_id),
+  );
+  for (const r of rows.filter((x) => x.type === 'RoundVoided')) causes.set(r.event_id, { ...causes.get(r.event_id)!, shoeVoid: shoeVoids.has(r.event_id) });
   const attested = await attestedSettings(session);
   const topics = new Map(rows.map((r) => [r.event_id, topicOrNull(r.topic)]));
   for (const [id, c] of causes) causes.set(id, { ...c, inForce: settingsInForce(attested, c.globalPosition, topics.get(id) ?? null) });

@@ -17,7 +17,7 @@ import { outOfBoundsDrafts } from './fairness-raise';
 import type { CompletenessTally, DivergenceList, UnmonitoredRange } from './report';
 import { significantEventIdOf } from './significant-check';
 import { attestedSettings, settingsInForce, topicOrNull, type AttestedSettingsRow } from './significant-settings';
-import { attestationBefore, firstRoundVersions, ledgerAttestations, storedEventOf, type StoredEventRow } from './significant-stored';
+import { attestationBefore, firstRoundVersions, ledgerAttestations, partOfShoeVoid, storedEventOf, type StoredEventRow } from './significant-stored';
 import type { SqlSession } from './sql';
 
 /**
@@ -32,6 +32,8 @@ export interface MonitoredSpan {
   readonly to: string | null;
   /** The ledger's topic (null: the database's only ledger), as {@link AttestedSettingsRow.topic}. */
   readonly topic: string | null;
+  /** The attestation's outbox row is gone: its ledger unknown, the span takes the causes of every ledger no attestation of a known topic covers. */
+  readonly pruned: boolean;
   /** The `ConfigurationAttested` stating the settings. */
   readonly attestation: string;
   /** The settings in force in the span (the configuration's defaults for settings it would refuse). */
@@ -42,6 +44,16 @@ export interface MonitoredSpan {
    * attestation that switches the check off is itself looked for.
    */
   readonly owesItsEnd: boolean;
+}
+
+/**
+ * The attestation after `attested[i]` that ends its span: the next of its ledger (topic), or, when its
+ * outbox row was pruned (its ledger unknown; the outbox prunes oldest first, so in the one ledger of a
+ * production database), the next of any.
+ */
+function nextOf(attested: readonly AttestedSettingsRow[], i: number): AttestedSettingsRow | undefined {
+  const a = attested[i];
+  return attested.slice(i + 1).find((b) => a.pruned === true || b.topic === a.topic);
 }
 
 /**
@@ -56,9 +68,9 @@ export function monitoredSpans(attested: readonly AttestedSettingsRow[]): Monito
   attested.forEach((a, i) => {
     const inForce = settingsInForce([a], a.globalPosition, a.topic);
     if (!inForce.settings.monitor) return;
-    const next = attested.slice(i + 1).find((b) => b.topic === a.topic);
+    const next = nextOf(attested, i);
     const owesItsEnd = next !== undefined && !settingsInForce([next], next.globalPosition, next.topic).settings.monitor;
-    out.push({ from: a.globalPosition, to: next?.globalPosition ?? null, topic: a.topic, attestation: a.eventId, settings: inForce.settings, owesItsEnd });
+    out.push({ from: a.globalPosition, to: next?.globalPosition ?? null, topic: a.topic, pruned: a.pruned === true, attestation: a.eventId, settings: inForce.settings, owesItsEnd });
   });
   return out;
 }
@@ -71,10 +83,12 @@ export function monitoredSpans(attested: readonly AttestedSettingsRow[]): Monito
 export type ExpectedRaise =
   { readonly kind: 'id'; readonly code: SignificantEventCode; readonly significantEventId: string } | { readonly kind: 'window'; readonly code: SignificantEventCode; readonly subject: string; readonly start: string };
 
-/** What some causes are decided by beside themselves: a dealer change's shoe's first `RoundOpened` (version, null: none), a configuration attestation's previous one (null: the first). */
+/** What some causes are decided by beside themselves: a dealer change's shoe's first `RoundOpened` (version, null: none), a configuration attestation's previous one (null: the first), a void's shoe void. */
 export interface CauseContext {
   readonly firstRoundVersion?: number | null;
   readonly previous?: AttestationOf | null;
+  /** A `RoundVoided` of cause `SHOE_VOIDED`: part of a shoe void of its stream (`partOfShoeVoid`); false: it owes `ROUND.VOIDED`. */
+  readonly shoeVoid?: boolean;
 }
 
 /**
@@ -85,7 +99,7 @@ export interface CauseContext {
  * ({@link checkSignificantCompleteness}). Pure.
  */
 export function expectedRaises(e: LedgerEvent, settings: AttestedSignificant, ctx: CauseContext = {}): ExpectedRaise[] {
-  const drafts = [...detectSignificantEvents(e, thresholdsOf(settings))];
+  const drafts = [...detectSignificantEvents(e, thresholdsOf(settings), { shoeVoid: ctx.shoeVoid })];
   if (e.type === 'DealerChanged') drafts.push(...[dealerChangeDraft(e, ctx.firstRoundVersion ?? null)].filter((d) => d !== null));
   if (e.type === 'ConfigurationAttested') drafts.push(...configurationDrafts(ctx.previous ?? null, e.data));
   return drafts.map((d) =>
@@ -201,8 +215,15 @@ interface Owed {
 }
 
 /** The causes of the monitored spans, what each owes, and the counts of those not looked at. */
-async function owedBy(session: SqlSession, spans: readonly MonitoredSpan[], o: CompletenessOptions): Promise<{ owed: Owed[]; pending: number; malformed: number; unattested: Set<string> }> {
-  const attestedTopics = new Set(spans.map((s) => s.topic));
+async function owedBy(
+  session: SqlSession,
+  attested: readonly AttestedSettingsRow[],
+  spans: readonly MonitoredSpan[],
+  o: CompletenessOptions,
+): Promise<{ owed: Owed[]; pending: number; malformed: number; unattested: Set<string> }> {
+  const attestedTopics = new Set(spans.filter((s) => !s.pruned).map((s) => s.topic));
+  // a ledger (topic) an attestation with its outbox row still there covers at a position
+  const knownAt = (topic: string | null, position: string) => attested.some((a) => !a.pruned && a.topic === topic && BigInt(a.globalPosition) <= BigInt(position));
   const attestations = await ledgerAttestations(session);
   const [earliest, latest] = [o.now.getTime() - o.graceMs, o.now.getTime() + o.graceMs];
   const out = { owed: [] as Owed[], pending: 0, malformed: 0, unattested: new Set<string>() };
@@ -210,12 +231,17 @@ async function owedBy(session: SqlSession, spans: readonly MonitoredSpan[], o: C
   for (const span of spans) {
     const rows = (await candidates(session, span)).filter((r) => {
       const topic = topicOrNull(r.topic);
-      if (topic !== span.topic && !attestedTopics.has(topic)) out.unattested.add(r.event_id);
-      return topic === span.topic;
+      if (span.pruned ? !knownAt(topic, r.global_position) : topic === span.topic) return true;
+      if (!attestedTopics.has(topic)) out.unattested.add(r.event_id);
+      return false;
     });
     const firsts = await firstRoundVersions(
       session,
       rows.filter((r) => r.type === 'DealerChanged').map((r) => r.stream_id),
+    );
+    const shoeVoids = await partOfShoeVoid(
+      session,
+      rows.filter((r) => r.type === 'RoundVoided' && r.data?.cause === 'SHOE_VOIDED').map((r) => r.event_id),
     );
     for (const row of rows) {
       // recorded within the grace period of now, either way (a device's or a forger's clock ahead): not yet
@@ -234,7 +260,8 @@ async function owedBy(session: SqlSession, spans: readonly MonitoredSpan[], o: C
         out.owed.push({ row, span, raises: [] });
         continue;
       }
-      const raises = expectedRaises(e, span.settings, { firstRoundVersion: firsts.get(row.stream_id) ?? null, previous: attestationBefore(attestations, row.global_position) });
+      const ctx = { firstRoundVersion: firsts.get(row.stream_id) ?? null, previous: attestationBefore(attestations, row.global_position), shoeVoid: shoeVoids.has(row.event_id) };
+      const raises = expectedRaises(e, span.settings, ctx);
       if (raises.length > 0) out.owed.push({ row, span, raises });
     }
   }
@@ -265,7 +292,7 @@ function unmonitoredRanges(attested: readonly AttestedSettingsRow[], monitoredFr
   const out: UnmonitoredRange[] = [];
   attested.forEach((a, i) => {
     if (BigInt(a.globalPosition) < monitoredFrom || settingsInForce([a], a.globalPosition, a.topic).settings.monitor) return;
-    const next = attested.slice(i + 1).find((b) => b.topic === a.topic);
+    const next = nextOf(attested, i);
     out.push({ from: a.globalPosition, to: next?.globalPosition ?? null, topic: a.topic });
   });
   return out.slice(0, MAX_RANGES);
@@ -289,7 +316,7 @@ export async function checkSignificantCompleteness(session: SqlSession, out: Div
   const spans = monitoredSpans(attested);
   const fairness = Boolean(o.dayRule);
   if (spans.length === 0) return { checked: 0, pending: 0, monitoredFrom: null, unmonitored: [], malformed: 0, unattestedLedger: 0, fairness };
-  const found = await owedBy(session, spans, o);
+  const found = await owedBy(session, attested, spans, o);
   const raised = await raisedOf(
     session,
     found.owed.flatMap((x) => x.raises.flatMap((r) => (r.kind === 'id' ? [r.significantEventId] : []))),

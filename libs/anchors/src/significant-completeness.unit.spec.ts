@@ -44,7 +44,9 @@ const idOf = (code: string) => ({ kind: 'id', code, significantEventId: signific
 describe('expectedRaises', () => {
   it('owes the detector’s kinds under the settings in force: a void, a win over the attested amount, nothing for a smaller one', () => {
     expect(expectedRaises(ev('RoundVoided', { roundId: 'R1', cause: 'EXPOSED_CARD', decision: null, causedBy: null }), on)).toEqual([idOf('ROUND.VOIDED')]);
-    expect(expectedRaises(ev('RoundVoided', { roundId: 'R1', cause: 'SHOE_VOIDED', decision: null, causedBy: null }), on)).toEqual([]);
+    expect(expectedRaises(ev('RoundVoided', { roundId: 'R1', cause: 'SHOE_VOIDED', decision: null, causedBy: null }), on, { shoeVoid: true })).toEqual([]);
+    // labelled so with no shoe void of its stream listing it: an ordinary void
+    expect(expectedRaises(ev('RoundVoided', { roundId: 'R1', cause: 'SHOE_VOIDED', decision: null, causedBy: null }), on, { shoeVoid: false })).toEqual([idOf('ROUND.VOIDED')]);
     const win = ev('BetSettled', { betId: 'b', accountId: 'a', roundId: 'R1', currency: 'EUR', stake: '1000', winnings: '5000', result: 'WIN' });
     expect(expectedRaises(win, on)).toEqual([]);
     expect(expectedRaises(win, { ...on, winAmountMinor: '5000' })).toEqual([idOf('WIN.LARGE')]);

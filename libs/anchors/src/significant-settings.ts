@@ -1,8 +1,9 @@
-import type { AttestedSignificant } from '@ledger/events';
+import type { AttestedSignificant, LedgerEvent } from '@ledger/events';
 import { DEFAULT_EVENTS_TOPIC } from '@ledger/event-store';
 import { DEFAULT_SIGNIFICANT_SETTINGS, significantSettingsProblem } from '@ledger/significant-events';
 import { ledgerTopicOf } from './fairness-of-events';
 import type { SqlSession } from './sql';
+import { storedEventOf, type StoredEventRow } from './significant-stored';
 
 /**
  * The significant-event settings in force at a position of the ledger (docs/significant-events.md,
@@ -24,6 +25,8 @@ export interface AttestedSettingsRow {
   readonly globalPosition: string;
   /** Its ledger's events topic where several ledgers share the database (its outbox row's), else null. */
   readonly topic: string | null;
+  /** Its outbox row is gone (pruned after `OUTBOX_RETENTION_MS`): `topic` is null for want of it, its ledger unknown. */
+  readonly pruned?: boolean;
   readonly settings: AttestedSignificant;
 }
 
@@ -43,17 +46,25 @@ export function settingsInForce(attestations: readonly AttestedSettingsRow[], po
     : { settings: last.settings, attestation: last.eventId, problem: null };
 }
 
-/** Every ledger-wide `ConfigurationAttested` stating `significant` (an object: a JSON null or a string states nothing), in global order (at or below `through` when given). */
+/**
+ * Every ledger-wide `ConfigurationAttested` stating `significant` (an object), whose data its schema
+ * admits (`storedEventOf`: a malformed attestation states nothing, here as for the `CONFIG.*` kinds),
+ * in global order (at or below `through` when given). `pruned`: its outbox row is gone (its topic unknown).
+ */
 export async function attestedSettings(session: SqlSession, through?: string): Promise<AttestedSettingsRow[]> {
-  const rows: { event_id: string; global_position: string; topic: string | null; significant: AttestedSignificant }[] = await session.query(
-    `SELECT e.event_id::text AS event_id, e.global_position::text AS global_position, e.data -> 'significant' AS significant,
-            (SELECT o.topic FROM outbox o WHERE o.global_position = e.global_position) AS topic
-       FROM events e WHERE e.table_id = '*' AND e.type = 'ConfigurationAttested' AND jsonb_typeof(e.data -> 'significant') = 'object'
+  const rows: (StoredEventRow & { topic: string | null; has_outbox: boolean })[] = await session.query(
+    `SELECT e.event_id::text AS event_id, e.type, e.stream_id, e.stream_version, e.global_position::text AS global_position, e.table_id, e.schema_version,
+            e.actor_id, e.actor_role, e.occurred_at, e.recorded_at, e.data, o.topic, (o.global_position IS NOT NULL) AS has_outbox
+       FROM events e LEFT JOIN outbox o ON o.global_position = e.global_position
+      WHERE e.table_id = '*' AND e.type = 'ConfigurationAttested' AND jsonb_typeof(e.data -> 'significant') = 'object'
         ${through === undefined ? '' : 'AND e.global_position <= $1::bigint'}
       ORDER BY e.global_position`,
     through === undefined ? [] : [through],
   );
-  return rows.map((r) => ({ eventId: r.event_id, globalPosition: r.global_position, topic: topicOrNull(r.topic), settings: r.significant }));
+  return rows.flatMap((r) => {
+    const e = storedEventOf(r) as LedgerEvent<'ConfigurationAttested'> | undefined;
+    return e?.data.significant ? [{ eventId: r.event_id, globalPosition: r.global_position, topic: topicOrNull(r.topic), pruned: !r.has_outbox, settings: e.data.significant }] : [];
+  });
 }
 
 /** An outbox row's topic as a ledger's: null for the default topic or a row gone. */

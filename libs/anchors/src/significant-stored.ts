@@ -33,20 +33,21 @@ export interface StoredEventRow {
  * a `ShoeVoided` without `roundIds`): such an event raises nothing and is left to the other checks.
  */
 export function storedEventOf(c: StoredEventRow): LedgerEvent | undefined {
-  const stored = {
-    eventId: c.event_id,
-    schemaVersion: c.schema_version,
-    type: c.type,
-    streamId: c.stream_id,
-    streamVersion: c.stream_version,
-    globalPosition: c.global_position,
-    tableId: c.table_id,
-    occurredAt: new Date(c.occurred_at).toISOString(),
-    recordedAt: new Date(c.recorded_at).toISOString(),
-    actor: { id: c.actor_id, role: c.actor_role },
-    data: c.data,
-  } as unknown as EventEnvelope<string, unknown>;
   try {
+    // an instant JavaScript cannot hold (PostgreSQL's infinity, year 290000) is malformed too
+    const stored = {
+      eventId: c.event_id,
+      schemaVersion: c.schema_version,
+      type: c.type,
+      streamId: c.stream_id,
+      streamVersion: c.stream_version,
+      globalPosition: c.global_position,
+      tableId: c.table_id,
+      occurredAt: new Date(c.occurred_at).toISOString(),
+      recordedAt: new Date(c.recorded_at).toISOString(),
+      actor: { id: c.actor_id, role: c.actor_role },
+      data: c.data,
+    } as unknown as EventEnvelope<string, unknown>;
     const e = upcast(stored);
     return eventDataProblem(e.type, e.data) === null ? e : undefined;
   } catch {
@@ -83,4 +84,22 @@ export function attestationBefore(attestations: readonly StoredAttestation[], po
   let previous: StoredAttestation | null = null;
   for (const a of attestations) if (BigInt(a.globalPosition) < BigInt(position)) previous = a;
   return previous ? { eventId: previous.eventId, data: previous.data } : null;
+}
+
+/**
+ * Of the `RoundVoided` events `ids` (UUIDs), those of cause `SHOE_VOIDED` that are part of a shoe void:
+ * their `causedBy` is a `ShoeVoided` of the same stream, before them, listing their round (as the
+ * monitor's `isShoeVoidOf`); any other void raises `ROUND.VOIDED`.
+ */
+export async function partOfShoeVoid(session: SqlSession, ids: readonly string[]): Promise<Set<string>> {
+  if (ids.length === 0) return new Set();
+  const rows: { event_id: string }[] = await session.query(
+    `SELECT v.event_id::text AS event_id
+       FROM events v
+       JOIN events s ON s.event_id = (CASE WHEN v.data ->> 'causedBy' ~ '^[0-9a-fA-F-]{36}$' THEN (v.data ->> 'causedBy')::uuid END)
+      WHERE v.event_id = ANY($1::uuid[]) AND v.type = 'RoundVoided' AND s.stream_id = v.stream_id AND s.stream_version < v.stream_version
+        AND s.type = 'ShoeVoided' AND (s.data -> 'roundIds') ? (v.data ->> 'roundId')`,
+    [ids],
+  );
+  return new Set(rows.map((r) => r.event_id));
 }

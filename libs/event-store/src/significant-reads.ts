@@ -87,6 +87,22 @@ export class SignificantEventLedgerReads {
   }
 
   /**
+   * Whether the `RoundVoided` of cause `SHOE_VOIDED` at `q.beforeVersion` of `q.streamId` is part of a
+   * shoe void: its `causedBy` is a `ShoeVoided` of the same stream, before it, listing `q.roundId`
+   * (docs/significant-events.md: otherwise it raises `ROUND.VOIDED`).
+   */
+  async isShoeVoidOf(q: { readonly streamId: string; readonly roundId: string; readonly beforeVersion: number; readonly causedBy: string | null }): Promise<boolean> {
+    if (!q.causedBy || !/^[0-9a-f-]{36}$/i.test(q.causedBy)) return false;
+    const rows: unknown[] = await this.ds.query(`SELECT 1 FROM events s WHERE s.event_id = $1::uuid AND s.stream_id = $2 AND s.stream_version < $3 AND s.type = 'ShoeVoided' AND (s.data -> 'roundIds') ? $4`, [
+      q.causedBy,
+      q.streamId,
+      q.beforeVersion,
+      q.roundId,
+    ]);
+    return rows.length > 0;
+  }
+
+  /**
    * The position every significant event at or below which is final and published: the relay's
    * `outbox_progress.through_position` (docs/guarantees.md §5), decimal string; `'0'` before the first.
    */

@@ -29,6 +29,12 @@ export function detectionThresholds(v: { readonly SIGNIFICANT_WIN_MULTIPLE: stri
  */
 export interface DetectionContext {
   readonly correction?: { readonly actingManagerId: string; readonly approverId: string } | null;
+  /**
+   * For a `RoundVoided` of cause `SHOE_VOIDED`: whether its `causedBy` is a `ShoeVoided` before it in
+   * its stream listing its round (then it is part of `SHOE.VOIDED_BY_DECISION`); false: a void
+   * labelled so with no such shoe void, which raises `ROUND.VOIDED`. Absent: taken as part of it.
+   */
+  readonly shoeVoid?: boolean;
 }
 
 /** A large win's details name the thresholds it was raised under: `multiple` (`N/D`) and `amountMinor` (decimal). */
@@ -93,8 +99,8 @@ function clockSkew(e: LedgerEvent, t: DetectionThresholds): SignificantEventDraf
 function byType(e: LedgerEvent, t: DetectionThresholds, ctx: DetectionContext): SignificantEventDraft | null {
   switch (e.type) {
     case 'RoundVoided':
-      // a round voided with its shoe is part of SHOE.VOIDED_BY_DECISION
-      return e.data.cause === 'SHOE_VOIDED' ? null : draft('ROUND.VOIDED', { cause: e.data.cause, ...managers(e.data.decision) }, e.data.roundId);
+      // a round voided with its shoe is part of SHOE.VOIDED_BY_DECISION (when a shoe void of its stream says so: ctx)
+      return e.data.cause === 'SHOE_VOIDED' && ctx.shoeVoid !== false ? null : draft('ROUND.VOIDED', { cause: e.data.cause, ...managers(e.data.decision) }, e.data.roundId);
     case 'ResultCorrected':
       return draft('RESULT.CORRECTED', { from: e.data.previousOutcome.winner, to: e.data.outcome.winner, ...managers(e.data.decision) }, e.data.roundId);
     case 'ShoeVoided':

@@ -144,8 +144,12 @@ export class SignificantEventMonitor implements OnApplicationBootstrap, OnModule
     this.logger.warn(`significant-event monitor: passed over malformed ${String(e.type).slice(0, 80)} ${String(e.eventId).slice(0, 40)} (${why.slice(0, 200)}; counted in ledger_significant_monitor_malformed_total)`);
   }
 
-  /** What the detector reads beside `cause`: for a resettlement, the decision of the correction it carries out. */
+  /** What the detector reads beside `cause`: for a resettlement, the decision of the correction it carries out; for a void labelled `SHOE_VOIDED`, whether a shoe void says so. */
   private async contextOf(cause: LedgerEvent): Promise<DetectionContext> {
+    if (cause.type === 'RoundVoided' && (cause as LedgerEvent<'RoundVoided'>).data.cause === 'SHOE_VOIDED') {
+      const d = (cause as LedgerEvent<'RoundVoided'>).data;
+      return { shoeVoid: await this.store.significant.isShoeVoidOf({ streamId: cause.streamId, roundId: d.roundId, beforeVersion: cause.streamVersion, causedBy: d.causedBy }) };
+    }
     if (cause.type !== 'BetResettled') return {};
     const d = cause.data as { roundId: string };
     return { correction: await this.store.significant.correctionBefore({ streamId: cause.streamId, roundId: d.roundId, beforeVersion: cause.streamVersion }) };
@@ -155,7 +159,7 @@ export class SignificantEventMonitor implements OnApplicationBootstrap, OnModule
   async handle(messages: readonly IncomingMessage[]): Promise<number> {
     const events = messages.map(recordEvent).filter((e): e is LedgerEvent => e !== null && this.readable(e));
     // a shoe's close is looked at for fairness, a dealer change or a configuration attestation with the store's context
-    const candidates = events.filter((e) => e.type === 'ShoeClosed' || CONTEXT_CAUSE_TYPES.includes(e.type) || detectSignificantEvents(e, this.thresholds).length > 0);
+    const candidates = events.filter((e) => e.type === 'ShoeClosed' || CONTEXT_CAUSE_TYPES.includes(e.type) || detectSignificantEvents(e, this.thresholds, { shoeVoid: false }).length > 0);
     if (candidates.length === 0) return 0;
     let appended = 0;
     for (const cause of await this.store.eventsByIds(candidates.map((e) => e.eventId))) {

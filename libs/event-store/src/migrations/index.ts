@@ -12,6 +12,7 @@ import { AppendByUnnest1799500000000 } from './1799500000000-AppendByUnnest';
 import { ReferencesByInsert1799700000000 } from './1799700000000-ReferencesByInsert';
 import { SignificantEventsIndex1799800000000 } from './1799800000000-SignificantEventsIndex';
 import { GuardSignificantStreams1799900000000 } from './1799900000000-GuardSignificantStreams';
+import { FiniteEventTimes1800000000000 } from './1800000000000-FiniteEventTimes';
 
 /** The event store's migrations, oldest first. Register them in any DataSource that runs migrations. */
 export const EVENT_STORE_MIGRATIONS = [
@@ -29,6 +30,7 @@ export const EVENT_STORE_MIGRATIONS = [
   ReferencesByInsert1799700000000,
   SignificantEventsIndex1799800000000,
   GuardSignificantStreams1799900000000,
+  FiniteEventTimes1800000000000,
 ];
 
 export { CreateEvents1795950000000, CreateStreamsOutboxIdempotency1795950000001, CreateRejections1795950000002, CreateReferences1795950000003 };
@@ -43,6 +45,7 @@ export {
   ReferencesByInsert1799700000000,
   SignificantEventsIndex1799800000000,
   GuardSignificantStreams1799900000000,
+  FiniteEventTimes1800000000000,
 };
 export { OUTBOX_LEASE_GRANTS } from './1796000500000-CreateOutboxLeases';
 export { APPEND_GRANTS } from './1797000000000-AppendWithoutGlobalLock';
