@@ -21,7 +21,7 @@ import { Client } from 'pg';
 import type { DataSource } from 'typeorm';
 import { attestationBefore, checkSignificantCompleteness, DivergenceList, ledgerAttestations, pgSession, type Divergence } from '@ledger/anchors';
 import { createDataSource, PgEventStore } from '@ledger/event-store';
-import type { AttestedSignificant, LedgerEvent, NewEvent, SignificantCauseWindow } from '@ledger/events';
+import { significantStreamId, type AttestedSignificant, type LedgerEvent, type NewEvent, type SignificantCauseWindow } from '@ledger/events';
 import { configurationDrafts, DEFAULT_SIGNIFICANT_SETTINGS, detectSignificantEvents, thresholdsOf, WINDOWED_EVENT_CODES } from '@ledger/significant-events';
 import { collectingLogger, ensureTestTopic, openTestDataSource, TEST_APP_DATABASE_URL, TEST_DATABASE_URL, TEST_EVENTS_TOPIC } from '../../libs/event-store/src/testing/int-support';
 import { appendRaise, raiseData, windowedRaiseData } from '../../apps/ledger/src/significant-events/raise';
@@ -37,7 +37,7 @@ const DEVICE = { id: `dev-${randomUUID().slice(0, 8)}`, role: 'table-device' as 
 /** What the insider's `ledger_append` call passes as `occurred_at` instead of the store's, or null. */
 let occurredAtOverride: string | null = null;
 /** The cause whose raise's id an insider took: it stays missing (nothing can raise it). */
-let squatted: LedgerEvent | null = null;
+const squatted: LedgerEvent[] = [];
 
 beforeAll(async () => {
   await ensureTestTopic();
@@ -226,8 +226,28 @@ describe('verify reports a significant event that was never raised', () => {
     } as NewEvent;
     await appendOne({ streamId: `gaming-day-squat-${randomUUID()}`, tableId: '*', actor: { id: 'clock-attestor', role: 'system' }, event: squat });
     expect(await appendRaise(store, cause, data)).toBe(false);
-    squatted = cause;
+    squatted.push(cause);
     expect(missingAt((await completeness()).missing, cause)).toEqual(['RoundVoided raises ROUND.VOIDED']);
+  });
+
+  it('a raise heading one owed stream but naming another owed id in its data covers neither cause', async () => {
+    const cause = await voidRound();
+    const [draft] = detectSignificantEvents(cause, thresholdsOf(DEFAULT_SIGNIFICANT_SETTINGS));
+    const owed = raiseData(cause, draft, null);
+    // it names the raise another void owes, whose own stream is empty
+    const other = await voidRound();
+    const elsewhere = { ...owed, significantEventId: raiseData(other, draft, null).significantEventId };
+    await store.append({
+      streamId: significantStreamId(owed.significantEventId),
+      tableId: TABLE,
+      expectedVersion: 0,
+      events: [{ eventId: randomUUID(), type: 'SignificantEventRaised', data: elsewhere } as NewEvent],
+      metadata: { actor: { id: 'significant-event-monitor', role: 'system' } as never, correlationId: randomUUID() },
+    });
+    squatted.push(cause);
+    const found = (await completeness()).missing;
+    expect(missingAt(found, cause)).toEqual(['RoundVoided raises ROUND.VOIDED']);
+    expect(missingAt(found, other)).toEqual(['RoundVoided raises ROUND.VOIDED']);
   });
 
   it("a raise of the device's window outside a significant stream (a decoy) does not cover its skewed fact", async () => {
@@ -338,7 +358,7 @@ describe('verify reports a significant event that was never raised', () => {
   });
 
   it('the monitor catching up (every owed raise appended) leaves nothing missing, the span closed', async () => {
-    // all but the squatted one: its id is taken, so it can never be raised, and verify says so for good
-    expect((await closeAndCatchUp()).map((d) => d.eventId)).toEqual(squatted ? [squatted.eventId] : []);
+    // all but the squatted ones: their id or stream is taken, so they can never be raised, and verify says so for good
+    expect((await closeAndCatchUp()).map((d) => d.eventId).sort()).toEqual(squatted.map((e) => e.eventId).sort());
   });
 });

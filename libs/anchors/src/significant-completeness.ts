@@ -190,14 +190,16 @@ async function fairnessRaises(session: SqlSession, closes: readonly CloseOwed[],
   return out;
 }
 
-/** The significant events raised, by id (version 1 of their stream), and the device windows raised (`subject|start`, by raises heading a significant stream). */
+/** The significant events raised, by id (version 1 of their stream, naming that stream's id), and the device windows raised (`subject|start`, by raises heading a significant stream). */
 async function raisedOf(session: SqlSession, ids: readonly string[]): Promise<{ ids: Set<string>; windows: Set<string> }> {
   const found = new Set<string>();
   for (let i = 0; i < ids.length; i += 5000) {
-    const rows: { id: string }[] = await session.query(`SELECT e.data ->> 'significantEventId' AS id FROM events e WHERE e.stream_id = ANY($1::text[]) AND e.stream_version = 1 AND e.type = 'SignificantEventRaised'`, [
-      ids.slice(i, i + 5000).map(significantStreamId),
-    ]);
-    for (const r of rows) found.add(r.id);
+    const rows: { id: string; stream_id: string }[] = await session.query(
+      `SELECT e.data ->> 'significantEventId' AS id, e.stream_id FROM events e WHERE e.stream_id = ANY($1::text[]) AND e.stream_version = 1 AND e.type = 'SignificantEventRaised'`,
+      [ids.slice(i, i + 5000).map(significantStreamId)],
+    );
+    // a raise counts for the id of its own stream only (one claiming another id in its data covers neither)
+    for (const r of rows) if (r.stream_id === significantStreamId(String(r.id))) found.add(r.id);
   }
   const windows: { subject: string; start: string }[] = await session.query(
     `SELECT e.data -> 'cause' -> 'window' ->> 'subject' AS subject, e.data -> 'cause' -> 'window' ->> 'start' AS start
