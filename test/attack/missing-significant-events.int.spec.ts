@@ -146,10 +146,9 @@ async function completeness(now = new Date(Date.now() + 600_000)): Promise<{ mis
 const missingAt = (missing: readonly Divergence[], cause: LedgerEvent) => missing.filter((d) => d.eventId === cause.eventId).map((d) => d.reason.split(' ').slice(0, 3).join(' '));
 
 describe('verify reports a significant event that was never raised', () => {
-  let before: LedgerEvent;
+  // (no span before the first attestation: libs/anchors/src/significant-completeness.unit.spec.ts; the
+  // database shared with the other suites may hold an earlier one, whose outbox row may be pruned)
   beforeAll(async () => {
-    // a cause before any attestation of this spec: nothing says a monitor ran then (unless an earlier span is open)
-    before = await voidRound();
     await attest(DEFAULT_SIGNIFICANT_SETTINGS);
   });
 
@@ -159,7 +158,6 @@ describe('verify reports a significant event that was never raised', () => {
     const [draft] = detectSignificantEvents(cause, thresholdsOf(DEFAULT_SIGNIFICANT_SETTINGS));
     expect(await appendRaise(store, cause, raiseData(cause, draft, null))).toBe(true);
     expect(missingAt((await completeness()).missing, cause)).toEqual([]);
-    expect(missingAt((await completeness()).missing, before)).toEqual([]);
   });
 
   it('a cause within the grace period (the monitor’s lag) is counted pending, not reported', async () => {
